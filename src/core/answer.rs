@@ -1,0 +1,417 @@
+//! The whole answer to a configuration — memory, per-GPU results, ranked
+//! offers, recommendation, guidance — as one serializable value. This is
+//! the CLI's JSON (`LINK-FORMAT.md`) and what the page renders.
+
+use serde::Serialize;
+
+use super::catalog::{Catalog, Date, Gpu, Model};
+use super::config::{Batch, Config, Task};
+use super::estimate::ranges::{self, Spread};
+use super::estimate::serve::{tp_options, Plan, ServeJob};
+use super::estimate::{engine, resolve_model};
+use super::guidance::{self, GuidanceItem};
+use super::link::{self, Notice};
+use super::precision::{self, WeightFormat};
+use super::recommend::{self, OfferResult, Recommendation};
+
+#[derive(Debug, Clone, Serialize, Default)]
+pub struct MemoryJson {
+    pub weights_bytes: f64,
+    pub kv_cache_bytes: f64,
+    pub activations_bytes: f64,
+    pub gradients_bytes: f64,
+    pub optimizer_bytes: f64,
+    pub overhead_bytes: f64,
+    pub total_bytes: f64,
+    pub total_bytes_low: f64,
+    pub total_bytes_high: f64,
+    pub reserved_bytes: f64,
+    /// GPUs this breakdown is for (the configuration's `gpus` × `nodes`).
+    pub gpus: u32,
+    /// The GPU type whose capacity `reserved_bytes` assumes.
+    pub gpu: String,
+    pub capacity_bytes: f64,
+}
+
+#[derive(Debug, Clone, Serialize, Default)]
+pub struct GpuResult {
+    pub gpu: String,
+    pub gpu_name: String,
+    pub gpus: u32,
+    pub nodes: u32,
+    pub batch: f64,
+    pub fits: bool,
+    pub per_gpu_bytes: f64,
+    pub capacity_bytes: f64,
+    pub confidence: &'static str,
+    pub bound: &'static str,
+    pub executed_precision: String,
+    #[serde(flatten)]
+    pub speeds: Speeds,
+}
+
+/// Each speed with `_low` / `_high` siblings; absent where it does not apply.
+#[derive(Debug, Clone, Serialize, Default)]
+pub struct Speeds {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub decode_tokens_per_s_per_seq: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub decode_tokens_per_s_per_seq_low: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub decode_tokens_per_s_per_seq_high: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub decode_tokens_per_s_total: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub decode_tokens_per_s_total_low: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub decode_tokens_per_s_total_high: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub prefill_tokens_per_s: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub prefill_tokens_per_s_low: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub prefill_tokens_per_s_high: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub time_to_first_token_s: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub time_to_first_token_s_low: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub time_to_first_token_s_high: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub request_latency_s: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub request_latency_s_low: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub request_latency_s_high: Option<f64>,
+}
+
+#[derive(Debug, Clone, Serialize, Default)]
+pub struct Answers {
+    pub max_context_tokens: Option<u64>,
+    pub max_batch: Option<u32>,
+    pub min_gpus: Option<u32>,
+    pub best_weight_format: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Answer {
+    pub query: String,
+    pub notices: Vec<Notice>,
+    pub catalog_as_of: String,
+    pub task: Task,
+    pub model: String,
+    pub model_name: String,
+    pub architecture_inferred: bool,
+    pub weight_format: String,
+    pub memory: MemoryJson,
+    pub results: Vec<GpuResult>,
+    pub answers: Answers,
+    pub offers: Vec<OfferResult>,
+    pub recommendation: Option<Recommendation>,
+    pub guidance: Vec<GuidanceItem>,
+    /// True when nothing in the query was usable (the CLI exits 2).
+    #[serde(skip)]
+    pub unusable: bool,
+}
+
+/// Evaluates a query string against a catalog on a given day.
+pub fn evaluate_query(query: &str, catalog: &Catalog, today: Date) -> Answer {
+    let (cfg, notices) = link::decode(query);
+    evaluate(&cfg, notices, catalog, today)
+}
+
+fn with_spread(v: f64, s: Spread) -> (Option<f64>, Option<f64>, Option<f64>) {
+    (Some(v), Some(v * s.low), Some(v * s.high))
+}
+
+/// Speeds of a serving plan with their ranges. Times scale inversely.
+pub fn serve_speeds(job: &ServeJob<'_>, gpu: &Gpu, plan: Plan, batch: f64, widen: f64) -> (Speeds, &'static str) {
+    let s = job.speed(gpu, plan, batch);
+    let dec = ranges::widen(ranges::DECODE, widen);
+    let pre = ranges::widen(ranges::PREFILL, widen);
+    let inv = |sp: Spread| Spread { low: 1.0 / sp.high, high: 1.0 / sp.low };
+    let (a, al, ah) = with_spread(s.decode_tokens_per_s_per_seq, dec);
+    let (b, bl, bh) = with_spread(s.decode_tokens_per_s_total, dec);
+    let (c, cl, ch) = with_spread(s.prefill_tokens_per_s, pre);
+    let (d, dl, dh) = with_spread(s.time_to_first_token_s, inv(pre));
+    let (e, el, eh) = with_spread(s.request_latency_s, inv(dec));
+    let bound = match s.decode_bound {
+        super::estimate::serve::Bound::Memory => "memory",
+        super::estimate::serve::Bound::Compute => "compute",
+    };
+    (
+        Speeds {
+            decode_tokens_per_s_per_seq: a,
+            decode_tokens_per_s_per_seq_low: al,
+            decode_tokens_per_s_per_seq_high: ah,
+            decode_tokens_per_s_total: b,
+            decode_tokens_per_s_total_low: bl,
+            decode_tokens_per_s_total_high: bh,
+            prefill_tokens_per_s: c,
+            prefill_tokens_per_s_low: cl,
+            prefill_tokens_per_s_high: ch,
+            time_to_first_token_s: d,
+            time_to_first_token_s_low: dl,
+            time_to_first_token_s_high: dh,
+            request_latency_s: e,
+            request_latency_s_low: el,
+            request_latency_s_high: eh,
+        },
+        bound,
+    )
+}
+
+/// How sure we are of a GPU's figures: high where the engine and the GPU
+/// class have calibration rows, lower for engines tuned from comparisons,
+/// inferred architectures, GPUs of vendors without data, and multi-node plans.
+pub fn confidence(cfg: &Config, model: &Model, gpu: &Gpu, plan: Plan) -> (&'static str, f64) {
+    let mut score = 0;
+    if !engine::has_direct_data(cfg.engine) {
+        score += 1;
+    }
+    if model.inferred {
+        score += 2;
+    }
+    if gpu.vendor != "nvidia" {
+        score += 1;
+    }
+    if plan.pp > 1 {
+        score += 1;
+    }
+    match score {
+        0 => ("high", 1.0),
+        1 => ("medium", 1.6),
+        _ => ("low", 2.5),
+    }
+}
+
+/// The plan for a GPU type: the configuration's own GPU count if given,
+/// else the smallest tensor-parallel group that fits, else whole nodes.
+pub fn plan_for(job: &ServeJob<'_>, cfg: &Config, gpu: &Gpu) -> (Plan, bool) {
+    let fits = |plan: Plan| {
+        let batch = match cfg.batch {
+            Batch::N(n) => f64::from(n),
+            Batch::Max => 1.0,
+        };
+        job.memory(plan, batch).total() <= job.usable_bytes(gpu)
+    };
+    if let Some(g) = cfg.gpus {
+        let plan = Plan { tp: g, pp: cfg.nodes };
+        return (plan, fits(plan) && job.model.heads % g == 0);
+    }
+    let opts = tp_options(job.model, gpu.gpus_per_node);
+    for &tp in &opts {
+        let plan = Plan { tp, pp: cfg.nodes };
+        if fits(plan) {
+            return (plan, true);
+        }
+    }
+    let tp = opts.last().copied().unwrap_or(1);
+    for pp in cfg.nodes.max(2)..=64 {
+        let plan = Plan { tp, pp };
+        if fits(plan) {
+            return (plan, true);
+        }
+    }
+    (Plan { tp, pp: cfg.nodes }, false)
+}
+
+pub fn evaluate(cfg: &Config, mut notices: Vec<Notice>, catalog: &Catalog, today: Date) -> Answer {
+    let mut cfg = cfg.clone();
+    let mut unusable = false;
+    let model = match resolve_model(&cfg, catalog, &mut notices) {
+        Some(m) => m,
+        None => {
+            unusable = notices.iter().all(|n| n.key == "model" || n.key == "v");
+            cfg.model = crate::core::config::Config::default().model;
+            catalog.model(&cfg.model).cloned().unwrap_or_else(|| Model::inferred_from_params(8.0))
+        }
+    };
+    if let Some(g) = &cfg.gpu {
+        if catalog.gpu(g).is_none() {
+            notices.push(Notice::other("gpu", format!("unknown GPU `{}`; showing every GPU", super::table::clip(g))));
+            cfg.gpu = None;
+        }
+    }
+    if let Some(d) = cfg.cat {
+        if d < catalog.as_of {
+            notices.push(Notice::other("cat", format!("this link was made with the catalog of {d}; prices have changed since (now {})", catalog.as_of)));
+        }
+    }
+    for (offer, _) in &cfg.prices {
+        if catalog.offer(offer).is_none() {
+            notices.push(Notice::other("price", format!("unknown offer `{}` in price overrides", super::table::clip(offer))));
+        }
+    }
+    let format = precision::weight_format(cfg.weight_format_id()).or_else(|| precision::weight_format("bf16"));
+    let format: WeightFormat = match format {
+        Some(f) => f,
+        None => return empty_answer(&cfg, notices, catalog, &model, true),
+    };
+    if cfg.task != Task::Serve {
+        notices.push(Notice::other("task", format!("task `{}` is estimated as LLM serving in this version", task_name(cfg.task))));
+    }
+    let job = ServeJob::new(&model, &cfg, format);
+    let gpus: Vec<&Gpu> = match &cfg.gpu {
+        Some(g) => catalog.gpu(g).into_iter().collect(),
+        None => catalog.gpus.iter().collect(),
+    };
+
+    let mut results = Vec::new();
+    for gpu in &gpus {
+        let (plan, fits) = plan_for(&job, &cfg, gpu);
+        let batch = job.resolve_batch(cfg.batch, gpu, plan);
+        let mem = job.memory(plan, batch);
+        let (conf, widen) = confidence(&cfg, &model, gpu, plan);
+        let (speeds, bound) = serve_speeds(&job, gpu, plan, batch, widen);
+        results.push(GpuResult {
+            gpu: gpu.id.clone(),
+            gpu_name: gpu.name.clone(),
+            gpus: plan.tp,
+            nodes: plan.pp,
+            batch,
+            fits,
+            per_gpu_bytes: mem.total(),
+            capacity_bytes: gpu.memory_bytes(),
+            confidence: conf,
+            bound,
+            executed_precision: format!("{:?}", job.executed(gpu)).to_lowercase(),
+            speeds,
+        });
+    }
+
+    // The memory breakdown for the configuration's own GPU count, on the
+    // pinned GPU or (unpinned) the recommended offer's GPU.
+    let offers = recommend::rank_offers(&cfg, &job, catalog, today);
+    let recommendation = recommend::recommend(&cfg, &offers);
+    let focus_gpu_id = cfg
+        .gpu
+        .clone()
+        .or_else(|| recommendation.as_ref().and_then(|r| offers.iter().find(|o| o.id == r.pick.offer)).map(|o| o.gpu.clone()));
+    let focus = focus_gpu_id.as_deref().and_then(|g| catalog.gpu(g)).or_else(|| catalog.gpu("h100-sxm-80gb")).or(catalog.gpus.first());
+    let memory = match focus {
+        Some(gpu) => memory_json(&job, &cfg, gpu),
+        None => MemoryJson::default(),
+    };
+    let answers = focus.map(|gpu| inverse_answers(&job, &cfg, gpu)).unwrap_or_default();
+    let mut answer = Answer {
+        query: link::encode(&cfg),
+        notices,
+        catalog_as_of: catalog.as_of.to_string(),
+        task: cfg.task,
+        model: model.id.clone(),
+        model_name: model.name.clone(),
+        architecture_inferred: model.inferred,
+        weight_format: format.id.to_string(),
+        memory,
+        results,
+        answers,
+        offers,
+        recommendation,
+        guidance: Vec::new(),
+        unusable,
+    };
+    answer.guidance = guidance::guidance(&cfg, &model, &job, catalog, &answer);
+    answer
+}
+
+fn task_name(t: Task) -> &'static str {
+    match t {
+        Task::Serve => "serve",
+        Task::Generate => "generate",
+        Task::Finetune => "finetune",
+        Task::Pretrain => "pretrain",
+    }
+}
+
+fn empty_answer(cfg: &Config, notices: Vec<Notice>, catalog: &Catalog, model: &Model, unusable: bool) -> Answer {
+    Answer {
+        query: link::encode(cfg),
+        notices,
+        catalog_as_of: catalog.as_of.to_string(),
+        task: cfg.task,
+        model: model.id.clone(),
+        model_name: model.name.clone(),
+        architecture_inferred: model.inferred,
+        weight_format: cfg.weight_format_id().to_string(),
+        memory: MemoryJson::default(),
+        results: Vec::new(),
+        answers: Answers::default(),
+        offers: Vec::new(),
+        recommendation: None,
+        guidance: Vec::new(),
+        unusable,
+    }
+}
+
+/// Memory for `gpus` × `nodes` of one GPU type (1 × nodes when unset).
+pub fn memory_json(job: &ServeJob<'_>, cfg: &Config, gpu: &Gpu) -> MemoryJson {
+    let plan = Plan { tp: cfg.gpus.unwrap_or(1), pp: cfg.nodes };
+    let batch = job.resolve_batch(cfg.batch, gpu, plan);
+    let per_gpu = job.memory(plan, batch);
+    let n = f64::from(plan.gpus());
+    let total = per_gpu.total() * n;
+    let without_kv = per_gpu.total() - per_gpu.kv_cache;
+    let reserved = engine::reserved_per_gpu(cfg.engine, per_gpu.total(), without_kv, gpu.memory_bytes()) * n;
+    MemoryJson {
+        weights_bytes: per_gpu.weights * n,
+        kv_cache_bytes: per_gpu.kv_cache * n,
+        activations_bytes: per_gpu.activations * n,
+        gradients_bytes: 0.0,
+        optimizer_bytes: 0.0,
+        overhead_bytes: per_gpu.overhead * n,
+        total_bytes: total,
+        total_bytes_low: total * ranges::MEMORY.low,
+        total_bytes_high: total * ranges::MEMORY.high,
+        reserved_bytes: reserved,
+        gpus: plan.gpus(),
+        gpu: gpu.id.clone(),
+        capacity_bytes: gpu.memory_bytes() * n,
+    }
+}
+
+/// The inverse questions on one GPU type at the configuration's GPU count.
+pub fn inverse_answers(job: &ServeJob<'_>, cfg: &Config, gpu: &Gpu) -> Answers {
+    let plan = Plan { tp: cfg.gpus.unwrap_or(1), pp: cfg.nodes };
+    let batch = match cfg.batch {
+        Batch::N(n) => f64::from(n),
+        Batch::Max => 1.0,
+    };
+    let usable = job.usable_bytes(gpu);
+    // Largest context: bisection on the total (KV grows monotonically with context).
+    let fits_ctx = |ctx: f64| {
+        let mut j = job.clone();
+        j.input_tokens = (ctx - j.output_tokens - j.image_tokens).max(1.0);
+        j.memory(plan, batch).total() <= usable
+    };
+    let max_ctx = if fits_ctx(job.output_tokens + job.image_tokens + 1.0) {
+        let (mut lo, mut hi) = (job.output_tokens + job.image_tokens + 1.0, 1.0e8);
+        for _ in 0..60 {
+            let mid = (lo + hi) / 2.0;
+            if fits_ctx(mid) {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        let cap = job.model.max_context.map_or(lo, |m| lo.min(f64::from(m)));
+        Some(cap.floor() as u64)
+    } else {
+        None
+    };
+    let max_batch = Some(job.max_batch(gpu, plan));
+    let min_gpus = {
+        let mut c = cfg.clone();
+        c.gpus = None;
+        let (p, fits) = plan_for(job, &c, gpu);
+        fits.then_some(p.gpus())
+    };
+    let best = ["bf16", "fp8", "int8", "int4-awq", "nf4", "gguf-q4_k_m", "gguf-q2_k"].into_iter().find(|id| {
+        precision::weight_format(id).is_some_and(|f| {
+            let mut j = job.clone();
+            j.format = f;
+            j.memory(plan, batch).total() <= usable
+        })
+    });
+    Answers { max_context_tokens: max_ctx, max_batch, min_gpus, best_weight_format: best.map(String::from) }
+}

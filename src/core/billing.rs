@@ -1,0 +1,92 @@
+//! Turning a usage pattern into billed hours: providers bill in increments
+//! (per second, minute or hour) with a minimum charge, so a 7-minute job on
+//! per-hour billing costs a full hour.
+
+use super::config::{Config, Task, Usage};
+use super::units::HOURS_PER_MONTH;
+
+/// Days per month used for daily patterns (365 / 12).
+pub const DAYS_PER_MONTH: f64 = 365.0 / 12.0;
+
+/// Seconds billed for one continuous run of `seconds`.
+pub fn billed_seconds(seconds: f64, increment_s: f64, min_charge_s: f64) -> f64 {
+    if seconds <= 0.0 {
+        return 0.0;
+    }
+    let inc = increment_s.max(1.0);
+    ((seconds / inc).ceil() * inc).max(min_charge_s)
+}
+
+/// Whether interruptible capacity suits this workload: batch generation,
+/// batch jobs and checkpointed training tolerate a restart; a user-facing
+/// endpoint does not.
+pub fn tolerates_interruption(cfg: &Config) -> bool {
+    match cfg.task {
+        Task::Generate | Task::Finetune | Task::Pretrain => true,
+        Task::Serve => matches!(cfg.usage, Usage::Jobs | Usage::Once),
+    }
+}
+
+/// Busy and billed hours per month for one instance.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Hours {
+    pub busy_per_month: f64,
+    pub billed_per_month: f64,
+    /// Billed hours of one job (jobs / once patterns), else 0.
+    pub billed_per_job: f64,
+}
+
+/// `job_hours`: length of one job when the estimator knows it (training), else `jobmin`.
+pub fn hours(cfg: &Config, increment_s: f64, min_charge_s: f64, job_hours: Option<f64>, restart_factor: f64) -> Hours {
+    match cfg.usage {
+        Usage::Always => Hours { busy_per_month: HOURS_PER_MONTH, billed_per_month: HOURS_PER_MONTH, billed_per_job: 0.0 },
+        Usage::Hours => {
+            let per_day = billed_seconds(cfg.hpd * 3600.0, increment_s, min_charge_s) / 3600.0;
+            Hours { busy_per_month: cfg.hpd * DAYS_PER_MONTH, billed_per_month: per_day * DAYS_PER_MONTH, billed_per_job: 0.0 }
+        }
+        Usage::Jobs => {
+            let job_s = job_hours.map_or(cfg.jobmin * 60.0, |h| h * 3600.0) * restart_factor;
+            let per_job = billed_seconds(job_s, increment_s, min_charge_s) / 3600.0;
+            Hours { busy_per_month: cfg.jobs * job_s / 3600.0, billed_per_month: cfg.jobs * per_job, billed_per_job: per_job }
+        }
+        Usage::Once => {
+            let job_s = job_hours.map_or(cfg.jobmin * 60.0, |h| h * 3600.0) * restart_factor;
+            let per_job = billed_seconds(job_s, increment_s, min_charge_s) / 3600.0;
+            Hours { busy_per_month: job_s / 3600.0, billed_per_month: per_job, billed_per_job: per_job }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seven_minutes_on_hourly_billing_costs_an_hour() {
+        assert_eq!(billed_seconds(7.0 * 60.0, 3600.0, 0.0), 3600.0);
+        assert_eq!(billed_seconds(7.0 * 60.0, 60.0, 0.0), 420.0);
+        assert_eq!(billed_seconds(7.5 * 60.0, 60.0, 0.0), 480.0);
+        assert_eq!(billed_seconds(30.0, 1.0, 60.0), 60.0);
+        assert_eq!(billed_seconds(90.5, 1.0, 60.0), 91.0);
+        assert_eq!(billed_seconds(0.0, 3600.0, 60.0), 0.0);
+    }
+
+    #[test]
+    fn jobs_per_month_are_billed_each() {
+        let cfg = Config { usage: Usage::Jobs, jobs: 100.0, jobmin: 7.0, ..Config::default() };
+        let h = hours(&cfg, 3600.0, 0.0, None, 1.0);
+        assert_eq!(h.billed_per_month, 100.0);
+        let h = hours(&cfg, 1.0, 60.0, None, 1.0);
+        assert!((h.billed_per_month - 100.0 * 7.0 / 60.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn endpoints_never_take_spot() {
+        let endpoint = Config::default();
+        assert!(!tolerates_interruption(&endpoint));
+        let batch = Config { usage: Usage::Jobs, ..Config::default() };
+        assert!(tolerates_interruption(&batch));
+        let ft = Config { task: Task::Finetune, ..Config::default() };
+        assert!(tolerates_interruption(&ft));
+    }
+}

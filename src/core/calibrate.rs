@@ -1,0 +1,417 @@
+//! Checking the serving estimator against published measurements
+//! (`calibration.csv` format): map each row to a configuration, predict
+//! through the same code path as the CLI, report errors per kind, and fit
+//! the engine efficiency factors.
+
+use super::catalog::{Catalog, Gpu, Model};
+use super::config::{Batch, Config, Engine};
+use super::estimate::engine::{is_hbm_class, Factors};
+use super::estimate::serve::{Plan, ServeJob};
+use super::precision;
+use super::table::{Table, TableError};
+use super::units::GIB;
+
+pub const CALIBRATION_COLUMNS: &[&str] = &[
+    "id", "split", "kind", "model_id", "quant", "gpu_id", "gpus", "batch", "input_tokens", "output_tokens", "task",
+    "method_notes", "value", "unit", "value_normalized", "metric_definition", "source", "quality", "notes",
+];
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Kind {
+    Decode,
+    Prefill,
+    Throughput,
+    Memory,
+}
+
+impl Kind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Kind::Decode => "decode",
+            Kind::Prefill => "prefill",
+            Kind::Throughput => "throughput",
+            Kind::Memory => "memory",
+        }
+    }
+}
+
+/// A measurement mapped to something the estimator can predict.
+#[derive(Debug, Clone)]
+pub struct Case {
+    pub id: String,
+    pub kind: Kind,
+    pub model: String,
+    pub format: String,
+    pub gpu: String,
+    pub engine: Engine,
+    pub tp: u32,
+    pub batch: Option<u32>,
+    pub input: u32,
+    pub output: u32,
+    /// Measured value: tokens/s, or bytes for memory.
+    pub measured: f64,
+    pub assumptions: Vec<&'static str>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Unmapped {
+    pub id: String,
+    pub reason: String,
+}
+
+/// Maps a row's engine (named first in `method_notes`) to a profile.
+/// gpt-fast, lmdeploy and NIM are not profiles of their own: gpt-fast and
+/// lmdeploy (TurboMind) run CUDA-graph-captured fused decode kernels like
+/// TensorRT-LLM; NIM's optimized profiles are TensorRT-LLM engines.
+pub fn engine_of(notes: &str) -> Option<Engine> {
+    let n = notes.trim().to_ascii_lowercase();
+    Some(if n.starts_with("llama.cpp") {
+        Engine::LlamaCpp
+    } else if n.starts_with("vllm") {
+        Engine::Vllm
+    } else if n.starts_with("sglang") {
+        Engine::Sglang
+    } else if n.starts_with("trt-llm") || n.starts_with("gpt-fast") || n.starts_with("lmdeploy") || n.starts_with("nim") {
+        Engine::TrtLlm
+    } else if n.starts_with("hf-transformers") {
+        Engine::Hf
+    } else {
+        return None;
+    })
+}
+
+/// GPU ids the sources left partly open, resolved the same way every time:
+/// an A100 whose form factor is unstated is taken as SXM (the common cloud part).
+fn gpu_of(id: &str) -> Option<(&str, Option<&'static str>)> {
+    Some(match id {
+        "a100-unknown" | "a100-80gb-unknown" => ("a100-sxm-80gb", Some("A100 form factor/size unstated: SXM 80GB assumed")),
+        "a100-40gb-unknown" => ("a100-sxm-40gb", Some("A100 form factor unstated: SXM assumed")),
+        "unstated" | "" => return None,
+        other => (other, None),
+    })
+}
+
+pub fn parse_cases(text: &str, catalog: &Catalog) -> Result<(Vec<Case>, Vec<Unmapped>), TableError> {
+    let table = Table::parse("calibration.csv", text, CALIBRATION_COLUMNS)?;
+    let mut cases = Vec::new();
+    let mut unmapped = Vec::new();
+    for row in table.rows() {
+        let id = row.text("id").to_string();
+        if row.text("task") != "serve" {
+            continue;
+        }
+        let skip = |reason: &str| Unmapped { id: id.clone(), reason: reason.to_string() };
+        let kind = match row.text("kind") {
+            "decode" => Kind::Decode,
+            "prefill" => Kind::Prefill,
+            "throughput" => Kind::Throughput,
+            "memory" => Kind::Memory,
+            other => {
+                unmapped.push(skip(&format!("kind `{other}` is not estimated")));
+                continue;
+            }
+        };
+        let notes = row.text("method_notes");
+        let Some(engine) = engine_of(notes) else {
+            unmapped.push(skip("engine not recognised"));
+            continue;
+        };
+        let mut assumptions = Vec::new();
+        let Some((gpu, gpu_note)) = gpu_of(row.text("gpu_id")) else {
+            unmapped.push(skip("GPU not stated by the source"));
+            continue;
+        };
+        if catalog.gpu(gpu).is_none() {
+            unmapped.push(skip(&format!("GPU `{gpu}` not in the GPU table")));
+            continue;
+        }
+        assumptions.extend(gpu_note);
+        if catalog.model(row.text("model_id")).is_none() {
+            unmapped.push(skip(&format!("model `{}` not in the model table", row.text("model_id"))));
+            continue;
+        }
+        let mut format = match row.text("quant") {
+            "bf16-or-fp16" => "bf16".to_string(),
+            "unstated" => {
+                unmapped.push(skip("weight format not stated"));
+                continue;
+            }
+            q => q.to_string(),
+        };
+        // gpt-fast's int8 is weight-only (torchao-style), not W8A8.
+        if notes.starts_with("gpt-fast") && format == "int8" {
+            format = "int8-wo".into();
+        }
+        if precision::weight_format(&format).is_none() {
+            unmapped.push(skip(&format!("weight format `{format}` not modelled")));
+            continue;
+        }
+        let value = match row.opt_f64("value_normalized").ok().flatten().or(row.opt_f64("value").ok().flatten()) {
+            Some(v) if v > 0.0 => v,
+            _ => {
+                unmapped.push(skip("no value"));
+                continue;
+            }
+        };
+        let lower = notes.to_ascii_lowercase();
+        let mut input = row.opt_u32("input_tokens").ok().flatten();
+        let mut output = row.opt_u32("output_tokens").ok().flatten();
+        if kind == Kind::Memory {
+            if lower.contains("long prompt") {
+                unmapped.push(skip("prompt length of the long-prompt run is not stated"));
+                continue;
+            }
+            if input.is_none() {
+                input = Some(32);
+                assumptions.push("short prompt: 32 tokens assumed (KV of a short MQA prompt is < 0.01 GiB)");
+            }
+        }
+        if notes.starts_with("gpt-fast") && output.is_none() {
+            // gpt-fast generate.py default max_new_tokens = 200.
+            output = Some(200);
+            assumptions.push("gpt-fast default max_new_tokens 200");
+        }
+        let measured = match row.text("unit") {
+            "GiB" => value * GIB,
+            "GB" => value * 1e9,
+            _ => value,
+        };
+        cases.push(Case {
+            id,
+            kind,
+            model: row.text("model_id").to_string(),
+            format,
+            gpu: gpu.to_string(),
+            engine,
+            tp: row.opt_u32("gpus").ok().flatten().unwrap_or(1).max(1),
+            batch: row.opt_u32("batch").ok().flatten(),
+            input: input.unwrap_or(1).max(1),
+            output: output.unwrap_or(1).max(1),
+            measured,
+            assumptions,
+        });
+    }
+    Ok((cases, unmapped))
+}
+
+/// Predicts a case through the same estimator the CLI uses. With
+/// `factors`, the engine's fitted factors are replaced (for fitting).
+pub fn predict(case: &Case, catalog: &Catalog, factors: Option<Factors>) -> Option<f64> {
+    let model: &Model = catalog.model(&case.model)?;
+    let gpu: &Gpu = catalog.gpu(&case.gpu)?;
+    let cfg = Config {
+        model: case.model.clone(),
+        engine: case.engine,
+        input_tokens: case.input,
+        output_tokens: case.output,
+        batch: case.batch.map_or(Batch::Max, Batch::N),
+        ..Config::default()
+    };
+    let mut job = ServeJob::new(model, &cfg, precision::weight_format(&case.format)?);
+    job.factors_override = factors;
+    let plan = Plan { tp: case.tp, pp: 1 };
+    Some(match case.kind {
+        Kind::Decode => {
+            // Single-stream decode benchmarks average over the generated tokens.
+            let b = f64::from(case.batch.unwrap_or(1));
+            let (step, _) = job.decode_step_s(gpu, plan, b, f64::from(case.input) + f64::from(case.output) / 2.0);
+            1.0 / step
+        }
+        Kind::Prefill => {
+            let n = f64::from(case.input);
+            n / job.prefill_s(gpu, plan, n, 1.0)
+        }
+        Kind::Throughput => {
+            let b = match case.batch {
+                Some(b) => f64::from(b),
+                None => f64::from(job.max_batch(gpu, plan).max(1)),
+            };
+            job.offline_throughput(gpu, plan, b)
+        }
+        Kind::Memory => {
+            // PyTorch max_memory_allocated: what the allocator handed out,
+            // without the CUDA context.
+            let m = job.memory(plan, f64::from(case.batch.unwrap_or(1)));
+            (m.weights + m.kv_cache + m.activations) * f64::from(plan.gpus())
+        }
+    })
+}
+
+/// Absolute percentage error of a prediction.
+pub fn ape(predicted: f64, measured: f64) -> f64 {
+    (predicted - measured).abs() / measured * 100.0
+}
+
+pub fn percentile(values: &[f64], p: f64) -> f64 {
+    let mut v: Vec<f64> = values.iter().copied().filter(|x| x.is_finite()).collect();
+    if v.is_empty() {
+        return f64::NAN;
+    }
+    v.sort_by(f64::total_cmp);
+    let idx = ((v.len() - 1) as f64 * p).round() as usize;
+    v.get(idx.min(v.len() - 1)).copied().unwrap_or(f64::NAN)
+}
+
+/// Factor group of a case: engine × GPU memory class.
+pub fn group(case: &Case, catalog: &Catalog) -> Option<(Engine, bool)> {
+    catalog.gpu(&case.gpu).map(|g| (case.engine, is_hbm_class(g)))
+}
+
+/// Fits the bandwidth factor (on decode rows) and the compute factor (on
+/// prefill and throughput rows) of one group by grid search minimising the
+/// median absolute log error; returns the fitted factors.
+pub fn fit_group(cases: &[&Case], catalog: &Catalog, start: Factors) -> Factors {
+    let err = |f: Factors, kinds: &[Kind]| -> f64 {
+        let errs: Vec<f64> = cases
+            .iter()
+            .filter(|c| kinds.contains(&c.kind))
+            .filter_map(|c| predict(c, catalog, Some(f)).map(|p| (p / c.measured).ln().abs()))
+            .collect();
+        if errs.is_empty() {
+            0.0
+        } else {
+            percentile(&errs, 0.5) + 0.25 * percentile(&errs, 0.9)
+        }
+    };
+    let mut best = start;
+    for _ in 0..2 {
+        let decode_rows = cases.iter().any(|c| c.kind == Kind::Decode);
+        if decode_rows {
+            let mut b = (f64::MAX, best.bw);
+            for i in 20..=100 {
+                let f = Factors { bw: f64::from(i) / 100.0, ..best };
+                let e = err(f, &[Kind::Decode]);
+                if e < b.0 {
+                    b = (e, f.bw);
+                }
+            }
+            best.bw = b.1;
+        }
+        let compute_rows = cases.iter().any(|c| matches!(c.kind, Kind::Prefill | Kind::Throughput));
+        if compute_rows {
+            let mut b = (f64::MAX, best.compute);
+            for i in 5..=100 {
+                let f = Factors { compute: f64::from(i) / 100.0, ..best };
+                let e = err(f, &[Kind::Prefill, Kind::Throughput]);
+                if e < b.0 {
+                    b = (e, f.compute);
+                }
+            }
+            best.compute = b.1;
+        }
+    }
+    best
+}
+
+/// Errors of one kind over the mapped rows.
+#[derive(Debug, Clone, PartialEq)]
+pub struct KindStats {
+    pub kind: Kind,
+    pub rows: usize,
+    pub median_ape: f64,
+    pub p90_ape: f64,
+    pub logo_median_ape: f64,
+    /// Share of rows whose measurement lies inside the low–high range.
+    pub in_range: f64,
+}
+
+#[derive(Debug, Clone)]
+pub struct Report {
+    pub stats: Vec<KindStats>,
+    pub rows_total: usize,
+    pub rows_mapped: usize,
+    pub unmapped: Vec<Unmapped>,
+    pub text: String,
+}
+
+fn spread(kind: Kind) -> super::estimate::ranges::Spread {
+    use super::estimate::ranges;
+    match kind {
+        Kind::Decode => ranges::DECODE,
+        Kind::Prefill => ranges::PREFILL,
+        Kind::Throughput => ranges::THROUGHPUT,
+        Kind::Memory => ranges::MEMORY,
+    }
+}
+
+/// Runs every `task=serve` row: predicted vs measured, errors per kind,
+/// leave-one-GPU-out errors (factors refitted without that GPU's rows),
+/// and with `fit` the fitted factors per engine × GPU class.
+pub fn run(text: &str, catalog: &Catalog, fit: bool) -> Result<Report, TableError> {
+    use std::fmt::Write;
+    let (cases, unmapped) = parse_cases(text, catalog)?;
+    let mut out = String::new();
+    let _ = writeln!(out, "{:<6} {:<10} {:<16} {:<12} {:<16} {:<9} {:>3} {:>12} {:>12} {:>7}", "id", "kind", "model", "format", "gpu", "engine", "tp", "measured", "predicted", "err%");
+    let mut by_kind: std::collections::BTreeMap<Kind, Vec<(f64, f64, f64)>> = Default::default();
+    for c in &cases {
+        let Some(p) = predict(c, catalog, None) else { continue };
+        let (m, pv) = if c.kind == Kind::Memory { (c.measured / GIB, p / GIB) } else { (c.measured, p) };
+        let e = ape(p, c.measured);
+        let _ = writeln!(
+            out,
+            "{:<6} {:<10} {:<16} {:<12} {:<16} {:<9} {:>3} {:>12.2} {:>12.2} {:>+7.1}{}",
+            c.id,
+            c.kind.as_str(),
+            c.model,
+            c.format,
+            c.gpu,
+            c.engine.as_str(),
+            c.tp,
+            m,
+            pv,
+            (p - c.measured) / c.measured * 100.0,
+            if c.assumptions.is_empty() { String::new() } else { format!("  [{}]", c.assumptions.join("; ")) }
+        );
+        let s = spread(c.kind);
+        let inside = if c.measured >= p * s.low && c.measured <= p * s.high { 1.0 } else { 0.0 };
+        by_kind.entry(c.kind).or_default().push((e, f64::NAN, inside));
+    }
+    // Leave one GPU out: refit each group without the GPU, predict the GPU.
+    let gpus: std::collections::BTreeSet<&str> = cases.iter().map(|c| c.gpu.as_str()).collect();
+    let mut logo: std::collections::BTreeMap<Kind, Vec<f64>> = Default::default();
+    for g in &gpus {
+        for c in cases.iter().filter(|c| c.gpu == *g) {
+            let Some(key) = group(c, catalog) else { continue };
+            let train: Vec<&Case> = cases.iter().filter(|x| x.gpu != *g && group(x, catalog) == Some(key)).collect();
+            let Some(gpu) = catalog.gpu(&c.gpu) else { continue };
+            let start = super::estimate::engine::factors(c.engine, gpu);
+            let f = if train.is_empty() || c.kind == Kind::Memory { start } else { fit_group(&train, catalog, start) };
+            if let Some(p) = predict(c, catalog, Some(f)) {
+                logo.entry(c.kind).or_default().push(ape(p, c.measured));
+            }
+        }
+    }
+    let mut stats = Vec::new();
+    let _ = writeln!(out, "\n{:<11} {:>5} {:>10} {:>8} {:>14} {:>9}", "kind", "rows", "median%", "p90%", "leave-1-GPU%", "in-range");
+    for (kind, v) in &by_kind {
+        let errs: Vec<f64> = v.iter().map(|x| x.0).collect();
+        let st = KindStats {
+            kind: *kind,
+            rows: v.len(),
+            median_ape: percentile(&errs, 0.5),
+            p90_ape: percentile(&errs, 0.9),
+            logo_median_ape: logo.get(kind).map_or(f64::NAN, |l| percentile(l, 0.5)),
+            in_range: v.iter().map(|x| x.2).sum::<f64>() / v.len().max(1) as f64,
+        };
+        let _ = writeln!(out, "{:<11} {:>5} {:>10.1} {:>8.1} {:>14.1} {:>8.0}%", kind.as_str(), st.rows, st.median_ape, st.p90_ape, st.logo_median_ape, st.in_range * 100.0);
+        stats.push(st);
+    }
+    let rows_total = cases.len() + unmapped.len();
+    let _ = writeln!(out, "\nmapped {} of {} task=serve rows ({:.0}%)", cases.len(), rows_total, 100.0 * cases.len() as f64 / rows_total.max(1) as f64);
+    for u in &unmapped {
+        let _ = writeln!(out, "  not mapped {}: {}", u.id, u.reason);
+    }
+    if fit {
+        let _ = writeln!(out, "\nfitted factors (engine, HBM class): bw, compute");
+        let mut keys: Vec<(Engine, bool)> = cases.iter().filter_map(|c| group(c, catalog)).collect();
+        keys.sort_by_key(|k| (k.0.as_str(), k.1));
+        keys.dedup();
+        for key in keys {
+            let train: Vec<&Case> = cases.iter().filter(|c| group(c, catalog) == Some(key)).collect();
+            let Some(gpu) = train.first().and_then(|c| catalog.gpu(&c.gpu)) else { continue };
+            let f = fit_group(&train, catalog, super::estimate::engine::factors(key.0, gpu));
+            let _ = writeln!(out, "  {:<10} hbm={:<5} bw {:.2} compute {:.2} ({} rows)", key.0.as_str(), key.1, f.bw, f.compute, train.len());
+        }
+    }
+    Ok(Report { stats, rows_total, rows_mapped: cases.len(), unmapped, text: out })
+}

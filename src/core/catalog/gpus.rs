@@ -1,0 +1,119 @@
+//! The accelerator table (`static/gpus.csv`): memory, bandwidth, dense
+//! tensor rates per precision, links. Every figure carries its source in the
+//! file; sparse (2:4) datasheet rates are never used.
+
+use super::super::table::{Table, TableError};
+
+pub const GPU_COLUMNS: &[&str] = &[
+    "id", "name", "vendor", "arch", "class", "form_factor", "memory_gb", "memory_type", "mem_bw_gbps",
+    "bf16_tflops", "fp8_tflops", "int8_tops", "fp4_tflops", "fp32_tflops", "mamf_bf16_tflops", "nvlink_gbps",
+    "pcie_gen", "gpus_per_node", "tdp_w", "source", "notes",
+];
+
+/// Market segment; consumer GDDR cards and datacenter HBM cards behave
+/// differently enough that efficiency factors are fitted per class.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum GpuClass {
+    Datacenter,
+    Workstation,
+    Consumer,
+}
+
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Gpu {
+    pub id: String,
+    pub name: String,
+    pub vendor: String,
+    pub arch: String,
+    pub class: GpuClass,
+    pub form_factor: String,
+    /// Marketed capacity. Vendors' "80 GB" HBM parts expose ~80 GiB, so the
+    /// estimator treats this figure as GiB (nvidia-smi shows MiB).
+    pub memory_gb: f64,
+    pub memory_type: String,
+    pub mem_bw_gbps: f64,
+    /// Dense BF16 (FP16 on pre-Ampere) tensor TFLOPS.
+    pub bf16_tflops: f64,
+    /// Dense FP8 tensor TFLOPS; `None` when the tensor cores do not accelerate FP8.
+    pub fp8_tflops: Option<f64>,
+    pub int8_tops: Option<f64>,
+    pub fp4_tflops: Option<f64>,
+    pub fp32_tflops: Option<f64>,
+    pub mamf_bf16_tflops: Option<f64>,
+    /// Scale-up link bandwidth per GPU (GB/s, bidirectional); 0 when PCIe only.
+    pub nvlink_gbps: f64,
+    pub pcie_gen: u32,
+    pub gpus_per_node: u32,
+    pub tdp_w: Option<f64>,
+    pub source: String,
+    pub notes: String,
+}
+
+impl Gpu {
+    pub fn memory_bytes(&self) -> f64 {
+        self.memory_gb * super::super::units::GIB
+    }
+
+    pub fn bandwidth_bytes_per_s(&self) -> f64 {
+        self.mem_bw_gbps * 1e9
+    }
+
+    pub fn is_hbm(&self) -> bool {
+        self.memory_type.to_ascii_uppercase().starts_with("HBM")
+    }
+
+    /// PCIe bandwidth per direction in bytes/s for x16 (gen3 ≈ 16 GB/s,
+    /// doubling per generation; PCI-SIG base specifications).
+    pub fn pcie_bytes_per_s(&self) -> f64 {
+        let gen = self.pcie_gen.clamp(3, 6);
+        16e9 * f64::from(1u32 << (gen - 3))
+    }
+
+    /// Scale-up bandwidth per direction in bytes/s used for tensor-parallel
+    /// all-reduce: NVLink/xGMI when present, PCIe otherwise.
+    pub fn link_bytes_per_s(&self, nvlink: bool) -> f64 {
+        if nvlink && self.nvlink_gbps > 0.0 {
+            self.nvlink_gbps * 1e9 / 2.0
+        } else {
+            self.pcie_bytes_per_s()
+        }
+    }
+}
+
+pub fn parse_gpus(text: &str) -> Result<Vec<Gpu>, TableError> {
+    let table = Table::parse("gpus.csv", text, GPU_COLUMNS)?;
+    let mut out = Vec::with_capacity(table.len());
+    for row in table.rows() {
+        let class = match row.text("class") {
+            "datacenter" => GpuClass::Datacenter,
+            "workstation" => GpuClass::Workstation,
+            "consumer" => GpuClass::Consumer,
+            t => return Err(row.error("class", format!("`{t}` is not datacenter|workstation|consumer"))),
+        };
+        out.push(Gpu {
+            id: row.req_str("id")?,
+            name: row.req_str("name")?,
+            vendor: row.req_str("vendor")?,
+            arch: row.req_str("arch")?,
+            class,
+            form_factor: row.req_str("form_factor")?,
+            memory_gb: row.positive("memory_gb")?,
+            memory_type: row.req_str("memory_type")?,
+            mem_bw_gbps: row.positive("mem_bw_gbps")?,
+            bf16_tflops: row.positive("bf16_tflops")?,
+            fp8_tflops: row.opt_non_negative("fp8_tflops")?.filter(|v| *v > 0.0),
+            int8_tops: row.opt_non_negative("int8_tops")?.filter(|v| *v > 0.0),
+            fp4_tflops: row.opt_non_negative("fp4_tflops")?.filter(|v| *v > 0.0),
+            fp32_tflops: row.opt_non_negative("fp32_tflops")?.filter(|v| *v > 0.0),
+            mamf_bf16_tflops: row.opt_non_negative("mamf_bf16_tflops")?.filter(|v| *v > 0.0),
+            nvlink_gbps: row.opt_non_negative("nvlink_gbps")?.unwrap_or(0.0),
+            pcie_gen: row.opt_u32("pcie_gen")?.unwrap_or(4),
+            gpus_per_node: row.opt_u32("gpus_per_node")?.unwrap_or(1).max(1),
+            tdp_w: row.opt_non_negative("tdp_w")?,
+            source: row.req_str("source")?,
+            notes: row.text("notes").to_string(),
+        });
+    }
+    Ok(out)
+}

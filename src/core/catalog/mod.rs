@@ -1,0 +1,162 @@
+//! The bundled catalog: GPUs, models and offers, compiled into the binary
+//! from `static/` and checked on load. Serialization types stay here; the
+//! rest of the core sees only validated domain values.
+
+pub mod date;
+pub mod gpus;
+pub mod models;
+pub mod offers;
+
+use std::collections::HashSet;
+use std::sync::OnceLock;
+
+pub use date::Date;
+pub use gpus::{Gpu, GpuClass};
+pub use models::Model;
+pub use offers::{Interconnect, Offer, Provider};
+
+use super::table::TableError;
+
+const GPUS_CSV: &str = include_str!("../../../static/gpus.csv");
+const MODELS_CSV: &str = include_str!("../../../static/models.csv");
+const OFFERS_CSV: &str = include_str!("../../../static/offers.csv");
+const PROVIDERS_CSV: &str = include_str!("../../../static/providers.csv");
+
+/// Offers priced longer ago than this are marked possibly stale.
+pub const STALE_AFTER_DAYS: i64 = 183;
+
+#[derive(Debug, Clone)]
+pub struct Catalog {
+    pub gpus: Vec<Gpu>,
+    pub models: Vec<Model>,
+    pub offers: Vec<Offer>,
+    pub providers: Vec<Provider>,
+    /// The newest price date in the offers: the snapshot's date.
+    pub as_of: Date,
+}
+
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum CatalogError {
+    #[error(transparent)]
+    Table(#[from] TableError),
+    #[error("{table}: duplicate id `{id}`")]
+    DuplicateId { table: &'static str, id: String },
+    #[error("{table}: row {row}, field `{field}`: {reason}")]
+    Reference { table: String, row: usize, field: &'static str, reason: String },
+    #[error("{0}: no rows")]
+    Empty(&'static str),
+}
+
+impl Offer {
+    /// Billing increment and minimum charge, from the offer or its provider;
+    /// unpublished ones are taken as per-hour (the costliest common case).
+    pub fn billing(&self, provider: Option<&Provider>) -> (f64, f64, bool) {
+        let inc = self.billing_increment_s.or(provider.and_then(|p| p.billing_increment_s));
+        let min = self.min_charge_s.or(provider.and_then(|p| p.min_charge_s));
+        (inc.unwrap_or(3600.0), min.unwrap_or(0.0), inc.is_none())
+    }
+}
+
+impl Catalog {
+    /// The catalog compiled into this build, parsed once.
+    pub fn bundled() -> Result<&'static Catalog, CatalogError> {
+        static CELL: OnceLock<Result<Catalog, CatalogError>> = OnceLock::new();
+        CELL.get_or_init(|| {
+            Catalog::from_parts(
+                gpus::parse_gpus(GPUS_CSV)?,
+                models::parse_models(MODELS_CSV)?,
+                offers::parse_offers("offers.csv", OFFERS_CSV)?,
+                offers::parse_providers(PROVIDERS_CSV)?,
+            )
+        })
+        .as_ref()
+        .map_err(Clone::clone)
+    }
+
+    /// Joins and cross-checks the tables: unique ids, every offer's GPU and
+    /// provider known, blanks only where the provider does not publish them.
+    pub fn from_parts(
+        gpus: Vec<Gpu>,
+        models: Vec<Model>,
+        offers: Vec<Offer>,
+        providers: Vec<Provider>,
+    ) -> Result<Catalog, CatalogError> {
+        unique("gpus.csv", gpus.iter().map(|g| g.id.as_str()))?;
+        unique("models.csv", models.iter().map(|m| m.id.as_str()))?;
+        unique("providers.csv", providers.iter().map(|p| p.id.as_str()))?;
+        check_offers("offers.csv", &offers, &gpus, &providers)?;
+        let as_of = offers.iter().map(|o| o.as_of).max().ok_or(CatalogError::Empty("offers.csv"))?;
+        Ok(Catalog { gpus, models, offers, providers, as_of })
+    }
+
+    pub fn gpu(&self, id: &str) -> Option<&Gpu> {
+        self.gpus.iter().find(|g| g.id == id)
+    }
+
+    pub fn model(&self, id: &str) -> Option<&Model> {
+        self.models.iter().find(|m| m.id == id)
+    }
+
+    pub fn provider(&self, id: &str) -> Option<&Provider> {
+        self.providers.iter().find(|p| p.id == id)
+    }
+
+    pub fn offer(&self, id: &str) -> Option<&Offer> {
+        self.offers.iter().find(|o| o.id == id)
+    }
+
+    /// Replaces the offers with an imported set, validated as a whole first:
+    /// on any error the catalog is unchanged.
+    pub fn with_offers(&self, offers: Vec<Offer>) -> Result<Catalog, CatalogError> {
+        check_offers("import", &offers, &self.gpus, &self.providers)?;
+        let as_of = offers.iter().map(|o| o.as_of).max().ok_or(CatalogError::Empty("import"))?;
+        Ok(Catalog { offers, as_of, ..self.clone() })
+    }
+}
+
+fn unique<'a>(table: &'static str, ids: impl Iterator<Item = &'a str>) -> Result<(), CatalogError> {
+    let mut seen = HashSet::new();
+    for id in ids {
+        if !seen.insert(id) {
+            return Err(CatalogError::DuplicateId { table, id: id.to_string() });
+        }
+    }
+    Ok(())
+}
+
+fn check_offers(table: &str, offers: &[Offer], gpus: &[Gpu], providers: &[Provider]) -> Result<(), CatalogError> {
+    let mut seen = HashSet::new();
+    for (i, o) in offers.iter().enumerate() {
+        let err = |field: &'static str, reason: String| CatalogError::Reference {
+            table: table.to_string(),
+            row: i + 1,
+            field,
+            reason,
+        };
+        if !seen.insert(o.id.as_str()) {
+            return Err(err("id", format!("duplicate id `{}`", o.id)));
+        }
+        if !gpus.iter().any(|g| g.id == o.gpu) {
+            return Err(err("gpu", format!("unknown GPU id `{}`", super::table::clip(&o.gpu))));
+        }
+        let Some(p) = providers.iter().find(|p| p.id == o.provider) else {
+            return Err(err("provider", format!("unknown provider `{}`", super::table::clip(&o.provider))));
+        };
+        for (field, blank) in [
+            ("vcpus", o.vcpus.is_none()),
+            ("ram_gb", o.ram_gb.is_none()),
+            ("storage_usd_per_gb_month", o.storage_usd_per_gb_month.is_none() && p.storage_usd_per_gb_month.is_none()),
+            ("egress_usd_per_gb", o.egress_usd_per_gb.is_none() && p.egress_usd_per_gb.is_none()),
+            ("billing_increment_s", o.billing_increment_s.is_none() && p.billing_increment_s.is_none()),
+            ("inter_node_gbps", o.inter_node_gbps.is_none() && o.gpus >= 8),
+        ] {
+            if blank && !p.unpublished_fields.iter().any(|f| f == field) {
+                return Err(err(field, format!("is empty, and provider `{}` does not list it as unpublished", p.id)));
+            }
+        }
+        if o.interconnect == Interconnect::Single && o.gpus > 1 {
+            return Err(err("interconnect", format!("`single` with {} GPUs", o.gpus)));
+        }
+    }
+    Ok(())
+}

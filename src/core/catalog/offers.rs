@@ -1,0 +1,190 @@
+//! Cloud offers (`static/offers.csv`) and provider policies
+//! (`static/providers.csv`): what an instance costs, how it is billed, what
+//! storage and egress cost. Prices are a dated snapshot, never "live".
+
+use super::super::table::{is_id, Row, Table, TableError};
+use super::date::Date;
+
+pub const OFFER_COLUMNS: &[&str] = &[
+    "id", "provider", "instance", "gpu", "gpus", "vcpus", "ram_gb", "interconnect", "inter_node_gbps",
+    "usd_per_hour", "spot_usd_per_hour", "region", "billing_increment_s", "min_charge_s",
+    "storage_usd_per_gb_month", "egress_usd_per_gb", "source", "as_of", "notes",
+];
+
+pub const PROVIDER_COLUMNS: &[&str] = &[
+    "id", "name", "kind", "billing_increment_s", "min_charge_s", "storage_usd_per_gb_month", "egress_usd_per_gb",
+    "free_egress_gb_month", "spot_offered", "unpublished_fields", "unpublished_source", "source", "notes",
+];
+
+/// The GPU-to-GPU link inside one instance.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Interconnect {
+    Single,
+    Pcie,
+    Nvlink,
+    Nvswitch,
+    Xgmi,
+    Nvl72,
+}
+
+impl Interconnect {
+    pub fn parse(s: &str) -> Option<Interconnect> {
+        Some(match s {
+            "single" => Interconnect::Single,
+            "pcie" => Interconnect::Pcie,
+            "nvlink" => Interconnect::Nvlink,
+            "nvswitch" => Interconnect::Nvswitch,
+            "xgmi" => Interconnect::Xgmi,
+            "nvl72" => Interconnect::Nvl72,
+            _ => return None,
+        })
+    }
+
+    /// Whether tensor-parallel traffic uses the GPU's scale-up link.
+    pub fn is_scale_up(self) -> bool {
+        matches!(self, Interconnect::Nvlink | Interconnect::Nvswitch | Interconnect::Xgmi | Interconnect::Nvl72)
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Interconnect::Single => "single",
+            Interconnect::Pcie => "pcie",
+            Interconnect::Nvlink => "nvlink",
+            Interconnect::Nvswitch => "nvswitch",
+            Interconnect::Xgmi => "xgmi",
+            Interconnect::Nvl72 => "nvl72",
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Offer {
+    pub id: String,
+    pub provider: String,
+    pub instance: String,
+    pub gpu: String,
+    pub gpus: u32,
+    pub vcpus: Option<f64>,
+    pub ram_gb: Option<f64>,
+    pub interconnect: Interconnect,
+    pub inter_node_gbps: Option<f64>,
+    pub usd_per_hour: f64,
+    pub spot_usd_per_hour: Option<f64>,
+    pub region: String,
+    /// `None` where the provider does not publish it; billing then assumes
+    /// per-hour increments, the costliest common case.
+    pub billing_increment_s: Option<f64>,
+    pub min_charge_s: Option<f64>,
+    pub storage_usd_per_gb_month: Option<f64>,
+    pub egress_usd_per_gb: Option<f64>,
+    pub source: String,
+    pub as_of: Date,
+    pub notes: String,
+}
+
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Provider {
+    pub id: String,
+    pub name: String,
+    pub kind: String,
+    pub billing_increment_s: Option<f64>,
+    pub min_charge_s: Option<f64>,
+    pub storage_usd_per_gb_month: Option<f64>,
+    pub egress_usd_per_gb: Option<f64>,
+    pub free_egress_gb_month: f64,
+    pub spot_offered: bool,
+    pub unpublished_fields: Vec<String>,
+    pub unpublished_source: String,
+    pub source: String,
+}
+
+fn date(row: &Row<'_>, field: &str) -> Result<Date, TableError> {
+    let t = row.text(field);
+    Date::parse(t).ok_or_else(|| row.error(field, format!("`{}` is not a YYYY-MM-DD date", super::super::table::clip(t))))
+}
+
+fn positive_opt(row: &Row<'_>, field: &str) -> Result<Option<f64>, TableError> {
+    match row.opt_f64(field)? {
+        Some(v) if v <= 0.0 => Err(row.error(field, format!("must be positive, got {v}"))),
+        v => Ok(v),
+    }
+}
+
+pub fn parse_offers(name: &str, text: &str) -> Result<Vec<Offer>, TableError> {
+    let table = Table::parse(name, text, OFFER_COLUMNS)?;
+    let mut out = Vec::with_capacity(table.len());
+    for row in table.rows() {
+        out.push(parse_offer_row(&row)?);
+    }
+    Ok(out)
+}
+
+fn parse_offer_row(row: &Row<'_>) -> Result<Offer, TableError> {
+    let id = row.req_str("id")?;
+    if !is_id(&id) {
+        return Err(row.error("id", "must be a lowercase id of a-z, 0-9, '.', '-', '_'"));
+    }
+    let interconnect = Interconnect::parse(row.text("interconnect"))
+        .ok_or_else(|| row.error("interconnect", "must be single|pcie|nvlink|nvswitch|xgmi|nvl72"))?;
+    let spot = row.opt_f64("spot_usd_per_hour")?;
+    if let Some(s) = spot {
+        if s <= 0.0 {
+            return Err(row.error("spot_usd_per_hour", format!("must be positive, got {s}")));
+        }
+    }
+    Ok(Offer {
+        provider: row.req_str("provider")?,
+        instance: row.req_str("instance")?,
+        gpu: row.req_str("gpu")?,
+        gpus: row.positive_u32("gpus")?,
+        vcpus: row.opt_non_negative("vcpus")?,
+        ram_gb: row.opt_non_negative("ram_gb")?,
+        interconnect,
+        inter_node_gbps: row.opt_non_negative("inter_node_gbps")?,
+        usd_per_hour: row.positive("usd_per_hour")?,
+        spot_usd_per_hour: spot,
+        region: row.req_str("region")?,
+        billing_increment_s: positive_opt(row, "billing_increment_s")?,
+        min_charge_s: row.opt_non_negative("min_charge_s")?,
+        storage_usd_per_gb_month: row.opt_non_negative("storage_usd_per_gb_month")?,
+        egress_usd_per_gb: row.opt_non_negative("egress_usd_per_gb")?,
+        source: row.req_str("source")?,
+        as_of: date(row, "as_of")?,
+        notes: row.text("notes").to_string(),
+        id,
+    })
+}
+
+pub fn parse_providers(text: &str) -> Result<Vec<Provider>, TableError> {
+    let table = Table::parse("providers.csv", text, PROVIDER_COLUMNS)?;
+    let mut out = Vec::with_capacity(table.len());
+    for row in table.rows() {
+        let unpublished_fields: Vec<String> =
+            row.text("unpublished_fields").split(';').map(str::trim).filter(|s| !s.is_empty()).map(String::from).collect();
+        for f in &unpublished_fields {
+            if !OFFER_COLUMNS.contains(&f.as_str()) {
+                return Err(row.error("unpublished_fields", format!("`{f}` is not an offers.csv column")));
+            }
+        }
+        let unpublished_source = row.text("unpublished_source").to_string();
+        if !unpublished_fields.is_empty() && unpublished_source.is_empty() {
+            return Err(row.error("unpublished_source", "is empty but unpublished_fields names fields"));
+        }
+        out.push(Provider {
+            id: row.req_str("id")?,
+            name: row.req_str("name")?,
+            kind: row.req_str("kind")?,
+            billing_increment_s: positive_opt(&row, "billing_increment_s")?,
+            min_charge_s: row.opt_non_negative("min_charge_s")?,
+            storage_usd_per_gb_month: row.opt_non_negative("storage_usd_per_gb_month")?,
+            egress_usd_per_gb: row.opt_non_negative("egress_usd_per_gb")?,
+            free_egress_gb_month: row.opt_non_negative("free_egress_gb_month")?.unwrap_or(0.0),
+            spot_offered: row.opt_bool("spot_offered")?.unwrap_or(false),
+            unpublished_fields,
+            unpublished_source,
+            source: row.req_str("source")?,
+        });
+    }
+    Ok(out)
+}

@@ -1,0 +1,265 @@
+//! The configuration: everything a user chose, exactly what a share link
+//! holds. Defaults live here and nowhere else; the link codec
+//! ([`super::link`]) turns query strings into this and back.
+
+use super::catalog::Date;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Task {
+    Serve,
+    Generate,
+    Finetune,
+    Pretrain,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+pub enum Engine {
+    #[serde(rename = "llama.cpp")]
+    LlamaCpp,
+    #[serde(rename = "vllm")]
+    Vllm,
+    #[serde(rename = "sglang")]
+    Sglang,
+    #[serde(rename = "trt-llm")]
+    TrtLlm,
+    #[serde(rename = "hf")]
+    Hf,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Method {
+    Full,
+    Lora,
+    Qlora,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Targets {
+    Attn,
+    AttnMlp,
+    All,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Optim {
+    Adamw,
+    Adamw8bit,
+    Adafactor,
+    Sgd,
+    SgdMomentum,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Checkpointing {
+    None,
+    Selective,
+    Full,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Usage {
+    Always,
+    Hours,
+    Jobs,
+    Once,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Sort {
+    Cost,
+    Token,
+    Speed,
+    Latency,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Lang {
+    En,
+    Zh,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Theme {
+    Light,
+    Dark,
+    Auto,
+}
+
+/// Concurrent sequences: a number, or as many as fit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+pub enum Batch {
+    N(u32),
+    Max,
+}
+
+/// Architecture keys for `model=custom`; any left out are inferred.
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
+pub struct CustomArch {
+    pub params_b: Option<f64>,
+    pub layers: Option<u32>,
+    pub hidden: Option<u32>,
+    pub heads: Option<u32>,
+    pub kv_heads: Option<u32>,
+    pub head_dim: Option<u32>,
+    pub ffn: Option<u32>,
+    pub vocab: Option<u32>,
+}
+
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Config {
+    pub task: Task,
+    pub model: String,
+    pub custom: CustomArch,
+    /// Weight format; `None` = the task's default (bf16, nf4 for QLoRA).
+    pub w: Option<String>,
+    pub kv: String,
+    pub engine: Engine,
+    pub gpu: Option<String>,
+    /// GPUs per node; `None` = the fewest that fit.
+    pub gpus: Option<u32>,
+    pub nodes: u32,
+    pub input_tokens: u32,
+    pub output_tokens: u32,
+    pub batch: Batch,
+    pub images: u32,
+    pub res: (u32, u32),
+    pub steps: Option<u32>,
+    pub frames: Option<u32>,
+    pub fps: Option<u32>,
+    pub seconds: f64,
+    pub enc_offload: bool,
+    pub method: Method,
+    pub rank: u32,
+    pub targets: Targets,
+    pub optim: Optim,
+    pub optim_offload: bool,
+    pub mb: u32,
+    pub seq: u32,
+    pub gc: Checkpointing,
+    pub flash: bool,
+    pub zero: u8,
+    /// Training tokens (dataset size); `None` = 20 tokens per parameter for
+    /// pre-training (Hoffmann et al. 2022) or 100 M for fine-tuning.
+    pub tokens: Option<f64>,
+    pub epochs: f64,
+    pub days: Option<f64>,
+    pub usage: Usage,
+    pub hpd: f64,
+    pub jobs: f64,
+    pub jobmin: f64,
+    pub spot: bool,
+    pub restart_pct: f64,
+    pub store_gb: Option<f64>,
+    pub ckpts: u32,
+    pub egress_gb: f64,
+    pub sort: Sort,
+    pub providers: Vec<String>,
+    pub region: Option<String>,
+    pub mintps: Option<f64>,
+    pub maxusd: Option<f64>,
+    pub prices: Vec<(String, f64)>,
+    pub cat: Option<Date>,
+    pub lang: Option<Lang>,
+    pub embed: bool,
+    pub theme: Theme,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            task: Task::Serve,
+            model: "llama-3.1-8b".into(),
+            custom: CustomArch::default(),
+            w: None,
+            kv: "bf16".into(),
+            engine: Engine::Vllm,
+            gpu: None,
+            gpus: None,
+            nodes: 1,
+            input_tokens: 2000,
+            output_tokens: 500,
+            batch: Batch::N(16),
+            images: 0,
+            res: (1024, 1024),
+            steps: None,
+            frames: None,
+            fps: None,
+            seconds: 30.0,
+            enc_offload: false,
+            method: Method::Lora,
+            rank: 16,
+            targets: Targets::All,
+            optim: Optim::Adamw,
+            optim_offload: false,
+            mb: 1,
+            seq: 2048,
+            gc: Checkpointing::Full,
+            flash: true,
+            zero: 0,
+            tokens: None,
+            epochs: 1.0,
+            days: None,
+            usage: Usage::Always,
+            hpd: 8.0,
+            jobs: 30.0,
+            jobmin: 60.0,
+            spot: false,
+            restart_pct: 10.0,
+            store_gb: None,
+            ckpts: 1,
+            egress_gb: 0.0,
+            sort: Sort::Cost,
+            providers: Vec::new(),
+            region: None,
+            mintps: None,
+            maxusd: None,
+            prices: Vec::new(),
+            cat: None,
+            lang: None,
+            embed: false,
+            theme: Theme::Auto,
+        }
+    }
+}
+
+impl Config {
+    /// The weight format in effect: the user's, else bf16 (nf4 for QLoRA).
+    pub fn weight_format_id(&self) -> &str {
+        match &self.w {
+            Some(w) => w,
+            None if self.task == Task::Finetune && self.method == Method::Qlora => "nf4",
+            None => "bf16",
+        }
+    }
+
+    pub fn is_training(&self) -> bool {
+        matches!(self.task, Task::Finetune | Task::Pretrain)
+    }
+}
+
+impl Engine {
+    pub const ALL: [Engine; 5] = [Engine::Vllm, Engine::Sglang, Engine::TrtLlm, Engine::LlamaCpp, Engine::Hf];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Engine::LlamaCpp => "llama.cpp",
+            Engine::Vllm => "vllm",
+            Engine::Sglang => "sglang",
+            Engine::TrtLlm => "trt-llm",
+            Engine::Hf => "hf",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Engine> {
+        Engine::ALL.into_iter().find(|e| e.as_str() == s)
+    }
+}

@@ -1,0 +1,117 @@
+//! Serving-engine profiles: how each engine lays out and reserves memory,
+//! and its efficiency factors (fraction of the GPU's peak bandwidth and
+//! dense compute that its kernels reach), fitted on
+//! `shared/reference/calibration.csv` by `whichgpu calibrate --fit`.
+
+use super::super::catalog::{Gpu, GpuClass};
+use super::super::config::Engine;
+
+/// Fitted efficiency of an engine on a class of GPU.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Factors {
+    /// Achieved / peak memory bandwidth while streaming weights and KV.
+    pub bw: f64,
+    /// Achieved / peak dense tensor rate in prefill and batched decode.
+    pub compute: f64,
+    /// Fixed time per decode step (kernel launches, sampling, scheduling), s.
+    pub step_overhead_s: f64,
+    /// CUDA-core FLOPs spent per weight to dequantize weight-only formats.
+    pub dequant_flops_per_weight: f64,
+}
+
+/// Whether the calibration data constrain this engine directly.
+pub fn has_direct_data(engine: Engine) -> bool {
+    matches!(engine, Engine::LlamaCpp | Engine::TrtLlm | Engine::Hf)
+}
+
+/// GPU classes for fitting: HBM datacenter parts vs GDDR cards.
+pub fn is_hbm_class(gpu: &Gpu) -> bool {
+    gpu.is_hbm() || gpu.class == GpuClass::Datacenter && gpu.memory_type.starts_with("HBM")
+}
+
+/// The factor table. Values come from `whichgpu calibrate --fit`
+/// (median of measured/ideal per engine × class over the calibration rows);
+/// vLLM and SGLang, which have no rows there, scale the TensorRT-LLM
+/// factors by published side-by-side comparisons (see `tests/data/SERVING-NOTES.md`).
+pub fn factors(engine: Engine, gpu: &Gpu) -> Factors {
+    let hbm = is_hbm_class(gpu);
+    match (engine, hbm) {
+        // llama.cpp llama-bench rows (GDDR GeForce cards, 22 decode + 22 prefill).
+        (Engine::LlamaCpp, false) => Factors { bw: 0.80, compute: 0.40, step_overhead_s: 0.0006, dequant_flops_per_weight: 0.0 },
+        (Engine::LlamaCpp, true) => Factors { bw: 0.62, compute: 0.30, step_overhead_s: 0.0006, dequant_flops_per_weight: 0.0 },
+        // TensorRT-LLM (throughput rows, H100/H200) and gpt-fast decode rows (A100).
+        (Engine::TrtLlm, _) => Factors { bw: 0.72, compute: 0.47, step_overhead_s: 0.0002, dequant_flops_per_weight: 6.0 },
+        // vLLM reaches ~90% of TensorRT-LLM's per-stream decode rate in
+        // published same-GPU comparisons.
+        (Engine::Vllm, _) => Factors { bw: 0.65, compute: 0.42, step_overhead_s: 0.0004, dequant_flops_per_weight: 6.0 },
+        (Engine::Sglang, _) => Factors { bw: 0.67, compute: 0.44, step_overhead_s: 0.0003, dequant_flops_per_weight: 6.0 },
+        // HF transformers eager generate: Python per-layer dispatch.
+        (Engine::Hf, _) => Factors { bw: 0.45, compute: 0.35, step_overhead_s: 0.015, dequant_flops_per_weight: 10.0 },
+    }
+}
+
+/// KV-cache allocation granularity in tokens (vLLM `block_size` 16;
+/// TensorRT-LLM `tokens_per_block` 32; SGLang page size 1; llama.cpp pads
+/// the context to 256; HF grows exactly).
+pub fn kv_block_tokens(engine: Engine) -> u32 {
+    match engine {
+        Engine::Vllm => 16,
+        Engine::TrtLlm => 32,
+        Engine::Sglang | Engine::Hf => 1,
+        Engine::LlamaCpp => 256,
+    }
+}
+
+/// Tokens processed per prefill chunk, which sizes the activation workspace
+/// (vLLM V1 `max_num_batched_tokens` 8192; SGLang `chunked_prefill_size`
+/// 8192; TensorRT-LLM `max_num_tokens` 8192; llama.cpp `n_ubatch` 512; HF
+/// runs the whole prompt at once).
+pub fn prefill_chunk_tokens(engine: Engine, prompt_tokens: u32) -> u32 {
+    match engine {
+        Engine::Vllm | Engine::Sglang | Engine::TrtLlm => prompt_tokens.clamp(1, 8192),
+        Engine::LlamaCpp => prompt_tokens.clamp(1, 512),
+        Engine::Hf => prompt_tokens.max(1),
+    }
+}
+
+/// What nvidia-smi will show per GPU, given what the job needs:
+/// vLLM pre-allocates `gpu_memory_utilization` (0.9) of the card; SGLang
+/// `mem_fraction_static` (~0.88) plus its activations; TensorRT-LLM gives
+/// the KV cache `kv_cache_free_gpu_mem_fraction` (0.9) of what is left; llama.cpp
+/// allocates exactly its context; PyTorch's caching allocator keeps ~10 % more than it uses.
+pub fn reserved_per_gpu(engine: Engine, needed_per_gpu: f64, needed_without_kv: f64, capacity: f64) -> f64 {
+    let r = match engine {
+        Engine::Vllm => needed_per_gpu.max(0.9 * capacity),
+        Engine::Sglang => needed_per_gpu.max(0.88 * capacity + (needed_per_gpu - needed_without_kv).min(0.0)),
+        Engine::TrtLlm => needed_per_gpu.max(needed_without_kv + 0.9 * (capacity - needed_without_kv).max(0.0)),
+        Engine::LlamaCpp => needed_per_gpu,
+        Engine::Hf => needed_per_gpu * 1.1,
+    };
+    r.max(needed_per_gpu)
+}
+
+/// Per-GPU runtime memory outside the model: the CUDA context and library
+/// workspaces (~0.5 GiB; PyTorch "CUDA semantics" notes on context size),
+/// plus CUDA-graph pools for engines that capture graphs (vLLM logs
+/// 0.5–1 GiB for graph capture).
+pub fn runtime_overhead_bytes(engine: Engine) -> f64 {
+    let gib = super::super::units::GIB;
+    match engine {
+        Engine::Vllm | Engine::Sglang => 1.0 * gib,
+        Engine::TrtLlm => 0.8 * gib,
+        Engine::LlamaCpp => 0.3 * gib,
+        Engine::Hf => 0.5 * gib,
+    }
+}
+
+/// Per-all-reduce latency over the scale-up link (s): ~25 µs measured from
+/// gpt-fast's TP scaling on A100 NVLink (calibration rows v278–v282), and
+/// PCIe roughly 2× that through host bridges (NCCL tests show PCIe
+/// all-reduce latency 2–3× NVLink's at small sizes).
+pub fn allreduce_latency_s(nvlink: bool) -> f64 {
+    if nvlink {
+        25e-6
+    } else {
+        55e-6
+    }
+}

@@ -1,0 +1,318 @@
+//! LLM serving: memory per GPU and decode/prefill speed for one plan
+//! (a GPU type, a tensor-parallel group inside a node, pipeline stages across
+//! nodes, a number of concurrent sequences).
+//!
+//! Speed is a sum of rooflines per decode step (Williams et al. 2009,
+//! "Roofline"; applied to LLM decoding by Pope et al. 2022, "Efficiently
+//! Scaling Transformer Inference"): the weight matmuls take the larger of
+//! weight-streaming time and compute time; attention reads every sequence's
+//! KV cache (memory bound); tensor parallelism adds two all-reduces per layer
+//! (Shoeybi et al. 2019, Megatron-LM §3).
+
+use super::super::catalog::{Gpu, Model};
+use super::super::config::{Batch, Config, Engine};
+use super::super::precision::{self, Compute, WeightFormat};
+use super::arch;
+use super::engine::{self, Factors};
+
+/// A way to run the job: `tp` GPUs per node in one tensor-parallel group,
+/// `pp` nodes as pipeline stages.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Plan {
+    pub tp: u32,
+    pub pp: u32,
+}
+
+impl Plan {
+    pub fn gpus(&self) -> u32 {
+        self.tp * self.pp
+    }
+}
+
+/// Memory of a serving job per GPU, bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct ServeMemory {
+    pub weights: f64,
+    pub kv_cache: f64,
+    pub activations: f64,
+    pub overhead: f64,
+}
+
+impl ServeMemory {
+    pub fn total(&self) -> f64 {
+        self.weights + self.kv_cache + self.activations + self.overhead
+    }
+}
+
+/// Speeds of one plan at one batch, likely values.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct ServeSpeed {
+    pub decode_tokens_per_s_per_seq: f64,
+    pub decode_tokens_per_s_total: f64,
+    pub prefill_tokens_per_s: f64,
+    pub time_to_first_token_s: f64,
+    pub request_latency_s: f64,
+    /// Which roofline binds a decode step.
+    pub decode_bound: Bound,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Bound {
+    #[default]
+    Memory,
+    Compute,
+}
+
+/// Everything the serving estimator needs, resolved once per configuration.
+#[derive(Debug, Clone)]
+pub struct ServeJob<'a> {
+    pub model: &'a Model,
+    pub format: WeightFormat,
+    pub engine: Engine,
+    pub kv_elem_bytes: f64,
+    pub input_tokens: f64,
+    pub output_tokens: f64,
+    /// Extra context tokens per request from attached images.
+    pub image_tokens: f64,
+    /// Images attached to each request.
+    pub images: f64,
+    /// Replaces the engine's fitted factors (used only when fitting them).
+    pub factors_override: Option<Factors>,
+}
+
+impl<'a> ServeJob<'a> {
+    pub fn new(model: &'a Model, cfg: &Config, format: WeightFormat) -> ServeJob<'a> {
+        let image_tokens = match &model.vision {
+            Some(v) if v.cross_attention_layers.is_none() => v.tokens_per_image(cfg.res) * f64::from(cfg.images),
+            _ => 0.0,
+        };
+        ServeJob {
+            model,
+            format,
+            engine: cfg.engine,
+            kv_elem_bytes: precision::kv_bytes(&cfg.kv).unwrap_or(2.0),
+            input_tokens: f64::from(cfg.input_tokens),
+            output_tokens: f64::from(cfg.output_tokens),
+            image_tokens,
+            images: f64::from(cfg.images),
+            factors_override: None,
+        }
+    }
+
+    pub fn factors(&self, gpu: &Gpu) -> Factors {
+        self.factors_override.unwrap_or_else(|| engine::factors(self.engine, gpu))
+    }
+
+    /// Bits per body weight under this engine: transformers' bitsandbytes
+    /// NF4 defaults to no double quantization (`bnb_4bit_use_double_quant =
+    /// False`: one fp32 absmax per 64 weights, 4.5 bits).
+    fn body_bits(&self) -> f64 {
+        if self.engine == Engine::Hf && self.format.id == "nf4" {
+            4.0 + 32.0 / 64.0
+        } else {
+            self.format.body_bits
+        }
+    }
+
+    pub fn weight_bytes(&self) -> f64 {
+        arch::weight_bytes(self.model, &self.format, self.body_bits())
+    }
+
+    pub fn context_tokens(&self) -> f64 {
+        self.input_tokens + self.image_tokens + self.output_tokens
+    }
+
+    fn prompt_tokens(&self) -> f64 {
+        self.input_tokens + self.image_tokens
+    }
+
+    /// KV bytes of one sequence at full context on one GPU of a plan,
+    /// rounded up to the engine's allocation block.
+    pub fn kv_per_seq_per_gpu(&self, plan: Plan, context: f64) -> f64 {
+        let block = f64::from(engine::kv_block_tokens(self.engine));
+        let tokens = (context / block).ceil() * block;
+        let mut bytes = arch::kv_bytes_per_seq(self.model, tokens, self.kv_elem_bytes, arch::kv_split(self.model, plan.tp));
+        if let Some(v) = &self.model.vision {
+            if let (Some(cross), true) = (v.cross_attention_layers, self.images > 0.0) {
+                // Cross-attention layers cache K/V of the image tokens.
+                let img = v.tokens_per_image((0, 0)) * self.images;
+                bytes += 2.0 * f64::from(cross) * img * f64::from(self.model.kv_heads) * f64::from(self.model.head_dim) * self.kv_elem_bytes
+                    / arch::kv_split(self.model, plan.tp);
+            }
+        }
+        bytes / f64::from(plan.pp)
+    }
+
+    /// Activation workspace of one prefill chunk plus the sampler's logits.
+    /// Per token: the residual stream and attention projections
+    /// (≈ 4·h + 2·d_attn) and the FFN intermediate (2·f, gated) at 2 bytes,
+    /// split by TP; logits in fp32 over the vocabulary for each running sequence.
+    pub fn activation_bytes(&self, plan: Plan, batch: f64) -> f64 {
+        let m = self.model;
+        let chunk = f64::from(engine::prefill_chunk_tokens(self.engine, self.prompt_tokens().round() as u32));
+        let ffn = match &m.moe {
+            Some(moe) => f64::from(moe.expert_ffn) * f64::from(moe.active + moe.shared),
+            None => f64::from(m.ffn.unwrap_or(4 * m.hidden)),
+        };
+        let attn = f64::from(m.heads) * f64::from(m.head_dim);
+        let per_token = 4.0 * f64::from(m.hidden) + (2.0 * attn + 2.0 * ffn) / f64::from(plan.tp);
+        let logits_rows = if self.engine == Engine::Hf { batch.max(1.0) } else { batch.max(1.0) };
+        chunk * per_token * 2.0 + logits_rows * f64::from(m.vocab) * 4.0
+    }
+
+    pub fn memory(&self, plan: Plan, batch: f64) -> ServeMemory {
+        ServeMemory {
+            weights: self.weight_bytes() / f64::from(plan.gpus()),
+            kv_cache: batch * self.kv_per_seq_per_gpu(plan, self.context_tokens()),
+            activations: self.activation_bytes(plan, batch),
+            overhead: engine::runtime_overhead_bytes(self.engine),
+        }
+    }
+
+    /// Usable fraction of a GPU's memory for this engine (vLLM's default
+    /// `gpu_memory_utilization` 0.9, SGLang's `mem_fraction_static` ~0.88,
+    /// others leave a little for the driver).
+    pub fn usable_bytes(&self, gpu: &Gpu) -> f64 {
+        let f = match self.engine {
+            Engine::Vllm => 0.90,
+            Engine::Sglang => 0.88,
+            Engine::TrtLlm | Engine::Hf => 0.95,
+            Engine::LlamaCpp => 0.97,
+        };
+        gpu.memory_bytes() * f
+    }
+
+    /// Most sequences whose KV cache fits beside the weights, capped by the
+    /// engine's scheduler limit (vLLM `max_num_seqs` 256 in V1 on large GPUs
+    /// is 1024; TensorRT-LLM `max_batch_size` 2048; SGLang
+    /// `max_running_requests` ~ 4096; llama.cpp `--parallel` slots; HF none).
+    pub fn max_batch(&self, gpu: &Gpu, plan: Plan) -> u32 {
+        let fixed = self.memory(plan, 1.0);
+        let free = self.usable_bytes(gpu) - fixed.weights - fixed.activations - fixed.overhead;
+        let per_seq = self.kv_per_seq_per_gpu(plan, self.context_tokens()) + f64::from(self.model.vocab) * 4.0;
+        if free <= 0.0 || per_seq <= 0.0 {
+            return 0;
+        }
+        let cap = match self.engine {
+            Engine::Vllm => 1024.0,
+            Engine::TrtLlm => 2048.0,
+            Engine::Sglang => 4096.0,
+            Engine::LlamaCpp => 256.0,
+            Engine::Hf => 512.0,
+        };
+        (free / per_seq).floor().clamp(0.0, cap) as u32
+    }
+
+    pub fn resolve_batch(&self, batch: Batch, gpu: &Gpu, plan: Plan) -> f64 {
+        match batch {
+            Batch::N(n) => f64::from(n),
+            Batch::Max => f64::from(self.max_batch(gpu, plan).max(1)),
+        }
+    }
+
+    fn compute_rate(&self, gpu: &Gpu, f: &Factors) -> f64 {
+        let exec = self.executed(gpu);
+        precision::tensor_flops(gpu, exec) * f.compute
+    }
+
+    /// Precision of the matmuls on this GPU under this engine.
+    pub fn executed(&self, gpu: &Gpu) -> Compute {
+        let want = match (self.engine, self.format.compute) {
+            // Only TensorRT-LLM, vLLM and SGLang run INT8 W8A8 kernels;
+            // elsewhere int8 is weight-only and computes in 16 bits.
+            (Engine::LlamaCpp | Engine::Hf, Compute::Int8) if !self.format.gguf => Compute::Bf16,
+            (_, c) => c,
+        };
+        precision::executed(want, gpu)
+    }
+
+    /// Time of one decode step with `batch` sequences at mean context `ctx`.
+    pub fn decode_step_s(&self, gpu: &Gpu, plan: Plan, batch: f64, ctx: f64) -> (f64, Bound) {
+        let m = self.model;
+        let f = self.factors(gpu);
+        let bw = gpu.bandwidth_bytes_per_s() * f.bw;
+        let tp = f64::from(plan.tp);
+        let body_read = arch::body_params_read(m, batch);
+        let head_params = f64::from(m.vocab) * f64::from(m.hidden);
+        let bytes = (body_read * self.body_bits() / 8.0 + head_params * self.format.embed_bits / 8.0) / tp;
+        let mut t_weights = bytes / bw;
+        if self.format.weight_only {
+            let fp32 = gpu.fp32_tflops.unwrap_or(gpu.bf16_tflops / 8.0) * 1e12;
+            t_weights += body_read / tp * f.dequant_flops_per_weight / fp32;
+        }
+        let flops = batch * arch::linear_flops_per_token(m) / tp;
+        let t_compute = flops / self.compute_rate(gpu, &f);
+        let kv = batch * self.kv_per_seq_per_gpu(Plan { tp: plan.tp, pp: 1 }, ctx);
+        let t_kv = kv / bw;
+        let t_comm = self.allreduce_s(gpu, plan, batch);
+        let bound = if t_compute > t_weights { Bound::Compute } else { Bound::Memory };
+        (t_weights.max(t_compute) + t_kv + t_comm + f.step_overhead_s, bound)
+    }
+
+    /// Two all-reduces of the hidden state per layer under tensor
+    /// parallelism; ring all-reduce moves 2·(n−1)/n of the message per GPU
+    /// (Patarasuk & Yuan 2009) over NVLink or PCIe, plus a fixed latency.
+    fn allreduce_s(&self, gpu: &Gpu, plan: Plan, tokens: f64) -> f64 {
+        if plan.tp <= 1 {
+            return 0.0;
+        }
+        let nvlink = gpu.nvlink_gbps > 0.0;
+        let tp = f64::from(plan.tp);
+        let msg = tokens * f64::from(self.model.hidden) * 2.0;
+        let per = engine::allreduce_latency_s(nvlink) + 2.0 * (tp - 1.0) / tp * msg / gpu.link_bytes_per_s(nvlink);
+        2.0 * f64::from(self.model.layers) * per
+    }
+
+    /// Time to prefill `n` prompt tokens for `batch` sequences together.
+    pub fn prefill_s(&self, gpu: &Gpu, plan: Plan, n: f64, batch: f64) -> f64 {
+        let m = self.model;
+        let f = self.factors(gpu);
+        let tp = f64::from(plan.tp);
+        let flops = batch * (n * arch::linear_flops_per_token(m) + arch::attention_flops_prefill(m, n)) / tp;
+        let t_compute = flops / self.compute_rate(gpu, &f);
+        let t_weights = self.weight_bytes() / f64::from(plan.gpus()) / (gpu.bandwidth_bytes_per_s() * f.bw);
+        t_compute.max(t_weights) + self.allreduce_s(gpu, plan, n * batch)
+    }
+
+    pub fn speed(&self, gpu: &Gpu, plan: Plan, batch: f64) -> ServeSpeed {
+        let ctx = arch::mean_context(self.prompt_tokens(), self.output_tokens);
+        let (step, bound) = self.decode_step_s(gpu, plan, batch, ctx);
+        let prompt = self.prompt_tokens().max(1.0);
+        let ttft = self.prefill_s(gpu, plan, prompt, 1.0);
+        ServeSpeed {
+            decode_tokens_per_s_per_seq: 1.0 / step,
+            decode_tokens_per_s_total: batch / step,
+            prefill_tokens_per_s: prompt / ttft,
+            time_to_first_token_s: ttft,
+            request_latency_s: ttft + self.output_tokens * step,
+            decode_bound: bound,
+        }
+    }
+
+    /// Offline throughput (output tokens/s) with `batch` sequences cycling
+    /// through prefill and decode: B·out / (prefill of B prompts + out steps).
+    pub fn offline_throughput(&self, gpu: &Gpu, plan: Plan, batch: f64) -> f64 {
+        let ctx = arch::mean_context(self.prompt_tokens(), self.output_tokens);
+        let prefill = self.prefill_s(gpu, plan, self.prompt_tokens().max(1.0), batch);
+        let (step, _) = self.decode_step_s(gpu, plan, batch, ctx);
+        batch * self.output_tokens / (prefill + self.output_tokens * step)
+    }
+}
+
+/// Tensor-parallel sizes worth trying on a node: powers of two up to the
+/// node's GPU count that divide the attention heads (vLLM requires it).
+pub fn tp_options(model: &Model, gpus_per_node: u32) -> Vec<u32> {
+    let mut out = Vec::new();
+    let mut tp = 1;
+    while tp <= gpus_per_node.max(1) {
+        if model.heads % tp == 0 {
+            out.push(tp);
+        }
+        tp *= 2;
+    }
+    if out.is_empty() {
+        out.push(1);
+    }
+    out
+}

@@ -1,0 +1,148 @@
+//! FAQ-style guidance for one configuration: the four questions users ask
+//! most, answered with this job's numbers, plus notes that fire on rules.
+//! Text comes from [`super::messages`] by key, so the page can show either language.
+
+use serde::Serialize;
+
+use super::answer::Answer;
+use super::billing;
+use super::catalog::{Catalog, Model};
+use super::config::{Config, Lang, Usage};
+use super::estimate::serve::{Bound, Plan, ServeJob};
+use super::messages::Msg;
+use super::precision;
+use super::units::GIB;
+
+#[derive(Debug, Clone, Serialize)]
+pub struct GuidanceItem {
+    pub id: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    pub text: String,
+    #[serde(skip)]
+    pub title_msg: Option<Msg>,
+    #[serde(skip)]
+    pub msg: Msg,
+}
+
+impl GuidanceItem {
+    fn new(id: &'static str, title: Option<&'static str>, msg: Msg) -> GuidanceItem {
+        let title_msg = title.map(Msg::new);
+        GuidanceItem { id, title: title_msg.as_ref().map(|m| m.render(Lang::En)), text: msg.render(Lang::En), title_msg, msg }
+    }
+}
+
+fn gib1(bytes: f64) -> String {
+    format!("{:.1}", bytes / GIB)
+}
+
+pub fn guidance(cfg: &Config, model: &Model, job: &ServeJob<'_>, catalog: &Catalog, a: &Answer) -> Vec<GuidanceItem> {
+    let mut out = Vec::new();
+    let pick = a.recommendation.as_ref().and_then(|r| a.offers.iter().find(|o| o.id == r.pick.offer));
+
+    // 1. How much memory, and where it goes.
+    let m = &a.memory;
+    let body = Msg::new("g.memory.body")
+        .arg("total", gib1(m.total_bytes))
+        .arg("weights", gib1(m.weights_bytes))
+        .arg("kv", gib1(m.kv_cache_bytes))
+        .arg("act", gib1(m.activations_bytes))
+        .arg("overhead", gib1(m.overhead_bytes))
+        .arg("batch", format!("{}", a.results.first().map_or(0.0, |r| r.batch)))
+        .arg("ctx", format!("{}", job.context_tokens()));
+    out.push(GuidanceItem::new("memory", Some("g.memory.title"), body));
+    if m.total_bytes > 0.0 && m.kv_cache_bytes / m.total_bytes > 0.3 {
+        let share = format!("{:.0}", 100.0 * m.kv_cache_bytes / m.total_bytes);
+        out.push(GuidanceItem::new("kv-share", None, Msg::new("g.memory.kv_large").arg("share", share)));
+    }
+
+    // 2. Spot or on-demand.
+    let spot = if !billing::tolerates_interruption(cfg) {
+        Msg::new("g.spot.endpoint")
+    } else if cfg.spot {
+        Msg::new("g.spot.batch_on").arg("restart", format!("{:.0}", cfg.restart_pct))
+    } else {
+        Msg::new("g.spot.batch_off")
+    };
+    out.push(GuidanceItem::new("spot", Some("g.spot.title"), spot));
+
+    // 3. 80 GB datacenter GPU or a 24–48 GB card: the need on one GPU.
+    let one = job.memory(Plan { tp: 1, pp: 1 }, a.results.first().map_or(1.0, |r| r.batch)).total();
+    let size_key = if one <= 22.0 * GIB {
+        "g.size.small"
+    } else if one <= 44.0 * GIB {
+        "g.size.medium"
+    } else {
+        "g.size.large"
+    };
+    out.push(GuidanceItem::new("gpu-size", Some("g.size.title"), Msg::new(size_key).arg("need", gib1(one))));
+
+    // 4. Why generation is slow with the GPU idle: on the pick's GPU.
+    if let Some(p) = pick {
+        if let Some(gpu) = catalog.gpu(&p.gpu) {
+            let plan = Plan { tp: p.tp, pp: 1 };
+            let batch = a.results.iter().find(|r| r.gpu == p.gpu).map_or(1.0, |r| r.batch);
+            let s = job.speed(gpu, plan, batch);
+            let msg = if s.decode_bound == Bound::Memory {
+                let quant = if job.format.body_bits > 8.5 { "fp8" } else { "int4-awq" };
+                let quant = if quant == "fp8" && gpu.fp8_tflops.is_none() { "int8" } else { quant };
+                let mut qjob = job.clone();
+                if let Some(f) = precision::weight_format(quant) {
+                    qjob.format = f;
+                }
+                let q = qjob.speed(gpu, plan, batch);
+                let bytes = job.weight_bytes() / f64::from(plan.tp) + job.kv_per_seq_per_gpu(plan, job.context_tokens()) * batch;
+                Msg::new("g.slow.memory")
+                    .arg("bytes", gib1(bytes))
+                    .arg("gpu", gpu.name.clone())
+                    .arg("tps", format!("{:.0}", s.decode_tokens_per_s_per_seq))
+                    .arg("fmt", quant)
+                    .arg("qtps", format!("{:.0}", q.decode_tokens_per_s_per_seq))
+            } else {
+                Msg::new("g.slow.compute").arg("batch", format!("{batch}")).arg("gpu", gpu.name.clone())
+            };
+            out.push(GuidanceItem::new("slow-decode", Some("g.slow.title"), msg));
+        }
+    }
+
+    // Rule-triggered notes.
+    if let Some(p) = pick {
+        let single_fits = a.answers.min_gpus == Some(1);
+        if single_fits && p.gpus > 1 {
+            out.push(GuidanceItem::new("single-gpu", None, Msg::new("g.note.single_gpu")));
+        }
+        if p.tp > 1 {
+            out.push(GuidanceItem::new("nvlink", None, Msg::new("g.note.nvlink").arg("gpus", p.tp.to_string())));
+        }
+        let total = p.usd_per_month;
+        let side = p.storage_usd_per_month + p.egress_usd_per_month;
+        if total > 0.0 && side / total >= 0.15 {
+            out.push(GuidanceItem::new("storage", None, Msg::new("g.note.storage").arg("share", format!("{:.0}", 100.0 * side / total))));
+        }
+        if !p.price_overridden {
+            out.push(GuidanceItem::new("prices", None, Msg::new("g.note.prices").arg("date", p.price_as_of.clone())));
+        }
+    }
+    let sixteen_bit = job.format.body_bits >= 16.0;
+    let fp8_gpu_missing = pick.and_then(|p| catalog.gpu(&p.gpu)).is_some_and(|g| g.fp8_tflops.is_none());
+    if model.params_total >= 30e9 && (sixteen_bit || (job.format.id == "fp8" && fp8_gpu_missing)) {
+        out.push(GuidanceItem::new("fp8", None, Msg::new("g.note.fp8")));
+    }
+    let bursty = matches!(cfg.usage, Usage::Jobs | Usage::Hours);
+    let hourly_billing = catalog.offers.iter().any(|o| o.billing(catalog.provider(&o.provider)).0 >= 3600.0);
+    if bursty && hourly_billing {
+        let minutes = match cfg.usage {
+            Usage::Jobs => cfg.jobmin,
+            _ => cfg.hpd * 60.0,
+        };
+        out.push(GuidanceItem::new("billing", None, Msg::new("g.note.billing").arg("minutes", format!("{minutes:.0}"))));
+    }
+    if model.inferred {
+        out.push(GuidanceItem::new("inferred", None, Msg::new("g.note.inferred")));
+    }
+    if pick.is_none() {
+        let fmt = a.answers.best_weight_format.clone().unwrap_or_else(|| "int4-awq".into());
+        out.push(GuidanceItem::new("nofit", None, Msg::new("g.note.nofit").arg("fmt", fmt)));
+    }
+    out
+}

@@ -1,0 +1,478 @@
+//! The share-link codec: a URL query string ⇄ [`Config`], following
+//! `LINK-FORMAT.md`. Decoding never fails and never panics: an unknown key or
+//! a bad value becomes a [`Notice`] and that key keeps its default.
+
+use super::catalog::Date;
+use super::config::*;
+use super::precision;
+use super::table::{clip, is_id};
+
+pub const FORMAT_VERSION: u32 = 1;
+
+/// A problem with one key of a link. `message` is English; the page
+/// translates by [`NoticeKind`].
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Notice {
+    pub key: String,
+    pub message: String,
+    #[serde(skip)]
+    pub kind: NoticeKind,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum NoticeKind {
+    UnknownKey,
+    BadValue { value: String, expected: String },
+    UnknownVersion { value: String },
+    Duplicate,
+    Other,
+}
+
+impl Notice {
+    fn unknown_key(key: &str) -> Notice {
+        Notice { key: clip(key), message: format!("unknown key `{}`, ignored", clip(key)), kind: NoticeKind::UnknownKey }
+    }
+
+    pub fn bad(key: &str, value: &str, expected: &str) -> Notice {
+        Notice {
+            key: key.into(),
+            message: format!("`{}` is not valid for `{key}` (expected {expected}); using the default", clip(value)),
+            kind: NoticeKind::BadValue { value: clip(value), expected: expected.into() },
+        }
+    }
+
+    pub fn other(key: &str, message: String) -> Notice {
+        Notice { key: key.into(), message, kind: NoticeKind::Other }
+    }
+}
+
+/// Every key of the link format, in the order links are written.
+pub const KEYS: &[&str] = &[
+    "v", "task", "model", "params", "layers", "hidden", "heads", "kv_heads", "head_dim", "ffn", "vocab", "w", "kv",
+    "engine", "gpu", "gpus", "nodes", "in", "out", "batch", "images", "res", "steps", "frames", "fps", "seconds",
+    "enc_offload", "method", "rank", "targets", "optim", "optim_offload", "mb", "seq", "gc", "flash", "zero",
+    "tokens", "epochs", "days", "use", "hpd", "jobs", "jobmin", "spot", "restart", "store", "ckpts", "egress",
+    "sort", "provider", "region", "mintps", "maxusd", "price", "cat", "lang", "embed", "theme",
+];
+
+/// Decodes `%XX` and `+`; invalid escapes are kept literally.
+fn percent_decode(s: &str) -> String {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes.get(i) {
+            Some(b'+') => out.push(b' '),
+            Some(b'%') => {
+                let hex = bytes.get(i + 1..i + 3).and_then(|h| std::str::from_utf8(h).ok()).and_then(|h| u8::from_str_radix(h, 16).ok());
+                match hex {
+                    Some(v) => {
+                        out.push(v);
+                        i += 2;
+                    }
+                    None => out.push(b'%'),
+                }
+            }
+            Some(&b) => out.push(b),
+            None => break,
+        }
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+fn percent_encode(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for b in s.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~' | b',' | b':') {
+            out.push(char::from(b));
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+fn num(value: &str, key: &str, min: f64, max: f64) -> Result<f64, Notice> {
+    match value.trim().parse::<f64>() {
+        Ok(v) if v.is_finite() && v >= min && v <= max => Ok(v),
+        Ok(v) if v.is_finite() => Err(Notice::bad(key, value, &format!("a number from {min} to {max}"))),
+        _ => Err(Notice::bad(key, value, &format!("a number from {min} to {max}"))),
+    }
+}
+
+fn int(value: &str, key: &str, min: u32, max: u32) -> Result<u32, Notice> {
+    match value.trim().parse::<u64>() {
+        Ok(v) if v >= u64::from(min) && v <= u64::from(max) => u32::try_from(v).map_err(|_| Notice::bad(key, value, "a whole number")),
+        _ => Err(Notice::bad(key, value, &format!("a whole number from {min} to {max}"))),
+    }
+}
+
+fn flag(value: &str, key: &str) -> Result<bool, Notice> {
+    match value {
+        "1" | "true" => Ok(true),
+        "0" | "false" => Ok(false),
+        _ => Err(Notice::bad(key, value, "0 or 1")),
+    }
+}
+
+fn pick<T: Copy>(value: &str, key: &str, options: &[(&str, T)]) -> Result<T, Notice> {
+    options.iter().find(|(name, _)| *name == value).map(|(_, v)| *v).ok_or_else(|| {
+        let names: Vec<&str> = options.iter().map(|(n, _)| *n).collect();
+        Notice::bad(key, value, &names.join(" | "))
+    })
+}
+
+fn id(value: &str, key: &str) -> Result<String, Notice> {
+    if is_id(value) {
+        Ok(value.to_string())
+    } else {
+        Err(Notice::bad(key, value, "a lowercase id"))
+    }
+}
+
+const TASKS: &[(&str, Task)] = &[("serve", Task::Serve), ("generate", Task::Generate), ("finetune", Task::Finetune), ("pretrain", Task::Pretrain)];
+const METHODS: &[(&str, Method)] = &[("full", Method::Full), ("lora", Method::Lora), ("qlora", Method::Qlora)];
+const TARGETS: &[(&str, Targets)] = &[("attn", Targets::Attn), ("attn-mlp", Targets::AttnMlp), ("all", Targets::All)];
+const OPTIMS: &[(&str, Optim)] = &[
+    ("adamw", Optim::Adamw),
+    ("adamw8bit", Optim::Adamw8bit),
+    ("adafactor", Optim::Adafactor),
+    ("sgd", Optim::Sgd),
+    ("sgd-momentum", Optim::SgdMomentum),
+];
+const GCS: &[(&str, Checkpointing)] = &[("none", Checkpointing::None), ("selective", Checkpointing::Selective), ("full", Checkpointing::Full)];
+const USES: &[(&str, Usage)] = &[("always", Usage::Always), ("hours", Usage::Hours), ("jobs", Usage::Jobs), ("once", Usage::Once)];
+const SORTS: &[(&str, Sort)] = &[("cost", Sort::Cost), ("token", Sort::Token), ("speed", Sort::Speed), ("latency", Sort::Latency)];
+const LANGS: &[(&str, Lang)] = &[("en", Lang::En), ("zh", Lang::Zh)];
+const THEMES: &[(&str, Theme)] = &[("light", Theme::Light), ("dark", Theme::Dark), ("auto", Theme::Auto)];
+const ENGINES: &[(&str, Engine)] = &[
+    ("llama.cpp", Engine::LlamaCpp),
+    ("vllm", Engine::Vllm),
+    ("sglang", Engine::Sglang),
+    ("trt-llm", Engine::TrtLlm),
+    ("hf", Engine::Hf),
+];
+
+fn name_of<T: PartialEq + Copy>(options: &[(&'static str, T)], v: T) -> &'static str {
+    options.iter().find(|(_, x)| *x == v).map_or("", |(n, _)| n)
+}
+
+/// Applies one key. Errors leave `cfg` untouched for that key.
+fn apply(cfg: &mut Config, key: &str, value: &str) -> Result<(), Notice> {
+    let c = cfg;
+    match key {
+        "v" => {
+            if value != "1" {
+                return Err(Notice {
+                    key: "v".into(),
+                    message: format!("link format version `{}` is unknown; reading it as version 1", clip(value)),
+                    kind: NoticeKind::UnknownVersion { value: clip(value) },
+                });
+            }
+        }
+        "task" => c.task = pick(value, key, TASKS)?,
+        "model" => c.model = id(value, key)?,
+        "params" => c.custom.params_b = Some(num(value, key, 0.01, 20_000.0)?),
+        "layers" => c.custom.layers = Some(int(value, key, 1, 1000)?),
+        "hidden" => c.custom.hidden = Some(int(value, key, 64, 131_072)?),
+        "heads" => c.custom.heads = Some(int(value, key, 1, 1024)?),
+        "kv_heads" => c.custom.kv_heads = Some(int(value, key, 1, 1024)?),
+        "head_dim" => c.custom.head_dim = Some(int(value, key, 8, 1024)?),
+        "ffn" => c.custom.ffn = Some(int(value, key, 64, 1_048_576)?),
+        "vocab" => c.custom.vocab = Some(int(value, key, 2, 10_000_000)?),
+        "w" => {
+            if precision::weight_format(value).is_none() {
+                let ids: Vec<&str> = precision::weight_formats().iter().map(|f| f.id).collect();
+                return Err(Notice::bad(key, value, &ids.join(" | ")));
+            }
+            c.w = Some(value.to_string());
+        }
+        "kv" => {
+            if precision::kv_bytes(value).is_none() || value == "fp32" {
+                return Err(Notice::bad(key, value, &precision::KV_FORMATS.join(" | ")));
+            }
+            c.kv = value.to_string();
+        }
+        "engine" => c.engine = pick(value, key, ENGINES)?,
+        "gpu" => c.gpu = Some(id(value, key)?),
+        "gpus" => c.gpus = Some(int(value, key, 1, 72)?),
+        "nodes" => c.nodes = int(value, key, 1, 4096)?,
+        "in" => c.input_tokens = int(value, key, 1, 10_000_000)?,
+        "out" => c.output_tokens = int(value, key, 1, 1_000_000)?,
+        "batch" => c.batch = if value == "max" { Batch::Max } else { Batch::N(int(value, key, 1, 100_000)?) },
+        "images" => c.images = int(value, key, 0, 64)?,
+        "res" => {
+            let parsed = value.split_once('x').and_then(|(w, h)| Some((w.parse::<u32>().ok()?, h.parse::<u32>().ok()?)));
+            match parsed {
+                Some((w, h)) if (64..=8192).contains(&w) && (64..=8192).contains(&h) => c.res = (w, h),
+                _ => return Err(Notice::bad(key, value, "WxH with each side from 64 to 8192")),
+            }
+        }
+        "steps" => c.steps = Some(int(value, key, 1, 1000)?),
+        "frames" => c.frames = Some(int(value, key, 1, 2000)?),
+        "fps" => c.fps = Some(int(value, key, 1, 120)?),
+        "seconds" => c.seconds = num(value, key, 0.1, 36_000.0)?,
+        "enc_offload" => c.enc_offload = flag(value, key)?,
+        "method" => c.method = pick(value, key, METHODS)?,
+        "rank" => c.rank = int(value, key, 1, 4096)?,
+        "targets" => c.targets = pick(value, key, TARGETS)?,
+        "optim" => c.optim = pick(value, key, OPTIMS)?,
+        "optim_offload" => c.optim_offload = flag(value, key)?,
+        "mb" => c.mb = int(value, key, 1, 4096)?,
+        "seq" => c.seq = int(value, key, 16, 1_048_576)?,
+        "gc" => c.gc = pick(value, key, GCS)?,
+        "flash" => c.flash = flag(value, key)?,
+        "zero" => c.zero = u8::try_from(int(value, key, 0, 3)?).unwrap_or(0),
+        "tokens" => c.tokens = Some(num(value, key, 1.0, 1e15)?),
+        "epochs" => c.epochs = num(value, key, 0.01, 1000.0)?,
+        "days" => c.days = Some(num(value, key, 0.01, 3650.0)?),
+        "use" => c.usage = pick(value, key, USES)?,
+        "hpd" => c.hpd = num(value, key, 0.0, 24.0)?,
+        "jobs" => c.jobs = num(value, key, 0.0, 1e6)?,
+        "jobmin" => c.jobmin = num(value, key, 0.0, 1e6)?,
+        "spot" => c.spot = flag(value, key)?,
+        "restart" => c.restart_pct = num(value, key, 0.0, 500.0)?,
+        "store" => c.store_gb = Some(num(value, key, 0.0, 1e7)?),
+        "ckpts" => c.ckpts = int(value, key, 0, 10_000)?,
+        "egress" => c.egress_gb = num(value, key, 0.0, 1e9)?,
+        "sort" => c.sort = pick(value, key, SORTS)?,
+        "provider" => {
+            let list: Result<Vec<String>, Notice> = value.split(',').filter(|s| !s.is_empty()).map(|p| id(p, key)).collect();
+            c.providers = list?;
+        }
+        "region" => {
+            if value.is_empty() || value.len() > 64 || value.chars().any(char::is_control) {
+                return Err(Notice::bad(key, value, "a region name"));
+            }
+            c.region = Some(value.to_string());
+        }
+        "mintps" => c.mintps = Some(num(value, key, 0.0, 1e9)?),
+        "maxusd" => c.maxusd = Some(num(value, key, 0.0, 1e12)?),
+        "price" => {
+            let mut prices = Vec::new();
+            for part in value.split(',').filter(|s| !s.is_empty()) {
+                let (offer, usd) = part.rsplit_once(':').ok_or_else(|| Notice::bad(key, part, "offerid:usd"))?;
+                let offer = id(offer, key)?;
+                let usd = num(usd, key, 0.0001, 1e6)?;
+                prices.push((offer, usd));
+            }
+            c.prices = prices;
+        }
+        "cat" => c.cat = Some(Date::parse(value).ok_or_else(|| Notice::bad(key, value, "YYYY-MM-DD"))?),
+        "lang" => c.lang = Some(pick(value, key, LANGS)?),
+        "embed" => c.embed = flag(value, key)?,
+        "theme" => c.theme = pick(value, key, THEMES)?,
+        _ => return Err(Notice::unknown_key(key)),
+    }
+    Ok(())
+}
+
+/// Decodes a query string (with or without a leading `?`) into a
+/// configuration and the notices for whatever was ignored.
+pub fn decode(query: &str) -> (Config, Vec<Notice>) {
+    let mut cfg = Config::default();
+    let mut notices = Vec::new();
+    let mut seen: Vec<String> = Vec::new();
+    let query = query.trim().trim_start_matches('?');
+    for pair in query.split('&').filter(|p| !p.is_empty()).take(200) {
+        let (raw_key, raw_value) = pair.split_once('=').unwrap_or((pair, ""));
+        let key = percent_decode(raw_key);
+        let value = percent_decode(raw_value);
+        let value = value.trim();
+        if seen.contains(&key) {
+            notices.push(Notice { key: clip(&key), message: format!("`{}` appears twice; the last value wins", clip(&key)), kind: NoticeKind::Duplicate });
+        } else if seen.len() < 100 {
+            seen.push(key.clone());
+        }
+        if let Err(n) = apply(&mut cfg, &key, value) {
+            notices.push(n);
+        }
+    }
+    (cfg, notices)
+}
+
+/// Encodes a configuration as a canonical query string (no leading `?`):
+/// `v=1` first, then every key whose value differs from the default, in
+/// [`KEYS`] order, so equal configurations give equal links.
+pub fn encode(cfg: &Config) -> String {
+    let d = Config::default();
+    let mut parts: Vec<(&str, String)> = vec![("v", FORMAT_VERSION.to_string())];
+    let mut put = |k: &'static str, v: String| parts.push((k, v));
+    if cfg.task != d.task {
+        put("task", name_of(TASKS, cfg.task).into());
+    }
+    if cfg.model != d.model {
+        put("model", cfg.model.clone());
+    }
+    let a = &cfg.custom;
+    if let Some(v) = a.params_b {
+        put("params", fmt_num(v));
+    }
+    for (k, v) in [
+        ("layers", a.layers),
+        ("hidden", a.hidden),
+        ("heads", a.heads),
+        ("kv_heads", a.kv_heads),
+        ("head_dim", a.head_dim),
+        ("ffn", a.ffn),
+        ("vocab", a.vocab),
+    ] {
+        if let Some(v) = v {
+            put(k, v.to_string());
+        }
+    }
+    if let Some(w) = &cfg.w {
+        put("w", w.clone());
+    }
+    if cfg.kv != d.kv {
+        put("kv", cfg.kv.clone());
+    }
+    if cfg.engine != d.engine {
+        put("engine", cfg.engine.as_str().into());
+    }
+    if let Some(g) = &cfg.gpu {
+        put("gpu", g.clone());
+    }
+    if let Some(g) = cfg.gpus {
+        put("gpus", g.to_string());
+    }
+    if cfg.nodes != d.nodes {
+        put("nodes", cfg.nodes.to_string());
+    }
+    if cfg.input_tokens != d.input_tokens {
+        put("in", cfg.input_tokens.to_string());
+    }
+    if cfg.output_tokens != d.output_tokens {
+        put("out", cfg.output_tokens.to_string());
+    }
+    if cfg.batch != d.batch {
+        put("batch", match cfg.batch {
+            Batch::Max => "max".into(),
+            Batch::N(n) => n.to_string(),
+        });
+    }
+    if cfg.images != d.images {
+        put("images", cfg.images.to_string());
+    }
+    if cfg.res != d.res {
+        put("res", format!("{}x{}", cfg.res.0, cfg.res.1));
+    }
+    for (k, v) in [("steps", cfg.steps), ("frames", cfg.frames), ("fps", cfg.fps)] {
+        if let Some(v) = v {
+            put(k, v.to_string());
+        }
+    }
+    if cfg.seconds != d.seconds {
+        put("seconds", fmt_num(cfg.seconds));
+    }
+    if cfg.enc_offload {
+        put("enc_offload", "1".into());
+    }
+    if cfg.method != d.method {
+        put("method", name_of(METHODS, cfg.method).into());
+    }
+    if cfg.rank != d.rank {
+        put("rank", cfg.rank.to_string());
+    }
+    if cfg.targets != d.targets {
+        put("targets", name_of(TARGETS, cfg.targets).into());
+    }
+    if cfg.optim != d.optim {
+        put("optim", name_of(OPTIMS, cfg.optim).into());
+    }
+    if cfg.optim_offload {
+        put("optim_offload", "1".into());
+    }
+    if cfg.mb != d.mb {
+        put("mb", cfg.mb.to_string());
+    }
+    if cfg.seq != d.seq {
+        put("seq", cfg.seq.to_string());
+    }
+    if cfg.gc != d.gc {
+        put("gc", name_of(GCS, cfg.gc).into());
+    }
+    if cfg.flash != d.flash {
+        put("flash", if cfg.flash { "1" } else { "0" }.into());
+    }
+    if cfg.zero != d.zero {
+        put("zero", cfg.zero.to_string());
+    }
+    if let Some(t) = cfg.tokens {
+        put("tokens", fmt_num(t));
+    }
+    if cfg.epochs != d.epochs {
+        put("epochs", fmt_num(cfg.epochs));
+    }
+    if let Some(v) = cfg.days {
+        put("days", fmt_num(v));
+    }
+    if cfg.usage != d.usage {
+        put("use", name_of(USES, cfg.usage).into());
+    }
+    if cfg.hpd != d.hpd {
+        put("hpd", fmt_num(cfg.hpd));
+    }
+    if cfg.jobs != d.jobs {
+        put("jobs", fmt_num(cfg.jobs));
+    }
+    if cfg.jobmin != d.jobmin {
+        put("jobmin", fmt_num(cfg.jobmin));
+    }
+    if cfg.spot {
+        put("spot", "1".into());
+    }
+    if cfg.restart_pct != d.restart_pct {
+        put("restart", fmt_num(cfg.restart_pct));
+    }
+    if let Some(v) = cfg.store_gb {
+        put("store", fmt_num(v));
+    }
+    if cfg.ckpts != d.ckpts {
+        put("ckpts", cfg.ckpts.to_string());
+    }
+    if cfg.egress_gb != d.egress_gb {
+        put("egress", fmt_num(cfg.egress_gb));
+    }
+    if cfg.sort != d.sort {
+        put("sort", name_of(SORTS, cfg.sort).into());
+    }
+    if !cfg.providers.is_empty() {
+        put("provider", cfg.providers.join(","));
+    }
+    if let Some(r) = &cfg.region {
+        put("region", r.clone());
+    }
+    if let Some(v) = cfg.mintps {
+        put("mintps", fmt_num(v));
+    }
+    if let Some(v) = cfg.maxusd {
+        put("maxusd", fmt_num(v));
+    }
+    if !cfg.prices.is_empty() {
+        put("price", cfg.prices.iter().map(|(o, p)| format!("{o}:{}", fmt_num(*p))).collect::<Vec<_>>().join(","));
+    }
+    if let Some(c) = cfg.cat {
+        put("cat", c.to_string());
+    }
+    if let Some(l) = cfg.lang {
+        put("lang", name_of(LANGS, l).into());
+    }
+    if cfg.embed {
+        put("embed", "1".into());
+    }
+    if cfg.theme != d.theme {
+        put("theme", name_of(THEMES, cfg.theme).into());
+    }
+    parts.iter().map(|(k, v)| format!("{k}={}", percent_encode(v))).collect::<Vec<_>>().join("&")
+}
+
+/// Shortest decimal that round-trips.
+pub fn fmt_num(v: f64) -> String {
+    if v.fract() == 0.0 && v.abs() < 1e15 {
+        format!("{}", v as i64)
+    } else {
+        format!("{v}")
+    }
+}

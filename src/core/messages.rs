@@ -1,0 +1,83 @@
+//! Every user-facing sentence, by message key, in English and Chinese.
+//! Templates take named `{arg}` placeholders; a test checks that both
+//! languages have every key and the same placeholders.
+
+use super::config::Lang;
+
+/// A message to render in the reader's language.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Msg {
+    pub key: &'static str,
+    pub args: Vec<(&'static str, String)>,
+}
+
+impl Msg {
+    pub fn new(key: &'static str) -> Msg {
+        Msg { key, args: Vec::new() }
+    }
+
+    pub fn arg(mut self, name: &'static str, value: impl Into<String>) -> Msg {
+        self.args.push((name, value.into()));
+        self
+    }
+
+    pub fn render(&self, lang: Lang) -> String {
+        let mut out = template(self.key, lang).unwrap_or(self.key).to_string();
+        for (name, value) in &self.args {
+            out = out.replace(&format!("{{{name}}}"), value);
+        }
+        out
+    }
+}
+
+pub fn template(key: &str, lang: Lang) -> Option<&'static str> {
+    MESSAGES.iter().find(|(k, _, _)| *k == key).map(|(_, en, zh)| match lang {
+        Lang::En => *en,
+        Lang::Zh => *zh,
+    })
+}
+
+pub fn t(key: &'static str, lang: Lang) -> &'static str {
+    template(key, lang).unwrap_or(key)
+}
+
+/// (key, English, Chinese).
+pub const MESSAGES: &[(&str, &str, &str)] = &[
+    // Offer reasons.
+    ("reason.fits", "fits on {gpus} GPU(s) with {headroom} GiB to spare", "{gpus} 块 GPU 即可容纳，余量 {headroom} GiB"),
+    ("reason.nofit", "needs {need} GiB per GPU, only {have} GiB usable", "每块 GPU 需要 {need} GiB，可用仅 {have} GiB"),
+    ("reason.spot", "spot price, with {restart}% extra time for restarts", "按竞价实例计价，另加 {restart}% 的重启耗时"),
+    ("reason.stale", "price dated {date}: possibly out of date", "价格日期为 {date}，可能已过时"),
+    ("reason.versus", "{speed}× the tokens/s of {other} at {price}× the monthly cost", "生成速度是 {other} 的 {speed} 倍，月费是其 {price} 倍"),
+    // Recommendation labels.
+    ("why.best", "Recommended", "推荐"),
+    ("why.cheapest", "Cheapest that fits", "能装下的最便宜选项"),
+    ("why.fastest", "Fastest", "最快"),
+    ("why.single-gpu", "Single-GPU option", "单卡方案"),
+    ("why.on-demand", "On-demand option", "按需实例方案"),
+    // Guidance: the four questions.
+    ("g.memory.title", "How much GPU memory does this job need?", "这个任务需要多少显存？"),
+    ("g.memory.body", "About {total} GiB in all: {weights} GiB of weights, {kv} GiB of KV cache for {batch} concurrent sequences of {ctx} tokens, {act} GiB of activations and {overhead} GiB of runtime overhead.", "总计约 {total} GiB：权重 {weights} GiB，{batch} 个并发序列、每个 {ctx} 个 token 的 KV 缓存 {kv} GiB，激活 {act} GiB，运行时开销 {overhead} GiB。"),
+    ("g.memory.kv_large", "The KV cache is {share}% of the total: size the GPU for the context and concurrency, not for the weights alone. FP8 KV cache or fewer concurrent sequences would shrink it.", "KV 缓存占总量的 {share}%：选卡要看上下文长度和并发数，而不能只看权重。使用 FP8 KV 缓存或减少并发可以降低它。"),
+    ("g.spot.title", "Spot or on-demand?", "竞价实例还是按需实例？"),
+    ("g.spot.endpoint", "This is a user-facing endpoint: an interruption drops live requests, so the prices here are on-demand. Spot suits batch jobs that can restart.", "这是面向用户的在线服务：被回收会中断正在处理的请求，所以这里按按需价格计算。竞价实例适合可以重跑的批处理任务。"),
+    ("g.spot.batch_on", "This workload can restart after an interruption, so spot prices are used where offered, with {restart}% extra time for lost work.", "这个任务被中断后可以重跑，因此在有竞价价格的地方按竞价计算，并为损失的工作额外计入 {restart}% 的时间。"),
+    ("g.spot.batch_off", "This workload could restart after an interruption: allowing spot (spot=1) would cut the bill where providers offer it.", "这个任务被中断后可以重跑：允许竞价实例（spot=1）可在提供竞价的云上降低费用。"),
+    ("g.size.title", "Do I need an 80 GB datacenter GPU, or is a 24–48 GB card enough?", "需要 80 GB 数据中心 GPU，还是 24–48 GB 的卡就够？"),
+    ("g.size.small", "A 24 GB card is enough: the job needs {need} GiB per GPU. An 80 GB card only buys headroom for more users or longer context.", "24 GB 的卡就够：每块 GPU 需要 {need} GiB。80 GB 的卡只是为更多并发或更长上下文留出余量。"),
+    ("g.size.medium", "A 48 GB card (L40S, RTX 6000 Ada, A6000) holds it: the job needs {need} GiB. 24 GB cards do not.", "48 GB 的卡（L40S、RTX 6000 Ada、A6000）可以装下：需要 {need} GiB，24 GB 的卡装不下。"),
+    ("g.size.large", "Yes: the job needs {need} GiB, more than a 48 GB card holds. An 80 GB card or larger (H100, H200, MI300X) or several GPUs are needed.", "需要：这个任务要 {need} GiB，超过 48 GB 卡的容量。需要 80 GB 或更大的卡（H100、H200、MI300X），或多卡。"),
+    ("g.slow.title", "Why is token generation slow although the GPU is not busy?", "为什么 GPU 并不忙，生成 token 却很慢？"),
+    ("g.slow.memory", "Each generated token streams {bytes} GiB of weights and KV cache from memory, so on {gpu} one sequence gets about {tps} tokens/s while the compute units mostly wait: decoding is bandwidth bound. Quantizing the weights to {fmt} would give about {qtps} tokens/s; batching more requests serves more users from the same pass over the weights.", "每生成一个 token 都要从显存读取 {bytes} GiB 的权重和 KV 缓存，所以在 {gpu} 上单个序列约 {tps} token/s，计算单元大多在等待：解码受显存带宽限制。把权重量化为 {fmt} 约可达 {qtps} token/s；批量处理更多请求可以让同一次权重读取服务更多用户。"),
+    ("g.slow.compute", "At {batch} concurrent sequences the matrix multiplies on {gpu} are compute bound: more batching will not raise total throughput much; a GPU with more tensor throughput or FP8 would.", "在 {batch} 个并发序列时，{gpu} 上的矩阵乘法已受算力限制：继续增加批量不会明显提高总吞吐；换算力更强或支持 FP8 的 GPU 才会。"),
+    // Rule-triggered notes.
+    ("g.note.single_gpu", "The model fits on one GPU: one fast GPU is simpler and cheaper than a multi-GPU box whose extra GPUs would sit idle or only add replicas.", "模型单卡即可装下：一块快卡比多卡机器更简单、更便宜，多出来的卡只能闲置或充当副本。"),
+    ("g.note.nvlink", "The model spans {gpus} GPUs: choose NVLink/NVSwitch instances. Over PCIe the per-layer all-reduces of tensor parallelism slow every token.", "模型需要跨 {gpus} 块 GPU：请选择带 NVLink/NVSwitch 的实例。走 PCIe 时，张量并行每层的 all-reduce 会拖慢每个 token。"),
+    ("g.note.fp8", "This model is large enough that FP8 matters: on GPUs with FP8 tensor cores (Hopper, Ada, Blackwell, MI300) FP8 weights halve memory and speed up prefill; on older GPUs they only save memory.", "这个模型够大，FP8 很重要：在有 FP8 Tensor Core 的 GPU（Hopper、Ada、Blackwell、MI300）上，FP8 权重能省一半显存并加快预填充；在旧 GPU 上只能省显存。"),
+    ("g.note.billing", "This usage is bursty: billing granularity matters. A {minutes}-minute job costs a full hour on per-hour billing; per-second or per-minute providers bill only what runs.", "这种用法是间歇性的，计费粒度很重要：按小时计费时，{minutes} 分钟的任务也要付一整小时；按秒或按分钟计费的云只收实际运行的时间。"),
+    ("g.note.storage", "Storage and egress are {share}% of this bill: keep fewer copies of weights and checkpoints, or pick a provider with cheaper storage or free egress.", "存储和出网流量占这笔账单的 {share}%：少存几份权重和检查点，或选择存储更便宜、出网免费的云。"),
+    ("g.note.prices", "Prices are a snapshot dated {date}, not live. Check the provider's page before you rent, or enter your own price.", "价格是 {date} 的快照，并非实时价格。租用前请核对云厂商页面，或填入你自己的价格。"),
+    ("g.note.inferred", "The architecture was inferred from the parameter count alone, so KV cache and speed are rough; give layers, hidden size and heads for a better estimate.", "架构仅根据参数量推断，KV 缓存和速度只是粗略估计；提供层数、隐藏维度和注意力头数可得到更准确的结果。"),
+    ("g.note.nofit", "No offer in the catalog holds this job as configured. Try a smaller weight format ({fmt}), a shorter context, fewer concurrent sequences, or more GPUs.", "目录中没有能按当前配置装下这个任务的方案。可尝试更小的权重格式（{fmt}）、更短的上下文、更少的并发或更多 GPU。"),
+    ("g.method", "How this is computed", "计算方法"),
+];

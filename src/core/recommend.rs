@@ -1,0 +1,274 @@
+//! Joining the estimate to the priced catalog: per offer, does the job fit,
+//! how many instances, how fast, what it costs per hour, month, job and
+//! million tokens; then ranking by the user's goal and the recommendation.
+
+use serde::Serialize;
+
+use super::answer::{serve_speeds, confidence, Speeds};
+use super::billing;
+use super::catalog::{Catalog, Date, Gpu, Offer, STALE_AFTER_DAYS};
+use super::config::{Batch, Config, Sort};
+use super::estimate::serve::{tp_options, Plan, ServeJob};
+use super::messages::Msg;
+use super::units::GIB;
+
+#[derive(Debug, Clone, Serialize)]
+pub struct OfferResult {
+    pub id: String,
+    pub provider: String,
+    pub instance: String,
+    pub region: String,
+    pub gpu: String,
+    pub gpus: u32,
+    pub instances: u32,
+    /// Model copies per instance (tensor-parallel groups).
+    pub replicas: u32,
+    pub tp: u32,
+    pub fits: bool,
+    pub headroom_bytes: f64,
+    pub spot: bool,
+    pub interconnect: &'static str,
+    pub confidence: &'static str,
+    #[serde(flatten)]
+    pub speeds: Speeds,
+    pub usd_per_hour: f64,
+    pub usd_per_month: f64,
+    pub usd_per_job: Option<f64>,
+    pub usd_per_million_output_tokens: Option<f64>,
+    pub usd_per_1000_images: Option<f64>,
+    pub usd_per_audio_hour: Option<f64>,
+    pub storage_usd_per_month: f64,
+    pub egress_usd_per_month: f64,
+    pub price_overridden: bool,
+    pub price_as_of: String,
+    pub stale: bool,
+    pub source: String,
+    pub reasons: Vec<String>,
+    #[serde(skip)]
+    pub reason_msgs: Vec<Msg>,
+    #[serde(skip)]
+    pub throughput_total: f64,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Pick {
+    pub offer: String,
+    pub why: &'static str,
+    pub reasons: Vec<String>,
+    #[serde(skip)]
+    pub reason_msgs: Vec<Msg>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Recommendation {
+    pub pick: Pick,
+    pub alternatives: Vec<Pick>,
+}
+
+fn passes_filters(cfg: &Config, o: &Offer) -> bool {
+    (cfg.providers.is_empty() || cfg.providers.iter().any(|p| *p == o.provider))
+        && cfg.gpu.as_ref().is_none_or(|g| *g == o.gpu)
+        && cfg.region.as_ref().is_none_or(|r| o.region.to_lowercase().contains(&r.to_lowercase()))
+}
+
+/// Evaluates every offer that passes the filters and ranks them: offers
+/// that fit (and meet `mintps` / `maxusd`) first, in the order of the goal.
+pub fn rank_offers(cfg: &Config, job: &ServeJob<'_>, catalog: &Catalog, today: Date) -> Vec<OfferResult> {
+    let mut out: Vec<OfferResult> = catalog
+        .offers
+        .iter()
+        .filter(|o| passes_filters(cfg, o))
+        .filter_map(|o| Some(evaluate_offer(cfg, job, catalog, catalog.gpu(&o.gpu)?, o, today)))
+        .collect();
+    let meets = |r: &OfferResult| {
+        r.fits
+            && cfg.mintps.is_none_or(|m| r.speeds.decode_tokens_per_s_per_seq.unwrap_or(0.0) >= m)
+            && cfg.maxusd.is_none_or(|m| r.usd_per_month <= m)
+    };
+    let key = |r: &OfferResult| -> f64 {
+        match cfg.sort {
+            Sort::Cost => r.usd_per_month,
+            Sort::Token => r.usd_per_million_output_tokens.unwrap_or(f64::MAX),
+            Sort::Speed => -r.speeds.decode_tokens_per_s_per_seq.unwrap_or(0.0),
+            Sort::Latency => r.speeds.request_latency_s.unwrap_or(f64::MAX),
+        }
+    };
+    out.sort_by(|a, b| {
+        meets(b).cmp(&meets(a)).then(key(a).total_cmp(&key(b))).then(a.usd_per_month.total_cmp(&b.usd_per_month)).then(a.id.cmp(&b.id))
+    });
+    out
+}
+
+fn evaluate_offer(cfg: &Config, job: &ServeJob<'_>, catalog: &Catalog, gpu: &Gpu, o: &Offer, today: Date) -> OfferResult {
+    // Smallest tensor-parallel group inside the instance that holds the job.
+    let usable = job.usable_bytes(gpu);
+    let per_seq_batch = match cfg.batch {
+        Batch::N(n) => f64::from(n),
+        Batch::Max => 1.0,
+    };
+    let opts: Vec<u32> = tp_options(job.model, o.gpus).into_iter().filter(|tp| o.gpus % tp == 0).collect();
+    let fitting_tp = opts.iter().copied().find(|&tp| job.memory(Plan { tp, pp: 1 }, 1.0).total() <= usable);
+    let multi_node_ok = o.gpus > 1 && o.inter_node_gbps.is_some_and(|g| g > 0.0);
+    let (plan, fits_one) = match fitting_tp {
+        Some(tp) => (Plan { tp, pp: 1 }, true),
+        None => {
+            let tp = opts.last().copied().unwrap_or(1);
+            let pp = (2..=16).find(|&pp| multi_node_ok && job.memory(Plan { tp, pp }, 1.0).total() <= usable);
+            (Plan { tp, pp: pp.unwrap_or(1) }, pp.is_some())
+        }
+    };
+    let replicas = if plan.pp == 1 { (o.gpus / plan.tp).max(1) } else { 1 };
+    let max_batch = f64::from(job.max_batch(gpu, plan));
+    // Spread the users' concurrent sequences over replicas; add instances
+    // when one instance cannot hold them all.
+    let (batch_per_replica, instances) = if fits_one && max_batch >= 1.0 {
+        let wanted = per_seq_batch;
+        let per_instance = max_batch * f64::from(replicas);
+        let inst = match cfg.batch {
+            Batch::Max => 1.0,
+            Batch::N(_) => (wanted / per_instance).ceil().max(1.0),
+        };
+        let b = match cfg.batch {
+            Batch::Max => max_batch,
+            Batch::N(_) => (wanted / (inst * f64::from(replicas))).ceil().max(1.0),
+        };
+        (b, inst as u32 * plan.pp)
+    } else {
+        (per_seq_batch, plan.pp)
+    };
+    let fits = fits_one && max_batch >= 1.0;
+    let mem = job.memory(plan, batch_per_replica);
+    let (conf, widen) = confidence(cfg, job.model, gpu, plan);
+    let (speeds, _) = serve_speeds(job, gpu, plan, batch_per_replica, widen);
+    let replicas_total = f64::from(replicas) * f64::from(instances / plan.pp.max(1));
+    let throughput_total = speeds.decode_tokens_per_s_total.unwrap_or(0.0) * replicas_total;
+
+    // Prices: the user's override, spot only where the workload tolerates it.
+    let override_price = cfg.prices.iter().find(|(id, _)| *id == o.id).map(|(_, p)| *p);
+    let use_spot = cfg.spot && billing::tolerates_interruption(cfg) && o.spot_usd_per_hour.is_some() && override_price.is_none();
+    let hourly = override_price.unwrap_or(if use_spot { o.spot_usd_per_hour.unwrap_or(o.usd_per_hour) } else { o.usd_per_hour });
+    let restart = if use_spot { 1.0 + cfg.restart_pct / 100.0 } else { 1.0 };
+    let usd_per_hour = hourly * f64::from(instances);
+    let provider = catalog.provider(&o.provider);
+    let (increment, min_charge, _) = o.billing(provider);
+    let hours = billing::hours(cfg, increment, min_charge, None, restart);
+    let storage_price = o.storage_usd_per_gb_month.or(provider.and_then(|p| p.storage_usd_per_gb_month)).unwrap_or(0.0);
+    let egress_price = o.egress_usd_per_gb.or(provider.and_then(|p| p.egress_usd_per_gb)).unwrap_or(0.0);
+    let free_egress = provider.map_or(0.0, |p| p.free_egress_gb_month);
+    let store_gb = cfg.store_gb.unwrap_or(job.weight_bytes() / 1e9);
+    let storage_usd_per_month = store_gb * storage_price * f64::from(instances.max(1));
+    let egress_usd_per_month = (cfg.egress_gb - free_egress).max(0.0) * egress_price;
+    let compute_month = usd_per_hour * hours.billed_per_month;
+    let usd_per_month = compute_month + storage_usd_per_month + egress_usd_per_month;
+    let tokens_month = throughput_total * hours.busy_per_month * 3600.0;
+    let usd_per_million = (tokens_month > 0.0 && fits).then(|| compute_month / tokens_month * 1e6);
+    let usd_per_job = (hours.billed_per_job > 0.0).then(|| usd_per_hour * hours.billed_per_job);
+    let headroom = usable - mem.total();
+
+    let mut reason_msgs = Vec::new();
+    if fits {
+        reason_msgs.push(Msg::new("reason.fits").arg("headroom", format!("{:.1}", headroom.max(0.0) / GIB)).arg("gpus", (plan.tp * plan.pp).to_string()));
+    } else {
+        reason_msgs.push(Msg::new("reason.nofit").arg("need", format!("{:.1}", mem.total() / GIB)).arg("have", format!("{:.1}", usable / GIB)));
+    }
+    if use_spot {
+        reason_msgs.push(Msg::new("reason.spot").arg("restart", format!("{:.0}", cfg.restart_pct)));
+    }
+    let stale = o.as_of.days_until(today) > STALE_AFTER_DAYS;
+    if stale {
+        reason_msgs.push(Msg::new("reason.stale").arg("date", o.as_of.to_string()));
+    }
+    OfferResult {
+        id: o.id.clone(),
+        provider: o.provider.clone(),
+        instance: o.instance.clone(),
+        region: o.region.clone(),
+        gpu: o.gpu.clone(),
+        gpus: o.gpus,
+        instances,
+        replicas,
+        tp: plan.tp,
+        fits,
+        headroom_bytes: headroom,
+        spot: use_spot,
+        interconnect: o.interconnect.as_str(),
+        confidence: conf,
+        speeds,
+        usd_per_hour,
+        usd_per_month,
+        usd_per_job,
+        usd_per_million_output_tokens: usd_per_million,
+        usd_per_1000_images: None,
+        usd_per_audio_hour: None,
+        storage_usd_per_month,
+        egress_usd_per_month,
+        price_overridden: override_price.is_some(),
+        price_as_of: o.as_of.to_string(),
+        stale,
+        source: o.source.clone(),
+        reasons: reason_msgs.iter().map(|m| m.render(super::config::Lang::En)).collect(),
+        reason_msgs,
+        throughput_total,
+    }
+}
+
+/// The pick (first ranked offer that fits and meets the filters) and up to
+/// three alternatives: the cheapest, the fastest, a single-GPU option when
+/// the pick spans GPUs, an on-demand option when the pick is spot.
+pub fn recommend(cfg: &Config, ranked: &[OfferResult]) -> Option<Recommendation> {
+    let ok = |r: &&OfferResult| {
+        r.fits
+            && cfg.mintps.is_none_or(|m| r.speeds.decode_tokens_per_s_per_seq.unwrap_or(0.0) >= m)
+            && cfg.maxusd.is_none_or(|m| r.usd_per_month <= m)
+    };
+    let pick = ranked.iter().find(ok)?;
+    let speed = |r: &OfferResult| r.speeds.decode_tokens_per_s_per_seq.unwrap_or(0.0);
+    let mut alts: Vec<(&OfferResult, &'static str)> = Vec::new();
+    let cheapest = ranked.iter().filter(ok).min_by(|a, b| a.usd_per_month.total_cmp(&b.usd_per_month));
+    if let Some(c) = cheapest {
+        alts.push((c, "cheapest"));
+    }
+    let fastest = ranked.iter().filter(ok).max_by(|a, b| speed(a).total_cmp(&speed(b)).then(b.usd_per_month.total_cmp(&a.usd_per_month)));
+    if let Some(f) = fastest {
+        alts.push((f, "fastest"));
+    }
+    if pick.tp * pick.instances > 1 {
+        if let Some(s) = ranked.iter().filter(ok).find(|r| r.tp == 1 && r.instances == 1) {
+            alts.push((s, "single-gpu"));
+        }
+    }
+    if pick.spot {
+        if let Some(s) = ranked.iter().filter(ok).find(|r| !r.spot) {
+            alts.push((s, "on-demand"));
+        }
+    }
+    let mut seen = vec![pick.id.clone()];
+    let alternatives: Vec<Pick> = alts
+        .into_iter()
+        .filter(|(r, _)| {
+            if seen.contains(&r.id) {
+                false
+            } else {
+                seen.push(r.id.clone());
+                true
+            }
+        })
+        .take(3)
+        .map(|(r, why)| make_pick(r, why, pick))
+        .collect();
+    Some(Recommendation { pick: make_pick(pick, "best", pick), alternatives })
+}
+
+fn make_pick(r: &OfferResult, why: &'static str, against: &OfferResult) -> Pick {
+    let mut msgs = r.reason_msgs.clone();
+    let speed = |x: &OfferResult| x.speeds.decode_tokens_per_s_per_seq.unwrap_or(0.0);
+    if r.id != against.id && speed(against) > 0.0 && against.usd_per_month > 0.0 {
+        msgs.push(
+            Msg::new("reason.versus")
+                .arg("speed", format!("{:.2}", speed(r) / speed(against)))
+                .arg("price", format!("{:.2}", r.usd_per_month / against.usd_per_month))
+                .arg("other", against.instance.clone()),
+        );
+    }
+    Pick { offer: r.id.clone(), why, reasons: msgs.iter().map(|m| m.render(super::config::Lang::En)).collect(), reason_msgs: msgs }
+}

@@ -1,0 +1,101 @@
+//! The CLI's readable report: the same [`Answer`] the JSON carries, as text.
+
+use std::fmt::Write;
+
+use super::answer::Answer;
+use super::units::GIB;
+
+fn gib(b: f64) -> String {
+    format!("{:.2} GiB", b / GIB)
+}
+
+fn opt(v: Option<f64>, digits: usize) -> String {
+    v.map_or_else(|| "-".into(), |v| format!("{v:.digits$}"))
+}
+
+pub fn text(a: &Answer) -> String {
+    let mut s = String::new();
+    let _ = writeln!(s, "whichgpu — {} ({}), catalog of {}", a.model_name, a.weight_format, a.catalog_as_of);
+    let _ = writeln!(s, "query: {}", a.query);
+    for n in &a.notices {
+        let _ = writeln!(s, "notice [{}]: {}", n.key, n.message);
+    }
+    let m = &a.memory;
+    let _ = writeln!(s, "\nMemory on {} × {}:", m.gpus, m.gpu);
+    for (label, v) in [
+        ("weights", m.weights_bytes),
+        ("KV cache", m.kv_cache_bytes),
+        ("activations", m.activations_bytes),
+        ("gradients", m.gradients_bytes),
+        ("optimizer", m.optimizer_bytes),
+        ("overhead", m.overhead_bytes),
+    ] {
+        if v > 0.0 {
+            let _ = writeln!(s, "  {label:<12} {}", gib(v));
+        }
+    }
+    let _ = writeln!(s, "  {:<12} {} (range {} – {})", "total", gib(m.total_bytes), gib(m.total_bytes_low), gib(m.total_bytes_high));
+    let _ = writeln!(s, "  {:<12} {} (what nvidia-smi shows)", "reserved", gib(m.reserved_bytes));
+    let ans = &a.answers;
+    let _ = writeln!(
+        s,
+        "\nAnswers: max context {} tokens, max batch {}, min GPUs {}, best format {}",
+        ans.max_context_tokens.map_or("-".into(), |v| v.to_string()),
+        ans.max_batch.map_or("-".into(), |v| v.to_string()),
+        ans.min_gpus.map_or("-".into(), |v| v.to_string()),
+        ans.best_weight_format.clone().unwrap_or_else(|| "-".into())
+    );
+    let _ = writeln!(s, "\nPer GPU type (fits first):");
+    let _ = writeln!(s, "  {:<22} {:>4} {:>5} {:>10} {:>10} {:>10} {:>8}  {}", "gpu", "gpus", "fits", "GiB/GPU", "tok/s/seq", "tok/s all", "TTFT s", "confidence");
+    let mut rows: Vec<_> = a.results.iter().collect();
+    rows.sort_by(|x, y| y.fits.cmp(&x.fits).then(y.speeds.decode_tokens_per_s_per_seq.unwrap_or(0.0).total_cmp(&x.speeds.decode_tokens_per_s_per_seq.unwrap_or(0.0))));
+    for r in rows {
+        let _ = writeln!(
+            s,
+            "  {:<22} {:>4} {:>5} {:>10.1} {:>10} {:>10} {:>8}  {}",
+            r.gpu,
+            r.gpus * r.nodes,
+            if r.fits { "yes" } else { "no" },
+            r.per_gpu_bytes / GIB,
+            opt(r.speeds.decode_tokens_per_s_per_seq, 1),
+            opt(r.speeds.decode_tokens_per_s_total, 0),
+            opt(r.speeds.time_to_first_token_s, 3),
+            r.confidence
+        );
+    }
+    if let Some(rec) = &a.recommendation {
+        let _ = writeln!(s, "\nRecommendation: {} — {}", rec.pick.offer, rec.pick.reasons.join("; "));
+        for alt in &rec.alternatives {
+            let _ = writeln!(s, "  {}: {} — {}", alt.why, alt.offer, alt.reasons.join("; "));
+        }
+    } else {
+        let _ = writeln!(s, "\nNo offer fits this job as configured.");
+    }
+    let _ = writeln!(s, "\nTop offers:");
+    for o in a.offers.iter().take(10) {
+        let _ = writeln!(
+            s,
+            "  {:<40} {:>2}×{:<18} {:>9.2} $/h {:>11.0} $/mo {:>8} $/Mtok {}{}",
+            o.id,
+            o.gpus,
+            o.gpu,
+            o.usd_per_hour,
+            o.usd_per_month,
+            opt(o.usd_per_million_output_tokens, 3),
+            if o.fits { "" } else { "does not fit " },
+            if o.stale { "(price possibly stale)" } else { "" }
+        );
+    }
+    let _ = writeln!(s, "\nGuidance:");
+    for g in &a.guidance {
+        match &g.title {
+            Some(t) => {
+                let _ = writeln!(s, "  {t}\n    {}", g.text);
+            }
+            None => {
+                let _ = writeln!(s, "  • {}", g.text);
+            }
+        }
+    }
+    s
+}

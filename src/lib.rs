@@ -1,0 +1,11 @@
+//! whichgpu: which cloud GPU to rent for a generative-AI job, and what it costs.
+//!
+//! [`core`] is the whole calculator as plain Rust: catalog, estimator,
+//! recommender, share-link codec and guidance. It reads no clock, no network
+//! and no browser API; callers pass those in. [`web`] (feature `ui`) is the
+//! Yew shell compiled to WebAssembly, which only renders what the core returns.
+
+pub mod core;
+
+#[cfg(feature = "ui")]
+pub mod web;

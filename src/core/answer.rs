@@ -195,25 +195,28 @@ pub fn plan_for(job: &ServeJob<'_>, cfg: &Config, gpu: &Gpu) -> (Plan, bool) {
         };
         job.memory(plan, batch).total() <= job.usable_bytes(gpu)
     };
+    let e = cfg.engine;
     if let Some(g) = cfg.gpus {
-        let plan = Plan { tp: g, pp: cfg.nodes };
-        return (plan, fits(plan) && job.model.heads % g == 0);
+        let plan = Plan::in_node(e, g, cfg.nodes);
+        return (plan, fits(plan) && (e == super::config::Engine::LlamaCpp || job.model.heads % g == 0));
     }
-    let opts = tp_options(job.model, gpu.gpus_per_node);
-    for &tp in &opts {
-        let plan = Plan { tp, pp: cfg.nodes };
+    let opts = tp_options(job.model, e, gpu.gpus_per_node);
+    for &n in &opts {
+        let plan = Plan::in_node(e, n, cfg.nodes);
         if fits(plan) {
             return (plan, true);
         }
     }
-    let tp = opts.last().copied().unwrap_or(1);
-    for pp in cfg.nodes.max(2)..=64 {
-        let plan = Plan { tp, pp };
-        if fits(plan) {
-            return (plan, true);
+    let n = opts.last().copied().unwrap_or(1);
+    if e != super::config::Engine::LlamaCpp {
+        for pp in cfg.nodes.max(2)..=64 {
+            let plan = Plan::in_node(e, n, pp);
+            if fits(plan) {
+                return (plan, true);
+            }
         }
     }
-    (Plan { tp, pp: cfg.nodes }, false)
+    (Plan::in_node(e, n, cfg.nodes), false)
 }
 
 pub fn evaluate(cfg: &Config, mut notices: Vec<Notice>, catalog: &Catalog, today: Date) -> Answer {
@@ -267,8 +270,8 @@ pub fn evaluate(cfg: &Config, mut notices: Vec<Notice>, catalog: &Catalog, today
         results.push(GpuResult {
             gpu: gpu.id.clone(),
             gpu_name: gpu.name.clone(),
-            gpus: plan.tp,
-            nodes: plan.pp,
+            gpus: plan.per_node(cfg.engine),
+            nodes: plan.gpus() / plan.per_node(cfg.engine).max(1),
             batch,
             fits,
             per_gpu_bytes: mem.total(),
@@ -346,7 +349,7 @@ fn empty_answer(cfg: &Config, notices: Vec<Notice>, catalog: &Catalog, model: &M
 
 /// Memory for `gpus` × `nodes` of one GPU type (1 × nodes when unset).
 pub fn memory_json(job: &ServeJob<'_>, cfg: &Config, gpu: &Gpu) -> MemoryJson {
-    let plan = Plan { tp: cfg.gpus.unwrap_or(1), pp: cfg.nodes };
+    let plan = Plan::in_node(cfg.engine, cfg.gpus.unwrap_or(1), cfg.nodes);
     let batch = job.resolve_batch(cfg.batch, gpu, plan);
     let per_gpu = job.memory(plan, batch);
     let n = f64::from(plan.gpus());
@@ -372,7 +375,7 @@ pub fn memory_json(job: &ServeJob<'_>, cfg: &Config, gpu: &Gpu) -> MemoryJson {
 
 /// The inverse questions on one GPU type at the configuration's GPU count.
 pub fn inverse_answers(job: &ServeJob<'_>, cfg: &Config, gpu: &Gpu) -> Answers {
-    let plan = Plan { tp: cfg.gpus.unwrap_or(1), pp: cfg.nodes };
+    let plan = Plan::in_node(cfg.engine, cfg.gpus.unwrap_or(1), cfg.nodes);
     let batch = match cfg.batch {
         Batch::N(n) => f64::from(n),
         Batch::Max => 1.0,

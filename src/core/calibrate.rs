@@ -50,6 +50,7 @@ pub struct Case {
     pub output: u32,
     /// Measured value: tokens/s, or bytes for memory.
     pub measured: f64,
+    pub kv: &'static str,
     pub assumptions: Vec<&'static str>,
 }
 
@@ -146,7 +147,9 @@ pub fn parse_cases(text: &str, catalog: &Catalog) -> Result<(Vec<Case>, Vec<Unma
             unmapped.push(skip(&format!("weight format `{format}` not modelled")));
             continue;
         }
-        let value = match row.opt_f64("value_normalized").ok().flatten().or(row.opt_f64("value").ok().flatten()) {
+        // Memory rows carry their unit in `unit` (GB or GiB); speeds are in
+        // tok/s either way.
+        let value = match row.opt_f64("value").ok().flatten() {
             Some(v) if v > 0.0 => v,
             _ => {
                 unmapped.push(skip("no value"));
@@ -176,7 +179,14 @@ pub fn parse_cases(text: &str, catalog: &Catalog) -> Result<(Vec<Case>, Vec<Unma
             "GB" => value * 1e9,
             _ => value,
         };
+        let mut kv = "bf16";
+        if lower.contains("modelopt") && format == "fp8" {
+            // NVIDIA's ModelOpt FP8 checkpoints quantize the KV cache to FP8 as well.
+            kv = "fp8";
+            assumptions.push("ModelOpt FP8 checkpoint: FP8 KV cache");
+        }
         cases.push(Case {
+            kv,
             id,
             kind,
             model: row.text("model_id").to_string(),
@@ -205,11 +215,12 @@ pub fn predict(case: &Case, catalog: &Catalog, factors: Option<Factors>) -> Opti
         input_tokens: case.input,
         output_tokens: case.output,
         batch: case.batch.map_or(Batch::Max, Batch::N),
+        kv: case.kv.to_string(),
         ..Config::default()
     };
     let mut job = ServeJob::new(model, &cfg, precision::weight_format(&case.format)?);
     job.factors_override = factors;
-    let plan = Plan { tp: case.tp, pp: 1 };
+    let plan = Plan::in_node(case.engine, case.tp, 1);
     Some(match case.kind {
         Kind::Decode => {
             // Single-stream decode benchmarks average over the generated tokens.
@@ -287,17 +298,36 @@ pub fn fit_group(cases: &[&Case], catalog: &Catalog, start: Factors) -> Factors 
             }
             best.bw = b.1;
         }
-        let compute_rows = cases.iter().any(|c| matches!(c.kind, Kind::Prefill | Kind::Throughput));
-        if compute_rows {
-            let mut b = (f64::MAX, best.compute);
-            for i in 5..=100 {
-                let f = Factors { compute: f64::from(i) / 100.0, ..best };
-                let e = err(f, &[Kind::Prefill, Kind::Throughput]);
+        let wo = |c: &&&Case| precision::weight_format(&c.format).is_some_and(|f| f.weight_only);
+        if cases.iter().filter(wo).any(|c| c.kind == Kind::Decode) {
+            let mut b = (f64::MAX, best.dequant_flops_per_weight);
+            for i in 0..=24 {
+                let f = Factors { dequant_flops_per_weight: f64::from(i) / 2.0, ..best };
+                let e = err(f, &[Kind::Decode]);
                 if e < b.0 {
-                    b = (e, f.compute);
+                    b = (e, f.dequant_flops_per_weight);
+                }
+            }
+            best.dequant_flops_per_weight = b.1;
+        }
+        let compute_rows = cases.iter().any(|c| matches!(c.kind, Kind::Prefill | Kind::Throughput));
+        let quant_rows = cases.iter().filter(wo).any(|c| c.kind == Kind::Prefill);
+        let plain_rows = cases.iter().any(|c| c.kind == Kind::Prefill && !wo(&c));
+        // Jointly with the quantized-kernel efficiency when both kinds of rows exist.
+        let quants: Vec<f64> = if quant_rows && plain_rows { (6..=30).map(|i| f64::from(i) / 20.0).collect() } else { vec![best.quant_compute] };
+        if compute_rows {
+            let mut b = (f64::MAX, best.compute, best.quant_compute);
+            for &q in &quants {
+                for i in 5..=100 {
+                    let f = Factors { compute: f64::from(i) / 100.0, quant_compute: q, ..best };
+                    let e = err(f, &[Kind::Prefill, Kind::Throughput]);
+                    if e < b.0 {
+                        b = (e, f.compute, q);
+                    }
                 }
             }
             best.compute = b.1;
+            best.quant_compute = b.2;
         }
     }
     best
@@ -410,7 +440,17 @@ pub fn run(text: &str, catalog: &Catalog, fit: bool) -> Result<Report, TableErro
             let train: Vec<&Case> = cases.iter().filter(|c| group(c, catalog) == Some(key)).collect();
             let Some(gpu) = train.first().and_then(|c| catalog.gpu(&c.gpu)) else { continue };
             let f = fit_group(&train, catalog, super::estimate::engine::factors(key.0, gpu));
-            let _ = writeln!(out, "  {:<10} hbm={:<5} bw {:.2} compute {:.2} ({} rows)", key.0.as_str(), key.1, f.bw, f.compute, train.len());
+            let _ = writeln!(
+                out,
+                "  {:<10} hbm={:<5} bw {:.2} compute {:.2} quant_compute {:.2} dequant_flops {:.1} ({} rows)",
+                key.0.as_str(),
+                key.1,
+                f.bw,
+                f.compute,
+                f.quant_compute,
+                f.dequant_flops_per_weight,
+                train.len()
+            );
         }
     }
     Ok(Report { stats, rows_total, rows_mapped: cases.len(), unmapped, text: out })

@@ -67,7 +67,7 @@ pub fn guidance(cfg: &Config, model: &Model, job: &ServeJob<'_>, catalog: &Catal
     out.push(GuidanceItem::new("spot", Some("g.spot.title"), spot));
 
     // 3. 80 GB datacenter GPU or a 24–48 GB card: the need on one GPU.
-    let one = job.memory(Plan { tp: 1, pp: 1 }, a.results.first().map_or(1.0, |r| r.batch)).total();
+    let one = job.memory(Plan::in_node(cfg.engine, 1, 1), a.results.first().map_or(1.0, |r| r.batch)).total();
     let size_key = if one <= 22.0 * GIB {
         "g.size.small"
     } else if one <= 44.0 * GIB {
@@ -80,7 +80,7 @@ pub fn guidance(cfg: &Config, model: &Model, job: &ServeJob<'_>, catalog: &Catal
     // 4. Why generation is slow with the GPU idle: on the pick's GPU.
     if let Some(p) = pick {
         if let Some(gpu) = catalog.gpu(&p.gpu) {
-            let plan = Plan { tp: p.tp, pp: 1 };
+            let plan = Plan::in_node(cfg.engine, p.tp, 1);
             let batch = a.results.iter().find(|r| r.gpu == p.gpu).map_or(1.0, |r| r.batch);
             let s = job.speed(gpu, plan, batch);
             let msg = if s.decode_bound == Bound::Memory {

@@ -106,18 +106,21 @@ fn evaluate_offer(cfg: &Config, job: &ServeJob<'_>, catalog: &Catalog, gpu: &Gpu
         Batch::N(n) => f64::from(n),
         Batch::Max => 1.0,
     };
-    let opts: Vec<u32> = tp_options(job.model, o.gpus).into_iter().filter(|tp| o.gpus % tp == 0).collect();
-    let fitting_tp = opts.iter().copied().find(|&tp| job.memory(Plan { tp, pp: 1 }, 1.0).total() <= usable);
-    let multi_node_ok = o.gpus > 1 && o.inter_node_gbps.is_some_and(|g| g > 0.0);
-    let (plan, fits_one) = match fitting_tp {
-        Some(tp) => (Plan { tp, pp: 1 }, true),
+    let e = cfg.engine;
+    let opts: Vec<u32> = tp_options(job.model, e, o.gpus).into_iter().filter(|n| o.gpus % n == 0).collect();
+    let fitting = opts.iter().copied().find(|&n| job.memory(Plan::in_node(e, n, 1), 1.0).total() <= usable);
+    // Several instances only as pipeline stages over a published network.
+    let multi_node_ok = o.gpus > 1 && o.inter_node_gbps.is_some_and(|g| g > 0.0) && e != super::config::Engine::LlamaCpp;
+    let (n, nodes, fits_one) = match fitting {
+        Some(n) => (n, 1, true),
         None => {
-            let tp = opts.last().copied().unwrap_or(1);
-            let pp = (2..=16).find(|&pp| multi_node_ok && job.memory(Plan { tp, pp }, 1.0).total() <= usable);
-            (Plan { tp, pp: pp.unwrap_or(1) }, pp.is_some())
+            let n = opts.last().copied().unwrap_or(1);
+            let pp = (2..=16).find(|&pp| multi_node_ok && job.memory(Plan::in_node(e, n, pp), 1.0).total() <= usable);
+            (n, pp.unwrap_or(1), pp.is_some())
         }
     };
-    let replicas = if plan.pp == 1 { (o.gpus / plan.tp).max(1) } else { 1 };
+    let plan = Plan::in_node(e, n, nodes);
+    let replicas = if nodes == 1 { (o.gpus / n).max(1) } else { 1 };
     let max_batch = f64::from(job.max_batch(gpu, plan));
     // Spread the users' concurrent sequences over replicas; add instances
     // when one instance cannot hold them all.
@@ -132,15 +135,15 @@ fn evaluate_offer(cfg: &Config, job: &ServeJob<'_>, catalog: &Catalog, gpu: &Gpu
             Batch::Max => max_batch,
             Batch::N(_) => (wanted / (inst * f64::from(replicas))).ceil().max(1.0),
         };
-        (b, inst as u32 * plan.pp)
+        (b, inst as u32 * nodes)
     } else {
-        (per_seq_batch, plan.pp)
+        (per_seq_batch, nodes)
     };
     let fits = fits_one && max_batch >= 1.0;
     let mem = job.memory(plan, batch_per_replica);
     let (conf, widen) = confidence(cfg, job.model, gpu, plan);
     let (speeds, _) = serve_speeds(job, gpu, plan, batch_per_replica, widen);
-    let replicas_total = f64::from(replicas) * f64::from(instances / plan.pp.max(1));
+    let replicas_total = f64::from(replicas) * f64::from(instances / nodes.max(1));
     let throughput_total = speeds.decode_tokens_per_s_total.unwrap_or(0.0) * replicas_total;
 
     // Prices: the user's override, spot only where the workload tolerates it.
@@ -167,7 +170,7 @@ fn evaluate_offer(cfg: &Config, job: &ServeJob<'_>, catalog: &Catalog, gpu: &Gpu
 
     let mut reason_msgs = Vec::new();
     if fits {
-        reason_msgs.push(Msg::new("reason.fits").arg("headroom", format!("{:.1}", headroom.max(0.0) / GIB)).arg("gpus", (plan.tp * plan.pp).to_string()));
+        reason_msgs.push(Msg::new("reason.fits").arg("headroom", format!("{:.1}", headroom.max(0.0) / GIB)).arg("gpus", plan.gpus().to_string()));
     } else {
         reason_msgs.push(Msg::new("reason.nofit").arg("need", format!("{:.1}", mem.total() / GIB)).arg("have", format!("{:.1}", usable / GIB)));
     }
@@ -187,7 +190,7 @@ fn evaluate_offer(cfg: &Config, job: &ServeJob<'_>, catalog: &Catalog, gpu: &Gpu
         gpus: o.gpus,
         instances,
         replicas,
-        tp: plan.tp,
+        tp: n,
         fits,
         headroom_bytes: headroom,
         spot: use_spot,

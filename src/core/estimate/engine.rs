@@ -17,6 +17,9 @@ pub struct Factors {
     pub step_overhead_s: f64,
     /// CUDA-core FLOPs spent per weight to dequantize weight-only formats.
     pub dequant_flops_per_weight: f64,
+    /// Compute efficiency of weight-only quantized matmuls relative to
+    /// 16-bit ones (dequantizing kernels such as llama.cpp's MMQ or Marlin).
+    pub quant_compute: f64,
 }
 
 /// Whether the calibration data constrain this engine directly.
@@ -35,18 +38,27 @@ pub fn is_hbm_class(gpu: &Gpu) -> bool {
 /// factors by published side-by-side comparisons (see `tests/data/SERVING-NOTES.md`).
 pub fn factors(engine: Engine, gpu: &Gpu) -> Factors {
     let hbm = is_hbm_class(gpu);
+    // Fitted on the calibration rows (`whichgpu calibrate FILE --fit`);
+    // errors per kind are in README.md.
+    let trt = Factors { bw: 0.73, compute: 0.55, step_overhead_s: 0.0002, dequant_flops_per_weight: 2.5, quant_compute: 1.0 };
     match (engine, hbm) {
-        // llama.cpp llama-bench rows (GDDR GeForce cards, 22 decode + 22 prefill).
-        (Engine::LlamaCpp, false) => Factors { bw: 0.80, compute: 0.40, step_overhead_s: 0.0006, dequant_flops_per_weight: 0.0 },
-        (Engine::LlamaCpp, true) => Factors { bw: 0.62, compute: 0.30, step_overhead_s: 0.0006, dequant_flops_per_weight: 0.0 },
-        // TensorRT-LLM (throughput rows, H100/H200) and gpt-fast decode rows (A100).
-        (Engine::TrtLlm, _) => Factors { bw: 0.72, compute: 0.47, step_overhead_s: 0.0002, dequant_flops_per_weight: 6.0 },
-        // vLLM reaches ~90% of TensorRT-LLM's per-stream decode rate in
-        // published same-GPU comparisons.
-        (Engine::Vllm, _) => Factors { bw: 0.65, compute: 0.42, step_overhead_s: 0.0004, dequant_flops_per_weight: 6.0 },
-        (Engine::Sglang, _) => Factors { bw: 0.67, compute: 0.44, step_overhead_s: 0.0003, dequant_flops_per_weight: 6.0 },
-        // HF transformers eager generate: Python per-layer dispatch.
-        (Engine::Hf, _) => Factors { bw: 0.45, compute: 0.35, step_overhead_s: 0.015, dequant_flops_per_weight: 10.0 },
+        // llama.cpp: 44 llama-bench rows on GeForce cards. `compute` is
+        // relative to the FP32-accumulate BF16 rate of the table; llama.cpp
+        // accumulates in FP16, hence a factor near 1. No HBM rows: the GDDR
+        // fit is used on datacenter cards too, with lower confidence.
+        (Engine::LlamaCpp, _) => Factors { bw: 0.77, compute: 0.88, step_overhead_s: 0.0006, dequant_flops_per_weight: 0.0, quant_compute: 0.85 },
+        // TensorRT-LLM: 10 trtllm-bench throughput rows (H100/H200) and 17
+        // gpt-fast decode rows (A100), mapped to this profile.
+        (Engine::TrtLlm, _) => trt,
+        // vLLM and SGLang have no calibration rows: same-GPU comparisons put
+        // their batch-1 decode at TensorRT-LLM's bandwidth use and their
+        // throughput ~5 % below it, SGLang ~4 % above vLLM (SERVING-NOTES.md).
+        (Engine::Vllm, _) => Factors { compute: trt.compute * 0.95, step_overhead_s: 0.0004, ..trt },
+        (Engine::Sglang, _) => Factors { compute: trt.compute * 0.95 * 1.04, step_overhead_s: 0.0003, ..trt },
+        // HF transformers eager generate: 3 memory rows only; ~52 % of peak
+        // bandwidth at batch 1 on A10G (SERVING-NOTES.md) and Python
+        // per-layer dispatch on every step.
+        (Engine::Hf, _) => Factors { bw: 0.52, compute: 0.35, step_overhead_s: 0.01, dequant_flops_per_weight: 10.0, quant_compute: 0.8 },
     }
 }
 

@@ -24,6 +24,25 @@ pub struct Plan {
 }
 
 impl Plan {
+    /// How an engine uses `gpus` GPUs of one node: vLLM, SGLang,
+    /// TensorRT-LLM and HF shard tensors (tensor parallel); llama.cpp's
+    /// default `--split-mode layer` gives each GPU a run of layers, which
+    /// then work one after another (a pipeline within the node).
+    pub fn in_node(engine: Engine, gpus: u32, nodes: u32) -> Plan {
+        match engine {
+            Engine::LlamaCpp => Plan { tp: 1, pp: gpus.max(1) * nodes.max(1) },
+            _ => Plan { tp: gpus.max(1), pp: nodes.max(1) },
+        }
+    }
+
+    /// GPUs per node in this plan.
+    pub fn per_node(&self, engine: Engine) -> u32 {
+        match engine {
+            Engine::LlamaCpp => self.pp,
+            _ => self.tp,
+        }
+    }
+
     pub fn gpus(&self) -> u32 {
         self.tp * self.pp
     }
@@ -213,7 +232,8 @@ impl<'a> ServeJob<'a> {
 
     fn compute_rate(&self, gpu: &Gpu, f: &Factors) -> f64 {
         let exec = self.executed(gpu);
-        precision::tensor_flops(gpu, exec) * f.compute
+        let quant = if self.format.weight_only { f.quant_compute } else { 1.0 };
+        precision::tensor_flops(gpu, exec) * f.compute * quant
     }
 
     /// Precision of the matmuls on this GPU under this engine.
@@ -271,7 +291,8 @@ impl<'a> ServeJob<'a> {
         let tp = f64::from(plan.tp);
         let flops = batch * (n * arch::linear_flops_per_token(m) + arch::attention_flops_prefill(m, n)) / tp;
         let t_compute = flops / self.compute_rate(gpu, &f);
-        let t_weights = self.weight_bytes() / f64::from(plan.gpus()) / (gpu.bandwidth_bytes_per_s() * f.bw);
+        // Pipeline stages run one after another, so only TP divides the read.
+        let t_weights = self.weight_bytes() / f64::from(plan.tp) / (gpu.bandwidth_bytes_per_s() * f.bw);
         t_compute.max(t_weights) + self.allreduce_s(gpu, plan, n * batch)
     }
 
@@ -300,13 +321,14 @@ impl<'a> ServeJob<'a> {
     }
 }
 
-/// Tensor-parallel sizes worth trying on a node: powers of two up to the
-/// node's GPU count that divide the attention heads (vLLM requires it).
-pub fn tp_options(model: &Model, gpus_per_node: u32) -> Vec<u32> {
+/// GPU counts per node worth trying: powers of two up to the node's GPU
+/// count; for tensor-parallel engines they must divide the attention heads
+/// (vLLM and TensorRT-LLM require it), llama.cpp's layer split takes any.
+pub fn tp_options(model: &Model, engine: Engine, gpus_per_node: u32) -> Vec<u32> {
     let mut out = Vec::new();
     let mut tp = 1;
     while tp <= gpus_per_node.max(1) {
-        if model.heads % tp == 0 {
+        if engine == Engine::LlamaCpp || model.heads % tp == 0 {
             out.push(tp);
         }
         tp *= 2;

@@ -30,6 +30,9 @@ pub enum NoticeKind {
 
 impl Notice {
     fn unknown_key(key: &str) -> Notice {
+        if key.is_empty() {
+            return Notice { key: "(empty)".into(), message: "a value without a key, ignored".into(), kind: NoticeKind::UnknownKey };
+        }
         Notice { key: clip(key), message: format!("unknown key `{}`, ignored", clip(key)), kind: NoticeKind::UnknownKey }
     }
 

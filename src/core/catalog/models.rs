@@ -149,9 +149,10 @@ impl Model {
     pub fn inferred_from_params(params_b: f64) -> Model {
         let params = params_b * 1e9;
         let layers = ((params / 196_608.0).cbrt().round() as u32).clamp(2, 200);
-        let hidden = ((f64::from(layers) * 128.0 / 128.0).round() as u32).max(1) * 128;
-        let heads = (hidden / 128).max(1);
-        let kv_heads = heads.min(8);
+        // Heads of 128 in a multiple of 8, so 8 KV heads always divide them.
+        let heads = layers.div_ceil(8).max(1) * 8;
+        let hidden = heads * 128;
+        let kv_heads = 8;
         Model {
             id: "custom".into(),
             name: format!("Custom {params_b}B (architecture inferred)"),

@@ -1,0 +1,47 @@
+//! The serving estimator against published measurements: every task=serve
+//! row of the reference calibration file through the CLI's code path.
+//! Prints the predicted-vs-measured table; fails on coverage or error limits.
+
+use whichgpu::core::calibrate::{self, Kind};
+use whichgpu::core::catalog::Catalog;
+
+fn reference(name: &str) -> Option<String> {
+    // The shared reference folder sits beside the checkout; the project
+    // keeps a copy of the calibration file so a clean clone can run alone.
+    let local = format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_to_string(local).ok()
+}
+
+#[test]
+fn calibration_rows_are_covered_and_within_limits() {
+    let catalog = Catalog::bundled().expect("bundled catalog");
+    let text = reference("calibration.csv").expect("tests/data/calibration.csv");
+    let report = calibrate::run(&text, catalog, false).expect("calibration file parses");
+    println!("{}", report.text);
+    let coverage = report.rows_mapped as f64 / report.rows_total as f64;
+    assert!(coverage >= 0.9, "only {:.0}% of task=serve rows mapped", coverage * 100.0);
+    for s in &report.stats {
+        let limit = match s.kind {
+            Kind::Decode => 15.0,
+            Kind::Prefill => 25.0,
+            Kind::Throughput => 25.0,
+            Kind::Memory => 10.0,
+        };
+        assert!(s.median_ape <= limit, "{:?}: median error {:.1}% > {limit}%", s.kind, s.median_ape);
+    }
+    let rows: usize = report.stats.iter().map(|s| s.rows).sum();
+    let inside: f64 = report.stats.iter().map(|s| s.in_range * s.rows as f64).sum();
+    assert!(inside / rows as f64 >= 0.7, "ranges hold only {:.0}% of measurements", 100.0 * inside / rows as f64);
+}
+
+#[test]
+fn holdout_serving_measurements_report() {
+    // Measurements not used for fitting (vLLM, SGLang, more TensorRT-LLM):
+    // reported, and held to a looser bound on the decode median.
+    let catalog = Catalog::bundled().expect("bundled catalog");
+    let text = reference("serving_measurements.csv").expect("tests/data/serving_measurements.csv");
+    let report = calibrate::run(&text, catalog, false).expect("holdout file parses");
+    println!("{}", report.text);
+    let decode = report.stats.iter().find(|s| s.kind == Kind::Decode).expect("decode rows");
+    assert!(decode.median_ape <= 25.0, "holdout decode median {:.1}%", decode.median_ape);
+}

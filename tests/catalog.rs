@@ -1,0 +1,102 @@
+//! Invariants of the bundled catalog, and imports that must be rejected
+//! with a message naming the row and field.
+
+use whichgpu::core::catalog::offers::{parse_offers, OFFER_COLUMNS};
+use whichgpu::core::catalog::{Catalog, Date};
+
+fn catalog() -> &'static Catalog {
+    Catalog::bundled().expect("bundled catalog parses and cross-checks")
+}
+
+#[test]
+fn sizes_meet_the_issue() {
+    let c = catalog();
+    assert!(c.models.len() >= 40, "{} models", c.models.len());
+    assert!(c.gpus.len() >= 30, "{} GPUs", c.gpus.len());
+    assert!(c.offers.len() >= 150, "{} offers", c.offers.len());
+    let providers: std::collections::BTreeSet<&str> = c.offers.iter().map(|o| o.provider.as_str()).collect();
+    assert!(providers.len() >= 15, "{} providers", providers.len());
+}
+
+#[test]
+fn required_models_are_present() {
+    let c = catalog();
+    for id in [
+        "llama-2-7b", "llama-2-13b", "llama-2-70b", "llama-3-8b", "llama-3.1-8b", "llama-3-70b", "llama-3.1-70b",
+        "llama-3.1-405b", "llama-3.2-1b", "llama-3.2-3b", "llama-3.3-70b", "mistral-7b", "mixtral-8x7b", "mixtral-8x22b",
+        "qwen2.5-7b", "qwen2.5-14b", "qwen2.5-32b", "qwen2.5-72b", "qwen3-8b", "qwen3-32b", "qwen3-30b-a3b",
+        "qwen3-235b-a22b", "deepseek-v3", "deepseek-r1", "gemma-2-9b", "gemma-2-27b", "gemma-3-12b", "gemma-3-27b",
+        "phi-3-mini", "phi-3-medium", "phi-4", "gpt-oss-20b", "gpt-oss-120b", "gpt-j-6b", "octocoder-15.5b",
+        "falcon-40b", "t0-3b", "mt0-xxl-13b", "bloomz-7b1",
+    ] {
+        assert!(c.model(id).is_some(), "missing model {id}");
+    }
+}
+
+#[test]
+fn every_offer_is_consistent() {
+    let c = catalog();
+    for o in &c.offers {
+        let gpu = c.gpu(&o.gpu).expect("offer GPU exists (checked on load)");
+        assert!(o.usd_per_hour > 0.0 && o.gpus > 0, "{}", o.id);
+        if let Some(s) = o.spot_usd_per_hour {
+            assert!(s > 0.0, "{}", o.id);
+        }
+        assert!(!o.source.is_empty(), "{} has no source", o.id);
+        assert!(o.as_of >= Date::parse("2024-01-01").expect("date"), "{} dated {}", o.id, o.as_of);
+        // GPU memory × count is at most what a board can carry.
+        assert!(gpu.memory_gb * f64::from(o.gpus) <= 72.0 * 288.0, "{}", o.id);
+        assert!(o.gpus <= gpu.gpus_per_node.max(8), "{}: {} GPUs in one instance of {}", o.id, o.gpus, gpu.id);
+    }
+    for g in &c.gpus {
+        assert!(!g.source.is_empty() && g.mem_bw_gbps > 0.0 && g.bf16_tflops > 0.0, "{}", g.id);
+        // Dense rates only: FP8 is at most 2× BF16 (sparse figures would be 4×).
+        if let Some(fp8) = g.fp8_tflops {
+            assert!(fp8 <= 2.05 * g.bf16_tflops, "{} fp8 {fp8} vs bf16 {}", g.id, g.bf16_tflops);
+        }
+    }
+    for m in &c.models {
+        assert!(!m.source.is_empty(), "{}", m.id);
+        assert!(m.params_active <= m.params_total, "{}", m.id);
+    }
+}
+
+fn header() -> String {
+    OFFER_COLUMNS.join(",")
+}
+
+const GOOD: &str = "x-1,aws,p5.48xlarge,h100-sxm-80gb,8,192,2048,nvswitch,3200,55.04,,us-east-1,1,60,0.08,0.09,page,2026-09-01,";
+
+fn import(body: &str) -> String {
+    match parse_offers("import", body).map_err(|e| e.to_string()).and_then(|o| catalog().with_offers(o).map_err(|e| e.to_string())) {
+        Ok(_) => "ok".into(),
+        Err(e) => e,
+    }
+}
+
+#[test]
+fn imports_are_validated_with_exact_messages() {
+    assert_eq!(import(&format!("{}\n{GOOD}\n", header())), "ok");
+    assert_eq!(import("id,provider\nx,aws\n"), "import: missing column `instance`");
+    assert_eq!(import(&format!("{},color\n{GOOD},red\n", header())), "import: unknown column `color`");
+    assert_eq!(import(&format!("{}\n{}\n", header(), GOOD.replace("55.04", "-3"))), "import: row 1, field `usd_per_hour`: must be positive, got -3");
+    assert_eq!(import(&format!("{}\n{}\n", header(), GOOD.replace(",8,192", ",eight,192"))), "import: row 1, field `gpus`: `eight` is not a whole number");
+    assert_eq!(import(&format!("{}\n{}\n", header(), GOOD.replace("h100-sxm-80gb", "h900"))), "import: row 1, field `gpu`: unknown GPU id `h900`");
+    assert_eq!(import(&format!("{}\n{}\n", header(), GOOD.replace("2026-09-01", "2026-13-01"))), "import: row 1, field `as_of`: `2026-13-01` is not a YYYY-MM-DD date");
+    assert_eq!(import(&format!("{}\n{GOOD}\n{GOOD}\n", header())), "import: row 2, field `id`: duplicate id `x-1`");
+}
+
+#[test]
+fn garbage_imports_fail_cleanly() {
+    let mut junk = String::new();
+    let mut x: u32 = 12345;
+    while junk.len() < 10 * 1024 * 1024 {
+        x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
+        junk.push(char::from_u32(32 + (x >> 16) % 95).unwrap_or('a'));
+        if x % 97 == 0 {
+            junk.push('\n');
+        }
+    }
+    let msg = import(&junk);
+    assert!(msg.starts_with("import: "), "{}", &msg[..msg.len().min(100)]);
+}

@@ -1,0 +1,96 @@
+//! The share-link codec: defaults, notices, round trips, and that no input
+//! can make it panic.
+
+use proptest::prelude::*;
+use whichgpu::core::config::{Batch, Config, Task};
+use whichgpu::core::link::{decode, encode, KEYS};
+
+fn check(query: &str, expect_notice_keys: &[&str]) -> Config {
+    let (cfg, notices) = decode(query);
+    let keys: Vec<&str> = notices.iter().map(|n| n.key.as_str()).collect();
+    assert_eq!(keys, expect_notice_keys, "notices for {query}: {notices:?}");
+    cfg
+}
+
+#[test]
+fn the_design_example_decodes() {
+    let c = check("?v=1&task=serve&model=llama-3.1-70b&w=fp8&in=2000&out=500&batch=16", &[]);
+    assert_eq!(c.model, "llama-3.1-70b");
+    assert_eq!(c.w.as_deref(), Some("fp8"));
+    assert_eq!((c.input_tokens, c.output_tokens, c.batch), (2000, 500, Batch::N(16)));
+}
+
+#[test]
+fn bad_values_fall_back_for_that_key_only() {
+    let c = check("model=qwen2.5-7b&in=-5&out=abc&batch=0&w=fp9&kv=fp8&frobnicate=1", &["in", "out", "batch", "w", "frobnicate"]);
+    let d = Config::default();
+    assert_eq!(c.model, "qwen2.5-7b");
+    assert_eq!(c.kv, "fp8");
+    assert_eq!((c.input_tokens, c.output_tokens, c.batch, c.w.clone()), (d.input_tokens, d.output_tokens, d.batch, None));
+    let (_, n) = decode("in=1000000000000");
+    assert!(n[0].message.contains("1000000000000"), "{}", n[0].message);
+    let (_, n) = decode("in=NaN&params=inf");
+    assert_eq!(n.len(), 2);
+}
+
+#[test]
+fn unknown_version_is_a_notice() {
+    check("v=7&model=phi-4", &["v"]);
+}
+
+#[test]
+fn encode_writes_version_and_only_changed_keys() {
+    assert_eq!(encode(&Config::default()), "v=1");
+    let (c, _) = decode("batch=max&task=finetune&method=qlora&price=runpod-h100:2.5,aws-p5.48xlarge:50&lang=zh");
+    let e = encode(&c);
+    assert_eq!(e, "v=1&task=finetune&batch=max&method=qlora&price=runpod-h100:2.5,aws-p5.48xlarge:50&lang=zh");
+}
+
+#[test]
+fn names_are_escaped_in_links() {
+    let (c, n) = decode("region=%3Cscript%3Ealert(1)%3C%2Fscript%3E");
+    assert!(n.is_empty());
+    assert_eq!(c.region.as_deref(), Some("<script>alert(1)</script>"));
+    assert!(!encode(&c).contains('<'));
+    assert_eq!(decode(&encode(&c)).0, c);
+}
+
+fn value() -> impl Strategy<Value = String> {
+    prop_oneof![
+        "[a-z0-9.,:x-]{0,12}",
+        any::<i64>().prop_map(|v| v.to_string()),
+        any::<f64>().prop_map(|v| v.to_string()),
+        Just("max".to_string()),
+        Just("%".to_string()),
+        Just("%zz%".to_string()),
+        ".{0,20}",
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    #[test]
+    fn decoding_never_panics_on_bytes(s in ".{0,200}") {
+        let _ = decode(&s);
+    }
+
+    #[test]
+    fn valid_keys_with_hostile_values_round_trip(pairs in proptest::collection::vec((0usize..KEYS.len(), value()), 0..12)) {
+        let q: Vec<String> = pairs.iter().map(|(k, v)| format!("{}={}", KEYS[*k], v)).collect();
+        let (cfg, notices) = decode(&q.join("&"));
+        for n in &notices {
+            prop_assert!(!n.key.is_empty() && !n.message.is_empty());
+        }
+        // Whatever was accepted survives a round trip through the link.
+        let again = decode(&encode(&cfg));
+        prop_assert_eq!(&again.0, &cfg);
+        prop_assert!(again.1.is_empty(), "{:?}", again.1);
+    }
+}
+
+#[test]
+fn task_names() {
+    assert_eq!(check("task=pretrain", &[]).task, Task::Pretrain);
+    check("task=train", &["task"]);
+}

@@ -14,7 +14,7 @@ use super::link::{self, Notice};
 use super::precision::{self, WeightFormat};
 use super::recommend::{self, OfferResult, Recommendation};
 
-#[derive(Debug, Clone, Serialize, Default)]
+#[derive(Debug, Clone, Serialize, Default, PartialEq)]
 pub struct MemoryJson {
     pub weights_bytes: f64,
     pub kv_cache_bytes: f64,
@@ -112,6 +112,14 @@ pub struct Answer {
     /// True when nothing in the query was usable (the CLI exits 2).
     #[serde(skip)]
     pub unusable: bool,
+}
+
+/// An answer is a function of its normalized query, its notices and the
+/// catalog, so those decide equality (the page re-renders only on change).
+impl PartialEq for Answer {
+    fn eq(&self, other: &Self) -> bool {
+        self.query == other.query && self.notices == other.notices && self.catalog_as_of == other.catalog_as_of
+    }
 }
 
 /// Evaluates a query string against a catalog on a given day.

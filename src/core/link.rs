@@ -271,6 +271,14 @@ fn apply(cfg: &mut Config, key: &str, value: &str) -> Result<(), Notice> {
     Ok(())
 }
 
+/// Sets one key from text, as an input on the page does: the new
+/// configuration, or the unchanged one and the notice saying why.
+pub fn set(cfg: &Config, key: &str, value: &str) -> Result<Config, Notice> {
+    let mut next = cfg.clone();
+    apply(&mut next, key, value.trim())?;
+    Ok(next)
+}
+
 /// Decodes a query string (with or without a leading `?`) into a
 /// configuration and the notices for whatever was ignored.
 pub fn decode(query: &str) -> (Config, Vec<Notice>) {

@@ -1,0 +1,27 @@
+//! The Yew shell: one reducer whose state is the share-link configuration,
+//! components that render what the core returns, and the few browser
+//! services the core must not touch (URL, clock, clipboard, postMessage).
+
+pub mod app;
+pub mod charts;
+pub mod dom;
+pub mod view;
+
+/// Mounts the app. A panic hook first, so a bug shows a message on the page
+/// instead of leaving it dead.
+pub fn start() {
+    std::panic::set_hook(Box::new(|info| {
+        let msg = info.to_string();
+        dom::show_fatal(&msg);
+        web_sys::console::error_1(&msg.into());
+    }));
+    let root = gloo::utils::document().get_element_by_id("app");
+    match root {
+        Some(el) => {
+            yew::Renderer::<app::App>::with_root(el).render();
+        }
+        None => {
+            yew::Renderer::<app::App>::new().render();
+        }
+    }
+}

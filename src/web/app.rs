@@ -1,0 +1,137 @@
+//! The app: state is the link configuration; the answer is derived from it.
+
+use std::rc::Rc;
+
+use yew::prelude::*;
+
+use super::dom;
+use super::view;
+use crate::core::answer::{evaluate, Answer};
+use crate::core::catalog::{Catalog, Date};
+use crate::core::config::{Config, Lang};
+use crate::core::link::{self, Notice};
+
+/// The reducer's state: the configuration (what the link holds) plus the
+/// notices about what was rejected, and the last good answer's inputs.
+#[derive(Clone, PartialEq)]
+pub struct State {
+    pub cfg: Config,
+    pub notices: Vec<Notice>,
+    pub copied: bool,
+}
+
+pub enum Action {
+    /// An input changed: key and raw value, validated by the link codec.
+    Set(&'static str, String),
+    /// Several keys at once (e.g. a select that implies others).
+    Replace(Config),
+    Copied,
+}
+
+impl Reducible for State {
+    type Action = Action;
+
+    fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
+        let mut next = (*self).clone();
+        next.copied = false;
+        match action {
+            Action::Set(key, value) => match link::set(&self.cfg, key, &value) {
+                Ok(cfg) => {
+                    next.cfg = cfg;
+                    next.notices.retain(|n| n.key != key);
+                }
+                // Bad input keeps the last good state and says why.
+                Err(n) => {
+                    next.notices.retain(|x| x.key != key);
+                    next.notices.push(n);
+                }
+            },
+            Action::Replace(cfg) => next.cfg = cfg,
+            Action::Copied => next.copied = true,
+        }
+        Rc::new(next)
+    }
+}
+
+pub fn lang_of(cfg: &Config) -> Lang {
+    cfg.lang.unwrap_or(if dom::browser_prefers_zh() { Lang::Zh } else { Lang::En })
+}
+
+#[function_component(App)]
+pub fn app() -> Html {
+    let state = use_reducer(|| {
+        let (cfg, notices) = link::decode(&dom::location_query());
+        State { cfg, notices, copied: false }
+    });
+    let today: Date = *use_memo((), |_| dom::today());
+    let catalog = match Catalog::bundled() {
+        Ok(c) => c,
+        Err(e) => return html! { <p class="fatal" role="alert">{ format!("catalog error: {e}") }</p> },
+    };
+    let answer: Rc<Answer> = {
+        let cfg = state.cfg.clone();
+        use_memo(cfg, move |cfg| {
+            let t0 = dom::now_ms();
+            let a = evaluate(cfg, Vec::new(), catalog, today);
+            record_timing(dom::now_ms() - t0);
+            a
+        })
+    };
+    {
+        // Every change updates the URL (replace, so history is not flooded).
+        let mut cfg = state.cfg.clone();
+        use_effect_with(cfg.clone(), move |_| {
+            if cfg.cat.is_none() {
+                cfg.cat = Catalog::bundled().ok().map(|c| c.as_of);
+            }
+            dom::replace_query(&link::encode(&cfg));
+        });
+    }
+    let lang = lang_of(&state.cfg);
+    {
+        let theme = state.cfg.theme;
+        use_effect_with((lang, theme), move |(lang, theme)| {
+            dom::set_lang_attr(if *lang == Lang::Zh { "zh-CN" } else { "en" });
+            dom::set_theme_attr(match theme {
+                crate::core::config::Theme::Light => "light",
+                crate::core::config::Theme::Dark => "dark",
+                crate::core::config::Theme::Auto => "auto",
+            });
+        });
+    }
+    let embed = state.cfg.embed;
+    use_effect(move || {
+        if embed {
+            dom::post_height();
+        }
+        mark_rendered();
+    });
+    let dispatch = state.dispatcher();
+    let on_set = Callback::from(move |(k, v): (&'static str, String)| dispatch.dispatch(Action::Set(k, v)));
+    // Notices from the link and from analysis (unknown model, stale catalog…).
+    let mut notices = state.notices.clone();
+    notices.extend(answer.notices.iter().cloned());
+    html! {
+        <view::Page state={(*state).clone()} answer={answer.clone()} notices={notices} lang={lang} on_set={on_set}
+            on_copied={ let d = state.dispatcher(); Callback::from(move |_| d.dispatch(Action::Copied)) } />
+    }
+}
+
+/// Timing marks for the browser benchmark: the last evaluation time inside
+/// Wasm, and the moment the first result was rendered.
+fn record_timing(ms: f64) {
+    if let Some(w) = dom::window() {
+        let _ = js_sys::Reflect::set(&w, &"__whichgpu_eval_ms".into(), &ms.into());
+    }
+}
+
+fn mark_rendered() {
+    if let Some(w) = dom::window() {
+        let now = dom::now_ms();
+        let key = wasm_bindgen::JsValue::from_str("__whichgpu_first_render_ms");
+        if js_sys::Reflect::get(&w, &key).map(|v| v.is_undefined()).unwrap_or(true) {
+            let _ = js_sys::Reflect::set(&w, &key, &now.into());
+        }
+        let _ = js_sys::Reflect::set(&w, &"__whichgpu_render_ms".into(), &now.into());
+    }
+}

@@ -1,0 +1,114 @@
+//! Browser services the shell passes to or takes from the core. Every call
+//! tolerates a missing API (old browser, sandboxed iframe) instead of panicking.
+
+use wasm_bindgen::JsCast;
+
+pub fn window() -> Option<web_sys::Window> {
+    web_sys::window()
+}
+
+/// The current query string without the leading `?`.
+pub fn location_query() -> String {
+    window().and_then(|w| w.location().search().ok()).unwrap_or_default().trim_start_matches('?').to_string()
+}
+
+pub fn location_base() -> String {
+    window()
+        .map(|w| {
+            let l = w.location();
+            format!("{}{}", l.origin().unwrap_or_default(), l.pathname().unwrap_or_default())
+        })
+        .unwrap_or_default()
+}
+
+/// Writes the query to the address bar without adding a history entry.
+pub fn replace_query(query: &str) {
+    if let Some(w) = window() {
+        if let Ok(h) = w.history() {
+            let url = format!("?{query}");
+            let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
+        }
+    }
+}
+
+/// Today's date from the browser clock, for staleness (the core reads no clock).
+pub fn today() -> crate::core::catalog::Date {
+    let d = js_sys::Date::new_0();
+    crate::core::catalog::Date { year: d.get_utc_full_year() as i32, month: d.get_utc_month() + 1, day: d.get_utc_date() }
+}
+
+pub fn browser_prefers_zh() -> bool {
+    window().and_then(|w| w.navigator().language()).is_some_and(|l| l.to_ascii_lowercase().starts_with("zh"))
+}
+
+pub fn now_ms() -> f64 {
+    window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
+}
+
+pub fn copy_to_clipboard(text: &str) {
+    if let Some(w) = window() {
+        let _ = w.navigator().clipboard().write_text(text);
+    }
+}
+
+/// Offers a text file for download (CSV export).
+pub fn download(name: &str, mime: &str, text: &str) {
+    let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(text));
+    let opts = web_sys::BlobPropertyBag::new();
+    opts.set_type(mime);
+    let Ok(blob) = web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts) else { return };
+    let Ok(url) = web_sys::Url::create_object_url_with_blob(&blob) else { return };
+    let doc = gloo::utils::document();
+    if let Ok(a) = doc.create_element("a") {
+        if let Ok(a) = a.dyn_into::<web_sys::HtmlAnchorElement>() {
+            a.set_href(&url);
+            a.set_download(name);
+            a.click();
+        }
+    }
+    let _ = web_sys::Url::revoke_object_url(&url);
+}
+
+pub fn print() {
+    if let Some(w) = window() {
+        let _ = w.print();
+    }
+}
+
+/// In embed mode, tells the parent page our height
+/// (`{type: "whichgpu:height", height}`, LINK-FORMAT.md).
+pub fn post_height() {
+    let Some(w) = window() else { return };
+    let height = gloo::utils::document().document_element().map_or(0, |e| e.scroll_height());
+    let Ok(Some(parent)) = w.parent() else { return };
+    let msg = js_sys::Object::new();
+    let _ = js_sys::Reflect::set(&msg, &"type".into(), &"whichgpu:height".into());
+    let _ = js_sys::Reflect::set(&msg, &"height".into(), &f64::from(height).into());
+    let _ = parent.post_message(&msg, "*");
+}
+
+/// Replaces the page with an error message (used by the panic hook).
+pub fn show_fatal(message: &str) {
+    let doc = gloo::utils::document();
+    let Some(body) = doc.body() else { return };
+    if let Ok(el) = doc.create_element("div") {
+        el.set_attribute("role", "alert").ok();
+        el.set_attribute("class", "fatal").ok();
+        el.set_attribute("data-testid", "fatal").ok();
+        // Text, never HTML.
+        el.set_text_content(Some(&format!("whichgpu stopped: {message}")));
+        let _ = body.prepend_with_node_1(&el);
+    }
+}
+
+pub fn set_theme_attr(theme: &str) {
+    if let Some(el) = gloo::utils::document().document_element() {
+        let _ = el.set_attribute("data-theme", theme);
+    }
+}
+
+pub fn set_lang_attr(lang: &str) {
+    if let Some(el) = gloo::utils::document().document_element() {
+        let _ = el.set_attribute("lang", lang);
+    }
+}

@@ -1,0 +1,440 @@
+//! Components of the page. Props are data plus callbacks; nothing here
+//! estimates anything: it renders the core's [`Answer`].
+
+use std::rc::Rc;
+
+use yew::prelude::*;
+
+use super::app::State;
+use super::charts::{MemoryBar, Scatter};
+use super::dom;
+use crate::core::answer::Answer;
+use crate::core::catalog::Catalog;
+use crate::core::config::{Batch, Lang, Sort, Task, Theme, Usage};
+use crate::core::link::{self, Notice};
+use crate::core::messages::{ui, Msg};
+use crate::core::precision;
+use crate::core::units::GIB;
+
+#[derive(Properties, PartialEq)]
+pub struct PageProps {
+    pub state: State,
+    pub answer: Rc<Answer>,
+    pub notices: Vec<Notice>,
+    pub lang: Lang,
+    pub on_set: Callback<(&'static str, String)>,
+    pub on_copied: Callback<()>,
+}
+
+/// Formats a number for the locale (thousands separators; Chinese uses the same digits).
+pub fn num(v: f64, digits: usize) -> String {
+    if !v.is_finite() {
+        return "–".into();
+    }
+    let s = format!("{:.*}", digits, v.abs());
+    let (int, frac) = s.split_once('.').map_or((s.as_str(), ""), |(a, b)| (a, b));
+    let mut out = String::new();
+    for (i, c) in int.chars().enumerate() {
+        if i > 0 && (int.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    if !frac.is_empty() {
+        out.push('.');
+        out.push_str(frac);
+    }
+    if v < 0.0 {
+        format!("-{out}")
+    } else {
+        out
+    }
+}
+
+pub fn usd(v: f64, lang: Lang) -> String {
+    let digits = if v.abs() < 10.0 { 2 } else { 0 };
+    match lang {
+        Lang::En => format!("${}", num(v, digits)),
+        Lang::Zh => format!("{} 美元", num(v, digits)),
+    }
+}
+
+fn gib(b: f64) -> String {
+    format!("{} GiB", num(b / GIB, 1))
+}
+
+fn select(
+    label: &'static str,
+    id: &'static str,
+    key: &'static str,
+    current: String,
+    options: Vec<(String, String)>,
+    lang: Lang,
+    on_set: &Callback<(&'static str, String)>,
+) -> Html {
+    let cb = on_set.clone();
+    let onchange = Callback::from(move |e: Event| {
+        let el: web_sys::HtmlSelectElement = e.target_unchecked_into();
+        cb.emit((key, el.value()));
+    });
+    html! {
+        <label for={id}>{ ui(label, lang) }
+            <select id={id} name={key} {onchange}>
+                { for options.into_iter().map(|(v, text)| html! { <option value={v.clone()} selected={v == current}>{ text }</option> }) }
+            </select>
+        </label>
+    }
+}
+
+fn number(label: &'static str, id: &'static str, key: &'static str, current: String, lang: Lang, on_set: &Callback<(&'static str, String)>) -> Html {
+    let cb = on_set.clone();
+    let onchange = Callback::from(move |e: Event| {
+        let el: web_sys::HtmlInputElement = e.target_unchecked_into();
+        cb.emit((key, el.value()));
+    });
+    html! {
+        <label for={id}>{ ui(label, lang) }
+            <input id={id} name={key} type="text" inputmode="decimal" value={current} {onchange} />
+        </label>
+    }
+}
+
+#[function_component(Page)]
+pub fn page(p: &PageProps) -> Html {
+    let lang = p.lang;
+    let cfg = &p.state.cfg;
+    let a = &p.answer;
+    let t = |k: &'static str| ui(k, lang);
+    let on_set = &p.on_set;
+    let catalog = Catalog::bundled().ok();
+    let lang_switch = {
+        let cb = on_set.clone();
+        let next = if lang == Lang::Zh { "en" } else { "zh" };
+        Callback::from(move |_| cb.emit(("lang", next.to_string())))
+    };
+    let share = format!("{}?{}", dom::location_base(), a.query);
+    let copy = {
+        let share = share.clone();
+        let done = p.on_copied.clone();
+        Callback::from(move |_| {
+            dom::copy_to_clipboard(&share);
+            done.emit(());
+        })
+    };
+    let mut embed_cfg = cfg.clone();
+    embed_cfg.embed = true;
+    let embed_src = format!("{}?{}", dom::location_base(), link::encode(&embed_cfg));
+    let snippet = format!(
+        "<iframe src=\"{embed_src}\" title=\"whichgpu\" style=\"width:100%;border:0\" loading=\"lazy\"></iframe>\n<script>addEventListener(\"message\",e=>{{if(e.data&&e.data.type===\"whichgpu:height\")for(const f of document.querySelectorAll('iframe[src^=\"{}\"]'))if(f.contentWindow===e.source)f.style.height=e.data.height+\"px\"}})</script>",
+        dom::location_base()
+    );
+    let models: Vec<(String, String)> = catalog
+        .map(|c| c.models.iter().map(|m| (m.id.clone(), m.name.clone())).chain([("custom".to_string(), t("ui.custom").to_string())]).collect())
+        .unwrap_or_default();
+    let gpus: Vec<(String, String)> = std::iter::once((String::new(), t("ui.gpu.any").to_string()))
+        .chain(catalog.into_iter().flat_map(|c| c.gpus.iter().map(|g| (g.id.clone(), g.name.clone()))))
+        .collect();
+    let formats: Vec<(String, String)> = precision::weight_formats().iter().map(|f| (f.id.to_string(), f.id.to_string())).collect();
+    let kvs: Vec<(String, String)> = precision::KV_FORMATS.iter().map(|k| (k.to_string(), k.to_string())).collect();
+    let engines: Vec<(String, String)> = crate::core::config::Engine::ALL.iter().map(|e| (e.as_str().to_string(), e.as_str().to_string())).collect();
+    let opts = |pairs: &[(&str, &'static str)]| pairs.iter().map(|(v, k)| (v.to_string(), t(k).to_string())).collect::<Vec<_>>();
+    let task = match cfg.task {
+        Task::Serve => "serve",
+        Task::Generate => "generate",
+        Task::Finetune => "finetune",
+        Task::Pretrain => "pretrain",
+    };
+    let usage = match cfg.usage {
+        Usage::Always => "always",
+        Usage::Hours => "hours",
+        Usage::Jobs => "jobs",
+        Usage::Once => "once",
+    };
+    let sort = match cfg.sort {
+        Sort::Cost => "cost",
+        Sort::Token => "token",
+        Sort::Speed => "speed",
+        Sort::Latency => "latency",
+    };
+    let batch = match cfg.batch {
+        Batch::Max => "max".to_string(),
+        Batch::N(n) => n.to_string(),
+    };
+    let spot_cb = {
+        let cb = on_set.clone();
+        Callback::from(move |e: Event| {
+            let el: web_sys::HtmlInputElement = e.target_unchecked_into();
+            cb.emit(("spot", if el.checked() { "1" } else { "0" }.into()));
+        })
+    };
+    let theme_opts: Vec<(String, String)> = [("auto", "auto"), ("light", "light"), ("dark", "dark")].iter().map(|(a, b)| (a.to_string(), b.to_string())).collect();
+    let theme = match cfg.theme {
+        Theme::Auto => "auto",
+        Theme::Light => "light",
+        Theme::Dark => "dark",
+    };
+
+    let form = html! {
+        <form class="inputs" aria-label={t("ui.inputs")} onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
+            <h2>{ t("ui.inputs") }</h2>
+            { select("ui.task", "in-task", "task", task.into(), opts(&[("serve", "ui.task.serve"), ("generate", "ui.task.generate"), ("finetune", "ui.task.finetune"), ("pretrain", "ui.task.pretrain")]), lang, on_set) }
+            { select("ui.model", "in-model", "model", cfg.model.clone(), models, lang, on_set) }
+            if cfg.model == "custom" {
+                { number("ui.params", "in-params", "params", cfg.custom.params_b.map(|v| link::fmt_num(v)).unwrap_or_default(), lang, on_set) }
+            }
+            { select("ui.format", "in-w", "w", cfg.weight_format_id().to_string(), formats, lang, on_set) }
+            { number("ui.in", "in-in", "in", cfg.input_tokens.to_string(), lang, on_set) }
+            { number("ui.out", "in-out", "out", cfg.output_tokens.to_string(), lang, on_set) }
+            { number("ui.batch", "in-batch", "batch", batch, lang, on_set) }
+            { select("ui.usage", "in-use", "use", usage.into(), opts(&[("always", "ui.use.always"), ("hours", "ui.use.hours"), ("jobs", "ui.use.jobs"), ("once", "ui.use.once")]), lang, on_set) }
+            if cfg.usage == Usage::Hours {
+                { number("ui.hpd", "in-hpd", "hpd", link::fmt_num(cfg.hpd), lang, on_set) }
+            }
+            if matches!(cfg.usage, Usage::Jobs | Usage::Once) {
+                { number("ui.jobs", "in-jobs", "jobs", link::fmt_num(cfg.jobs), lang, on_set) }
+                { number("ui.jobmin", "in-jobmin", "jobmin", link::fmt_num(cfg.jobmin), lang, on_set) }
+            }
+            { select("ui.sort", "in-sort", "sort", sort.into(), opts(&[("cost", "ui.sort.cost"), ("token", "ui.sort.token"), ("speed", "ui.sort.speed"), ("latency", "ui.sort.latency")]), lang, on_set) }
+            <label class="check" for="in-spot"><input id="in-spot" type="checkbox" checked={cfg.spot} onchange={spot_cb} />{ t("ui.spot") }</label>
+            <details>
+                <summary>{ t("ui.advanced") }</summary>
+                { select("ui.engine", "in-engine", "engine", cfg.engine.as_str().into(), engines, lang, on_set) }
+                { select("ui.kv", "in-kv", "kv", cfg.kv.clone(), kvs, lang, on_set) }
+                { select("ui.gpu", "in-gpu", "gpu", cfg.gpu.clone().unwrap_or_default(), gpus, lang, on_set) }
+                { number("ui.gpus", "in-gpus", "gpus", cfg.gpus.map(|g| g.to_string()).unwrap_or_default(), lang, on_set) }
+                { number("ui.images", "in-images", "images", cfg.images.to_string(), lang, on_set) }
+                { number("ui.provider", "in-provider", "provider", cfg.providers.join(","), lang, on_set) }
+                { number("ui.region", "in-region", "region", cfg.region.clone().unwrap_or_default(), lang, on_set) }
+                { number("ui.mintps", "in-mintps", "mintps", cfg.mintps.map(link::fmt_num).unwrap_or_default(), lang, on_set) }
+                { number("ui.maxusd", "in-maxusd", "maxusd", cfg.maxusd.map(link::fmt_num).unwrap_or_default(), lang, on_set) }
+                { number("ui.store", "in-store", "store", cfg.store_gb.map(link::fmt_num).unwrap_or_default(), lang, on_set) }
+                { number("ui.egress", "in-egress", "egress", link::fmt_num(cfg.egress_gb), lang, on_set) }
+                { number("ui.restart", "in-restart", "restart", link::fmt_num(cfg.restart_pct), lang, on_set) }
+                { select("ui.theme", "in-theme", "theme", theme.into(), theme_opts, lang, on_set) }
+            </details>
+        </form>
+    };
+
+    let notices = if p.notices.is_empty() {
+        html! {}
+    } else {
+        html! {
+            <div class="notice" role="status" data-testid="notice">
+                <strong>{ t("ui.notice") }</strong>
+                <ul>{ for p.notices.iter().map(|n| html! { <li><code>{ n.key.clone() }</code>{ ": " }{ n.message.clone() }</li> }) }</ul>
+            </div>
+        }
+    };
+
+    let offer_by_id = |id: &str| a.offers.iter().find(|o| o.id == id);
+    let recommendation = match &a.recommendation {
+        Some(r) => {
+            let pick = offer_by_id(&r.pick.offer);
+            html! {
+                <section class="card reco" data-testid="recommendation" aria-labelledby="h-reco">
+                    <h2 id="h-reco">{ t("ui.recommendation") }</h2>
+                    if let Some(o) = pick {
+                        <p class="pick"><strong data-testid="pick-offer">{ format!("{} · {}", o.provider, o.instance) }</strong>
+                            { format!(" — {}× {} · {} ", o.gpus, o.gpu, o.region) }</p>
+                        <p class="big">
+                            <span data-testid="pick-speed">{ format!("{} tok/s", num(o.speeds.decode_tokens_per_s_per_seq.unwrap_or(0.0), 1)) }</span>
+                            { " · " }<span data-testid="pick-month">{ format!("{}/mo", usd(o.usd_per_month, lang)) }</span>
+                            { " · " }{ format!("{}/h", usd(o.usd_per_hour, lang)) }
+                        </p>
+                    }
+                    <ul>{ for r.pick.reason_msgs.iter().map(|m| html! { <li>{ m.render(lang) }</li> }) }</ul>
+                    <ul class="alts">
+                        { for r.alternatives.iter().map(|alt| {
+                            let label = ui(match alt.why { "cheapest" => "why.cheapest", "fastest" => "why.fastest", "single-gpu" => "why.single-gpu", _ => "why.on-demand" }, lang);
+                            let name = offer_by_id(&alt.offer).map(|o| format!("{} · {}", o.provider, o.instance)).unwrap_or_else(|| alt.offer.clone());
+                            html! { <li><strong>{ label }{ ": " }</strong>{ name }{ " — " }{ alt.reason_msgs.iter().map(|m| m.render(lang)).collect::<Vec<_>>().join("; ") }</li> }
+                        }) }
+                    </ul>
+                </section>
+            }
+        }
+        None => html! { <section class="card reco" data-testid="recommendation"><h2>{ t("ui.recommendation") }</h2><p>{ t("ui.none") }</p></section> },
+    };
+
+    let m = &a.memory;
+    let memory = html! {
+        <section class="card" aria-labelledby="h-mem">
+            <h2 id="h-mem">{ t("ui.memory") }</h2>
+            <p class="big"><span data-testid="memory-total" data-bytes={format!("{:.0}", m.total_bytes)}>{ gib(m.total_bytes) }</span>
+                <small>{ format!(" ({} – {}) · {} {} {}× {}", gib(m.total_bytes_low), gib(m.total_bytes_high), t("ui.memory.on"), "", m.gpus, m.gpu) }</small></p>
+            <MemoryBar memory={m.clone()} lang={lang} />
+            <p><small>{ format!("{}: {}", t("ui.memory.reserved"), gib(m.reserved_bytes)) }</small></p>
+        </section>
+    };
+
+    let sort_by = |key: &'static str| {
+        let cb = on_set.clone();
+        Callback::from(move |_| cb.emit(("sort", key.to_string())))
+    };
+    let export = {
+        let a = a.clone();
+        Callback::from(move |_| dom::download("whichgpu-offers.csv", "text/csv", &offers_csv(&a)))
+    };
+    let table = html! {
+        <section class="card" aria-labelledby="h-offers">
+            <h2 id="h-offers">{ t("ui.offers") }</h2>
+            <div class="tools">
+                <button type="button" onclick={export} data-testid="export-csv">{ t("ui.export") }</button>
+                <button type="button" onclick={Callback::from(|_| dom::print())}>{ t("ui.print") }</button>
+            </div>
+            <div class="scroll">
+            <table data-testid="offers">
+                <thead><tr>
+                    <th scope="col">{ t("ui.col.offer") }</th>
+                    <th scope="col">{ t("ui.col.gpu") }</th>
+                    <th scope="col">{ t("ui.col.fits") }</th>
+                    <th scope="col" aria-sort={ if cfg.sort == Sort::Speed { "descending" } else { "none" } }><button type="button" class="th" onclick={sort_by("speed")} data-testid="sort-speed">{ t("ui.col.speed") }</button></th>
+                    <th scope="col">{ t("ui.col.hour") }</th>
+                    <th scope="col" aria-sort={ if cfg.sort == Sort::Cost { "ascending" } else { "none" } }><button type="button" class="th" onclick={sort_by("cost")} data-testid="sort-cost">{ t("ui.col.month") }</button></th>
+                    <th scope="col" aria-sort={ if cfg.sort == Sort::Token { "ascending" } else { "none" } }><button type="button" class="th" onclick={sort_by("token")}>{ t("ui.col.mtok") }</button></th>
+                    <th scope="col">{ t("ui.col.date") }</th>
+                </tr></thead>
+                <tbody>
+                { for a.offers.iter().take(40).map(|o| html! {
+                    <tr class={ classes!(if o.fits { "fit" } else { "nofit" }) } data-offer={o.id.clone()}>
+                        <td>{ format!("{} · {}", o.provider, o.instance) }</td>
+                        <td>{ format!("{}× {}", o.gpus, o.gpu) }</td>
+                        <td>{ if o.fits { t("ui.yes") } else { t("ui.no") } }</td>
+                        <td class="num" data-speed={format!("{:.3}", o.speeds.decode_tokens_per_s_per_seq.unwrap_or(0.0))}>{ num(o.speeds.decode_tokens_per_s_per_seq.unwrap_or(0.0), 1) }</td>
+                        <td class="num">{ usd(o.usd_per_hour, lang) }</td>
+                        <td class="num" data-usd-month={format!("{:.2}", o.usd_per_month)}>{ usd(o.usd_per_month, lang) }</td>
+                        <td class="num">{ o.usd_per_million_output_tokens.map(|v| usd(v, lang)).unwrap_or_else(|| "–".into()) }</td>
+                        <td>{ o.price_as_of.clone() }{ if o.stale { format!(" ({})", t("ui.stale")) } else { String::new() } }</td>
+                    </tr>
+                }) }
+                </tbody>
+            </table>
+            </div>
+        </section>
+    };
+
+    let guidance = html! {
+        <section class="card" data-testid="guidance" aria-labelledby="h-guide">
+            <h2 id="h-guide">{ t("ui.guidance") }</h2>
+            { for a.guidance.iter().map(|g| html! {
+                <div class="faq" data-rule={g.id}>
+                    if let Some(title) = &g.title_msg { <h3>{ title.render(lang) }</h3> }
+                    <p>{ g.msg.render(lang) }{ " " }<a href="#method">{ t("ui.method") }</a></p>
+                </div>
+            }) }
+        </section>
+    };
+
+    let page_class = classes!("page", cfg.embed.then_some("embed"));
+    html! {
+        <div class={page_class}>
+            if !cfg.embed {
+                <header>
+                    <h1>{ t("ui.title") }</h1>
+                    <p>{ t("ui.tagline") }</p>
+                    <p class="tools">
+                        <button type="button" data-testid="lang-switch" onclick={lang_switch} lang={ if lang == Lang::Zh { "en" } else { "zh-CN" } }>{ t("ui.lang") }</button>
+                        <button type="button" data-testid="copy-link" onclick={copy}>{ if p.state.copied { t("ui.copied") } else { t("ui.copy") } }</button>
+                        <small>{ Msg::new("ui.catalog").arg("date", a.catalog_as_of.clone()).render_ui(lang) }</small>
+                    </p>
+                </header>
+            }
+            { notices }
+            <main class="cols">
+                { form }
+                <div class="results">
+                    { recommendation }
+                    { memory }
+                    <section class="card" aria-labelledby="h-scatter">
+                        <h2 id="h-scatter">{ t("ui.scatter") }</h2>
+                        <Scatter answer={a.clone()} lang={lang} />
+                    </section>
+                    { table }
+                    { guidance }
+                    if !cfg.embed {
+                        { method(a, lang) }
+                        <section class="card" aria-labelledby="h-embed">
+                            <h2 id="h-embed">{ t("ui.embed") }</h2>
+                            <textarea readonly=true rows="5" aria-labelledby="h-embed" data-testid="embed-snippet" value={snippet} />
+                        </section>
+                    }
+                </div>
+            </main>
+        </div>
+    }
+}
+
+/// The offers table as CSV (the same figures as the table).
+pub fn offers_csv(a: &Answer) -> String {
+    let mut out = String::from("id,provider,instance,gpu,gpus,instances,fits,decode_tokens_per_s_per_seq,usd_per_hour,usd_per_month,usd_per_million_output_tokens,price_as_of,stale,source\n");
+    let q = |s: &str| format!("\"{}\"", s.replace('"', "\"\""));
+    for o in &a.offers {
+        out.push_str(&format!(
+            "{},{},{},{},{},{},{},{:.2},{:.4},{:.2},{},{},{},{}\n",
+            q(&o.id),
+            q(&o.provider),
+            q(&o.instance),
+            q(&o.gpu),
+            o.gpus,
+            o.instances,
+            o.fits,
+            o.speeds.decode_tokens_per_s_per_seq.unwrap_or(0.0),
+            o.usd_per_hour,
+            o.usd_per_month,
+            o.usd_per_million_output_tokens.map(|v| format!("{v:.4}")).unwrap_or_default(),
+            o.price_as_of,
+            o.stale,
+            q(&o.source)
+        ));
+    }
+    out
+}
+
+/// The method section: the formulas with this configuration's numbers.
+fn method(a: &Answer, lang: Lang) -> Html {
+    let t = |k: &'static str| ui(k, lang);
+    let m = &a.memory;
+    let pick = a.recommendation.as_ref().and_then(|r| a.offers.iter().find(|o| o.id == r.pick.offer));
+    html! {
+        <section class="card method" id="method" aria-labelledby="h-method">
+            <h2 id="h-method">{ t("ui.method") }</h2>
+            <p>{ "weights = body params × bits/8 + embedding params × embed bits/8 = " }{ gib(m.weights_bytes) }</p>
+            <p>{ "KV cache = sequences × tokens × Σ layers 2 · kv_heads · head_dim · bytes (window-capped for sliding layers, latent for MLA) = " }{ gib(m.kv_cache_bytes) }</p>
+            <p>{ "decode step = max(weights read / (bandwidth · η_bw), 2 · active params · batch / (dense rate · η_c)) + KV read / (bandwidth · η_bw) + all-reduce" }</p>
+            if let Some(o) = pick {
+                <p>{ format!("→ {} tok/s per sequence on {}× {} (confidence: {})", num(o.speeds.decode_tokens_per_s_per_seq.unwrap_or(0.0), 1), o.gpus, o.gpu, o.confidence) }</p>
+            }
+            <p>{ "η fitted per engine × GPU class on published measurements; median error: decode 6.5 %, prefill 14.3 %, offline throughput 4.7 %, memory 1.4 % (74 rows). Sources: Pope et al. 2022; Kaplan et al. 2020; GQA (Ainslie et al. 2023); DeepSeek-V2 (MLA); vendor datasheets (dense rates)." }</p>
+            <h3>{ t("ui.accuracy") }</h3>
+            <table>
+                <thead><tr><th>{ "case" }</th><th>{ "measured" }</th><th>{ "estimate" }</th></tr></thead>
+                <tbody>
+                    { for ACCURACY.iter().map(|(case, measured, est)| html! { <tr><td>{ *case }</td><td class="num">{ *measured }</td><td class="num">{ *est }</td></tr> }) }
+                </tbody>
+            </table>
+        </section>
+    }
+}
+
+/// Representative rows of `whichgpu calibrate tests/data/calibration.csv`.
+const ACCURACY: &[(&str, &str, &str)] = &[
+    ("Llama-3-8B Q4_K_M decode, RTX 4090, llama.cpp", "130.6 tok/s", "156.7 tok/s"),
+    ("Llama-3-70B Q4_K_M decode, 2× RTX 3090, llama.cpp", "16.6 tok/s", "17.3 tok/s"),
+    ("Llama-2-70B BF16 decode, 8× A100 TP8, gpt-fast", "62.5 tok/s", "62.8 tok/s"),
+    ("Llama-3.1-8B FP8 throughput 128/2048, H200, TensorRT-LLM", "26 221 tok/s", "25 506 tok/s"),
+    ("OctoCoder 15.5B BF16 memory, A100, HF", "29.03 GiB", "28.88 GiB"),
+];
+
+trait RenderUi {
+    fn render_ui(&self, lang: Lang) -> String;
+}
+
+impl RenderUi for Msg {
+    fn render_ui(&self, lang: Lang) -> String {
+        let mut out = ui(self.key, lang).to_string();
+        for (name, value) in &self.args {
+            out = out.replace(&format!("{{{name}}}"), value);
+        }
+        out
+    }
+}

@@ -1,0 +1,287 @@
+//! End-to-end: the release `dist/` served on 127.0.0.1, driven in headless
+//! Chromium through WebDriver. The test starts and stops its own static
+//! server and chromedriver. Build `dist/` first (`scripts/test.sh` does).
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use fantoccini::{Client, ClientBuilder, Locator};
+use whichgpu::core::answer::evaluate_query;
+use whichgpu::core::catalog::{Catalog, Date};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// A host page that embeds the calculator and records the heights it posts.
+const HOST: &str = r#"<!DOCTYPE html><html><body><iframe id="f" src="/?embed=1" style="width:600px;border:0"></iframe>
+<script>window.heights=[];addEventListener("message",e=>{if(e.data&&e.data.type==="whichgpu:height")window.heights.push(e.data.height)})</script></body></html>"#;
+
+/// A minimal static file server for `dist/` on 127.0.0.1 (one thread).
+fn serve(dir: PathBuf) -> u16 {
+    let listener = TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1");
+    let port = listener.local_addr().expect("addr").port();
+    std::thread::spawn(move || {
+        for stream in listener.incoming().flatten() {
+            let dir = dir.clone();
+            std::thread::spawn(move || handle(stream, &dir));
+        }
+    });
+    port
+}
+
+fn handle(mut stream: TcpStream, dir: &Path) {
+    let mut reader = BufReader::new(match stream.try_clone() {
+        Ok(s) => s,
+        Err(_) => return,
+    });
+    let mut line = String::new();
+    if reader.read_line(&mut line).is_err() {
+        return;
+    }
+    loop {
+        let mut h = String::new();
+        if reader.read_line(&mut h).map(|n| n == 0).unwrap_or(true) || h == "\r\n" {
+            break;
+        }
+    }
+    let path = line.split_whitespace().nth(1).unwrap_or("/").split('?').next().unwrap_or("/").to_string();
+    let (status, body, ctype) = if path == "/__host.html" {
+        ("200 OK", HOST.as_bytes().to_vec(), "text/html")
+    } else {
+        let rel = if path == "/" { "index.html".to_string() } else { path.trim_start_matches('/').to_string() };
+        let file = dir.join(&rel);
+        let ctype = match file.extension().and_then(|e| e.to_str()) {
+            Some("html") => "text/html; charset=utf-8",
+            Some("js") => "text/javascript",
+            Some("wasm") => "application/wasm",
+            Some("css") => "text/css",
+            _ => "application/octet-stream",
+        };
+        match (rel.contains(".."), std::fs::File::open(&file)) {
+            (false, Ok(mut f)) => {
+                let mut b = Vec::new();
+                let _ = f.read_to_end(&mut b);
+                ("200 OK", b, ctype)
+            }
+            _ => ("404 Not Found", b"not found".to_vec(), "text/plain"),
+        }
+    };
+    let head = format!("HTTP/1.1 {status}\r\nContent-Type: {ctype}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n", body.len());
+    let _ = stream.write_all(head.as_bytes());
+    let _ = stream.write_all(&body);
+}
+
+struct Driver(Child);
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).map(|a| a.port()).expect("free port")
+}
+
+async fn browser(width: u32, height: u32) -> (Client, Driver) {
+    let chromedriver = std::env::var("CHROMEDRIVER").unwrap_or_else(|_| "/usr/bin/chromedriver".into());
+    let port = free_port();
+    let child = Command::new(&chromedriver)
+        .arg(format!("--port={port}"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start {chromedriver}: {e}"));
+    let driver = Driver(child);
+    let profile = std::env::temp_dir().join(format!("whichgpu-e2e-{port}"));
+    let caps: serde_json::Map<String, serde_json::Value> = serde_json::from_value(serde_json::json!({
+        "goog:chromeOptions": {
+            "binary": std::env::var("CHROME").unwrap_or_else(|_| "/usr/bin/chromium".into()),
+            "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                     "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-dev-shm-usage",
+                     format!("--user-data-dir={}", profile.display()), format!("--window-size={width},{height}")]
+        }
+    }))
+    .expect("caps");
+    let url = format!("http://127.0.0.1:{port}");
+    for _ in 0..100 {
+        let connector = hyper_util::client::legacy::connect::HttpConnector::new();
+        if let Ok(c) = ClientBuilder::new(connector).capabilities(caps.clone()).connect(&url).await {
+            return (c, driver);
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("chromedriver did not come up on {url}");
+}
+
+async fn wait_for(c: &Client, css: &str) -> fantoccini::elements::Element {
+    c.wait().at_most(Duration::from_secs(20)).for_element(Locator::Css(css)).await.unwrap_or_else(|e| panic!("no {css}: {e}"))
+}
+
+async fn memory_bytes(c: &Client) -> f64 {
+    let el = wait_for(c, "[data-testid=memory-total]").await;
+    el.attr("data-bytes").await.ok().flatten().and_then(|v| v.parse().ok()).expect("data-bytes")
+}
+
+async fn text(c: &Client, css: &str) -> String {
+    wait_for(c, css).await.text().await.unwrap_or_default()
+}
+
+fn dist() -> PathBuf {
+    let d = root().join("dist");
+    assert!(d.join("index.html").exists(), "dist/ is missing: run `trunk build --release` (scripts/test.sh does)");
+    d
+}
+
+fn expected_total(query: &str) -> f64 {
+    let catalog = Catalog::bundled().expect("catalog");
+    evaluate_query(query, catalog, Date::parse("2026-11-29").expect("date")).memory.total_bytes
+}
+
+fn shot_dir() -> PathBuf {
+    let d = root().join("tests/e2e/screenshots");
+    let _ = std::fs::create_dir_all(&d);
+    d
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn page_end_to_end() {
+    let port = serve(dist());
+    let base = format!("http://127.0.0.1:{port}/");
+    let (c, _driver) = browser(1280, 2000).await;
+
+    // Default load shows a real recommendation.
+    c.goto(&format!("{base}?lang=en")).await.expect("goto");
+    let reco = text(&c, "[data-testid=recommendation]").await;
+    assert!(reco.contains("Recommendation") && reco.contains("tok/s"), "{reco}");
+    let before = memory_bytes(&c).await;
+    assert!(before > 1e9);
+
+    // Changing an input changes the numbers and the URL.
+    let input = wait_for(&c, "#in-in").await;
+    // Select the old value and type over it, as a user does.
+    input.send_keys("\u{E009}a\u{E009}").await.expect("select all");
+    input.send_keys("16000\t").await.expect("type");
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let after = memory_bytes(&c).await;
+    let dbg = c.execute("return location.search + ' | ' + (document.querySelector('[data-testid=notice]')||{}).textContent", vec![]).await.expect("dbg");
+    assert!(after > before, "memory {before} → {after}; {dbg}");
+    let url = c.current_url().await.expect("url");
+    assert!(url.as_str().contains("in=16000") && url.as_str().contains("v=1"), "{url}");
+
+    // A share link reproduces the numbers the core (and the CLI) computes.
+    let q = "v=1&model=llama-3.1-70b&w=fp8&in=2000&out=500&batch=16&gpu=h100-sxm-80gb&gpus=2&lang=en";
+    c.goto(&format!("{base}?{q}")).await.expect("goto link");
+    let shown = memory_bytes(&c).await;
+    let want = expected_total(q);
+    assert!((shown - want).abs() <= 1.0, "page {shown} vs core {want}");
+    assert_eq!(wait_for(&c, "#in-model").await.prop("value").await.ok().flatten().as_deref(), Some("llama-3.1-70b"));
+
+    // Bad values: a visible notice naming the keys; defaults for those keys.
+    c.goto(&format!("{base}?v=1&in=-5&frobnicate=1&model=llama-3.1-8b&lang=en")).await.expect("goto bad");
+    let notice = text(&c, "[data-testid=notice]").await;
+    assert!(notice.contains("in") && notice.contains("frobnicate"), "{notice}");
+    assert_eq!(wait_for(&c, "#in-in").await.prop("value").await.ok().flatten().as_deref(), Some("2000"));
+
+    // Names from a link render as text: nothing executes.
+    c.goto(&format!("{base}?v=1&region=%3Cimg%20src%3Dx%20onerror%3D%22window.pwned%3D1%22%3E&model=%3Cscript%3Ewindow.pwned%3D2%3C%2Fscript%3E")).await.expect("goto xss");
+    wait_for(&c, "[data-testid=recommendation]").await;
+    let pwned = c.execute("return window.pwned === undefined", vec![]).await.expect("exec");
+    assert_eq!(pwned, serde_json::json!(true));
+
+    // Language switch changes the text.
+    c.goto(&format!("{base}?lang=en")).await.expect("goto");
+    wait_for(&c, "[data-testid=lang-switch]").await.click().await.expect("click lang");
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let zh = text(&c, "[data-testid=recommendation]").await;
+    assert!(zh.contains("推荐方案"), "{zh}");
+    assert!(c.current_url().await.expect("url").as_str().contains("lang=zh"));
+
+    // The table sorts by speed when its header is clicked, and exports CSV.
+    c.goto(&format!("{base}?lang=en")).await.expect("goto");
+    wait_for(&c, "[data-testid=sort-speed]").await.click().await.expect("sort");
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let speeds = c
+        .execute("return [...document.querySelectorAll('[data-testid=offers] tbody tr.fit td[data-speed]')].slice(0,5).map(td=>parseFloat(td.dataset.speed))", vec![])
+        .await
+        .expect("speeds");
+    let v: Vec<f64> = serde_json::from_value(speeds).expect("numbers");
+    assert!(v.len() >= 2 && v.windows(2).all(|w| w[0] >= w[1]), "{v:?}");
+    c.execute("window.__csv=null;const o=URL.createObjectURL;URL.createObjectURL=b=>{b.text().then(t=>window.__csv=t);return o(b)}", vec![]).await.expect("hook");
+    wait_for(&c, "[data-testid=export-csv]").await.click().await.expect("export");
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let csv = c.execute("return window.__csv", vec![]).await.expect("csv");
+    let csv = csv.as_str().unwrap_or_default().to_string();
+    assert!(csv.starts_with("id,provider,instance") && csv.lines().count() > 100, "{}", &csv[..csv.len().min(200)]);
+
+    // Keyboard only: focus the weight-format select with Tab, change it with the arrow keys.
+    c.goto(&format!("{base}?lang=en")).await.expect("goto");
+    wait_for(&c, "#in-w").await;
+    let before = memory_bytes(&c).await;
+    let mut reached = false;
+    for _ in 0..20 {
+        c.active_element().await.expect("active").send_keys("\u{E004}").await.expect("tab");
+        let id = c.execute("return document.activeElement && document.activeElement.id", vec![]).await.expect("id");
+        if id == serde_json::json!("in-w") {
+            reached = true;
+            break;
+        }
+    }
+    assert!(reached, "Tab never reached the weight-format select");
+    c.active_element().await.expect("active").send_keys("\u{E013}").await.expect("arrow up: bf16 to fp32");
+    c.active_element().await.expect("active").send_keys("\u{E004}").await.expect("tab away");
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let after = memory_bytes(&c).await;
+    assert!(after != before, "keyboard change did not change the memory ({before})");
+
+    // Every request went to this origin.
+    let foreign = c
+        .execute("return performance.getEntriesByType('resource').map(e=>e.name).filter(u=>!u.startsWith(location.origin))", vec![])
+        .await
+        .expect("resources");
+    assert_eq!(foreign, serde_json::json!([]));
+
+    // Embed mode posts its height to the parent page.
+    c.goto(&format!("http://127.0.0.1:{port}/__host.html")).await.expect("host");
+    let mut height = 0.0;
+    for _ in 0..100 {
+        let h = c.execute("return window.heights.length ? window.heights[window.heights.length-1] : 0", vec![]).await.expect("h");
+        height = h.as_f64().unwrap_or(0.0);
+        if height > 100.0 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(height > 100.0, "no height message from the embedded page");
+
+    // Screenshots of the default page: both languages, both themes.
+    for (lang, theme) in [("en", "light"), ("zh", "light"), ("en", "dark"), ("zh", "dark")] {
+        c.goto(&format!("{base}?lang={lang}&theme={theme}")).await.expect("goto");
+        wait_for(&c, "[data-testid=recommendation]").await;
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        let png = c.screenshot().await.expect("screenshot");
+        std::fs::write(shot_dir().join(format!("default-{lang}-{theme}.png")), png).expect("write screenshot");
+    }
+    let _ = c.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn narrow_screen_is_one_column() {
+    let port = serve(dist());
+    let (c, _driver) = browser(360, 1400).await;
+    c.goto(&format!("http://127.0.0.1:{port}/?lang=en")).await.expect("goto");
+    wait_for(&c, "[data-testid=recommendation]").await;
+    let wide = c
+        .execute("return [...document.querySelectorAll('body *')].filter(e=>e.getBoundingClientRect().right > window.innerWidth + 1 && !e.closest('.scroll')).slice(0,5).map(e=>e.tagName+'.'+e.className+' '+Math.round(e.getBoundingClientRect().right))", vec![])
+        .await
+        .expect("w");
+    assert_eq!(wide, serde_json::json!([]), "elements wider than a 360 px screen");
+    let png = c.screenshot().await.expect("screenshot");
+    std::fs::write(shot_dir().join("narrow-360.png"), png).expect("write");
+    let _ = c.close().await;
+}

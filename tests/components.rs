@@ -1,0 +1,71 @@
+//! Component tests in a real browser (wasm-bindgen-test, headless Chromium):
+//! render the app into a div, act on the DOM, let Yew's scheduler run, then
+//! assert on what is shown.
+
+#![cfg(target_arch = "wasm32")]
+
+use std::time::Duration;
+
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+use web_sys::{Element, HtmlInputElement};
+use whichgpu::web::app::App;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+fn mount() -> Element {
+    let doc = gloo::utils::document();
+    let div = doc.create_element("div").expect("div");
+    doc.body().expect("body").append_child(&div).expect("append");
+    yew::Renderer::<App>::with_root(div.clone()).render();
+    div
+}
+
+async fn settle() {
+    // Yew renders on the microtask queue; give it a few turns.
+    gloo::timers::future::sleep(Duration::from_millis(50)).await;
+}
+
+fn bytes(root: &Element) -> f64 {
+    root.query_selector("[data-testid=memory-total]")
+        .ok()
+        .flatten()
+        .and_then(|e| e.get_attribute("data-bytes"))
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0.0)
+}
+
+fn set_input(root: &Element, css: &str, value: &str) {
+    let el: HtmlInputElement = root.query_selector(css).ok().flatten().expect("input").dyn_into().expect("input element");
+    el.set_value(value);
+    let ev = web_sys::Event::new("change").expect("event");
+    el.dispatch_event(&ev).expect("dispatch");
+}
+
+#[wasm_bindgen_test]
+async fn renders_a_recommendation_and_reacts_to_inputs() {
+    let root = mount();
+    settle().await;
+    let text = root.text_content().unwrap_or_default();
+    assert!(root.query_selector("[data-testid=recommendation]").ok().flatten().is_some(), "{text}");
+    let before = bytes(&root);
+    assert!(before > 1e9);
+
+    // More users → more KV cache → more memory.
+    set_input(&root, "#in-batch", "64");
+    settle().await;
+    let after = bytes(&root);
+    assert!(after > before, "{before} → {after}");
+
+    // A bad value shows a notice and keeps the last good state.
+    set_input(&root, "#in-batch", "-3");
+    settle().await;
+    assert_eq!(bytes(&root), after);
+    let notice = root.query_selector("[data-testid=notice]").ok().flatten().and_then(|n| n.text_content()).unwrap_or_default();
+    assert!(notice.contains("batch"), "{notice}");
+
+    // A hostile name is rendered as text, not markup.
+    set_input(&root, "#in-region", "<img src=x onerror=alert(1)>");
+    settle().await;
+    assert!(root.query_selector("img").ok().flatten().is_none());
+}

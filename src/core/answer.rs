@@ -300,11 +300,16 @@ pub fn evaluate(cfg: &Config, mut notices: Vec<Notice>, catalog: &Catalog, today
         .clone()
         .or_else(|| recommendation.as_ref().and_then(|r| offers.iter().find(|o| o.id == r.pick.offer)).map(|o| o.gpu.clone()));
     let focus = focus_gpu_id.as_deref().and_then(|g| catalog.gpu(g)).or_else(|| catalog.gpu("h100-sxm-80gb")).or(catalog.gpus.first());
+    // Without a GPU count in the configuration, use the plan found for that GPU.
+    let focus_plan = |gpu: &Gpu| match cfg.gpus {
+        Some(g) => Plan::in_node(cfg.engine, g, cfg.nodes),
+        None => plan_for(&job, &cfg, gpu).0,
+    };
     let memory = match focus {
-        Some(gpu) => memory_json(&job, &cfg, gpu),
+        Some(gpu) => memory_json(&job, &cfg, gpu, focus_plan(gpu)),
         None => MemoryJson::default(),
     };
-    let answers = focus.map(|gpu| inverse_answers(&job, &cfg, gpu)).unwrap_or_default();
+    let answers = focus.map(|gpu| inverse_answers(&job, &cfg, gpu, focus_plan(gpu))).unwrap_or_default();
     let mut answer = Answer {
         query: link::encode(&cfg),
         notices,
@@ -355,9 +360,8 @@ fn empty_answer(cfg: &Config, notices: Vec<Notice>, catalog: &Catalog, model: &M
     }
 }
 
-/// Memory for `gpus` × `nodes` of one GPU type (1 × nodes when unset).
-pub fn memory_json(job: &ServeJob<'_>, cfg: &Config, gpu: &Gpu) -> MemoryJson {
-    let plan = Plan::in_node(cfg.engine, cfg.gpus.unwrap_or(1), cfg.nodes);
+/// Memory for a plan on one GPU type (the configuration's `gpus` × `nodes`).
+pub fn memory_json(job: &ServeJob<'_>, cfg: &Config, gpu: &Gpu, plan: Plan) -> MemoryJson {
     let batch = job.resolve_batch(cfg.batch, gpu, plan);
     let per_gpu = job.memory(plan, batch);
     let n = f64::from(plan.gpus());
@@ -381,9 +385,8 @@ pub fn memory_json(job: &ServeJob<'_>, cfg: &Config, gpu: &Gpu) -> MemoryJson {
     }
 }
 
-/// The inverse questions on one GPU type at the configuration's GPU count.
-pub fn inverse_answers(job: &ServeJob<'_>, cfg: &Config, gpu: &Gpu) -> Answers {
-    let plan = Plan::in_node(cfg.engine, cfg.gpus.unwrap_or(1), cfg.nodes);
+/// The inverse questions on one GPU type for a plan.
+pub fn inverse_answers(job: &ServeJob<'_>, cfg: &Config, gpu: &Gpu, plan: Plan) -> Answers {
     let batch = match cfg.batch {
         Batch::N(n) => f64::from(n),
         Batch::Max => 1.0,

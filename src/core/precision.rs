@@ -33,6 +33,9 @@ pub struct WeightFormat {
 /// Bits for group-wise 4-bit formats: 4 bits plus a 16-bit scale and a
 /// 4-bit zero point per group of 128 (AWQ, Lin et al. 2023; GPTQ, Frantar et
 /// al. 2022, as packed by AutoAWQ/AutoGPTQ).
+const G32_SCALE_ZERO_BITS: f64 = 16.0 + 16.0;
+const G32_GROUP: f64 = 32.0;
+
 const INT4_G128_BITS: f64 = 4.0 + (16.0 + 4.0) / 128.0;
 
 /// GGUF files: effective bits per weight over the whole file, from the sizes
@@ -68,7 +71,7 @@ pub fn weight_formats() -> [WeightFormat; 23] {
         wo("int4-awq", INT4_G128_BITS),
         wo("int4-gptq", INT4_G128_BITS),
         // gpt-fast int4 with group size 32: bf16 scale + bf16 zero per 32 weights.
-        wo("int4-g32", 4.0 + 32.0 / 32.0),
+        wo("int4-g32", 4.0 + G32_SCALE_ZERO_BITS / G32_GROUP),
         // NF4 with double quantization: 4 + 8/64 + 32/(64·256) = 4.127 bits
         // (QLoRA, Dettmers et al. 2023, §3).
         wo("nf4", 4.0 + 8.0 / 64.0 + 32.0 / (64.0 * 256.0)),

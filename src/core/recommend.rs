@@ -66,7 +66,7 @@ pub struct Recommendation {
 }
 
 fn passes_filters(cfg: &Config, o: &Offer) -> bool {
-    (cfg.providers.is_empty() || cfg.providers.iter().any(|p| *p == o.provider))
+    (cfg.providers.is_empty() || cfg.providers.contains(&o.provider))
         && cfg.gpu.as_ref().is_none_or(|g| *g == o.gpu)
         && cfg.region.as_ref().is_none_or(|r| o.region.to_lowercase().contains(&r.to_lowercase()))
 }
@@ -165,7 +165,7 @@ fn evaluate_offer(cfg: &Config, job: &ServeJob<'_>, catalog: &Catalog, gpu: &Gpu
     let usd_per_month = compute_month + storage_usd_per_month + egress_usd_per_month;
     let tokens_month = throughput_total * hours.busy_per_month * 3600.0;
     let usd_per_million = (tokens_month > 0.0 && fits).then(|| compute_month / tokens_month * 1e6);
-    let usd_per_job = (hours.billed_per_job > 0.0).then(|| usd_per_hour * hours.billed_per_job);
+    let usd_per_job = (hours.billed_per_job > 0.0).then_some(usd_per_hour * hours.billed_per_job);
     let headroom = usable - mem.total();
 
     let mut reason_msgs = Vec::new();

@@ -46,7 +46,7 @@ pub fn text(a: &Answer) -> String {
         ans.best_weight_format.clone().unwrap_or_else(|| "-".into())
     );
     let _ = writeln!(s, "\nPer GPU type (fits first):");
-    let _ = writeln!(s, "  {:<22} {:>4} {:>5} {:>10} {:>10} {:>10} {:>8}  {}", "gpu", "gpus", "fits", "GiB/GPU", "tok/s/seq", "tok/s all", "TTFT s", "confidence");
+    let _ = writeln!(s, "  {:<22} {:>4} {:>5} {:>10} {:>10} {:>10} {:>8}  confidence", "gpu", "gpus", "fits", "GiB/GPU", "tok/s/seq", "tok/s all", "TTFT s");
     let mut rows: Vec<_> = a.results.iter().collect();
     rows.sort_by(|x, y| y.fits.cmp(&x.fits).then(y.speeds.decode_tokens_per_s_per_seq.unwrap_or(0.0).total_cmp(&x.speeds.decode_tokens_per_s_per_seq.unwrap_or(0.0))));
     for r in rows {

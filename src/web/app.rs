@@ -23,8 +23,6 @@ pub struct State {
 pub enum Action {
     /// An input changed: key and raw value, validated by the link codec.
     Set(&'static str, String),
-    /// Several keys at once (e.g. a select that implies others).
-    Replace(Config),
     Copied,
 }
 
@@ -46,7 +44,6 @@ impl Reducible for State {
                     next.notices.push(n);
                 }
             },
-            Action::Replace(cfg) => next.cfg = cfg,
             Action::Copied => next.copied = true,
         }
         Rc::new(next)

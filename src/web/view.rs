@@ -180,7 +180,7 @@ pub fn page(p: &PageProps) -> Html {
             { select("ui.task", "in-task", "task", task.into(), opts(&[("serve", "ui.task.serve"), ("generate", "ui.task.generate"), ("finetune", "ui.task.finetune"), ("pretrain", "ui.task.pretrain")]), lang, on_set) }
             { select("ui.model", "in-model", "model", cfg.model.clone(), models, lang, on_set) }
             if cfg.model == "custom" {
-                { number("ui.params", "in-params", "params", cfg.custom.params_b.map(|v| link::fmt_num(v)).unwrap_or_default(), lang, on_set) }
+                { number("ui.params", "in-params", "params", cfg.custom.params_b.map(link::fmt_num).unwrap_or_default(), lang, on_set) }
             }
             { select("ui.format", "in-w", "w", cfg.weight_format_id().to_string(), formats, lang, on_set) }
             { number("ui.in", "in-in", "in", cfg.input_tokens.to_string(), lang, on_set) }

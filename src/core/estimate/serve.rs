@@ -176,8 +176,7 @@ impl<'a> ServeJob<'a> {
         };
         let attn = f64::from(m.heads) * f64::from(m.head_dim);
         let per_token = 4.0 * f64::from(m.hidden) + (2.0 * attn + 2.0 * ffn) / f64::from(plan.tp);
-        let logits_rows = if self.engine == Engine::Hf { batch.max(1.0) } else { batch.max(1.0) };
-        chunk * per_token * 2.0 + logits_rows * f64::from(m.vocab) * 4.0
+        chunk * per_token * 2.0 + batch.max(1.0) * f64::from(m.vocab) * 4.0
     }
 
     pub fn memory(&self, plan: Plan, batch: f64) -> ServeMemory {

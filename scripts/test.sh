@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Installs what the tests need, then runs every layer:
+#   1. native tests of the core (unit, property, snapshot, calibration, CLI);
+#   2. clippy's panic lints on the core;
+#   3. component tests in headless Chromium (wasm-bindgen-test);
+#   4. the release build of the page and end-to-end tests over WebDriver.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh test
+source scripts/env.sh
+
+step() { printf '\n[test] %s\n' "$*"; }
+
+step "1/4 native tests of the core"
+cargo test --locked --lib --test calibration --test catalog --test cli --test estimator --test link --test scenarios --test messages
+
+step "2/4 clippy: no unwrap/expect/indexing/panic in the core"
+cargo clippy --locked --lib -- -D clippy::unwrap_used -D clippy::expect_used -D clippy::indexing_slicing -D clippy::panic
+
+step "3/4 component tests in headless Chromium"
+cargo test --locked --target wasm32-unknown-unknown --features ui --test components
+
+step "4/4 release build of the page, then end-to-end tests"
+trunk build --release
+bash scripts/size.sh
+cargo test --locked -p whichgpu-e2e --test browser

@@ -1,0 +1,78 @@
+//! The command line as scripts use it: exit statuses, notices on stderr,
+//! and the JSON fields of LINK-FORMAT.md.
+
+use std::process::Command;
+
+fn run(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_whichgpu")).args(args).args(["--today", "2026-11-29"]).output().expect("run whichgpu");
+    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into(), String::from_utf8_lossy(&out.stderr).into())
+}
+
+fn json(query: &str) -> serde_json::Value {
+    let (code, out, err) = run(&["--json", query]);
+    assert_eq!(code, 0, "{err}");
+    serde_json::from_str(&out).expect("JSON")
+}
+
+#[test]
+fn answers_with_every_contract_field() {
+    let v = json("v=1&task=serve&model=llama-3.1-70b&w=fp8&in=2000&out=500&batch=16");
+    for k in ["query", "notices", "catalog_as_of", "memory", "results", "answers", "offers", "recommendation", "guidance"] {
+        assert!(v.get(k).is_some(), "missing {k}");
+    }
+    for k in ["weights_bytes", "kv_cache_bytes", "activations_bytes", "gradients_bytes", "optimizer_bytes", "overhead_bytes", "total_bytes", "total_bytes_low", "total_bytes_high", "reserved_bytes"] {
+        assert!(v["memory"][k].is_number(), "memory.{k}");
+    }
+    let r = &v["results"][0];
+    for k in ["gpu", "gpus", "nodes", "batch", "fits", "per_gpu_bytes", "confidence", "decode_tokens_per_s_per_seq", "decode_tokens_per_s_per_seq_low", "decode_tokens_per_s_per_seq_high", "prefill_tokens_per_s", "time_to_first_token_s", "request_latency_s"] {
+        assert!(r.get(k).is_some(), "results[].{k}");
+    }
+    for k in ["max_context_tokens", "max_batch", "min_gpus", "best_weight_format"] {
+        assert!(v["answers"].get(k).is_some(), "answers.{k}");
+    }
+    let o = &v["offers"][0];
+    for k in ["id", "provider", "instance", "gpu", "gpus", "instances", "fits", "spot", "interconnect", "usd_per_hour", "usd_per_month", "usd_per_million_output_tokens", "storage_usd_per_month", "egress_usd_per_month", "price_as_of", "stale", "source", "reasons"] {
+        assert!(o.get(k).is_some(), "offers[].{k}");
+    }
+    let pick = v["recommendation"]["pick"]["offer"].as_str().expect("pick");
+    assert!(v["offers"].as_array().expect("offers").iter().any(|o| o["id"] == pick));
+    assert_eq!(v["recommendation"]["pick"]["why"], "best");
+}
+
+#[test]
+fn the_cli_and_the_core_agree() {
+    let q = "model=llama-3.1-8b&w=bf16&gpu=h100-sxm-80gb&gpus=1&in=8192&out=1&batch=1&kv=bf16&engine=hf";
+    let v = json(q);
+    // 1 GiB of KV for Llama-3-8B-class at 8k (+1 token), and 16.06 GB of weights.
+    let kv = v["memory"]["kv_cache_bytes"].as_f64().expect("kv");
+    assert!((kv / 1_073_741_824.0 - 1.0).abs() < 0.001, "{kv}");
+    assert!((v["memory"]["weights_bytes"].as_f64().expect("w") - 16.06e9).abs() < 0.01e9);
+}
+
+#[test]
+fn exit_statuses() {
+    // Notices go to stderr and into the JSON, and the answer still comes.
+    let (code, out, err) = run(&["--json", "model=llama-3.1-8b&in=-4&bogus=1"]);
+    assert_eq!(code, 0);
+    assert!(err.contains("notice [in]") && err.contains("notice [bogus]"), "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("json");
+    assert_eq!(v["notices"].as_array().map(Vec::len), Some(2));
+    // --strict turns a notice into exit 2.
+    assert_eq!(run(&["--strict", "model=llama-3.1-8b&in=-4"]).0, 2);
+    assert_eq!(run(&["--strict", "model=llama-3.1-8b"]).0, 0);
+    // Nothing usable: exit 2 with a message.
+    let (code, _, err) = run(&["model=no-such-model"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("unknown model"), "{err}");
+    // Page-only keys are accepted and ignored.
+    assert_eq!(run(&["--strict", "lang=zh&embed=1&theme=dark"]).0, 0);
+}
+
+#[test]
+fn hostile_arguments_never_panic() {
+    for q in ["", "&&&", "=", "%", "%ff%fe", "in=99999999999999999999", "model=custom&params=1e308", "batch=max&in=10000000&model=llama-3.1-405b", "price=::,:", "res=0x0", "v=2"] {
+        let (code, _, err) = run(&[q]);
+        assert!(code == 0 || code == 2, "{q}: exit {code} {err}");
+        assert!(!err.contains("panicked"), "{q}: {err}");
+    }
+}

@@ -6,6 +6,7 @@ pub mod arch;
 pub mod engine;
 pub mod ranges;
 pub mod serve;
+pub mod train;
 
 use super::catalog::{Catalog, Model};
 use super::config::{Config, CustomArch};

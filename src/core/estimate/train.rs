@@ -1,0 +1,272 @@
+//! Fine-tuning and pre-training: memory per GPU, tokens/s, job time.
+//!
+//! Memory: parameters, gradients and optimizer states per method and
+//! optimizer (ZeRO, Rajbhandari et al. 2020, §3: mixed-precision Adam keeps
+//! 2 + 2 + 12 = 16 bytes per parameter), sharded by ZeRO stage / FSDP over
+//! the data-parallel GPUs; LoRA adapters (Hu et al. 2021) of rank r on the
+//! chosen projections; QLoRA's NF4 base with double quantization (Dettmers
+//! et al. 2023); activations per token per layer after Korthikanti et al.
+//! 2022 ("Reducing Activation Recomputation in Large Transformer Models",
+//! Table 2: attention 11·h, layer norms 4·h, MLP 2·h + the FFN's
+//! intermediates, plus 5·a·s scores per token without memory-efficient
+//! attention), stored for every layer, only at layer inputs (2·h) with full
+//! recomputation; logits over the vocabulary in fp32 for the loss.
+//!
+//! Time: FLOPs ≈ 6·N·tokens for training (Kaplan et al. 2020, §2.1), 8·N
+//! with full recomputation (one more forward), 4·N for LoRA/QLoRA where
+//! frozen weights need no weight gradients, plus the attention term
+//! 12·layers·d_attn·seq per token (Narayanan et al. 2021, eq. 3, causal
+//! half), at a model-FLOPs utilisation fitted per GPU class.
+
+use super::super::catalog::{Gpu, Model};
+use super::super::config::{Checkpointing, Config, Method, Optim, Targets, Task};
+use super::super::precision::{self, Compute, WeightFormat};
+
+
+#[derive(Debug, Clone)]
+pub struct TrainJob<'a> {
+    pub model: &'a Model,
+    pub task: Task,
+    pub method: Method,
+    /// Format of the (frozen, for LoRA/QLoRA) base weights.
+    pub format: WeightFormat,
+    /// Bytes per element of trainable weights, gradients and activations:
+    /// 2 under mixed precision, 4 in plain fp32 training.
+    pub train_bytes: f64,
+    pub optim: Optim,
+    pub optim_offload: bool,
+    pub zero: u8,
+    pub mb: f64,
+    pub seq: f64,
+    pub gc: Checkpointing,
+    pub flash: bool,
+    pub rank: f64,
+    pub targets: Targets,
+    /// Activations kept in CPU memory between forward and backward, and a
+    /// fused chunked cross-entropy (Unsloth's defaults).
+    pub offload_activations: bool,
+    pub fused_loss: bool,
+}
+
+/// Memory of a training job per GPU, bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct TrainMemory {
+    pub weights: f64,
+    pub gradients: f64,
+    pub optimizer: f64,
+    pub activations: f64,
+    pub overhead: f64,
+}
+
+impl TrainMemory {
+    pub fn total(&self) -> f64 {
+        self.weights + self.gradients + self.optimizer + self.activations + self.overhead
+    }
+}
+
+/// CUDA context, allocator slack and communication buffers per GPU (~1 GiB).
+const OVERHEAD_BYTES: f64 = 1_073_741_824.0;
+
+impl<'a> TrainJob<'a> {
+    pub fn new(model: &'a Model, cfg: &Config) -> TrainJob<'a> {
+        let method = if cfg.task == Task::Pretrain { Method::Full } else { cfg.method };
+        let format = precision::weight_format(cfg.weight_format_id())
+            .or_else(|| precision::weight_format("bf16"))
+            .unwrap_or(WeightFormat { id: "bf16", body_bits: 16.0, embed_bits: 16.0, weight_only: false, compute: Compute::Bf16, gguf: false });
+        TrainJob {
+            model,
+            task: cfg.task,
+            method,
+            train_bytes: if format.id == "fp32" { 4.0 } else { 2.0 },
+            format,
+            optim: cfg.optim,
+            optim_offload: cfg.optim_offload,
+            zero: cfg.zero,
+            mb: f64::from(cfg.mb),
+            seq: f64::from(cfg.seq),
+            gc: cfg.gc,
+            flash: cfg.flash,
+            rank: f64::from(cfg.rank),
+            targets: cfg.targets,
+            offload_activations: false,
+            fused_loss: false,
+        }
+    }
+
+    /// Trainable parameters: all of them, or the LoRA adapters: r·(d_in + d_out)
+    /// per adapted projection (Hu et al. 2021, §4.1).
+    pub fn trainable_params(&self) -> f64 {
+        if self.method == Method::Full {
+            return self.model.params_total;
+        }
+        let m = self.model;
+        let h = f64::from(m.hidden);
+        let q = f64::from(m.heads) * f64::from(m.head_dim);
+        let kv = f64::from(m.kv_heads) * f64::from(m.head_dim);
+        let attn = (h + q) + (h + kv) * 2.0 + (q + h);
+        let ffn_width = match &m.moe {
+            Some(moe) => f64::from(moe.expert_ffn),
+            None => f64::from(m.ffn.unwrap_or(4 * m.hidden)),
+        };
+        let experts = m.moe.as_ref().map_or(1.0, |x| f64::from(x.experts + x.shared));
+        let mlp = 3.0 * (h + ffn_width) * experts;
+        let per_layer = match self.targets {
+            Targets::Attn => attn,
+            Targets::AttnMlp | Targets::All => attn + mlp,
+        };
+        self.rank * per_layer * f64::from(m.layers)
+    }
+
+    /// Bytes of optimizer state per trainable parameter, master weights
+    /// included under mixed precision: AdamW 4+4 (+4 master); 8-bit AdamW
+    /// 1+1 (Dettmers et al. 2021) (+4); Adafactor's factored second moment is
+    /// negligible (Shazeer & Stern 2018) (+4); SGD momentum 4 (+4).
+    fn optimizer_bytes_per_param(&self) -> f64 {
+        let master = if self.train_bytes < 4.0 && self.method == Method::Full { 4.0 } else { 0.0 };
+        let states = match self.optim {
+            Optim::Adamw => 8.0,
+            Optim::Adamw8bit => 2.0,
+            Optim::Adafactor => 0.1,
+            Optim::Sgd => 0.0,
+            Optim::SgdMomentum => 4.0,
+        };
+        master + states
+    }
+
+    /// Activation bytes per token per layer, stored for the backward pass.
+    fn layer_activation_bytes_per_token(&self) -> f64 {
+        let m = self.model;
+        let h = f64::from(m.hidden);
+        let f = match &m.moe {
+            Some(moe) => f64::from(moe.expert_ffn) * f64::from(moe.active + moe.shared),
+            None => f64::from(m.ffn.unwrap_or(4 * m.hidden)),
+        };
+        // 16-bit elements: Korthikanti et al. 2022 count 34·h bytes for a
+        // 4h GeLU MLP; with a gated FFN the MLP keeps its input and three f-wide tensors.
+        let gated = m.moe.is_some() || m.ffn.is_some_and(|x| f64::from(x) < 3.9 * h);
+        let mlp = if gated { 2.0 * h + 6.0 * f } else { 2.0 * h + 4.0 * f + f };
+        let base = (11.0 + 4.0) * h + mlp;
+        let scores = if self.flash { 0.0 } else { 5.0 * f64::from(m.heads) * self.seq };
+        (base + scores) * self.train_bytes / 2.0
+    }
+
+    /// Memory per GPU with `dp` data-parallel GPUs.
+    pub fn memory(&self, dp: f64) -> TrainMemory {
+        let m = self.model;
+        let dp = dp.max(1.0);
+        let trainable = self.trainable_params();
+        let shard = |stage: u8| if self.zero >= stage { dp } else { 1.0 };
+        // Weights: the trainable copy at training precision, or the frozen base at its format.
+        let base_weights = if self.method == Method::Full {
+            m.params_total * self.train_bytes
+        } else {
+            let body_bits = if self.format.id == "fp32" { 32.0 } else { self.format.body_bits };
+            let embed_bits = if self.format.id == "fp32" { 32.0 } else { self.format.embed_bits };
+            m.body_params() * body_bits / 8.0 + m.embedding_params() * embed_bits / 8.0 + m.vision_params() * 2.0
+        };
+        let adapter = if self.method == Method::Full { 0.0 } else { trainable * 4.0 };
+        let weights = base_weights / shard(3) + adapter;
+        // PEFT keeps adapters (and their gradients) in fp32 by default.
+        let grad_bytes = if self.method == Method::Full { self.train_bytes } else { 4.0 };
+        let gradients = trainable * grad_bytes / shard(2);
+        let optimizer = if self.optim_offload { 0.0 } else { trainable * self.optimizer_bytes_per_param() / shard(1) };
+        let tokens = self.mb * self.seq;
+        let per_layer = self.layer_activation_bytes_per_token();
+        let layers = f64::from(m.layers) * if m.encoder_decoder { 2.0 } else { 1.0 };
+        let stored = match (self.gc, self.offload_activations) {
+            (_, true) => per_layer,
+            (Checkpointing::Full, false) => layers * 2.0 * f64::from(m.hidden) * self.train_bytes / 2.0 + per_layer,
+            // Selective recomputation drops the attention scores of every
+            // layer; the layer being recomputed holds them once.
+            (Checkpointing::Selective, false) => {
+                let scores = if self.flash { 0.0 } else { 5.0 * f64::from(m.heads) * self.seq * self.train_bytes / 2.0 };
+                layers * (per_layer - scores) + scores
+            }
+            (Checkpointing::None, false) => layers * per_layer,
+        };
+        // Logits: 16-bit output, an fp32 copy for the loss and its gradient.
+        let logits_per_token = if self.fused_loss { 0.0 } else { f64::from(m.vocab) * (2.0 + 4.0 + 4.0) };
+        TrainMemory { weights, gradients, optimizer, activations: tokens * (stored.max(0.0) + logits_per_token), overhead: OVERHEAD_BYTES }
+    }
+
+    /// Training FLOPs per token (see module docs).
+    pub fn flops_per_token(&self) -> f64 {
+        let m = self.model;
+        let n = m.params_active;
+        let passes = match (self.method, self.gc) {
+            (Method::Full, Checkpointing::Full) => 8.0,
+            (Method::Full, _) => 6.0,
+            (_, Checkpointing::Full) => 6.0,
+            (_, _) => 4.0,
+        };
+        let attn = 12.0 * f64::from(m.layers) * f64::from(m.heads) * f64::from(m.head_dim) * self.seq / 2.0;
+        passes * n + attn * passes / 6.0
+    }
+
+    /// The precision the matmuls run at.
+    pub fn compute(&self, gpu: &Gpu) -> Compute {
+        if self.format.id == "fp32" {
+            Compute::Fp32
+        } else if self.format.id == "fp8" {
+            precision::executed(Compute::Fp8, gpu)
+        } else {
+            Compute::Bf16
+        }
+    }
+
+    /// Training tokens/s per GPU at model-FLOPs utilisation `mfu`, with the
+    /// gradient all-reduce (ring: 2·(n−1)/n of the gradient bytes; Patarasuk
+    /// & Yuan 2009) overlapping the backward pass (PyTorch DDP buckets), so
+    /// a step takes the longer of the two.
+    pub fn tokens_per_s_per_gpu(&self, gpu: &Gpu, mfu: f64, gpus: f64, link_bytes_per_s: f64) -> f64 {
+        let rate = precision::tensor_flops(gpu, self.compute(gpu)) * mfu;
+        let step_tokens = self.mb * self.seq;
+        let t_compute = step_tokens * self.flops_per_token() / rate;
+        let grad_bytes = self.trainable_params() * 2.0;
+        let t_comm = if gpus > 1.0 { 2.0 * (gpus - 1.0) / gpus * grad_bytes / link_bytes_per_s.max(1.0) } else { 0.0 };
+        step_tokens / t_compute.max(t_comm)
+    }
+
+    /// Tokens the job trains on: the user's, or for pre-training the
+    /// compute-optimal 20 tokens per parameter (Hoffmann et al. 2022), or
+    /// 100 M for fine-tuning; times epochs.
+    pub fn job_tokens(&self, cfg: &Config) -> f64 {
+        let base = cfg.tokens.unwrap_or(match self.task {
+            Task::Pretrain => 20.0 * self.model.params_total,
+            _ => 1e8,
+        });
+        base * cfg.epochs
+    }
+
+    /// Size of one saved checkpoint: full (16-bit weights + optimizer states)
+    /// or the adapter alone.
+    pub fn checkpoint_bytes(&self) -> f64 {
+        match self.method {
+            Method::Full => self.model.params_total * (2.0 + self.optimizer_bytes_per_param()),
+            _ => self.trainable_params() * 4.0,
+        }
+    }
+}
+
+/// Model-FLOPs utilisation by GPU class, from the published MFU rows of
+/// `tests/data/training_measurements.csv`: A100 0.51–0.64 (llm-foundry,
+/// torchtitan FSDP on 64 GPUs; median 0.52 at 7–70B), H100 bf16 0.37–0.47
+/// (llm-foundry, Megatron-LM GPT-3 175B: 0.42–0.47); GeForce/workstation
+/// cards 0.55 of their own FP32-accumulate peak (nanoGPT on an RTX 4090:
+/// 29 % of the A100's 312 TFLOPS = 90 TFLOPS of the 4090's 165).
+/// `tests/training.rs` reports the resulting tokens/s errors.
+pub fn mfu(gpu: &Gpu, method: Method) -> f64 {
+    let base = match gpu.arch.as_str() {
+        "ampere" if gpu.is_hbm() => 0.52,
+        "hopper" | "blackwell" => 0.42,
+        _ if !gpu.is_hbm() => 0.55,
+        _ => 0.35,
+    };
+    // LoRA steps spend a larger share in small adapter kernels.
+    if method == Method::Full {
+        base
+    } else {
+        base * 0.8
+    }
+}
+

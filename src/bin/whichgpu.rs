@@ -7,11 +7,15 @@ use std::process::ExitCode;
 
 use whichgpu::core::answer::evaluate_query;
 use whichgpu::core::catalog::{Catalog, Date};
-use whichgpu::core::{calibrate, report};
+use whichgpu::core::catalog::offers::parse_offers;
+use whichgpu::core::{calibrate, report, skypilot};
 
 const USAGE: &str = "usage:
   whichgpu [--json] [--strict] [--today YYYY-MM-DD] '<query string>'
-  whichgpu calibrate FILE [--fit]     predicted vs measured for task=serve rows";
+  whichgpu calibrate FILE [--fit]     predicted vs measured for task=serve rows
+  whichgpu skypilot PROVIDER FILE --as-of YYYY-MM-DD --source TEXT
+                                      a SkyPilot catalog CSV as offers.csv rows on stdout;
+                                      skipped rows on stderr; exit 2 when none converts";
 
 fn today(arg: Option<&str>) -> Date {
     // The core reads no clock; the CLI passes today's date in.
@@ -44,6 +48,9 @@ fn main() -> ExitCode {
     };
     if args.first().map(String::as_str) == Some("calibrate") {
         return calibrate_cmd(&args[1..], catalog);
+    }
+    if args.first().map(String::as_str) == Some("skypilot") {
+        return skypilot_cmd(args.get(1..).unwrap_or_default(), catalog);
     }
     let mut json = false;
     let mut strict = false;
@@ -113,4 +120,66 @@ fn calibrate_cmd(args: &[String], catalog: &Catalog) -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+fn skypilot_cmd(args: &[String], catalog: &Catalog) -> ExitCode {
+    let usage = |why: &str| {
+        eprintln!("whichgpu skypilot: {why}\n{USAGE}");
+        ExitCode::from(2)
+    };
+    let mut positional = Vec::new();
+    let mut as_of = None;
+    let mut source = None;
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--as-of" => as_of = it.next(),
+            "--source" => source = it.next(),
+            _ => positional.push(a),
+        }
+    }
+    let [provider, path] = positional.as_slice() else {
+        return usage("give PROVIDER and FILE");
+    };
+    let Some(as_of) = as_of.and_then(|d| Date::parse(d)) else {
+        return usage("--as-of YYYY-MM-DD is required (the date the catalog was fetched)");
+    };
+    let Some(source) = source.map(|s| s.trim()).filter(|s| !s.is_empty()) else {
+        return usage("--source TEXT is required (where the catalog file came from)");
+    };
+    if catalog.provider(provider).is_none() {
+        let ids: Vec<&str> = catalog.providers.iter().map(|p| p.id.as_str()).collect();
+        return usage(&format!("unknown provider `{provider}` (providers.csv has: {})", ids.join(", ")));
+    }
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("whichgpu: cannot read {path}: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let conversion = match skypilot::convert(provider, &text, as_of, source, &catalog.gpus) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("whichgpu: {path}: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    print!("{}", conversion.offers_csv);
+    for (row, reason) in &conversion.skipped {
+        eprintln!("skipped row {row}: {reason}");
+    }
+    eprintln!("whichgpu: converted {} offers, skipped {} rows", conversion.converted, conversion.skipped.len());
+    if conversion.converted == 0 {
+        return ExitCode::from(2);
+    }
+    // What still needs a hand before the rows can go into static/offers.csv
+    // (e.g. inter_node_gbps, which SkyPilot does not carry).
+    let check = parse_offers("converted", &conversion.offers_csv)
+        .map_err(|e| e.to_string())
+        .and_then(|offers| catalog.with_offers(offers).map_err(|e| e.to_string()));
+    if let Err(e) = check {
+        eprintln!("whichgpu: note: the rows do not load into the catalog as they are: {e}");
+    }
+    ExitCode::SUCCESS
 }

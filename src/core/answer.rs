@@ -83,6 +83,20 @@ pub struct Speeds {
     pub request_latency_s_low: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub request_latency_s_high: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub train_tokens_per_s: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub train_tokens_per_s_low: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub train_tokens_per_s_high: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub job_hours: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub job_hours_low: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub job_hours_high: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub job_gpu_hours: Option<f64>,
 }
 
 #[derive(Debug, Clone, Serialize, Default)]
@@ -91,6 +105,16 @@ pub struct Answers {
     pub max_batch: Option<u32>,
     pub min_gpus: Option<u32>,
     pub best_weight_format: Option<String>,
+    /// Training: GPUs of the focus type needed to finish within `days`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gpus_for_deadline: Option<u32>,
+    /// Training: bytes of one checkpoint (full, or the adapter) and of all kept.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub checkpoint_bytes: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub checkpoints_bytes_total: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub training_tokens: Option<f64>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -164,6 +188,7 @@ pub fn serve_speeds(job: &ServeJob<'_>, gpu: &Gpu, plan: Plan, batch: f64, widen
             request_latency_s: e,
             request_latency_s_low: el,
             request_latency_s_high: eh,
+            ..Speeds::default()
         },
         bound,
     )
@@ -259,6 +284,9 @@ pub fn evaluate(cfg: &Config, mut notices: Vec<Notice>, catalog: &Catalog, today
         Some(f) => f,
         None => return empty_answer(&cfg, notices, catalog, &model, true),
     };
+    if cfg.is_training() {
+        return super::train_answer::evaluate_training(&cfg, notices, catalog, today, &model, unusable);
+    }
     if cfg.task != Task::Serve {
         notices.push(Notice::other("task", format!("task `{}` is estimated as LLM serving in this version", task_name(cfg.task))));
     }
@@ -331,7 +359,7 @@ pub fn evaluate(cfg: &Config, mut notices: Vec<Notice>, catalog: &Catalog, today
     answer
 }
 
-fn task_name(t: Task) -> &'static str {
+pub(crate) fn task_name(t: Task) -> &'static str {
     match t {
         Task::Serve => "serve",
         Task::Generate => "generate",
@@ -427,5 +455,5 @@ pub fn inverse_answers(job: &ServeJob<'_>, cfg: &Config, gpu: &Gpu, plan: Plan) 
             j.memory(plan, batch).total() <= usable
         })
     });
-    Answers { max_context_tokens: max_ctx, max_batch, min_gpus, best_weight_format: best.map(String::from) }
+    Answers { max_context_tokens: max_ctx, max_batch, min_gpus, best_weight_format: best.map(String::from), ..Answers::default() }
 }

@@ -80,6 +80,12 @@ pub const MESSAGES: &[(&str, &str, &str)] = &[
     ("g.note.inferred", "The architecture was inferred from the parameter count alone, so KV cache and speed are rough; give layers, hidden size and heads for a better estimate.", "架构仅根据参数量推断，KV 缓存和速度只是粗略估计；提供层数、隐藏维度和注意力头数可得到更准确的结果。"),
     ("g.note.nofit", "No offer in the catalog holds this job as configured. Try a smaller weight format ({fmt}), a shorter context, fewer concurrent sequences, or more GPUs.", "目录中没有能按当前配置装下这个任务的方案。可尝试更小的权重格式（{fmt}）、更短的上下文、更少的并发或更多 GPU。"),
     ("g.method", "How this is computed", "计算方法"),
+    // Training.
+    ("g.train.memory.body", "About {total} GiB per GPU on {gpus} GPU(s): {weights} GiB of weights, {grads} GiB of gradients, {optim} GiB of optimizer states, {act} GiB of activations for micro-batch {mb} × {seq} tokens, and {overhead} GiB of overhead.", "在 {gpus} 块 GPU 上每块约 {total} GiB：权重 {weights} GiB，梯度 {grads} GiB，优化器状态 {optim} GiB，微批 {mb} × {seq} 个 token 的激活 {act} GiB，开销 {overhead} GiB。"),
+    ("g.train.methods.title", "Full fine-tuning, LoRA or QLoRA?", "全量微调、LoRA 还是 QLoRA？"),
+    ("g.train.methods", "On one GPU this model needs {full} GiB for full fine-tuning (weights, gradients and optimizer states for every parameter), {lora} GiB for LoRA (a frozen 16-bit base plus small trainable adapters) and {qlora} GiB for QLoRA (a 4-bit base). That is why adapters fit on 24–48 GB cards where full fine-tuning needs 80 GB cards or sharding over several GPUs.", "在单块 GPU 上，这个模型全量微调需要 {full} GiB（每个参数都有权重、梯度和优化器状态），LoRA 需要 {lora} GiB（冻结的 16 位底座加少量可训练适配器），QLoRA 需要 {qlora} GiB（4 位底座）。所以适配器方法能在 24–48 GB 的卡上运行，而全量微调需要 80 GB 的卡或多卡分片。"),
+    ("g.train.time", "Training on {tokens} tokens takes about {hours} hours on {gpus} × {gpu} ({gpuh} GPU-hours), at the model-FLOPs utilisation published runs reach on this class of GPU.", "在 {gpus} × {gpu} 上训练 {tokens} 个 token 约需 {hours} 小时（{gpuh} GPU 小时），按同类 GPU 上公开训练记录的算力利用率估算。"),
+    ("g.train.ckpt", "Each checkpoint is {size} GiB; keeping {n} of them is billed as storage every month.", "每个检查点 {size} GiB；保留 {n} 个会按月计入存储费用。"),
 ];
 
 /// Page strings (labels, headings, buttons).

@@ -12,5 +12,7 @@ pub mod messages;
 pub mod precision;
 pub mod recommend;
 pub mod report;
+pub mod skypilot;
 pub mod table;
+pub mod train_answer;
 pub mod units;

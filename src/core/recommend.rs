@@ -48,6 +48,10 @@ pub struct OfferResult {
     pub reason_msgs: Vec<Msg>,
     #[serde(skip)]
     pub throughput_total: f64,
+    /// What "fastest" means for the task: decode tokens/s per sequence
+    /// (serving) or training tokens/s of the whole job.
+    #[serde(skip)]
+    pub speed_score: f64,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -65,7 +69,7 @@ pub struct Recommendation {
     pub alternatives: Vec<Pick>,
 }
 
-fn passes_filters(cfg: &Config, o: &Offer) -> bool {
+pub fn passes_filters(cfg: &Config, o: &Offer) -> bool {
     (cfg.providers.is_empty() || cfg.providers.contains(&o.provider))
         && cfg.gpu.as_ref().is_none_or(|g| *g == o.gpu)
         && cfg.region.as_ref().is_none_or(|r| o.region.to_lowercase().contains(&r.to_lowercase()))
@@ -74,29 +78,82 @@ fn passes_filters(cfg: &Config, o: &Offer) -> bool {
 /// Evaluates every offer that passes the filters and ranks them: offers
 /// that fit (and meet `mintps` / `maxusd`) first, in the order of the goal.
 pub fn rank_offers(cfg: &Config, job: &ServeJob<'_>, catalog: &Catalog, today: Date) -> Vec<OfferResult> {
-    let mut out: Vec<OfferResult> = catalog
+    let out: Vec<OfferResult> = catalog
         .offers
         .iter()
         .filter(|o| passes_filters(cfg, o))
         .filter_map(|o| Some(evaluate_offer(cfg, job, catalog, catalog.gpu(&o.gpu)?, o, today)))
         .collect();
+    rank(cfg, out)
+}
+
+/// Filters and evaluations done, orders the offers by the user's goal.
+pub fn rank(cfg: &Config, mut out: Vec<OfferResult>) -> Vec<OfferResult> {
     let meets = |r: &OfferResult| {
         r.fits
-            && cfg.mintps.is_none_or(|m| r.speeds.decode_tokens_per_s_per_seq.unwrap_or(0.0) >= m)
+            && cfg.mintps.is_none_or(|m| r.speed_score >= m)
             && cfg.maxusd.is_none_or(|m| r.usd_per_month <= m)
     };
     let key = |r: &OfferResult| -> f64 {
         match cfg.sort {
+            // A training job is compared by what the job costs.
+            Sort::Cost if cfg.is_training() => r.usd_per_job.unwrap_or(r.usd_per_month),
             Sort::Cost => r.usd_per_month,
             Sort::Token => r.usd_per_million_output_tokens.unwrap_or(f64::MAX),
-            Sort::Speed => -r.speeds.decode_tokens_per_s_per_seq.unwrap_or(0.0),
-            Sort::Latency => r.speeds.request_latency_s.unwrap_or(f64::MAX),
+            Sort::Speed => -r.speed_score,
+            Sort::Latency => r.speeds.request_latency_s.or(r.speeds.job_hours).unwrap_or(f64::MAX),
         }
     };
     out.sort_by(|a, b| {
         meets(b).cmp(&meets(a)).then(key(a).total_cmp(&key(b))).then(a.usd_per_month.total_cmp(&b.usd_per_month)).then(a.id.cmp(&b.id))
     });
     out
+}
+
+/// The bill of running `instances` of an offer under the user's usage.
+#[derive(Debug, Clone, Copy)]
+pub struct Bill {
+    pub spot: bool,
+    pub overridden: bool,
+    pub usd_per_hour: f64,
+    pub hours: billing::Hours,
+    pub compute_month: f64,
+    pub usd_per_month: f64,
+    pub usd_per_job: Option<f64>,
+    pub storage_usd_per_month: f64,
+    pub egress_usd_per_month: f64,
+}
+
+/// Prices an offer: the user's override if any, spot only where the
+/// workload tolerates interruption (with the restart overhead), billed in
+/// the provider's increments; storage (GB × months × price per instance)
+/// and egress beyond the provider's free allowance.
+pub fn bill(cfg: &Config, catalog: &Catalog, o: &Offer, instances: u32, job_hours: Option<f64>, store_gb: f64) -> Bill {
+    let override_price = cfg.prices.iter().find(|(id, _)| *id == o.id).map(|(_, p)| *p);
+    let spot = cfg.spot && billing::tolerates_interruption(cfg) && o.spot_usd_per_hour.is_some() && override_price.is_none();
+    let hourly = override_price.unwrap_or(if spot { o.spot_usd_per_hour.unwrap_or(o.usd_per_hour) } else { o.usd_per_hour });
+    let restart = if spot { 1.0 + cfg.restart_pct / 100.0 } else { 1.0 };
+    let usd_per_hour = hourly * f64::from(instances);
+    let provider = catalog.provider(&o.provider);
+    let (increment, min_charge, _) = o.billing(provider);
+    let hours = billing::hours(cfg, increment, min_charge, job_hours, restart);
+    let storage_price = o.storage_usd_per_gb_month.or(provider.and_then(|p| p.storage_usd_per_gb_month)).unwrap_or(0.0);
+    let egress_price = o.egress_usd_per_gb.or(provider.and_then(|p| p.egress_usd_per_gb)).unwrap_or(0.0);
+    let free_egress = provider.map_or(0.0, |p| p.free_egress_gb_month);
+    let storage_usd_per_month = store_gb * storage_price * f64::from(instances.max(1));
+    let egress_usd_per_month = (cfg.egress_gb - free_egress).max(0.0) * egress_price;
+    let compute_month = usd_per_hour * hours.billed_per_month;
+    Bill {
+        spot,
+        overridden: override_price.is_some(),
+        usd_per_hour,
+        hours,
+        compute_month,
+        usd_per_month: compute_month + storage_usd_per_month + egress_usd_per_month,
+        usd_per_job: (hours.billed_per_job > 0.0).then_some(usd_per_hour * hours.billed_per_job),
+        storage_usd_per_month,
+        egress_usd_per_month,
+    }
 }
 
 fn evaluate_offer(cfg: &Config, job: &ServeJob<'_>, catalog: &Catalog, gpu: &Gpu, o: &Offer, today: Date) -> OfferResult {
@@ -143,29 +200,14 @@ fn evaluate_offer(cfg: &Config, job: &ServeJob<'_>, catalog: &Catalog, gpu: &Gpu
     let mem = job.memory(plan, batch_per_replica);
     let (conf, widen) = confidence(cfg, job.model, gpu, plan);
     let (speeds, _) = serve_speeds(job, gpu, plan, batch_per_replica, widen);
+    let speeds_decode = speeds.decode_tokens_per_s_per_seq.unwrap_or(0.0);
     let replicas_total = f64::from(replicas) * f64::from(instances / nodes.max(1));
     let throughput_total = speeds.decode_tokens_per_s_total.unwrap_or(0.0) * replicas_total;
 
-    // Prices: the user's override, spot only where the workload tolerates it.
-    let override_price = cfg.prices.iter().find(|(id, _)| *id == o.id).map(|(_, p)| *p);
-    let use_spot = cfg.spot && billing::tolerates_interruption(cfg) && o.spot_usd_per_hour.is_some() && override_price.is_none();
-    let hourly = override_price.unwrap_or(if use_spot { o.spot_usd_per_hour.unwrap_or(o.usd_per_hour) } else { o.usd_per_hour });
-    let restart = if use_spot { 1.0 + cfg.restart_pct / 100.0 } else { 1.0 };
-    let usd_per_hour = hourly * f64::from(instances);
-    let provider = catalog.provider(&o.provider);
-    let (increment, min_charge, _) = o.billing(provider);
-    let hours = billing::hours(cfg, increment, min_charge, None, restart);
-    let storage_price = o.storage_usd_per_gb_month.or(provider.and_then(|p| p.storage_usd_per_gb_month)).unwrap_or(0.0);
-    let egress_price = o.egress_usd_per_gb.or(provider.and_then(|p| p.egress_usd_per_gb)).unwrap_or(0.0);
-    let free_egress = provider.map_or(0.0, |p| p.free_egress_gb_month);
     let store_gb = cfg.store_gb.unwrap_or(job.weight_bytes() / 1e9);
-    let storage_usd_per_month = store_gb * storage_price * f64::from(instances.max(1));
-    let egress_usd_per_month = (cfg.egress_gb - free_egress).max(0.0) * egress_price;
-    let compute_month = usd_per_hour * hours.billed_per_month;
-    let usd_per_month = compute_month + storage_usd_per_month + egress_usd_per_month;
-    let tokens_month = throughput_total * hours.busy_per_month * 3600.0;
-    let usd_per_million = (tokens_month > 0.0 && fits).then(|| compute_month / tokens_month * 1e6);
-    let usd_per_job = (hours.billed_per_job > 0.0).then_some(usd_per_hour * hours.billed_per_job);
+    let b = bill(cfg, catalog, o, instances, None, store_gb);
+    let tokens_month = throughput_total * b.hours.busy_per_month * 3600.0;
+    let usd_per_million = (tokens_month > 0.0 && fits).then(|| b.compute_month / tokens_month * 1e6);
     let headroom = usable - mem.total();
 
     let mut reason_msgs = Vec::new();
@@ -174,7 +216,7 @@ fn evaluate_offer(cfg: &Config, job: &ServeJob<'_>, catalog: &Catalog, gpu: &Gpu
     } else {
         reason_msgs.push(Msg::new("reason.nofit").arg("need", format!("{:.1}", mem.total() / GIB)).arg("have", format!("{:.1}", usable / GIB)));
     }
-    if use_spot {
+    if b.spot {
         reason_msgs.push(Msg::new("reason.spot").arg("restart", format!("{:.0}", cfg.restart_pct)));
     }
     let stale = o.as_of.days_until(today) > STALE_AFTER_DAYS;
@@ -193,25 +235,26 @@ fn evaluate_offer(cfg: &Config, job: &ServeJob<'_>, catalog: &Catalog, gpu: &Gpu
         tp: n,
         fits,
         headroom_bytes: headroom,
-        spot: use_spot,
+        spot: b.spot,
         interconnect: o.interconnect.as_str(),
         confidence: conf,
         speeds,
-        usd_per_hour,
-        usd_per_month,
-        usd_per_job,
+        usd_per_hour: b.usd_per_hour,
+        usd_per_month: b.usd_per_month,
+        usd_per_job: b.usd_per_job,
         usd_per_million_output_tokens: usd_per_million,
         usd_per_1000_images: None,
         usd_per_audio_hour: None,
-        storage_usd_per_month,
-        egress_usd_per_month,
-        price_overridden: override_price.is_some(),
+        storage_usd_per_month: b.storage_usd_per_month,
+        egress_usd_per_month: b.egress_usd_per_month,
+        price_overridden: b.overridden,
         price_as_of: o.as_of.to_string(),
         stale,
         source: o.source.clone(),
         reasons: reason_msgs.iter().map(|m| m.render(super::config::Lang::En)).collect(),
         reason_msgs,
         throughput_total,
+        speed_score: speeds_decode,
     }
 }
 
@@ -221,11 +264,11 @@ fn evaluate_offer(cfg: &Config, job: &ServeJob<'_>, catalog: &Catalog, gpu: &Gpu
 pub fn recommend(cfg: &Config, ranked: &[OfferResult]) -> Option<Recommendation> {
     let ok = |r: &&OfferResult| {
         r.fits
-            && cfg.mintps.is_none_or(|m| r.speeds.decode_tokens_per_s_per_seq.unwrap_or(0.0) >= m)
+            && cfg.mintps.is_none_or(|m| r.speed_score >= m)
             && cfg.maxusd.is_none_or(|m| r.usd_per_month <= m)
     };
     let pick = ranked.iter().find(ok)?;
-    let speed = |r: &OfferResult| r.speeds.decode_tokens_per_s_per_seq.unwrap_or(0.0);
+    let speed = |r: &OfferResult| r.speed_score;
     let mut alts: Vec<(&OfferResult, &'static str)> = Vec::new();
     let cheapest = ranked.iter().filter(ok).min_by(|a, b| a.usd_per_month.total_cmp(&b.usd_per_month));
     if let Some(c) = cheapest {
@@ -264,7 +307,7 @@ pub fn recommend(cfg: &Config, ranked: &[OfferResult]) -> Option<Recommendation>
 
 fn make_pick(r: &OfferResult, why: &'static str, against: &OfferResult) -> Pick {
     let mut msgs = r.reason_msgs.clone();
-    let speed = |x: &OfferResult| x.speeds.decode_tokens_per_s_per_seq.unwrap_or(0.0);
+    let speed = |x: &OfferResult| x.speed_score;
     if r.id != against.id && speed(against) > 0.0 && against.usd_per_month > 0.0 {
         msgs.push(
             Msg::new("reason.versus")

@@ -46,20 +46,31 @@ pub fn text(a: &Answer) -> String {
         ans.best_weight_format.clone().unwrap_or_else(|| "-".into())
     );
     let _ = writeln!(s, "\nPer GPU type (fits first):");
-    let _ = writeln!(s, "  {:<22} {:>4} {:>5} {:>10} {:>10} {:>10} {:>8}  confidence", "gpu", "gpus", "fits", "GiB/GPU", "tok/s/seq", "tok/s all", "TTFT s");
+    let training = a.results.iter().any(|r| r.speeds.train_tokens_per_s.is_some());
+    if training {
+        let _ = writeln!(s, "  {:<22} {:>5} {:>5} {:>10} {:>12} {:>10} {:>10}  confidence", "gpu", "gpus", "fits", "GiB/GPU", "train tok/s", "job h", "GPU-h");
+    } else {
+        let _ = writeln!(s, "  {:<22} {:>5} {:>5} {:>10} {:>10} {:>10} {:>8}  confidence", "gpu", "gpus", "fits", "GiB/GPU", "tok/s/seq", "tok/s all", "TTFT s");
+    }
     let mut rows: Vec<_> = a.results.iter().collect();
-    rows.sort_by(|x, y| y.fits.cmp(&x.fits).then(y.speeds.decode_tokens_per_s_per_seq.unwrap_or(0.0).total_cmp(&x.speeds.decode_tokens_per_s_per_seq.unwrap_or(0.0))));
+    let score = |r: &&super::answer::GpuResult| r.speeds.decode_tokens_per_s_per_seq.or(r.speeds.train_tokens_per_s).unwrap_or(0.0);
+    rows.sort_by(|x, y| y.fits.cmp(&x.fits).then(score(y).total_cmp(&score(x))));
     for r in rows {
+        let (c1, c2, c3) = if training {
+            (opt(r.speeds.train_tokens_per_s, 0), opt(r.speeds.job_hours, 1), opt(r.speeds.job_gpu_hours, 0))
+        } else {
+            (opt(r.speeds.decode_tokens_per_s_per_seq, 1), opt(r.speeds.decode_tokens_per_s_total, 0), opt(r.speeds.time_to_first_token_s, 3))
+        };
         let _ = writeln!(
             s,
-            "  {:<22} {:>4} {:>5} {:>10.1} {:>10} {:>10} {:>8}  {}",
+            "  {:<22} {:>5} {:>5} {:>10.1} {:>12} {:>10} {:>10}  {}",
             r.gpu,
             r.gpus * r.nodes,
             if r.fits { "yes" } else { "no" },
             r.per_gpu_bytes / GIB,
-            opt(r.speeds.decode_tokens_per_s_per_seq, 1),
-            opt(r.speeds.decode_tokens_per_s_total, 0),
-            opt(r.speeds.time_to_first_token_s, 3),
+            c1,
+            c2,
+            c3,
             r.confidence
         );
     }
@@ -75,13 +86,14 @@ pub fn text(a: &Answer) -> String {
     for o in a.offers.iter().take(10) {
         let _ = writeln!(
             s,
-            "  {:<40} {:>2}×{:<18} {:>9.2} $/h {:>11.0} $/mo {:>8} $/Mtok {}{}",
+            "  {:<40} {:>2}×{:<18} {:>9.2} $/h {:>11.0} $/mo {:>8} $/Mtok {:>9} $/job {}{}",
             o.id,
-            o.gpus,
+            o.gpus * o.instances,
             o.gpu,
             o.usd_per_hour,
             o.usd_per_month,
             opt(o.usd_per_million_output_tokens, 3),
+            opt(o.usd_per_job, 0),
             if o.fits { "" } else { "does not fit " },
             if o.stale { "(price possibly stale)" } else { "" }
         );

@@ -4,6 +4,7 @@
 
 pub mod date;
 pub mod gpus;
+pub mod media;
 pub mod models;
 pub mod offers;
 

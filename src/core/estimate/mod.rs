@@ -4,6 +4,7 @@
 
 pub mod arch;
 pub mod engine;
+pub mod media;
 pub mod ranges;
 pub mod serve;
 pub mod train;

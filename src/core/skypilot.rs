@@ -1,0 +1,598 @@
+//! Converting SkyPilot catalog CSVs (`catalogs/v*/<cloud>/vms.csv` in
+//! github.com/skypilot-org/skypilot-catalog) into `static/offers.csv` rows,
+//! the documented way to refresh the bundled prices (README, "Refreshing
+//! prices from SkyPilot catalogs"; CLI: `whichgpu skypilot`).
+//!
+//! SkyPilot writes one row per instance type × region (× availability zone
+//! where the cloud has zones), with the columns in a different order per
+//! cloud, so columns are found by header name. What it does not carry
+//! (billing increments, storage and egress prices, inter-node bandwidth) is
+//! left empty: the provider's row in `providers.csv` supplies the policy
+//! fields, and `Catalog::with_offers` says which others still need a value.
+//!
+//! Pure: text in, text out; no file, clock or network. Rows that cannot be
+//! mapped are reported with their data-row number (the header is row 0) and
+//! a reason naming the field, never guessed.
+
+use std::collections::{HashMap, HashSet};
+
+use super::catalog::offers::OFFER_COLUMNS;
+use super::catalog::{Date, Gpu};
+use super::table::{clip, is_id, TableError};
+
+/// The `table` named in errors.
+const TABLE: &str = "SkyPilot catalog";
+
+/// The note every converted row starts with.
+pub const NOTE: &str = "converted from SkyPilot catalog";
+
+/// Columns a SkyPilot `vms.csv` must have for a conversion.
+pub const REQUIRED_COLUMNS: &[&str] = &["InstanceType", "AcceleratorName", "AcceleratorCount", "Price", "Region"];
+
+/// The result of [`convert`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct Conversion {
+    /// `offers.csv` text: the header (exactly [`OFFER_COLUMNS`]) and one row
+    /// per converted offer.
+    pub offers_csv: String,
+    /// Number of offer rows in `offers_csv`.
+    pub converted: usize,
+    /// Rows not converted: (data-row number, header = row 0; reason naming
+    /// the field), in row order.
+    pub skipped: Vec<(usize, String)>,
+}
+
+/// One SkyPilot row's fields, trimmed.
+struct Raw {
+    row: usize,
+    instance: String,
+    accel: String,
+    count: String,
+    vcpus: String,
+    mem: String,
+    price: String,
+    spot: String,
+    region: String,
+    zone: String,
+}
+
+/// A row that converts, before zones are merged.
+struct Candidate {
+    row: usize,
+    instance: String,
+    gpu: &'static str,
+    gpus: u32,
+    vcpus: Option<f64>,
+    ram: Option<f64>,
+    price: f64,
+    spot: Option<f64>,
+    region: String,
+    notes: Vec<String>,
+}
+
+/// Converts a SkyPilot catalog CSV into whichgpu offers for `provider`.
+///
+/// Errors only when the file as a whole is unusable (not CSV, or a required
+/// column missing); bad rows are skipped and listed in
+/// [`Conversion::skipped`].
+pub fn convert(provider: &str, text: &str, as_of: Date, source: &str, gpus: &[Gpu]) -> Result<Conversion, TableError> {
+    let source = source.trim();
+    if source.is_empty() {
+        return Err(TableError::Field { table: TABLE.into(), row: 0, field: "source".into(), reason: "is empty (every offer needs its source)".into() });
+    }
+    let provider = slug(provider);
+    let (raws, mut skipped) = read(text)?;
+
+    // Host rows of GCP-style files, where a GPU machine type is priced
+    // without its GPUs and the GPUs come as accelerator-only rows.
+    let mut hosts: HashMap<(&str, &str, &str), usize> = HashMap::new();
+    for (i, r) in raws.iter().enumerate() {
+        if !r.instance.is_empty() && r.accel.is_empty() {
+            hosts.entry((r.instance.as_str(), r.region.as_str(), r.zone.as_str())).or_insert(i);
+        }
+    }
+    let mut used_hosts: HashSet<usize> = HashSet::new();
+    let mut candidates: Vec<Candidate> = Vec::new();
+    for r in &raws {
+        if r.instance.is_empty() {
+            if r.accel.is_empty() {
+                skipped.push((r.row, "`InstanceType` is empty".into()));
+                continue;
+            }
+            match accelerator_only(r, &raws, &hosts, gpus) {
+                Ok(found) => {
+                    for (host, c) in found {
+                        used_hosts.insert(host);
+                        candidates.push(c);
+                    }
+                }
+                Err(reason) => skipped.push((r.row, reason)),
+            }
+        } else if !r.accel.is_empty() {
+            match candidate(r, gpus) {
+                Ok(c) => candidates.push(c),
+                Err(reason) => skipped.push((r.row, reason)),
+            }
+        }
+    }
+    for (i, r) in raws.iter().enumerate() {
+        if !r.instance.is_empty() && r.accel.is_empty() && !used_hosts.contains(&i) {
+            let reason = if is_gcp_gpu_host(&r.instance) {
+                format!(
+                    "`AcceleratorName` is empty: `{}` is a GCP GPU machine type priced without its GPUs, and no accelerator row in the file pairs with it",
+                    clip(&r.instance)
+                )
+            } else {
+                "`AcceleratorName` is empty (no GPU listed: a CPU-only instance)".to_string()
+            };
+            skipped.push((r.row, reason));
+        }
+    }
+
+    // One offer per instance and region: the zone (or repeated row) with the
+    // lowest spot price, then the lowest on-demand price, then the first.
+    let mut order: Vec<(String, String)> = Vec::new();
+    let mut best: HashMap<(String, String), (Candidate, usize)> = HashMap::new();
+    for c in candidates {
+        let key = (c.instance.clone(), c.region.clone());
+        match best.get_mut(&key) {
+            Some((kept, n)) => {
+                *n += 1;
+                if cheaper(&c, kept) {
+                    *kept = c;
+                }
+            }
+            None => {
+                order.push(key.clone());
+                best.insert(key, (c, 1));
+            }
+        }
+    }
+
+    let mut out = csv::WriterBuilder::new().from_writer(Vec::new());
+    write_record(&mut out, OFFER_COLUMNS.iter().copied())?;
+    let mut ids: HashMap<String, usize> = HashMap::new();
+    let mut converted = 0usize;
+    for key in &order {
+        let Some((c, n)) = best.remove(key) else { continue };
+        let id = format!("{provider}-{}-{}", slug(&c.instance), slug(&c.region));
+        if !is_id(&id) {
+            skipped.push((c.row, format!("offer id `{}` is not a valid id (a-z, 0-9, '.', '-', '_'; at most 80 characters)", clip(&id))));
+            continue;
+        }
+        if let Some(first) = ids.get(&id) {
+            skipped.push((c.row, format!("offer id `{}` is already taken by row {first}", clip(&id))));
+            continue;
+        }
+        ids.insert(id.clone(), c.row);
+        let mut notes = vec![NOTE.to_string()];
+        notes.extend(c.notes.iter().cloned());
+        if n > 1 {
+            notes.push(format!("lowest-spot of {n} rows for this instance and region"));
+        }
+        let interconnect = interconnect(c.gpu, c.gpus, gpus);
+        let fields: HashMap<&str, String> = HashMap::from([
+            ("id", id),
+            ("provider", provider.clone()),
+            ("instance", c.instance.clone()),
+            ("gpu", c.gpu.to_string()),
+            ("gpus", c.gpus.to_string()),
+            ("vcpus", c.vcpus.map(number).unwrap_or_default()),
+            ("ram_gb", c.ram.map(number).unwrap_or_default()),
+            ("interconnect", interconnect.to_string()),
+            ("usd_per_hour", number(c.price)),
+            ("spot_usd_per_hour", c.spot.map(number).unwrap_or_default()),
+            ("region", c.region.clone()),
+            ("source", source.to_string()),
+            ("as_of", as_of.to_string()),
+            ("notes", notes.join("; ")),
+        ]);
+        write_record(&mut out, OFFER_COLUMNS.iter().map(|col| fields.get(col).map(String::as_str).unwrap_or("")))?;
+        converted += 1;
+    }
+    let bytes = out.into_inner().map_err(|e| TableError::Csv { table: TABLE.into(), reason: e.to_string() })?;
+    let offers_csv = String::from_utf8(bytes).map_err(|e| TableError::Csv { table: TABLE.into(), reason: e.to_string() })?;
+    skipped.sort_by_key(|(row, _)| *row);
+    Ok(Conversion { offers_csv, converted, skipped })
+}
+
+fn write_record<'a>(out: &mut csv::Writer<Vec<u8>>, fields: impl Iterator<Item = &'a str>) -> Result<(), TableError> {
+    out.write_record(fields).map_err(|e| TableError::Csv { table: TABLE.into(), reason: e.to_string() })
+}
+
+/// Reads the rows, finding columns by header name. Returns the rows and the
+/// rows skipped for their shape.
+fn read(text: &str) -> Result<(Vec<Raw>, Vec<(usize, String)>), TableError> {
+    let mut reader = csv::ReaderBuilder::new().has_headers(true).flexible(true).from_reader(text.as_bytes());
+    let headers = reader.headers().map_err(|e| TableError::Csv { table: TABLE.into(), reason: e.to_string() })?.clone();
+    let names: Vec<&str> = headers.iter().map(|h| h.trim().trim_start_matches('\u{feff}')).collect();
+    let col = |name: &str| names.iter().position(|h| *h == name);
+    for c in REQUIRED_COLUMNS {
+        if col(c).is_none() {
+            return Err(TableError::MissingColumn { table: TABLE.into(), column: (*c).into() });
+        }
+    }
+    let cols = [
+        col("InstanceType"),
+        col("AcceleratorName"),
+        col("AcceleratorCount"),
+        col("vCPUs"),
+        col("MemoryGiB"),
+        col("Price"),
+        col("SpotPrice"),
+        col("Region"),
+        col("AvailabilityZone"),
+    ];
+    let mut rows = Vec::new();
+    let mut skipped = Vec::new();
+    for (i, rec) in reader.records().enumerate() {
+        let row = i + 1;
+        let rec = match rec {
+            Ok(r) => r,
+            Err(e) => {
+                skipped.push((row, format!("cannot read the row: {e}")));
+                continue;
+            }
+        };
+        if rec.len() != names.len() {
+            skipped.push((row, format!("has {} fields, the header has {}", rec.len(), names.len())));
+            continue;
+        }
+        let [instance, accel, count, vcpus, mem, price, spot, region, zone] =
+            cols.map(|c| c.and_then(|i| rec.get(i)).map(str::trim).unwrap_or("").to_string());
+        rows.push(Raw { row, instance, accel, count, vcpus, mem, price, spot, region, zone });
+    }
+    Ok((rows, skipped))
+}
+
+/// A row with both an instance and an accelerator.
+fn candidate(r: &Raw, gpus: &[Gpu]) -> Result<Candidate, String> {
+    let (gpu, note) = map_gpu(&r.accel, &r.instance, gpus)?;
+    let count = gpu_count(&r.count)?;
+    let price = positive("Price", &r.price)?.ok_or("`Price` is empty")?;
+    let spot = positive("SpotPrice", &r.spot)?;
+    let vcpus = non_negative("vCPUs", &r.vcpus)?;
+    let ram = non_negative("MemoryGiB", &r.mem)?;
+    if r.region.is_empty() {
+        return Err("`Region` is empty".into());
+    }
+    Ok(Candidate {
+        row: r.row,
+        instance: r.instance.clone(),
+        gpu,
+        gpus: count,
+        vcpus,
+        ram,
+        price,
+        spot,
+        region: r.region.clone(),
+        notes: note.into_iter().collect(),
+    })
+}
+
+/// An accelerator-only row (GCP: the GPUs' price, added to a host machine
+/// type's): one candidate per host machine type found in the same region and
+/// zone, with the host's index.
+fn accelerator_only(
+    r: &Raw,
+    raws: &[Raw],
+    hosts: &HashMap<(&str, &str, &str), usize>,
+    gpus: &[Gpu],
+) -> Result<Vec<(usize, Candidate)>, String> {
+    let key = normalize(&r.accel);
+    if lookup(&key).is_none() {
+        return Err(unknown(&r.accel));
+    }
+    let count = gpu_count(&r.count)?;
+    let names = gcp_hosts(&key, count);
+    if names.is_empty() {
+        return Err(format!(
+            "`InstanceType` is empty: an accelerator-only price row, and no fixed host machine type is known for {count} × `{}`",
+            clip(&r.accel)
+        ));
+    }
+    if r.region.is_empty() {
+        return Err("`Region` is empty".into());
+    }
+    let accel_price = positive("Price", &r.price)?.ok_or("`Price` is empty")?;
+    let accel_spot = positive("SpotPrice", &r.spot)?;
+    let mut found = Vec::new();
+    for host in names {
+        let Some(&h) = hosts.get(&(*host, r.region.as_str(), r.zone.as_str())) else { continue };
+        let Some(hr) = raws.get(h) else { continue };
+        let in_host = |e: String| format!("host `{host}` (row {}): {e}", hr.row);
+        let (gpu, note) = map_gpu(&r.accel, host, gpus)?;
+        let host_price = positive("Price", &hr.price).map_err(in_host)?.ok_or_else(|| in_host("`Price` is empty".into()))?;
+        let host_spot = positive("SpotPrice", &hr.spot).map_err(in_host)?;
+        let vcpus = non_negative("vCPUs", &hr.vcpus).map_err(in_host)?;
+        let ram = non_negative("MemoryGiB", &hr.mem).map_err(in_host)?;
+        let mut notes: Vec<String> = note.into_iter().collect();
+        notes.push(format!("GCP prices the GPUs apart: host `{host}` (row {}) + {count} × `{}` (row {})", hr.row, clip(&r.accel), r.row));
+        found.push((
+            h,
+            Candidate {
+                row: r.row,
+                instance: (*host).to_string(),
+                gpu,
+                gpus: count,
+                vcpus,
+                ram,
+                price: host_price + accel_price,
+                spot: host_spot.zip(accel_spot).map(|(a, b)| a + b),
+                region: r.region.clone(),
+                notes,
+            },
+        ));
+    }
+    if found.is_empty() {
+        let zone = if r.zone.is_empty() { String::new() } else { format!(", zone `{}`", clip(&r.zone)) };
+        let names: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+        return Err(format!(
+            "`InstanceType` is empty: an accelerator-only price row for {count} × `{}`, and the file has no row for its host machine type ({}) in region `{}`{zone}",
+            clip(&r.accel),
+            names.join(", "),
+            clip(&r.region),
+        ));
+    }
+    Ok(found)
+}
+
+/// GCP machine types that come with exactly these GPUs attached
+/// (cloud.google.com/compute/docs/accelerator-optimized-machines: A2 Standard
+/// a2-highgpu-{1,2,4,8}g and a2-megagpu-16g with A100 40GB; A2 Ultra
+/// a2-ultragpu-{1,2,4,8}g with A100 80GB; A3 High a3-highgpu-{1,2,4,8}g and
+/// A3 Mega a3-megagpu-8g with H100; A3 Ultra a3-ultragpu-8g with H200; A4
+/// a4-highgpu-8g with B200; G2 g2-standard-{4,8,12,16,32} with one L4, -24
+/// with two, -48 with four, -96 with eight). GPUs that attach to any N1 VM
+/// (T4, V100, P100, P4) have no fixed host and are not converted.
+fn gcp_hosts(accel: &str, count: u32) -> &'static [&'static str] {
+    match (accel, count) {
+        ("A100", 1) => &["a2-highgpu-1g"],
+        ("A100", 2) => &["a2-highgpu-2g"],
+        ("A100", 4) => &["a2-highgpu-4g"],
+        ("A100", 8) => &["a2-highgpu-8g"],
+        ("A100", 16) => &["a2-megagpu-16g"],
+        ("A10080GB", 1) => &["a2-ultragpu-1g"],
+        ("A10080GB", 2) => &["a2-ultragpu-2g"],
+        ("A10080GB", 4) => &["a2-ultragpu-4g"],
+        ("A10080GB", 8) => &["a2-ultragpu-8g"],
+        ("H100", 1) => &["a3-highgpu-1g"],
+        ("H100", 2) => &["a3-highgpu-2g"],
+        ("H100", 4) => &["a3-highgpu-4g"],
+        ("H100", 8) => &["a3-highgpu-8g"],
+        ("H100MEGA", 8) => &["a3-megagpu-8g"],
+        ("H200", 8) => &["a3-ultragpu-8g"],
+        ("B200", 8) => &["a4-highgpu-8g"],
+        ("L4", 1) => &["g2-standard-4", "g2-standard-8", "g2-standard-12", "g2-standard-16", "g2-standard-32"],
+        ("L4", 2) => &["g2-standard-24"],
+        ("L4", 4) => &["g2-standard-48"],
+        ("L4", 8) => &["g2-standard-96"],
+        _ => &[],
+    }
+}
+
+fn is_gcp_gpu_host(instance: &str) -> bool {
+    ["a2-", "a3-", "a4-", "g2-"].iter().any(|p| instance.starts_with(p))
+}
+
+/// SkyPilot accelerator names, upper-cased without spaces, '-' and '_'.
+fn normalize(name: &str) -> String {
+    name.chars().filter(|c| !matches!(c, ' ' | '-' | '_')).flat_map(char::to_uppercase).collect()
+}
+
+/// Board form of an A100/H100 whose SkyPilot name does not say it.
+#[derive(Clone, Copy, PartialEq)]
+enum Board {
+    Sxm,
+    Pcie,
+    Nvl,
+}
+
+/// The board an instance carries, from its name or family, with why.
+fn board(instance: &str) -> Option<(Board, &'static str)> {
+    let i = instance.to_ascii_lowercase();
+    if i.contains("sxm") {
+        return Some((Board::Sxm, "the instance name says SXM"));
+    }
+    if i.contains("pcie") {
+        return Some((Board::Pcie, "the instance name says PCIe"));
+    }
+    if i.contains("nvl") {
+        return Some((Board::Nvl, "the instance name says NVL"));
+    }
+    if ["p4d.", "p4de.", "p5.", "p5e.", "p5en."].iter().any(|p| i.starts_with(p)) {
+        return Some((Board::Sxm, "AWS P4d/P4de/P5 instances carry SXM boards"));
+    }
+    if i.starts_with("a2-") || i.starts_with("a3-") {
+        return Some((Board::Sxm, "GCP A2/A3 machine types carry SXM boards"));
+    }
+    if i.starts_with("standard_nd") {
+        return Some((Board::Sxm, "Azure ND-series VMs carry SXM boards"));
+    }
+    if i.starts_with("standard_nc") && i.contains("a100") {
+        return Some((Board::Pcie, "Azure NC A100 v4 VMs carry PCIe cards"));
+    }
+    if i.starts_with("standard_nc") && i.contains("h100") {
+        return Some((Board::Nvl, "Azure NC H100 v5 VMs carry H100 NVL cards"));
+    }
+    None
+}
+
+/// What a SkyPilot accelerator name (normalized) stands for.
+enum Named {
+    /// One GPU id.
+    Fixed(&'static str),
+    /// SXM, PCIe and NVL ids ("" where there is no such form): the name
+    /// alone does not say which.
+    Family([&'static str; 3]),
+}
+
+fn lookup(key: &str) -> Option<Named> {
+    let id = match key {
+        "A100" => return Some(Named::Family(["a100-sxm-40gb", "a100-pcie-40gb", ""])),
+        "A10080GB" => return Some(Named::Family(["a100-sxm-80gb", "a100-pcie-80gb", ""])),
+        "H100" | "H10080GB" => return Some(Named::Family(["h100-sxm-80gb", "h100-pcie-80gb", "h100-nvl-94gb"])),
+        // GCP's A3 Mega: H100 SXM with more network.
+        "H100SXM" | "H100MEGA" => "h100-sxm-80gb",
+        "H100PCIE" => "h100-pcie-80gb",
+        "H100NVL" => "h100-nvl-94gb",
+        "H200" => "h200-sxm-141gb",
+        "B200" => "b200-sxm-180gb",
+        "GB200" => "gb200-186gb",
+        "GH200" => "gh200-96gb",
+        "A100SXM" => "a100-sxm-40gb",
+        "A100PCIE" => "a100-pcie-40gb",
+        "A10080GBSXM" => "a100-sxm-80gb",
+        "A10080GBPCIE" => "a100-pcie-80gb",
+        "L40S" => "l40s-48gb",
+        "L40" => "l40-48gb",
+        "L4" => "l4-24gb",
+        "A10G" => "a10g-24gb",
+        "A10" => "a10-24gb",
+        "A40" => "a40-48gb",
+        "A6000" | "RTXA6000" => "rtx-a6000-48gb",
+        "A4000" | "RTXA4000" => "rtx-a4000-16gb",
+        // Lambda's `RTX6000` is the Turing Quadro RTX 6000 (24 GB).
+        "RTX6000" | "QUADRORTX6000" => "quadro-rtx-6000-24gb",
+        "RTX6000ADA" => "rtx-6000-ada-48gb",
+        "RTXPRO6000" => "rtx-pro-6000-96gb",
+        "T4" => "t4-16gb",
+        "V100" => "v100-16gb",
+        "V10032GB" => "v100-32gb",
+        "RTX3070" => "rtx-3070-8gb",
+        "RTX3080" => "rtx-3080-10gb",
+        "RTX3080TI" => "rtx-3080-ti-12gb",
+        "RTX3090" => "rtx-3090-24gb",
+        "RTX4070TI" => "rtx-4070-ti-12gb",
+        "RTX4080" => "rtx-4080-16gb",
+        "RTX4090" => "rtx-4090-24gb",
+        "RTX5090" => "rtx-5090-32gb",
+        "MI250X" => "mi250x-64gb",
+        "MI300X" => "mi300x-192gb",
+        "MI325X" => "mi325x-256gb",
+        "MI355X" => "mi355x-288gb",
+        _ => return None,
+    };
+    Some(Named::Fixed(id))
+}
+
+fn unknown(name: &str) -> String {
+    format!("`AcceleratorName` `{}` is not a GPU whichgpu knows", clip(name))
+}
+
+/// Maps a SkyPilot accelerator name to a GPU id of `gpus`, with a note when
+/// the board form was taken from the instance.
+fn map_gpu(name: &str, instance: &str, gpus: &[Gpu]) -> Result<(&'static str, Option<String>), String> {
+    let (id, note) = match lookup(&normalize(name)) {
+        None => return Err(unknown(name)),
+        Some(Named::Fixed(id)) => (id, None),
+        Some(Named::Family([sxm, pcie, nvl])) => {
+            let Some((b, why)) = board(instance) else {
+                return Err(format!(
+                    "`AcceleratorName` `{}` does not say SXM or PCIe, and nothing in instance `{}` does either",
+                    clip(name),
+                    clip(instance)
+                ));
+            };
+            let id = match b {
+                Board::Sxm => sxm,
+                Board::Pcie => pcie,
+                Board::Nvl => nvl,
+            };
+            if id.is_empty() {
+                return Err(format!("`AcceleratorName` `{}` has no NVL form ({why})", clip(name)));
+            }
+            (id, Some(format!("`{}` resolved to {id}: {why}", clip(name))))
+        }
+    };
+    if !gpus.iter().any(|g| g.id == id) {
+        return Err(format!("`AcceleratorName` `{}` maps to `{id}`, which is not in gpus.csv", clip(name)));
+    }
+    Ok((id, note))
+}
+
+/// GPU-to-GPU link inside the instance. One GPU: single. SXM boards: NVSwitch
+/// at 8 or more (HGX A100/H100/H200/B200 baseboards), NVLink below that and
+/// for Volta (V100 SXM2's hybrid cube mesh has no NVSwitch). OAM (AMD
+/// Instinct): Infinity Fabric (xgmi). H100 NVL: NVLink bridge between a pair.
+/// GB200: the NVL72 domain. Everything else: PCIe.
+fn interconnect(gpu: &str, count: u32, gpus: &[Gpu]) -> &'static str {
+    if count <= 1 {
+        return "single";
+    }
+    let Some(g) = gpus.iter().find(|g| g.id == gpu) else { return "pcie" };
+    match g.form_factor.as_str() {
+        "sxm" if g.arch == "volta" => "nvlink",
+        "sxm" if count >= 8 => "nvswitch",
+        "sxm" => "nvlink",
+        "oam" => "xgmi",
+        "nvl" if count == 2 => "nvlink",
+        "superchip" if gpu.starts_with("gb200") => "nvl72",
+        _ => "pcie",
+    }
+}
+
+/// A whole, positive GPU count (SkyPilot writes `8.0`).
+fn gpu_count(text: &str) -> Result<u32, String> {
+    if text.is_empty() {
+        return Err("`AcceleratorCount` is empty".into());
+    }
+    let v: f64 = text.parse().map_err(|_| format!("`AcceleratorCount` `{}` is not a number", clip(text)))?;
+    if !v.is_finite() || v < 1.0 || v.fract() != 0.0 || v > 1024.0 {
+        return Err(format!("`AcceleratorCount` `{}` is not a whole number of GPUs", clip(text)));
+    }
+    // In 1..=1024 and whole, so the cast is exact.
+    Ok(v as u32)
+}
+
+/// An optional number that must be > 0 when present.
+fn positive(field: &str, text: &str) -> Result<Option<f64>, String> {
+    match number_field(field, text)? {
+        Some(v) if v <= 0.0 => Err(format!("`{field}` `{}` is not positive", clip(text))),
+        v => Ok(v),
+    }
+}
+
+/// An optional number that must be >= 0 when present.
+fn non_negative(field: &str, text: &str) -> Result<Option<f64>, String> {
+    match number_field(field, text)? {
+        Some(v) if v < 0.0 => Err(format!("`{field}` `{}` is negative", clip(text))),
+        v => Ok(v),
+    }
+}
+
+fn number_field(field: &str, text: &str) -> Result<Option<f64>, String> {
+    if text.is_empty() {
+        return Ok(None);
+    }
+    match text.parse::<f64>() {
+        Ok(v) if v.is_finite() => Ok(Some(v)),
+        _ => Err(format!("`{field}` `{}` is not a number", clip(text))),
+    }
+}
+
+/// Lower spot first (a missing spot ranks last), then lower on-demand.
+fn cheaper(a: &Candidate, b: &Candidate) -> bool {
+    match (a.spot, b.spot) {
+        (Some(x), Some(y)) if x != y => x < y,
+        (Some(_), None) => true,
+        (None, Some(_)) => false,
+        _ => a.price < b.price,
+    }
+}
+
+/// Lowercase, with characters outside `[a-z0-9.-]` replaced by '-'.
+fn slug(s: &str) -> String {
+    s.trim()
+        .chars()
+        .flat_map(char::to_lowercase)
+        .map(|c| if c.is_ascii_lowercase() || c.is_ascii_digit() || c == '.' || c == '-' { c } else { '-' })
+        .collect()
+}
+
+/// A price or size without float noise (sums of two prices are rounded to
+/// 1e-6; `8.0` prints as `8`).
+fn number(v: f64) -> String {
+    let r = (v * 1e6).round() / 1e6;
+    format!("{r}")
+}

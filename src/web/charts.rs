@@ -69,7 +69,8 @@ pub fn scatter(p: &ScatterProps) -> Html {
         .offers
         .iter()
         .filter(|o| o.fits && o.usd_per_month > 0.0)
-        .filter_map(|o| Some((o.usd_per_month, o.speeds.decode_tokens_per_s_per_seq?, o.id.as_str())))
+        .filter(|o| o.speed_score > 0.0)
+        .map(|o| (o.usd_per_job.unwrap_or(o.usd_per_month), o.speed_score, o.id.as_str()))
         .collect();
     if pts.is_empty() {
         return html! { <p>{ ui("ui.none", lang) }</p> };

@@ -156,6 +156,25 @@ pub fn page(p: &PageProps) -> Html {
         Sort::Speed => "speed",
         Sort::Latency => "latency",
     };
+    let method_id = match cfg.method {
+        crate::core::config::Method::Full => "full",
+        crate::core::config::Method::Lora => "lora",
+        crate::core::config::Method::Qlora => "qlora",
+    };
+    let optim = match cfg.optim {
+        crate::core::config::Optim::Adamw => "adamw",
+        crate::core::config::Optim::Adamw8bit => "adamw8bit",
+        crate::core::config::Optim::Adafactor => "adafactor",
+        crate::core::config::Optim::Sgd => "sgd",
+        crate::core::config::Optim::SgdMomentum => "sgd-momentum",
+    };
+    let gc = match cfg.gc {
+        crate::core::config::Checkpointing::None => "none",
+        crate::core::config::Checkpointing::Selective => "selective",
+        crate::core::config::Checkpointing::Full => "full",
+    };
+    let training = cfg.is_training();
+    let speed_of = |o: &crate::core::recommend::OfferResult| o.speed_score;
     let batch = match cfg.batch {
         Batch::Max => "max".to_string(),
         Batch::N(n) => n.to_string(),
@@ -183,9 +202,20 @@ pub fn page(p: &PageProps) -> Html {
                 { number("ui.params", "in-params", "params", cfg.custom.params_b.map(link::fmt_num).unwrap_or_default(), lang, on_set) }
             }
             { select("ui.format", "in-w", "w", cfg.weight_format_id().to_string(), formats, lang, on_set) }
-            { number("ui.in", "in-in", "in", cfg.input_tokens.to_string(), lang, on_set) }
-            { number("ui.out", "in-out", "out", cfg.output_tokens.to_string(), lang, on_set) }
-            { number("ui.batch", "in-batch", "batch", batch, lang, on_set) }
+            if cfg.is_training() {
+                if cfg.task == Task::Finetune {
+                    { select("ui.method", "in-method", "method", method_id.into(), opts(&[("full", "ui.method.full"), ("lora", "ui.method.lora"), ("qlora", "ui.method.qlora")]), lang, on_set) }
+                }
+                { number("ui.tokens", "in-tokens", "tokens", cfg.tokens.map(link::fmt_num).unwrap_or_default(), lang, on_set) }
+                { number("ui.epochs", "in-epochs", "epochs", link::fmt_num(cfg.epochs), lang, on_set) }
+                { number("ui.mb", "in-mb", "mb", cfg.mb.to_string(), lang, on_set) }
+                { number("ui.seq", "in-seq", "seq", cfg.seq.to_string(), lang, on_set) }
+                { number("ui.days", "in-days", "days", cfg.days.map(link::fmt_num).unwrap_or_default(), lang, on_set) }
+            } else {
+                { number("ui.in", "in-in", "in", cfg.input_tokens.to_string(), lang, on_set) }
+                { number("ui.out", "in-out", "out", cfg.output_tokens.to_string(), lang, on_set) }
+                { number("ui.batch", "in-batch", "batch", batch, lang, on_set) }
+            }
             { select("ui.usage", "in-use", "use", usage.into(), opts(&[("always", "ui.use.always"), ("hours", "ui.use.hours"), ("jobs", "ui.use.jobs"), ("once", "ui.use.once")]), lang, on_set) }
             if cfg.usage == Usage::Hours {
                 { number("ui.hpd", "in-hpd", "hpd", link::fmt_num(cfg.hpd), lang, on_set) }
@@ -198,8 +228,16 @@ pub fn page(p: &PageProps) -> Html {
             <label class="check" for="in-spot"><input id="in-spot" type="checkbox" checked={cfg.spot} onchange={spot_cb} />{ t("ui.spot") }</label>
             <details>
                 <summary>{ t("ui.advanced") }</summary>
-                { select("ui.engine", "in-engine", "engine", cfg.engine.as_str().into(), engines, lang, on_set) }
-                { select("ui.kv", "in-kv", "kv", cfg.kv.clone(), kvs, lang, on_set) }
+                if cfg.is_training() {
+                    { select("ui.optim", "in-optim", "optim", optim.into(), opts(&[("adamw", "ui.optim.adamw"), ("adamw8bit", "ui.optim.adamw8bit"), ("adafactor", "ui.optim.adafactor"), ("sgd", "ui.optim.sgd"), ("sgd-momentum", "ui.optim.sgd-momentum")]), lang, on_set) }
+                    { select("ui.gc", "in-gc", "gc", gc.into(), opts(&[("none", "ui.gc.none"), ("selective", "ui.gc.selective"), ("full", "ui.gc.full")]), lang, on_set) }
+                    { select("ui.zero", "in-zero", "zero", cfg.zero.to_string(), opts(&[("0", "ui.zero.0"), ("1", "ui.zero.1"), ("2", "ui.zero.2"), ("3", "ui.zero.3")]), lang, on_set) }
+                    { number("ui.rank", "in-rank", "rank", cfg.rank.to_string(), lang, on_set) }
+                    { number("ui.ckpts", "in-ckpts", "ckpts", cfg.ckpts.to_string(), lang, on_set) }
+                } else {
+                    { select("ui.engine", "in-engine", "engine", cfg.engine.as_str().into(), engines, lang, on_set) }
+                    { select("ui.kv", "in-kv", "kv", cfg.kv.clone(), kvs, lang, on_set) }
+                }
                 { select("ui.gpu", "in-gpu", "gpu", cfg.gpu.clone().unwrap_or_default(), gpus, lang, on_set) }
                 { number("ui.gpus", "in-gpus", "gpus", cfg.gpus.map(|g| g.to_string()).unwrap_or_default(), lang, on_set) }
                 { number("ui.images", "in-images", "images", cfg.images.to_string(), lang, on_set) }
@@ -237,8 +275,12 @@ pub fn page(p: &PageProps) -> Html {
                         <p class="pick"><strong data-testid="pick-offer">{ format!("{} · {}", o.provider, o.instance) }</strong>
                             { format!(" — {}× {} · {} ", o.gpus, o.gpu, o.region) }</p>
                         <p class="big">
-                            <span data-testid="pick-speed">{ format!("{} tok/s", num(o.speeds.decode_tokens_per_s_per_seq.unwrap_or(0.0), 1)) }</span>
-                            { " · " }<span data-testid="pick-month">{ format!("{}/mo", usd(o.usd_per_month, lang)) }</span>
+                            <span data-testid="pick-speed">{ format!("{} tok/s", num(o.speed_score, 1)) }</span>
+                            if let (true, Some(h), Some(j)) = (training, o.speeds.job_hours, o.usd_per_job) {
+                                { " · " }<span data-testid="pick-job">{ format!("{} h, {}/job", num(h, 1), usd(j, lang)) }</span>
+                            } else {
+                                { " · " }<span data-testid="pick-month">{ format!("{}/mo", usd(o.usd_per_month, lang)) }</span>
+                            }
                             { " · " }{ format!("{}/h", usd(o.usd_per_hour, lang)) }
                         </p>
                     }
@@ -288,10 +330,10 @@ pub fn page(p: &PageProps) -> Html {
                     <th scope="col">{ t("ui.col.offer") }</th>
                     <th scope="col">{ t("ui.col.gpu") }</th>
                     <th scope="col">{ t("ui.col.fits") }</th>
-                    <th scope="col" aria-sort={ if cfg.sort == Sort::Speed { "descending" } else { "none" } }><button type="button" class="th" onclick={sort_by("speed")} data-testid="sort-speed">{ t("ui.col.speed") }</button></th>
+                    <th scope="col" aria-sort={ if cfg.sort == Sort::Speed { "descending" } else { "none" } }><button type="button" class="th" onclick={sort_by("speed")} data-testid="sort-speed">{ if training { t("ui.col.train") } else { t("ui.col.speed") } }</button></th>
                     <th scope="col">{ t("ui.col.hour") }</th>
                     <th scope="col" aria-sort={ if cfg.sort == Sort::Cost { "ascending" } else { "none" } }><button type="button" class="th" onclick={sort_by("cost")} data-testid="sort-cost">{ t("ui.col.month") }</button></th>
-                    <th scope="col" aria-sort={ if cfg.sort == Sort::Token { "ascending" } else { "none" } }><button type="button" class="th" onclick={sort_by("token")}>{ t("ui.col.mtok") }</button></th>
+                    <th scope="col" aria-sort={ if cfg.sort == Sort::Token { "ascending" } else { "none" } }><button type="button" class="th" onclick={sort_by("token")}>{ if training { t("ui.col.job") } else { t("ui.col.mtok") } }</button></th>
                     <th scope="col">{ t("ui.col.date") }</th>
                 </tr></thead>
                 <tbody>
@@ -300,10 +342,10 @@ pub fn page(p: &PageProps) -> Html {
                         <td>{ format!("{} · {}", o.provider, o.instance) }</td>
                         <td>{ format!("{}× {}", o.gpus, o.gpu) }</td>
                         <td>{ if o.fits { t("ui.yes") } else { t("ui.no") } }</td>
-                        <td class="num" data-speed={format!("{:.3}", o.speeds.decode_tokens_per_s_per_seq.unwrap_or(0.0))}>{ num(o.speeds.decode_tokens_per_s_per_seq.unwrap_or(0.0), 1) }</td>
+                        <td class="num" data-speed={format!("{:.3}", speed_of(o))}>{ num(speed_of(o), if training { 0 } else { 1 }) }</td>
                         <td class="num">{ usd(o.usd_per_hour, lang) }</td>
                         <td class="num" data-usd-month={format!("{:.2}", o.usd_per_month)}>{ usd(o.usd_per_month, lang) }</td>
-                        <td class="num">{ o.usd_per_million_output_tokens.map(|v| usd(v, lang)).unwrap_or_else(|| "–".into()) }</td>
+                        <td class="num">{ if training { o.usd_per_job } else { o.usd_per_million_output_tokens }.map(|v| usd(v, lang)).unwrap_or_else(|| "–".into()) }</td>
                         <td>{ o.price_as_of.clone() }{ if o.stale { format!(" ({})", t("ui.stale")) } else { String::new() } }</td>
                     </tr>
                 }) }

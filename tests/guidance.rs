@@ -1,0 +1,111 @@
+//! Each guidance rule has a case where it fires and one where it does not.
+
+use whichgpu::core::answer::evaluate_query;
+use whichgpu::core::catalog::{Catalog, Date};
+
+fn rules(query: &str) -> Vec<(String, String)> {
+    let catalog = Catalog::bundled().expect("catalog");
+    let a = evaluate_query(query, catalog, Date::parse("2026-11-29").expect("date"));
+    a.guidance.iter().map(|g| (g.id.to_string(), g.text.clone())).collect()
+}
+
+fn fires(query: &str, id: &str) -> bool {
+    rules(query).iter().any(|(r, _)| r == id)
+}
+
+fn text(query: &str, id: &str) -> String {
+    rules(query).into_iter().find(|(r, _)| r == id).map(|(_, t)| t).unwrap_or_default()
+}
+
+#[test]
+fn the_four_questions_are_always_answered_for_serving() {
+    for id in ["memory", "spot", "gpu-size", "slow-decode"] {
+        assert!(fires("model=llama-3.1-8b", id), "{id}");
+    }
+}
+
+#[test]
+fn kv_share_note() {
+    assert!(fires("model=llama-3.1-8b&in=32000&out=1000&batch=32&gpu=h200-sxm-141gb", "kv-share"));
+    assert!(!fires("model=llama-3.1-8b&in=100&out=100&batch=1", "kv-share"));
+}
+
+#[test]
+fn spot_answer_depends_on_the_workload() {
+    assert!(text("model=llama-3.1-8b", "spot").contains("user-facing endpoint"));
+    assert!(text("model=llama-3.1-8b&use=jobs&spot=1", "spot").contains("spot prices are used"));
+    assert!(text("model=llama-3.1-8b&use=jobs", "spot").contains("spot=1"));
+}
+
+#[test]
+fn gpu_size_answer_scales_with_need() {
+    assert!(text("model=llama-3.1-8b&w=int4-awq&batch=1&in=1000&out=100", "gpu-size").starts_with("A 24 GB card is enough"));
+    assert!(text("model=qwen2.5-32b&w=int4-awq&batch=4&in=4000&out=500", "gpu-size").starts_with("A 48 GB card"));
+    assert!(text("model=llama-3.1-70b&w=bf16", "gpu-size").starts_with("Yes"));
+}
+
+#[test]
+fn slow_decode_answer_names_the_bound() {
+    assert!(text("model=llama-3.1-8b&batch=1", "slow-decode").contains("bandwidth bound"));
+    assert!(text("model=llama-3.1-8b&batch=1024&in=100&out=100&gpu=h100-sxm-80gb&gpus=1", "slow-decode").contains("compute bound"));
+}
+
+#[test]
+fn nvlink_note_only_when_the_model_spans_gpus() {
+    assert!(fires("model=llama-3.1-70b&w=bf16&gpu=h100-sxm-80gb", "nvlink"));
+    assert!(!fires("model=llama-3.1-8b&gpu=h100-sxm-80gb", "nvlink"));
+}
+
+#[test]
+fn single_gpu_note_when_a_multi_gpu_box_is_picked_for_a_one_gpu_model() {
+    // Restricting to 8-GPU instances forces a box the model does not need.
+    assert!(fires("model=llama-3.1-8b&provider=aws&gpu=h100-sxm-80gb", "single-gpu"));
+    assert!(!fires("model=llama-3.1-8b&gpu=l40s-48gb", "single-gpu"));
+}
+
+#[test]
+fn fp8_note_for_large_16_bit_models() {
+    assert!(fires("model=llama-3.1-70b&w=bf16", "fp8"));
+    assert!(!fires("model=llama-3.1-8b&w=bf16", "fp8"));
+}
+
+#[test]
+fn billing_note_for_bursty_use() {
+    assert!(fires("model=llama-3.1-8b&use=jobs&jobmin=7", "billing"));
+    assert!(!fires("model=llama-3.1-8b&use=always", "billing"));
+}
+
+#[test]
+fn storage_note_when_storage_is_a_large_share() {
+    assert!(fires("model=llama-3.1-8b&use=hours&hpd=0.5&store=20000&provider=aws", "storage"));
+    assert!(!fires("model=llama-3.1-8b&provider=aws", "storage"));
+}
+
+#[test]
+fn prices_note_unless_the_user_priced_the_pick() {
+    let q = "model=llama-3.1-8b&gpu=h100-sxm-80gb&provider=aws";
+    assert!(fires(q, "prices"));
+    let catalog = Catalog::bundled().expect("catalog");
+    let a = evaluate_query(q, catalog, Date::parse("2026-11-29").expect("date"));
+    let pick = a.recommendation.expect("pick").pick.offer;
+    assert!(!fires(&format!("{q}&price={pick}:0.01"), "prices"));
+}
+
+#[test]
+fn inferred_note_only_for_inferred_architectures() {
+    assert!(fires("model=custom&params=13", "inferred"));
+    assert!(!fires("model=custom&params=13&layers=40&hidden=5120&heads=40", "inferred"));
+}
+
+#[test]
+fn nofit_note_when_nothing_fits() {
+    assert!(fires("model=llama-3.1-405b&w=bf16&gpu=l4-24gb&engine=llama.cpp", "nofit"));
+    assert!(!fires("model=llama-3.1-8b", "nofit"));
+}
+
+#[test]
+fn training_explains_why_adapters_fit() {
+    let t = text("task=finetune&model=llama-3.1-8b&method=full", "methods");
+    assert!(t.contains("LoRA") && t.contains("QLoRA"), "{t}");
+    assert!(!fires("task=pretrain&model=llama-3.1-8b", "methods"));
+}

@@ -45,13 +45,13 @@ else
 fi
 
 if [ "${1:-build}" = test ]; then
-  if [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ]; then
-    say "chromium and chromedriver: present"
+  if [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ] && fc-list 2>/dev/null | grep -qi "wqy\|noto sans cjk"; then
+    say "chromium, chromedriver and a CJK font: present"
   else
-    say "installing Debian chromium and chromium-driver"
+    say "installing Debian chromium, chromium-driver and fonts-wqy-microhei (for Chinese screenshots)"
     SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO=sudo
     $SUDO apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium chromium-driver >/dev/null
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium chromium-driver fonts-wqy-microhei >/dev/null
   fi
 fi
 say "tools: $(trunk --version), $(wasm-bindgen --version), $(wasm-opt --version)"

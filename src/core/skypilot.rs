@@ -200,9 +200,12 @@ fn write_record<'a>(out: &mut csv::Writer<Vec<u8>>, fields: impl Iterator<Item =
     out.write_record(fields).map_err(|e| TableError::Csv { table: TABLE.into(), reason: e.to_string() })
 }
 
+/// Skipped rows: (data-row number, reason).
+type Skipped = Vec<(usize, String)>;
+
 /// Reads the rows, finding columns by header name. Returns the rows and the
 /// rows skipped for their shape.
-fn read(text: &str) -> Result<(Vec<Raw>, Vec<(usize, String)>), TableError> {
+fn read(text: &str) -> Result<(Vec<Raw>, Skipped), TableError> {
     let mut reader = csv::ReaderBuilder::new().has_headers(true).flexible(true).from_reader(text.as_bytes());
     let headers = reader.headers().map_err(|e| TableError::Csv { table: TABLE.into(), reason: e.to_string() })?.clone();
     let names: Vec<&str> = headers.iter().map(|h| h.trim().trim_start_matches('\u{feff}')).collect();

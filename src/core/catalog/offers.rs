@@ -188,3 +188,40 @@ pub fn parse_providers(text: &str) -> Result<Vec<Provider>, TableError> {
     }
     Ok(out)
 }
+
+/// Reads an offers import in either format: a JSON array of objects with the
+/// CSV's column names, or CSV. JSON rows are checked key by key (unknown or
+/// missing keys name their row) and then go through the same CSV validation,
+/// so both formats give the same messages for the same mistakes.
+pub fn parse_offers_any(name: &str, text: &str) -> Result<Vec<Offer>, TableError> {
+    let trimmed = text.trim_start();
+    if !trimmed.starts_with('[') {
+        return parse_offers(name, text);
+    }
+    let rows: Vec<serde_json::Map<String, serde_json::Value>> =
+        serde_json::from_str(trimmed).map_err(|e| TableError::Csv { table: name.into(), reason: format!("not a JSON array of objects: {e}") })?;
+    let mut w = csv::WriterBuilder::new().from_writer(Vec::new());
+    let csv_err = |e: csv::Error| TableError::Csv { table: name.into(), reason: e.to_string() };
+    w.write_record(OFFER_COLUMNS).map_err(csv_err)?;
+    for (i, row) in rows.iter().enumerate() {
+        if let Some(k) = row.keys().find(|k| !OFFER_COLUMNS.contains(&k.as_str())) {
+            return Err(TableError::Field { table: name.into(), row: i + 1, field: super::super::table::clip(k), reason: "unknown field".into() });
+        }
+        let mut rec = Vec::with_capacity(OFFER_COLUMNS.len());
+        for col in OFFER_COLUMNS {
+            let v = match row.get(*col) {
+                None | Some(serde_json::Value::Null) => String::new(),
+                Some(serde_json::Value::String(s)) => s.clone(),
+                Some(serde_json::Value::Number(n)) => n.to_string(),
+                Some(serde_json::Value::Bool(b)) => b.to_string(),
+                Some(_) => {
+                    return Err(TableError::Field { table: name.into(), row: i + 1, field: (*col).into(), reason: "must be a string or a number".into() });
+                }
+            };
+            rec.push(v);
+        }
+        w.write_record(&rec).map_err(csv_err)?;
+    }
+    let bytes = w.into_inner().map_err(|e| TableError::Csv { table: name.into(), reason: e.to_string() })?;
+    parse_offers(name, &String::from_utf8_lossy(&bytes))
+}

@@ -1,0 +1,96 @@
+//! Ranking, filters and the recommendation on a small hand-checked catalog.
+
+use whichgpu::core::answer::evaluate;
+use whichgpu::core::catalog::offers::{parse_offers_any, OFFER_COLUMNS};
+use whichgpu::core::catalog::{Catalog, Date};
+use whichgpu::core::link::decode;
+
+/// Four offers whose order a person can check: an L4 (cheap, slow), an
+/// RTX 4090 (cheap, fast GDDR), an H100 (dear, fastest) and a dear 8×A100 box.
+const OFFERS: &str = "
+a-l4,aws,l4box,l4-24gb,1,8,32,single,,0.80,0.30,us-east-1,1,60,0.08,0.09,test,2026-11-01,
+b-4090,runpod,4090box,rtx-4090-24gb,1,16,62,single,,0.70,,eu,1,0,0.10,0,test,2026-11-01,
+c-h100,lambda,h100box,h100-sxm-80gb,1,26,225,single,,2.50,,us,60,0,0.20,0,test,2026-11-01,
+d-8a100,aws,a100box,a100-sxm-80gb,8,96,1152,nvswitch,400,20.00,8.00,us-east-1,1,60,0.08,0.09,test,2026-11-01,
+";
+
+fn catalog() -> Catalog {
+    let text = format!("{}{OFFERS}", OFFER_COLUMNS.join(","));
+    let offers = parse_offers_any("test", &text).expect("test offers");
+    Catalog::bundled().expect("catalog").with_offers(offers).expect("valid")
+}
+
+fn order(query: &str) -> Vec<String> {
+    let c = catalog();
+    let (cfg, notices) = decode(query);
+    let a = evaluate(&cfg, notices, &c, Date::parse("2026-11-29").expect("date"));
+    a.offers.iter().map(|o| format!("{}{}", o.id, if o.fits { "" } else { "!" })).collect()
+}
+
+fn pick(query: &str) -> (String, Vec<(String, &'static str)>) {
+    let c = catalog();
+    let (cfg, notices) = decode(query);
+    let a = evaluate(&cfg, notices, &c, Date::parse("2026-11-29").expect("date"));
+    let r = a.recommendation.expect("a pick");
+    (r.pick.offer, r.alternatives.into_iter().map(|p| (p.offer, p.why)).collect())
+}
+
+const Q: &str = "model=llama-3.1-8b&w=int4-awq&batch=1&in=1000&out=200";
+
+#[test]
+fn cost_ranks_by_monthly_bill() {
+    // 730 h: 4090 $511 < L4 $584 < H100 $1825 < 8×A100 $14 600 (plus storage).
+    assert_eq!(order(Q), ["b-4090", "a-l4", "c-h100", "d-8a100"]);
+}
+
+#[test]
+fn speed_ranks_by_tokens_per_second() {
+    // H100 3.35 TB/s > A100 2.04 TB/s > 4090 1.0 TB/s > L4 0.3 TB/s.
+    assert_eq!(order(&format!("{Q}&sort=speed")), ["c-h100", "d-8a100", "b-4090", "a-l4"]);
+}
+
+#[test]
+fn offers_that_do_not_fit_go_last() {
+    // 70B at 16 bits: only the 8×A100 box holds it.
+    assert_eq!(order("model=llama-3.1-70b&w=bf16&batch=1&in=1000&out=200")[0], "d-8a100");
+    assert!(order("model=llama-3.1-70b&w=bf16&batch=1&in=1000&out=200")[1].ends_with('!'));
+}
+
+#[test]
+fn filters_and_budget() {
+    assert_eq!(order(&format!("{Q}&provider=aws")), ["a-l4", "d-8a100"]);
+    assert_eq!(order(&format!("{Q}&region=us")), ["a-l4", "c-h100", "d-8a100"]);
+    // A budget below the H100's bill leaves it ranked after the ones in budget.
+    let (p, _) = pick(&format!("{Q}&maxusd=600&sort=speed"));
+    assert_eq!(p, "b-4090");
+    // An SLA of 150 tokens/s per user rules out the L4 (~43) and the 4090 (~140).
+    let (p, _) = pick(&format!("{Q}&mintps=150"));
+    assert_eq!(p, "c-h100");
+}
+
+#[test]
+fn recommendation_and_alternatives() {
+    let (p, alts) = pick(&format!("{Q}&sort=speed"));
+    assert_eq!(p, "c-h100");
+    assert_eq!(alts, [("b-4090".to_string(), "cheapest")]);
+    // A spot pick for a batch job gets an on-demand alternative.
+    let (p, alts) = pick(&format!("{Q}&use=jobs&spot=1"));
+    assert_eq!(p, "a-l4");
+    assert!(alts.contains(&("b-4090".to_string(), "cheapest")) || alts.iter().any(|(_, w)| *w == "on-demand"), "{alts:?}");
+}
+
+#[test]
+fn user_prices_override_the_catalog() {
+    assert_eq!(order(&format!("{Q}&price=c-h100:0.10"))[0], "c-h100");
+}
+
+#[test]
+fn json_imports_match_csv_imports() {
+    let json = r#"[{"id":"x","provider":"aws","instance":"i","gpu":"l4-24gb","gpus":1,"vcpus":4,"ram_gb":16,"interconnect":"single",
+        "usd_per_hour":0.5,"region":"r","billing_increment_s":1,"min_charge_s":60,"storage_usd_per_gb_month":0.08,"egress_usd_per_gb":0.09,"source":"s","as_of":"2026-11-01"}]"#;
+    assert_eq!(parse_offers_any("import", json).map(|o| o.len()), Ok(1));
+    let bad = json.replace("\"region\":\"r\"", "\"region\":\"r\",\"colour\":\"red\"");
+    assert_eq!(parse_offers_any("import", &bad).map_err(|e| e.to_string()), Err("import: row 1, field `colour`: unknown field".into()));
+    let neg = json.replace("0.5", "-1");
+    assert_eq!(parse_offers_any("import", &neg).map_err(|e| e.to_string()), Err("import: row 1, field `usd_per_hour`: must be positive, got -1".into()));
+}

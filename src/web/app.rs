@@ -18,12 +18,29 @@ pub struct State {
     pub cfg: Config,
     pub notices: Vec<Notice>,
     pub copied: bool,
+    /// An imported offers catalog, replacing the bundled offers.
+    pub imported: Option<Imported>,
+}
+
+/// A validated imported catalog; compared by identity.
+#[derive(Clone)]
+pub struct Imported(pub Rc<Catalog>);
+
+impl PartialEq for Imported {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
 }
 
 pub enum Action {
     /// An input changed: key and raw value, validated by the link codec.
     Set(&'static str, String),
     Copied,
+    /// Offers pasted as CSV or JSON: replaces the catalog only when the
+    /// whole file is valid; otherwise a notice names the row and field.
+    Import(String),
+    /// The user's own hourly price for one offer (`price=` in the link).
+    Price(String, String),
 }
 
 impl Reducible for State {
@@ -45,6 +62,29 @@ impl Reducible for State {
                 }
             },
             Action::Copied => next.copied = true,
+            Action::Import(text) => {
+                next.notices.retain(|n| n.key != "import");
+                let result = crate::core::catalog::offers::parse_offers_any("import", &text)
+                    .map_err(|e| e.to_string())
+                    .and_then(|offers| Catalog::bundled().map_err(|e| e.to_string())?.with_offers(offers).map_err(|e| e.to_string()));
+                match result {
+                    Ok(c) => next.imported = Some(Imported(Rc::new(c))),
+                    Err(e) => next.notices.push(Notice::other("import", e)),
+                }
+            }
+            Action::Price(offer, value) => {
+                let mut parts: Vec<String> = self.cfg.prices.iter().filter(|(o, _)| *o != offer).map(|(o, v)| format!("{o}:{v}")).collect();
+                if !value.trim().is_empty() {
+                    parts.push(format!("{offer}:{}", value.trim()));
+                }
+                match link::set(&self.cfg, "price", &parts.join(",")) {
+                    Ok(cfg) => {
+                        next.cfg = cfg;
+                        next.notices.retain(|n| n.key != "price");
+                    }
+                    Err(n) => next.notices.push(n),
+                }
+            }
         }
         Rc::new(next)
     }
@@ -58,16 +98,17 @@ pub fn lang_of(cfg: &Config) -> Lang {
 pub fn app() -> Html {
     let state = use_reducer(|| {
         let (cfg, notices) = link::decode(&dom::location_query());
-        State { cfg, notices, copied: false }
+        State { cfg, notices, copied: false, imported: None }
     });
     let today: Date = *use_memo((), |_| dom::today());
-    let catalog = match Catalog::bundled() {
+    let bundled = match Catalog::bundled() {
         Ok(c) => c,
         Err(e) => return html! { <p class="fatal" role="alert">{ format!("catalog error: {e}") }</p> },
     };
     let answer: Rc<Answer> = {
-        let cfg = state.cfg.clone();
-        use_memo(cfg, move |cfg| {
+        let deps = (state.cfg.clone(), state.imported.clone());
+        use_memo(deps, move |(cfg, imported)| {
+            let catalog: &Catalog = imported.as_ref().map_or(bundled, |i| i.0.as_ref());
             let t0 = dom::now_ms();
             let a = evaluate(cfg, Vec::new(), catalog, today);
             record_timing(dom::now_ms() - t0);
@@ -110,7 +151,9 @@ pub fn app() -> Html {
     notices.extend(answer.notices.iter().cloned());
     html! {
         <view::Page state={(*state).clone()} answer={answer.clone()} notices={notices} lang={lang} on_set={on_set}
-            on_copied={ let d = state.dispatcher(); Callback::from(move |_| d.dispatch(Action::Copied)) } />
+            on_copied={ let d = state.dispatcher(); Callback::from(move |_| d.dispatch(Action::Copied)) }
+            on_import={ let d = state.dispatcher(); Callback::from(move |t: String| d.dispatch(Action::Import(t))) }
+            on_price={ let d = state.dispatcher(); Callback::from(move |(o, v): (String, String)| d.dispatch(Action::Price(o, v))) } />
     }
 }
 

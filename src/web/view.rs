@@ -24,6 +24,8 @@ pub struct PageProps {
     pub lang: Lang,
     pub on_set: Callback<(&'static str, String)>,
     pub on_copied: Callback<()>,
+    pub on_import: Callback<String>,
+    pub on_price: Callback<(String, String)>,
 }
 
 /// Formats a number for the locale (thousands separators; Chinese uses the same digits).
@@ -249,6 +251,16 @@ pub fn page(p: &PageProps) -> Html {
                 { number("ui.egress", "in-egress", "egress", link::fmt_num(cfg.egress_gb), lang, on_set) }
                 { number("ui.restart", "in-restart", "restart", link::fmt_num(cfg.restart_pct), lang, on_set) }
                 { select("ui.theme", "in-theme", "theme", theme.into(), theme_opts, lang, on_set) }
+                <label for="in-import">{ t("ui.import") }
+                    <textarea id="in-import" rows="3" data-testid="import" placeholder="id,provider,instance,gpu,… or [{…}]" onchange={
+                        let cb = p.on_import.clone();
+                        Callback::from(move |e: Event| {
+                            let el: web_sys::HtmlTextAreaElement = e.target_unchecked_into();
+                            cb.emit(el.value());
+                        })
+                    } />
+                </label>
+                if p.state.imported.is_some() { <small data-testid="imported">{ t("ui.imported") }</small> }
             </details>
         </form>
     };
@@ -343,7 +355,16 @@ pub fn page(p: &PageProps) -> Html {
                         <td>{ format!("{}× {}", o.gpus, o.gpu) }</td>
                         <td>{ if o.fits { t("ui.yes") } else { t("ui.no") } }</td>
                         <td class="num" data-speed={format!("{:.3}", speed_of(o))}>{ num(speed_of(o), if training { 0 } else { 1 }) }</td>
-                        <td class="num">{ usd(o.usd_per_hour, lang) }</td>
+                        <td class="num"><input class="price" type="text" inputmode="decimal" aria-label={format!("{} {}", t("ui.yourprice"), o.id)}
+                            value={format!("{:.2}", o.usd_per_hour / f64::from(o.instances.max(1)))}
+                            onchange={
+                                let cb = p.on_price.clone();
+                                let id = o.id.clone();
+                                Callback::from(move |e: Event| {
+                                    let el: web_sys::HtmlInputElement = e.target_unchecked_into();
+                                    cb.emit((id.clone(), el.value()));
+                                })
+                            } /></td>
                         <td class="num" data-usd-month={format!("{:.2}", o.usd_per_month)}>{ usd(o.usd_per_month, lang) }</td>
                         <td class="num">{ if training { o.usd_per_job } else { o.usd_per_million_output_tokens }.map(|v| usd(v, lang)).unwrap_or_else(|| "–".into()) }</td>
                         <td>{ o.price_as_of.clone() }{ if o.stale { format!(" ({})", t("ui.stale")) } else { String::new() } }</td>

@@ -76,3 +76,23 @@ fn hostile_arguments_never_panic() {
         assert!(!err.contains("panicked"), "{q}: {err}");
     }
 }
+
+#[test]
+fn training_and_generation_fields() {
+    let v = json("task=finetune&model=llama-3.1-8b&method=lora&tokens=10000000");
+    for k in ["gradients_bytes", "optimizer_bytes"] {
+        assert!(v["memory"][k].as_f64().unwrap_or(0.0) > 0.0, "memory.{k}");
+    }
+    for k in ["train_tokens_per_s", "job_hours", "job_gpu_hours"] {
+        assert!(v["results"][0][k].is_number(), "results[].{k}");
+    }
+    assert!(v["offers"][0]["usd_per_job"].is_number());
+    let img = json("task=generate&model=sdxl");
+    assert!(img["results"][0]["seconds_per_image"].is_number() && img["results"][0]["images_per_hour"].is_number());
+    assert!(img["offers"][0]["usd_per_1000_images"].is_number());
+    let vid = json("task=generate&model=cogvideox-5b");
+    assert!(vid["results"][0]["seconds_per_clip"].is_number());
+    let aud = json("task=generate&model=musicgen-medium");
+    assert!(aud["results"][0]["audio_realtime_factor"].is_number());
+    assert!(aud["offers"][0]["usd_per_audio_hour"].is_number());
+}

@@ -97,6 +97,26 @@ pub struct Speeds {
     pub job_hours_high: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub job_gpu_hours: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seconds_per_image: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seconds_per_image_low: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seconds_per_image_high: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub images_per_hour: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seconds_per_clip: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seconds_per_clip_low: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seconds_per_clip_high: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub audio_realtime_factor: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub audio_realtime_factor_low: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub audio_realtime_factor_high: Option<f64>,
 }
 
 #[derive(Debug, Clone, Serialize, Default)]
@@ -253,6 +273,9 @@ pub fn plan_for(job: &ServeJob<'_>, cfg: &Config, gpu: &Gpu) -> (Plan, bool) {
 }
 
 pub fn evaluate(cfg: &Config, mut notices: Vec<Notice>, catalog: &Catalog, today: Date) -> Answer {
+    if cfg.task == Task::Generate {
+        return super::media_answer::evaluate_media(cfg, notices, catalog, today);
+    }
     let mut cfg = cfg.clone();
     let mut unusable = false;
     let model = match resolve_model(&cfg, catalog, &mut notices) {
@@ -286,9 +309,6 @@ pub fn evaluate(cfg: &Config, mut notices: Vec<Notice>, catalog: &Catalog, today
     };
     if cfg.is_training() {
         return super::train_answer::evaluate_training(&cfg, notices, catalog, today, &model, unusable);
-    }
-    if cfg.task != Task::Serve {
-        notices.push(Notice::other("task", format!("task `{}` is estimated as LLM serving in this version", task_name(cfg.task))));
     }
     let job = ServeJob::new(&model, &cfg, format);
     let gpus: Vec<&Gpu> = match &cfg.gpu {
@@ -357,15 +377,6 @@ pub fn evaluate(cfg: &Config, mut notices: Vec<Notice>, catalog: &Catalog, today
     };
     answer.guidance = guidance::guidance(&cfg, &model, &job, catalog, &answer);
     answer
-}
-
-pub(crate) fn task_name(t: Task) -> &'static str {
-    match t {
-        Task::Serve => "serve",
-        Task::Generate => "generate",
-        Task::Finetune => "finetune",
-        Task::Pretrain => "pretrain",
-    }
 }
 
 fn empty_answer(cfg: &Config, notices: Vec<Notice>, catalog: &Catalog, model: &Model, unusable: bool) -> Answer {

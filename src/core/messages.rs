@@ -48,7 +48,7 @@ pub const MESSAGES: &[(&str, &str, &str)] = &[
     ("reason.nofit", "needs {need} GiB per GPU, only {have} GiB usable", "每块 GPU 需要 {need} GiB，可用仅 {have} GiB"),
     ("reason.spot", "spot price, with {restart}% extra time for restarts", "按竞价实例计价，另加 {restart}% 的重启耗时"),
     ("reason.stale", "price dated {date}: possibly out of date", "价格日期为 {date}，可能已过时"),
-    ("reason.versus", "{speed}× the tokens/s of {other} at {price}× the monthly cost", "生成速度是 {other} 的 {speed} 倍，月费是其 {price} 倍"),
+    ("reason.versus", "{speed}× the speed of {other} at {price}× the monthly cost", "速度是 {other} 的 {speed} 倍，月费是其 {price} 倍"),
     // Recommendation labels.
     ("why.best", "Recommended", "推荐"),
     ("why.cheapest", "Cheapest that fits", "能装下的最便宜选项"),
@@ -80,6 +80,12 @@ pub const MESSAGES: &[(&str, &str, &str)] = &[
     ("g.note.inferred", "The architecture was inferred from the parameter count alone, so KV cache and speed are rough; give layers, hidden size and heads for a better estimate.", "架构仅根据参数量推断，KV 缓存和速度只是粗略估计；提供层数、隐藏维度和注意力头数可得到更准确的结果。"),
     ("g.note.nofit", "No offer in the catalog holds this job as configured. Try a smaller weight format ({fmt}), a shorter context, fewer concurrent sequences, or more GPUs.", "目录中没有能按当前配置装下这个任务的方案。可尝试更小的权重格式（{fmt}）、更短的上下文、更少的并发或更多 GPU。"),
     ("g.method", "How this is computed", "计算方法"),
+    // Media generation.
+    ("g.media.memory.body", "About {total} GiB: {weights} GiB of weights (denoiser {denoiser}, text encoders {enc}, VAE or codec {vae}), {act} GiB of activations for a batch of {batch} at {res}, and {overhead} GiB of overhead.", "约 {total} GiB：权重 {weights} GiB（去噪网络 {denoiser}，文本编码器 {enc}，VAE 或编解码器 {vae}），批量 {batch}、分辨率 {res} 的激活 {act} GiB，开销 {overhead} GiB。"),
+    ("g.media.speed.image", "One image takes about {s} s on {gpu} ({per_hour} images per hour per GPU): {steps} denoising steps are compute bound, so tensor throughput at the executed precision decides the speed, not memory bandwidth.", "在 {gpu} 上生成一张图约 {s} 秒（每 GPU 每小时 {per_hour} 张）：{steps} 步去噪受算力限制，速度取决于所用精度下的 Tensor 算力，而非显存带宽。"),
+    ("g.media.speed.video", "One clip takes about {s} s on {gpu}: attention over {tokens} latent tokens per step dominates, so it grows faster than linearly with resolution and frames.", "在 {gpu} 上生成一段视频约 {s} 秒：每步对 {tokens} 个潜变量 token 的注意力计算占主导，耗时随分辨率和帧数超线性增长。"),
+    ("g.media.speed.audio", "On {gpu} one second of compute produces about {rtf} seconds of audio.", "在 {gpu} 上每秒计算约生成 {rtf} 秒音频。"),
+    ("g.media.offload", "Moving the text encoders to the CPU (enc_offload=1) would free {enc} GiB of GPU memory at the cost of slower prompt encoding.", "把文本编码器放到 CPU（enc_offload=1）可释放 {enc} GiB 显存，代价是提示词编码变慢。"),
     // Training.
     ("g.train.memory.body", "About {total} GiB per GPU on {gpus} GPU(s): {weights} GiB of weights, {grads} GiB of gradients, {optim} GiB of optimizer states, {act} GiB of activations for micro-batch {mb} × {seq} tokens, and {overhead} GiB of overhead.", "在 {gpus} 块 GPU 上每块约 {total} GiB：权重 {weights} GiB，梯度 {grads} GiB，优化器状态 {optim} GiB，微批 {mb} × {seq} 个 token 的激活 {act} GiB，开销 {overhead} GiB。"),
     ("g.train.methods.title", "Full fine-tuning, LoRA or QLoRA?", "全量微调、LoRA 还是 QLoRA？"),

@@ -8,6 +8,7 @@ pub mod config;
 pub mod estimate;
 pub mod guidance;
 pub mod link;
+pub mod media_answer;
 pub mod messages;
 pub mod precision;
 pub mod recommend;

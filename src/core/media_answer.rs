@@ -1,0 +1,328 @@
+//! The answer for `task=generate`: image, video and audio generators from
+//! `static/media_models.csv`, estimated by [`super::estimate::media`] and
+//! priced per 1,000 images, per clip or per hour of audio. Each GPU of an
+//! instance runs its own pipeline (replicas).
+
+use super::answer::{Answer, Answers, GpuResult, MemoryJson, Speeds};
+use super::catalog::media::{bundled_media, MediaKind, MediaModel};
+use super::catalog::{Catalog, Date, Gpu, Offer, STALE_AFTER_DAYS};
+use super::config::{Batch, Config, Lang, Usage};
+use super::estimate::media::{Confidence, MediaJob};
+use super::estimate::ranges;
+use super::guidance::GuidanceItem;
+use super::link::{self, Notice};
+use super::messages::Msg;
+use super::recommend::{self, bill, OfferResult};
+use super::units::GIB;
+
+/// Share of GPU memory a diffusion pipeline can use (allocator slack).
+const USABLE: f64 = 0.95;
+
+/// The media job a configuration describes; the model's defaults fill what
+/// the link leaves out (a resolution equal to the page default counts as
+/// unset for video and audio, whose models have their own).
+fn job<'a>(model: &'a MediaModel, cfg: &Config) -> Option<MediaJob<'a>> {
+    let precision = cfg.w.clone().unwrap_or_else(|| MediaJob::native_precision(model).to_string());
+    let mut j = MediaJob::new(model, &precision).ok()?;
+    if model.kind == MediaKind::Image || cfg.res != Config::default().res {
+        j.width = cfg.res.0;
+        j.height = cfg.res.1;
+    }
+    if let Some(s) = cfg.steps {
+        j.steps = s;
+    }
+    if let Some(f) = cfg.frames {
+        j.frames = f;
+    }
+    if let Some(f) = cfg.fps {
+        j.fps = f64::from(f);
+    }
+    if cfg.seconds != Config::default().seconds || model.default_seconds.is_none() {
+        j.seconds = cfg.seconds;
+    }
+    // One item per batch unless the link says otherwise (the page's default
+    // of 16 concurrent sequences is a serving default).
+    j.batch = match cfg.batch {
+        b if b == Config::default().batch => 1,
+        Batch::N(n) => n.min(64),
+        Batch::Max => 1,
+    };
+    j.enc_offload = cfg.enc_offload;
+    j.flash = cfg.flash;
+    Some(j)
+}
+
+fn widen(c: Confidence) -> (&'static str, f64) {
+    match c {
+        Confidence::High => ("high", 1.0),
+        Confidence::Medium => ("medium", 1.6),
+        Confidence::Low => ("low", 2.5),
+    }
+}
+
+/// Speeds of one GPU running the job (per GPU; offers multiply by GPUs).
+fn speeds(j: &MediaJob<'_>, gpu: &Gpu, w: f64) -> (Speeds, f64) {
+    let s = j.speed(gpu);
+    let sp = ranges::widen(ranges::PREFILL, w);
+    let mut out = Speeds::default();
+    match j.model.kind {
+        MediaKind::Image => {
+            out.seconds_per_image = Some(s.seconds_per_item);
+            out.seconds_per_image_low = Some(s.seconds_per_item / sp.high);
+            out.seconds_per_image_high = Some(s.seconds_per_item / sp.low);
+            out.images_per_hour = Some(s.items_per_hour);
+        }
+        MediaKind::Video => {
+            out.seconds_per_clip = Some(s.seconds_per_item);
+            out.seconds_per_clip_low = Some(s.seconds_per_item / sp.high);
+            out.seconds_per_clip_high = Some(s.seconds_per_item / sp.low);
+        }
+        MediaKind::Audio => {
+            let rtf = s.realtime_factor.unwrap_or(j.seconds / s.seconds_per_item.max(1e-9));
+            out.audio_realtime_factor = Some(rtf);
+            out.audio_realtime_factor_low = Some(rtf * sp.low);
+            out.audio_realtime_factor_high = Some(rtf * sp.high);
+        }
+    }
+    (out, s.items_per_hour)
+}
+
+fn offer_result(j: &MediaJob<'_>, cfg: &Config, catalog: &Catalog, gpu: &Gpu, o: &Offer, today: Date) -> OfferResult {
+    let mem = j.memory();
+    let cap = gpu.memory_bytes() * USABLE;
+    let fits = mem.total <= cap;
+    let (conf, w) = widen(j.confidence());
+    let (sp, items_per_hour_gpu) = speeds(j, gpu, w);
+    let items_per_hour = items_per_hour_gpu * f64::from(o.gpus);
+    let store_gb = cfg.store_gb.unwrap_or(mem.weights_bytes / 1e9);
+    let b = bill(cfg, catalog, o, 1, None, store_gb);
+    let per_item = if items_per_hour > 0.0 && fits { Some(b.usd_per_hour / items_per_hour) } else { None };
+    let mut reason_msgs = Vec::new();
+    if fits {
+        reason_msgs.push(Msg::new("reason.fits").arg("headroom", format!("{:.1}", (cap - mem.total) / GIB)).arg("gpus", "1"));
+    } else {
+        reason_msgs.push(Msg::new("reason.nofit").arg("need", format!("{:.1}", mem.total / GIB)).arg("have", format!("{:.1}", cap / GIB)));
+    }
+    if b.spot {
+        reason_msgs.push(Msg::new("reason.spot").arg("restart", format!("{:.0}", cfg.restart_pct)));
+    }
+    let stale = o.as_of.days_until(today) > STALE_AFTER_DAYS;
+    if stale {
+        reason_msgs.push(Msg::new("reason.stale").arg("date", o.as_of.to_string()));
+    }
+    let audio_rtf_total = sp.audio_realtime_factor.map(|r| r * f64::from(o.gpus));
+    OfferResult {
+        id: o.id.clone(),
+        provider: o.provider.clone(),
+        instance: o.instance.clone(),
+        region: o.region.clone(),
+        gpu: o.gpu.clone(),
+        gpus: o.gpus,
+        instances: 1,
+        replicas: o.gpus,
+        tp: 1,
+        fits,
+        headroom_bytes: cap - mem.total,
+        spot: b.spot,
+        interconnect: o.interconnect.as_str(),
+        confidence: conf,
+        speeds: sp,
+        usd_per_hour: b.usd_per_hour,
+        usd_per_month: b.usd_per_month,
+        usd_per_job: if j.model.kind == MediaKind::Video { per_item } else { b.usd_per_job },
+        usd_per_million_output_tokens: None,
+        usd_per_1000_images: if j.model.kind == MediaKind::Image { per_item.map(|p| p * 1000.0) } else { None },
+        usd_per_audio_hour: audio_rtf_total.filter(|r| *r > 0.0 && fits).map(|r| b.usd_per_hour / r),
+        storage_usd_per_month: b.storage_usd_per_month,
+        egress_usd_per_month: b.egress_usd_per_month,
+        price_overridden: b.overridden,
+        price_as_of: o.as_of.to_string(),
+        stale,
+        source: o.source.clone(),
+        reasons: reason_msgs.iter().map(|m| m.render(Lang::En)).collect(),
+        reason_msgs,
+        throughput_total: items_per_hour,
+        speed_score: if fits { items_per_hour } else { 0.0 },
+    }
+}
+
+pub fn evaluate_media(user_cfg: &Config, mut notices: Vec<Notice>, catalog: &Catalog, today: Date) -> Answer {
+    let mut cfg = user_cfg.clone();
+    if cfg.usage == Usage::Always && user_cfg.usage == Usage::Always {
+        // Generation is batch work: bill it as jobs unless the user said otherwise.
+        cfg.usage = Usage::Jobs;
+    }
+    let media = bundled_media().unwrap_or(&[]);
+    let default_llm = Config::default().model;
+    let mut unusable = false;
+    let model = match MediaModel::find(media, &cfg.model) {
+        Some(m) => Some(m),
+        None => {
+            if cfg.model != default_llm {
+                notices.push(Notice::other("model", format!("unknown generation model `{}`; using sdxl", super::table::clip(&cfg.model))));
+                unusable = notices.iter().all(|n| n.key == "model" || n.key == "v");
+            }
+            MediaModel::find(media, "sdxl").or(media.first())
+        }
+    };
+    let Some(model) = model else {
+        return empty(user_cfg, notices, catalog);
+    };
+    let Some(j) = job(model, &cfg) else {
+        notices.push(Notice::other("w", format!("weight format `{}` is not known for generation models", cfg.weight_format_id())));
+        return empty(user_cfg, notices, catalog);
+    };
+    let (conf, w) = widen(j.confidence());
+    let mem = j.memory();
+    let gpus: Vec<&Gpu> = match &cfg.gpu {
+        Some(g) => catalog.gpu(g).into_iter().collect(),
+        None => catalog.gpus.iter().collect(),
+    };
+    let results: Vec<GpuResult> = gpus
+        .iter()
+        .map(|gpu| GpuResult {
+            gpu: gpu.id.clone(),
+            gpu_name: gpu.name.clone(),
+            gpus: 1,
+            nodes: 1,
+            batch: f64::from(j.batch),
+            fits: mem.total <= gpu.memory_bytes() * USABLE,
+            per_gpu_bytes: mem.total,
+            capacity_bytes: gpu.memory_bytes(),
+            confidence: conf,
+            bound: if j.model.kind == MediaKind::Audio { "memory" } else { "compute" },
+            executed_precision: j.precision.id.to_string(),
+            speeds: speeds(&j, gpu, w).0,
+        })
+        .collect();
+    let offers: Vec<OfferResult> = catalog
+        .offers
+        .iter()
+        .filter(|o| recommend::passes_filters(&cfg, o))
+        .filter_map(|o| Some(offer_result(&j, &cfg, catalog, catalog.gpu(&o.gpu)?, o, today)))
+        .collect();
+    let offers = recommend::rank(&cfg, offers);
+    let recommendation = recommend::recommend(&cfg, &offers);
+    let pick = recommendation.as_ref().and_then(|r| offers.iter().find(|o| o.id == r.pick.offer));
+    let focus = cfg.gpu.clone().or_else(|| pick.map(|o| o.gpu.clone())).and_then(|g| catalog.gpu(&g));
+    let capacity = focus.map_or(0.0, |g| g.memory_bytes());
+    let memory = MemoryJson {
+        weights_bytes: mem.weights_bytes,
+        activations_bytes: mem.activations_bytes,
+        overhead_bytes: mem.overhead_bytes,
+        total_bytes: mem.total,
+        total_bytes_low: mem.total * ranges::MEMORY.low,
+        total_bytes_high: mem.total * ranges::MEMORY.high,
+        reserved_bytes: (mem.total * 1.1).max(mem.total),
+        gpus: 1,
+        gpu: focus.map_or_else(String::new, |g| g.id.clone()),
+        capacity_bytes: capacity,
+        ..MemoryJson::default()
+    };
+    let mut answer = Answer {
+        query: link::encode(user_cfg),
+        notices,
+        catalog_as_of: catalog.as_of.to_string(),
+        task: cfg.task,
+        model: model.id.clone(),
+        model_name: model.name.clone(),
+        architecture_inferred: false,
+        weight_format: j.precision.id.to_string(),
+        memory,
+        results,
+        answers: Answers { min_gpus: Some(1), best_weight_format: Some(j.precision.id.to_string()), ..Answers::default() },
+        offers,
+        recommendation,
+        guidance: Vec::new(),
+        unusable,
+    };
+    answer.guidance = guidance(&cfg, &j, catalog, &answer);
+    answer
+}
+
+fn empty(cfg: &Config, notices: Vec<Notice>, catalog: &Catalog) -> Answer {
+    Answer {
+        query: link::encode(cfg),
+        notices,
+        catalog_as_of: catalog.as_of.to_string(),
+        task: cfg.task,
+        model: cfg.model.clone(),
+        model_name: cfg.model.clone(),
+        architecture_inferred: false,
+        weight_format: cfg.weight_format_id().to_string(),
+        memory: MemoryJson::default(),
+        results: Vec::new(),
+        answers: Answers::default(),
+        offers: Vec::new(),
+        recommendation: None,
+        guidance: Vec::new(),
+        unusable: true,
+    }
+}
+
+fn gib1(b: f64) -> String {
+    format!("{:.1}", b / GIB)
+}
+
+fn item(id: &'static str, title: Option<&'static str>, msg: Msg) -> GuidanceItem {
+    let title_msg = title.map(Msg::new);
+    GuidanceItem { id, title: title_msg.as_ref().map(|m| m.render(Lang::En)), text: msg.render(Lang::En), title_msg, msg }
+}
+
+fn guidance(cfg: &Config, j: &MediaJob<'_>, catalog: &Catalog, a: &Answer) -> Vec<GuidanceItem> {
+    let mem = j.memory();
+    let mut out = vec![item(
+        "memory",
+        Some("g.memory.title"),
+        Msg::new("g.media.memory.body")
+            .arg("total", gib1(mem.total))
+            .arg("weights", gib1(mem.weights_bytes))
+            .arg("denoiser", gib1(mem.parts.denoiser))
+            .arg("enc", gib1(mem.parts.text_encoders))
+            .arg("vae", gib1(mem.parts.vae))
+            .arg("act", gib1(mem.activations_bytes))
+            .arg("batch", j.batch.to_string())
+            .arg("res", format!("{}×{}", j.width, j.height))
+            .arg("overhead", gib1(mem.overhead_bytes)),
+    )];
+    let spot = if cfg.spot { Msg::new("g.spot.batch_on").arg("restart", format!("{:.0}", cfg.restart_pct)) } else { Msg::new("g.spot.batch_off") };
+    out.push(item("spot", Some("g.spot.title"), spot));
+    let size = if mem.total <= 22.0 * GIB {
+        "g.size.small"
+    } else if mem.total <= 44.0 * GIB {
+        "g.size.medium"
+    } else {
+        "g.size.large"
+    };
+    out.push(item("gpu-size", Some("g.size.title"), Msg::new(size).arg("need", gib1(mem.total))));
+    let pick = a.recommendation.as_ref().and_then(|r| a.offers.iter().find(|o| o.id == r.pick.offer));
+    if let Some(p) = pick {
+        if let Some(gpu) = catalog.gpu(&p.gpu) {
+            let s = j.speed(gpu);
+            let msg = match j.model.kind {
+                MediaKind::Image => Msg::new("g.media.speed.image")
+                    .arg("s", format!("{:.1}", s.seconds_per_item))
+                    .arg("gpu", gpu.name.clone())
+                    .arg("per_hour", format!("{:.0}", s.items_per_hour))
+                    .arg("steps", j.steps.to_string()),
+                MediaKind::Video => Msg::new("g.media.speed.video")
+                    .arg("s", format!("{:.0}", s.seconds_per_item))
+                    .arg("gpu", gpu.name.clone())
+                    .arg("tokens", format!("{:.0}", j.sequence_tokens())),
+                MediaKind::Audio => Msg::new("g.media.speed.audio")
+                    .arg("gpu", gpu.name.clone())
+                    .arg("rtf", format!("{:.1}", s.realtime_factor.unwrap_or(0.0))),
+            };
+            out.push(item("media-speed", None, msg));
+        }
+        if !p.price_overridden {
+            out.push(item("prices", None, Msg::new("g.note.prices").arg("date", p.price_as_of.clone())));
+        }
+    } else {
+        out.push(item("nofit", None, Msg::new("g.note.nofit").arg("fmt", "fp8 / nf4")));
+    }
+    if !cfg.enc_offload && mem.parts.text_encoders > 2.0 * GIB {
+        out.push(item("enc-offload", None, Msg::new("g.media.offload").arg("enc", gib1(mem.parts.text_encoders))));
+    }
+    out
+}

@@ -2,6 +2,7 @@
 
 use std::rc::Rc;
 
+use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 use super::dom;
@@ -173,5 +174,11 @@ fn mark_rendered() {
             let _ = js_sys::Reflect::set(&w, &key, &now.into());
         }
         let _ = js_sys::Reflect::set(&w, &"__whichgpu_render_ms".into(), &now.into());
+        // The Wasm heap after rendering, for the browser benchmark.
+        if let Ok(mem) = wasm_bindgen::memory().dyn_into::<js_sys::WebAssembly::Memory>() {
+            if let Ok(buf) = mem.buffer().dyn_into::<js_sys::ArrayBuffer>() {
+                let _ = js_sys::Reflect::set(&w, &"__whichgpu_heap_bytes".into(), &f64::from(buf.byte_length()).into());
+            }
+        }
     }
 }

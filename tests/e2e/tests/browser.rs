@@ -259,6 +259,35 @@ async fn page_end_to_end() {
     }
     assert!(height > 100.0, "no height message from the embedded page");
 
+    // Browser timings (reported, not asserted: machines are noisy).
+    c.goto(&format!("{base}?lang=en")).await.expect("goto");
+    wait_for(&c, "[data-testid=recommendation]").await;
+    let m = c
+        .execute_async(
+            "const done = arguments[arguments.length - 1];
+             const nav = performance.getEntriesByType('navigation')[0];
+             const first = window.__whichgpu_first_render_ms;
+             const el = document.querySelector('#in-in');
+             const times = [];
+             const evals = [];
+             let i = 0;
+             function step() {
+               if (i >= 20) { times.sort((a,b)=>a-b); evals.sort((a,b)=>a-b);
+                 done({first_result_ms: first, dom_update_ms_median: times[10], eval_ms_median: evals[10], heap_bytes: window.__whichgpu_heap_bytes}); return; }
+               const t0 = performance.now();
+               el.value = String(1000 + 100 * (i++));
+               el.dispatchEvent(new Event('change'));
+               const wait = () => { if (window.__whichgpu_render_ms > t0) { times.push(window.__whichgpu_render_ms - t0); evals.push(window.__whichgpu_eval_ms); step(); } else setTimeout(wait, 0); };
+               wait();
+             }
+             step();",
+            vec![],
+        )
+        .await
+        .expect("timings");
+    println!("browser timings: {m}");
+    std::fs::write(shot_dir().join("timings.json"), m.to_string()).expect("write timings");
+
     // Screenshots of the default page: both languages, both themes.
     for (lang, theme) in [("en", "light"), ("zh", "light"), ("en", "dark"), ("zh", "dark")] {
         c.goto(&format!("{base}?lang={lang}&theme={theme}")).await.expect("goto");

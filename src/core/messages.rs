@@ -211,6 +211,9 @@ pub const UI: &[(&str, &str, &str)] = &[
     ("ui.import", "Import offers (paste CSV or JSON with the catalog's columns)", "导入方案（粘贴与目录列相同的 CSV 或 JSON）"),
     ("ui.imported", "Using your imported offers.", "正在使用你导入的方案。"),
     ("ui.yourprice", "Your hourly price for", "你的每小时价格："),
+    ("ui.per_month", "/month", "/月"),
+    ("ui.per_hour", "/hour", "/小时"),
+    ("ui.per_job", "/job", "/任务"),
     ("ui.col.train", "training tok/s", "训练 token/s"),
     ("ui.col.job", "$ per job", "每个任务美元"),
 ];

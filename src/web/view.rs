@@ -289,11 +289,11 @@ pub fn page(p: &PageProps) -> Html {
                         <p class="big">
                             <span data-testid="pick-speed">{ format!("{} tok/s", num(o.speed_score, 1)) }</span>
                             if let (true, Some(h), Some(j)) = (training, o.speeds.job_hours, o.usd_per_job) {
-                                { " · " }<span data-testid="pick-job">{ format!("{} h, {}/job", num(h, 1), usd(j, lang)) }</span>
+                                { " · " }<span data-testid="pick-job">{ format!("{} h, {}{}", num(h, 1), usd(j, lang), t("ui.per_job")) }</span>
                             } else {
-                                { " · " }<span data-testid="pick-month">{ format!("{}/mo", usd(o.usd_per_month, lang)) }</span>
+                                { " · " }<span data-testid="pick-month">{ format!("{}{}", usd(o.usd_per_month, lang), t("ui.per_month")) }</span>
                             }
-                            { " · " }{ format!("{}/h", usd(o.usd_per_hour, lang)) }
+                            { " · " }{ format!("{}{}", usd(o.usd_per_hour, lang), t("ui.per_hour")) }
                         </p>
                     }
                     <ul>{ for r.pick.reason_msgs.iter().map(|m| html! { <li>{ m.render(lang) }</li> }) }</ul>

@@ -58,6 +58,12 @@ const hash = (text) =>
 const scripts = [];
 for (const m of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script\s*>/gi)) {
   if (/\bsrc\s*=/i.test(m[1])) continue;
+  if (m[2].includes("{{__TRUNK_")) {
+    // trunk serve's live-reload script, filled in per request: no hash can
+    // match it, so it stays blocked (scripts/serve.sh turns it off).
+    console.error("[csp] skipping trunk serve's reload script: run trunk serve --no-autoreload");
+    continue;
+  }
   scripts.push(hash(m[2]));
 }
 const styles = [];

@@ -84,6 +84,7 @@ fn imports_are_validated_with_exact_messages() {
     assert_eq!(import(&format!("{}\n{}\n", header(), GOOD.replace("h100-sxm-80gb", "h900"))), "import: row 1, field `gpu`: unknown GPU id `h900`");
     assert_eq!(import(&format!("{}\n{}\n", header(), GOOD.replace("2026-09-01", "2026-13-01"))), "import: row 1, field `as_of`: `2026-13-01` is not a YYYY-MM-DD date");
     assert_eq!(import(&format!("{}\n{GOOD}\n{GOOD}\n", header())), "import: row 2, field `id`: duplicate id `x-1`");
+    assert_eq!(import(&format!("{}\n{}\n", header(), GOOD.replace(",8,192", ",2147483648,192"))), "import: row 1, field `gpus`: 2147483648 GPUs in one instance; at most 72");
 }
 
 #[test]

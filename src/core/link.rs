@@ -292,7 +292,8 @@ pub fn decode(query: &str) -> (Config, Vec<Notice>) {
         let value = percent_decode(raw_value);
         let value = value.trim();
         if seen.contains(&key) {
-            notices.push(Notice { key: clip(&key), message: format!("`{}` appears twice; the last value wins", clip(&key)), kind: NoticeKind::Duplicate });
+            let label = if key.is_empty() { "(empty)".to_string() } else { clip(&key) };
+            notices.push(Notice { key: label.clone(), message: format!("`{label}` appears twice; the last value wins"), kind: NoticeKind::Duplicate });
         } else if seen.len() < 100 {
             seen.push(key.clone());
         }

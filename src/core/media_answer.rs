@@ -139,7 +139,6 @@ fn offer_result(j: &MediaJob<'_>, cfg: &Config, catalog: &Catalog, gpu: &Gpu, o:
         price_as_of: o.as_of.to_string(),
         stale,
         source: o.source.clone(),
-        reasons: reason_msgs.iter().map(|m| m.render(Lang::En)).collect(),
         reason_msgs,
         throughput_total: items_per_hour,
         speed_score: if fits { items_per_hour } else { 0.0 },

@@ -43,8 +43,8 @@ pub struct OfferResult {
     pub price_as_of: String,
     pub stale: bool,
     pub source: String,
-    pub reasons: Vec<String>,
-    #[serde(skip)]
+    /// Rendered in English only when serialized (the page renders by key).
+    #[serde(rename = "reasons", serialize_with = "english")]
     pub reason_msgs: Vec<Msg>,
     #[serde(skip)]
     pub throughput_total: f64,
@@ -58,8 +58,7 @@ pub struct OfferResult {
 pub struct Pick {
     pub offer: String,
     pub why: &'static str,
-    pub reasons: Vec<String>,
-    #[serde(skip)]
+    #[serde(rename = "reasons", serialize_with = "english")]
     pub reason_msgs: Vec<Msg>,
 }
 
@@ -67,6 +66,15 @@ pub struct Pick {
 pub struct Recommendation {
     pub pick: Pick,
     pub alternatives: Vec<Pick>,
+}
+
+fn english<S: serde::Serializer>(msgs: &[Msg], s: S) -> Result<S::Ok, S::Error> {
+    s.collect_seq(msgs.iter().map(|m| m.render(super::config::Lang::En)))
+}
+
+/// English text of reasons (the CLI's report).
+pub fn reasons_en(msgs: &[Msg]) -> String {
+    msgs.iter().map(|m| m.render(super::config::Lang::En)).collect::<Vec<_>>().join("; ")
 }
 
 pub fn passes_filters(cfg: &Config, o: &Offer) -> bool {
@@ -251,7 +259,6 @@ fn evaluate_offer(cfg: &Config, job: &ServeJob<'_>, catalog: &Catalog, gpu: &Gpu
         price_as_of: o.as_of.to_string(),
         stale,
         source: o.source.clone(),
-        reasons: reason_msgs.iter().map(|m| m.render(super::config::Lang::En)).collect(),
         reason_msgs,
         throughput_total,
         speed_score: speeds_decode,
@@ -316,5 +323,5 @@ fn make_pick(r: &OfferResult, why: &'static str, against: &OfferResult) -> Pick 
                 .arg("other", against.instance.clone()),
         );
     }
-    Pick { offer: r.id.clone(), why, reasons: msgs.iter().map(|m| m.render(super::config::Lang::En)).collect(), reason_msgs: msgs }
+    Pick { offer: r.id.clone(), why, reason_msgs: msgs }
 }

@@ -60,7 +60,7 @@ impl Gpu {
     }
 
     pub fn is_hbm(&self) -> bool {
-        self.memory_type.to_ascii_uppercase().starts_with("HBM")
+        self.memory_type.get(..3).is_some_and(|p| p.eq_ignore_ascii_case("HBM"))
     }
 
     /// PCIe bandwidth per direction in bytes/s for x16 (gen3 ≈ 16 GB/s,

@@ -137,7 +137,11 @@ fn parse_offer_row(row: &Row<'_>) -> Result<Offer, TableError> {
         provider: row.req_str("provider")?,
         instance: row.req_str("instance")?,
         gpu: row.req_str("gpu")?,
-        gpus: row.positive_u32("gpus")?,
+        gpus: match row.positive_u32("gpus")? {
+            // The largest scale-up domain sold as one instance is an NVL72 rack.
+            n if n > 72 => return Err(row.error("gpus", format!("{n} GPUs in one instance; at most 72"))),
+            n => n,
+        },
         vcpus: row.opt_non_negative("vcpus")?,
         ram_gb: row.opt_non_negative("ram_gb")?,
         interconnect,

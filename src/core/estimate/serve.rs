@@ -330,7 +330,10 @@ pub fn tp_options(model: &Model, engine: Engine, gpus_per_node: u32) -> Vec<u32>
         if engine == Engine::LlamaCpp || model.heads % tp == 0 {
             out.push(tp);
         }
-        tp *= 2;
+        match tp.checked_mul(2) {
+            Some(next) => tp = next,
+            None => break,
+        }
     }
     if out.is_empty() {
         out.push(1);

@@ -86,12 +86,13 @@ pub fn passes_filters(cfg: &Config, o: &Offer) -> bool {
 /// Evaluates every offer that passes the filters and ranks them: offers
 /// that fit (and meet `mintps` / `maxusd`) first, in the order of the goal.
 pub fn rank_offers(cfg: &Config, job: &ServeJob<'_>, catalog: &Catalog, today: Date) -> Vec<OfferResult> {
-    let out: Vec<OfferResult> = catalog
-        .offers
-        .iter()
-        .filter(|o| passes_filters(cfg, o))
-        .filter_map(|o| Some(evaluate_offer(cfg, job, catalog, catalog.gpu(&o.gpu)?, o, today)))
-        .collect();
+    let mut cache = Vec::new();
+    let mut out = Vec::with_capacity(catalog.offers.len());
+    for o in catalog.offers.iter().filter(|o| passes_filters(cfg, o)) {
+        if let Some(gpu) = catalog.gpu(&o.gpu) {
+            out.push(evaluate_offer(cfg, job, catalog, gpu, o, today, &mut cache));
+        }
+    }
     rank(cfg, out)
 }
 
@@ -164,7 +165,23 @@ pub fn bill(cfg: &Config, catalog: &Catalog, o: &Offer, instances: u32, job_hour
     }
 }
 
-fn evaluate_offer(cfg: &Config, job: &ServeJob<'_>, catalog: &Catalog, gpu: &Gpu, o: &Offer, today: Date) -> OfferResult {
+/// What an offer's hardware gives the job, independent of its price: many
+/// offers share a GPU type and count, so this is computed once per shape.
+#[derive(Debug, Clone)]
+struct Shape {
+    n: u32,
+    nodes: u32,
+    plan: Plan,
+    replicas: u32,
+    instances: u32,
+    fits: bool,
+    usable: f64,
+    mem_total: f64,
+    conf: &'static str,
+    speeds: Speeds,
+}
+
+fn shape(cfg: &Config, job: &ServeJob<'_>, gpu: &Gpu, gpus: u32, multi_node_ok: bool) -> Shape {
     // Smallest tensor-parallel group inside the instance that holds the job.
     let usable = job.usable_bytes(gpu);
     let per_seq_batch = match cfg.batch {
@@ -172,10 +189,8 @@ fn evaluate_offer(cfg: &Config, job: &ServeJob<'_>, catalog: &Catalog, gpu: &Gpu
         Batch::Max => 1.0,
     };
     let e = cfg.engine;
-    let opts: Vec<u32> = tp_options(job.model, e, o.gpus).into_iter().filter(|n| o.gpus % n == 0).collect();
+    let opts: Vec<u32> = tp_options(job.model, e, gpus).into_iter().filter(|n| gpus % n == 0).collect();
     let fitting = opts.iter().copied().find(|&n| job.memory(Plan::in_node(e, n, 1), 1.0).total() <= usable);
-    // Several instances only as pipeline stages over a published network.
-    let multi_node_ok = o.gpus > 1 && o.inter_node_gbps.is_some_and(|g| g > 0.0) && e != super::config::Engine::LlamaCpp;
     let (n, nodes, fits_one) = match fitting {
         Some(n) => (n, 1, true),
         None => {
@@ -185,29 +200,53 @@ fn evaluate_offer(cfg: &Config, job: &ServeJob<'_>, catalog: &Catalog, gpu: &Gpu
         }
     };
     let plan = Plan::in_node(e, n, nodes);
-    let replicas = if nodes == 1 { (o.gpus / n).max(1) } else { 1 };
+    let replicas = if nodes == 1 { (gpus / n).max(1) } else { 1 };
     let max_batch = f64::from(job.max_batch(gpu, plan));
     // Spread the users' concurrent sequences over replicas; add instances
     // when one instance cannot hold them all.
     let (batch_per_replica, instances) = if fits_one && max_batch >= 1.0 {
-        let wanted = per_seq_batch;
         let per_instance = max_batch * f64::from(replicas);
         let inst = match cfg.batch {
             Batch::Max => 1.0,
-            Batch::N(_) => (wanted / per_instance).ceil().max(1.0),
+            Batch::N(_) => (per_seq_batch / per_instance).ceil().max(1.0),
         };
         let b = match cfg.batch {
             Batch::Max => max_batch,
-            Batch::N(_) => (wanted / (inst * f64::from(replicas))).ceil().max(1.0),
+            Batch::N(_) => (per_seq_batch / (inst * f64::from(replicas))).ceil().max(1.0),
         };
         (b, inst as u32 * nodes)
     } else {
         (per_seq_batch, nodes)
     };
-    let fits = fits_one && max_batch >= 1.0;
-    let mem = job.memory(plan, batch_per_replica);
     let (conf, widen) = confidence(cfg, job.model, gpu, plan);
     let (speeds, _) = serve_speeds(job, gpu, plan, batch_per_replica, widen);
+    Shape {
+        n,
+        nodes,
+        plan,
+        replicas,
+        instances,
+        fits: fits_one && max_batch >= 1.0,
+        usable,
+        mem_total: job.memory(plan, batch_per_replica).total(),
+        conf,
+        speeds,
+    }
+}
+
+fn evaluate_offer(cfg: &Config, job: &ServeJob<'_>, catalog: &Catalog, gpu: &Gpu, o: &Offer, today: Date, cache: &mut Vec<((String, u32, bool), Shape)>) -> OfferResult {
+    // Several instances only as pipeline stages over a published network.
+    let multi_node_ok = o.gpus > 1 && o.inter_node_gbps.is_some_and(|g| g > 0.0) && cfg.engine != super::config::Engine::LlamaCpp;
+    let key = (o.gpu.clone(), o.gpus, multi_node_ok);
+    let sh = match cache.iter().find(|(k, _)| *k == key) {
+        Some((_, sh)) => sh.clone(),
+        None => {
+            let sh = shape(cfg, job, gpu, o.gpus, multi_node_ok);
+            cache.push((key, sh.clone()));
+            sh
+        }
+    };
+    let Shape { n, nodes, plan, replicas, instances, fits, usable, mem_total, conf, speeds } = sh;
     let speeds_decode = speeds.decode_tokens_per_s_per_seq.unwrap_or(0.0);
     let replicas_total = f64::from(replicas) * f64::from(instances / nodes.max(1));
     let throughput_total = speeds.decode_tokens_per_s_total.unwrap_or(0.0) * replicas_total;
@@ -216,13 +255,13 @@ fn evaluate_offer(cfg: &Config, job: &ServeJob<'_>, catalog: &Catalog, gpu: &Gpu
     let b = bill(cfg, catalog, o, instances, None, store_gb);
     let tokens_month = throughput_total * b.hours.busy_per_month * 3600.0;
     let usd_per_million = (tokens_month > 0.0 && fits).then(|| b.compute_month / tokens_month * 1e6);
-    let headroom = usable - mem.total();
+    let headroom = usable - mem_total;
 
     let mut reason_msgs = Vec::new();
     if fits {
         reason_msgs.push(Msg::new("reason.fits").arg("headroom", format!("{:.1}", headroom.max(0.0) / GIB)).arg("gpus", plan.gpus().to_string()));
     } else {
-        reason_msgs.push(Msg::new("reason.nofit").arg("need", format!("{:.1}", mem.total() / GIB)).arg("have", format!("{:.1}", usable / GIB)));
+        reason_msgs.push(Msg::new("reason.nofit").arg("need", format!("{:.1}", mem_total / GIB)).arg("have", format!("{:.1}", usable / GIB)));
     }
     if b.spot {
         reason_msgs.push(Msg::new("reason.spot").arg("restart", format!("{:.0}", cfg.restart_pct)));

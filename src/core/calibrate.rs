@@ -174,9 +174,18 @@ pub fn parse_cases(text: &str, catalog: &Catalog) -> Result<(Vec<Case>, Vec<Unma
             output = Some(200);
             assumptions.push("gpt-fast default max_new_tokens 200");
         }
+        if kind == Kind::Throughput && (input.is_none() || output.is_none()) {
+            unmapped.push(skip("prompt and output lengths not stated (a dataset's distribution)"));
+            continue;
+        }
+        if row.text("gpus").is_empty() && kind != Kind::Memory && !notes.starts_with("llama.cpp") && !notes.starts_with("gpt-fast") {
+            unmapped.push(skip("GPU count not stated"));
+            continue;
+        }
         let measured = match row.text("unit") {
             "GiB" => value * GIB,
             "GB" => value * 1e9,
+            "MB" => value * 1e6,
             _ => value,
         };
         let mut kv = "bf16";

@@ -182,7 +182,7 @@ pub const UI: &[(&str, &str, &str)] = &[
     ("ui.latency", "Request latency", "请求延迟"),
     ("ui.accuracy", "Estimate vs published measurement", "估计值与公开实测值对比"),
     ("ui.custom", "Custom (enter parameters)", "自定义（填写参数量）"),
-    ("ui.method", "Fine-tuning method", "微调方法"),
+    ("ui.ftmethod", "Fine-tuning method", "微调方法"),
     ("ui.method.full", "Full fine-tuning", "全量微调"),
     ("ui.method.lora", "LoRA", "LoRA"),
     ("ui.method.qlora", "QLoRA (4-bit base)", "QLoRA（4 位底座）"),

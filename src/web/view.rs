@@ -206,7 +206,7 @@ pub fn page(p: &PageProps) -> Html {
             { select("ui.format", "in-w", "w", cfg.weight_format_id().to_string(), formats, lang, on_set) }
             if cfg.is_training() {
                 if cfg.task == Task::Finetune {
-                    { select("ui.method", "in-method", "method", method_id.into(), opts(&[("full", "ui.method.full"), ("lora", "ui.method.lora"), ("qlora", "ui.method.qlora")]), lang, on_set) }
+                    { select("ui.ftmethod", "in-method", "method", method_id.into(), opts(&[("full", "ui.method.full"), ("lora", "ui.method.lora"), ("qlora", "ui.method.qlora")]), lang, on_set) }
                 }
                 { number("ui.tokens", "in-tokens", "tokens", cfg.tokens.map(link::fmt_num).unwrap_or_default(), lang, on_set) }
                 { number("ui.epochs", "in-epochs", "epochs", link::fmt_num(cfg.epochs), lang, on_set) }

@@ -5,7 +5,7 @@
 
 use super::answer::{Answer, Answers, GpuResult, MemoryJson, Speeds};
 use super::catalog::media::{bundled_media, MediaKind, MediaModel};
-use super::catalog::{Catalog, Date, Gpu, Offer, STALE_AFTER_DAYS};
+use super::catalog::{Catalog, Date, Gpu, Offer};
 use super::config::{Batch, Config, Lang, Usage};
 use super::estimate::media::{Confidence, MediaJob};
 use super::estimate::ranges;
@@ -97,19 +97,7 @@ fn offer_result(j: &MediaJob<'_>, cfg: &Config, catalog: &Catalog, gpu: &Gpu, o:
     let store_gb = cfg.store_gb.unwrap_or(mem.weights_bytes / 1e9);
     let b = bill(cfg, catalog, o, 1, None, store_gb);
     let per_item = if items_per_hour > 0.0 && fits { Some(b.usd_per_hour / items_per_hour) } else { None };
-    let mut reason_msgs = Vec::new();
-    if fits {
-        reason_msgs.push(Msg::new("reason.fits").arg("headroom", format!("{:.1}", (cap - mem.total) / GIB)).arg("gpus", "1"));
-    } else {
-        reason_msgs.push(Msg::new("reason.nofit").arg("need", format!("{:.1}", mem.total / GIB)).arg("have", format!("{:.1}", cap / GIB)));
-    }
-    if b.spot {
-        reason_msgs.push(Msg::new("reason.spot").arg("restart", format!("{:.0}", cfg.restart_pct)));
-    }
-    let stale = o.as_of.days_until(today) > STALE_AFTER_DAYS;
-    if stale {
-        reason_msgs.push(Msg::new("reason.stale").arg("date", o.as_of.to_string()));
-    }
+    let (reason_msgs, stale) = recommend::offer_reasons(cfg, o, today, 1, mem.total, cap, fits, b.spot);
     let audio_rtf_total = sp.audio_realtime_factor.map(|r| r * f64::from(o.gpus));
     OfferResult {
         id: o.id.clone(),

@@ -119,6 +119,26 @@ pub fn rank(cfg: &Config, mut out: Vec<OfferResult>) -> Vec<OfferResult> {
     out
 }
 
+/// The one-line reasons every offer carries — fits (with headroom) or not,
+/// spot, a possibly stale price — and whether the price is stale.
+#[allow(clippy::too_many_arguments)]
+pub fn offer_reasons(cfg: &Config, o: &Offer, today: Date, gpus: u32, need: f64, usable: f64, fits: bool, spot: bool) -> (Vec<Msg>, bool) {
+    let mut msgs = Vec::new();
+    if fits {
+        msgs.push(Msg::new("reason.fits").arg("headroom", format!("{:.1}", (usable - need).max(0.0) / GIB)).arg("gpus", gpus.to_string()));
+    } else {
+        msgs.push(Msg::new("reason.nofit").arg("need", format!("{:.1}", need / GIB)).arg("have", format!("{:.1}", usable / GIB)));
+    }
+    if spot {
+        msgs.push(Msg::new("reason.spot").arg("restart", format!("{:.0}", cfg.restart_pct)));
+    }
+    let stale = o.as_of.days_until(today) > STALE_AFTER_DAYS;
+    if stale {
+        msgs.push(Msg::new("reason.stale").arg("date", o.as_of.to_string()));
+    }
+    (msgs, stale)
+}
+
 /// The bill of running `instances` of an offer under the user's usage.
 #[derive(Debug, Clone, Copy)]
 pub struct Bill {
@@ -257,19 +277,7 @@ fn evaluate_offer(cfg: &Config, job: &ServeJob<'_>, catalog: &Catalog, gpu: &Gpu
     let usd_per_million = (tokens_month > 0.0 && fits).then(|| b.compute_month / tokens_month * 1e6);
     let headroom = usable - mem_total;
 
-    let mut reason_msgs = Vec::new();
-    if fits {
-        reason_msgs.push(Msg::new("reason.fits").arg("headroom", format!("{:.1}", headroom.max(0.0) / GIB)).arg("gpus", plan.gpus().to_string()));
-    } else {
-        reason_msgs.push(Msg::new("reason.nofit").arg("need", format!("{:.1}", mem_total / GIB)).arg("have", format!("{:.1}", usable / GIB)));
-    }
-    if b.spot {
-        reason_msgs.push(Msg::new("reason.spot").arg("restart", format!("{:.0}", cfg.restart_pct)));
-    }
-    let stale = o.as_of.days_until(today) > STALE_AFTER_DAYS;
-    if stale {
-        reason_msgs.push(Msg::new("reason.stale").arg("date", o.as_of.to_string()));
-    }
+    let (reason_msgs, stale) = offer_reasons(cfg, o, today, plan.gpus(), mem_total, usable, fits, b.spot);
     OfferResult {
         id: o.id.clone(),
         provider: o.provider.clone(),

@@ -3,15 +3,13 @@
 //! offer's cost for the whole job (usage defaults to one job).
 
 use super::answer::{Answer, Answers, GpuResult, MemoryJson, Speeds};
-use super::catalog::{Catalog, Date, Gpu, Model, Offer, STALE_AFTER_DAYS};
+use super::catalog::{Catalog, Date, Gpu, Model, Offer};
 use super::config::{Config, Method, Usage};
 use super::estimate::ranges;
 use super::estimate::train::{mfu, TrainJob};
 use super::guidance;
 use super::link::{self, Notice};
-use super::messages::Msg;
 use super::recommend::{self, bill, OfferResult};
-use super::units::GIB;
 
 /// Usable share of a GPU's memory for training (the allocator's slack).
 const USABLE: f64 = 0.95;
@@ -158,19 +156,7 @@ fn offer_result(job: &TrainJob<'_>, cfg: &Config, catalog: &Catalog, gpu: &Gpu, 
     let store_gb = cfg.store_gb.unwrap_or((job.checkpoint_bytes() * f64::from(cfg.ckpts.max(1))) / 1e9);
     let b = bill(cfg, catalog, o, instances, Some(job_hours), store_gb);
     let mem = job.memory(f64::from(gpus)).total();
-    let mut reason_msgs = Vec::new();
-    if fits {
-        reason_msgs.push(Msg::new("reason.fits").arg("headroom", format!("{:.1}", (cap - mem).max(0.0) / GIB)).arg("gpus", gpus.to_string()));
-    } else {
-        reason_msgs.push(Msg::new("reason.nofit").arg("need", format!("{:.1}", mem / GIB)).arg("have", format!("{:.1}", cap / GIB)));
-    }
-    if b.spot {
-        reason_msgs.push(Msg::new("reason.spot").arg("restart", format!("{:.0}", cfg.restart_pct)));
-    }
-    let stale = o.as_of.days_until(today) > STALE_AFTER_DAYS;
-    if stale {
-        reason_msgs.push(Msg::new("reason.stale").arg("date", o.as_of.to_string()));
-    }
+    let (reason_msgs, stale) = recommend::offer_reasons(cfg, o, today, gpus, mem, cap, fits, b.spot);
     OfferResult {
         id: o.id.clone(),
         provider: o.provider.clone(),

@@ -26,10 +26,23 @@ pub struct GuidanceItem {
 }
 
 impl GuidanceItem {
-    fn new(id: &'static str, title: Option<&'static str>, msg: Msg) -> GuidanceItem {
+    pub fn new(id: &'static str, title: Option<&'static str>, msg: Msg) -> GuidanceItem {
         let title_msg = title.map(Msg::new);
         GuidanceItem { id, title: title_msg.as_ref().map(|m| m.render(Lang::En)), text: msg.render(Lang::En), title_msg, msg }
     }
+}
+
+/// "80 GB datacenter GPU or a 24–48 GB card?", answered from what the job
+/// needs on one GPU (24 GB and 48 GB cards expose ~22 and ~44 GiB usable).
+pub fn gpu_size(one_gpu_bytes: f64) -> GuidanceItem {
+    let key = if one_gpu_bytes <= 22.0 * GIB {
+        "g.size.small"
+    } else if one_gpu_bytes <= 44.0 * GIB {
+        "g.size.medium"
+    } else {
+        "g.size.large"
+    };
+    GuidanceItem::new("gpu-size", Some("g.size.title"), Msg::new(key).arg("need", gib1(one_gpu_bytes)))
 }
 
 fn gib1(bytes: f64) -> String {
@@ -68,14 +81,7 @@ pub fn guidance(cfg: &Config, model: &Model, job: &ServeJob<'_>, catalog: &Catal
 
     // 3. 80 GB datacenter GPU or a 24–48 GB card: the need on one GPU.
     let one = job.memory(Plan::in_node(cfg.engine, 1, 1), a.results.first().map_or(1.0, |r| r.batch)).total();
-    let size_key = if one <= 22.0 * GIB {
-        "g.size.small"
-    } else if one <= 44.0 * GIB {
-        "g.size.medium"
-    } else {
-        "g.size.large"
-    };
-    out.push(GuidanceItem::new("gpu-size", Some("g.size.title"), Msg::new(size_key).arg("need", gib1(one))));
+    out.push(gpu_size(one));
 
     // 4. Why generation is slow with the GPU idle: on the pick's GPU.
     if let Some(p) = pick {
@@ -179,14 +185,7 @@ pub fn training_guidance(
     };
     out.push(GuidanceItem::new("spot", Some("g.spot.title"), spot));
     let one = job.memory(1.0).total();
-    let size_key = if one <= 22.0 * GIB {
-        "g.size.small"
-    } else if one <= 44.0 * GIB {
-        "g.size.medium"
-    } else {
-        "g.size.large"
-    };
-    out.push(GuidanceItem::new("gpu-size", Some("g.size.title"), Msg::new(size_key).arg("need", gib1(one))));
+    out.push(gpu_size(one));
     if cfg.task == super::config::Task::Finetune {
         let [(_, full), (_, lora), (_, qlora)] = super::train_answer::method_comparison(model, cfg);
         out.push(GuidanceItem::new(

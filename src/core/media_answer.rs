@@ -6,7 +6,7 @@
 use super::answer::{Answer, Answers, GpuResult, MemoryJson, Speeds};
 use super::catalog::media::{bundled_media, MediaKind, MediaModel};
 use super::catalog::{Catalog, Date, Gpu, Offer};
-use super::config::{Batch, Config, Lang, Usage};
+use super::config::{Batch, Config, Usage};
 use super::estimate::media::{Confidence, MediaJob};
 use super::estimate::ranges;
 use super::guidance::GuidanceItem;
@@ -252,8 +252,7 @@ fn gib1(b: f64) -> String {
 }
 
 fn item(id: &'static str, title: Option<&'static str>, msg: Msg) -> GuidanceItem {
-    let title_msg = title.map(Msg::new);
-    GuidanceItem { id, title: title_msg.as_ref().map(|m| m.render(Lang::En)), text: msg.render(Lang::En), title_msg, msg }
+    GuidanceItem::new(id, title, msg)
 }
 
 fn guidance(cfg: &Config, j: &MediaJob<'_>, catalog: &Catalog, a: &Answer) -> Vec<GuidanceItem> {
@@ -274,14 +273,7 @@ fn guidance(cfg: &Config, j: &MediaJob<'_>, catalog: &Catalog, a: &Answer) -> Ve
     )];
     let spot = if cfg.spot { Msg::new("g.spot.batch_on").arg("restart", format!("{:.0}", cfg.restart_pct)) } else { Msg::new("g.spot.batch_off") };
     out.push(item("spot", Some("g.spot.title"), spot));
-    let size = if mem.total <= 22.0 * GIB {
-        "g.size.small"
-    } else if mem.total <= 44.0 * GIB {
-        "g.size.medium"
-    } else {
-        "g.size.large"
-    };
-    out.push(item("gpu-size", Some("g.size.title"), Msg::new(size).arg("need", gib1(mem.total))));
+    out.push(super::guidance::gpu_size(mem.total));
     let pick = a.recommendation.as_ref().and_then(|r| a.offers.iter().find(|o| o.id == r.pick.offer));
     if let Some(p) = pick {
         if let Some(gpu) = catalog.gpu(&p.gpu) {

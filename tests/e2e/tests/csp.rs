@@ -2,7 +2,7 @@
 //! `scripts/csp.sh` after `trunk build --release`) and runs under it. The
 //! release `dist/` is served on 127.0.0.1 and driven in headless Chromium
 //! through WebDriver; the test starts and stops its own static server and
-//! chromedriver (helpers copied from `browser.rs`).
+//! chromedriver (the harness in `common/mod.rs`).
 //!
 //! That a recommendation renders proves Trunk's inline loader and the Wasm
 //! ran under the policy. Violations are read with a buffered
@@ -10,123 +10,12 @@
 //! before any script of ours could listen; a deliberate violation at the end
 //! proves the observer sees them.
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::{TcpListener, TcpStream};
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+mod common;
+
 use std::time::Duration;
 
-use fantoccini::{Client, ClientBuilder, Locator};
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-/// A minimal static file server for `dist/` on 127.0.0.1 (one thread).
-fn serve(dir: PathBuf) -> u16 {
-    let listener = TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1");
-    let port = listener.local_addr().expect("addr").port();
-    std::thread::spawn(move || {
-        for stream in listener.incoming().flatten() {
-            let dir = dir.clone();
-            std::thread::spawn(move || handle(stream, &dir));
-        }
-    });
-    port
-}
-
-fn handle(mut stream: TcpStream, dir: &Path) {
-    let mut reader = BufReader::new(match stream.try_clone() {
-        Ok(s) => s,
-        Err(_) => return,
-    });
-    let mut line = String::new();
-    if reader.read_line(&mut line).is_err() {
-        return;
-    }
-    loop {
-        let mut h = String::new();
-        if reader.read_line(&mut h).map(|n| n == 0).unwrap_or(true) || h == "\r\n" {
-            break;
-        }
-    }
-    let path = line.split_whitespace().nth(1).unwrap_or("/").split('?').next().unwrap_or("/").to_string();
-    let rel = if path == "/" { "index.html".to_string() } else { path.trim_start_matches('/').to_string() };
-    let file = dir.join(&rel);
-    let ctype = match file.extension().and_then(|e| e.to_str()) {
-        Some("html") => "text/html; charset=utf-8",
-        Some("js") => "text/javascript",
-        Some("wasm") => "application/wasm",
-        Some("css") => "text/css",
-        _ => "application/octet-stream",
-    };
-    let (status, body, ctype) = match (rel.contains(".."), std::fs::File::open(&file)) {
-        (false, Ok(mut f)) => {
-            let mut b = Vec::new();
-            let _ = f.read_to_end(&mut b);
-            ("200 OK", b, ctype)
-        }
-        _ => ("404 Not Found", b"not found".to_vec(), "text/plain"),
-    };
-    // No CSP header: the policy under test is the page's own <meta>.
-    let head = format!("HTTP/1.1 {status}\r\nContent-Type: {ctype}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n", body.len());
-    let _ = stream.write_all(head.as_bytes());
-    let _ = stream.write_all(&body);
-}
-
-struct Driver(Child);
-
-impl Drop for Driver {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).map(|a| a.port()).expect("free port")
-}
-
-async fn browser(width: u32, height: u32) -> (Client, Driver) {
-    let chromedriver = std::env::var("CHROMEDRIVER").unwrap_or_else(|_| "/usr/bin/chromedriver".into());
-    let port = free_port();
-    let child = Command::new(&chromedriver)
-        .arg(format!("--port={port}"))
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap_or_else(|e| panic!("cannot start {chromedriver}: {e}"));
-    let driver = Driver(child);
-    let profile = std::env::temp_dir().join(format!("whichgpu-e2e-{port}"));
-    let caps: serde_json::Map<String, serde_json::Value> = serde_json::from_value(serde_json::json!({
-        "goog:chromeOptions": {
-            "binary": std::env::var("CHROME").unwrap_or_else(|_| "/usr/bin/chromium".into()),
-            "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                     "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-dev-shm-usage",
-                     format!("--user-data-dir={}", profile.display()), format!("--window-size={width},{height}")]
-        }
-    }))
-    .expect("caps");
-    let url = format!("http://127.0.0.1:{port}");
-    for _ in 0..100 {
-        let connector = hyper_util::client::legacy::connect::HttpConnector::new();
-        if let Ok(c) = ClientBuilder::new(connector).capabilities(caps.clone()).connect(&url).await {
-            return (c, driver);
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    panic!("chromedriver did not come up on {url}");
-}
-
-async fn wait_for(c: &Client, css: &str) -> fantoccini::elements::Element {
-    c.wait().at_most(Duration::from_secs(20)).for_element(Locator::Css(css)).await.unwrap_or_else(|e| panic!("no {css}: {e}"))
-}
-
-fn dist() -> PathBuf {
-    let d = root().join("dist");
-    assert!(d.join("index.html").exists(), "dist/ is missing: run `trunk build --release` (scripts/test.sh does)");
-    d
-}
+use common::{browser, dist, serve, wait_for};
+use fantoccini::Client;
 
 /// Starts collecting CSP violation reports, including those buffered
 /// since the page began loading.

@@ -1,0 +1,132 @@
+//! The harness both end-to-end test files share: a static server for
+//! `dist/` on 127.0.0.1 (plus a host page that embeds the calculator), a
+//! chromedriver they start and stop, and a headless Chromium session.
+
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use fantoccini::{Client, ClientBuilder, Locator};
+
+pub fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// A host page that embeds the calculator and records the heights it posts.
+const HOST: &str = r#"<!DOCTYPE html><html><body><iframe id="f" src="/?embed=1" style="width:600px;border:0"></iframe>
+<script>window.heights=[];addEventListener("message",e=>{if(e.data&&e.data.type==="whichgpu:height")window.heights.push(e.data.height)})</script></body></html>"#;
+
+/// A minimal static file server for `dist/` on 127.0.0.1 (one thread).
+pub fn serve(dir: PathBuf) -> u16 {
+    let listener = TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1");
+    let port = listener.local_addr().expect("addr").port();
+    std::thread::spawn(move || {
+        for stream in listener.incoming().flatten() {
+            let dir = dir.clone();
+            std::thread::spawn(move || handle(stream, &dir));
+        }
+    });
+    port
+}
+
+fn handle(mut stream: TcpStream, dir: &Path) {
+    let mut reader = BufReader::new(match stream.try_clone() {
+        Ok(s) => s,
+        Err(_) => return,
+    });
+    let mut line = String::new();
+    if reader.read_line(&mut line).is_err() {
+        return;
+    }
+    loop {
+        let mut h = String::new();
+        if reader.read_line(&mut h).map(|n| n == 0).unwrap_or(true) || h == "\r\n" {
+            break;
+        }
+    }
+    let path = line.split_whitespace().nth(1).unwrap_or("/").split('?').next().unwrap_or("/").to_string();
+    let (status, body, ctype) = if path == "/__host.html" {
+        ("200 OK", HOST.as_bytes().to_vec(), "text/html")
+    } else {
+        let rel = if path == "/" { "index.html".to_string() } else { path.trim_start_matches('/').to_string() };
+        let file = dir.join(&rel);
+        let ctype = match file.extension().and_then(|e| e.to_str()) {
+            Some("html") => "text/html; charset=utf-8",
+            Some("js") => "text/javascript",
+            Some("wasm") => "application/wasm",
+            Some("css") => "text/css",
+            _ => "application/octet-stream",
+        };
+        match (rel.contains(".."), std::fs::File::open(&file)) {
+            (false, Ok(mut f)) => {
+                let mut b = Vec::new();
+                let _ = f.read_to_end(&mut b);
+                ("200 OK", b, ctype)
+            }
+            _ => ("404 Not Found", b"not found".to_vec(), "text/plain"),
+        }
+    };
+    // No CSP header: the policy under test is the page's own <meta>.
+    let head = format!("HTTP/1.1 {status}\r\nContent-Type: {ctype}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n", body.len());
+    let _ = stream.write_all(head.as_bytes());
+    let _ = stream.write_all(&body);
+}
+
+pub struct Driver(Child);
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+pub fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).map(|a| a.port()).expect("free port")
+}
+
+pub async fn browser(width: u32, height: u32) -> (Client, Driver) {
+    let chromedriver = std::env::var("CHROMEDRIVER").unwrap_or_else(|_| "/usr/bin/chromedriver".into());
+    let port = free_port();
+    let child = Command::new(&chromedriver)
+        .arg(format!("--port={port}"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start {chromedriver}: {e}"));
+    let driver = Driver(child);
+    let profile = std::env::temp_dir().join(format!("whichgpu-e2e-{port}"));
+    let caps: serde_json::Map<String, serde_json::Value> = serde_json::from_value(serde_json::json!({
+        "goog:chromeOptions": {
+            "binary": std::env::var("CHROME").unwrap_or_else(|_| "/usr/bin/chromium".into()),
+            "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                     "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-dev-shm-usage",
+                     format!("--user-data-dir={}", profile.display()), format!("--window-size={width},{height}")]
+        }
+    }))
+    .expect("caps");
+    let url = format!("http://127.0.0.1:{port}");
+    for _ in 0..100 {
+        let connector = hyper_util::client::legacy::connect::HttpConnector::new();
+        if let Ok(c) = ClientBuilder::new(connector).capabilities(caps.clone()).connect(&url).await {
+            return (c, driver);
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("chromedriver did not come up on {url}");
+}
+
+pub async fn wait_for(c: &Client, css: &str) -> fantoccini::elements::Element {
+    c.wait().at_most(Duration::from_secs(20)).for_element(Locator::Css(css)).await.unwrap_or_else(|e| panic!("no {css}: {e}"))
+}
+
+pub fn dist() -> PathBuf {
+    let d = root().join("dist");
+    assert!(d.join("index.html").exists(), "dist/ is missing: run `trunk build --release` (scripts/test.sh does)");
+    d
+}
+

@@ -14,7 +14,7 @@ fn sizes_meet_the_issue() {
     assert!(c.models.len() >= 40, "{} models", c.models.len());
     assert!(c.gpus.len() >= 30, "{} GPUs", c.gpus.len());
     assert!(c.offers.len() >= 150, "{} offers", c.offers.len());
-    let providers: std::collections::BTreeSet<&str> = c.offers.iter().map(|o| o.provider.as_str()).collect();
+    let providers: std::collections::BTreeSet<&str> = c.offers.iter().map(|o| &*o.provider).collect();
     assert!(providers.len() >= 15, "{} providers", providers.len());
 }
 

@@ -32,7 +32,7 @@ fn pick(query: &str) -> (String, Vec<(String, &'static str)>) {
     let (cfg, notices) = decode(query);
     let a = evaluate(&cfg, notices, &c, Date::parse("2026-11-29").expect("date"));
     let r = a.recommendation.expect("a pick");
-    (r.pick.offer, r.alternatives.into_iter().map(|p| (p.offer, p.why)).collect())
+    (r.pick.offer.to_string(), r.alternatives.into_iter().map(|p| (p.offer.to_string(), p.why)).collect())
 }
 
 const Q: &str = "model=llama-3.1-8b&w=int4-awq&batch=1&in=1000&out=200";

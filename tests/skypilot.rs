@@ -45,8 +45,8 @@ fn run(cloud: &str) -> (Conversion, Vec<Offer>) {
     let offers = parse_offers("converted", &c.offers_csv).unwrap_or_else(|e| panic!("{cloud}: {e}\n{}", c.offers_csv));
     assert_eq!(offers.len(), c.converted, "{cloud}");
     for o in &offers {
-        assert_eq!(o.provider, cloud);
-        assert_eq!(o.source, SOURCE);
+        assert_eq!(&*o.provider, cloud);
+        assert_eq!(&*o.source, SOURCE);
         assert_eq!(o.as_of, as_of());
         assert!(o.notes.starts_with(NOTE), "{}", o.notes);
         // The provider's row supplies these.
@@ -57,11 +57,11 @@ fn run(cloud: &str) -> (Conversion, Vec<Offer>) {
 }
 
 fn offer<'a>(offers: &'a [Offer], id: &str) -> &'a Offer {
-    offers.iter().find(|o| o.id == id).unwrap_or_else(|| panic!("no offer {id}"))
+    offers.iter().find(|o| &*o.id == id).unwrap_or_else(|| panic!("no offer {id}"))
 }
 
 fn ids(offers: &[Offer]) -> Vec<&str> {
-    offers.iter().map(|o| o.id.as_str()).collect()
+    offers.iter().map(|o| &*o.id).collect()
 }
 
 fn skipped(c: &Conversion) -> Vec<(usize, &str)> {
@@ -122,9 +122,9 @@ fn aws() {
     );
     // Three zones of one instance and region: the lowest spot is kept.
     let p4d = offer(&offers, "aws-p4d.24xlarge-us-east-1");
-    assert_eq!((p4d.gpu.as_str(), p4d.gpus, p4d.interconnect), ("a100-sxm-40gb", 8, Interconnect::Nvswitch));
+    assert_eq!((&*p4d.gpu, p4d.gpus, p4d.interconnect), ("a100-sxm-40gb", 8, Interconnect::Nvswitch));
     assert_eq!((p4d.usd_per_hour, p4d.spot_usd_per_hour), (32.7726, Some(6.8179)));
-    assert_eq!((p4d.vcpus, p4d.ram_gb, p4d.region.as_str()), (Some(96.0), Some(1152.0), "us-east-1"));
+    assert_eq!((p4d.vcpus, p4d.ram_gb, &*p4d.region), (Some(96.0), Some(1152.0), "us-east-1"));
     assert_eq!(
         p4d.notes,
         "converted from SkyPilot catalog; `A100` resolved to a100-sxm-40gb: AWS P4d/P4de/P5 instances carry SXM boards; \
@@ -134,13 +134,13 @@ fn aws() {
     assert_eq!(offer(&offers, "aws-p4d.24xlarge-ap-south-1").spot_usd_per_hour, None);
     // Two rows of one zone, one without spot: the one with a spot price wins.
     let p4de = offer(&offers, "aws-p4de.24xlarge-us-east-1");
-    assert_eq!((p4de.gpu.as_str(), p4de.spot_usd_per_hour), ("a100-sxm-80gb", Some(5.8171)));
-    assert_eq!(offer(&offers, "aws-p5.48xlarge-us-east-1").gpu, "h100-sxm-80gb");
+    assert_eq!((&*p4de.gpu, p4de.spot_usd_per_hour), ("a100-sxm-80gb", Some(5.8171)));
+    assert_eq!(&*offer(&offers, "aws-p5.48xlarge-us-east-1").gpu, "h100-sxm-80gb");
     let p3dn = offer(&offers, "aws-p3dn.24xlarge-us-east-1");
-    assert_eq!((p3dn.gpu.as_str(), p3dn.interconnect), ("v100-32gb", Interconnect::Nvlink));
+    assert_eq!((&*p3dn.gpu, p3dn.interconnect), ("v100-32gb", Interconnect::Nvlink));
     assert_eq!(p3dn.notes, NOTE);
     let g5 = offer(&offers, "aws-g5.xlarge-us-west-2");
-    assert_eq!((g5.gpu.as_str(), g5.gpus, g5.interconnect), ("a10g-24gb", 1, Interconnect::Single));
+    assert_eq!((&*g5.gpu, g5.gpus, g5.interconnect), ("a10g-24gb", 1, Interconnect::Single));
 
     // SkyPilot has no inter-node bandwidth, and AWS publishes it, so the
     // 8-GPU rows need it filled before they load (the CLI says so too).
@@ -183,7 +183,7 @@ fn gcp_adds_the_gpu_rows_to_their_host_machine_type() {
     assert_eq!(ids(&offers), ["gcp-a2-highgpu-1g-us-central1", "gcp-a2-highgpu-8g-me-west1", "gcp-a3-highgpu-8g-asia-east1"]);
     // Host 0.73948 (spot 0.29576) + A100 ×1 2.93391 (spot 1.1472), two zones.
     let a2 = offer(&offers, "gcp-a2-highgpu-1g-us-central1");
-    assert_eq!((a2.gpu.as_str(), a2.gpus, a2.interconnect), ("a100-sxm-40gb", 1, Interconnect::Single));
+    assert_eq!((&*a2.gpu, a2.gpus, a2.interconnect), ("a100-sxm-40gb", 1, Interconnect::Single));
     assert_eq!((a2.usd_per_hour, a2.spot_usd_per_hour), (3.67339, Some(1.44296)));
     assert_eq!((a2.vcpus, a2.ram_gb), (Some(12.0), Some(85.0)));
     assert_eq!(
@@ -195,7 +195,7 @@ fn gcp_adds_the_gpu_rows_to_their_host_machine_type() {
     let a2x8 = offer(&offers, "gcp-a2-highgpu-8g-me-west1");
     assert_eq!((a2x8.usd_per_hour, a2x8.spot_usd_per_hour, a2x8.interconnect), (32.32579, None, Interconnect::Nvswitch));
     let a3 = offer(&offers, "gcp-a3-highgpu-8g-asia-east1");
-    assert_eq!((a3.gpu.as_str(), a3.usd_per_hour, a3.spot_usd_per_hour), ("h100-sxm-80gb", 101.70125, Some(71.72976)));
+    assert_eq!((&*a3.gpu, a3.usd_per_hour, a3.spot_usd_per_hour), ("h100-sxm-80gb", 101.70125, Some(71.72976)));
     // GCP does not publish inter_node_gbps per machine in providers.csv's sources.
     catalog().with_offers(offers).expect("gcp rows load");
 }
@@ -215,7 +215,7 @@ fn azure() {
     );
     let gpu = |id: &str| {
         let o = offer(&offers, id);
-        (o.gpu.as_str(), o.gpus, o.interconnect)
+        (&*o.gpu, o.gpus, o.interconnect)
     };
     // NC-series: PCIe A100 / H100 NVL; ND-series: SXM.
     assert_eq!(gpu("azure-standard-nc24ads-a100-v4-eastus"), ("a100-pcie-80gb", 1, Interconnect::Single));
@@ -260,7 +260,7 @@ fn lambda() {
             "lambda-gpu-1x-a10-us-east-1",
         ]
     );
-    let gpu = |id: &str| offer(&offers, id).gpu.as_str();
+    let gpu = |id: &str| &*offer(&offers, id).gpu;
     assert_eq!(gpu("lambda-gpu-1x-h100-pcie-us-east-1"), "h100-pcie-80gb");
     assert_eq!(gpu("lambda-gpu-1x-h100-sxm5-us-east-1"), "h100-sxm-80gb");
     assert_eq!(gpu("lambda-gpu-8x-a100-80gb-sxm4-us-east-1"), "a100-sxm-80gb");
@@ -296,7 +296,7 @@ fn only_the_required_columns_are_enough() {
     let c = convert("aws", text, as_of(), SOURCE, &catalog().gpus).expect("convert");
     let offers = parse_offers("converted", &c.offers_csv).expect("parse");
     let o = offers.first().expect("one offer");
-    assert_eq!((o.gpu.as_str(), o.vcpus, o.spot_usd_per_hour), ("h100-sxm-80gb", None, None));
+    assert_eq!((&*o.gpu, o.vcpus, o.spot_usd_per_hour), ("h100-sxm-80gb", None, None));
     assert!(c.skipped.is_empty());
 }
 
@@ -329,7 +329,7 @@ fn bad_rows_are_skipped_with_the_field_named() {
     // Characters outside [a-z0-9.-] become '-' in the id; the instance keeps its name.
     let offers = parse_offers("converted", &c.offers_csv).expect("parse");
     assert_eq!(ids(&offers), ["aws-weird-name--us-east-1"]);
-    assert_eq!(offers.first().map(|o| o.instance.as_str()), Some("Weird Name!"));
+    assert_eq!(offers.first().map(|o| &*o.instance), Some("Weird Name!"));
 }
 
 #[test]

@@ -346,7 +346,7 @@ pub fn evaluate(cfg: &Config, mut notices: Vec<Notice>, catalog: &Catalog, today
     let focus_gpu_id = cfg
         .gpu
         .clone()
-        .or_else(|| recommendation.as_ref().and_then(|r| offers.iter().find(|o| o.id == r.pick.offer)).map(|o| o.gpu.clone()));
+        .or_else(|| recommendation.as_ref().and_then(|r| offers.iter().find(|o| o.id == r.pick.offer)).map(|o| o.gpu.to_string()));
     let focus = focus_gpu_id.as_deref().and_then(|g| catalog.gpu(g)).or_else(|| catalog.gpu("h100-sxm-80gb")).or(catalog.gpus.first());
     // Without a GPU count in the configuration, use the plan found for that GPU.
     let focus_plan = |gpu: &Gpu| match cfg.gpus {

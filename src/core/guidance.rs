@@ -87,7 +87,7 @@ pub fn guidance(cfg: &Config, model: &Model, job: &ServeJob<'_>, catalog: &Catal
     if let Some(p) = pick {
         if let Some(gpu) = catalog.gpu(&p.gpu) {
             let plan = Plan::in_node(cfg.engine, p.tp, 1);
-            let batch = a.results.iter().find(|r| r.gpu == p.gpu).map_or(1.0, |r| r.batch);
+            let batch = a.results.iter().find(|r| *r.gpu == *p.gpu).map_or(1.0, |r| r.batch);
             let s = job.speed(gpu, plan, batch);
             let msg = if s.decode_bound == Bound::Memory {
                 let quant = if job.format.body_bits > 8.5 { "fp8" } else { "int4-awq" };
@@ -126,7 +126,7 @@ pub fn guidance(cfg: &Config, model: &Model, job: &ServeJob<'_>, catalog: &Catal
             out.push(GuidanceItem::new("storage", None, Msg::new("g.note.storage").arg("share", format!("{:.0}", 100.0 * side / total))));
         }
         if !p.price_overridden {
-            out.push(GuidanceItem::new("prices", None, Msg::new("g.note.prices").arg("date", p.price_as_of.clone())));
+            out.push(GuidanceItem::new("prices", None, Msg::new("g.note.prices").arg("date", p.price_as_of.to_string())));
         }
     }
     let sixteen_bit = job.format.body_bits >= 16.0;
@@ -196,7 +196,7 @@ pub fn training_guidance(
     }
     let pick = a.recommendation.as_ref().and_then(|r| a.offers.iter().find(|o| o.id == r.pick.offer));
     if let Some(p) = pick {
-        let gpu_name = catalog.gpu(&p.gpu).map_or(p.gpu.clone(), |g| g.name.clone());
+        let gpu_name = catalog.gpu(&p.gpu).map_or(p.gpu.to_string(), |g| g.name.clone());
         out.push(GuidanceItem::new(
             "train-time",
             None,
@@ -211,7 +211,7 @@ pub fn training_guidance(
             out.push(GuidanceItem::new("nvlink", None, Msg::new("g.note.nvlink").arg("gpus", p.tp.to_string())));
         }
         if !p.price_overridden {
-            out.push(GuidanceItem::new("prices", None, Msg::new("g.note.prices").arg("date", p.price_as_of.clone())));
+            out.push(GuidanceItem::new("prices", None, Msg::new("g.note.prices").arg("date", p.price_as_of.to_string())));
         }
     } else {
         out.push(GuidanceItem::new("nofit", None, Msg::new("g.note.nofit").arg("fmt", "nf4 (QLoRA)")));

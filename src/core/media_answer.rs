@@ -124,7 +124,7 @@ fn offer_result(j: &MediaJob<'_>, cfg: &Config, catalog: &Catalog, gpu: &Gpu, o:
         storage_usd_per_month: b.storage_usd_per_month,
         egress_usd_per_month: b.egress_usd_per_month,
         price_overridden: b.overridden,
-        price_as_of: o.as_of.to_string(),
+        price_as_of: o.as_of,
         stale,
         source: o.source.clone(),
         reason_msgs,
@@ -191,7 +191,7 @@ pub fn evaluate_media(user_cfg: &Config, mut notices: Vec<Notice>, catalog: &Cat
     let offers = recommend::rank(&cfg, offers);
     let recommendation = recommend::recommend(&cfg, &offers);
     let pick = recommendation.as_ref().and_then(|r| offers.iter().find(|o| o.id == r.pick.offer));
-    let focus = cfg.gpu.clone().or_else(|| pick.map(|o| o.gpu.clone())).and_then(|g| catalog.gpu(&g));
+    let focus = cfg.gpu.clone().or_else(|| pick.map(|o| o.gpu.to_string())).and_then(|g| catalog.gpu(&g));
     let capacity = focus.map_or(0.0, |g| g.memory_bytes());
     let memory = MemoryJson {
         weights_bytes: mem.weights_bytes,
@@ -295,7 +295,7 @@ fn guidance(cfg: &Config, j: &MediaJob<'_>, catalog: &Catalog, a: &Answer) -> Ve
             out.push(item("media-speed", None, msg));
         }
         if !p.price_overridden {
-            out.push(item("prices", None, Msg::new("g.note.prices").arg("date", p.price_as_of.clone())));
+            out.push(item("prices", None, Msg::new("g.note.prices").arg("date", p.price_as_of.to_string())));
         }
     } else {
         out.push(item("nofit", None, Msg::new("g.note.nofit").arg("fmt", "fp8 / nf4")));

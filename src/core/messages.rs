@@ -8,7 +8,26 @@ use super::config::Lang;
 #[derive(Debug, Clone, PartialEq)]
 pub struct Msg {
     pub key: &'static str,
-    pub args: Vec<(&'static str, String)>,
+    pub args: Vec<(&'static str, Arg)>,
+}
+
+/// A placeholder's value. Numbers are kept as numbers and formatted only
+/// when the message is rendered: ranking builds reasons for every offer on
+/// every input change, and most of them are never shown.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Arg {
+    Text(String),
+    /// A number shown with this many decimals.
+    Fixed(f64, u8),
+}
+
+impl std::fmt::Display for Arg {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Arg::Text(s) => f.write_str(s),
+            Arg::Fixed(x, d) => write!(f, "{x:.prec$}", prec = usize::from(*d)),
+        }
+    }
 }
 
 impl Msg {
@@ -17,16 +36,27 @@ impl Msg {
     }
 
     pub fn arg(mut self, name: &'static str, value: impl Into<String>) -> Msg {
-        self.args.push((name, value.into()));
+        self.args.push((name, Arg::Text(value.into())));
         self
     }
 
-    pub fn render(&self, lang: Lang) -> String {
-        let mut out = template(self.key, lang).unwrap_or(self.key).to_string();
+    /// A numeric placeholder, formatted with `decimals` when rendered.
+    pub fn num(mut self, name: &'static str, value: f64, decimals: u8) -> Msg {
+        self.args.push((name, Arg::Fixed(value, decimals)));
+        self
+    }
+
+    /// Replaces each `{name}` placeholder of a template with its value.
+    pub fn fill(&self, template: &str) -> String {
+        let mut out = template.to_string();
         for (name, value) in &self.args {
-            out = out.replace(&format!("{{{name}}}"), value);
+            out = out.replace(&format!("{{{name}}}"), &value.to_string());
         }
         out
+    }
+
+    pub fn render(&self, lang: Lang) -> String {
+        self.fill(template(self.key, lang).unwrap_or(self.key))
     }
 }
 

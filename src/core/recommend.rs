@@ -2,6 +2,8 @@
 //! how many instances, how fast, what it costs per hour, month, job and
 //! million tokens; then ranking by the user's goal and the recommendation.
 
+use std::sync::Arc;
+
 use serde::Serialize;
 
 use super::answer::{serve_speeds, confidence, Speeds};
@@ -14,11 +16,11 @@ use super::units::GIB;
 
 #[derive(Debug, Clone, Serialize)]
 pub struct OfferResult {
-    pub id: String,
-    pub provider: String,
-    pub instance: String,
-    pub region: String,
-    pub gpu: String,
+    pub id: Arc<str>,
+    pub provider: Arc<str>,
+    pub instance: Arc<str>,
+    pub region: Arc<str>,
+    pub gpu: Arc<str>,
     pub gpus: u32,
     pub instances: u32,
     /// Model copies per instance (tensor-parallel groups).
@@ -40,9 +42,9 @@ pub struct OfferResult {
     pub storage_usd_per_month: f64,
     pub egress_usd_per_month: f64,
     pub price_overridden: bool,
-    pub price_as_of: String,
+    pub price_as_of: Date,
     pub stale: bool,
-    pub source: String,
+    pub source: Arc<str>,
     /// Rendered in English only when serialized (the page renders by key).
     #[serde(rename = "reasons", serialize_with = "english")]
     pub reason_msgs: Vec<Msg>,
@@ -56,7 +58,7 @@ pub struct OfferResult {
 
 #[derive(Debug, Clone, Serialize)]
 pub struct Pick {
-    pub offer: String,
+    pub offer: Arc<str>,
     pub why: &'static str,
     #[serde(rename = "reasons", serialize_with = "english")]
     pub reason_msgs: Vec<Msg>,
@@ -78,8 +80,8 @@ pub fn reasons_en(msgs: &[Msg]) -> String {
 }
 
 pub fn passes_filters(cfg: &Config, o: &Offer) -> bool {
-    (cfg.providers.is_empty() || cfg.providers.contains(&o.provider))
-        && cfg.gpu.as_ref().is_none_or(|g| *g == o.gpu)
+    (cfg.providers.is_empty() || cfg.providers.iter().any(|p| **p == *o.provider))
+        && cfg.gpu.as_ref().is_none_or(|g| **g == *o.gpu)
         && cfg.region.as_ref().is_none_or(|r| o.region.to_lowercase().contains(&r.to_lowercase()))
 }
 
@@ -97,7 +99,7 @@ pub fn rank_offers(cfg: &Config, job: &ServeJob<'_>, catalog: &Catalog, today: D
 }
 
 /// Filters and evaluations done, orders the offers by the user's goal.
-pub fn rank(cfg: &Config, mut out: Vec<OfferResult>) -> Vec<OfferResult> {
+pub fn rank(cfg: &Config, out: Vec<OfferResult>) -> Vec<OfferResult> {
     let meets = |r: &OfferResult| {
         r.fits
             && cfg.mintps.is_none_or(|m| r.speed_score >= m)
@@ -113,10 +115,17 @@ pub fn rank(cfg: &Config, mut out: Vec<OfferResult>) -> Vec<OfferResult> {
             Sort::Latency => r.speeds.request_latency_s.or(r.speeds.job_hours).unwrap_or(f64::MAX),
         }
     };
-    out.sort_by(|a, b| {
-        meets(b).cmp(&meets(a)).then(key(a).total_cmp(&key(b))).then(a.usd_per_month.total_cmp(&b.usd_per_month)).then(a.id.cmp(&b.id))
+    // Sort small keys, then move each result once: results are large, and
+    // a comparison sort would move them many times.
+    let keys: Vec<(bool, f64, f64)> = out.iter().map(|r| (!meets(r), key(r), r.usd_per_month)).collect();
+    let mut order: Vec<usize> = (0..out.len()).collect();
+    order.sort_unstable_by(|&i, &j| {
+        let (a, b) = (keys.get(i), keys.get(j));
+        let (Some(a), Some(b)) = (a, b) else { return i.cmp(&j) };
+        a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)).then(a.2.total_cmp(&b.2)).then_with(|| out.get(i).map(|r| &r.id).cmp(&out.get(j).map(|r| &r.id)))
     });
-    out
+    let mut slots: Vec<Option<OfferResult>> = out.into_iter().map(Some).collect();
+    order.into_iter().filter_map(|i| slots.get_mut(i).and_then(Option::take)).collect()
 }
 
 /// The one-line reasons every offer carries — fits (with headroom) or not,
@@ -125,12 +134,12 @@ pub fn rank(cfg: &Config, mut out: Vec<OfferResult>) -> Vec<OfferResult> {
 pub fn offer_reasons(cfg: &Config, o: &Offer, today: Date, gpus: u32, need: f64, usable: f64, fits: bool, spot: bool) -> (Vec<Msg>, bool) {
     let mut msgs = Vec::new();
     if fits {
-        msgs.push(Msg::new("reason.fits").arg("headroom", format!("{:.1}", (usable - need).max(0.0) / GIB)).arg("gpus", gpus.to_string()));
+        msgs.push(Msg::new("reason.fits").num("headroom", (usable - need).max(0.0) / GIB, 1).num("gpus", f64::from(gpus), 0));
     } else {
-        msgs.push(Msg::new("reason.nofit").arg("need", format!("{:.1}", need / GIB)).arg("have", format!("{:.1}", usable / GIB)));
+        msgs.push(Msg::new("reason.nofit").num("need", need / GIB, 1).num("have", usable / GIB, 1));
     }
     if spot {
-        msgs.push(Msg::new("reason.spot").arg("restart", format!("{:.0}", cfg.restart_pct)));
+        msgs.push(Msg::new("reason.spot").num("restart", cfg.restart_pct, 0));
     }
     let stale = o.as_of.days_until(today) > STALE_AFTER_DAYS;
     if stale {
@@ -158,7 +167,7 @@ pub struct Bill {
 /// the provider's increments; storage (GB × months × price per instance)
 /// and egress beyond the provider's free allowance.
 pub fn bill(cfg: &Config, catalog: &Catalog, o: &Offer, instances: u32, job_hours: Option<f64>, store_gb: f64) -> Bill {
-    let override_price = cfg.prices.iter().find(|(id, _)| *id == o.id).map(|(_, p)| *p);
+    let override_price = cfg.prices.iter().find(|(id, _)| **id == *o.id).map(|(_, p)| *p);
     let spot = cfg.spot && billing::tolerates_interruption(cfg) && o.spot_usd_per_hour.is_some() && override_price.is_none();
     let hourly = override_price.unwrap_or(if spot { o.spot_usd_per_hour.unwrap_or(o.usd_per_hour) } else { o.usd_per_hour });
     let restart = if spot { 1.0 + cfg.restart_pct / 100.0 } else { 1.0 };
@@ -254,7 +263,7 @@ fn shape(cfg: &Config, job: &ServeJob<'_>, gpu: &Gpu, gpus: u32, multi_node_ok: 
     }
 }
 
-fn evaluate_offer(cfg: &Config, job: &ServeJob<'_>, catalog: &Catalog, gpu: &Gpu, o: &Offer, today: Date, cache: &mut Vec<((String, u32, bool), Shape)>) -> OfferResult {
+fn evaluate_offer(cfg: &Config, job: &ServeJob<'_>, catalog: &Catalog, gpu: &Gpu, o: &Offer, today: Date, cache: &mut Vec<((Arc<str>, u32, bool), Shape)>) -> OfferResult {
     // Several instances only as pipeline stages over a published network.
     let multi_node_ok = o.gpus > 1 && o.inter_node_gbps.is_some_and(|g| g > 0.0) && cfg.engine != super::config::Engine::LlamaCpp;
     let key = (o.gpu.clone(), o.gpus, multi_node_ok);
@@ -303,7 +312,7 @@ fn evaluate_offer(cfg: &Config, job: &ServeJob<'_>, catalog: &Catalog, gpu: &Gpu
         storage_usd_per_month: b.storage_usd_per_month,
         egress_usd_per_month: b.egress_usd_per_month,
         price_overridden: b.overridden,
-        price_as_of: o.as_of.to_string(),
+        price_as_of: o.as_of,
         stale,
         source: o.source.clone(),
         reason_msgs,
@@ -365,9 +374,9 @@ fn make_pick(r: &OfferResult, why: &'static str, against: &OfferResult) -> Pick 
     if r.id != against.id && speed(against) > 0.0 && against.usd_per_month > 0.0 {
         msgs.push(
             Msg::new("reason.versus")
-                .arg("speed", format!("{:.2}", speed(r) / speed(against)))
-                .arg("price", format!("{:.2}", r.usd_per_month / against.usd_per_month))
-                .arg("other", against.instance.clone()),
+                .num("speed", speed(r) / speed(against), 2)
+                .num("price", r.usd_per_month / against.usd_per_month, 2)
+                .arg("other", against.instance.to_string()),
         );
     }
     Pick { offer: r.id.clone(), why, reason_msgs: msgs }

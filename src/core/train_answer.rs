@@ -182,7 +182,7 @@ fn offer_result(job: &TrainJob<'_>, cfg: &Config, catalog: &Catalog, gpu: &Gpu, 
         storage_usd_per_month: b.storage_usd_per_month,
         egress_usd_per_month: b.egress_usd_per_month,
         price_overridden: b.overridden,
-        price_as_of: o.as_of.to_string(),
+        price_as_of: o.as_of,
         stale,
         source: o.source.clone(),
         reason_msgs,
@@ -232,7 +232,7 @@ pub fn evaluate_training(user_cfg: &Config, notices: Vec<Notice>, catalog: &Cata
     let focus = cfg
         .gpu
         .clone()
-        .or_else(|| recommendation.as_ref().and_then(|r| offers.iter().find(|o| o.id == r.pick.offer)).map(|o| o.gpu.clone()))
+        .or_else(|| recommendation.as_ref().and_then(|r| offers.iter().find(|o| o.id == r.pick.offer)).map(|o| o.gpu.to_string()))
         .and_then(|g| catalog.gpu(&g))
         .or_else(|| catalog.gpu("h100-sxm-80gb"));
     let (memory, answers) = match focus {

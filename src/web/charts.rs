@@ -70,12 +70,12 @@ pub fn scatter(p: &ScatterProps) -> Html {
         .iter()
         .filter(|o| o.fits && o.usd_per_month > 0.0)
         .filter(|o| o.speed_score > 0.0)
-        .map(|o| (o.usd_per_job.unwrap_or(o.usd_per_month), o.speed_score, o.id.as_str()))
+        .map(|o| (o.usd_per_job.unwrap_or(o.usd_per_month), o.speed_score, &*o.id))
         .collect();
     if pts.is_empty() {
         return html! { <p>{ ui("ui.none", lang) }</p> };
     }
-    let pick = a.recommendation.as_ref().map(|r| r.pick.offer.as_str());
+    let pick = a.recommendation.as_ref().map(|r| &*r.pick.offer);
     let (w, h, pad) = (600.0, 260.0, 40.0);
     let max_cost = pts.iter().map(|p| p.0).fold(1.0, f64::max).ln();
     let min_cost = pts.iter().map(|p| p.0).fold(f64::MAX, f64::min).ln();

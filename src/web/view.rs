@@ -276,7 +276,7 @@ pub fn page(p: &PageProps) -> Html {
         }
     };
 
-    let offer_by_id = |id: &str| a.offers.iter().find(|o| o.id == id);
+    let offer_by_id = |id: &str| a.offers.iter().find(|o| &*o.id == id);
     let recommendation = match &a.recommendation {
         Some(r) => {
             let pick = offer_by_id(&r.pick.offer);
@@ -300,7 +300,7 @@ pub fn page(p: &PageProps) -> Html {
                     <ul class="alts">
                         { for r.alternatives.iter().map(|alt| {
                             let label = ui(match alt.why { "cheapest" => "why.cheapest", "fastest" => "why.fastest", "single-gpu" => "why.single-gpu", _ => "why.on-demand" }, lang);
-                            let name = offer_by_id(&alt.offer).map(|o| format!("{} · {}", o.provider, o.instance)).unwrap_or_else(|| alt.offer.clone());
+                            let name = offer_by_id(&alt.offer).map(|o| format!("{} · {}", o.provider, o.instance)).unwrap_or_else(|| alt.offer.to_string());
                             html! { <li><strong>{ label }{ ": " }</strong>{ name }{ " — " }{ alt.reason_msgs.iter().map(|m| m.render(lang)).collect::<Vec<_>>().join("; ") }</li> }
                         }) }
                     </ul>
@@ -350,7 +350,7 @@ pub fn page(p: &PageProps) -> Html {
                 </tr></thead>
                 <tbody>
                 { for a.offers.iter().take(40).map(|o| html! {
-                    <tr class={ classes!(if o.fits { "fit" } else { "nofit" }) } data-offer={o.id.clone()}>
+                    <tr class={ classes!(if o.fits { "fit" } else { "nofit" }) } data-offer={o.id.to_string()}>
                         <td>{ format!("{} · {}", o.provider, o.instance) }</td>
                         <td>{ format!("{}× {}", o.gpus, o.gpu) }</td>
                         <td>{ if o.fits { t("ui.yes") } else { t("ui.no") } }</td>
@@ -362,12 +362,12 @@ pub fn page(p: &PageProps) -> Html {
                                 let id = o.id.clone();
                                 Callback::from(move |e: Event| {
                                     let el: web_sys::HtmlInputElement = e.target_unchecked_into();
-                                    cb.emit((id.clone(), el.value()));
+                                    cb.emit((id.to_string(), el.value()));
                                 })
                             } /></td>
                         <td class="num" data-usd-month={format!("{:.2}", o.usd_per_month)}>{ usd(o.usd_per_month, lang) }</td>
                         <td class="num">{ if training { o.usd_per_job } else { o.usd_per_million_output_tokens }.map(|v| usd(v, lang)).unwrap_or_else(|| "–".into()) }</td>
-                        <td>{ o.price_as_of.clone() }{ if o.stale { format!(" ({})", t("ui.stale")) } else { String::new() } }</td>
+                        <td>{ o.price_as_of.to_string() }{ if o.stale { format!(" ({})", t("ui.stale")) } else { String::new() } }</td>
                     </tr>
                 }) }
                 </tbody>
@@ -494,10 +494,6 @@ trait RenderUi {
 
 impl RenderUi for Msg {
     fn render_ui(&self, lang: Lang) -> String {
-        let mut out = ui(self.key, lang).to_string();
-        for (name, value) in &self.args {
-            out = out.replace(&format!("{{{name}}}"), value);
-        }
-        out
+        self.fill(ui(self.key, lang))
     }
 }

@@ -103,7 +103,7 @@ impl Catalog {
     }
 
     pub fn offer(&self, id: &str) -> Option<&Offer> {
-        self.offers.iter().find(|o| o.id == id)
+        self.offers.iter().find(|o| &*o.id == id)
     }
 
     /// Replaces the offers with an imported set, validated as a whole first:
@@ -134,13 +134,13 @@ fn check_offers(table: &str, offers: &[Offer], gpus: &[Gpu], providers: &[Provid
             field,
             reason,
         };
-        if !seen.insert(o.id.as_str()) {
+        if !seen.insert(&*o.id) {
             return Err(err("id", format!("duplicate id `{}`", o.id)));
         }
-        if !gpus.iter().any(|g| g.id == o.gpu) {
+        if !gpus.iter().any(|g| *g.id == *o.gpu) {
             return Err(err("gpu", format!("unknown GPU id `{}`", super::table::clip(&o.gpu))));
         }
-        let Some(p) = providers.iter().find(|p| p.id == o.provider) else {
+        let Some(p) = providers.iter().find(|p| *p.id == *o.provider) else {
             return Err(err("provider", format!("unknown provider `{}`", super::table::clip(&o.provider))));
         };
         for (field, blank) in [

@@ -4,6 +4,7 @@
 
 use super::super::table::{is_id, Row, Table, TableError};
 use super::date::Date;
+use std::sync::Arc;
 
 pub const OFFER_COLUMNS: &[&str] = &[
     "id", "provider", "instance", "gpu", "gpus", "vcpus", "ram_gb", "interconnect", "inter_node_gbps",
@@ -60,10 +61,10 @@ impl Interconnect {
 
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Offer {
-    pub id: String,
-    pub provider: String,
-    pub instance: String,
-    pub gpu: String,
+    pub id: Arc<str>,
+    pub provider: Arc<str>,
+    pub instance: Arc<str>,
+    pub gpu: Arc<str>,
     pub gpus: u32,
     pub vcpus: Option<f64>,
     pub ram_gb: Option<f64>,
@@ -71,14 +72,14 @@ pub struct Offer {
     pub inter_node_gbps: Option<f64>,
     pub usd_per_hour: f64,
     pub spot_usd_per_hour: Option<f64>,
-    pub region: String,
+    pub region: Arc<str>,
     /// `None` where the provider does not publish it; billing then assumes
     /// per-hour increments, the costliest common case.
     pub billing_increment_s: Option<f64>,
     pub min_charge_s: Option<f64>,
     pub storage_usd_per_gb_month: Option<f64>,
     pub egress_usd_per_gb: Option<f64>,
-    pub source: String,
+    pub source: Arc<str>,
     pub as_of: Date,
     pub notes: String,
 }
@@ -134,9 +135,9 @@ fn parse_offer_row(row: &Row<'_>) -> Result<Offer, TableError> {
         }
     }
     Ok(Offer {
-        provider: row.req_str("provider")?,
-        instance: row.req_str("instance")?,
-        gpu: row.req_str("gpu")?,
+        provider: row.req_str("provider")?.into(),
+        instance: row.req_str("instance")?.into(),
+        gpu: row.req_str("gpu")?.into(),
         gpus: match row.positive_u32("gpus")? {
             // The largest scale-up domain sold as one instance is an NVL72 rack.
             n if n > 72 => return Err(row.error("gpus", format!("{n} GPUs in one instance; at most 72"))),
@@ -148,15 +149,15 @@ fn parse_offer_row(row: &Row<'_>) -> Result<Offer, TableError> {
         inter_node_gbps: row.opt_non_negative("inter_node_gbps")?,
         usd_per_hour: row.positive("usd_per_hour")?,
         spot_usd_per_hour: spot,
-        region: row.req_str("region")?,
+        region: row.req_str("region")?.into(),
         billing_increment_s: positive_opt(row, "billing_increment_s")?,
         min_charge_s: row.opt_non_negative("min_charge_s")?,
         storage_usd_per_gb_month: row.opt_non_negative("storage_usd_per_gb_month")?,
         egress_usd_per_gb: row.opt_non_negative("egress_usd_per_gb")?,
-        source: row.req_str("source")?,
+        source: row.req_str("source")?.into(),
         as_of: date(row, "as_of")?,
         notes: row.text("notes").to_string(),
-        id,
+        id: id.into(),
     })
 }
 
@@ -187,7 +188,7 @@ pub fn parse_providers(text: &str) -> Result<Vec<Provider>, TableError> {
             spot_offered: row.opt_bool("spot_offered")?.unwrap_or(false),
             unpublished_fields,
             unpublished_source,
-            source: row.req_str("source")?,
+            source: row.req_str("source")?.into(),
         });
     }
     Ok(out)

@@ -120,18 +120,41 @@ impl EffClass {
 /// - Image DiT 0.61: 4 FLUX.1-dev rows (A100 ~0.75, H100 ~0.50).
 /// - Video 0.39: 9 rows of Wan 2.1, HunyuanVideo and CogVideoX (RTX 4090,
 ///   A100, H100); attention over 20k–120k tokens runs below GEMM efficiency.
-/// - AR audio 0.105 (of peak bandwidth): 4 XTTS-v2 / Bark rows from one
-///   vendor blog; per-step Python overhead dominates these small models.
-/// - Flow audio 0.22: 3 F5-TTS rows (vendor blog, Fast F5-TTS).
+/// - Audio: every measured audio row is host-bound (see
+///   [`host_s_per_layer_pass`]), so no audio row can fit a GPU efficiency.
+///   AR audio borrows the bandwidth factor fitted for Hugging Face
+///   transformers decode on the serving calibration (0.52, `engine.rs`);
+///   flow audio borrows the image DiT factor (same transformer GEMMs).
 pub fn efficiency(class: EffClass) -> f64 {
     match class {
         EffClass::ImageUnet => 0.34,
-        EffClass::ImageDit => 0.61,
+        EffClass::ImageDit | EffClass::FlowAudio => 0.61,
         EffClass::Video => 0.39,
-        EffClass::ArAudio => 0.105,
-        EffClass::FlowAudio => 0.22,
+        EffClass::ArAudio => 0.52,
     }
 }
+
+/// Host (CPU) seconds per transformer layer pass in PyTorch eager mode:
+/// Python dispatch and kernel launches of one layer's dozen-odd kernels.
+/// Small models at batch 1 are bound by it rather than by the GPU (the
+/// same clip takes about as long on an RTX 3090 as on an RTX 5090 in the
+/// audio rows). Fitted in `tests/media.rs` on the host-bound rows.
+///
+/// - Autoregressive decoders 0.27 ms (6 XTTS-v2 / Bark rows, spread
+///   0.11–0.59 ms: implementations differ in kernels per layer and in
+///   per-token sampling work).
+/// - Diffusion / flow transformers 1.42 ms (4 F5-TTS rows, 0.98–2.06 ms);
+///   image and video rows are GPU-bound by a wide margin, so the same
+///   figure never decides their time.
+pub fn host_s_per_layer_pass(class: EffClass) -> f64 {
+    match class {
+        EffClass::ArAudio => HOST_S_AR,
+        _ => HOST_S_DIFFUSION,
+    }
+}
+
+pub const HOST_S_AR: f64 = 0.27e-3;
+pub const HOST_S_DIFFUSION: f64 = 1.42e-3;
 
 /// Why an estimate is less certain; the lead maps these to messages.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
@@ -256,6 +279,14 @@ pub struct MediaSpeed {
     /// Time that the efficiency factor does not scale (unfused attention
     /// score traffic when memory-efficient attention is off).
     pub fixed_s: f64,
+    /// Host time of launching the kernels: transformer layer passes × the
+    /// class's seconds per layer pass ([`host_s_per_layer_pass`]). A step
+    /// takes the longer of the GPU time and this (launches are asynchronous
+    /// and overlap the GPU work until the GPU work is shorter).
+    pub host_s: f64,
+    /// Denoiser / decoder layer passes of the batch (steps × guidance rows ×
+    /// layers; autoregressive: steps × layers).
+    pub layer_passes: f64,
     pub efficiency: f64,
     pub class: EffClass,
 }
@@ -454,6 +485,18 @@ impl<'a> MediaJob<'a> {
             .unwrap_or_else(|| m.audio_frame_rate_hz.unwrap_or(0.0) * f(m.audio_codebooks.unwrap_or(1).max(1)))
     }
 
+    /// Layer passes of the denoiser or decoder for the whole batch: an
+    /// autoregressive step runs every layer once for all rows together; a
+    /// diffusion step runs every layer once per guidance pass (the batch
+    /// rides in the same pass).
+    pub fn layer_passes(&self) -> f64 {
+        let layers = f(self.model.layers.unwrap_or(0));
+        match self.model.arch {
+            MediaArch::Ar => self.ar_total_steps() * layers,
+            _ => f(self.steps) * self.cfg() * layers,
+        }
+    }
+
     fn ar_total_steps(&self) -> f64 {
         (self.seconds.max(0.0) * self.ar_steps_per_s()).ceil()
     }
@@ -546,7 +589,9 @@ impl<'a> MediaJob<'a> {
             MediaArch::Ar => (self.ar_ideal_s(gpu), 0.0, 0.0),
             _ => self.diffusion_ideal_s(gpu),
         };
-        let denoise_s = ideal_denoise / eff + fixed;
+        let layer_passes = self.layer_passes();
+        let host_s = layer_passes * host_s_per_layer_pass(self.efficiency_class());
+        let denoise_s = (ideal_denoise / eff + fixed).max(host_s);
         let decode_s = ideal_decode / eff;
         let total = denoise_s + decode_s;
         let batch = self.batch_f();
@@ -565,6 +610,8 @@ impl<'a> MediaJob<'a> {
             realtime_factor: produced.filter(|_| total > 0.0).map(|p| p / total),
             ideal_s: ideal_denoise + ideal_decode,
             fixed_s: fixed,
+            host_s,
+            layer_passes,
             efficiency: eff,
             class: self.efficiency_class(),
         }

@@ -263,7 +263,10 @@ fn shape(cfg: &Config, job: &ServeJob<'_>, gpu: &Gpu, gpus: u32, multi_node_ok: 
     }
 }
 
-fn evaluate_offer(cfg: &Config, job: &ServeJob<'_>, catalog: &Catalog, gpu: &Gpu, o: &Offer, today: Date, cache: &mut Vec<((Arc<str>, u32, bool), Shape)>) -> OfferResult {
+/// Shapes already evaluated, by GPU, count and whether several instances may be joined.
+type ShapeCache = Vec<((Arc<str>, u32, bool), Shape)>;
+
+fn evaluate_offer(cfg: &Config, job: &ServeJob<'_>, catalog: &Catalog, gpu: &Gpu, o: &Offer, today: Date, cache: &mut ShapeCache) -> OfferResult {
     // Several instances only as pipeline stages over a published network.
     let multi_node_ok = o.gpus > 1 && o.inter_node_gbps.is_some_and(|g| g > 0.0) && cfg.engine != super::config::Engine::LlamaCpp;
     let key = (o.gpu.clone(), o.gpus, multi_node_ok);

@@ -97,6 +97,7 @@ pub fn lang_of(cfg: &Config) -> Lang {
 
 #[function_component(App)]
 pub fn app() -> Html {
+    dom::mark("__whichgpu_app_ms");
     let state = use_reducer(|| {
         let (cfg, notices) = link::decode(&dom::location_query());
         State { cfg, notices, copied: false, imported: None }
@@ -145,8 +146,10 @@ pub fn app() -> Html {
         }
         mark_rendered();
     });
+    // One callback for the page's lifetime, so that inputs whose props did
+    // not change are skipped by the diff.
     let dispatch = state.dispatcher();
-    let on_set = Callback::from(move |(k, v): (&'static str, String)| dispatch.dispatch(Action::Set(k, v)));
+    let on_set = use_callback((), move |(k, v): (&'static str, String), _| dispatch.dispatch(Action::Set(k, v)));
     // Notices from the link and from analysis (unknown model, stale catalog…).
     let mut notices = state.notices.clone();
     notices.extend(answer.notices.iter().cloned());

@@ -45,6 +45,14 @@ pub fn now_ms() -> f64 {
     window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
 }
 
+/// Sets `window[name]` to the current `performance.now()`: timing marks
+/// read by the browser benchmark.
+pub fn mark(name: &str) {
+    if let Some(w) = window() {
+        let _ = js_sys::Reflect::set(&w, &name.into(), &now_ms().into());
+    }
+}
+
 pub fn copy_to_clipboard(text: &str) {
     if let Some(w) = window() {
         let _ = w.navigator().clipboard().write_text(text);

@@ -65,40 +65,73 @@ fn gib(b: f64) -> String {
     format!("{} GiB", num(b / GIB, 1))
 }
 
-fn select(
-    label: &'static str,
-    id: &'static str,
-    key: &'static str,
-    current: String,
-    options: Vec<(String, String)>,
-    lang: Lang,
-    on_set: &Callback<(&'static str, String)>,
-) -> Html {
-    let cb = on_set.clone();
+/// (value, label) pairs of a `<select>`, shared between renders so that an
+/// unchanged select is skipped by the diff.
+pub type Options = Rc<Vec<(String, String)>>;
+
+#[derive(Properties, PartialEq)]
+pub struct ChoiceProps {
+    pub label: &'static str,
+    pub id: &'static str,
+    pub key_name: &'static str,
+    pub current: String,
+    pub options: Options,
+    pub lang: Lang,
+    pub on_set: Callback<(&'static str, String)>,
+}
+
+/// A labelled `<select>` bound to one link key. A component with equal
+/// props is not re-rendered: the long model and GPU lists cost nothing when
+/// another input changes.
+#[function_component(Choice)]
+fn choice(p: &ChoiceProps) -> Html {
+    let key = p.key_name;
+    let cb = p.on_set.clone();
     let onchange = Callback::from(move |e: Event| {
         let el: web_sys::HtmlSelectElement = e.target_unchecked_into();
         cb.emit((key, el.value()));
     });
     html! {
-        <label for={id}>{ ui(label, lang) }
-            <select id={id} name={key} {onchange}>
-                { for options.into_iter().map(|(v, text)| html! { <option value={v.clone()} selected={v == current}>{ text }</option> }) }
+        <label for={p.id}>{ ui(p.label, p.lang) }
+            <select id={p.id} name={key} {onchange}>
+                { for p.options.iter().map(|(v, text)| html! { <option value={v.clone()} selected={*v == p.current}>{ text.clone() }</option> }) }
             </select>
         </label>
     }
 }
 
-fn number(label: &'static str, id: &'static str, key: &'static str, current: String, lang: Lang, on_set: &Callback<(&'static str, String)>) -> Html {
-    let cb = on_set.clone();
+fn select(label: &'static str, id: &'static str, key: &'static str, current: String, options: Options, lang: Lang, on_set: &Callback<(&'static str, String)>) -> Html {
+    html! { <Choice {label} {id} key_name={key} {current} {options} {lang} on_set={on_set.clone()} /> }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct FieldProps {
+    pub label: &'static str,
+    pub id: &'static str,
+    pub key_name: &'static str,
+    pub current: String,
+    pub lang: Lang,
+    pub on_set: Callback<(&'static str, String)>,
+}
+
+/// A labelled text input bound to one link key (skipped when unchanged).
+#[function_component(Field)]
+fn field(p: &FieldProps) -> Html {
+    let key = p.key_name;
+    let cb = p.on_set.clone();
     let onchange = Callback::from(move |e: Event| {
         let el: web_sys::HtmlInputElement = e.target_unchecked_into();
         cb.emit((key, el.value()));
     });
     html! {
-        <label for={id}>{ ui(label, lang) }
-            <input id={id} name={key} type="text" inputmode="decimal" value={current} {onchange} />
+        <label for={p.id}>{ ui(p.label, p.lang) }
+            <input id={p.id} name={key} type="text" inputmode="decimal" value={p.current.clone()} {onchange} />
         </label>
     }
+}
+
+fn number(label: &'static str, id: &'static str, key: &'static str, current: String, lang: Lang, on_set: &Callback<(&'static str, String)>) -> Html {
+    html! { <Field {label} {id} key_name={key} {current} {lang} on_set={on_set.clone()} /> }
 }
 
 #[function_component(Page)]
@@ -130,16 +163,8 @@ pub fn page(p: &PageProps) -> Html {
         "<iframe src=\"{embed_src}\" title=\"whichgpu\" style=\"width:100%;border:0\" loading=\"lazy\"></iframe>\n<script>addEventListener(\"message\",e=>{{if(e.data&&e.data.type===\"whichgpu:height\")for(const f of document.querySelectorAll('iframe[src^=\"{}\"]'))if(f.contentWindow===e.source)f.style.height=e.data.height+\"px\"}})</script>",
         dom::location_base()
     );
-    let models: Vec<(String, String)> = catalog
-        .map(|c| c.models.iter().map(|m| (m.id.clone(), m.name.clone())).chain([("custom".to_string(), t("ui.custom").to_string())]).collect())
-        .unwrap_or_default();
-    let gpus: Vec<(String, String)> = std::iter::once((String::new(), t("ui.gpu.any").to_string()))
-        .chain(catalog.into_iter().flat_map(|c| c.gpus.iter().map(|g| (g.id.clone(), g.name.clone()))))
-        .collect();
-    let formats: Vec<(String, String)> = precision::weight_formats().iter().map(|f| (f.id.to_string(), f.id.to_string())).collect();
-    let kvs: Vec<(String, String)> = precision::KV_FORMATS.iter().map(|k| (k.to_string(), k.to_string())).collect();
-    let engines: Vec<(String, String)> = crate::core::config::Engine::ALL.iter().map(|e| (e.as_str().to_string(), e.as_str().to_string())).collect();
-    let opts = |pairs: &[(&str, &'static str)]| pairs.iter().map(|(v, k)| (v.to_string(), t(k).to_string())).collect::<Vec<_>>();
+    let lists = use_memo(lang, |&lang| OptionLists::new(catalog, lang));
+    let OptionLists { models, gpus, formats, kvs, engines, tasks, usages, sorts, methods, optims, gcs, zeros, themes } = (*lists).clone();
     let task = match cfg.task {
         Task::Serve => "serve",
         Task::Generate => "generate",
@@ -188,7 +213,6 @@ pub fn page(p: &PageProps) -> Html {
             cb.emit(("spot", if el.checked() { "1" } else { "0" }.into()));
         })
     };
-    let theme_opts: Vec<(String, String)> = [("auto", "auto"), ("light", "light"), ("dark", "dark")].iter().map(|(a, b)| (a.to_string(), b.to_string())).collect();
     let theme = match cfg.theme {
         Theme::Auto => "auto",
         Theme::Light => "light",
@@ -198,7 +222,7 @@ pub fn page(p: &PageProps) -> Html {
     let form = html! {
         <form class="inputs" aria-label={t("ui.inputs")} onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
             <h2>{ t("ui.inputs") }</h2>
-            { select("ui.task", "in-task", "task", task.into(), opts(&[("serve", "ui.task.serve"), ("generate", "ui.task.generate"), ("finetune", "ui.task.finetune"), ("pretrain", "ui.task.pretrain")]), lang, on_set) }
+            { select("ui.task", "in-task", "task", task.into(), tasks, lang, on_set) }
             { select("ui.model", "in-model", "model", cfg.model.clone(), models, lang, on_set) }
             if cfg.model == "custom" {
                 { number("ui.params", "in-params", "params", cfg.custom.params_b.map(link::fmt_num).unwrap_or_default(), lang, on_set) }
@@ -206,7 +230,7 @@ pub fn page(p: &PageProps) -> Html {
             { select("ui.format", "in-w", "w", cfg.weight_format_id().to_string(), formats, lang, on_set) }
             if cfg.is_training() {
                 if cfg.task == Task::Finetune {
-                    { select("ui.ftmethod", "in-method", "method", method_id.into(), opts(&[("full", "ui.method.full"), ("lora", "ui.method.lora"), ("qlora", "ui.method.qlora")]), lang, on_set) }
+                    { select("ui.ftmethod", "in-method", "method", method_id.into(), methods, lang, on_set) }
                 }
                 { number("ui.tokens", "in-tokens", "tokens", cfg.tokens.map(link::fmt_num).unwrap_or_default(), lang, on_set) }
                 { number("ui.epochs", "in-epochs", "epochs", link::fmt_num(cfg.epochs), lang, on_set) }
@@ -218,7 +242,7 @@ pub fn page(p: &PageProps) -> Html {
                 { number("ui.out", "in-out", "out", cfg.output_tokens.to_string(), lang, on_set) }
                 { number("ui.batch", "in-batch", "batch", batch, lang, on_set) }
             }
-            { select("ui.usage", "in-use", "use", usage.into(), opts(&[("always", "ui.use.always"), ("hours", "ui.use.hours"), ("jobs", "ui.use.jobs"), ("once", "ui.use.once")]), lang, on_set) }
+            { select("ui.usage", "in-use", "use", usage.into(), usages, lang, on_set) }
             if cfg.usage == Usage::Hours {
                 { number("ui.hpd", "in-hpd", "hpd", link::fmt_num(cfg.hpd), lang, on_set) }
             }
@@ -226,14 +250,14 @@ pub fn page(p: &PageProps) -> Html {
                 { number("ui.jobs", "in-jobs", "jobs", link::fmt_num(cfg.jobs), lang, on_set) }
                 { number("ui.jobmin", "in-jobmin", "jobmin", link::fmt_num(cfg.jobmin), lang, on_set) }
             }
-            { select("ui.sort", "in-sort", "sort", sort.into(), opts(&[("cost", "ui.sort.cost"), ("token", "ui.sort.token"), ("speed", "ui.sort.speed"), ("latency", "ui.sort.latency")]), lang, on_set) }
+            { select("ui.sort", "in-sort", "sort", sort.into(), sorts, lang, on_set) }
             <label class="check" for="in-spot"><input id="in-spot" type="checkbox" checked={cfg.spot} onchange={spot_cb} />{ t("ui.spot") }</label>
             <details>
                 <summary>{ t("ui.advanced") }</summary>
                 if cfg.is_training() {
-                    { select("ui.optim", "in-optim", "optim", optim.into(), opts(&[("adamw", "ui.optim.adamw"), ("adamw8bit", "ui.optim.adamw8bit"), ("adafactor", "ui.optim.adafactor"), ("sgd", "ui.optim.sgd"), ("sgd-momentum", "ui.optim.sgd-momentum")]), lang, on_set) }
-                    { select("ui.gc", "in-gc", "gc", gc.into(), opts(&[("none", "ui.gc.none"), ("selective", "ui.gc.selective"), ("full", "ui.gc.full")]), lang, on_set) }
-                    { select("ui.zero", "in-zero", "zero", cfg.zero.to_string(), opts(&[("0", "ui.zero.0"), ("1", "ui.zero.1"), ("2", "ui.zero.2"), ("3", "ui.zero.3")]), lang, on_set) }
+                    { select("ui.optim", "in-optim", "optim", optim.into(), optims, lang, on_set) }
+                    { select("ui.gc", "in-gc", "gc", gc.into(), gcs, lang, on_set) }
+                    { select("ui.zero", "in-zero", "zero", cfg.zero.to_string(), zeros, lang, on_set) }
                     { number("ui.rank", "in-rank", "rank", cfg.rank.to_string(), lang, on_set) }
                     { number("ui.ckpts", "in-ckpts", "ckpts", cfg.ckpts.to_string(), lang, on_set) }
                 } else {
@@ -250,7 +274,7 @@ pub fn page(p: &PageProps) -> Html {
                 { number("ui.store", "in-store", "store", cfg.store_gb.map(link::fmt_num).unwrap_or_default(), lang, on_set) }
                 { number("ui.egress", "in-egress", "egress", link::fmt_num(cfg.egress_gb), lang, on_set) }
                 { number("ui.restart", "in-restart", "restart", link::fmt_num(cfg.restart_pct), lang, on_set) }
-                { select("ui.theme", "in-theme", "theme", theme.into(), theme_opts, lang, on_set) }
+                { select("ui.theme", "in-theme", "theme", theme.into(), themes, lang, on_set) }
                 <label for="in-import">{ t("ui.import") }
                     <textarea id="in-import" rows="3" data-testid="import" placeholder="id,provider,instance,gpu,… or [{…}]" onchange={
                         let cb = p.on_import.clone();
@@ -389,7 +413,7 @@ pub fn page(p: &PageProps) -> Html {
     };
 
     let page_class = classes!("page", cfg.embed.then_some("embed"));
-    html! {
+    let out = html! {
         <div class={page_class}>
             if !cfg.embed {
                 <header>
@@ -424,6 +448,57 @@ pub fn page(p: &PageProps) -> Html {
                 </div>
             </main>
         </div>
+    };
+    dom::mark("__whichgpu_view_ms");
+    out
+}
+
+/// Every select's options for one language, built once per language.
+#[derive(Clone, PartialEq)]
+struct OptionLists {
+    models: Options,
+    gpus: Options,
+    formats: Options,
+    kvs: Options,
+    engines: Options,
+    tasks: Options,
+    usages: Options,
+    sorts: Options,
+    methods: Options,
+    optims: Options,
+    gcs: Options,
+    zeros: Options,
+    themes: Options,
+}
+
+impl OptionLists {
+    fn new(catalog: Option<&Catalog>, lang: Lang) -> OptionLists {
+        let t = |k: &'static str| ui(k, lang).to_string();
+        let opts = |pairs: &[(&str, &'static str)]| -> Options { Rc::new(pairs.iter().map(|(v, k)| (v.to_string(), t(k))).collect()) };
+        let same = |ids: Vec<String>| -> Options { Rc::new(ids.into_iter().map(|v| (v.clone(), v)).collect()) };
+        OptionLists {
+            models: Rc::new(
+                catalog
+                    .map(|c| c.models.iter().map(|m| (m.id.clone(), m.name.clone())).chain([("custom".to_string(), t("ui.custom"))]).collect())
+                    .unwrap_or_default(),
+            ),
+            gpus: Rc::new(
+                std::iter::once((String::new(), t("ui.gpu.any")))
+                    .chain(catalog.into_iter().flat_map(|c| c.gpus.iter().map(|g| (g.id.clone(), g.name.clone()))))
+                    .collect(),
+            ),
+            formats: same(precision::weight_formats().iter().map(|f| f.id.to_string()).collect()),
+            kvs: same(precision::KV_FORMATS.iter().map(|k| k.to_string()).collect()),
+            engines: same(crate::core::config::Engine::ALL.iter().map(|e| e.as_str().to_string()).collect()),
+            tasks: opts(&[("serve", "ui.task.serve"), ("generate", "ui.task.generate"), ("finetune", "ui.task.finetune"), ("pretrain", "ui.task.pretrain")]),
+            usages: opts(&[("always", "ui.use.always"), ("hours", "ui.use.hours"), ("jobs", "ui.use.jobs"), ("once", "ui.use.once")]),
+            sorts: opts(&[("cost", "ui.sort.cost"), ("token", "ui.sort.token"), ("speed", "ui.sort.speed"), ("latency", "ui.sort.latency")]),
+            methods: opts(&[("full", "ui.method.full"), ("lora", "ui.method.lora"), ("qlora", "ui.method.qlora")]),
+            optims: opts(&[("adamw", "ui.optim.adamw"), ("adamw8bit", "ui.optim.adamw8bit"), ("adafactor", "ui.optim.adafactor"), ("sgd", "ui.optim.sgd"), ("sgd-momentum", "ui.optim.sgd-momentum")]),
+            gcs: opts(&[("none", "ui.gc.none"), ("selective", "ui.gc.selective"), ("full", "ui.gc.full")]),
+            zeros: opts(&[("0", "ui.zero.0"), ("1", "ui.zero.1"), ("2", "ui.zero.2"), ("3", "ui.zero.3")]),
+            themes: same(vec!["auto".into(), "light".into(), "dark".into()]),
+        }
     }
 }
 

@@ -188,7 +188,7 @@ pub fn parse_providers(text: &str) -> Result<Vec<Provider>, TableError> {
             spot_offered: row.opt_bool("spot_offered")?.unwrap_or(false),
             unpublished_fields,
             unpublished_source,
-            source: row.req_str("source")?.into(),
+            source: row.req_str("source")?,
         });
     }
     Ok(out)

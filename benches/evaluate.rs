@@ -19,12 +19,17 @@ use whichgpu::core::answer::evaluate_query;
 use whichgpu::core::catalog::{Catalog, Date};
 
 /// Representative configurations: the page's default, a 70B model in FP8,
-/// llama.cpp with a 4-bit GGUF on one RTX 4090, and the largest batch that fits.
+/// llama.cpp with a 4-bit GGUF on one RTX 4090, the largest batch that fits,
+/// a 70B full fine-tune that needs tensor/pipeline layouts, a QLoRA job and
+/// SDXL image generation.
 const QUERIES: &[(&str, &str)] = &[
     ("default", "v=1"),
     ("70b_fp8", "v=1&model=llama-3.1-70b&w=fp8&in=2000&out=500&batch=16"),
     ("llamacpp_q4_4090", "v=1&model=llama-3.1-8b&w=gguf-q4_k_m&engine=llama.cpp&gpu=rtx-4090-24gb&batch=1&in=8000&out=500"),
     ("batch_max", "v=1&model=qwen2.5-7b&batch=max&in=4000&out=1000"),
+    ("finetune_70b_full", "v=1&task=finetune&model=llama-3.1-70b&method=full&zero=0"),
+    ("qlora_8b", "v=1&task=finetune&model=llama-3.1-8b&method=qlora"),
+    ("sdxl", "v=1&task=generate&model=sdxl"),
 ];
 
 fn setup() -> (&'static Catalog, Date) {

@@ -6,7 +6,9 @@
 
 use whichgpu::core::catalog::{Catalog, Gpu};
 use whichgpu::core::config::{Checkpointing, Config, Method, Optim, Targets, Task};
-use whichgpu::core::estimate::train::{mfu, TrainJob};
+use whichgpu::core::answer::evaluate;
+use whichgpu::core::catalog::Date;
+use whichgpu::core::estimate::train::{mfu, Layout, TrainJob};
 
 const GIB: f64 = 1_073_741_824.0;
 
@@ -262,6 +264,63 @@ fn seven_b_full_adamw_is_16_bytes_per_parameter() {
 }
 
 #[test]
+fn tensor_and_pipeline_parallel_divide_the_states() {
+    let catalog = Catalog::bundled().expect("catalog");
+    let m = catalog.model("llama-2-7b").expect("model");
+    let cfg = Config { task: Task::Finetune, method: Method::Full, optim: Optim::Adamw, mb: 2, seq: 4096, gc: Checkpointing::None, ..Config::default() };
+    let job = TrainJob::new(m, &cfg);
+    let one = job.memory(1.0);
+    // tp 2 × pp 2: weights, gradients and AdamW states are 16 bytes per
+    // parameter over the 4 model-parallel GPUs.
+    let split = job.memory_layout(Layout { dp: 1, tp: 2, pp: 2 });
+    assert_eq!(split.weights + split.gradients + split.optimizer, 16.0 * m.params_total / 4.0);
+    // Activations divide by tp; the first pipeline stage still holds all
+    // layers' worth (pp micro-batches of L/pp layers), without the logits.
+    let v = f64::from(m.vocab) * 10.0 * 2.0 * 4096.0;
+    assert!((split.activations - (one.activations - v) / 2.0).abs() < 1.0, "{} vs {}", split.activations, (one.activations - v) / 2.0);
+    // Data parallel without ZeRO keeps everything on every GPU.
+    assert_eq!(job.memory_layout(Layout::data(8)), one);
+}
+
+#[test]
+fn seventy_b_full_fine_tune_without_zero_takes_model_parallelism() {
+    let catalog = Catalog::bundled().expect("catalog");
+    let today = Date::parse("2026-11-29").expect("date");
+    let cfg = Config { task: Task::Finetune, method: Method::Full, zero: 0, model: "llama-3.1-70b".into(), gpu: Some("h100-sxm-80gb".into()), ..Config::default() };
+    let a = evaluate(&cfg, Vec::new(), catalog, today);
+    let r = a.results.first().expect("one GPU type");
+    let (dp, tp, pp) = (r.speeds.train_dp.unwrap_or(0), r.speeds.train_tp.unwrap_or(0), r.speeds.train_pp.unwrap_or(0));
+    // 16 bytes × 70.6 B parameters = 1.13 TB: without ZeRO only tp·pp
+    // divides it, so at least 16 model-parallel GPUs of 80 GB.
+    assert!(r.fits && tp * pp >= 16 && dp * tp * pp == r.gpus * r.nodes, "{dp}×{tp}×{pp} on {}×{}", r.gpus, r.nodes);
+    assert!(r.per_gpu_bytes <= 0.95 * 80.0 * GIB);
+    assert!(tp <= 8, "tensor parallel stays inside one 8-GPU node");
+    // The offers say the same: two 8×H100 instances.
+    let pick = a.offers.iter().find(|o| o.fits).expect("a fitting offer");
+    assert_eq!(pick.gpus * pick.instances, 16);
+}
+
+#[test]
+fn pipeline_bubble_and_tensor_all_reduces_cost_throughput() {
+    let catalog = Catalog::bundled().expect("catalog");
+    let m = catalog.model("llama-3.1-70b").expect("model");
+    let gpu = catalog.gpu("h100-sxm-80gb").expect("gpu");
+    let job = TrainJob::new(m, &Config { task: Task::Pretrain, seq: 4096, ..Config::default() });
+    let eff = mfu(gpu, Method::Full);
+    let link = gpu.link_bytes_per_s(true);
+    let ideal = job.tokens_per_s(gpu, eff, Layout::data(1), link, link);
+    // pp 4 with m = 16 micro-batches: 4 GPUs at 16/19 of their rate.
+    let pp = job.tokens_per_s(gpu, eff, Layout { dp: 1, tp: 1, pp: 4 }, link, link);
+    assert!((pp / (4.0 * ideal) - 16.0 / 19.0).abs() < 1e-9, "{}", pp / (4.0 * ideal));
+    // tp 8 over NVLink: below 8× one GPU, above the pipeline's share.
+    let tp = job.tokens_per_s(gpu, eff, Layout { dp: 1, tp: 8, pp: 1 }, link, link);
+    assert!(tp < 8.0 * ideal && tp > 0.7 * 8.0 * ideal, "{}", tp / (8.0 * ideal));
+    // The same over PCIe is slower.
+    let tp_pcie = job.tokens_per_s(gpu, eff, Layout { dp: 1, tp: 8, pp: 1 }, link, gpu.pcie_bytes_per_s());
+    assert!(tp_pcie < tp);
+}
+
+#[test]
 fn lora_and_qlora_fit_where_full_does_not() {
     let catalog = Catalog::bundled().expect("catalog");
     let m = catalog.model("llama-3.1-8b").expect("model");
@@ -294,6 +353,18 @@ mod properties {
             let m = &catalog.models[model % catalog.models.len()];
             let job = TrainJob::new(m, &Config { task: Task::Pretrain, zero: 3, ..Config::default() });
             prop_assert!(job.memory(f64::from(n + 1)).total() <= job.memory(f64::from(n)).total());
+        }
+
+        #[test]
+        fn more_tensor_or_pipeline_parallelism_never_increases_per_gpu_memory(t in 0u32..3, p in 0u32..5, zero in 0u8..4, method in 0usize..3, model in 0usize..60) {
+            let catalog = Catalog::bundled().expect("catalog");
+            let m = &catalog.models[model % catalog.models.len()];
+            let method = [Method::Full, Method::Lora, Method::Qlora][method];
+            let job = TrainJob::new(m, &Config { task: Task::Finetune, method, zero, ..Config::default() });
+            let (tp, pp) = (1u32 << t, 1u32 << p);
+            let mem = |tp, pp| job.memory_layout(Layout { dp: 2, tp, pp }).total();
+            prop_assert!(mem(tp * 2, pp) <= mem(tp, pp));
+            prop_assert!(mem(tp, pp * 2) <= mem(tp, pp));
         }
     }
 }

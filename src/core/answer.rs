@@ -97,6 +97,14 @@ pub struct Speeds {
     pub job_hours_high: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub job_gpu_hours: Option<f64>,
+    /// Training layout: data-parallel replicas, tensor-parallel and
+    /// pipeline degrees (dp × tp × pp = GPUs).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub train_dp: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub train_tp: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub train_pp: Option<u32>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub seconds_per_image: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]

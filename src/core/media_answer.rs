@@ -114,7 +114,7 @@ fn offer_result(j: &MediaJob<'_>, cfg: &Config, catalog: &Catalog, gpu: &Gpu, o:
         spot: b.spot,
         interconnect: o.interconnect.as_str(),
         confidence: conf,
-        speeds: sp,
+        speeds: Box::new(sp),
         usd_per_hour: b.usd_per_hour,
         usd_per_month: b.usd_per_month,
         usd_per_job: if j.model.kind == MediaKind::Video { per_item } else { b.usd_per_job },

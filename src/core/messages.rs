@@ -75,6 +75,7 @@ pub fn t(key: &'static str, lang: Lang) -> &'static str {
 pub const MESSAGES: &[(&str, &str, &str)] = &[
     // Offer reasons.
     ("reason.fits", "fits on {gpus} GPU(s) with {headroom} GiB to spare", "{gpus} 块 GPU 即可容纳，余量 {headroom} GiB"),
+    ("reason.deadline", "cannot finish within {days} days: needs {need} GPUs, this offer reaches {most}", "无法在 {days} 天内完成：需要 {need} 块 GPU，此报价最多 {most} 块"),
     ("reason.nofit", "needs {need} GiB per GPU, only {have} GiB usable", "每块 GPU 需要 {need} GiB，可用仅 {have} GiB"),
     ("reason.spot", "spot price, with {restart}% extra time for restarts", "按竞价实例计价，另加 {restart}% 的重启耗时"),
     ("reason.stale", "price dated {date}: possibly out of date", "价格日期为 {date}，可能已过时"),

@@ -32,7 +32,8 @@ pub struct OfferResult {
     pub interconnect: &'static str,
     pub confidence: &'static str,
     #[serde(flatten)]
-    pub speeds: Speeds,
+    /// Boxed: the results are moved while ranking, and this is most of their size.
+    pub speeds: Box<Speeds>,
     pub usd_per_hour: f64,
     pub usd_per_month: f64,
     pub usd_per_job: Option<f64>,
@@ -305,7 +306,7 @@ fn evaluate_offer(cfg: &Config, job: &ServeJob<'_>, catalog: &Catalog, gpu: &Gpu
         spot: b.spot,
         interconnect: o.interconnect.as_str(),
         confidence: conf,
-        speeds,
+        speeds: Box::new(speeds),
         usd_per_hour: b.usd_per_hour,
         usd_per_month: b.usd_per_month,
         usd_per_job: b.usd_per_job,

@@ -6,9 +6,10 @@ use super::answer::{Answer, Answers, GpuResult, MemoryJson, Speeds};
 use super::catalog::{Catalog, Date, Gpu, Model, Offer};
 use super::config::{Config, Method, Usage};
 use super::estimate::ranges;
-use super::estimate::train::{mfu, TrainJob};
+use super::estimate::train::{mfu, Layout, TrainJob, PP_DEGREES, TP_DEGREES};
 use super::guidance;
 use super::link::{self, Notice};
+use super::messages::Msg;
 use super::recommend::{self, bill, OfferResult};
 
 /// Usable share of a GPU's memory for training (the allocator's slack).
@@ -21,29 +22,94 @@ const DEFAULT_INTER_NODE_BYTES_PER_S: f64 = 50e9;
 struct Plan {
     gpus: u32,
     fits: bool,
+    layout: Layout,
 }
 
-/// Fewest GPUs of a type (powers of two in a node, then whole nodes) whose
-/// per-GPU memory fits, and that meet the deadline when one is set.
+/// The layouts of `n` GPUs that the model can take, tensor parallel inside
+/// groups of `per_node`.
+fn layouts<'j>(job: &'j TrainJob<'_>, n: u32, per_node: u32) -> impl Iterator<Item = Layout> + 'j {
+    TP_DEGREES.into_iter().filter(move |tp| *tp <= per_node.max(1)).flat_map(move |tp| {
+        PP_DEGREES.into_iter().filter_map(move |pp| {
+            let mp = tp * pp;
+            (n % mp == 0).then_some(Layout { dp: n / mp, tp, pp }).filter(|l| job.splits(*l))
+        })
+    })
+}
+
+/// Of the layouts of `n` GPUs that fit in `cap` bytes per GPU, the one with
+/// the most tokens/s (data parallel alone when it fits and is fastest).
+fn best_layout(job: &TrainJob<'_>, gpu: &Gpu, n: u32, per_node: u32, cap: f64, dp_link: f64, tp_link: f64) -> Option<(Layout, f64)> {
+    let eff = mfu(gpu, job.method);
+    layouts(job, n, per_node)
+        .filter(|l| job.memory_layout(*l).total() <= cap)
+        .map(|l| (l, job.tokens_per_s(gpu, eff, l, dp_link, tp_link)))
+        .max_by(|a, b| a.1.total_cmp(&b.1).then(b.0.tp.cmp(&a.0.tp)).then(b.0.pp.cmp(&a.0.pp)))
+}
+
+/// The smallest GPU count among `counts` (ascending) that some layout fits
+/// and that is at least `at_least`. For one (tp, pp) the per-GPU memory is
+/// A + B/dp (ZeRO shards B over the data-parallel replicas; A is what every
+/// replica keeps), so two evaluations give the replicas needed.
+fn smallest_fitting(job: &TrainJob<'_>, counts: &[u32], per_node: u32, cap: f64, at_least: u32) -> Option<u32> {
+    // Usually the first count that is large enough already fits.
+    let first = counts.iter().copied().find(|n| *n >= at_least)?;
+    if layouts(job, first, per_node).any(|l| job.memory_layout(l).total() <= cap) {
+        return Some(first);
+    }
+    let mut best: Option<u32> = None;
+    for tp in TP_DEGREES.into_iter().filter(|tp| *tp <= per_node.max(1)) {
+        for pp in PP_DEGREES {
+            if !job.splits(Layout { dp: 1, tp, pp }) {
+                continue;
+            }
+            let mp = tp * pp;
+            let mem = |dp: u32| job.memory_layout(Layout { dp, tp, pp }).total();
+            let (m1, m2) = (mem(1), mem(2));
+            let dp_needed = if m1 <= cap {
+                1.0
+            } else {
+                let sharded = 2.0 * (m1 - m2);
+                let kept = m1 - sharded;
+                if sharded <= 0.0 || kept >= cap {
+                    continue;
+                }
+                (sharded / (cap - kept)).ceil()
+            };
+            let threshold = (dp_needed * f64::from(mp)).max(f64::from(at_least));
+            let start = counts.partition_point(|n| f64::from(*n) < threshold);
+            let found = counts.iter().skip(start).copied().filter(|n| n % mp == 0).take(4).find(|n| mem(n / mp) <= cap);
+            if let Some(n) = found {
+                best = Some(best.map_or(n, |b| b.min(n)));
+            }
+        }
+    }
+    best
+}
+
+/// Fewest GPUs of a type (powers of two in a node, then whole nodes) that
+/// some layout fits, and that meet the deadline when one is set; then the
+/// fastest layout of that many.
 fn plan(job: &TrainJob<'_>, cfg: &Config, gpu: &Gpu) -> Plan {
     let cap = gpu.memory_bytes() * USABLE;
-    if let Some(g) = cfg.gpus {
-        let n = g * cfg.nodes;
-        return Plan { gpus: n, fits: job.memory(f64::from(n)).total() <= cap };
-    }
     let per_node = gpu.gpus_per_node.max(1);
+    let pick = |n: u32| best_layout(job, gpu, n, per_node, cap, link_bytes_per_s(gpu, n), gpu.link_bytes_per_s(true));
+    if let Some(g) = cfg.gpus {
+        let n = g.saturating_mul(cfg.nodes).max(1);
+        return match pick(n) {
+            Some((layout, _)) => Plan { gpus: n, fits: true, layout },
+            None => Plan { gpus: n, fits: false, layout: Layout::data(n) },
+        };
+    }
     let mut candidates: Vec<u32> = (0..8).map(|i| 1u32 << i).filter(|n| *n <= per_node).collect();
     // Several nodes only for datacenter boards with a cluster network.
     if gpu.class == super::catalog::GpuClass::Datacenter {
         candidates.extend((2..=512).map(|nodes| nodes * per_node));
     }
-    let deadline_gpus = cfg.days.map(|days| gpus_for_deadline(job, cfg, gpu, days));
-    for n in candidates {
-        if job.memory(f64::from(n)).total() <= cap && deadline_gpus.is_none_or(|d| n >= d) {
-            return Plan { gpus: n, fits: true };
-        }
+    let deadline_gpus = cfg.days.map_or(1, |days| gpus_for_deadline(job, cfg, gpu, days));
+    match smallest_fitting(job, &candidates, per_node, cap, deadline_gpus).and_then(|n| Some((n, pick(n)?))) {
+        Some((n, (layout, _))) => Plan { gpus: n, fits: true, layout },
+        None => Plan { gpus: 1, fits: false, layout: Layout::data(1) },
     }
-    Plan { gpus: 1, fits: false }
 }
 
 fn link_bytes_per_s(gpu: &Gpu, gpus: u32) -> f64 {
@@ -58,6 +124,10 @@ fn tokens_per_s(job: &TrainJob<'_>, gpu: &Gpu, gpus: u32) -> f64 {
     job.tokens_per_s_per_gpu(gpu, mfu(gpu, job.method), f64::from(gpus), link_bytes_per_s(gpu, gpus)) * f64::from(gpus)
 }
 
+fn layout_tokens_per_s(job: &TrainJob<'_>, gpu: &Gpu, l: Layout) -> f64 {
+    job.tokens_per_s(gpu, mfu(gpu, job.method), l, link_bytes_per_s(gpu, l.gpus()), gpu.link_bytes_per_s(true))
+}
+
 /// GPUs needed to train the job's tokens within `days` (the inverse question).
 pub fn gpus_for_deadline(job: &TrainJob<'_>, cfg: &Config, gpu: &Gpu, days: f64) -> u32 {
     let tokens = job.job_tokens(cfg);
@@ -70,11 +140,14 @@ pub fn gpus_for_deadline(job: &TrainJob<'_>, cfg: &Config, gpu: &Gpu, days: f64)
     }
 }
 
-fn speeds(job: &TrainJob<'_>, cfg: &Config, gpu: &Gpu, gpus: u32, widen: f64) -> Speeds {
-    let tps = tokens_per_s(job, gpu, gpus);
+fn speeds(job: &TrainJob<'_>, cfg: &Config, tps: f64, layout: Layout, widen: f64) -> Speeds {
+    let gpus = layout.gpus();
     let hours = job.job_tokens(cfg) / tps.max(1e-9) / 3600.0;
     let s = ranges::widen(ranges::TRAIN, widen);
     Speeds {
+        train_dp: Some(layout.dp),
+        train_tp: Some(layout.tp),
+        train_pp: Some(layout.pp),
         train_tokens_per_s: Some(tps),
         train_tokens_per_s_low: Some(tps * s.low),
         train_tokens_per_s_high: Some(tps * s.high),
@@ -104,8 +177,9 @@ fn confidence(model: &Model, gpu: &Gpu, gpus: u32) -> (&'static str, f64) {
     }
 }
 
-fn memory_json(job: &TrainJob<'_>, gpu: &Gpu, gpus: u32) -> MemoryJson {
-    let m = job.memory(f64::from(gpus));
+fn memory_json(job: &TrainJob<'_>, gpu: &Gpu, layout: Layout) -> MemoryJson {
+    let m = job.memory_layout(layout);
+    let gpus = layout.gpus();
     let n = f64::from(gpus);
     let total = m.total() * n;
     MemoryJson {
@@ -126,37 +200,51 @@ fn memory_json(job: &TrainJob<'_>, gpu: &Gpu, gpus: u32) -> MemoryJson {
     }
 }
 
-fn offer_result(job: &TrainJob<'_>, cfg: &Config, catalog: &Catalog, gpu: &Gpu, o: &Offer, today: Date) -> OfferResult {
+/// The smallest fitting GPU count per offer shape (GPU, GPUs per instance,
+/// several instances allowed): it depends on memory only, and many offers
+/// share a shape.
+type FitCache = Vec<((std::sync::Arc<str>, u32, bool), Option<u32>)>;
+
+fn offer_result(job: &TrainJob<'_>, cfg: &Config, catalog: &Catalog, gpu: &Gpu, o: &Offer, today: Date, cache: &mut FitCache) -> OfferResult {
     let cap = gpu.memory_bytes() * USABLE;
-    let multi = o.inter_node_gbps.is_some_and(|g| g > 0.0) && job.zero >= 1;
-    let instances = (1..=64u32)
-        .find(|i| (*i == 1 || multi) && job.memory(f64::from(o.gpus * i)).total() <= cap)
-        .map(|i| {
-            // Add instances to meet a deadline.
-            let need = cfg.days.map_or(0, |d| gpus_for_deadline(job, cfg, gpu, d));
-            i.max(need.div_ceil(o.gpus))
-        });
-    let fits = instances.is_some();
-    let instances = instances.unwrap_or(1);
-    let gpus = o.gpus * instances;
-    let link = if instances > 1 {
-        o.inter_node_gbps.map_or(DEFAULT_INTER_NODE_BYTES_PER_S, |g| g * 1e9 / 8.0 / f64::from(o.gpus))
-    } else if o.interconnect.is_scale_up() {
-        gpu.link_bytes_per_s(true)
-    } else {
-        gpu.pcie_bytes_per_s()
+    // Several instances over a published network: pipeline stages or
+    // sharded data-parallel replicas across them.
+    let multi = o.inter_node_gbps.is_some_and(|g| g > 0.0);
+    let counts: Vec<u32> = (1..=if multi { 64u32 } else { 1 }).map(|i| o.gpus * i).collect();
+    // Add instances to meet a deadline.
+    let need = cfg.days.map_or(1, |d| gpus_for_deadline(job, cfg, gpu, d));
+    let tp_link = if o.interconnect.is_scale_up() { gpu.link_bytes_per_s(true) } else { gpu.pcie_bytes_per_s() };
+    let dp_link = |n: u32| if n > o.gpus { o.inter_node_gbps.map_or(DEFAULT_INTER_NODE_BYTES_PER_S, |g| g * 1e9 / 8.0 / f64::from(o.gpus)) } else { tp_link };
+    let key = (o.gpu.clone(), o.gpus, multi);
+    let smallest = match cache.iter().find(|(k, _)| *k == key) {
+        Some((_, n)) => *n,
+        None => {
+            // No count reaches the deadline's GPUs: the offer cannot finish in time.
+            let n = smallest_fitting(job, &counts, o.gpus, cap, need);
+            cache.push((key, n));
+            n
+        }
     };
-    let tps = job.tokens_per_s_per_gpu(gpu, mfu(gpu, job.method), f64::from(gpus), link) * f64::from(gpus);
+    let found = smallest.and_then(|n| Some((n, best_layout(job, gpu, n, o.gpus, cap, dp_link(n), tp_link)?)));
+    let fits = found.is_some();
+    let (gpus, layout, tps) = match found {
+        Some((n, (l, tps))) => (n, l, tps),
+        None => (o.gpus, Layout::data(o.gpus), job.tokens_per_s(gpu, mfu(gpu, job.method), Layout::data(o.gpus), tp_link, tp_link)),
+    };
+    let instances = gpus.div_ceil(o.gpus.max(1));
     let job_hours = job.job_tokens(cfg) / tps.max(1e-9) / 3600.0;
     let (conf, widen) = confidence(job.model, gpu, gpus);
-    let mut sp = speeds(job, cfg, gpu, gpus, widen);
-    sp.train_tokens_per_s = Some(tps);
-    sp.job_hours = Some(job_hours);
-    sp.job_gpu_hours = Some(job_hours * f64::from(gpus));
+    let sp = speeds(job, cfg, tps, layout, widen);
     let store_gb = cfg.store_gb.unwrap_or((job.checkpoint_bytes() * f64::from(cfg.ckpts.max(1))) / 1e9);
     let b = bill(cfg, catalog, o, instances, Some(job_hours), store_gb);
-    let mem = job.memory(f64::from(gpus)).total();
-    let (reason_msgs, stale) = recommend::offer_reasons(cfg, o, today, gpus, mem, cap, fits, b.spot);
+    let mem = job.memory_layout(layout).total();
+    let (mut reason_msgs, stale) = recommend::offer_reasons(cfg, o, today, gpus, mem, cap, fits, b.spot);
+    let most = counts.last().copied().unwrap_or(o.gpus);
+    if let (Some(days), false) = (cfg.days, fits) {
+        if need > most {
+            reason_msgs.push(Msg::new("reason.deadline").num("days", days, 0).num("need", f64::from(need), 0).num("most", f64::from(most), 0));
+        }
+    }
     OfferResult {
         id: o.id.clone(),
         provider: o.provider.clone(),
@@ -166,13 +254,13 @@ fn offer_result(job: &TrainJob<'_>, cfg: &Config, catalog: &Catalog, gpu: &Gpu, 
         gpus: o.gpus,
         instances,
         replicas: 1,
-        tp: gpus,
+        tp: layout.tp,
         fits,
         headroom_bytes: cap - mem,
         spot: b.spot,
         interconnect: o.interconnect.as_str(),
         confidence: conf,
-        speeds: sp,
+        speeds: Box::new(sp),
         usd_per_hour: b.usd_per_hour,
         usd_per_month: b.usd_per_month,
         usd_per_job: b.usd_per_job,
@@ -206,6 +294,7 @@ pub fn evaluate_training(user_cfg: &Config, notices: Vec<Notice>, catalog: &Cata
     for gpu in &gpus {
         let p = plan(&job, &cfg, gpu);
         let (conf, widen) = confidence(model, gpu, p.gpus);
+        let tps = layout_tokens_per_s(&job, gpu, p.layout);
         results.push(GpuResult {
             gpu: gpu.id.clone(),
             gpu_name: gpu.name.clone(),
@@ -213,19 +302,20 @@ pub fn evaluate_training(user_cfg: &Config, notices: Vec<Notice>, catalog: &Cata
             nodes: p.gpus.div_ceil(gpu.gpus_per_node.max(1)),
             batch: job.mb,
             fits: p.fits,
-            per_gpu_bytes: job.memory(f64::from(p.gpus)).total(),
+            per_gpu_bytes: job.memory_layout(p.layout).total(),
             capacity_bytes: gpu.memory_bytes(),
             confidence: conf,
             bound: "compute",
             executed_precision: format!("{:?}", job.compute(gpu)).to_lowercase(),
-            speeds: speeds(&job, &cfg, gpu, p.gpus, widen),
+            speeds: speeds(&job, &cfg, tps, p.layout, widen),
         });
     }
+    let mut cache = FitCache::new();
     let offers: Vec<OfferResult> = catalog
         .offers
         .iter()
         .filter(|o| recommend::passes_filters(&cfg, o))
-        .filter_map(|o| Some(offer_result(&job, &cfg, catalog, catalog.gpu(&o.gpu)?, o, today)))
+        .filter_map(|o| Some(offer_result(&job, &cfg, catalog, catalog.gpu(&o.gpu)?, o, today, &mut cache)))
         .collect();
     let offers = recommend::rank(&cfg, offers);
     let recommendation = recommend::recommend(&cfg, &offers);
@@ -240,7 +330,7 @@ pub fn evaluate_training(user_cfg: &Config, notices: Vec<Notice>, catalog: &Cata
             let p = plan(&job, &cfg, gpu);
             let ckpt = job.checkpoint_bytes();
             (
-                memory_json(&job, gpu, p.gpus),
+                memory_json(&job, gpu, p.layout),
                 Answers {
                     min_gpus: p.fits.then_some(p.gpus),
                     gpus_for_deadline: cfg.days.map(|d| gpus_for_deadline(&job, &cfg, gpu, d)),

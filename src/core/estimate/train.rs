@@ -17,6 +17,15 @@
 //! frozen weights need no weight gradients, plus the attention term
 //! 12·layers·d_attn·seq per token (Narayanan et al. 2021, eq. 3, causal
 //! half), at a model-FLOPs utilisation fitted per GPU class.
+//!
+//! Layouts ([`Layout`]): data parallel (with the ZeRO stage) × tensor
+//! parallel inside a node × pipeline stages, as Megatron-LM splits the
+//! largest models (Narayanan et al. 2021, "Efficient Large-Scale Language
+//! Model Training on GPU Clusters Using Megatron-LM"): weights, gradients
+//! and optimizer states divide by tp·pp before ZeRO shards them over dp;
+//! activations divide by tp with sequence parallelism (Korthikanti et al.
+//! 2022, Table 2), and under the 1F1B schedule the first stage holds pp
+//! micro-batches of L/pp layers, i.e. all L layers' worth (ibid. §4.2.3).
 
 use super::super::catalog::{Gpu, Model};
 use super::super::config::{Checkpointing, Config, Method, Optim, Targets, Task};
@@ -47,6 +56,44 @@ pub struct TrainJob<'a> {
     pub offload_activations: bool,
     pub fused_loss: bool,
 }
+
+/// How a training job is split over its GPUs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Layout {
+    /// Data-parallel replicas (sharded by the ZeRO stage).
+    pub dp: u32,
+    /// Tensor-parallel GPUs per layer, inside one node.
+    pub tp: u32,
+    /// Pipeline stages.
+    pub pp: u32,
+}
+
+impl Layout {
+    pub fn data(n: u32) -> Layout {
+        Layout { dp: n.max(1), tp: 1, pp: 1 }
+    }
+
+    pub fn gpus(&self) -> u32 {
+        self.dp.saturating_mul(self.tp).saturating_mul(self.pp)
+    }
+
+    /// Micro-batches per optimizer step of one pipeline: m = 4·pp keeps
+    /// the 1F1B bubble, (pp − 1)/m, under 25 % (Narayanan et al. 2021 §2.2
+    /// ask for m ≫ pp); one micro-batch without pipelining.
+    pub fn micro_batches(&self) -> f64 {
+        if self.pp > 1 {
+            4.0 * f64::from(self.pp)
+        } else {
+            1.0
+        }
+    }
+}
+
+/// Tensor- and pipeline-parallel degrees tried for a job; tp stays inside
+/// one node of `per_node` GPUs and divides the attention heads, pp divides
+/// the layers.
+pub const TP_DEGREES: [u32; 4] = [1, 2, 4, 8];
+pub const PP_DEGREES: [u32; 7] = [1, 2, 4, 8, 16, 32, 64];
 
 /// Memory of a training job per GPU, bytes.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
@@ -150,10 +197,28 @@ impl<'a> TrainJob<'a> {
         (base + scores) * self.train_bytes / 2.0
     }
 
+    /// Whether a layout can split this model: tp divides the heads, pp the
+    /// layers (uneven stages are possible but not modelled).
+    pub fn splits(&self, l: Layout) -> bool {
+        let m = self.model;
+        l.tp >= 1 && l.pp >= 1 && m.heads % l.tp == 0 && m.layers % l.pp == 0 && l.pp <= m.layers
+    }
+
     /// Memory per GPU with `dp` data-parallel GPUs.
     pub fn memory(&self, dp: f64) -> TrainMemory {
+        self.memory_split(dp, 1.0, 1.0)
+    }
+
+    /// Memory per GPU under a layout.
+    pub fn memory_layout(&self, l: Layout) -> TrainMemory {
+        self.memory_split(f64::from(l.dp), f64::from(l.tp), f64::from(l.pp))
+    }
+
+    fn memory_split(&self, dp: f64, tp: f64, pp: f64) -> TrainMemory {
         let m = self.model;
         let dp = dp.max(1.0);
+        let (tp, pp) = (tp.max(1.0), pp.max(1.0));
+        let mp = tp * pp;
         let trainable = self.trainable_params();
         let shard = |stage: u8| if self.zero >= stage { dp } else { 1.0 };
         // Weights: the trainable copy at training precision, or the frozen base at its format.
@@ -165,11 +230,11 @@ impl<'a> TrainJob<'a> {
             m.body_params() * body_bits / 8.0 + m.embedding_params() * embed_bits / 8.0 + m.vision_params() * 2.0
         };
         let adapter = if self.method == Method::Full { 0.0 } else { trainable * 4.0 };
-        let weights = base_weights / shard(3) + adapter;
+        let weights = base_weights / mp / shard(3) + adapter / mp;
         // PEFT keeps adapters (and their gradients) in fp32 by default.
         let grad_bytes = if self.method == Method::Full { self.train_bytes } else { 4.0 };
-        let gradients = trainable * grad_bytes / shard(2);
-        let optimizer = if self.optim_offload { 0.0 } else { trainable * self.optimizer_bytes_per_param() / shard(1) };
+        let gradients = trainable * grad_bytes / mp / shard(2);
+        let optimizer = if self.optim_offload { 0.0 } else { trainable * self.optimizer_bytes_per_param() / mp / shard(1) };
         let tokens = self.mb * self.seq;
         let per_layer = self.layer_activation_bytes_per_token();
         let layers = f64::from(m.layers) * if m.encoder_decoder { 2.0 } else { 1.0 };
@@ -186,7 +251,12 @@ impl<'a> TrainJob<'a> {
         };
         // Logits: 16-bit output, an fp32 copy for the loss and its gradient.
         let logits_per_token = if self.fused_loss { 0.0 } else { f64::from(m.vocab) * (2.0 + 4.0 + 4.0) };
-        TrainMemory { weights, gradients, optimizer, activations: tokens * (stored.max(0.0) + logits_per_token), overhead: OVERHEAD_BYTES }
+        // Pipelined, the first stage holds L layers' worth and the last L/pp
+        // layers plus the logits; the larger decides. Both divide by tp
+        // (sequence parallelism; vocabulary-parallel logits).
+        let stored = stored.max(0.0);
+        let per_token = if pp > 1.0 { stored.max(stored / pp + logits_per_token) } else { stored + logits_per_token };
+        TrainMemory { weights, gradients, optimizer, activations: tokens * per_token / tp, overhead: OVERHEAD_BYTES }
     }
 
     /// Training FLOPs per token (see module docs).
@@ -219,12 +289,39 @@ impl<'a> TrainJob<'a> {
     /// & Yuan 2009) overlapping the backward pass (PyTorch DDP buckets), so
     /// a step takes the longer of the two.
     pub fn tokens_per_s_per_gpu(&self, gpu: &Gpu, mfu: f64, gpus: f64, link_bytes_per_s: f64) -> f64 {
+        let n = if gpus.is_finite() { gpus.clamp(1.0, 1e7) as u32 } else { 1 };
+        self.tokens_per_s(gpu, mfu, Layout::data(n), link_bytes_per_s, link_bytes_per_s) / f64::from(n)
+    }
+
+    /// Training tokens/s of the whole job under a layout. One pipeline
+    /// step runs m micro-batches through pp stages in (m + pp − 1) stage
+    /// times (1F1B; Narayanan et al. 2021 eq. 1 for the bubble); a stage
+    /// time is its share of the FLOPs on tp GPUs plus the tensor-parallel
+    /// all-reduces, 4 per layer per micro-batch (2 forward, 2 backward) of
+    /// mb·seq·hidden 16-bit values (Shoeybi et al. 2019 §3), not overlapped.
+    /// The data-parallel gradient all-reduce of the GPU's 1/(tp·pp) share
+    /// overlaps the backward pass over `dp_link` (bytes/s per GPU).
+    pub fn tokens_per_s(&self, gpu: &Gpu, mfu: f64, l: Layout, dp_link: f64, tp_link: f64) -> f64 {
+        let (dp, tp, pp) = (f64::from(l.dp.max(1)), f64::from(l.tp.max(1)), f64::from(l.pp.max(1)));
         let rate = precision::tensor_flops(gpu, self.compute(gpu)) * mfu;
-        let step_tokens = self.mb * self.seq;
-        let t_compute = step_tokens * self.flops_per_token() / rate;
-        let grad_bytes = self.trainable_params() * 2.0;
-        let t_comm = if gpus > 1.0 { 2.0 * (gpus - 1.0) / gpus * grad_bytes / link_bytes_per_s.max(1.0) } else { 0.0 };
-        step_tokens / t_compute.max(t_comm)
+        let mb_tokens = self.mb * self.seq;
+        let stage_compute = mb_tokens * self.flops_per_token() / (tp * pp) / rate.max(1.0);
+        let tp_comm = if tp > 1.0 {
+            let layers = f64::from(self.model.layers) / pp;
+            layers * 4.0 * 2.0 * (tp - 1.0) / tp * mb_tokens * f64::from(self.model.hidden) * 2.0 / tp_link.max(1.0)
+        } else {
+            0.0
+        };
+        let m = l.micro_batches();
+        let step_compute = (m + pp - 1.0) * (stage_compute + tp_comm);
+        let grad_bytes = self.trainable_params() * 2.0 / (tp * pp);
+        let t_comm = if dp > 1.0 { 2.0 * (dp - 1.0) / dp * grad_bytes / dp_link.max(1.0) } else { 0.0 };
+        let step = step_compute.max(t_comm);
+        if step > 0.0 {
+            dp * m * mb_tokens / step
+        } else {
+            0.0
+        }
     }
 
     /// Tokens the job trains on: the user's, or for pre-training the

@@ -12,7 +12,7 @@ source scripts/env.sh
 step() { printf '\n[test] %s\n' "$*"; }
 
 step "1/4 native tests of the core"
-cargo test --locked --lib --test calibration --test catalog --test cli --test estimator --test link --test scenarios --test messages --test fuzz --test training --test guidance --test skypilot --test ranking --test media --test contrast
+cargo test --locked --lib --test calibration --test catalog --test cli --test estimator --test link --test scenarios --test messages --test fuzz --test training --test guidance --test skypilot --test ranking --test media --test media_train --test contrast
 
 step "2/4 clippy: no unwrap/expect/indexing/panic in the core"
 cargo clippy --locked --lib -- -D clippy::unwrap_used -D clippy::expect_used -D clippy::indexing_slicing -D clippy::panic

@@ -18,5 +18,5 @@ fn scenario_reports() {
         insta::assert_snapshot!(name, report::text(&answer));
         n += 1;
     }
-    assert_eq!(n, 16);
+    assert_eq!(n, 18);
 }

@@ -284,6 +284,12 @@ pub fn evaluate(cfg: &Config, mut notices: Vec<Notice>, catalog: &Catalog, today
     if cfg.task == Task::Generate {
         return super::media_answer::evaluate_media(cfg, notices, catalog, today);
     }
+    if cfg.is_training() && catalog.model(&cfg.model).is_none() {
+        // Fine-tuning an image generator (SDXL, FLUX…).
+        if let Some(m) = super::catalog::media::bundled_media().ok().and_then(|ms| super::catalog::media::MediaModel::find(ms, &cfg.model)) {
+            return super::media_train_answer::evaluate_media_training(cfg, notices, catalog, today, m);
+        }
+    }
     let mut cfg = cfg.clone();
     let mut unusable = false;
     let model = match resolve_model(&cfg, catalog, &mut notices) {

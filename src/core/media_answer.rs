@@ -21,7 +21,7 @@ const USABLE: f64 = 0.95;
 /// The media job a configuration describes; the model's defaults fill what
 /// the link leaves out (a resolution equal to the page default counts as
 /// unset for video and audio, whose models have their own).
-fn job<'a>(model: &'a MediaModel, cfg: &Config) -> Option<MediaJob<'a>> {
+pub(crate) fn job<'a>(model: &'a MediaModel, cfg: &Config) -> Option<MediaJob<'a>> {
     let precision = cfg.w.clone().unwrap_or_else(|| MediaJob::native_precision(model).to_string());
     let mut j = MediaJob::new(model, &precision).ok()?;
     if model.kind == MediaKind::Image || cfg.res != Config::default().res {
@@ -227,7 +227,7 @@ pub fn evaluate_media(user_cfg: &Config, mut notices: Vec<Notice>, catalog: &Cat
     answer
 }
 
-fn empty(cfg: &Config, notices: Vec<Notice>, catalog: &Catalog) -> Answer {
+pub(crate) fn empty(cfg: &Config, notices: Vec<Notice>, catalog: &Catalog) -> Answer {
     Answer {
         query: link::encode(cfg),
         notices,

@@ -9,6 +9,7 @@ pub mod estimate;
 pub mod guidance;
 pub mod link;
 pub mod media_answer;
+pub mod media_train_answer;
 pub mod messages;
 pub mod precision;
 pub mod recommend;

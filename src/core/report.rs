@@ -99,14 +99,14 @@ pub fn text(a: &Answer) -> String {
     for o in a.offers.iter().take(10) {
         let _ = writeln!(
             s,
-            "  {:<40} {:>2}×{:<18} {:>9.2} $/h {:>11.0} $/mo {:>8} $/Mtok {:>9} $/job {}{}",
+            "  {:<40} {:>2}×{:<18} {:>9.2} $/h {:>11} $/mo {:>8} $/Mtok {:>9} $/job {}{}",
             o.id,
             o.gpus * o.instances,
             o.gpu,
             o.usd_per_hour,
-            o.usd_per_month,
+            money(o.usd_per_month),
             opt(o.usd_per_million_output_tokens, 3),
-            opt(o.usd_per_job, 0),
+            o.usd_per_job.map_or_else(|| "-".to_string(), money),
             if o.fits { "" } else { "does not fit " },
             if o.stale { "(price possibly stale)" } else { "" }
         );
@@ -123,4 +123,13 @@ pub fn text(a: &Answer) -> String {
         }
     }
     s
+}
+
+/// Dollars with cents below $100, whole dollars above.
+fn money(v: f64) -> String {
+    if v.abs() < 100.0 {
+        format!("{v:.2}")
+    } else {
+        format!("{v:.0}")
+    }
 }

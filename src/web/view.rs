@@ -164,7 +164,14 @@ pub fn page(p: &PageProps) -> Html {
         dom::location_base()
     );
     let lists = use_memo(lang, |&lang| OptionLists::new(catalog, lang));
-    let OptionLists { models, gpus, formats, kvs, engines, tasks, usages, sorts, methods, optims, gcs, zeros, themes } = (*lists).clone();
+    let OptionLists { models, generators, trainable, gpus, formats, kvs, engines, tasks, usages, sorts, methods, optims, gcs, zeros, themes } = (*lists).clone();
+    // The model list follows the task: generators for generation, language
+    // models plus image generators for fine-tuning.
+    let models = match cfg.task {
+        Task::Generate => generators,
+        Task::Finetune => trainable,
+        _ => models,
+    };
     let task = match cfg.task {
         Task::Serve => "serve",
         Task::Generate => "generate",
@@ -457,6 +464,8 @@ pub fn page(p: &PageProps) -> Html {
 #[derive(Clone, PartialEq)]
 struct OptionLists {
     models: Options,
+    generators: Options,
+    trainable: Options,
     gpus: Options,
     formats: Options,
     kvs: Options,
@@ -476,7 +485,12 @@ impl OptionLists {
         let t = |k: &'static str| ui(k, lang).to_string();
         let opts = |pairs: &[(&str, &'static str)]| -> Options { Rc::new(pairs.iter().map(|(v, k)| (v.to_string(), t(k))).collect()) };
         let same = |ids: Vec<String>| -> Options { Rc::new(ids.into_iter().map(|v| (v.clone(), v)).collect()) };
+        let media = crate::core::catalog::media::bundled_media().unwrap_or(&[]);
+        let llms: Vec<(String, String)> = catalog.map(|c| c.models.iter().map(|m| (m.id.clone(), m.name.clone())).collect()).unwrap_or_default();
+        let images = media.iter().filter(|m| m.kind == crate::core::catalog::media::MediaKind::Image).map(|m| (m.id.clone(), m.name.clone()));
         OptionLists {
+            generators: Rc::new(media.iter().map(|m| (m.id.clone(), m.name.clone())).collect()),
+            trainable: Rc::new(llms.into_iter().chain(images).collect()),
             models: Rc::new(
                 catalog
                     .map(|c| c.models.iter().map(|m| (m.id.clone(), m.name.clone())).chain([("custom".to_string(), t("ui.custom"))]).collect())

@@ -5,6 +5,7 @@
 pub mod arch;
 pub mod engine;
 pub mod media;
+pub mod media_train;
 pub mod ranges;
 pub mod serve;
 pub mod train;

@@ -1,0 +1,152 @@
+//! Fine-tuning image generators: hand-computed memory, properties, and
+//! predicted vs measured peak memory on `tests/data/image_finetune_measurements.csv`
+//! (FLUX.1-dev LoRA/QLoRA from the diffusers blog, SD 1.x DreamBooth on a T4).
+
+use std::collections::BTreeMap;
+
+use whichgpu::core::answer::evaluate;
+use whichgpu::core::catalog::media::{bundled_media, MediaModel};
+use whichgpu::core::catalog::{Catalog, Date};
+use whichgpu::core::config::{Checkpointing, Config, Method, Optim, Task};
+use whichgpu::core::estimate::media_train::{MediaTrainJob, UNET_BYTES_PER_TOKEN, UNET_BYTES_PER_TOKEN_GC};
+use whichgpu::core::media_train_answer::train_job;
+
+const DATA: &str = include_str!("data/image_finetune_measurements.csv");
+const GIB: f64 = 1_073_741_824.0;
+
+fn model(id: &str) -> &'static MediaModel {
+    MediaModel::find(bundled_media().expect("media models"), id).expect("model")
+}
+
+fn cfg(model: &str, method: Method) -> Config {
+    Config { task: Task::Finetune, model: model.into(), method, ..Config::default() }
+}
+
+fn job<'a>(m: &'a MediaModel, c: &Config) -> MediaTrainJob<'a> {
+    train_job(m, c).expect("job")
+}
+
+#[test]
+fn sdxl_lora_is_the_frozen_unet_plus_small_adapters() {
+    let m = model("sdxl");
+    let c = Config { res: (1024, 1024), rank: 16, gc: Checkpointing::Full, optim: Optim::Adamw, ..cfg("sdxl", Method::Lora) };
+    let t = job(m, &c);
+    let mem = t.memory();
+    // UNet 2.567 B parameters at 2 bytes, text encoders 0.818 B and VAE
+    // 0.084 B at 2 bytes, adapters 16·4·2·h·blocks in fp32.
+    let adapters = 16.0 * 4.0 * 2.0 * f64::from(m.hidden.unwrap_or(0)) * f64::from(m.layers.unwrap_or(0));
+    let expect_w = 2.567e9 * 2.0 + (0.818e9 + 0.084e9) * 2.0 + adapters * 4.0;
+    assert!((mem.weights - expect_w).abs() < 1e6, "{} vs {expect_w}", mem.weights);
+    assert_eq!(mem.gradients, adapters * 4.0);
+    assert_eq!(mem.optimizer, adapters * 8.0);
+    // 1024² → 128² latent tokens; the SD 1.5-fitted bytes per token scaled by UNet size.
+    let act = 128.0 * 128.0 * UNET_BYTES_PER_TOKEN_GC * 2.567e9 / 0.8595e9;
+    assert!((mem.activations / act - 1.0).abs() < 1e-3, "{} vs {act}", mem.activations);
+    // Full DreamBooth: 16 bytes per UNet parameter before activations.
+    let full = job(m, &Config { res: (1024, 1024), ..cfg("sdxl", Method::Full) }).memory();
+    assert!((full.weights + full.gradients + full.optimizer - (2.567e9 * 16.0 + 0.902e9 * 2.0)).abs() < 1e7);
+    assert!(full.total() > 40.0 * GIB && mem.total() < 24.0 * GIB, "full {} lora {}", full.total() / GIB, mem.total() / GIB);
+}
+
+#[test]
+fn flux_qlora_fits_a_24_gb_card_and_the_answer_says_so() {
+    let c = Config { res: (1024, 1024), enc_offload: true, optim: Optim::Adamw8bit, ..cfg("flux.1-dev", Method::Qlora) };
+    let t = job(model("flux.1-dev"), &c);
+    assert_eq!(t.job.precision.id, "nf4");
+    let a = evaluate(&c, Vec::new(), Catalog::bundled().expect("catalog"), Date::parse("2026-11-29").expect("date"));
+    let r4090 = a.results.iter().find(|r| r.gpu == "rtx-4090-24gb").expect("4090");
+    assert!(r4090.fits, "{} GiB", r4090.per_gpu_bytes / GIB);
+    assert!(a.memory.gradients_bytes > 0.0 && a.memory.optimizer_bytes > 0.0);
+    assert!(a.offers.iter().any(|o| o.fits && o.usd_per_job.is_some()));
+    assert!(a.guidance.iter().any(|g| g.id == "methods"));
+    // Full training of the 12 B DiT does not fit one 80 GB card.
+    let full = evaluate(&Config { res: (1024, 1024), ..cfg("flux.1-dev", Method::Full) }, Vec::new(), Catalog::bundled().expect("catalog"), Date::parse("2026-11-29").expect("date"));
+    assert!(full.results.iter().filter(|r| r.gpu == "h100-sxm-80gb").all(|r| !r.fits));
+}
+
+mod properties {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        #[test]
+        fn memory_grows_with_resolution_and_batch(side in 256u32..2048, mb in 1u32..8, which in 0usize..4, method in 0usize..3) {
+            let id = ["sd-1.5", "sdxl", "flux.1-dev", "sd-3.5-large"][which];
+            let method = [Method::Full, Method::Lora, Method::Qlora][method];
+            let m = model(id);
+            let mem = |side: u32, mb: u32| job(m, &Config { res: (side, side), mb, ..cfg(id, method) }).memory().total();
+            prop_assert!(mem(side + 64, mb) >= mem(side, mb));
+            prop_assert!(mem(side, mb + 1) > mem(side, mb));
+        }
+    }
+}
+
+fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(|a, b| a.total_cmp(b));
+    match v.len() {
+        0 => f64::NAN,
+        n if n % 2 == 1 => v[n / 2],
+        n => (v[n / 2 - 1] + v[n / 2]) / 2.0,
+    }
+}
+
+#[test]
+fn predicted_vs_measured_peak_memory() {
+    let mut reader = csv::ReaderBuilder::new().from_reader(DATA.as_bytes());
+    let headers = reader.headers().expect("header").clone();
+    let col: BTreeMap<String, usize> = headers.iter().enumerate().map(|(i, h)| (h.to_string(), i)).collect();
+    let mut errors = Vec::new();
+    let mut residuals: BTreeMap<bool, Vec<f64>> = BTreeMap::new();
+    println!("\n{:<34} {:<11} {:<15} {:>9} {:>9} {:>7}", "row", "model", "gpu", "measured", "predicted", "err%");
+    for r in reader.records() {
+        let r = r.expect("row");
+        let get = |k: &str| col.get(k).and_then(|&i| r.get(i)).unwrap_or("").trim().to_string();
+        let id = get("model_id");
+        let m = model(&id);
+        let method = if get("method").starts_with("dreambooth") { Method::Full } else { Method::Lora };
+        // fp8 here is torchao float8 training: 16-bit weights, fp8 matmuls.
+        let w = match get("precision").as_str() {
+            "nf4" => Some("nf4".to_string()),
+            "fp32" => Some("fp32".to_string()),
+            _ => None,
+        };
+        let gc = if get("grad_checkpointing") == "on" { Checkpointing::Full } else { Checkpointing::None };
+        let optim = if get("optimizer") == "adamw8bit" { Optim::Adamw8bit } else { Optim::Adamw };
+        let c = Config {
+            w,
+            res: (get("width").parse().expect("width"), get("height").parse().expect("height")),
+            mb: get("batch").parse().expect("batch"),
+            rank: get("rank").parse().unwrap_or(4),
+            gc,
+            optim,
+            enc_offload: get("cache_latents") == "on",
+            ..cfg(&id, method)
+        };
+        let t = job(m, &c);
+        let mem = t.memory();
+        let measured = get("peak_memory_gb").parse::<f64>().expect("value");
+        let predicted = mem.total() / 1e9;
+        let err = (predicted / measured - 1.0) * 100.0;
+        println!("{:<34} {:<11} {:<15} {measured:>9.2} {predicted:>9.2} {err:>+7.1}", get("id"), id, get("gpu_id"));
+        errors.push(err.abs());
+        if m.arch == whichgpu::core::catalog::media::MediaArch::Unet {
+            // What the activations must be for this row, per latent token at SD 1.5 size.
+            let scale = m.denoiser_params.unwrap_or(0.0) / 0.8595e9;
+            let per_token = (measured * 1e9 - (mem.total() - mem.activations)) / (t.mb * t.job.latent_tokens() * scale);
+            residuals.entry(gc == Checkpointing::Full).or_default().push(per_token);
+        }
+    }
+    for (gc, mut v) in residuals {
+        let fitted = median(&mut v);
+        let used = if gc { UNET_BYTES_PER_TOKEN_GC } else { UNET_BYTES_PER_TOKEN };
+        println!("UNet activation bytes per latent token (checkpointing {}): fitted {fitted:.0} over {} rows, in code {used:.0}", if gc { "on" } else { "off" }, v.len());
+        assert!((fitted / used - 1.0).abs() < 0.02, "UNet constant {used} is not the fitted median {fitted}");
+    }
+    let n = errors.len();
+    let med = median(&mut errors);
+    println!("image fine-tuning memory: {n} rows, median |error| {med:.1} %");
+    assert!(n >= 6);
+    assert!(med <= 30.0, "median {med:.1} %");
+}

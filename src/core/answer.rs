@@ -79,6 +79,11 @@ pub struct Speeds {
     pub time_to_first_token_s_high: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub request_latency_s: Option<f64>,
+    /// Output tokens/s of one model copy at the user's load with the
+    /// prompts' prefill included (steady state: B·out / (prefill of B
+    /// prompts + out decode steps)); what $ per million tokens is priced on.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub output_tokens_per_s: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub request_latency_s_low: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -195,6 +200,7 @@ pub fn serve_speeds(job: &ServeJob<'_>, gpu: &Gpu, plan: Plan, batch: f64, widen
     let (c, cl, ch) = with_spread(s.prefill_tokens_per_s, pre);
     let (d, dl, dh) = with_spread(s.time_to_first_token_s, inv(pre));
     let (e, el, eh) = with_spread(s.request_latency_s, inv(dec));
+    let output = job.offline_throughput(gpu, plan, batch);
     let bound = match s.decode_bound {
         super::estimate::serve::Bound::Memory => "memory",
         super::estimate::serve::Bound::Compute => "compute",
@@ -216,6 +222,7 @@ pub fn serve_speeds(job: &ServeJob<'_>, gpu: &Gpu, plan: Plan, batch: f64, widen
             request_latency_s: e,
             request_latency_s_low: el,
             request_latency_s_high: eh,
+            output_tokens_per_s: (output.is_finite() && output > 0.0).then_some(output),
             ..Speeds::default()
         },
         bound,

@@ -282,7 +282,8 @@ fn evaluate_offer(cfg: &Config, job: &ServeJob<'_>, catalog: &Catalog, gpu: &Gpu
     let Shape { n, nodes, plan, replicas, instances, fits, usable, mem_total, conf, speeds } = sh;
     let speeds_decode = speeds.decode_tokens_per_s_per_seq.unwrap_or(0.0);
     let replicas_total = f64::from(replicas) * f64::from(instances / nodes.max(1));
-    let throughput_total = speeds.decode_tokens_per_s_total.unwrap_or(0.0) * replicas_total;
+    // Priced on output tokens with the prompts' prefill included.
+    let throughput_total = speeds.output_tokens_per_s.or(speeds.decode_tokens_per_s_total).unwrap_or(0.0) * replicas_total;
 
     let store_gb = cfg.store_gb.unwrap_or(job.weight_bytes() / 1e9);
     let b = bill(cfg, catalog, o, instances, None, store_gb);

@@ -39,7 +39,7 @@ fn both_themes_meet_aa() {
                 assert!(r >= 4.5, "{theme}: {fg} on {bg} is {r:.2}:1");
             }
         }
-        for mark in ["--c1", "--c2", "--c3", "--c4", "--accent", "--focus"] {
+        for mark in ["--c1", "--c2", "--c3", "--c4", "--c5", "--accent", "--focus"] {
             let r = ratio(&get(mark), &get("--card"));
             assert!(r >= 3.0, "{theme}: {mark} on --card is {r:.2}:1");
         }

@@ -23,12 +23,24 @@ pub struct MemoryProps {
 pub fn memory_bar(p: &MemoryProps) -> Html {
     let m = &p.memory;
     let lang = p.lang;
-    let parts = [
-        ("ui.memory.weights", m.weights_bytes, "var(--c1)"),
-        ("ui.memory.kv", m.kv_cache_bytes, "var(--c2)"),
-        ("ui.memory.act", m.activations_bytes + m.gradients_bytes + m.optimizer_bytes, "var(--c3)"),
-        ("ui.memory.overhead", m.overhead_bytes, "var(--c4)"),
-    ];
+    // Training shows its gradients and optimizer states; serving its KV cache.
+    let training = m.gradients_bytes > 0.0 || m.optimizer_bytes > 0.0;
+    let parts: Vec<(&'static str, f64, &'static str)> = if training {
+        vec![
+            ("ui.memory.weights", m.weights_bytes, "var(--c1)"),
+            ("ui.memory.grad", m.gradients_bytes, "var(--c2)"),
+            ("ui.memory.optim", m.optimizer_bytes, "var(--c5)"),
+            ("ui.memory.act", m.activations_bytes, "var(--c3)"),
+            ("ui.memory.overhead", m.overhead_bytes, "var(--c4)"),
+        ]
+    } else {
+        vec![
+            ("ui.memory.weights", m.weights_bytes, "var(--c1)"),
+            ("ui.memory.kv", m.kv_cache_bytes, "var(--c2)"),
+            ("ui.memory.act", m.activations_bytes, "var(--c3)"),
+            ("ui.memory.overhead", m.overhead_bytes, "var(--c4)"),
+        ]
+    };
     let scale = m.total_bytes.max(m.capacity_bytes).max(1.0);
     let width = 600.0;
     let mut x = 0.0;
@@ -73,7 +85,9 @@ pub fn scatter(p: &ScatterProps) -> Html {
         .map(|o| (o.usd_per_job.unwrap_or(o.usd_per_month), o.speed_score, &*o.id))
         .collect();
     if pts.is_empty() {
-        return html! { <p>{ ui("ui.none", lang) }</p> };
+        // Offers fit but none has a speed (image fine-tuning bills a run length).
+        let key = if a.offers.iter().any(|o| o.fits) { "ui.scatter.nospeed" } else { "ui.none" };
+        return html! { <p>{ ui(key, lang) }</p> };
     }
     let pick = a.recommendation.as_ref().map(|r| &*r.pick.offer);
     let (w, h, pad) = (600.0, 260.0, 40.0);

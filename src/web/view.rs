@@ -179,6 +179,8 @@ pub fn page(p: &PageProps) -> Html {
         Task::Pretrain => "pretrain",
     };
     let usage = match cfg.usage {
+        // A training run is billed as one job unless the link says otherwise.
+        Usage::Always if cfg.is_training() => "once",
         Usage::Always => "always",
         Usage::Hours => "hours",
         Usage::Jobs => "jobs",
@@ -208,6 +210,9 @@ pub fn page(p: &PageProps) -> Html {
         crate::core::config::Checkpointing::Full => "full",
     };
     let training = cfg.is_training();
+    // Fine-tuning an image generator: resolution instead of tokens, and a
+    // run length instead of a time estimate.
+    let image_training = training && crate::core::catalog::media::bundled_media().ok().and_then(|ms| crate::core::catalog::media::MediaModel::find(ms, &cfg.model)).is_some();
     let speed_of = |o: &crate::core::recommend::OfferResult| o.speed_score;
     let batch = match cfg.batch {
         Batch::Max => "max".to_string(),
@@ -239,11 +244,24 @@ pub fn page(p: &PageProps) -> Html {
                 if cfg.task == Task::Finetune {
                     { select("ui.ftmethod", "in-method", "method", method_id.into(), methods, lang, on_set) }
                 }
-                { number("ui.tokens", "in-tokens", "tokens", cfg.tokens.map(link::fmt_num).unwrap_or_default(), lang, on_set) }
-                { number("ui.epochs", "in-epochs", "epochs", link::fmt_num(cfg.epochs), lang, on_set) }
-                { number("ui.mb", "in-mb", "mb", cfg.mb.to_string(), lang, on_set) }
-                { number("ui.seq", "in-seq", "seq", cfg.seq.to_string(), lang, on_set) }
-                { number("ui.days", "in-days", "days", cfg.days.map(link::fmt_num).unwrap_or_default(), lang, on_set) }
+                if image_training {
+                    { number("ui.res", "in-res", "res", format!("{}x{}", cfg.res.0, cfg.res.1), lang, on_set) }
+                    { number("ui.mb", "in-mb", "mb", cfg.mb.to_string(), lang, on_set) }
+                    { number("ui.jobmin", "in-jobmin", "jobmin", link::fmt_num(cfg.jobmin), lang, on_set) }
+                } else {
+                    { number("ui.tokens", "in-tokens", "tokens", cfg.tokens.map(link::fmt_num).unwrap_or_default(), lang, on_set) }
+                    { number("ui.epochs", "in-epochs", "epochs", link::fmt_num(cfg.epochs), lang, on_set) }
+                    { number("ui.mb", "in-mb", "mb", cfg.mb.to_string(), lang, on_set) }
+                    { number("ui.seq", "in-seq", "seq", cfg.seq.to_string(), lang, on_set) }
+                    { number("ui.days", "in-days", "days", cfg.days.map(link::fmt_num).unwrap_or_default(), lang, on_set) }
+                }
+            } else if cfg.task == Task::Generate {
+                { number("ui.res", "in-res", "res", format!("{}x{}", cfg.res.0, cfg.res.1), lang, on_set) }
+                { number("ui.steps", "in-steps", "steps", cfg.steps.map(|s| s.to_string()).unwrap_or_default(), lang, on_set) }
+                { number("ui.images_per_batch", "in-batch", "batch", batch, lang, on_set) }
+                { number("ui.frames", "in-frames", "frames", cfg.frames.map(|s| s.to_string()).unwrap_or_default(), lang, on_set) }
+                { number("ui.fps", "in-fps", "fps", cfg.fps.map(|s| s.to_string()).unwrap_or_default(), lang, on_set) }
+                { number("ui.seconds", "in-seconds", "seconds", link::fmt_num(cfg.seconds), lang, on_set) }
             } else {
                 { number("ui.in", "in-in", "in", cfg.input_tokens.to_string(), lang, on_set) }
                 { number("ui.out", "in-out", "out", cfg.output_tokens.to_string(), lang, on_set) }
@@ -253,7 +271,7 @@ pub fn page(p: &PageProps) -> Html {
             if cfg.usage == Usage::Hours {
                 { number("ui.hpd", "in-hpd", "hpd", link::fmt_num(cfg.hpd), lang, on_set) }
             }
-            if matches!(cfg.usage, Usage::Jobs | Usage::Once) {
+            if matches!(cfg.usage, Usage::Jobs | Usage::Once) && !image_training {
                 { number("ui.jobs", "in-jobs", "jobs", link::fmt_num(cfg.jobs), lang, on_set) }
                 { number("ui.jobmin", "in-jobmin", "jobmin", link::fmt_num(cfg.jobmin), lang, on_set) }
             }
@@ -318,11 +336,15 @@ pub fn page(p: &PageProps) -> Html {
                         <p class="pick"><strong data-testid="pick-offer">{ format!("{} · {}", o.provider, o.instance) }</strong>
                             { format!(" — {}× {} · {} ", o.gpus, o.gpu, o.region) }</p>
                         <p class="big">
-                            <span data-testid="pick-speed">{ format!("{} tok/s", num(o.speed_score, 1)) }</span>
-                            if let (true, Some(h), Some(j)) = (training, o.speeds.job_hours, o.usd_per_job) {
-                                { " · " }<span data-testid="pick-job">{ format!("{} h, {}{}", num(h, 1), usd(j, lang), t("ui.per_job")) }</span>
+                            if o.speed_score > 0.0 {
+                                <span data-testid="pick-speed">{ format!("{} tok/s", num(o.speed_score, 1)) }</span>{ " · " }
+                            }
+                            if let (true, None, Some(j)) = (training, o.speeds.job_hours, o.usd_per_job) {
+                                <span data-testid="pick-job">{ format!("{}{}", usd(j, lang), t("ui.per_job")) }</span>
+                            } else if let (true, Some(h), Some(j)) = (training, o.speeds.job_hours, o.usd_per_job) {
+                                <span data-testid="pick-job">{ format!("{} h, {}{}", num(h, 1), usd(j, lang), t("ui.per_job")) }</span>
                             } else {
-                                { " · " }<span data-testid="pick-month">{ format!("{}{}", usd(o.usd_per_month, lang), t("ui.per_month")) }</span>
+                                <span data-testid="pick-month">{ format!("{}{}", usd(o.usd_per_month, lang), t("ui.per_month")) }</span>
                             }
                             { " · " }{ format!("{}{}", usd(o.usd_per_hour, lang), t("ui.per_hour")) }
                         </p>
@@ -385,7 +407,7 @@ pub fn page(p: &PageProps) -> Html {
                         <td>{ format!("{} · {}", o.provider, o.instance) }</td>
                         <td>{ format!("{}× {}", o.gpus, o.gpu) }</td>
                         <td>{ if o.fits { t("ui.yes") } else { t("ui.no") } }</td>
-                        <td class="num" data-speed={format!("{:.3}", speed_of(o))}>{ num(speed_of(o), if training { 0 } else { 1 }) }</td>
+                        <td class="num" data-speed={format!("{:.3}", speed_of(o))}>{ if speed_of(o) > 0.0 { num(speed_of(o), if training { 0 } else { 1 }) } else { "–".to_string() } }</td>
                         <td class="num"><input class="price" type="text" inputmode="decimal" aria-label={format!("{} {}", t("ui.yourprice"), o.id)}
                             value={format!("{:.2}", o.usd_per_hour / f64::from(o.instances.max(1)))}
                             onchange={

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use common::{browser, dist, root, serve, wait_for};
-use fantoccini::Client;
+use fantoccini::{Client, Locator};
 use whichgpu::core::answer::evaluate_query;
 use whichgpu::core::catalog::{Catalog, Date};
 
@@ -182,6 +182,17 @@ async fn page_end_to_end() {
         let png = c.screenshot().await.expect("screenshot");
         std::fs::write(shot_dir().join(format!("default-{lang}-{theme}.png")), png).expect("write screenshot");
     }
+    // Fine-tuning an image model: the form lists image generators and the
+    // answer shows the training memory breakdown.
+    c.goto(&format!("{base}?lang=en&task=finetune&model=flux.1-dev&method=qlora&res=1024x1024&enc_offload=1")).await.expect("goto");
+    wait_for(&c, "[data-testid=recommendation]").await;
+    let total = c.find(Locator::Css("[data-testid=memory-total]")).await.expect("memory").attr("data-bytes").await.expect("attr").unwrap_or_default();
+    let gib = total.parse::<f64>().unwrap_or(0.0) / 1_073_741_824.0;
+    assert!(gib > 5.0 && gib < 16.0, "FLUX QLoRA memory {gib} GiB");
+    let selected = c.execute("return document.querySelector('#in-model').value", vec![]).await.expect("model");
+    assert_eq!(selected.as_str(), Some("flux.1-dev"));
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    std::fs::write(shot_dir().join("finetune-flux-qlora.png"), c.screenshot().await.expect("screenshot")).expect("write screenshot");
     let _ = c.close().await;
 }
 

@@ -124,7 +124,9 @@ pub fn app() -> Html {
             if cfg.cat.is_none() {
                 cfg.cat = Catalog::bundled().ok().map(|c| c.as_of);
             }
+            let t0 = dom::now_ms();
             dom::replace_query(&link::encode(&cfg));
+            record("__whichgpu_url_ms", dom::now_ms() - t0);
         });
     }
     let lang = lang_of(&state.cfg);
@@ -164,8 +166,12 @@ pub fn app() -> Html {
 /// Timing marks for the browser benchmark: the last evaluation time inside
 /// Wasm, and the moment the first result was rendered.
 fn record_timing(ms: f64) {
+    record("__whichgpu_eval_ms", ms);
+}
+
+fn record(name: &str, ms: f64) {
     if let Some(w) = dom::window() {
-        let _ = js_sys::Reflect::set(&w, &"__whichgpu_eval_ms".into(), &ms.into());
+        let _ = js_sys::Reflect::set(&w, &name.into(), &ms.into());
     }
 }
 

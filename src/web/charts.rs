@@ -120,9 +120,14 @@ pub fn scatter(p: &ScatterProps) -> Html {
                 <polyline points={path} fill="none" stroke="var(--c2)" stroke-width="2" />
                 { for pts.iter().map(|p| {
                     let is_pick = Some(p.2) == pick;
-                    html! { <circle cx={format!("{:.1}", sx(p.0))} cy={format!("{:.1}", sy(p.1))} r={ if is_pick { "7" } else { "3.5" } }
+                    // Only the recommendation and the Pareto front carry a
+                    // tooltip (the front is also in the text alternative);
+                    // the other points are plain marks, keeping the update small.
+                    let on_front = front.iter().any(|f| f.2 == p.2);
+                    html! { <circle key={p.2} cx={format!("{:.1}", sx(p.0))} cy={format!("{:.1}", sy(p.1))} r={ if is_pick { "7" } else { "3.5" } }
                         fill={ if is_pick { "var(--accent)" } else { "var(--c1)" } } stroke={ if is_pick { "var(--fg)" } else { "none" } }>
-                        <title>{ format!("{}: {} / {} tok/s", p.2, usd(p.0, lang), num(p.1, 1)) }</title></circle> }
+                        if is_pick || on_front { <title>{ format!("{}: {} / {} tok/s", p.2, usd(p.0, lang), num(p.1, 1)) }</title> }
+                        </circle> }
                 }) }
             </svg>
         </figure>

@@ -153,17 +153,17 @@ async fn page_end_to_end() {
              const el = document.querySelector('#in-in');
              const times = [];
              const evals = [];
-             const sched = [], build = [], commit = [];
+             const sched = [], build = [], commit = [], url = [];
              let i = 0;
              function step() {
                if (i >= 20) { times.sort((a,b)=>a-b); evals.sort((a,b)=>a-b);
-                 [sched, build, commit].forEach(a => a.sort((x,y)=>x-y));
-                 done({first_result_ms: first, dom_update_ms_median: times[10], eval_ms_median: evals[10], schedule_ms_median: sched[10], build_ms_median: build[10], commit_ms_median: commit[10], heap_bytes: window.__whichgpu_heap_bytes}); return; }
+                 [sched, build, commit, url].forEach(a => a.sort((x,y)=>x-y));
+                 done({first_result_ms: first, dom_update_ms_median: times[10], eval_ms_median: evals[10], schedule_ms_median: sched[10], build_ms_median: build[10], commit_ms_median: commit[10], url_update_ms_median: url[10], heap_bytes: window.__whichgpu_heap_bytes}); return; }
                const t0 = performance.now();
                el.value = String(1000 + 100 * (i++));
                el.dispatchEvent(new Event('change'));
                const wait = () => { if (window.__whichgpu_render_ms > t0) { times.push(window.__whichgpu_render_ms - t0); evals.push(window.__whichgpu_eval_ms);
-                 sched.push(window.__whichgpu_app_ms - t0); build.push(window.__whichgpu_view_ms - window.__whichgpu_app_ms); commit.push(window.__whichgpu_render_ms - window.__whichgpu_view_ms); step(); } else setTimeout(wait, 0); };
+                 sched.push(window.__whichgpu_app_ms - t0); build.push(window.__whichgpu_view_ms - window.__whichgpu_app_ms); commit.push(window.__whichgpu_render_ms - window.__whichgpu_view_ms); url.push(window.__whichgpu_url_ms); step(); } else setTimeout(wait, 0); };
                wait();
              }
              step();",

@@ -677,3 +677,35 @@ fn multimodal_rows_through_the_serving_estimator() {
     // images in the context.
     assert!(!single_stream.is_empty() && single_stream.iter().all(|e| *e <= 30.0), "single-stream errors {single_stream:?}");
 }
+
+/// `tests/data/device/host_overhead_h200.json`: measured on an H200 with
+/// `tests/device/host_overhead.py` (PyTorch eager, fp16, random weights).
+/// An autoregressive decoder's step takes about as long at batch 64 as at
+/// batch 1 — the host, not the GPU, sets it — and the per-layer-pass time
+/// is of the order of the constant fitted on the audio rows.
+#[test]
+fn device_measurement_confirms_host_bound_decoding() {
+    let v: serde_json::Value = serde_json::from_str(include_str!("data/device/host_overhead_h200.json")).expect("json");
+    let ar = v["ar"].as_array().expect("ar rows");
+    let mut per_pass: Vec<f64> = ar.iter().filter_map(|r| r["ms_per_layer_pass"].as_f64()).collect();
+    assert!(per_pass.len() >= 6);
+    for layers in [24, 30] {
+        let t = |b: u64| ar.iter().find(|r| r["layers"] == layers && r["batch"] == b).and_then(|r| r["s_total"].as_f64()).expect("row");
+        assert!(t(64) < 1.5 * t(1), "{layers} layers: batch 64 {} s vs batch 1 {} s", t(64), t(1));
+    }
+    let measured_ms = median(&mut per_pass);
+    let fitted_ms = media::HOST_S_AR * 1e3;
+    println!("AR host time per layer pass: measured {measured_ms:.3} ms on an H200, fitted {fitted_ms:.3} ms on the audio rows");
+    assert!(fitted_ms > 0.5 * measured_ms && fitted_ms < 2.0 * measured_ms);
+}
+
+#[test]
+fn host_bound_rule_fires_for_small_audio_models_only() {
+    use whichgpu::core::answer::evaluate_query;
+    let catalog = Catalog::bundled().expect("catalog");
+    let today = whichgpu::core::catalog::Date::parse("2026-11-29").expect("date");
+    let rule = |q: &str| evaluate_query(q, catalog, today).guidance.iter().any(|g| g.id == "host-bound");
+    assert!(rule("task=generate&model=musicgen-small&batch=1&gpu=h100-sxm-80gb"));
+    assert!(!rule("task=generate&model=sdxl&gpu=h100-sxm-80gb"));
+    assert!(!rule("task=generate&model=wan-2.1-14b&gpu=h100-sxm-80gb"));
+}

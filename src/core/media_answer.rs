@@ -293,6 +293,15 @@ fn guidance(cfg: &Config, j: &MediaJob<'_>, catalog: &Catalog, a: &Answer) -> Ve
                     .arg("rtf", format!("{:.1}", s.realtime_factor.unwrap_or(0.0))),
             };
             out.push(item("media-speed", None, msg));
+            // Small models at small batches wait on the host, not the GPU.
+            let gpu_s = s.gpu_denoise_s;
+            if s.host_s > 0.0 && s.host_s >= gpu_s {
+                out.push(item(
+                    "host-bound",
+                    None,
+                    Msg::new("g.media.hostbound").num("batch", f64::from(j.batch), 0).num("host", s.host_s, 1).num("gpu", gpu_s, 1),
+                ));
+            }
         }
         if !p.price_overridden {
             out.push(item("prices", None, Msg::new("g.note.prices").arg("date", p.price_as_of.to_string())));

@@ -284,6 +284,8 @@ pub struct MediaSpeed {
     /// takes the longer of the GPU time and this (launches are asynchronous
     /// and overlap the GPU work until the GPU work is shorter).
     pub host_s: f64,
+    /// GPU time of the denoising (or decoding) passes at the class's efficiency.
+    pub gpu_denoise_s: f64,
     /// Denoiser / decoder layer passes of the batch (steps × guidance rows ×
     /// layers; autoregressive: steps × layers).
     pub layer_passes: f64,
@@ -591,7 +593,8 @@ impl<'a> MediaJob<'a> {
         };
         let layer_passes = self.layer_passes();
         let host_s = layer_passes * host_s_per_layer_pass(self.efficiency_class());
-        let denoise_s = (ideal_denoise / eff + fixed).max(host_s);
+        let gpu_denoise_s = ideal_denoise / eff + fixed;
+        let denoise_s = gpu_denoise_s.max(host_s);
         let decode_s = ideal_decode / eff;
         let total = denoise_s + decode_s;
         let batch = self.batch_f();
@@ -611,6 +614,7 @@ impl<'a> MediaJob<'a> {
             ideal_s: ideal_denoise + ideal_decode,
             fixed_s: fixed,
             host_s,
+            gpu_denoise_s,
             layer_passes,
             efficiency: eff,
             class: self.efficiency_class(),

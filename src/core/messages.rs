@@ -207,6 +207,7 @@ pub const UI: &[(&str, &str, &str)] = &[
     ("ui.no", "no", "否"),
     ("ui.stale", "possibly stale", "可能过时"),
     ("ui.scatter", "Cost vs speed", "成本与速度"),
+    ("ui.offers.shown", "The best {shown} of {total} offers; Export CSV has them all.", "显示 {total} 个报价中最好的 {shown} 个；导出 CSV 包含全部。"),
     ("ui.scatter.nospeed", "This job has no speed estimate, so there is nothing to plot; the offers table ranks it by cost.", "这个任务没有速度估算，因此无图可画；报价表按成本排序。"),
     ("ui.scatter.alt", "Scatter plot of monthly cost against tokens per second per user for offers that fit; the Pareto front is drawn as a line and the recommendation is highlighted.", "可装下的方案的月费与每用户 token/s 散点图；折线为帕累托前沿，推荐方案高亮显示。"),
     ("ui.guidance", "Guidance", "建议"),

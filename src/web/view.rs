@@ -385,6 +385,7 @@ pub fn page(p: &PageProps) -> Html {
     let table = html! {
         <section class="card" aria-labelledby="h-offers">
             <h2 id="h-offers">{ t("ui.offers") }</h2>
+            <p><small data-testid="offers-shown">{ Msg::new("ui.offers.shown").num("shown", a.offers.len().min(TABLE_ROWS) as f64, 0).num("total", a.offers.len() as f64, 0).render_ui(lang) }</small></p>
             <div class="tools">
                 <button type="button" onclick={export} data-testid="export-csv">{ t("ui.export") }</button>
                 <button type="button" onclick={Callback::from(|_| dom::print())}>{ t("ui.print") }</button>
@@ -402,7 +403,7 @@ pub fn page(p: &PageProps) -> Html {
                     <th scope="col">{ t("ui.col.date") }</th>
                 </tr></thead>
                 <tbody>
-                { for a.offers.iter().take(40).map(|o| html! {
+                { for a.offers.iter().take(TABLE_ROWS).map(|o| html! {
                     <tr class={ classes!(if o.fits { "fit" } else { "nofit" }) } data-offer={o.id.to_string()}>
                         <td>{ format!("{} · {}", o.provider, o.instance) }</td>
                         <td>{ format!("{}× {}", o.gpus, o.gpu) }</td>
@@ -481,6 +482,9 @@ pub fn page(p: &PageProps) -> Html {
     dom::mark("__whichgpu_view_ms");
     out
 }
+
+/// Offers shown in the table, best first; the CSV export has them all.
+const TABLE_ROWS: usize = 25;
 
 /// Every select's options for one language, built once per language.
 #[derive(Clone, PartialEq)]

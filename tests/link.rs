@@ -94,3 +94,15 @@ fn task_names() {
     assert_eq!(check("task=pretrain", &[]).task, Task::Pretrain);
     check("task=train", &["task"]);
 }
+
+#[test]
+fn clearing_an_optional_field_returns_it_to_the_default_and_a_required_one_is_refused() {
+    use whichgpu::core::link::set;
+    let (cfg, _) = decode("task=generate&model=musicgen-large&seconds=30&steps=20");
+    assert_eq!(cfg.seconds, Some(30.0));
+    let cleared = set(&cfg, "seconds", " ").expect("blank clears");
+    assert_eq!(cleared.seconds, None);
+    assert_eq!(set(&cfg, "steps", "").expect("blank clears").steps, None);
+    let n = set(&cfg, "in", "").expect_err("input tokens are required");
+    assert_eq!(n.key, "in");
+}

@@ -135,7 +135,8 @@ pub struct Config {
     pub steps: Option<u32>,
     pub frames: Option<u32>,
     pub fps: Option<u32>,
-    pub seconds: f64,
+    /// Seconds of audio per clip; `None`: the model's default (else 30).
+    pub seconds: Option<f64>,
     pub enc_offload: bool,
     pub method: Method,
     pub rank: u32,
@@ -193,7 +194,7 @@ impl Default for Config {
             steps: None,
             frames: None,
             fps: None,
-            seconds: 30.0,
+            seconds: None,
             enc_offload: false,
             method: Method::Lora,
             rank: 16,

@@ -215,7 +215,7 @@ fn apply(cfg: &mut Config, key: &str, value: &str) -> Result<(), Notice> {
         "steps" => c.steps = Some(int(value, key, 1, 1000)?),
         "frames" => c.frames = Some(int(value, key, 1, 2000)?),
         "fps" => c.fps = Some(int(value, key, 1, 120)?),
-        "seconds" => c.seconds = num(value, key, 0.1, 36_000.0)?,
+        "seconds" => c.seconds = Some(num(value, key, 0.1, 36_000.0)?),
         "enc_offload" => c.enc_offload = flag(value, key)?,
         "method" => c.method = pick(value, key, METHODS)?,
         "rank" => c.rank = int(value, key, 1, 4096)?,
@@ -275,9 +275,30 @@ fn apply(cfg: &mut Config, key: &str, value: &str) -> Result<(), Notice> {
 /// configuration, or the unchanged one and the notice saying why.
 pub fn set(cfg: &Config, key: &str, value: &str) -> Result<Config, Notice> {
     let mut next = cfg.clone();
+    // Clearing an optional field on the page returns it to "the default".
+    if value.trim().is_empty() && OPTIONAL_KEYS.contains(&key) {
+        let d = Config::default();
+        match key {
+            "steps" => next.steps = d.steps,
+            "frames" => next.frames = d.frames,
+            "fps" => next.fps = d.fps,
+            "seconds" => next.seconds = d.seconds,
+            "gpus" => next.gpus = d.gpus,
+            "tokens" => next.tokens = d.tokens,
+            "days" => next.days = d.days,
+            "mintps" => next.mintps = d.mintps,
+            "maxusd" => next.maxusd = d.maxusd,
+            "store" => next.store_gb = d.store_gb,
+            _ => {}
+        }
+        return Ok(next);
+    }
     apply(&mut next, key, value.trim())?;
     Ok(next)
 }
+
+/// Keys whose field may be left blank: the model's or the tool's default.
+const OPTIONAL_KEYS: &[&str] = &["steps", "frames", "fps", "seconds", "gpus", "tokens", "days", "mintps", "maxusd", "store"];
 
 /// Decodes a query string (with or without a leading `?`) into a
 /// configuration and the notices for whatever was ignored.
@@ -375,8 +396,8 @@ pub fn encode(cfg: &Config) -> String {
             put(k, v.to_string());
         }
     }
-    if cfg.seconds != d.seconds {
-        put("seconds", fmt_num(cfg.seconds));
+    if let Some(s) = cfg.seconds {
+        put("seconds", fmt_num(s));
     }
     if cfg.enc_offload {
         put("enc_offload", "1".into());

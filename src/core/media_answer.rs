@@ -37,9 +37,8 @@ pub(crate) fn job<'a>(model: &'a MediaModel, cfg: &Config) -> Option<MediaJob<'a
     if let Some(f) = cfg.fps {
         j.fps = f64::from(f);
     }
-    if cfg.seconds != Config::default().seconds || model.default_seconds.is_none() {
-        j.seconds = cfg.seconds;
-    }
+    // The link's length, else the model's default, else 30 s.
+    j.seconds = cfg.seconds.or(model.default_seconds).unwrap_or(30.0);
     // One item per batch unless the link says otherwise (the page's default
     // of 16 concurrent sequences is a serving default).
     j.batch = match cfg.batch {
@@ -268,7 +267,14 @@ fn guidance(cfg: &Config, j: &MediaJob<'_>, catalog: &Catalog, a: &Answer) -> Ve
             .arg("vae", gib1(mem.parts.vae))
             .arg("act", gib1(mem.activations_bytes))
             .arg("batch", j.batch.to_string())
-            .arg("res", format!("{}×{}", j.width, j.height))
+            .arg(
+                "res",
+                match j.model.kind {
+                    MediaKind::Image => format!("{}×{}", j.width, j.height),
+                    MediaKind::Video => format!("{}×{}, {} frames", j.width, j.height, j.frames),
+                    MediaKind::Audio => format!("{:.0} s of audio", j.seconds),
+                },
+            )
             .arg("overhead", gib1(mem.overhead_bytes)),
     )];
     let spot = if cfg.spot { Msg::new("g.spot.batch_on").arg("restart", format!("{:.0}", cfg.restart_pct)) } else { Msg::new("g.spot.batch_off") };

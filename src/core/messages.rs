@@ -262,6 +262,7 @@ pub const UI: &[(&str, &str, &str)] = &[
     ("ui.per_job", "/job", "/任务"),
     ("ui.col.train", "training tok/s", "训练 token/s"),
     ("ui.col.job", "$ per job", "每个任务美元"),
+    ("ui.col.items", "images, clips or audio per hour", "每小时图像、片段或音频数"),
 ];
 
 /// Looks up a page string or a message, in either table.

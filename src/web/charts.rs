@@ -90,6 +90,14 @@ pub fn scatter(p: &ScatterProps) -> Html {
         return html! { <p>{ ui(key, lang) }</p> };
     }
     let pick = a.recommendation.as_ref().map(|r| &*r.pick.offer);
+    // The axes say what the points are: cost per job where the task has
+    // jobs, and the task's own speed.
+    let x_key = if a.offers.iter().any(|o| o.usd_per_job.is_some()) { "ui.col.job" } else { "ui.col.month" };
+    let y_key = match a.task {
+        crate::core::config::Task::Finetune | crate::core::config::Task::Pretrain => "ui.col.train",
+        crate::core::config::Task::Generate => "ui.col.items",
+        crate::core::config::Task::Serve => "ui.col.speed",
+    };
     let (w, h, pad) = (600.0, 260.0, 40.0);
     let max_cost = pts.iter().map(|p| p.0).fold(1.0, f64::max).ln();
     let min_cost = pts.iter().map(|p| p.0).fold(f64::MAX, f64::min).ln();
@@ -115,8 +123,8 @@ pub fn scatter(p: &ScatterProps) -> Html {
                 <desc id="sc-desc">{ format!("{} {}", ui("ui.scatter.alt", lang), front.iter().map(|p| format!("{}: {} , {} tok/s", p.2, usd(p.0, lang), num(p.1, 1))).collect::<Vec<_>>().join("; ")) }</desc>
                 <line x1={pad.to_string()} y1={(h - pad).to_string()} x2={(w - pad).to_string()} y2={(h - pad).to_string()} stroke="var(--muted)" />
                 <line x1={pad.to_string()} y1={pad.to_string()} x2={pad.to_string()} y2={(h - pad).to_string()} stroke="var(--muted)" />
-                <text x={(w / 2.0).to_string()} y={(h - 8.0).to_string()} text-anchor="middle" fill="var(--fg)" font-size="12">{ format!("{} (log)", ui("ui.col.month", lang)) }</text>
-                <text x="12" y={(h / 2.0).to_string()} transform={format!("rotate(-90 12 {})", h / 2.0)} text-anchor="middle" fill="var(--fg)" font-size="12">{ ui("ui.col.speed", lang) }</text>
+                <text x={(w / 2.0).to_string()} y={(h - 8.0).to_string()} text-anchor="middle" fill="var(--fg)" font-size="12">{ format!("{} (log)", ui(x_key, lang)) }</text>
+                <text x="12" y={(h / 2.0).to_string()} transform={format!("rotate(-90 12 {})", h / 2.0)} text-anchor="middle" fill="var(--fg)" font-size="12">{ ui(y_key, lang) }</text>
                 <polyline points={path} fill="none" stroke="var(--c2)" stroke-width="2" />
                 { for pts.iter().map(|p| {
                     let is_pick = Some(p.2) == pick;

@@ -261,7 +261,7 @@ pub fn page(p: &PageProps) -> Html {
                 { number("ui.images_per_batch", "in-batch", "batch", batch, lang, on_set) }
                 { number("ui.frames", "in-frames", "frames", cfg.frames.map(|s| s.to_string()).unwrap_or_default(), lang, on_set) }
                 { number("ui.fps", "in-fps", "fps", cfg.fps.map(|s| s.to_string()).unwrap_or_default(), lang, on_set) }
-                { number("ui.seconds", "in-seconds", "seconds", link::fmt_num(cfg.seconds), lang, on_set) }
+                { number("ui.seconds", "in-seconds", "seconds", cfg.seconds.map(link::fmt_num).unwrap_or_default(), lang, on_set) }
             } else {
                 { number("ui.in", "in-in", "in", cfg.input_tokens.to_string(), lang, on_set) }
                 { number("ui.out", "in-out", "out", cfg.output_tokens.to_string(), lang, on_set) }

@@ -115,6 +115,7 @@ pub fn scatter(p: &ScatterProps) -> Html {
             front.push(*p);
         }
     }
+    let dots: String = pts.iter().map(|p| format!("M{:.1} {:.1}h0", sx(p.0), sy(p.1))).collect();
     let path = front.iter().map(|p| format!("{:.1},{:.1}", sx(p.0), sy(p.1))).collect::<Vec<_>>().join(" ");
     html! {
         <figure data-testid="scatter">
@@ -126,15 +127,17 @@ pub fn scatter(p: &ScatterProps) -> Html {
                 <text x={(w / 2.0).to_string()} y={(h - 8.0).to_string()} text-anchor="middle" fill="var(--fg)" font-size="12">{ format!("{} (log)", ui(x_key, lang)) }</text>
                 <text x="12" y={(h / 2.0).to_string()} transform={format!("rotate(-90 12 {})", h / 2.0)} text-anchor="middle" fill="var(--fg)" font-size="12">{ ui(y_key, lang) }</text>
                 <polyline points={path} fill="none" stroke="var(--c2)" stroke-width="2" />
-                { for pts.iter().map(|p| {
+                // Offers off the front are one path of dots (zero-length
+                // segments with round caps): one DOM node to update instead
+                // of a hundred and more.
+                <path d={dots} fill="none" stroke="var(--c1)" stroke-width="7" stroke-linecap="round" />
+                // The Pareto front and the recommendation are circles with a
+                // tooltip (the front is also in the text alternative).
+                { for pts.iter().filter(|p| Some(p.2) == pick || front.iter().any(|f| f.2 == p.2)).map(|p| {
                     let is_pick = Some(p.2) == pick;
-                    // Only the recommendation and the Pareto front carry a
-                    // tooltip (the front is also in the text alternative);
-                    // the other points are plain marks, keeping the update small.
-                    let on_front = front.iter().any(|f| f.2 == p.2);
-                    html! { <circle key={p.2} cx={format!("{:.1}", sx(p.0))} cy={format!("{:.1}", sy(p.1))} r={ if is_pick { "7" } else { "3.5" } }
-                        fill={ if is_pick { "var(--accent)" } else { "var(--c1)" } } stroke={ if is_pick { "var(--fg)" } else { "none" } }>
-                        if is_pick || on_front { <title>{ format!("{}: {} / {} tok/s", p.2, usd(p.0, lang), num(p.1, 1)) }</title> }
+                    html! { <circle cx={format!("{:.1}", sx(p.0))} cy={format!("{:.1}", sy(p.1))} r={ if is_pick { "7" } else { "4" } }
+                        fill={ if is_pick { "var(--accent)" } else { "var(--c1)" } } stroke="var(--fg)" stroke-width={ if is_pick { "1.5" } else { "0.5" } }>
+                        <title>{ format!("{}: {} / {} tok/s", p.2, usd(p.0, lang), num(p.1, 1)) }</title>
                         </circle> }
                 }) }
             </svg>

@@ -99,36 +99,17 @@ fn offer_result(j: &MediaJob<'_>, cfg: &Config, catalog: &Catalog, gpu: &Gpu, o:
     let (reason_msgs, stale) = recommend::offer_reasons(cfg, o, today, 1, mem.total, cap, fits, b.spot);
     let audio_rtf_total = sp.audio_realtime_factor.map(|r| r * f64::from(o.gpus));
     OfferResult {
-        id: o.id.clone(),
-        provider: o.provider.clone(),
-        instance: o.instance.clone(),
-        region: o.region.clone(),
-        gpu: o.gpu.clone(),
-        gpus: o.gpus,
-        instances: 1,
         replicas: o.gpus,
-        tp: 1,
         fits,
         headroom_bytes: cap - mem.total,
-        spot: b.spot,
-        interconnect: o.interconnect.as_str(),
         confidence: conf,
         speeds: Box::new(sp),
-        usd_per_hour: b.usd_per_hour,
-        usd_per_month: b.usd_per_month,
         usd_per_job: if j.model.kind == MediaKind::Video { per_item } else { b.usd_per_job },
-        usd_per_million_output_tokens: None,
         usd_per_1000_images: if j.model.kind == MediaKind::Image { per_item.map(|p| p * 1000.0) } else { None },
         usd_per_audio_hour: audio_rtf_total.filter(|r| *r > 0.0 && fits).map(|r| b.usd_per_hour / r),
-        storage_usd_per_month: b.storage_usd_per_month,
-        egress_usd_per_month: b.egress_usd_per_month,
-        price_overridden: b.overridden,
-        price_as_of: o.as_of,
-        stale,
-        source: o.source.clone(),
-        reason_msgs,
         throughput_total: items_per_hour,
         speed_score: if fits { items_per_hour } else { 0.0 },
+        ..OfferResult::priced(o, &b, stale, reason_msgs)
     }
 }
 

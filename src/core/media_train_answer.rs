@@ -51,36 +51,11 @@ fn offer_result(t: &MediaTrainJob<'_>, mem: &TrainMemory, cfg: &Config, catalog:
     let b = bill(cfg, catalog, o, 1, None, store_gb);
     let (reason_msgs, stale) = recommend::offer_reasons(cfg, o, today, o.gpus, need, cap, fits, b.spot);
     OfferResult {
-        id: o.id.clone(),
-        provider: o.provider.clone(),
-        instance: o.instance.clone(),
-        region: o.region.clone(),
-        gpu: o.gpu.clone(),
-        gpus: o.gpus,
-        instances: 1,
         replicas: o.gpus,
-        tp: 1,
         fits,
         headroom_bytes: cap - need,
-        spot: b.spot,
-        interconnect: o.interconnect.as_str(),
-        confidence: "low",
         speeds: Box::new(sp),
-        usd_per_hour: b.usd_per_hour,
-        usd_per_month: b.usd_per_month,
-        usd_per_job: b.usd_per_job,
-        usd_per_million_output_tokens: None,
-        usd_per_1000_images: None,
-        usd_per_audio_hour: None,
-        storage_usd_per_month: b.storage_usd_per_month,
-        egress_usd_per_month: b.egress_usd_per_month,
-        price_overridden: b.overridden,
-        price_as_of: o.as_of,
-        stale,
-        source: o.source.clone(),
-        reason_msgs,
-        throughput_total: 0.0,
-        speed_score: 0.0,
+        ..OfferResult::priced(o, &b, stale, reason_msgs)
     }
 }
 

@@ -57,6 +57,46 @@ pub struct OfferResult {
     pub speed_score: f64,
 }
 
+impl OfferResult {
+    /// What every task fills the same way: the offer itself, its bill, its
+    /// price date and the reasons. Fit, speed and the per-unit costs are the
+    /// task's to set (`OfferResult { fits, .., ..OfferResult::priced(..) }`).
+    pub fn priced(o: &Offer, b: &Bill, stale: bool, reason_msgs: Vec<Msg>) -> OfferResult {
+        OfferResult {
+            id: o.id.clone(),
+            provider: o.provider.clone(),
+            instance: o.instance.clone(),
+            region: o.region.clone(),
+            gpu: o.gpu.clone(),
+            gpus: o.gpus,
+            instances: 1,
+            replicas: 1,
+            tp: 1,
+            fits: false,
+            headroom_bytes: 0.0,
+            spot: b.spot,
+            interconnect: o.interconnect.as_str(),
+            confidence: "low",
+            speeds: Box::default(),
+            usd_per_hour: b.usd_per_hour,
+            usd_per_month: b.usd_per_month,
+            usd_per_job: b.usd_per_job,
+            usd_per_million_output_tokens: None,
+            usd_per_1000_images: None,
+            usd_per_audio_hour: None,
+            storage_usd_per_month: b.storage_usd_per_month,
+            egress_usd_per_month: b.egress_usd_per_month,
+            price_overridden: b.overridden,
+            price_as_of: o.as_of,
+            stale,
+            source: o.source.clone(),
+            reason_msgs,
+            throughput_total: 0.0,
+            speed_score: 0.0,
+        }
+    }
+}
+
 #[derive(Debug, Clone, Serialize)]
 pub struct Pick {
     pub offer: Arc<str>,
@@ -293,36 +333,17 @@ fn evaluate_offer(cfg: &Config, job: &ServeJob<'_>, catalog: &Catalog, gpu: &Gpu
 
     let (reason_msgs, stale) = offer_reasons(cfg, o, today, plan.gpus(), mem_total, usable, fits, b.spot);
     OfferResult {
-        id: o.id.clone(),
-        provider: o.provider.clone(),
-        instance: o.instance.clone(),
-        region: o.region.clone(),
-        gpu: o.gpu.clone(),
-        gpus: o.gpus,
         instances,
         replicas,
         tp: n,
         fits,
         headroom_bytes: headroom,
-        spot: b.spot,
-        interconnect: o.interconnect.as_str(),
         confidence: conf,
         speeds: Box::new(speeds),
-        usd_per_hour: b.usd_per_hour,
-        usd_per_month: b.usd_per_month,
-        usd_per_job: b.usd_per_job,
         usd_per_million_output_tokens: usd_per_million,
-        usd_per_1000_images: None,
-        usd_per_audio_hour: None,
-        storage_usd_per_month: b.storage_usd_per_month,
-        egress_usd_per_month: b.egress_usd_per_month,
-        price_overridden: b.overridden,
-        price_as_of: o.as_of,
-        stale,
-        source: o.source.clone(),
-        reason_msgs,
         throughput_total,
         speed_score: speeds_decode,
+        ..OfferResult::priced(o, &b, stale, reason_msgs)
     }
 }
 

@@ -246,36 +246,15 @@ fn offer_result(job: &TrainJob<'_>, cfg: &Config, catalog: &Catalog, gpu: &Gpu, 
         }
     }
     OfferResult {
-        id: o.id.clone(),
-        provider: o.provider.clone(),
-        instance: o.instance.clone(),
-        region: o.region.clone(),
-        gpu: o.gpu.clone(),
-        gpus: o.gpus,
         instances,
-        replicas: 1,
         tp: layout.tp,
         fits,
         headroom_bytes: cap - mem,
-        spot: b.spot,
-        interconnect: o.interconnect.as_str(),
         confidence: conf,
         speeds: Box::new(sp),
-        usd_per_hour: b.usd_per_hour,
-        usd_per_month: b.usd_per_month,
-        usd_per_job: b.usd_per_job,
-        usd_per_million_output_tokens: None,
-        usd_per_1000_images: None,
-        usd_per_audio_hour: None,
-        storage_usd_per_month: b.storage_usd_per_month,
-        egress_usd_per_month: b.egress_usd_per_month,
-        price_overridden: b.overridden,
-        price_as_of: o.as_of,
-        stale,
-        source: o.source.clone(),
-        reason_msgs,
         throughput_total: tps,
         speed_score: tps,
+        ..OfferResult::priced(o, &b, stale, reason_msgs)
     }
 }
 

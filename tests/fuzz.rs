@@ -108,6 +108,7 @@ fn atom() -> impl Strategy<Value = String> {
         3 => prop::sample::select(WORDS).prop_map(String::from),
         3 => prop::sample::select(HOSTILE).prop_map(String::from),
         1 => prop::sample::select(catalog().models.iter().map(|m| m.id.clone()).collect::<Vec<_>>()),
+        1 => prop::sample::select(whichgpu::core::catalog::media::bundled_media().expect("media models").iter().map(|m| m.id.clone()).collect::<Vec<_>>()),
         1 => prop::sample::select(catalog().gpus.iter().map(|g| g.id.clone()).collect::<Vec<_>>()),
         1 => prop::sample::select(catalog().offers.iter().map(|o| format!("{}:{}", o.id, o.usd_per_hour)).collect::<Vec<_>>()),
         1 => any::<i64>().prop_map(|v| v.to_string()),
@@ -514,6 +515,7 @@ const IMPORT_QUERIES: &[&str] = &[
     "v=1&task=finetune&model=llama-3.1-70b&method=full&zero=3&tokens=100000000",
     "v=1&task=pretrain&model=llama-3.1-8b&days=14&zero=3&spot=1",
     "v=1&task=generate&model=flux.1-dev&use=jobs&jobs=100&jobmin=10",
+    "v=1&task=finetune&model=sdxl&method=full&res=2048x2048&mb=4",
 ];
 
 proptest! {

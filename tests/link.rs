@@ -106,3 +106,12 @@ fn clearing_an_optional_field_returns_it_to_the_default_and_a_required_one_is_re
     let n = set(&cfg, "in", "").expect_err("input tokens are required");
     assert_eq!(n.key, "in");
 }
+
+#[test]
+fn an_explicit_resolution_equal_to_the_old_default_is_kept() {
+    let (cfg, notices) = decode("task=generate&model=wan-2.1-14b&res=1024x1024");
+    assert!(notices.is_empty());
+    assert_eq!(cfg.res, Some((1024, 1024)));
+    assert!(encode(&cfg).contains("res=1024x1024"));
+    assert_eq!(decode("task=generate&model=wan-2.1-14b").0.res, None);
+}

@@ -29,7 +29,7 @@ fn job<'a>(m: &'a MediaModel, c: &Config) -> MediaTrainJob<'a> {
 #[test]
 fn sdxl_lora_is_the_frozen_unet_plus_small_adapters() {
     let m = model("sdxl");
-    let c = Config { res: (1024, 1024), rank: 16, gc: Checkpointing::Full, optim: Optim::Adamw, ..cfg("sdxl", Method::Lora) };
+    let c = Config { res: Some((1024, 1024)), rank: 16, gc: Checkpointing::Full, optim: Optim::Adamw, ..cfg("sdxl", Method::Lora) };
     let t = job(m, &c);
     let mem = t.memory();
     // UNet 2.567 B parameters at 2 bytes, text encoders 0.818 B and VAE
@@ -43,14 +43,14 @@ fn sdxl_lora_is_the_frozen_unet_plus_small_adapters() {
     let act = 128.0 * 128.0 * UNET_BYTES_PER_TOKEN_GC * 2.567e9 / 0.8595e9;
     assert!((mem.activations / act - 1.0).abs() < 1e-3, "{} vs {act}", mem.activations);
     // Full DreamBooth: 16 bytes per UNet parameter before activations.
-    let full = job(m, &Config { res: (1024, 1024), ..cfg("sdxl", Method::Full) }).memory();
+    let full = job(m, &Config { res: Some((1024, 1024)), ..cfg("sdxl", Method::Full) }).memory();
     assert!((full.weights + full.gradients + full.optimizer - (2.567e9 * 16.0 + 0.902e9 * 2.0)).abs() < 1e7);
     assert!(full.total() > 40.0 * GIB && mem.total() < 24.0 * GIB, "full {} lora {}", full.total() / GIB, mem.total() / GIB);
 }
 
 #[test]
 fn flux_qlora_fits_a_24_gb_card_and_the_answer_says_so() {
-    let c = Config { res: (1024, 1024), enc_offload: true, optim: Optim::Adamw8bit, ..cfg("flux.1-dev", Method::Qlora) };
+    let c = Config { res: Some((1024, 1024)), enc_offload: true, optim: Optim::Adamw8bit, ..cfg("flux.1-dev", Method::Qlora) };
     let t = job(model("flux.1-dev"), &c);
     assert_eq!(t.job.precision.id, "nf4");
     let a = evaluate(&c, Vec::new(), Catalog::bundled().expect("catalog"), Date::parse("2026-11-29").expect("date"));
@@ -60,7 +60,7 @@ fn flux_qlora_fits_a_24_gb_card_and_the_answer_says_so() {
     assert!(a.offers.iter().any(|o| o.fits && o.usd_per_job.is_some()));
     assert!(a.guidance.iter().any(|g| g.id == "methods"));
     // Full training of the 12 B DiT does not fit one 80 GB card.
-    let full = evaluate(&Config { res: (1024, 1024), ..cfg("flux.1-dev", Method::Full) }, Vec::new(), Catalog::bundled().expect("catalog"), Date::parse("2026-11-29").expect("date"));
+    let full = evaluate(&Config { res: Some((1024, 1024)), ..cfg("flux.1-dev", Method::Full) }, Vec::new(), Catalog::bundled().expect("catalog"), Date::parse("2026-11-29").expect("date"));
     assert!(full.results.iter().filter(|r| r.gpu == "h100-sxm-80gb").all(|r| !r.fits));
 }
 
@@ -76,7 +76,7 @@ mod properties {
             let id = ["sd-1.5", "sdxl", "flux.1-dev", "sd-3.5-large"][which];
             let method = [Method::Full, Method::Lora, Method::Qlora][method];
             let m = model(id);
-            let mem = |side: u32, mb: u32| job(m, &Config { res: (side, side), mb, ..cfg(id, method) }).memory().total();
+            let mem = |side: u32, mb: u32| job(m, &Config { res: Some((side, side)), mb, ..cfg(id, method) }).memory().total();
             prop_assert!(mem(side + 64, mb) >= mem(side, mb));
             prop_assert!(mem(side, mb + 1) > mem(side, mb));
         }
@@ -116,7 +116,7 @@ fn predicted_vs_measured_peak_memory() {
         let optim = if get("optimizer") == "adamw8bit" { Optim::Adamw8bit } else { Optim::Adamw };
         let c = Config {
             w,
-            res: (get("width").parse().expect("width"), get("height").parse().expect("height")),
+            res: Some((get("width").parse().expect("width"), get("height").parse().expect("height"))),
             mb: get("batch").parse().expect("batch"),
             rank: get("rank").parse().unwrap_or(4),
             gc,

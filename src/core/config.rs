@@ -131,7 +131,8 @@ pub struct Config {
     pub output_tokens: u32,
     pub batch: Batch,
     pub images: u32,
-    pub res: (u32, u32),
+    /// Image resolution; `None`: the model's own (1024×1024 where it has none).
+    pub res: Option<(u32, u32)>,
     pub steps: Option<u32>,
     pub frames: Option<u32>,
     pub fps: Option<u32>,
@@ -190,7 +191,7 @@ impl Default for Config {
             output_tokens: 500,
             batch: Batch::N(16),
             images: 0,
-            res: (1024, 1024),
+            res: None,
             steps: None,
             frames: None,
             fps: None,
@@ -233,6 +234,11 @@ impl Default for Config {
 }
 
 impl Config {
+    /// The resolution to use where a model has no default of its own.
+    pub fn resolution(&self) -> (u32, u32) {
+        self.res.unwrap_or((1024, 1024))
+    }
+
     /// The weight format in effect: the user's, else bf16 (nf4 for QLoRA).
     pub fn weight_format_id(&self) -> &str {
         match &self.w {

@@ -208,7 +208,7 @@ fn apply(cfg: &mut Config, key: &str, value: &str) -> Result<(), Notice> {
         "res" => {
             let parsed = value.split_once('x').and_then(|(w, h)| Some((w.parse::<u32>().ok()?, h.parse::<u32>().ok()?)));
             match parsed {
-                Some((w, h)) if (64..=8192).contains(&w) && (64..=8192).contains(&h) => c.res = (w, h),
+                Some((w, h)) if (64..=8192).contains(&w) && (64..=8192).contains(&h) => c.res = Some((w, h)),
                 _ => return Err(Notice::bad(key, value, "WxH with each side from 64 to 8192")),
             }
         }
@@ -289,6 +289,7 @@ pub fn set(cfg: &Config, key: &str, value: &str) -> Result<Config, Notice> {
             "mintps" => next.mintps = d.mintps,
             "maxusd" => next.maxusd = d.maxusd,
             "store" => next.store_gb = d.store_gb,
+            "res" => next.res = d.res,
             _ => {}
         }
         return Ok(next);
@@ -298,7 +299,7 @@ pub fn set(cfg: &Config, key: &str, value: &str) -> Result<Config, Notice> {
 }
 
 /// Keys whose field may be left blank: the model's or the tool's default.
-const OPTIONAL_KEYS: &[&str] = &["steps", "frames", "fps", "seconds", "gpus", "tokens", "days", "mintps", "maxusd", "store"];
+const OPTIONAL_KEYS: &[&str] = &["res", "steps", "frames", "fps", "seconds", "gpus", "tokens", "days", "mintps", "maxusd", "store"];
 
 /// Decodes a query string (with or without a leading `?`) into a
 /// configuration and the notices for whatever was ignored.
@@ -388,8 +389,8 @@ pub fn encode(cfg: &Config) -> String {
     if cfg.images != d.images {
         put("images", cfg.images.to_string());
     }
-    if cfg.res != d.res {
-        put("res", format!("{}x{}", cfg.res.0, cfg.res.1));
+    if let Some((w, h)) = cfg.res {
+        put("res", format!("{w}x{h}"));
     }
     for (k, v) in [("steps", cfg.steps), ("frames", cfg.frames), ("fps", cfg.fps)] {
         if let Some(v) = v {

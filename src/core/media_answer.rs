@@ -24,9 +24,10 @@ const USABLE: f64 = 0.95;
 pub(crate) fn job<'a>(model: &'a MediaModel, cfg: &Config) -> Option<MediaJob<'a>> {
     let precision = cfg.w.clone().unwrap_or_else(|| MediaJob::native_precision(model).to_string());
     let mut j = MediaJob::new(model, &precision).ok()?;
-    if model.kind == MediaKind::Image || cfg.res != Config::default().res {
-        j.width = cfg.res.0;
-        j.height = cfg.res.1;
+    // The link's resolution, else the model's own.
+    if let Some((w, h)) = cfg.res {
+        j.width = w;
+        j.height = h;
     }
     if let Some(s) = cfg.steps {
         j.steps = s;

@@ -245,7 +245,7 @@ pub fn page(p: &PageProps) -> Html {
                     { select("ui.ftmethod", "in-method", "method", method_id.into(), methods, lang, on_set) }
                 }
                 if image_training {
-                    { number("ui.res", "in-res", "res", format!("{}x{}", cfg.res.0, cfg.res.1), lang, on_set) }
+                    { number("ui.res", "in-res", "res", cfg.res.map(|(w, h)| format!("{w}x{h}")).unwrap_or_default(), lang, on_set) }
                     { number("ui.mb", "in-mb", "mb", cfg.mb.to_string(), lang, on_set) }
                     { number("ui.jobmin", "in-jobmin", "jobmin", link::fmt_num(cfg.jobmin), lang, on_set) }
                 } else {
@@ -256,7 +256,7 @@ pub fn page(p: &PageProps) -> Html {
                     { number("ui.days", "in-days", "days", cfg.days.map(link::fmt_num).unwrap_or_default(), lang, on_set) }
                 }
             } else if cfg.task == Task::Generate {
-                { number("ui.res", "in-res", "res", format!("{}x{}", cfg.res.0, cfg.res.1), lang, on_set) }
+                { number("ui.res", "in-res", "res", cfg.res.map(|(w, h)| format!("{w}x{h}")).unwrap_or_default(), lang, on_set) }
                 { number("ui.steps", "in-steps", "steps", cfg.steps.map(|s| s.to_string()).unwrap_or_default(), lang, on_set) }
                 { number("ui.images_per_batch", "in-batch", "batch", batch, lang, on_set) }
                 { number("ui.frames", "in-frames", "frames", cfg.frames.map(|s| s.to_string()).unwrap_or_default(), lang, on_set) }

@@ -103,7 +103,7 @@ pub struct ServeJob<'a> {
 impl<'a> ServeJob<'a> {
     pub fn new(model: &'a Model, cfg: &Config, format: WeightFormat) -> ServeJob<'a> {
         let image_tokens = match &model.vision {
-            Some(v) if v.cross_attention_layers.is_none() => v.tokens_per_image(cfg.res) * f64::from(cfg.images),
+            Some(v) if v.cross_attention_layers.is_none() => v.tokens_per_image(cfg.resolution()) * f64::from(cfg.images),
             _ => 0.0,
         };
         ServeJob {

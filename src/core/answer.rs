@@ -173,6 +173,32 @@ pub struct Answer {
 
 /// An answer is a function of its normalized query, its notices and the
 /// catalog, so those decide equality (the page re-renders only on change).
+impl Answer {
+    /// An answer with its heading (link, notices, catalog date, task, model,
+    /// format) and nothing estimated yet; each task fills the rest with
+    /// `Answer { memory, results, .., ..Answer::empty(..) }`.
+    pub fn empty(cfg: &Config, notices: Vec<Notice>, catalog: &Catalog, model: (&str, &str, bool), weight_format: &str) -> Answer {
+        let (id, name, inferred) = model;
+        Answer {
+            query: link::encode(cfg),
+            notices,
+            catalog_as_of: catalog.as_of.to_string(),
+            task: cfg.task,
+            model: id.to_string(),
+            model_name: name.to_string(),
+            architecture_inferred: inferred,
+            weight_format: weight_format.to_string(),
+            memory: MemoryJson::default(),
+            results: Vec::new(),
+            answers: Answers::default(),
+            offers: Vec::new(),
+            recommendation: None,
+            guidance: Vec::new(),
+            unusable: false,
+        }
+    }
+}
+
 impl PartialEq for Answer {
     fn eq(&self, other: &Self) -> bool {
         self.query == other.query && self.notices == other.notices && self.catalog_as_of == other.catalog_as_of
@@ -380,44 +406,20 @@ pub fn evaluate(cfg: &Config, mut notices: Vec<Notice>, catalog: &Catalog, today
     };
     let answers = focus.map(|gpu| inverse_answers(&job, &cfg, gpu, focus_plan(gpu))).unwrap_or_default();
     let mut answer = Answer {
-        query: link::encode(&cfg),
-        notices,
-        catalog_as_of: catalog.as_of.to_string(),
-        task: cfg.task,
-        model: model.id.clone(),
-        model_name: model.name.clone(),
-        architecture_inferred: model.inferred,
-        weight_format: format.id.to_string(),
         memory,
         results,
         answers,
         offers,
         recommendation,
-        guidance: Vec::new(),
         unusable,
+        ..Answer::empty(&cfg, notices, catalog, (&model.id, &model.name, model.inferred), format.id)
     };
     answer.guidance = guidance::guidance(&cfg, &model, &job, catalog, &answer);
     answer
 }
 
 fn empty_answer(cfg: &Config, notices: Vec<Notice>, catalog: &Catalog, model: &Model, unusable: bool) -> Answer {
-    Answer {
-        query: link::encode(cfg),
-        notices,
-        catalog_as_of: catalog.as_of.to_string(),
-        task: cfg.task,
-        model: model.id.clone(),
-        model_name: model.name.clone(),
-        architecture_inferred: model.inferred,
-        weight_format: cfg.weight_format_id().to_string(),
-        memory: MemoryJson::default(),
-        results: Vec::new(),
-        answers: Answers::default(),
-        offers: Vec::new(),
-        recommendation: None,
-        guidance: Vec::new(),
-        unusable,
-    }
+    Answer { unusable, ..Answer::empty(cfg, notices, catalog, (&model.id, &model.name, model.inferred), cfg.weight_format_id()) }
 }
 
 /// Memory for a plan on one GPU type (the configuration's `gpus` × `nodes`).

@@ -10,7 +10,7 @@ use super::config::{Batch, Config, Usage};
 use super::estimate::media::{Confidence, MediaJob};
 use super::estimate::ranges;
 use super::guidance::GuidanceItem;
-use super::link::{self, Notice};
+use super::link::Notice;
 use super::messages::Msg;
 use super::recommend::{self, bill, OfferResult};
 use super::units::GIB;
@@ -188,44 +188,20 @@ pub fn evaluate_media(user_cfg: &Config, mut notices: Vec<Notice>, catalog: &Cat
         ..MemoryJson::default()
     };
     let mut answer = Answer {
-        query: link::encode(user_cfg),
-        notices,
-        catalog_as_of: catalog.as_of.to_string(),
-        task: cfg.task,
-        model: model.id.clone(),
-        model_name: model.name.clone(),
-        architecture_inferred: false,
-        weight_format: j.precision.id.to_string(),
         memory,
         results,
         answers: Answers { min_gpus: Some(1), best_weight_format: Some(j.precision.id.to_string()), ..Answers::default() },
         offers,
         recommendation,
-        guidance: Vec::new(),
         unusable,
+        ..Answer::empty(user_cfg, notices, catalog, (&model.id, &model.name, false), j.precision.id)
     };
     answer.guidance = guidance(&cfg, &j, catalog, &answer);
     answer
 }
 
 pub(crate) fn empty(cfg: &Config, notices: Vec<Notice>, catalog: &Catalog) -> Answer {
-    Answer {
-        query: link::encode(cfg),
-        notices,
-        catalog_as_of: catalog.as_of.to_string(),
-        task: cfg.task,
-        model: cfg.model.clone(),
-        model_name: cfg.model.clone(),
-        architecture_inferred: false,
-        weight_format: cfg.weight_format_id().to_string(),
-        memory: MemoryJson::default(),
-        results: Vec::new(),
-        answers: Answers::default(),
-        offers: Vec::new(),
-        recommendation: None,
-        guidance: Vec::new(),
-        unusable: true,
-    }
+    Answer { unusable: true, ..Answer::empty(cfg, notices, catalog, (&cfg.model, &cfg.model, false), cfg.weight_format_id()) }
 }
 
 fn gib1(b: f64) -> String {

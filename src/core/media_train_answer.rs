@@ -12,7 +12,7 @@ use super::estimate::media_train::MediaTrainJob;
 use super::estimate::ranges;
 use super::estimate::train::TrainMemory;
 use super::guidance::GuidanceItem;
-use super::link::{self, Notice};
+use super::link::Notice;
 use super::messages::Msg;
 use super::recommend::{self, bill, OfferResult};
 use super::units::GIB;
@@ -130,14 +130,6 @@ pub fn evaluate_media_training(user_cfg: &Config, notices: Vec<Notice>, catalog:
     };
     let ckpt = checkpoint_bytes(&t);
     let mut answer = Answer {
-        query: link::encode(user_cfg),
-        notices,
-        catalog_as_of: catalog.as_of.to_string(),
-        task: cfg.task,
-        model: model.id.clone(),
-        model_name: model.name.clone(),
-        architecture_inferred: false,
-        weight_format: t.job.precision.id.to_string(),
         memory,
         results,
         answers: Answers {
@@ -149,8 +141,7 @@ pub fn evaluate_media_training(user_cfg: &Config, notices: Vec<Notice>, catalog:
         },
         offers,
         recommendation,
-        guidance: Vec::new(),
-        unusable: false,
+        ..Answer::empty(user_cfg, notices, catalog, (&model.id, &model.name, false), t.job.precision.id)
     };
     answer.guidance = guidance(&cfg, &t, &answer);
     answer

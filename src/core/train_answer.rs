@@ -8,7 +8,7 @@ use super::config::{Config, Method, Usage};
 use super::estimate::ranges;
 use super::estimate::train::{mfu, Layout, TrainJob, PP_DEGREES, TP_DEGREES};
 use super::guidance;
-use super::link::{self, Notice};
+use super::link::Notice;
 use super::messages::Msg;
 use super::recommend::{self, bill, OfferResult};
 
@@ -324,21 +324,13 @@ pub fn evaluate_training(user_cfg: &Config, notices: Vec<Notice>, catalog: &Cata
         None => (MemoryJson::default(), Answers::default()),
     };
     let mut answer = Answer {
-        query: link::encode(user_cfg),
-        notices,
-        catalog_as_of: catalog.as_of.to_string(),
-        task: cfg.task,
-        model: model.id.clone(),
-        model_name: model.name.clone(),
-        architecture_inferred: model.inferred,
-        weight_format: cfg.weight_format_id().to_string(),
         memory,
         results,
         answers,
         offers,
         recommendation,
-        guidance: Vec::new(),
         unusable,
+        ..Answer::empty(user_cfg, notices, catalog, (&model.id, &model.name, model.inferred), cfg.weight_format_id())
     };
     answer.guidance = guidance::training_guidance(&cfg, model, &job, catalog, &answer);
     answer

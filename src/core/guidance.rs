@@ -143,6 +143,26 @@ pub fn guidance(cfg: &Config, model: &Model, job: &ServeJob<'_>, catalog: &Catal
         };
         out.push(GuidanceItem::new("billing", None, Msg::new("g.note.billing").arg("minutes", format!("{minutes:.0}"))));
     }
+    if model.vision.is_some() && job.images > 0.0 {
+        let res = cfg.resolution();
+        // Cross-attention models (Llama 3.2 Vision) keep image tokens out of
+        // the text context, in their own cache.
+        let (tokens, text) = match &model.vision {
+            Some(v) if v.cross_attention_layers.is_some() => (v.tokens_per_image(res) * job.images, job.context_tokens()),
+            _ => (job.image_tokens, job.context_tokens() - job.image_tokens),
+        };
+        let share = 100.0 * tokens / (tokens + text).max(1.0);
+        out.push(GuidanceItem::new(
+            "images",
+            None,
+            Msg::new("g.note.images")
+                .num("images", job.images, 0)
+                .arg("res", format!("{}×{}", res.0, res.1))
+                .num("tokens", tokens, 0)
+                .num("share", share, 0)
+                .num("prep", job.image_prep_s, 2),
+        ));
+    }
     if model.inferred {
         out.push(GuidanceItem::new("inferred", None, Msg::new("g.note.inferred")));
     }

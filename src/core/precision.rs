@@ -125,7 +125,7 @@ pub fn tensor_flops(gpu: &Gpu, c: Compute) -> f64 {
         // only when enabled; take the plain FP32 rate.
         Compute::Fp32 => gpu.fp32_tflops.unwrap_or(gpu.bf16_tflops / 8.0),
     };
-    tf * 1e12
+    tf * 1e12 * gpu.sustained_fraction()
 }
 
 /// Bytes per cached key or value element.

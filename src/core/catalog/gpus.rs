@@ -40,6 +40,7 @@ pub struct Gpu {
     pub int8_tops: Option<f64>,
     pub fp4_tflops: Option<f64>,
     pub fp32_tflops: Option<f64>,
+    /// Maximum achievable matmul TFLOPS, measured (16-bit, large GEMMs).
     pub mamf_bf16_tflops: Option<f64>,
     /// Scale-up link bandwidth per GPU (GB/s, bidirectional); 0 when PCIe only.
     pub nvlink_gbps: f64,
@@ -50,7 +51,25 @@ pub struct Gpu {
     pub notes: String,
 }
 
+/// Measured/peak matmul rate of the GPUs the efficiency factors were fitted
+/// on: A100 SXM 271.2/312 = 0.87 and H100 SXM 794.5/989 = 0.80 (their
+/// `mamf_bf16_tflops`). The lower one is the reference, so that neither
+/// fitted GPU is changed by it.
+pub const MAMF_REFERENCE_FRACTION: f64 = 0.80;
+
 impl Gpu {
+    /// Share of the datasheet tensor rate this GPU sustains, relative to the
+    /// reference GPUs the efficiency factors were fitted on. A card whose
+    /// measured matmul rate is far below its peak (the 70 W T4 is power
+    /// capped to ~24 of 65 TFLOPS in long GEMMs) is slowed by the ratio;
+    /// none is sped up, and without a measurement the datasheet stands.
+    pub fn sustained_fraction(&self) -> f64 {
+        match self.mamf_bf16_tflops {
+            Some(m) if self.bf16_tflops > 0.0 => (m / self.bf16_tflops / MAMF_REFERENCE_FRACTION).min(1.0),
+            _ => 1.0,
+        }
+    }
+
     pub fn memory_bytes(&self) -> f64 {
         self.memory_gb * super::super::units::GIB
     }

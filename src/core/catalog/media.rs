@@ -15,7 +15,7 @@ pub const MEDIA_COLUMNS: &[&str] = &[
     "other_params_b", "hidden_size", "layers", "latent_channels", "spatial_downsample", "temporal_downsample",
     "patch_size", "cfg_passes", "default_steps", "default_width", "default_height", "default_frames", "default_fps",
     "audio_frame_rate_hz", "audio_codebooks", "default_seconds", "heads", "attn_downsample", "pass_tflops_ref",
-    "joint_text_tokens", "ar_steps_per_audio_s", "native_dtype", "source", "notes",
+    "joint_text_tokens", "ar_steps_per_audio_s", "audio_window_s", "eager_kernels_per_layer", "native_dtype", "source", "notes",
 ];
 
 /// What a model generates.
@@ -98,6 +98,13 @@ pub struct MediaModel {
     pub joint_text_tokens: Option<u32>,
     /// Autoregressive decoder steps per second of audio.
     pub ar_steps_per_audio_s: Option<f64>,
+    /// Audio diffusion over a fixed latent window: the denoiser always runs
+    /// this many seconds and the clip is cut from it (Stable Audio Open:
+    /// `sample_size` 2 097 152 samples at 44.1 kHz = 47.55 s).
+    pub audio_window_s: Option<f64>,
+    /// Kernels one decoder layer launches per step in PyTorch eager mode,
+    /// counted in the model's reference implementation (see the notes).
+    pub eager_kernels_per_layer: Option<f64>,
     pub native_dtype: Option<String>,
     pub source: String,
     pub notes: String,
@@ -186,6 +193,8 @@ pub fn parse_media(text: &str) -> Result<Vec<MediaModel>, TableError> {
             pass_tflops_ref: opt_positive(&row, "pass_tflops_ref")?,
             joint_text_tokens: row.opt_u32("joint_text_tokens")?,
             ar_steps_per_audio_s: opt_positive(&row, "ar_steps_per_audio_s")?,
+            audio_window_s: opt_positive(&row, "audio_window_s")?,
+            eager_kernels_per_layer: opt_positive(&row, "eager_kernels_per_layer")?,
             native_dtype: if native.is_empty() { None } else { Some(native.to_string()) },
             source: row.req_str("source")?,
             notes: row.text("notes").to_string(),

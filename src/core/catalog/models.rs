@@ -10,7 +10,7 @@ pub const MODEL_COLUMNS: &[&str] = &[
     "moe_experts_total", "moe_experts_active", "moe_shared_experts", "moe_intermediate_size",
     "first_dense_layers", "mla_kv_lora_rank", "mla_q_lora_rank", "mla_rope_head_dim", "sliding_window",
     "swa_pattern", "encoder_decoder", "vision_params_b", "image_tokens", "image_tile_px", "max_image_tiles",
-    "cross_attention_layers", "source", "notes",
+    "cross_attention_layers", "vision_patch_px", "source", "notes",
 ];
 
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
@@ -50,6 +50,10 @@ pub struct Vision {
     /// Models whose image features enter through cross-attention keep them out
     /// of the text KV cache; these layers cache the image K/V instead.
     pub cross_attention_layers: Option<u32>,
+    /// The vision transformer's patch side in pixels when it differs from
+    /// the pixels per LLM token (Qwen2.5-VL: 14 px patches, merged 2×2 into
+    /// one 28 px token); `None`: one patch per image token.
+    pub patch_px: Option<u32>,
 }
 
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
@@ -88,6 +92,16 @@ impl Vision {
             (None, Some(px)) if px > 0 => (f64::from(res.0) / f64::from(px)).ceil() * (f64::from(res.1) / f64::from(px)).ceil(),
             _ => 0.0,
         }
+    }
+
+    /// Patches the vision encoder runs over for one image: the image tokens
+    /// times the patches merged into each (`(tile_px / patch_px)²`).
+    pub fn patches_per_image(&self, res: (u32, u32)) -> f64 {
+        let merged = match (self.tile_px, self.patch_px) {
+            (Some(tile), Some(patch)) if patch > 0 && self.image_tokens.is_none() => (f64::from(tile) / f64::from(patch)).powi(2),
+            _ => 1.0,
+        };
+        self.tokens_per_image(res) * merged
     }
 }
 
@@ -237,6 +251,7 @@ pub fn parse_models(text: &str) -> Result<Vec<Model>, TableError> {
                 tile_px: row.opt_u32("image_tile_px")?,
                 max_tiles: row.opt_u32("max_image_tiles")?,
                 cross_attention_layers: row.opt_u32("cross_attention_layers")?,
+                patch_px: row.opt_u32("vision_patch_px")?,
             }),
             None => None,
         };

@@ -116,6 +116,22 @@ pub fn runtime_overhead_bytes(engine: Engine) -> f64 {
     }
 }
 
+/// Seconds per megapixel of submitted image that a multimodal request spends
+/// before its prefill: decoding the image, resizing, normalising and
+/// patchifying it, and launching the vision tower per request. It does not
+/// batch across requests and holds up the engine's loop: in SGLang's
+/// 100-concurrent Qwen2.5-VL-72B run (sgl-cookbook, SGLang 0.5.6, 8×MI300X)
+/// the 95th-percentile inter-token latency is 428 ms, one request's images.
+/// Fitted on that cookbook's single-stream TTFT with two 720p images
+/// (`tests/media.rs` prints the fit and its error on the other rows).
+pub const IMAGE_PREP_S_PER_MP: f64 = 0.22;
+
+/// Time one image of `res` pixels spends on the request path (see
+/// [`IMAGE_PREP_S_PER_MP`]); the same for every engine until data separate them.
+pub fn image_preprocess_s(_engine: Engine, res: (u32, u32)) -> f64 {
+    IMAGE_PREP_S_PER_MP * f64::from(res.0) * f64::from(res.1) / 1e6
+}
+
 /// Per-all-reduce latency over the scale-up link (s): ~25 µs measured from
 /// gpt-fast's TP scaling on A100 NVLink (calibration rows v278–v282), and
 /// PCIe roughly 2× that through host bridges (NCCL tests show PCIe

@@ -120,41 +120,50 @@ impl EffClass {
 /// - Image DiT 0.61: 4 FLUX.1-dev rows (A100 ~0.75, H100 ~0.50).
 /// - Video 0.39: 9 rows of Wan 2.1, HunyuanVideo and CogVideoX (RTX 4090,
 ///   A100, H100); attention over 20k–120k tokens runs below GEMM efficiency.
-/// - Audio: every measured audio row is host-bound (see
-///   [`host_s_per_layer_pass`]), so no audio row can fit a GPU efficiency.
-///   AR audio borrows the bandwidth factor fitted for Hugging Face
-///   transformers decode on the serving calibration (0.52, `engine.rs`);
-///   flow audio borrows the image DiT factor (same transformer GEMMs).
+/// - Flow / diffusion audio 0.55: 4 Stable Audio Open rows (3 on a T4 at
+///   its power-capped matmul rate, `Gpu::sustained_fraction`, 1 on an RTX
+///   3090), close to the image DiT figure. The F5-TTS rows are host-bound.
+/// - AR audio: every measured row is host-bound (see
+///   [`host_s_per_unit`]), so none can fit a GPU efficiency; it
+///   borrows the bandwidth factor fitted for Hugging Face transformers
+///   decode on the serving calibration (0.52, `engine.rs`).
 pub fn efficiency(class: EffClass) -> f64 {
     match class {
         EffClass::ImageUnet => 0.34,
-        EffClass::ImageDit | EffClass::FlowAudio => 0.61,
+        EffClass::ImageDit => 0.61,
+        EffClass::FlowAudio => 0.55,
         EffClass::Video => 0.39,
         EffClass::ArAudio => 0.52,
     }
 }
 
-/// Host (CPU) seconds per transformer layer pass in PyTorch eager mode:
-/// Python dispatch and kernel launches of one layer's dozen-odd kernels.
-/// Small models at batch 1 are bound by it rather than by the GPU (the
-/// same clip takes about as long on an RTX 3090 as on an RTX 5090 in the
-/// audio rows). Fitted in `tests/media.rs` on the host-bound rows.
+/// Host (CPU) time in PyTorch eager mode: Python dispatch and one launch
+/// per kernel. Small models at batch 1 are bound by it rather than by the
+/// GPU (the same clip takes about as long on an RTX 3090 as on an RTX 5090
+/// in the audio rows). Fitted in `tests/media.rs` on the host-bound rows,
+/// per unit of [`MediaJob::host_units_per_layer_pass`]:
 ///
-/// - Autoregressive decoders 0.27 ms (6 XTTS-v2 / Bark rows, spread
-///   0.11–0.59 ms: implementations differ in kernels per layer and in
-///   per-token sampling work).
-/// - Diffusion / flow transformers 1.42 ms (4 F5-TTS rows, 0.98–2.06 ms);
-///   image and video rows are GPU-bound by a wide margin, so the same
-///   figure never decides their time.
-pub fn host_s_per_layer_pass(class: EffClass) -> f64 {
+/// - Autoregressive decoders: seconds per kernel launch, times the kernels
+///   a decoder layer launches per step in the model's implementation
+///   (`eager_kernels_per_layer`: Bark's nanoGPT block 13, XTTS-v2's GPT-2
+///   block 27), so a leaner layer is cheaper to step.
+/// - Diffusion / flow transformers: seconds per layer pass (4 F5-TTS rows,
+///   0.98–2.06 ms; the sampler's per-step work rides on it); image and
+///   video rows are GPU-bound by a wide margin, so the same figure never
+///   decides their time.
+pub fn host_s_per_unit(class: EffClass) -> f64 {
     match class {
-        EffClass::ArAudio => HOST_S_AR,
+        EffClass::ArAudio => HOST_S_AR_KERNEL,
         _ => HOST_S_DIFFUSION,
     }
 }
 
-pub const HOST_S_AR: f64 = 0.27e-3;
+pub const HOST_S_AR_KERNEL: f64 = 13.7e-6;
 pub const HOST_S_DIFFUSION: f64 = 1.42e-3;
+
+/// Kernels per decoder layer when the table has no count: a GPT-2-style
+/// layer with fused attention (the median of the counted models).
+pub const DEFAULT_AR_KERNELS: f64 = 22.0;
 
 /// Why an estimate is less certain; the lead maps these to messages.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
@@ -280,7 +289,7 @@ pub struct MediaSpeed {
     /// score traffic when memory-efficient attention is off).
     pub fixed_s: f64,
     /// Host time of launching the kernels: transformer layer passes × the
-    /// class's seconds per layer pass ([`host_s_per_layer_pass`]). A step
+    /// seconds per layer pass ([`MediaJob::host_s_per_layer_pass`]). A step
     /// takes the longer of the GPU time and this (launches are asynchronous
     /// and overlap the GPU work until the GPU work is shorter).
     pub host_s: f64,
@@ -385,11 +394,15 @@ impl<'a> MediaJob<'a> {
     /// Tokens the denoiser sees per sample, text excluded.
     /// Image/video: (W/8/p)·(H/8/p)·latent frames (DiT patchify, Peebles &
     /// Xie 2023 §3.1; a UNet has p = 1: SDXL at 1024² → 128·128 = 16 384).
-    /// Audio: frames per second × seconds (codec, latent or mel frames).
+    /// Audio: frames per second × seconds (codec, latent or mel frames), or
+    /// the model's whole window when it has one.
     pub fn latent_tokens(&self) -> f64 {
         let m = self.model;
         if m.kind == MediaKind::Audio {
-            return (self.seconds.max(0.0) * m.audio_frame_rate_hz.unwrap_or(0.0)).ceil();
+            // A fixed-window model denoises its whole window and cuts the
+            // clip from it (see `MediaModel::audio_window_s`).
+            let seconds = self.seconds.max(m.audio_window_s.unwrap_or(0.0)).max(0.0);
+            return (seconds * m.audio_frame_rate_hz.unwrap_or(0.0)).ceil();
         }
         let step = f(m.spatial_downsample.unwrap_or(8).max(1) * m.patch.unwrap_or(1).max(1));
         let w = (f(self.width) / step).ceil();
@@ -499,6 +512,20 @@ impl<'a> MediaJob<'a> {
         }
     }
 
+    /// What the host constant of the class is per, for one layer pass:
+    /// kernels per layer for an autoregressive decoder, 1 otherwise.
+    pub fn host_units_per_layer_pass(&self) -> f64 {
+        match self.efficiency_class() {
+            EffClass::ArAudio => self.model.eager_kernels_per_layer.unwrap_or(DEFAULT_AR_KERNELS),
+            _ => 1.0,
+        }
+    }
+
+    /// Host seconds of one layer pass (see [`host_s_per_unit`]).
+    pub fn host_s_per_layer_pass(&self) -> f64 {
+        self.host_units_per_layer_pass() * host_s_per_unit(self.efficiency_class())
+    }
+
     fn ar_total_steps(&self) -> f64 {
         (self.seconds.max(0.0) * self.ar_steps_per_s()).ceil()
     }
@@ -592,7 +619,7 @@ impl<'a> MediaJob<'a> {
             _ => self.diffusion_ideal_s(gpu),
         };
         let layer_passes = self.layer_passes();
-        let host_s = layer_passes * host_s_per_layer_pass(self.efficiency_class());
+        let host_s = layer_passes * self.host_s_per_layer_pass();
         let gpu_denoise_s = ideal_denoise / eff + fixed;
         let denoise_s = gpu_denoise_s.max(host_s);
         let decode_s = ideal_decode / eff;

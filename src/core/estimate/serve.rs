@@ -96,6 +96,11 @@ pub struct ServeJob<'a> {
     pub image_tokens: f64,
     /// Images attached to each request.
     pub images: f64,
+    /// Vision-encoder FLOPs for one request's images.
+    pub vision_flops: f64,
+    /// Time one request's images spend on the request path before prefill
+    /// (see [`engine::image_preprocess_s`]).
+    pub image_prep_s: f64,
     /// Replaces the engine's fitted factors (used only when fitting them).
     pub factors_override: Option<Factors>,
 }
@@ -115,6 +120,16 @@ impl<'a> ServeJob<'a> {
             output_tokens: f64::from(cfg.output_tokens),
             image_tokens,
             images: f64::from(cfg.images),
+            // A ViT forward pass costs ≈ 2 FLOPs per parameter per patch
+            // (Kaplan et al. 2020, "Scaling Laws for Neural Language
+            // Models", §2.1; patches as tokens: Dosovitskiy et al. 2021).
+            vision_flops: model.vision.as_ref().map_or(0.0, |v| {
+                2.0 * v.params * v.patches_per_image(cfg.resolution()) * f64::from(cfg.images)
+            }),
+            image_prep_s: match model.vision {
+                Some(_) => f64::from(cfg.images) * engine::image_preprocess_s(cfg.engine, cfg.resolution()),
+                None => 0.0,
+            },
             factors_override: None,
         }
     }
@@ -295,11 +310,23 @@ impl<'a> ServeJob<'a> {
         t_compute.max(t_weights) + self.allreduce_s(gpu, plan, n * batch)
     }
 
+    /// Time to take in the images of `batch` requests: each request's
+    /// images are prepared one request after another, then the vision tower
+    /// runs before the language model's prefill, sharded like it (vLLM and
+    /// SGLang shard the Qwen2.5-VL and Mllama vision towers over the TP group).
+    pub fn vision_s(&self, gpu: &Gpu, plan: Plan, batch: f64) -> f64 {
+        if self.vision_flops <= 0.0 {
+            return 0.0;
+        }
+        let f = self.factors(gpu);
+        batch * (self.image_prep_s + self.vision_flops / f64::from(plan.tp) / self.compute_rate(gpu, &f))
+    }
+
     pub fn speed(&self, gpu: &Gpu, plan: Plan, batch: f64) -> ServeSpeed {
         let ctx = arch::mean_context(self.prompt_tokens(), self.output_tokens);
         let (step, bound) = self.decode_step_s(gpu, plan, batch, ctx);
         let prompt = self.prompt_tokens().max(1.0);
-        let ttft = self.prefill_s(gpu, plan, prompt, 1.0);
+        let ttft = self.vision_s(gpu, plan, 1.0) + self.prefill_s(gpu, plan, prompt, 1.0);
         ServeSpeed {
             decode_tokens_per_s_per_seq: 1.0 / step,
             decode_tokens_per_s_total: batch / step,
@@ -314,7 +341,7 @@ impl<'a> ServeJob<'a> {
     /// through prefill and decode: B·out / (prefill of B prompts + out steps).
     pub fn offline_throughput(&self, gpu: &Gpu, plan: Plan, batch: f64) -> f64 {
         let ctx = arch::mean_context(self.prompt_tokens(), self.output_tokens);
-        let prefill = self.prefill_s(gpu, plan, self.prompt_tokens().max(1.0), batch);
+        let prefill = self.vision_s(gpu, plan, batch) + self.prefill_s(gpu, plan, self.prompt_tokens().max(1.0), batch);
         let (step, _) = self.decode_step_s(gpu, plan, batch, ctx);
         batch * self.output_tokens / (prefill + self.output_tokens * step)
     }

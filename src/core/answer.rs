@@ -292,7 +292,7 @@ pub fn plan_for(job: &ServeJob<'_>, cfg: &Config, gpu: &Gpu) -> (Plan, bool) {
     let e = cfg.engine;
     if let Some(g) = cfg.gpus {
         let plan = Plan::in_node(e, g, cfg.nodes);
-        return (plan, fits(plan) && (e == super::config::Engine::LlamaCpp || job.model.heads % g == 0));
+        return (plan, fits(plan) && (e.splits_layers() || job.model.heads % g == 0));
     }
     let opts = tp_options(job.model, e, gpu.gpus_per_node);
     for &n in &opts {
@@ -302,7 +302,7 @@ pub fn plan_for(job: &ServeJob<'_>, cfg: &Config, gpu: &Gpu) -> (Plan, bool) {
         }
     }
     let n = opts.last().copied().unwrap_or(1);
-    if e != super::config::Engine::LlamaCpp {
+    if !e.splits_layers() {
         for pp in cfg.nodes.max(2)..=64 {
             let plan = Plan::in_node(e, n, pp);
             if fits(plan) {

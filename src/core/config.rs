@@ -269,4 +269,13 @@ impl Engine {
     pub fn parse(s: &str) -> Option<Engine> {
         Engine::ALL.into_iter().find(|e| e.as_str() == s)
     }
+
+    /// Engines that spread a model over a node's GPUs by giving each GPU a
+    /// run of layers, which then work one after another: llama.cpp's
+    /// default `--split-mode layer`, and transformers' `device_map="auto"`
+    /// (Accelerate's big-model inference places consecutive layers on each
+    /// GPU and runs them in turn). Neither spans nodes.
+    pub fn splits_layers(self) -> bool {
+        matches!(self, Engine::LlamaCpp | Engine::Hf)
+    }
 }

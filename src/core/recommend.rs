@@ -309,7 +309,7 @@ type ShapeCache = Vec<((Arc<str>, u32, bool), Shape)>;
 
 fn evaluate_offer(cfg: &Config, job: &ServeJob<'_>, catalog: &Catalog, gpu: &Gpu, o: &Offer, today: Date, cache: &mut ShapeCache) -> OfferResult {
     // Several instances only as pipeline stages over a published network.
-    let multi_node_ok = o.gpus > 1 && o.inter_node_gbps.is_some_and(|g| g > 0.0) && cfg.engine != super::config::Engine::LlamaCpp;
+    let multi_node_ok = o.gpus > 1 && o.inter_node_gbps.is_some_and(|g| g > 0.0) && !cfg.engine.splits_layers();
     let key = (o.gpu.clone(), o.gpus, multi_node_ok);
     let sh = match cache.iter().find(|(k, _)| *k == key) {
         Some((_, sh)) => sh.clone(),

@@ -124,7 +124,7 @@ pub fn runtime_overhead_bytes(engine: Engine) -> f64 {
 /// the 95th-percentile inter-token latency is 428 ms, one request's images.
 /// Fitted on that cookbook's single-stream TTFT with two 720p images
 /// (`tests/media.rs` prints the fit and its error on the other rows).
-pub const IMAGE_PREP_S_PER_MP: f64 = 0.22;
+pub const IMAGE_PREP_S_PER_MP: f64 = 0.147;
 
 /// Time one image of `res` pixels spends on the request path (see
 /// [`IMAGE_PREP_S_PER_MP`]); the same for every engine until data separate them.

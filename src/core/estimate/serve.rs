@@ -24,22 +24,24 @@ pub struct Plan {
 }
 
 impl Plan {
-    /// How an engine uses `gpus` GPUs of one node: vLLM, SGLang,
-    /// TensorRT-LLM and HF shard tensors (tensor parallel); llama.cpp's
-    /// default `--split-mode layer` gives each GPU a run of layers, which
-    /// then work one after another (a pipeline within the node).
+    /// How an engine uses `gpus` GPUs of one node: vLLM, SGLang and
+    /// TensorRT-LLM shard tensors (tensor parallel); llama.cpp and HF
+    /// transformers give each GPU a run of layers, which then work one after
+    /// another (a pipeline within the node, [`Engine::splits_layers`]).
     pub fn in_node(engine: Engine, gpus: u32, nodes: u32) -> Plan {
-        match engine {
-            Engine::LlamaCpp => Plan { tp: 1, pp: gpus.max(1) * nodes.max(1) },
-            _ => Plan { tp: gpus.max(1), pp: nodes.max(1) },
+        if engine.splits_layers() {
+            Plan { tp: 1, pp: gpus.max(1) * nodes.max(1) }
+        } else {
+            Plan { tp: gpus.max(1), pp: nodes.max(1) }
         }
     }
 
     /// GPUs per node in this plan.
     pub fn per_node(&self, engine: Engine) -> u32 {
-        match engine {
-            Engine::LlamaCpp => self.pp,
-            _ => self.tp,
+        if engine.splits_layers() {
+            self.pp
+        } else {
+            self.tp
         }
     }
 
@@ -349,12 +351,12 @@ impl<'a> ServeJob<'a> {
 
 /// GPU counts per node worth trying: powers of two up to the node's GPU
 /// count; for tensor-parallel engines they must divide the attention heads
-/// (vLLM and TensorRT-LLM require it), llama.cpp's layer split takes any.
+/// (vLLM and TensorRT-LLM require it), a layer split takes any.
 pub fn tp_options(model: &Model, engine: Engine, gpus_per_node: u32) -> Vec<u32> {
     let mut out = Vec::new();
     let mut tp = 1;
     while tp <= gpus_per_node.max(1) {
-        if engine == Engine::LlamaCpp || model.heads % tp == 0 {
+        if engine.splits_layers() || model.heads % tp == 0 {
             out.push(tp);
         }
         match tp.checked_mul(2) {

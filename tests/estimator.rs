@@ -3,9 +3,11 @@
 use proptest::prelude::*;
 use whichgpu::core::answer::evaluate_query;
 use whichgpu::core::catalog::{Catalog, Date};
-use whichgpu::core::config::Config;
+use whichgpu::core::config::{Config, Engine};
 use whichgpu::core::estimate::arch;
+use whichgpu::core::estimate::engine::IMAGE_PREP_S_PER_MP;
 use whichgpu::core::estimate::serve::{Plan, ServeJob};
+use whichgpu::core::link;
 use whichgpu::core::precision;
 
 const GIB: f64 = 1_073_741_824.0;
@@ -165,5 +167,57 @@ proptest! {
         for o in &a.offers {
             prop_assert!(o.usd_per_month.is_finite() && o.usd_per_month >= 0.0);
         }
+    }
+}
+
+#[test]
+fn images_add_tokens_vision_flops_and_preparation_to_the_first_token() {
+    let m = catalog().model("qwen2.5-vl-7b").expect("model");
+    let (cfg, notices) = link::decode("model=qwen2.5-vl-7b&images=2&res=1280x720&in=100&out=100&batch=1");
+    assert!(notices.is_empty(), "{notices:?}");
+    let bf16 = precision::weight_format("bf16").expect("bf16");
+    let job = ServeJob::new(m, &cfg, bf16);
+    // One token per 28×28 px: ceil(1280/28) × ceil(720/28) = 46 × 26 per image.
+    assert_eq!(job.image_tokens, 2.0 * 46.0 * 26.0);
+    // The ViT sees 14 px patches, 4 per token, at 2 FLOPs per parameter each.
+    let close = |a: f64, b: f64| (a / b - 1.0).abs() < 1e-9;
+    assert!(close(job.vision_flops, 2.0 * 0.68e9 * 4.0 * job.image_tokens));
+    assert!(close(job.image_prep_s, 2.0 * 1280.0 * 720.0 / 1e6 * IMAGE_PREP_S_PER_MP));
+    let gpu = catalog().gpu("h100-sxm-80gb").expect("gpu");
+    let plan = Plan { tp: 1, pp: 1 };
+    let rate = precision::tensor_flops(gpu, job.executed(gpu)) * job.factors(gpu).compute;
+    let expect = job.image_prep_s + job.vision_flops / rate + job.prefill_s(gpu, plan, 100.0 + job.image_tokens, 1.0);
+    assert!(close(job.speed(gpu, plan, 1.0).time_to_first_token_s, expect));
+    // Without images none of it is there.
+    let (text_only, _) = link::decode("model=qwen2.5-vl-7b&in=100&out=100&batch=1");
+    let plain = ServeJob::new(m, &text_only, bf16);
+    assert_eq!((plain.image_tokens, plain.vision_flops, plain.image_prep_s), (0.0, 0.0, 0.0));
+    assert!(close(plain.speed(gpu, plan, 1.0).time_to_first_token_s, plain.prefill_s(gpu, plan, 100.0, 1.0)));
+}
+
+#[test]
+fn transformers_splits_layers_so_a_second_gpu_adds_memory_not_speed() {
+    assert_eq!(Plan::in_node(Engine::Hf, 2, 1), Plan { tp: 1, pp: 2 });
+    assert_eq!(Plan::in_node(Engine::Vllm, 2, 1), Plan { tp: 2, pp: 1 });
+    let m = catalog().model("llama-3.1-8b").expect("model");
+    let (cfg, _) = link::decode("model=llama-3.1-8b&engine=hf&batch=1");
+    let job = ServeJob::new(m, &cfg, precision::weight_format("bf16").expect("bf16"));
+    let gpu = catalog().gpu("a100-sxm-80gb").expect("gpu");
+    let one = job.speed(gpu, Plan::in_node(Engine::Hf, 1, 1), 1.0).decode_tokens_per_s_per_seq;
+    let two = job.speed(gpu, Plan::in_node(Engine::Hf, 2, 1), 1.0).decode_tokens_per_s_per_seq;
+    assert!((two / one - 1.0).abs() < 1e-9, "{one} vs {two}");
+    assert!((job.memory(Plan { tp: 1, pp: 2 }, 1.0).weights * 2.0 / job.weight_bytes() - 1.0).abs() < 1e-9);
+}
+
+#[test]
+fn a_power_capped_t4_computes_at_its_measured_rate() {
+    let t4 = catalog().gpu("t4-16gb").expect("t4");
+    // 24 of 65 TFLOPS sustained, against the H100's 794.5 of 989 (0.80).
+    let f = 24.0 / 65.0 / 0.80;
+    assert!((t4.sustained_fraction() - f).abs() < 1e-12);
+    let bf16 = precision::tensor_flops(t4, precision::Compute::Bf16);
+    assert!((bf16 / (65e12 * f) - 1.0).abs() < 1e-12);
+    for id in ["h100-sxm-80gb", "a100-sxm-80gb", "l4-24gb", "rtx-4090-24gb"] {
+        assert_eq!(catalog().gpu(id).expect("gpu").sustained_fraction(), 1.0, "{id}");
     }
 }

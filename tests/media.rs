@@ -833,3 +833,32 @@ fn host_bound_rule_fires_for_small_audio_models_only() {
     assert!(!rule("task=generate&model=sdxl&gpu=h100-sxm-80gb"));
     assert!(!rule("task=generate&model=wan-2.1-14b&gpu=h100-sxm-80gb"));
 }
+
+#[test]
+fn stable_audio_open_denoises_its_whole_window_whatever_the_clip_length() {
+    let m = model("stable-audio-open");
+    let t4 = gpu("t4-16gb");
+    let mut short = job(m, "fp16");
+    short.seconds = 10.0;
+    let mut long = job(m, "fp16");
+    long.seconds = 47.0;
+    // 47.55 s × 21.533 latent frames per second = 1024 frames either way.
+    assert_eq!(short.latent_tokens(), (47.55f64 * 21.533).ceil());
+    assert_eq!(short.latent_tokens(), long.latent_tokens());
+    let (s, l) = (short.speed(t4), long.speed(t4));
+    assert!(close(s.total_s, l.total_s, 1e-12));
+    // So a short clip is a worse deal: real-time factor scales with length.
+    assert!(close(l.realtime_factor.unwrap_or(0.0) / s.realtime_factor.unwrap_or(1.0), 4.7, 1e-12));
+}
+
+#[test]
+fn decoder_host_time_counts_the_kernels_of_each_layer() {
+    // Bark's nanoGPT block launches 13 kernels per step, XTTS-v2's GPT-2
+    // block 27 (media_models.csv notes).
+    let bark = job(model("bark"), "fp16");
+    let xtts = job(model("xtts-v2"), "fp16");
+    assert!(close(bark.host_s_per_layer_pass(), 13.0 * media::HOST_S_AR_KERNEL, 1e-12));
+    assert!(close(xtts.host_s_per_layer_pass(), 27.0 * media::HOST_S_AR_KERNEL, 1e-12));
+    // Diffusion models keep one figure per layer pass.
+    assert!(close(job(model("f5-tts"), "fp16").host_s_per_layer_pass(), media::HOST_S_DIFFUSION, 1e-12));
+}

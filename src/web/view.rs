@@ -292,6 +292,9 @@ pub fn page(p: &PageProps) -> Html {
                 { select("ui.gpu", "in-gpu", "gpu", cfg.gpu.clone().unwrap_or_default(), gpus, lang, on_set) }
                 { number("ui.gpus", "in-gpus", "gpus", cfg.gpus.map(|g| g.to_string()).unwrap_or_default(), lang, on_set) }
                 { number("ui.images", "in-images", "images", cfg.images.to_string(), lang, on_set) }
+                if cfg.images > 0 && cfg.task == Task::Serve {
+                    { number("ui.res", "in-res", "res", cfg.res.map(|(w, h)| format!("{w}x{h}")).unwrap_or_default(), lang, on_set) }
+                }
                 { number("ui.provider", "in-provider", "provider", cfg.providers.join(","), lang, on_set) }
                 { number("ui.region", "in-region", "region", cfg.region.clone().unwrap_or_default(), lang, on_set) }
                 { number("ui.mintps", "in-mintps", "mintps", cfg.mintps.map(link::fmt_num).unwrap_or_default(), lang, on_set) }

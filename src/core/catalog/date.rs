@@ -53,6 +53,12 @@ impl fmt::Display for Date {
     }
 }
 
+impl serde::Serialize for Date {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::Date;
@@ -67,11 +73,5 @@ mod tests {
         assert_eq!(Date::parse("2025-13-01"), None);
         assert_eq!(Date::parse("25-01-01"), None);
         assert_eq!(Date::parse("1970-01-01").unwrap().days_since_epoch(), 0);
-    }
-}
-
-impl serde::Serialize for Date {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(self)
     }
 }

@@ -4,6 +4,8 @@
 
 use whichgpu::core::calibrate::{self, Kind};
 use whichgpu::core::catalog::Catalog;
+use whichgpu::core::config::Engine;
+use whichgpu::core::estimate::engine::{self, Factors};
 
 fn reference(name: &str) -> Option<String> {
     // The shared reference folder sits beside the checkout; the project
@@ -44,4 +46,32 @@ fn holdout_serving_measurements_report() {
     println!("{}", report.text);
     let decode = report.stats.iter().find(|s| s.kind == Kind::Decode).expect("decode rows");
     assert!(decode.median_ape <= 25.0, "holdout decode median {:.1}%", decode.median_ape);
+}
+
+#[test]
+fn moe_layer_cost_is_the_median_of_the_single_stream_moe_rows() {
+    // What each batch-1 vLLM/SGLang decode row of an MoE model leaves after
+    // the roofline without the per-layer cost, per routed-expert layer.
+    let catalog = Catalog::bundled().expect("bundled catalog");
+    let text = reference("serving_measurements.csv").expect("tests/data/serving_measurements.csv");
+    let (cases, _) = calibrate::parse_cases(&text, catalog).expect("parses");
+    let mut implied = Vec::new();
+    for c in &cases {
+        let moe_layers = catalog.model(&c.model).map_or(0, |m| m.moe_layers());
+        let sglang_or_vllm = matches!(c.engine, Engine::Vllm | Engine::Sglang);
+        if c.kind != Kind::Decode || c.batch != Some(1) || moe_layers == 0 || !sglang_or_vllm {
+            continue;
+        }
+        let gpu = catalog.gpu(&c.gpu).expect("gpu");
+        let without = Factors { moe_layer_s: 0.0, ..engine::factors(c.engine, gpu) };
+        let predicted = calibrate::predict(c, catalog, Some(without)).expect("prediction");
+        let per_layer = (1.0 / c.measured - 1.0 / predicted) / f64::from(moe_layers);
+        println!("{} {} on {}: {:.1} µs per MoE layer", c.id, c.model, c.gpu, per_layer * 1e6);
+        implied.push(per_layer);
+    }
+    assert!(implied.len() >= 5, "{} rows", implied.len());
+    implied.sort_by(f64::total_cmp);
+    let median = implied[implied.len() / 2];
+    println!("median {:.1} µs over {} rows; in code {:.1} µs", median * 1e6, implied.len(), engine::MOE_LAYER_S * 1e6);
+    assert!((median / engine::MOE_LAYER_S - 1.0).abs() <= 0.05);
 }

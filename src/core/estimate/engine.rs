@@ -20,7 +20,19 @@ pub struct Factors {
     /// Compute efficiency of weight-only quantized matmuls relative to
     /// 16-bit ones (dequantizing kernels such as llama.cpp's MMQ or Marlin).
     pub quant_compute: f64,
+    /// Fixed time per routed-expert layer per decode step, s: the router,
+    /// top-k, sorting tokens by expert and the grouped-GEMM launches, each a
+    /// kernel whose latency does not shrink with the work
+    /// ([`MOE_LAYER_S`]).
+    pub moe_layer_s: f64,
 }
+
+/// Per routed-expert layer and decode step in vLLM and SGLang, fitted as the
+/// median of what the single-stream MoE rows leave after the roofline:
+/// 44–46 µs per layer for Qwen3-235B-A22B and 85–86 µs for
+/// DeepSeek-R1 on 8×B200 (sgl-cookbook), 3 µs for gpt-oss-120b (whose MXFP4
+/// experts run a fused kernel), 7 rows. `tests/calibration.rs` recomputes it.
+pub const MOE_LAYER_S: f64 = 46e-6;
 
 /// Whether the calibration data constrain this engine directly.
 pub fn has_direct_data(engine: Engine) -> bool {
@@ -40,25 +52,28 @@ pub fn factors(engine: Engine, gpu: &Gpu) -> Factors {
     let hbm = is_hbm_class(gpu);
     // Fitted on the calibration rows (`whichgpu calibrate FILE --fit`);
     // errors per kind are in README.md.
-    let trt = Factors { bw: 0.73, compute: 0.55, step_overhead_s: 0.0002, dequant_flops_per_weight: 2.5, quant_compute: 1.0 };
+    let trt = Factors { bw: 0.73, compute: 0.55, step_overhead_s: 0.0002, dequant_flops_per_weight: 2.5, quant_compute: 1.0, moe_layer_s: 0.0 };
     match (engine, hbm) {
         // llama.cpp: 44 llama-bench rows on GeForce cards. `compute` is
         // relative to the FP32-accumulate BF16 rate of the table; llama.cpp
         // accumulates in FP16, hence a factor near 1. No HBM rows: the GDDR
         // fit is used on datacenter cards too, with lower confidence.
-        (Engine::LlamaCpp, _) => Factors { bw: 0.77, compute: 0.88, step_overhead_s: 0.0006, dequant_flops_per_weight: 0.0, quant_compute: 0.85 },
+        (Engine::LlamaCpp, _) => Factors { bw: 0.77, compute: 0.88, step_overhead_s: 0.0006, dequant_flops_per_weight: 0.0, quant_compute: 0.85, moe_layer_s: 0.0 },
         // TensorRT-LLM: 10 trtllm-bench throughput rows (H100/H200) and 17
         // gpt-fast decode rows (A100), mapped to this profile.
         (Engine::TrtLlm, _) => trt,
         // vLLM and SGLang have no calibration rows: same-GPU comparisons put
         // their batch-1 decode at TensorRT-LLM's bandwidth use and their
         // throughput ~5 % below it, SGLang ~4 % above vLLM (SERVING-NOTES.md).
-        (Engine::Vllm, _) => Factors { compute: trt.compute * 0.95, step_overhead_s: 0.0004, ..trt },
-        (Engine::Sglang, _) => Factors { compute: trt.compute * 0.95 * 1.04, step_overhead_s: 0.0003, ..trt },
+        // Their MoE layers run Triton fused-MoE kernels with a fixed cost
+        // per layer that batch-1 decoding exposes (MOE_LAYER_S); TensorRT-LLM
+        // and gpt-fast rows show none.
+        (Engine::Vllm, _) => Factors { compute: trt.compute * 0.95, step_overhead_s: 0.0004, moe_layer_s: MOE_LAYER_S, ..trt },
+        (Engine::Sglang, _) => Factors { compute: trt.compute * 0.95 * 1.04, step_overhead_s: 0.0003, moe_layer_s: MOE_LAYER_S, ..trt },
         // HF transformers eager generate: 3 memory rows only; ~52 % of peak
         // bandwidth at batch 1 on A10G (SERVING-NOTES.md) and Python
         // per-layer dispatch on every step.
-        (Engine::Hf, _) => Factors { bw: 0.52, compute: 0.35, step_overhead_s: 0.01, dequant_flops_per_weight: 10.0, quant_compute: 0.8 },
+        (Engine::Hf, _) => Factors { bw: 0.52, compute: 0.35, step_overhead_s: 0.01, dequant_flops_per_weight: 10.0, quant_compute: 0.8, moe_layer_s: 0.0 },
     }
 }
 

@@ -283,7 +283,8 @@ impl<'a> ServeJob<'a> {
         let t_kv = kv / bw;
         let t_comm = self.allreduce_s(gpu, plan, batch);
         let bound = if t_compute > t_weights { Bound::Compute } else { Bound::Memory };
-        (t_weights.max(t_compute) + t_kv + t_comm + f.step_overhead_s, bound)
+        let t_moe = f64::from(m.moe_layers()) * f.moe_layer_s;
+        (t_weights.max(t_compute) + t_kv + t_comm + t_moe + f.step_overhead_s, bound)
     }
 
     /// Two all-reduces of the hidden state per layer under tensor

@@ -11,6 +11,7 @@ use super::dom;
 use crate::core::answer::Answer;
 use crate::core::catalog::Catalog;
 use crate::core::config::{Batch, Lang, Sort, Task, Theme, Usage};
+use crate::core::estimate::engine;
 use crate::core::link::{self, Notice};
 use crate::core::messages::{ui, Msg};
 use crate::core::precision;
@@ -581,8 +582,8 @@ fn method(a: &Answer, lang: Lang) -> Html {
             <h2 id="h-method">{ t("ui.method") }</h2>
             <p>{ "weights = body params × bits/8 + embedding params × embed bits/8 = " }{ gib(m.weights_bytes) }</p>
             <p>{ "KV cache = sequences × tokens × Σ layers 2 · kv_heads · head_dim · bytes (window-capped for sliding layers, latent for MLA) = " }{ gib(m.kv_cache_bytes) }</p>
-            <p>{ "decode step = max(weights read / (bandwidth · η_bw), 2 · active params · batch / (dense rate · η_c)) + KV read / (bandwidth · η_bw) + all-reduce + routed-expert layers × 46 µs (vLLM, SGLang)" }</p>
-            <p>{ "first token = images × megapixels × 0.147 s (preparation) + 2 · vision params · patches / (dense rate · η_c) + prefill FLOPs / (dense rate · η_c)" }</p>
+            <p>{ format!("decode step = max(weights read / (bandwidth · η_bw), 2 · active params · batch / (dense rate · η_c)) + KV read / (bandwidth · η_bw) + all-reduce + routed-expert layers × {:.0} µs (vLLM, SGLang)", engine::MOE_LAYER_S * 1e6) }</p>
+            <p>{ format!("first token = images × megapixels × {} s (preparation) + 2 · vision params · patches / (dense rate · η_c) + prefill FLOPs / (dense rate · η_c)", engine::IMAGE_PREP_S_PER_MP) }</p>
             if let Some(o) = pick {
                 <p>{ format!("→ {} tok/s per sequence on {}× {} (confidence: {})", num(o.speeds.decode_tokens_per_s_per_seq.unwrap_or(0.0), 1), o.gpus, o.gpu, o.confidence) }</p>
             }

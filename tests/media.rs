@@ -862,3 +862,19 @@ fn decoder_host_time_counts_the_kernels_of_each_layer() {
     // Diffusion models keep one figure per layer pass.
     assert!(close(job(model("f5-tts"), "fp16").host_s_per_layer_pass(), media::HOST_S_DIFFUSION, 1e-12));
 }
+
+#[test]
+fn language_model_formats_fall_back_to_the_generators_own_precision() {
+    use whichgpu::core::answer::evaluate_query;
+    let catalog = Catalog::bundled().expect("catalog");
+    let today = whichgpu::core::catalog::Date::parse("2026-11-29").expect("date");
+    let a = evaluate_query("task=generate&model=flux.1-dev&w=int4-awq", catalog, today);
+    assert!(a.notices.iter().any(|n| n.key == "w"), "{:?}", a.notices);
+    assert!(!a.unusable && !a.results.is_empty());
+    let native = evaluate_query("task=generate&model=flux.1-dev", catalog, today);
+    assert_eq!(a.memory.total_bytes, native.memory.total_bytes);
+    // GGUF files of FLUX are real (ComfyUI-GGUF): accepted, and smaller.
+    let gguf = evaluate_query("task=generate&model=flux.1-dev&w=gguf-q8_0", catalog, today);
+    assert!(gguf.notices.is_empty(), "{:?}", gguf.notices);
+    assert!(gguf.memory.weights_bytes < native.memory.weights_bytes);
+}

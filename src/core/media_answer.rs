@@ -12,6 +12,7 @@ use super::estimate::ranges;
 use super::guidance::GuidanceItem;
 use super::link::Notice;
 use super::messages::Msg;
+use super::precision;
 use super::recommend::{self, bill, OfferResult};
 use super::units::GIB;
 
@@ -22,7 +23,11 @@ const USABLE: f64 = 0.95;
 /// the link leaves out (a resolution equal to the page default counts as
 /// unset for video and audio, whose models have their own).
 pub(crate) fn job<'a>(model: &'a MediaModel, cfg: &Config) -> Option<MediaJob<'a>> {
-    let precision = cfg.w.clone().unwrap_or_else(|| MediaJob::native_precision(model).to_string());
+    let precision = match &cfg.w {
+        Some(w) if precision::is_media_format(w) => w.clone(),
+        Some(_) => return None,
+        None => MediaJob::native_precision(model).to_string(),
+    };
     let mut j = MediaJob::new(model, &precision).ok()?;
     // The link's resolution, else the model's own.
     if let Some((w, h)) = cfg.res {
@@ -136,9 +141,21 @@ pub fn evaluate_media(user_cfg: &Config, mut notices: Vec<Notice>, catalog: &Cat
     let Some(model) = model else {
         return empty(user_cfg, notices, catalog);
     };
-    let Some(j) = job(model, &cfg) else {
-        notices.push(Notice::other("w", format!("weight format `{}` is not known for generation models", cfg.weight_format_id())));
-        return empty(user_cfg, notices, catalog);
+    let j = match job(model, &cfg) {
+        Some(j) => j,
+        None => {
+            // A language-model format (AWQ, GPTQ, MXFP4…) or an unknown one:
+            // say so and answer at the model's own precision.
+            notices.push(Notice::other(
+                "w",
+                format!("weight format `{}` is not used for generation models; using the model's own precision", cfg.weight_format_id()),
+            ));
+            cfg.w = None;
+            match job(model, &cfg) {
+                Some(j) => j,
+                None => return empty(user_cfg, notices, catalog),
+            }
+        }
     };
     let (conf, w) = widen(j.confidence());
     let mem = j.memory();

@@ -91,6 +91,15 @@ pub fn weight_formats() -> [WeightFormat; 23] {
     ]
 }
 
+/// Formats that image, video and audio generators are published or run in:
+/// full and half precision, FP8 checkpoints (FLUX, SD 3.5, Wan), int8
+/// (TensorRT and torchao weight-only, bitsandbytes), NF4 (bitsandbytes via
+/// diffusers) and GGUF files (ComfyUI-GGUF, diffusers' GGUF loader). The
+/// AWQ/GPTQ/g32 int4 and MXFP4 formats are language-model kernels.
+pub fn is_media_format(id: &str) -> bool {
+    matches!(id, "fp32" | "bf16" | "fp16" | "fp8" | "int8" | "int8-wo" | "int8-bnb" | "nf4") || id.starts_with("gguf-")
+}
+
 pub fn weight_format(id: &str) -> Option<WeightFormat> {
     weight_formats().into_iter().find(|f| f.id == id)
 }

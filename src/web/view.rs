@@ -165,7 +165,7 @@ pub fn page(p: &PageProps) -> Html {
         dom::location_base()
     );
     let lists = use_memo(lang, |&lang| OptionLists::new(catalog, lang));
-    let OptionLists { models, generators, trainable, gpus, formats, kvs, engines, tasks, usages, sorts, methods, optims, gcs, zeros, themes } = (*lists).clone();
+    let OptionLists { models, generators, trainable, gpus, formats, media_formats, kvs, engines, tasks, usages, sorts, methods, optims, gcs, zeros, themes } = (*lists).clone();
     // The model list follows the task: generators for generation, language
     // models plus image generators for fine-tuning.
     let models = match cfg.task {
@@ -214,6 +214,8 @@ pub fn page(p: &PageProps) -> Html {
     // Fine-tuning an image generator: resolution instead of tokens, and a
     // run length instead of a time estimate.
     let image_training = training && crate::core::catalog::media::bundled_media().ok().and_then(|ms| crate::core::catalog::media::MediaModel::find(ms, &cfg.model)).is_some();
+    // Generators run in fewer formats than language models (no AWQ/GPTQ/MXFP4).
+    let formats = if cfg.task == Task::Generate || image_training { media_formats } else { formats };
     let speed_of = |o: &crate::core::recommend::OfferResult| o.speed_score;
     let batch = match cfg.batch {
         Batch::Max => "max".to_string(),
@@ -498,6 +500,7 @@ struct OptionLists {
     trainable: Options,
     gpus: Options,
     formats: Options,
+    media_formats: Options,
     kvs: Options,
     engines: Options,
     tasks: Options,
@@ -532,6 +535,7 @@ impl OptionLists {
                     .collect(),
             ),
             formats: same(precision::weight_formats().iter().map(|f| f.id.to_string()).collect()),
+            media_formats: same(precision::weight_formats().iter().filter(|f| precision::is_media_format(f.id)).map(|f| f.id.to_string()).collect()),
             kvs: same(precision::KV_FORMATS.iter().map(|k| k.to_string()).collect()),
             engines: same(crate::core::config::Engine::ALL.iter().map(|e| e.as_str().to_string()).collect()),
             tasks: opts(&[("serve", "ui.task.serve"), ("generate", "ui.task.generate"), ("finetune", "ui.task.finetune"), ("pretrain", "ui.task.pretrain")]),

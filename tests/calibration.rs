@@ -59,7 +59,8 @@ fn moe_layer_cost_is_the_median_of_the_single_stream_moe_rows() {
     for c in &cases {
         let moe_layers = catalog.model(&c.model).map_or(0, |m| m.moe_layers());
         let sglang_or_vllm = matches!(c.engine, Engine::Vllm | Engine::Sglang);
-        if c.kind != Kind::Decode || c.batch != Some(1) || moe_layers == 0 || !sglang_or_vllm {
+        // MXFP4 experts run a fused kernel without the per-layer cost.
+        if c.kind != Kind::Decode || c.batch != Some(1) || moe_layers == 0 || !sglang_or_vllm || c.format == "mxfp4" {
             continue;
         }
         let gpu = catalog.gpu(&c.gpu).expect("gpu");
@@ -71,7 +72,8 @@ fn moe_layer_cost_is_the_median_of_the_single_stream_moe_rows() {
     }
     assert!(implied.len() >= 5, "{} rows", implied.len());
     implied.sort_by(f64::total_cmp);
-    let median = implied[implied.len() / 2];
+    let n = implied.len();
+    let median = if n % 2 == 1 { implied[n / 2] } else { (implied[n / 2 - 1] + implied[n / 2]) / 2.0 };
     println!("median {:.1} µs over {} rows; in code {:.1} µs", median * 1e6, implied.len(), engine::MOE_LAYER_S * 1e6);
     assert!((median / engine::MOE_LAYER_S - 1.0).abs() <= 0.05);
 }

@@ -220,4 +220,11 @@ fn a_power_capped_t4_computes_at_its_measured_rate() {
     for id in ["h100-sxm-80gb", "a100-sxm-80gb", "l4-24gb", "rtx-4090-24gb"] {
         assert_eq!(catalog().gpu(id).expect("gpu").sustained_fraction(), 1.0, "{id}");
     }
+    // The same applies to every card whose measured rate is a smaller share
+    // of its datasheet peak than the H100's: MI300X 668.4 of 1300 TFLOPS.
+    let mi300x = catalog().gpu("mi300x-192gb").expect("mi300x");
+    assert!((mi300x.sustained_fraction() - 668.4 / 1300.0 / 0.80).abs() < 1e-12);
+    for id in ["mi325x-256gb", "mi250x-64gb", "gaudi3-128gb"] {
+        assert!(catalog().gpu(id).expect("gpu").sustained_fraction() < 1.0, "{id}");
+    }
 }

@@ -116,7 +116,14 @@ fn images_note_for_vision_requests_only() {
     assert!(fires(q, "images"));
     // 46 × 26 tokens of 28 px per 1280×720 image; 2 × 0.9216 MP × 0.147 s.
     let t = text(q, "images");
-    assert!(t.contains("2392 tokens") && t.contains("0.27 s"), "{t}");
+    assert!(t.contains("2392 image tokens") && t.contains("0.27 s"), "{t}");
     assert!(!fires("model=qwen2.5-vl-7b&images=0", "images"));
     assert!(!fires("model=llama-3.1-8b&images=2", "images"));
+}
+
+#[test]
+fn no_nvlink_note_for_a_layer_split() {
+    // transformers spreads a 70B model over GPUs by layers: no all-reduce.
+    assert!(fires("model=llama-3.1-70b&gpus=2&gpu=h100-sxm-80gb", "nvlink"));
+    assert!(!fires("model=llama-3.1-70b&gpus=2&gpu=h100-sxm-80gb&engine=hf", "nvlink"));
 }

@@ -274,7 +274,8 @@ impl Engine {
     /// run of layers, which then work one after another: llama.cpp's
     /// default `--split-mode layer`, and transformers' `device_map="auto"`
     /// (Accelerate's big-model inference places consecutive layers on each
-    /// GPU and runs them in turn). Neither spans nodes.
+    /// GPU and runs them in turn). Offers of several instances are not
+    /// spread over for them (`recommend.rs`).
     pub fn splits_layers(self) -> bool {
         matches!(self, Engine::LlamaCpp | Engine::Hf)
     }

@@ -117,7 +117,8 @@ pub fn guidance(cfg: &Config, model: &Model, job: &ServeJob<'_>, catalog: &Catal
         if single_fits && p.gpus > 1 {
             out.push(GuidanceItem::new("single-gpu", None, Msg::new("g.note.single_gpu")));
         }
-        if p.tp > 1 {
+        // A layer split (llama.cpp, transformers) has no all-reduce.
+        if p.tp > 1 && !cfg.engine.splits_layers() {
             out.push(GuidanceItem::new("nvlink", None, Msg::new("g.note.nvlink").arg("gpus", p.tp.to_string())));
         }
         let total = p.usd_per_month;

@@ -141,7 +141,7 @@ pub fn evaluate_media(user_cfg: &Config, mut notices: Vec<Notice>, catalog: &Cat
     let Some(model) = model else {
         return empty(user_cfg, notices, catalog);
     };
-    let j = match job(model, &cfg) {
+    let mut j = match job(model, &cfg) {
         Some(j) => j,
         None => {
             // A language-model format (AWQ, GPTQ, MXFP4…) or an unknown one:
@@ -157,6 +157,13 @@ pub fn evaluate_media(user_cfg: &Config, mut notices: Vec<Notice>, catalog: &Cat
             }
         }
     };
+    if let Some(window) = model.audio_window_s.filter(|w| j.seconds > *w) {
+        notices.push(Notice::other(
+            "seconds",
+            format!("{} generates at most {window} s per clip; estimating a {window} s clip", model.name),
+        ));
+        j.seconds = window;
+    }
     let (conf, w) = widen(j.confidence());
     let mem = j.memory();
     let gpus: Vec<&Gpu> = match &cfg.gpu {

@@ -27,12 +27,15 @@ pub struct Factors {
     pub moe_layer_s: f64,
 }
 
-/// Per routed-expert layer and decode step in vLLM and SGLang, fitted as the
-/// median of what the single-stream MoE rows leave after the roofline:
-/// 44–46 µs per layer for Qwen3-235B-A22B and 85–86 µs for
-/// DeepSeek-R1 on 8×B200 (sgl-cookbook), 3 µs for gpt-oss-120b (whose MXFP4
-/// experts run a fused kernel), 7 rows. `tests/calibration.rs` recomputes it.
-pub const MOE_LAYER_S: f64 = 46e-6;
+/// Per routed-expert layer and decode step in vLLM and SGLang's Triton
+/// fused-MoE runner (the default for BF16/FP8 experts in tensor-parallel
+/// runs, per SGLang PR #38374), fitted as the median of what the
+/// single-stream MoE rows leave after the roofline: 44–46 µs per layer for
+/// Qwen3-235B-A22B and 85–86 µs for DeepSeek-R1 (whose MLA adds kernels of
+/// its own) on 8×B200 (sgl-cookbook), 6 rows. MXFP4 experts run a fused
+/// FlashInfer kernel instead and are not charged (gpt-oss-120b's row leaves
+/// 3 µs). `tests/calibration.rs` recomputes it.
+pub const MOE_LAYER_S: f64 = 65.5e-6;
 
 /// Whether the calibration data constrain this engine directly.
 pub fn has_direct_data(engine: Engine) -> bool {
@@ -137,8 +140,9 @@ pub fn runtime_overhead_bytes(engine: Engine) -> f64 {
 /// batch across requests and holds up the engine's loop: in SGLang's
 /// 100-concurrent Qwen2.5-VL-72B run (sgl-cookbook, SGLang 0.5.6, 8×MI300X)
 /// the 95th-percentile inter-token latency is 428 ms, one request's images.
-/// Fitted on that cookbook's single-stream TTFT with two 720p images
-/// (`tests/media.rs` prints the fit and its error on the other rows).
+/// The median of what the two single-stream TTFT rows with two 720p images
+/// leave after prefill (0.202 s/MP on 8×MI300X with Qwen2.5-VL, 0.093 on
+/// 8×B200 with Qwen3-VL: stacks differ 2×); `tests/media.rs` recomputes it.
 pub const IMAGE_PREP_S_PER_MP: f64 = 0.147;
 
 /// Time one image of `res` pixels spends on the request path (see

@@ -274,7 +274,7 @@ impl<'a> ServeJob<'a> {
         let bytes = (body_read * self.body_bits() / 8.0 + head_params * self.format.embed_bits / 8.0) / tp;
         let mut t_weights = bytes / bw;
         if self.format.weight_only {
-            let fp32 = gpu.fp32_tflops.unwrap_or(gpu.bf16_tflops / 8.0) * 1e12;
+            let fp32 = precision::tensor_flops(gpu, Compute::Fp32);
             t_weights += body_read / tp * f.dequant_flops_per_weight / fp32;
         }
         let flops = batch * arch::linear_flops_per_token(m) / tp;
@@ -283,7 +283,9 @@ impl<'a> ServeJob<'a> {
         let t_kv = kv / bw;
         let t_comm = self.allreduce_s(gpu, plan, batch);
         let bound = if t_compute > t_weights { Bound::Compute } else { Bound::Memory };
-        let t_moe = f64::from(m.moe_layers()) * f.moe_layer_s;
+        // MXFP4 experts run FlashInfer's fused MoE kernel (SGLang PR #8898,
+        // vLLM PR #23696), without the Triton runner's per-layer launches.
+        let t_moe = if self.format.compute == Compute::Fp4 { 0.0 } else { f64::from(m.moe_layers()) * f.moe_layer_s };
         (t_weights.max(t_compute) + t_kv + t_comm + t_moe + f.step_overhead_s, bound)
     }
 
@@ -316,13 +318,15 @@ impl<'a> ServeJob<'a> {
     /// Time to take in the images of `batch` requests: each request's
     /// images are prepared one request after another, then the vision tower
     /// runs before the language model's prefill, sharded like it (vLLM and
-    /// SGLang shard the Qwen2.5-VL and Mllama vision towers over the TP group).
+    /// SGLang shard the Qwen2.5-VL and Mllama vision towers over the TP
+    /// group). Quantized checkpoints keep the tower in 16 bits, so it runs
+    /// at the 16-bit rate whatever the language model's format.
     pub fn vision_s(&self, gpu: &Gpu, plan: Plan, batch: f64) -> f64 {
         if self.vision_flops <= 0.0 {
             return 0.0;
         }
-        let f = self.factors(gpu);
-        batch * (self.image_prep_s + self.vision_flops / f64::from(plan.tp) / self.compute_rate(gpu, &f))
+        let rate = precision::tensor_flops(gpu, Compute::Bf16) * self.factors(gpu).compute;
+        batch * (self.image_prep_s + self.vision_flops / f64::from(plan.tp) / rate)
     }
 
     pub fn speed(&self, gpu: &Gpu, plan: Plan, batch: f64) -> ServeSpeed {

@@ -884,4 +884,10 @@ fn language_model_formats_fall_back_to_the_generators_own_precision() {
     let gguf = evaluate_query("task=generate&model=flux.1-dev&w=gguf-q8_0", catalog, today);
     assert!(gguf.notices.is_empty(), "{:?}", gguf.notices);
     assert!(gguf.memory.weights_bytes < native.memory.weights_bytes);
+    // The same for fine-tuning an image model.
+    let ft = evaluate_query("task=finetune&model=flux.1-dev&method=lora&w=int4-awq", catalog, today);
+    assert!(ft.notices.iter().any(|n| n.key == "w") && !ft.unusable && !ft.results.is_empty());
+    // Stable Audio Open cannot make a clip longer than its window.
+    let long = evaluate_query("task=generate&model=stable-audio-open&seconds=120", catalog, today);
+    assert!(long.notices.iter().any(|n| n.key == "seconds"), "{:?}", long.notices);
 }

@@ -141,21 +141,8 @@ pub fn evaluate_media(user_cfg: &Config, mut notices: Vec<Notice>, catalog: &Cat
     let Some(model) = model else {
         return empty(user_cfg, notices, catalog);
     };
-    let mut j = match job(model, &cfg) {
-        Some(j) => j,
-        None => {
-            // A language-model format (AWQ, GPTQ, MXFP4…) or an unknown one:
-            // say so and answer at the model's own precision.
-            notices.push(Notice::other(
-                "w",
-                format!("weight format `{}` is not used for generation models; using the model's own precision", cfg.weight_format_id()),
-            ));
-            cfg.w = None;
-            match job(model, &cfg) {
-                Some(j) => j,
-                None => return empty(user_cfg, notices, catalog),
-            }
-        }
+    let Some(mut j) = with_own_precision(&mut cfg, &mut notices, |c| job(model, c)) else {
+        return empty(user_cfg, notices, catalog);
     };
     if let Some(window) = model.audio_window_s.filter(|w| j.seconds > *w) {
         notices.push(Notice::other(
@@ -222,6 +209,21 @@ pub fn evaluate_media(user_cfg: &Config, mut notices: Vec<Notice>, catalog: &Cat
     };
     answer.guidance = guidance(&cfg, &j, catalog, &answer);
     answer
+}
+
+/// Builds a generation or image-training job; a language-model format (AWQ,
+/// GPTQ, MXFP4…) or an unknown one gets a notice and the model's own
+/// precision instead (NF4 for QLoRA).
+pub(crate) fn with_own_precision<T>(cfg: &mut Config, notices: &mut Vec<Notice>, build: impl Fn(&Config) -> Option<T>) -> Option<T> {
+    if let Some(t) = build(cfg) {
+        return Some(t);
+    }
+    notices.push(Notice::other(
+        "w",
+        format!("weight format `{}` is not used for generation models; using the model's own precision", cfg.weight_format_id()),
+    ));
+    cfg.w = None;
+    build(cfg)
 }
 
 pub(crate) fn empty(cfg: &Config, notices: Vec<Notice>, catalog: &Catalog) -> Answer {

@@ -74,21 +74,8 @@ pub fn evaluate_media_training(user_cfg: &Config, notices: Vec<Notice>, catalog:
         cfg.usage = Usage::Once;
     }
     let mut notices = notices;
-    let t = match train_job(model, &cfg) {
-        Some(t) => t,
-        None => {
-            // A language-model format (AWQ, GPTQ, MXFP4…): say so and train
-            // on the model's own precision (NF4 for QLoRA).
-            notices.push(Notice::other(
-                "w",
-                format!("weight format `{}` is not used for generation models; using the model's own precision", cfg.weight_format_id()),
-            ));
-            cfg.w = None;
-            match train_job(model, &cfg) {
-                Some(t) => t,
-                None => return super::media_answer::empty(user_cfg, notices, catalog),
-            }
-        }
+    let Some(t) = super::media_answer::with_own_precision(&mut cfg, &mut notices, |c| train_job(model, c)) else {
+        return super::media_answer::empty(user_cfg, notices, catalog);
     };
     let mem = t.memory();
     let gpus: Vec<&Gpu> = match &cfg.gpu {

@@ -200,10 +200,19 @@ fn memory_json(job: &TrainJob<'_>, gpu: &Gpu, layout: Layout) -> MemoryJson {
     }
 }
 
-/// The smallest fitting GPU count per offer shape (GPU, GPUs per instance,
-/// several instances allowed): it depends on memory only, and many offers
-/// share a shape.
-type FitCache = Vec<((std::sync::Arc<str>, u32, bool), Option<u32>)>;
+/// Per offer shape, computed once: the smallest fitting GPU count (GPU, GPUs
+/// per instance, several instances allowed: it depends on memory only), and
+/// the fastest layout at that count over given links. Many offers share a
+/// shape. GPUs are keyed by their place in the catalog (the address of its
+/// entry), which is cheaper to compare than their ids.
+#[derive(Default)]
+struct FitCache {
+    smallest: Vec<((usize, u32, bool), Option<u32>)>,
+    best: Vec<(LayoutKey, Option<(Layout, f64)>)>,
+}
+
+/// GPU, GPU count, GPUs per instance, data-parallel and tensor-parallel link speeds.
+type LayoutKey = (usize, u32, u32, u64, u64);
 
 fn offer_result(job: &TrainJob<'_>, cfg: &Config, catalog: &Catalog, gpu: &Gpu, o: &Offer, today: Date, cache: &mut FitCache) -> OfferResult {
     let cap = gpu.memory_bytes() * USABLE;
@@ -215,17 +224,29 @@ fn offer_result(job: &TrainJob<'_>, cfg: &Config, catalog: &Catalog, gpu: &Gpu, 
     let need = cfg.days.map_or(1, |d| gpus_for_deadline(job, cfg, gpu, d));
     let tp_link = if o.interconnect.is_scale_up() { gpu.link_bytes_per_s(true) } else { gpu.pcie_bytes_per_s() };
     let dp_link = |n: u32| if n > o.gpus { o.inter_node_gbps.map_or(DEFAULT_INTER_NODE_BYTES_PER_S, |g| g * 1e9 / 8.0 / f64::from(o.gpus)) } else { tp_link };
-    let key = (o.gpu.clone(), o.gpus, multi);
-    let smallest = match cache.iter().find(|(k, _)| *k == key) {
+    let gpu_key = std::ptr::from_ref(gpu) as usize;
+    let key = (gpu_key, o.gpus, multi);
+    let smallest = match cache.smallest.iter().find(|(k, _)| *k == key) {
         Some((_, n)) => *n,
         None => {
             // No count reaches the deadline's GPUs: the offer cannot finish in time.
             let n = smallest_fitting(job, &counts, o.gpus, cap, need);
-            cache.push((key, n));
+            cache.smallest.push((key, n));
             n
         }
     };
-    let found = smallest.and_then(|n| Some((n, best_layout(job, gpu, n, o.gpus, cap, dp_link(n), tp_link)?)));
+    let found = smallest.and_then(|n| {
+        let key = (gpu_key, n, o.gpus, dp_link(n).to_bits(), tp_link.to_bits());
+        let best = match cache.best.iter().find(|(k, _)| *k == key) {
+            Some((_, b)) => *b,
+            None => {
+                let b = best_layout(job, gpu, n, o.gpus, cap, dp_link(n), tp_link);
+                cache.best.push((key, b));
+                b
+            }
+        };
+        Some((n, best?))
+    });
     let fits = found.is_some();
     let (gpus, layout, tps) = match found {
         Some((n, (l, tps))) => (n, l, tps),
@@ -289,7 +310,7 @@ pub fn evaluate_training(user_cfg: &Config, notices: Vec<Notice>, catalog: &Cata
             speeds: speeds(&job, &cfg, tps, p.layout, widen),
         });
     }
-    let mut cache = FitCache::new();
+    let mut cache = FitCache::default();
     let offers: Vec<OfferResult> = catalog
         .offers
         .iter()

@@ -89,7 +89,7 @@ fn smallest_fitting(job: &TrainJob<'_>, counts: &[u32], per_node: u32, cap: f64,
 /// Fewest GPUs of a type (powers of two in a node, then whole nodes) that
 /// some layout fits, and that meet the deadline when one is set; then the
 /// fastest layout of that many.
-fn plan(job: &TrainJob<'_>, cfg: &Config, gpu: &Gpu) -> Plan {
+fn plan(job: &TrainJob<'_>, cfg: &Config, gpu: &Gpu, cache: &mut FitCache) -> Plan {
     let cap = gpu.memory_bytes() * USABLE;
     let per_node = gpu.gpus_per_node.max(1);
     let pick = |n: u32| best_layout(job, gpu, n, per_node, cap, link_bytes_per_s(gpu, n), gpu.link_bytes_per_s(true));
@@ -100,13 +100,17 @@ fn plan(job: &TrainJob<'_>, cfg: &Config, gpu: &Gpu) -> Plan {
             None => Plan { gpus: n, fits: false, layout: Layout::data(n) },
         };
     }
-    let mut candidates: Vec<u32> = (0..8).map(|i| 1u32 << i).filter(|n| *n <= per_node).collect();
     // Several nodes only for datacenter boards with a cluster network.
-    if gpu.class == super::catalog::GpuClass::Datacenter {
-        candidates.extend((2..=512).map(|nodes| nodes * per_node));
-    }
+    let nodes = gpu.class == super::catalog::GpuClass::Datacenter;
     let deadline_gpus = cfg.days.map_or(1, |days| gpus_for_deadline(job, cfg, gpu, days));
-    match smallest_fitting(job, &candidates, per_node, cap, deadline_gpus).and_then(|n| Some((n, pick(n)?))) {
+    let smallest = cache.smallest((cap.to_bits(), per_node, nodes, deadline_gpus), || {
+        let mut candidates: Vec<u32> = (0..8).map(|i| 1u32 << i).filter(|n| *n <= per_node).collect();
+        if nodes {
+            candidates.extend((2..=512).map(|nodes| nodes * per_node));
+        }
+        smallest_fitting(job, &candidates, per_node, cap, deadline_gpus)
+    });
+    match smallest.and_then(|n| Some((n, pick(n)?))) {
         Some((n, (layout, _))) => Plan { gpus: n, fits: true, layout },
         None => Plan { gpus: 1, fits: false, layout: Layout::data(1) },
     }
@@ -200,19 +204,39 @@ fn memory_json(job: &TrainJob<'_>, gpu: &Gpu, layout: Layout) -> MemoryJson {
     }
 }
 
-/// Per offer shape, computed once: the smallest fitting GPU count (GPU, GPUs
-/// per instance, several instances allowed: it depends on memory only), and
-/// the fastest layout at that count over given links. Many offers share a
-/// shape. GPUs are keyed by their place in the catalog (the address of its
-/// entry), which is cheaper to compare than their ids.
+/// Computed once per shape: the smallest fitting GPU count, which depends
+/// only on the memory per GPU, the GPUs per node or instance, whether
+/// several nodes or instances may be used and the deadline's GPU count
+/// (shared by every GPU type of the same capacity); and per offer shape the
+/// fastest layout at that count over given links. GPUs are keyed by their
+/// place in the catalog (the address of its entry), cheaper to compare than
+/// their ids.
 #[derive(Default)]
 struct FitCache {
-    smallest: Vec<((usize, u32, bool), Option<u32>)>,
+    smallest: Vec<(FitKey, Option<u32>)>,
     best: Vec<(LayoutKey, Option<(Layout, f64)>)>,
 }
 
+impl FitCache {
+    fn smallest(&mut self, key: FitKey, compute: impl FnOnce() -> Option<u32>) -> Option<u32> {
+        if let Some((_, n)) = self.smallest.iter().find(|(k, _)| *k == key) {
+            return *n;
+        }
+        let n = compute();
+        self.smallest.push((key, n));
+        n
+    }
+}
+
+/// Usable bytes per GPU, GPUs per node or instance, several allowed, deadline GPUs.
+type FitKey = (u64, u32, bool, u32);
+
 /// GPU, GPU count, GPUs per instance, data-parallel and tensor-parallel link speeds.
 type LayoutKey = (usize, u32, u32, u64, u64);
+
+/// Marks offer keys in `FitCache::smallest` (whose candidate counts differ
+/// from the per-GPU plans'); deadlines never need 2³¹ GPUs.
+const OFFER_KEY: u32 = 1 << 31;
 
 fn offer_result(job: &TrainJob<'_>, cfg: &Config, catalog: &Catalog, gpu: &Gpu, o: &Offer, today: Date, cache: &mut FitCache) -> OfferResult {
     let cap = gpu.memory_bytes() * USABLE;
@@ -225,16 +249,10 @@ fn offer_result(job: &TrainJob<'_>, cfg: &Config, catalog: &Catalog, gpu: &Gpu, 
     let tp_link = if o.interconnect.is_scale_up() { gpu.link_bytes_per_s(true) } else { gpu.pcie_bytes_per_s() };
     let dp_link = |n: u32| if n > o.gpus { o.inter_node_gbps.map_or(DEFAULT_INTER_NODE_BYTES_PER_S, |g| g * 1e9 / 8.0 / f64::from(o.gpus)) } else { tp_link };
     let gpu_key = std::ptr::from_ref(gpu) as usize;
-    let key = (gpu_key, o.gpus, multi);
-    let smallest = match cache.smallest.iter().find(|(k, _)| *k == key) {
-        Some((_, n)) => *n,
-        None => {
-            // No count reaches the deadline's GPUs: the offer cannot finish in time.
-            let n = smallest_fitting(job, &counts, o.gpus, cap, need);
-            cache.smallest.push((key, n));
-            n
-        }
-    };
+    // None: no count reaches the deadline's GPUs, the offer cannot finish in time.
+    // (Offer counts are multiples of the instance size, keyed apart from
+    // the per-GPU plans' powers of two by the `multi` flag's place.)
+    let smallest = cache.smallest((cap.to_bits(), o.gpus, multi, need | OFFER_KEY), || smallest_fitting(job, &counts, o.gpus, cap, need));
     let found = smallest.and_then(|n| {
         let key = (gpu_key, n, o.gpus, dp_link(n).to_bits(), tp_link.to_bits());
         let best = match cache.best.iter().find(|(k, _)| *k == key) {
@@ -291,8 +309,9 @@ pub fn evaluate_training(user_cfg: &Config, notices: Vec<Notice>, catalog: &Cata
         None => catalog.gpus.iter().collect(),
     };
     let mut results = Vec::new();
+    let mut cache = FitCache::default();
     for gpu in &gpus {
-        let p = plan(&job, &cfg, gpu);
+        let p = plan(&job, &cfg, gpu, &mut cache);
         let (conf, widen) = confidence(model, gpu, p.gpus);
         let tps = layout_tokens_per_s(&job, gpu, p.layout);
         results.push(GpuResult {
@@ -310,7 +329,6 @@ pub fn evaluate_training(user_cfg: &Config, notices: Vec<Notice>, catalog: &Cata
             speeds: speeds(&job, &cfg, tps, p.layout, widen),
         });
     }
-    let mut cache = FitCache::default();
     let offers: Vec<OfferResult> = catalog
         .offers
         .iter()
@@ -327,7 +345,7 @@ pub fn evaluate_training(user_cfg: &Config, notices: Vec<Notice>, catalog: &Cata
         .or_else(|| catalog.gpu("h100-sxm-80gb"));
     let (memory, answers) = match focus {
         Some(gpu) => {
-            let p = plan(&job, &cfg, gpu);
+            let p = plan(&job, &cfg, gpu, &mut cache);
             let ckpt = job.checkpoint_bytes();
             (
                 memory_json(&job, gpu, p.layout),

@@ -358,10 +358,7 @@ pub fn evaluate(cfg: &Config, mut notices: Vec<Notice>, catalog: &Catalog, today
         return super::train_answer::evaluate_training(&cfg, notices, catalog, today, &model, unusable);
     }
     let job = ServeJob::new(&model, &cfg, format);
-    let gpus: Vec<&Gpu> = match &cfg.gpu {
-        Some(g) => catalog.gpu(g).into_iter().collect(),
-        None => catalog.gpus.iter().collect(),
-    };
+    let gpus = catalog.gpus_for(cfg.gpu.as_deref());
 
     let mut results = Vec::new();
     for gpu in &gpus {

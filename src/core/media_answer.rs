@@ -153,10 +153,7 @@ pub fn evaluate_media(user_cfg: &Config, mut notices: Vec<Notice>, catalog: &Cat
     }
     let (conf, w) = widen(j.confidence());
     let mem = j.memory();
-    let gpus: Vec<&Gpu> = match &cfg.gpu {
-        Some(g) => catalog.gpu(g).into_iter().collect(),
-        None => catalog.gpus.iter().collect(),
-    };
+    let gpus = catalog.gpus_for(cfg.gpu.as_deref());
     let results: Vec<GpuResult> = gpus
         .iter()
         .map(|gpu| GpuResult {

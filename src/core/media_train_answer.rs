@@ -78,10 +78,7 @@ pub fn evaluate_media_training(user_cfg: &Config, notices: Vec<Notice>, catalog:
         return super::media_answer::empty(user_cfg, notices, catalog);
     };
     let mem = t.memory();
-    let gpus: Vec<&Gpu> = match &cfg.gpu {
-        Some(g) => catalog.gpu(g).into_iter().collect(),
-        None => catalog.gpus.iter().collect(),
-    };
+    let gpus = catalog.gpus_for(cfg.gpu.as_deref());
     let results: Vec<GpuResult> = gpus
         .iter()
         .map(|gpu| {

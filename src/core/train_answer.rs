@@ -304,10 +304,7 @@ pub fn evaluate_training(user_cfg: &Config, notices: Vec<Notice>, catalog: &Cata
         cfg.usage = Usage::Once;
     }
     let job = TrainJob::new(model, &cfg);
-    let gpus: Vec<&Gpu> = match &cfg.gpu {
-        Some(g) => catalog.gpu(g).into_iter().collect(),
-        None => catalog.gpus.iter().collect(),
-    };
+    let gpus = catalog.gpus_for(cfg.gpu.as_deref());
     let mut results = Vec::new();
     let mut cache = FitCache::default();
     for gpu in &gpus {

@@ -90,6 +90,14 @@ impl Catalog {
         Ok(Catalog { gpus, models, offers, providers, as_of })
     }
 
+    /// The GPU types a configuration looks at: the one it pins, else all.
+    pub fn gpus_for(&self, pinned: Option<&str>) -> Vec<&Gpu> {
+        match pinned {
+            Some(g) => self.gpu(g).into_iter().collect(),
+            None => self.gpus.iter().collect(),
+        }
+    }
+
     pub fn gpu(&self, id: &str) -> Option<&Gpu> {
         self.gpus.iter().find(|g| g.id == id)
     }

@@ -146,8 +146,8 @@ pub fn runtime_overhead_bytes(engine: Engine) -> f64 {
 pub const IMAGE_PREP_S_PER_MP: f64 = 0.147;
 
 /// Time one image of `res` pixels spends on the request path (see
-/// [`IMAGE_PREP_S_PER_MP`]); the same for every engine until data separate them.
-pub fn image_preprocess_s(_engine: Engine, res: (u32, u32)) -> f64 {
+/// [`IMAGE_PREP_S_PER_MP`]); one figure for every engine until data separate them.
+pub fn image_preprocess_s(res: (u32, u32)) -> f64 {
     IMAGE_PREP_S_PER_MP * f64::from(res.0) * f64::from(res.1) / 1e6
 }
 

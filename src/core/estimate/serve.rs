@@ -129,7 +129,7 @@ impl<'a> ServeJob<'a> {
                 2.0 * v.params * v.patches_per_image(cfg.resolution()) * f64::from(cfg.images)
             }),
             image_prep_s: match model.vision {
-                Some(_) => f64::from(cfg.images) * engine::image_preprocess_s(cfg.engine, cfg.resolution()),
+                Some(_) => f64::from(cfg.images) * engine::image_preprocess_s(cfg.resolution()),
                 None => 0.0,
             },
             factors_override: None,

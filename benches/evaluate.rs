@@ -15,7 +15,7 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use whichgpu::core::answer::evaluate_query;
+use whichgpu::core::evaluate::evaluate_query;
 use whichgpu::core::catalog::{Catalog, Date};
 
 /// Representative configurations: the page's default, a 70B model in FP8,

@@ -1,7 +1,7 @@
 //! Hand-computed cases and properties of the serving estimator.
 
 use proptest::prelude::*;
-use whichgpu::core::answer::evaluate_query;
+use whichgpu::core::evaluate::evaluate_query;
 use whichgpu::core::catalog::{Catalog, Date};
 use whichgpu::core::config::{Config, Engine};
 use whichgpu::core::estimate::arch;

@@ -24,7 +24,7 @@
 
 use proptest::prelude::*;
 use proptest::test_runner::Config as ProptestConfig;
-use whichgpu::core::answer::evaluate_query;
+use whichgpu::core::evaluate::evaluate_query;
 use whichgpu::core::catalog::offers::{parse_offers, OFFER_COLUMNS};
 use whichgpu::core::catalog::{Catalog, Date};
 use whichgpu::core::link::{decode, encode, Notice, KEYS};

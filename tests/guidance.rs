@@ -1,6 +1,6 @@
 //! Each guidance rule has a case where it fires and one where it does not.
 
-use whichgpu::core::answer::evaluate_query;
+use whichgpu::core::evaluate::evaluate_query;
 use whichgpu::core::catalog::{Catalog, Date};
 
 fn rules(query: &str) -> Vec<(String, String)> {

@@ -15,16 +15,16 @@ fn check(query: &str, expect_notice_keys: &[&str]) -> Config {
 #[test]
 fn the_design_example_decodes() {
     let c = check("?v=1&task=serve&model=llama-3.1-70b&w=fp8&in=2000&out=500&batch=16", &[]);
-    assert_eq!(c.model, "llama-3.1-70b");
+    assert_eq!(c.model_id(), "llama-3.1-70b");
     assert_eq!(c.w.as_deref(), Some("fp8"));
-    assert_eq!((c.input_tokens, c.output_tokens, c.batch), (2000, 500, Batch::N(16)));
+    assert_eq!((c.input_tokens, c.output_tokens, c.batch()), (2000, 500, Batch::N(16)));
 }
 
 #[test]
 fn bad_values_fall_back_for_that_key_only() {
     let c = check("model=qwen2.5-7b&in=-5&out=abc&batch=0&w=fp9&kv=fp8&frobnicate=1", &["in", "out", "batch", "w", "frobnicate"]);
     let d = Config::default();
-    assert_eq!(c.model, "qwen2.5-7b");
+    assert_eq!(c.model_id(), "qwen2.5-7b");
     assert_eq!(c.kv, "fp8");
     assert_eq!((c.input_tokens, c.output_tokens, c.batch, c.w.clone()), (d.input_tokens, d.output_tokens, d.batch, None));
     let (_, n) = decode("in=1000000000000");

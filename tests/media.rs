@@ -679,7 +679,7 @@ fn mm_run(id: &str) -> Result<MmRun, String> {
 /// whose conditions are not recorded are listed and skipped.
 #[test]
 fn multimodal_rows_through_the_serving_estimator() {
-    use whichgpu::core::answer::evaluate_query;
+    use whichgpu::core::evaluate::evaluate_query;
     let catalog = Catalog::bundled().expect("catalog");
     let today = whichgpu::core::catalog::Date::parse("2026-11-29").expect("date");
     let mut reader = csv::ReaderBuilder::new().from_reader(MEASUREMENTS.as_bytes());
@@ -832,7 +832,7 @@ fn device_measurement_confirms_host_bound_decoding() {
 
 #[test]
 fn host_bound_rule_fires_for_small_audio_models_only() {
-    use whichgpu::core::answer::evaluate_query;
+    use whichgpu::core::evaluate::evaluate_query;
     let catalog = Catalog::bundled().expect("catalog");
     let today = whichgpu::core::catalog::Date::parse("2026-11-29").expect("date");
     let rule = |q: &str| evaluate_query(q, catalog, today).guidance.iter().any(|g| g.id == "host-bound");
@@ -872,7 +872,7 @@ fn decoder_host_time_counts_the_kernels_of_each_layer() {
 
 #[test]
 fn language_model_formats_fall_back_to_the_generators_own_precision() {
-    use whichgpu::core::answer::evaluate_query;
+    use whichgpu::core::evaluate::evaluate_query;
     let catalog = Catalog::bundled().expect("catalog");
     let today = whichgpu::core::catalog::Date::parse("2026-11-29").expect("date");
     let a = evaluate_query("task=generate&model=flux.1-dev&w=int4-awq", catalog, today);

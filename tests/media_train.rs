@@ -4,12 +4,12 @@
 
 use std::collections::BTreeMap;
 
-use whichgpu::core::answer::evaluate;
+use whichgpu::core::evaluate::evaluate;
 use whichgpu::core::catalog::media::{bundled_media, MediaModel};
 use whichgpu::core::catalog::{Catalog, Date};
 use whichgpu::core::config::{Checkpointing, Config, Method, Optim, Task};
 use whichgpu::core::estimate::media_train::{MediaTrainJob, UNET_BYTES_PER_TOKEN, UNET_BYTES_PER_TOKEN_GC};
-use whichgpu::core::media_train_answer::train_job;
+use whichgpu::core::resolve::image_train_job as train_job;
 
 const DATA: &str = include_str!("data/image_finetune_measurements.csv");
 const GIB: f64 = 1_073_741_824.0;
@@ -19,7 +19,7 @@ fn model(id: &str) -> &'static MediaModel {
 }
 
 fn cfg(model: &str, method: Method) -> Config {
-    Config { task: Task::Finetune, model: model.into(), method, ..Config::default() }
+    Config { task: Task::Finetune, model: Some(model.into()), method, ..Config::default() }
 }
 
 fn job<'a>(m: &'a MediaModel, c: &Config) -> MediaTrainJob<'a> {

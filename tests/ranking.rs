@@ -1,6 +1,6 @@
 //! Ranking, filters and the recommendation on a small hand-checked catalog.
 
-use whichgpu::core::answer::evaluate;
+use whichgpu::core::evaluate::evaluate;
 use whichgpu::core::catalog::offers::{parse_offers_any, OFFER_COLUMNS};
 use whichgpu::core::catalog::{Catalog, Date};
 use whichgpu::core::link::decode;

@@ -1,7 +1,7 @@
 //! Snapshot of every example scenario's report, so a formula change shows
 //! its whole effect in review (`cargo insta review` to accept).
 
-use whichgpu::core::answer::evaluate_query;
+use whichgpu::core::evaluate::evaluate_query;
 use whichgpu::core::catalog::{Catalog, Date};
 use whichgpu::core::report;
 

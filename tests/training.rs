@@ -6,7 +6,7 @@
 
 use whichgpu::core::catalog::{Catalog, Gpu};
 use whichgpu::core::config::{Checkpointing, Config, Method, Optim, Targets, Task};
-use whichgpu::core::answer::evaluate;
+use whichgpu::core::evaluate::evaluate;
 use whichgpu::core::catalog::Date;
 use whichgpu::core::estimate::train::{mfu, Layout, TrainJob};
 
@@ -96,7 +96,7 @@ fn load(catalog: &Catalog) -> (Vec<Row>, Vec<(String, String)>) {
         };
         let method = task.trim_start_matches("finetune-");
         let mut cfg = defaults(framework, method);
-        cfg.model = field(&r, &h, "model_id").to_string();
+        cfg.model = Some(field(&r, &h, "model_id").to_string());
         if let Ok(b) = field(&r, &h, "batch").parse() {
             cfg.mb = b;
         }
@@ -147,7 +147,7 @@ fn load(catalog: &Catalog) -> (Vec<Row>, Vec<(String, String)>) {
             continue;
         }
         let mut cfg = defaults(if framework == "peft" { "peft-fsdp" } else { framework }, method);
-        cfg.model = model.to_string();
+        cfg.model = Some(model.to_string());
         if let Ok(b) = field(&r, &h, "micro_batch").parse() {
             cfg.mb = b;
         }
@@ -200,7 +200,7 @@ fn load(catalog: &Catalog) -> (Vec<Row>, Vec<(String, String)>) {
 }
 
 fn predict(row: &Row, catalog: &Catalog) -> Option<f64> {
-    let model = catalog.model(&row.cfg.model)?;
+    let model = catalog.model(row.cfg.model_id())?;
     let gpu: &Gpu = catalog.gpu(&row.gpu)?;
     let mut job = TrainJob::new(model, &row.cfg);
     // Unsloth and torchtune compute the loss in chunks (no full fp32 logits);
@@ -231,7 +231,7 @@ fn training_estimates_match_measurements() {
         let Some(p) = predict(r, catalog) else { continue };
         let err = (p - r.measured) / r.measured * 100.0;
         let (m, pv) = if r.kind == "memory" { (r.measured / GIB, p / GIB) } else { (r.measured, p) };
-        println!("{:<6} {:<13} {:<16} {:<14} {:>4} {:>12.2} {:>12.2} {:>+7.1}", r.id, r.kind, r.cfg.model, r.gpu, r.gpus, m, pv, err);
+        println!("{:<6} {:<13} {:<16} {:<14} {:>4} {:>12.2} {:>12.2} {:>+7.1}", r.id, r.kind, r.cfg.model_id(), r.gpu, r.gpus, m, pv, err);
         if r.id.starts_with('v') {
             reference.push(err.abs());
         } else {
@@ -286,7 +286,7 @@ fn tensor_and_pipeline_parallel_divide_the_states() {
 fn seventy_b_full_fine_tune_without_zero_takes_model_parallelism() {
     let catalog = Catalog::bundled().expect("catalog");
     let today = Date::parse("2026-11-29").expect("date");
-    let cfg = Config { task: Task::Finetune, method: Method::Full, zero: 0, model: "llama-3.1-70b".into(), gpu: Some("h100-sxm-80gb".into()), ..Config::default() };
+    let cfg = Config { task: Task::Finetune, method: Method::Full, zero: 0, model: Some("llama-3.1-70b".into()), gpu: Some("h100-sxm-80gb".into()), ..Config::default() };
     let a = evaluate(&cfg, Vec::new(), catalog, today);
     let r = a.results.first().expect("one GPU type");
     let (dp, tp, pp) = (r.speeds.train_dp.unwrap_or(0), r.speeds.train_tp.unwrap_or(0), r.speeds.train_pp.unwrap_or(0));

@@ -5,7 +5,7 @@
 
 use std::process::ExitCode;
 
-use whichgpu::core::answer::evaluate_query;
+use whichgpu::core::evaluate::evaluate_query;
 use whichgpu::core::catalog::{Catalog, Date};
 use whichgpu::core::catalog::offers::parse_offers;
 use whichgpu::core::{calibrate, report, skypilot};

@@ -1,7 +1,9 @@
-//! Turning a usage pattern into billed hours: providers bill in increments
-//! (per second, minute or hour) with a minimum charge, so a 7-minute job on
-//! per-hour billing costs a full hour.
+//! The bill of an offer: a usage pattern turned into billed hours
+//! (providers bill in increments — per second, minute or hour — with a
+//! minimum charge, so a 7-minute job on per-hour billing costs a full
+//! hour), spot where the workload tolerates it, storage and egress.
 
+use super::catalog::{Catalog, Offer};
 use super::config::{Config, Task, Usage};
 use super::units::HOURS_PER_MONTH;
 
@@ -23,7 +25,7 @@ pub fn billed_seconds(seconds: f64, increment_s: f64, min_charge_s: f64) -> f64 
 pub fn tolerates_interruption(cfg: &Config) -> bool {
     match cfg.task {
         Task::Generate | Task::Finetune | Task::Pretrain => true,
-        Task::Serve => matches!(cfg.usage, Usage::Jobs | Usage::Once),
+        Task::Serve => matches!(cfg.usage(), Usage::Jobs | Usage::Once),
     }
 }
 
@@ -38,7 +40,7 @@ pub struct Hours {
 
 /// `job_hours`: length of one job when the estimator knows it (training), else `jobmin`.
 pub fn hours(cfg: &Config, increment_s: f64, min_charge_s: f64, job_hours: Option<f64>, restart_factor: f64) -> Hours {
-    match cfg.usage {
+    match cfg.usage() {
         Usage::Always => Hours { busy_per_month: HOURS_PER_MONTH, billed_per_month: HOURS_PER_MONTH, billed_per_job: 0.0 },
         Usage::Hours => {
             let per_day = billed_seconds(cfg.hpd * 3600.0, increment_s, min_charge_s) / 3600.0;
@@ -54,6 +56,52 @@ pub fn hours(cfg: &Config, increment_s: f64, min_charge_s: f64, job_hours: Optio
             let per_job = billed_seconds(job_s, increment_s, min_charge_s) / 3600.0;
             Hours { busy_per_month: job_s / 3600.0, billed_per_month: per_job, billed_per_job: per_job }
         }
+    }
+}
+
+/// The bill of running `instances` of an offer under the user's usage.
+#[derive(Debug, Clone, Copy)]
+pub struct Bill {
+    pub spot: bool,
+    pub overridden: bool,
+    pub usd_per_hour: f64,
+    pub hours: Hours,
+    pub compute_month: f64,
+    pub usd_per_month: f64,
+    pub usd_per_job: Option<f64>,
+    pub storage_usd_per_month: f64,
+    pub egress_usd_per_month: f64,
+}
+
+/// Prices an offer: the user's override if any, spot only where the
+/// workload tolerates interruption (with the restart overhead), billed in
+/// the provider's increments; storage (GB × months × price per instance)
+/// and egress beyond the provider's free allowance.
+pub fn bill(cfg: &Config, catalog: &Catalog, o: &Offer, instances: u32, job_hours: Option<f64>, store_gb: f64) -> Bill {
+    let override_price = cfg.prices.iter().find(|(id, _)| **id == *o.id).map(|(_, p)| *p);
+    let spot = cfg.spot && tolerates_interruption(cfg) && o.spot_usd_per_hour.is_some() && override_price.is_none();
+    let hourly = override_price.unwrap_or(if spot { o.spot_usd_per_hour.unwrap_or(o.usd_per_hour) } else { o.usd_per_hour });
+    let restart = if spot { 1.0 + cfg.restart_pct / 100.0 } else { 1.0 };
+    let usd_per_hour = hourly * f64::from(instances);
+    let provider = catalog.provider(&o.provider);
+    let (increment, min_charge, _) = o.billing(provider);
+    let hours = hours(cfg, increment, min_charge, job_hours, restart);
+    let storage_price = o.storage_usd_per_gb_month.or(provider.and_then(|p| p.storage_usd_per_gb_month)).unwrap_or(0.0);
+    let egress_price = o.egress_usd_per_gb.or(provider.and_then(|p| p.egress_usd_per_gb)).unwrap_or(0.0);
+    let free_egress = provider.map_or(0.0, |p| p.free_egress_gb_month);
+    let storage_usd_per_month = store_gb * storage_price * f64::from(instances.max(1));
+    let egress_usd_per_month = (cfg.egress_gb - free_egress).max(0.0) * egress_price;
+    let compute_month = usd_per_hour * hours.billed_per_month;
+    Bill {
+        spot,
+        overridden: override_price.is_some(),
+        usd_per_hour,
+        hours,
+        compute_month,
+        usd_per_month: compute_month + storage_usd_per_month + egress_usd_per_month,
+        usd_per_job: (hours.billed_per_job > 0.0).then_some(usd_per_hour * hours.billed_per_job),
+        storage_usd_per_month,
+        egress_usd_per_month,
     }
 }
 
@@ -73,7 +121,7 @@ mod tests {
 
     #[test]
     fn jobs_per_month_are_billed_each() {
-        let cfg = Config { usage: Usage::Jobs, jobs: 100.0, jobmin: 7.0, ..Config::default() };
+        let cfg = Config { usage: Some(Usage::Jobs), jobs: 100.0, jobmin: 7.0, ..Config::default() };
         let h = hours(&cfg, 3600.0, 0.0, None, 1.0);
         assert_eq!(h.billed_per_month, 100.0);
         let h = hours(&cfg, 1.0, 60.0, None, 1.0);
@@ -84,7 +132,7 @@ mod tests {
     fn endpoints_never_take_spot() {
         let endpoint = Config::default();
         assert!(!tolerates_interruption(&endpoint));
-        let batch = Config { usage: Usage::Jobs, ..Config::default() };
+        let batch = Config { usage: Some(Usage::Jobs), ..Config::default() };
         assert!(tolerates_interruption(&batch));
         let ft = Config { task: Task::Finetune, ..Config::default() };
         assert!(tolerates_interruption(&ft));

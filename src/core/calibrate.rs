@@ -219,11 +219,11 @@ pub fn predict(case: &Case, catalog: &Catalog, factors: Option<Factors>) -> Opti
     let model: &Model = catalog.model(&case.model)?;
     let gpu: &Gpu = catalog.gpu(&case.gpu)?;
     let cfg = Config {
-        model: case.model.clone(),
+        model: Some(case.model.clone()),
         engine: case.engine,
         input_tokens: case.input,
         output_tokens: case.output,
-        batch: case.batch.map_or(Batch::Max, Batch::N),
+        batch: Some(case.batch.map_or(Batch::Max, Batch::N)),
         kv: case.kv.to_string(),
         ..Config::default()
     };

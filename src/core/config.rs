@@ -2,96 +2,48 @@
 //! holds. Defaults live here and nowhere else; the link codec
 //! ([`super::link`]) turns query strings into this and back.
 
-use super::catalog::Date;
+use super::date::Date;
+use super::named::named;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Task {
-    Serve,
-    Generate,
-    Finetune,
-    Pretrain,
+named! {
+    pub enum Task { Serve = "serve", Generate = "generate", Finetune = "finetune", Pretrain = "pretrain" }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
-pub enum Engine {
-    #[serde(rename = "llama.cpp")]
-    LlamaCpp,
-    #[serde(rename = "vllm")]
-    Vllm,
-    #[serde(rename = "sglang")]
-    Sglang,
-    #[serde(rename = "trt-llm")]
-    TrtLlm,
-    #[serde(rename = "hf")]
-    Hf,
+named! {
+    /// A serving engine profile (one row here; its factors live in `estimate::engine`).
+    pub enum Engine { Vllm = "vllm", Sglang = "sglang", TrtLlm = "trt-llm", LlamaCpp = "llama.cpp", Hf = "hf" }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Method {
-    Full,
-    Lora,
-    Qlora,
+named! {
+    pub enum Method { Full = "full", Lora = "lora", Qlora = "qlora" }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Targets {
-    Attn,
-    AttnMlp,
-    All,
+named! {
+    pub enum Targets { Attn = "attn", AttnMlp = "attn-mlp", All = "all" }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Optim {
-    Adamw,
-    Adamw8bit,
-    Adafactor,
-    Sgd,
-    SgdMomentum,
+named! {
+    pub enum Optim { Adamw = "adamw", Adamw8bit = "adamw8bit", Adafactor = "adafactor", Sgd = "sgd", SgdMomentum = "sgd-momentum" }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Checkpointing {
-    None,
-    Selective,
-    Full,
+named! {
+    pub enum Checkpointing { None = "none", Selective = "selective", Full = "full" }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Usage {
-    Always,
-    Hours,
-    Jobs,
-    Once,
+named! {
+    pub enum Usage { Always = "always", Hours = "hours", Jobs = "jobs", Once = "once" }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Sort {
-    Cost,
-    Token,
-    Speed,
-    Latency,
+named! {
+    pub enum Sort { Cost = "cost", Token = "token", Speed = "speed", Latency = "latency" }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Lang {
-    En,
-    Zh,
+named! {
+    pub enum Lang { En = "en", Zh = "zh" }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Theme {
-    Light,
-    Dark,
-    Auto,
+named! {
+    pub enum Theme { Light = "light", Dark = "dark", Auto = "auto" }
 }
 
 /// Concurrent sequences: a number, or as many as fit.
@@ -117,7 +69,8 @@ pub struct CustomArch {
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Config {
     pub task: Task,
-    pub model: String,
+    /// The model id; `None` = the task's default ([`Task::default_model`]).
+    pub model: Option<String>,
     pub custom: CustomArch,
     /// Weight format; `None` = the task's default (bf16, nf4 for QLoRA).
     pub w: Option<String>,
@@ -129,7 +82,9 @@ pub struct Config {
     pub nodes: u32,
     pub input_tokens: u32,
     pub output_tokens: u32,
-    pub batch: Batch,
+    /// Concurrent sequences (serving) or images per batch (generation);
+    /// `None` = the task's default ([`Task::default_batch`]).
+    pub batch: Option<Batch>,
     pub images: u32,
     /// Image resolution; `None`: the model's own (1024×1024 where it has none).
     pub res: Option<(u32, u32)>,
@@ -154,7 +109,8 @@ pub struct Config {
     pub tokens: Option<f64>,
     pub epochs: f64,
     pub days: Option<f64>,
-    pub usage: Usage,
+    /// How the offer is used; `None` = the task's default ([`Task::default_usage`]).
+    pub usage: Option<Usage>,
     pub hpd: f64,
     pub jobs: f64,
     pub jobmin: f64,
@@ -179,7 +135,7 @@ impl Default for Config {
     fn default() -> Self {
         Config {
             task: Task::Serve,
-            model: "llama-3.1-8b".into(),
+            model: None,
             custom: CustomArch::default(),
             w: None,
             kv: "bf16".into(),
@@ -189,7 +145,7 @@ impl Default for Config {
             nodes: 1,
             input_tokens: 2000,
             output_tokens: 500,
-            batch: Batch::N(16),
+            batch: None,
             images: 0,
             res: None,
             steps: None,
@@ -210,7 +166,7 @@ impl Default for Config {
             tokens: None,
             epochs: 1.0,
             days: None,
-            usage: Usage::Always,
+            usage: None,
             hpd: 8.0,
             jobs: 30.0,
             jobmin: 60.0,
@@ -233,7 +189,51 @@ impl Default for Config {
     }
 }
 
+/// What each task assumes where the link is silent: decided here and
+/// nowhere else (README, "Task defaults").
+impl Task {
+    /// Serving, fine-tuning and pre-training: Llama 3.1 8B; generation: SDXL.
+    pub fn default_model(self) -> &'static str {
+        match self {
+            Task::Generate => "sdxl",
+            _ => "llama-3.1-8b",
+        }
+    }
+
+    /// An endpoint is always on; generation is batch jobs; a training run is one job.
+    pub fn default_usage(self) -> Usage {
+        match self {
+            Task::Serve => Usage::Always,
+            Task::Generate => Usage::Jobs,
+            Task::Finetune | Task::Pretrain => Usage::Once,
+        }
+    }
+
+    /// 16 concurrent sequences for serving; one image (or clip) per batch for generation.
+    pub fn default_batch(self) -> Batch {
+        match self {
+            Task::Generate => Batch::N(1),
+            _ => Batch::N(16),
+        }
+    }
+}
+
 impl Config {
+    /// The model id in effect: the link's, else the task's default.
+    pub fn model_id(&self) -> &str {
+        self.model.as_deref().unwrap_or(self.task.default_model())
+    }
+
+    /// The usage in effect: the link's, never rewritten, else the task's default.
+    pub fn usage(&self) -> Usage {
+        self.usage.unwrap_or(self.task.default_usage())
+    }
+
+    /// The batch in effect: the link's, else the task's default.
+    pub fn batch(&self) -> Batch {
+        self.batch.unwrap_or(self.task.default_batch())
+    }
+
     /// The resolution to use where a model has no default of its own.
     pub fn resolution(&self) -> (u32, u32) {
         self.res.unwrap_or((1024, 1024))
@@ -254,22 +254,6 @@ impl Config {
 }
 
 impl Engine {
-    pub const ALL: [Engine; 5] = [Engine::Vllm, Engine::Sglang, Engine::TrtLlm, Engine::LlamaCpp, Engine::Hf];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Engine::LlamaCpp => "llama.cpp",
-            Engine::Vllm => "vllm",
-            Engine::Sglang => "sglang",
-            Engine::TrtLlm => "trt-llm",
-            Engine::Hf => "hf",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<Engine> {
-        Engine::ALL.into_iter().find(|e| e.as_str() == s)
-    }
-
     /// Engines that spread a model over a node's GPUs by giving each GPU a
     /// run of layers, which then work one after another: llama.cpp's
     /// default `--split-mode layer`, and transformers' `device_map="auto"`

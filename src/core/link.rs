@@ -2,52 +2,13 @@
 //! `LINK-FORMAT.md`. Decoding never fails and never panics: an unknown key or
 //! a bad value becomes a [`Notice`] and that key keeps its default.
 
-use super::catalog::Date;
 use super::config::*;
+use super::date::Date;
+pub use super::notice::{Notice, NoticeKind};
 use super::precision;
 use super::table::{clip, is_id};
 
 pub const FORMAT_VERSION: u32 = 1;
-
-/// A problem with one key of a link. `message` is English; the page
-/// translates by [`NoticeKind`].
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-pub struct Notice {
-    pub key: String,
-    pub message: String,
-    #[serde(skip)]
-    pub kind: NoticeKind,
-}
-
-#[derive(Debug, Clone, PartialEq)]
-pub enum NoticeKind {
-    UnknownKey,
-    BadValue { value: String, expected: String },
-    UnknownVersion { value: String },
-    Duplicate,
-    Other,
-}
-
-impl Notice {
-    fn unknown_key(key: &str) -> Notice {
-        if key.is_empty() {
-            return Notice { key: "(empty)".into(), message: "a value without a key, ignored".into(), kind: NoticeKind::UnknownKey };
-        }
-        Notice { key: clip(key), message: format!("unknown key `{}`, ignored", clip(key)), kind: NoticeKind::UnknownKey }
-    }
-
-    pub fn bad(key: &str, value: &str, expected: &str) -> Notice {
-        Notice {
-            key: key.into(),
-            message: format!("`{}` is not valid for `{key}` (expected {expected}); using the default", clip(value)),
-            kind: NoticeKind::BadValue { value: clip(value), expected: expected.into() },
-        }
-    }
-
-    pub fn other(key: &str, message: String) -> Notice {
-        Notice { key: key.into(), message, kind: NoticeKind::Other }
-    }
-}
 
 /// Every key of the link format, in the order links are written.
 pub const KEYS: &[&str] = &[
@@ -134,33 +95,6 @@ fn id(value: &str, key: &str) -> Result<String, Notice> {
     }
 }
 
-const TASKS: &[(&str, Task)] = &[("serve", Task::Serve), ("generate", Task::Generate), ("finetune", Task::Finetune), ("pretrain", Task::Pretrain)];
-const METHODS: &[(&str, Method)] = &[("full", Method::Full), ("lora", Method::Lora), ("qlora", Method::Qlora)];
-const TARGETS: &[(&str, Targets)] = &[("attn", Targets::Attn), ("attn-mlp", Targets::AttnMlp), ("all", Targets::All)];
-const OPTIMS: &[(&str, Optim)] = &[
-    ("adamw", Optim::Adamw),
-    ("adamw8bit", Optim::Adamw8bit),
-    ("adafactor", Optim::Adafactor),
-    ("sgd", Optim::Sgd),
-    ("sgd-momentum", Optim::SgdMomentum),
-];
-const GCS: &[(&str, Checkpointing)] = &[("none", Checkpointing::None), ("selective", Checkpointing::Selective), ("full", Checkpointing::Full)];
-const USES: &[(&str, Usage)] = &[("always", Usage::Always), ("hours", Usage::Hours), ("jobs", Usage::Jobs), ("once", Usage::Once)];
-const SORTS: &[(&str, Sort)] = &[("cost", Sort::Cost), ("token", Sort::Token), ("speed", Sort::Speed), ("latency", Sort::Latency)];
-const LANGS: &[(&str, Lang)] = &[("en", Lang::En), ("zh", Lang::Zh)];
-const THEMES: &[(&str, Theme)] = &[("light", Theme::Light), ("dark", Theme::Dark), ("auto", Theme::Auto)];
-const ENGINES: &[(&str, Engine)] = &[
-    ("llama.cpp", Engine::LlamaCpp),
-    ("vllm", Engine::Vllm),
-    ("sglang", Engine::Sglang),
-    ("trt-llm", Engine::TrtLlm),
-    ("hf", Engine::Hf),
-];
-
-fn name_of<T: PartialEq + Copy>(options: &[(&'static str, T)], v: T) -> &'static str {
-    options.iter().find(|(_, x)| *x == v).map_or("", |(n, _)| n)
-}
-
 /// Applies one key. Errors leave `cfg` untouched for that key.
 fn apply(cfg: &mut Config, key: &str, value: &str) -> Result<(), Notice> {
     let c = cfg;
@@ -174,8 +108,8 @@ fn apply(cfg: &mut Config, key: &str, value: &str) -> Result<(), Notice> {
                 });
             }
         }
-        "task" => c.task = pick(value, key, TASKS)?,
-        "model" => c.model = id(value, key)?,
+        "task" => c.task = pick(value, key, Task::NAMES)?,
+        "model" => c.model = Some(id(value, key)?),
         "params" => c.custom.params_b = Some(num(value, key, 0.01, 20_000.0)?),
         "layers" => c.custom.layers = Some(int(value, key, 1, 1000)?),
         "hidden" => c.custom.hidden = Some(int(value, key, 64, 131_072)?),
@@ -197,13 +131,13 @@ fn apply(cfg: &mut Config, key: &str, value: &str) -> Result<(), Notice> {
             }
             c.kv = value.to_string();
         }
-        "engine" => c.engine = pick(value, key, ENGINES)?,
+        "engine" => c.engine = pick(value, key, Engine::NAMES)?,
         "gpu" => c.gpu = Some(id(value, key)?),
         "gpus" => c.gpus = Some(int(value, key, 1, 72)?),
         "nodes" => c.nodes = int(value, key, 1, 4096)?,
         "in" => c.input_tokens = int(value, key, 1, 10_000_000)?,
         "out" => c.output_tokens = int(value, key, 1, 1_000_000)?,
-        "batch" => c.batch = if value == "max" { Batch::Max } else { Batch::N(int(value, key, 1, 100_000)?) },
+        "batch" => c.batch = Some(if value == "max" { Batch::Max } else { Batch::N(int(value, key, 1, 100_000)?) }),
         "images" => c.images = int(value, key, 0, 64)?,
         "res" => {
             let parsed = value.split_once('x').and_then(|(w, h)| Some((w.parse::<u32>().ok()?, h.parse::<u32>().ok()?)));
@@ -217,20 +151,20 @@ fn apply(cfg: &mut Config, key: &str, value: &str) -> Result<(), Notice> {
         "fps" => c.fps = Some(int(value, key, 1, 120)?),
         "seconds" => c.seconds = Some(num(value, key, 0.1, 36_000.0)?),
         "enc_offload" => c.enc_offload = flag(value, key)?,
-        "method" => c.method = pick(value, key, METHODS)?,
+        "method" => c.method = pick(value, key, Method::NAMES)?,
         "rank" => c.rank = int(value, key, 1, 4096)?,
-        "targets" => c.targets = pick(value, key, TARGETS)?,
-        "optim" => c.optim = pick(value, key, OPTIMS)?,
+        "targets" => c.targets = pick(value, key, Targets::NAMES)?,
+        "optim" => c.optim = pick(value, key, Optim::NAMES)?,
         "optim_offload" => c.optim_offload = flag(value, key)?,
         "mb" => c.mb = int(value, key, 1, 4096)?,
         "seq" => c.seq = int(value, key, 16, 1_048_576)?,
-        "gc" => c.gc = pick(value, key, GCS)?,
+        "gc" => c.gc = pick(value, key, Checkpointing::NAMES)?,
         "flash" => c.flash = flag(value, key)?,
         "zero" => c.zero = u8::try_from(int(value, key, 0, 3)?).unwrap_or(0),
         "tokens" => c.tokens = Some(num(value, key, 1.0, 1e15)?),
         "epochs" => c.epochs = num(value, key, 0.01, 1000.0)?,
         "days" => c.days = Some(num(value, key, 0.01, 3650.0)?),
-        "use" => c.usage = pick(value, key, USES)?,
+        "use" => c.usage = Some(pick(value, key, Usage::NAMES)?),
         "hpd" => c.hpd = num(value, key, 0.0, 24.0)?,
         "jobs" => c.jobs = num(value, key, 0.0, 1e6)?,
         "jobmin" => c.jobmin = num(value, key, 0.0, 1e6)?,
@@ -239,7 +173,7 @@ fn apply(cfg: &mut Config, key: &str, value: &str) -> Result<(), Notice> {
         "store" => c.store_gb = Some(num(value, key, 0.0, 1e7)?),
         "ckpts" => c.ckpts = int(value, key, 0, 10_000)?,
         "egress" => c.egress_gb = num(value, key, 0.0, 1e9)?,
-        "sort" => c.sort = pick(value, key, SORTS)?,
+        "sort" => c.sort = pick(value, key, Sort::NAMES)?,
         "provider" => {
             let list: Result<Vec<String>, Notice> = value.split(',').filter(|s| !s.is_empty()).map(|p| id(p, key)).collect();
             c.providers = list?;
@@ -263,9 +197,9 @@ fn apply(cfg: &mut Config, key: &str, value: &str) -> Result<(), Notice> {
             c.prices = prices;
         }
         "cat" => c.cat = Some(Date::parse(value).ok_or_else(|| Notice::bad(key, value, "YYYY-MM-DD"))?),
-        "lang" => c.lang = Some(pick(value, key, LANGS)?),
+        "lang" => c.lang = Some(pick(value, key, Lang::NAMES)?),
         "embed" => c.embed = flag(value, key)?,
-        "theme" => c.theme = pick(value, key, THEMES)?,
+        "theme" => c.theme = pick(value, key, Theme::NAMES)?,
         _ => return Err(Notice::unknown_key(key)),
     }
     Ok(())
@@ -290,6 +224,7 @@ pub fn set(cfg: &Config, key: &str, value: &str) -> Result<Config, Notice> {
             "maxusd" => next.maxusd = d.maxusd,
             "store" => next.store_gb = d.store_gb,
             "res" => next.res = d.res,
+            "batch" => next.batch = d.batch,
             _ => {}
         }
         return Ok(next);
@@ -299,7 +234,7 @@ pub fn set(cfg: &Config, key: &str, value: &str) -> Result<Config, Notice> {
 }
 
 /// Keys whose field may be left blank: the model's or the tool's default.
-const OPTIONAL_KEYS: &[&str] = &["res", "steps", "frames", "fps", "seconds", "gpus", "tokens", "days", "mintps", "maxusd", "store"];
+const OPTIONAL_KEYS: &[&str] = &["batch", "res", "steps", "frames", "fps", "seconds", "gpus", "tokens", "days", "mintps", "maxusd", "store"];
 
 /// Decodes a query string (with or without a leading `?`) into a
 /// configuration and the notices for whatever was ignored.
@@ -334,10 +269,10 @@ pub fn encode(cfg: &Config) -> String {
     let mut parts: Vec<(&str, String)> = vec![("v", FORMAT_VERSION.to_string())];
     let mut put = |k: &'static str, v: String| parts.push((k, v));
     if cfg.task != d.task {
-        put("task", name_of(TASKS, cfg.task).into());
+        put("task", cfg.task.as_str().into());
     }
-    if cfg.model != d.model {
-        put("model", cfg.model.clone());
+    if let Some(m) = &cfg.model {
+        put("model", m.clone());
     }
     let a = &cfg.custom;
     if let Some(v) = a.params_b {
@@ -380,8 +315,8 @@ pub fn encode(cfg: &Config) -> String {
     if cfg.output_tokens != d.output_tokens {
         put("out", cfg.output_tokens.to_string());
     }
-    if cfg.batch != d.batch {
-        put("batch", match cfg.batch {
+    if let Some(b) = cfg.batch {
+        put("batch", match b {
             Batch::Max => "max".into(),
             Batch::N(n) => n.to_string(),
         });
@@ -404,16 +339,16 @@ pub fn encode(cfg: &Config) -> String {
         put("enc_offload", "1".into());
     }
     if cfg.method != d.method {
-        put("method", name_of(METHODS, cfg.method).into());
+        put("method", cfg.method.as_str().into());
     }
     if cfg.rank != d.rank {
         put("rank", cfg.rank.to_string());
     }
     if cfg.targets != d.targets {
-        put("targets", name_of(TARGETS, cfg.targets).into());
+        put("targets", cfg.targets.as_str().into());
     }
     if cfg.optim != d.optim {
-        put("optim", name_of(OPTIMS, cfg.optim).into());
+        put("optim", cfg.optim.as_str().into());
     }
     if cfg.optim_offload {
         put("optim_offload", "1".into());
@@ -425,7 +360,7 @@ pub fn encode(cfg: &Config) -> String {
         put("seq", cfg.seq.to_string());
     }
     if cfg.gc != d.gc {
-        put("gc", name_of(GCS, cfg.gc).into());
+        put("gc", cfg.gc.as_str().into());
     }
     if cfg.flash != d.flash {
         put("flash", if cfg.flash { "1" } else { "0" }.into());
@@ -442,8 +377,8 @@ pub fn encode(cfg: &Config) -> String {
     if let Some(v) = cfg.days {
         put("days", fmt_num(v));
     }
-    if cfg.usage != d.usage {
-        put("use", name_of(USES, cfg.usage).into());
+    if let Some(u) = cfg.usage {
+        put("use", u.as_str().into());
     }
     if cfg.hpd != d.hpd {
         put("hpd", fmt_num(cfg.hpd));
@@ -470,7 +405,7 @@ pub fn encode(cfg: &Config) -> String {
         put("egress", fmt_num(cfg.egress_gb));
     }
     if cfg.sort != d.sort {
-        put("sort", name_of(SORTS, cfg.sort).into());
+        put("sort", cfg.sort.as_str().into());
     }
     if !cfg.providers.is_empty() {
         put("provider", cfg.providers.join(","));
@@ -491,13 +426,13 @@ pub fn encode(cfg: &Config) -> String {
         put("cat", c.to_string());
     }
     if let Some(l) = cfg.lang {
-        put("lang", name_of(LANGS, l).into());
+        put("lang", l.as_str().into());
     }
     if cfg.embed {
         put("embed", "1".into());
     }
     if cfg.theme != d.theme {
-        put("theme", name_of(THEMES, cfg.theme).into());
+        put("theme", cfg.theme.as_str().into());
     }
     parts.iter().map(|(k, v)| format!("{k}={}", percent_encode(v))).collect::<Vec<_>>().join("&")
 }

@@ -30,6 +30,9 @@ pub struct WeightFormat {
     pub gguf: bool,
 }
 
+/// 16-bit brain float: the format every model falls back to.
+pub const BF16: WeightFormat = WeightFormat { id: "bf16", body_bits: 16.0, embed_bits: 16.0, weight_only: false, compute: Compute::Bf16, gguf: false };
+
 /// Bits for group-wise 4-bit formats: 4 bits plus a 16-bit scale and a
 /// 4-bit zero point per group of 128 (AWQ, Lin et al. 2023; GPTQ, Frantar et
 /// al. 2022, as packed by AutoAWQ/AutoGPTQ).

@@ -88,9 +88,9 @@ pub fn text(a: &Answer) -> String {
         );
     }
     if let Some(rec) = &a.recommendation {
-        let _ = writeln!(s, "\nRecommendation: {} — {}", rec.pick.offer, super::recommend::reasons_en(&rec.pick.reason_msgs));
+        let _ = writeln!(s, "\nRecommendation: {} — {}", rec.pick.offer, super::answer::reasons_en(&rec.pick.reason_msgs));
         for alt in &rec.alternatives {
-            let _ = writeln!(s, "  {}: {} — {}", alt.why, alt.offer, super::recommend::reasons_en(&alt.reason_msgs));
+            let _ = writeln!(s, "  {}: {} — {}", alt.why, alt.offer, super::answer::reasons_en(&alt.reason_msgs));
         }
     } else {
         let _ = writeln!(s, "\nNo offer fits this job as configured.");

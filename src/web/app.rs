@@ -7,7 +7,8 @@ use yew::prelude::*;
 
 use super::dom;
 use super::view;
-use crate::core::answer::{evaluate, Answer};
+use crate::core::answer::Answer;
+use crate::core::evaluate::evaluate;
 use crate::core::catalog::{Catalog, Date};
 use crate::core::config::{Config, Lang};
 use crate::core::link::{self, Notice};

@@ -173,51 +173,20 @@ pub fn page(p: &PageProps) -> Html {
         Task::Finetune => trainable,
         _ => models,
     };
-    let task = match cfg.task {
-        Task::Serve => "serve",
-        Task::Generate => "generate",
-        Task::Finetune => "finetune",
-        Task::Pretrain => "pretrain",
-    };
-    let usage = match cfg.usage {
-        // A training run is billed as one job unless the link says otherwise.
-        Usage::Always if cfg.is_training() => "once",
-        Usage::Always => "always",
-        Usage::Hours => "hours",
-        Usage::Jobs => "jobs",
-        Usage::Once => "once",
-    };
-    let sort = match cfg.sort {
-        Sort::Cost => "cost",
-        Sort::Token => "token",
-        Sort::Speed => "speed",
-        Sort::Latency => "latency",
-    };
-    let method_id = match cfg.method {
-        crate::core::config::Method::Full => "full",
-        crate::core::config::Method::Lora => "lora",
-        crate::core::config::Method::Qlora => "qlora",
-    };
-    let optim = match cfg.optim {
-        crate::core::config::Optim::Adamw => "adamw",
-        crate::core::config::Optim::Adamw8bit => "adamw8bit",
-        crate::core::config::Optim::Adafactor => "adafactor",
-        crate::core::config::Optim::Sgd => "sgd",
-        crate::core::config::Optim::SgdMomentum => "sgd-momentum",
-    };
-    let gc = match cfg.gc {
-        crate::core::config::Checkpointing::None => "none",
-        crate::core::config::Checkpointing::Selective => "selective",
-        crate::core::config::Checkpointing::Full => "full",
-    };
+    let task = cfg.task.as_str();
+    let usage = cfg.usage().as_str();
+    let sort = cfg.sort.as_str();
+    let method_id = cfg.method.as_str();
+    let optim = cfg.optim.as_str();
+    let gc = cfg.gc.as_str();
     let training = cfg.is_training();
     // Fine-tuning an image generator: resolution instead of tokens, and a
     // run length instead of a time estimate.
-    let image_training = training && crate::core::catalog::media::bundled_media().ok().and_then(|ms| crate::core::catalog::media::MediaModel::find(ms, &cfg.model)).is_some();
+    let image_training = catalog.is_some_and(|c| crate::core::form::kind(cfg, c) == crate::core::form::FormKind::ImageTrain);
     // Generators run in fewer formats than language models (no AWQ/GPTQ/MXFP4).
     let formats = if cfg.task == Task::Generate || image_training { media_formats } else { formats };
-    let speed_of = |o: &crate::core::recommend::OfferResult| o.speed_score;
-    let batch = match cfg.batch {
+    let speed_of = |o: &crate::core::answer::OfferResult| o.speed_score;
+    let batch = match cfg.batch() {
         Batch::Max => "max".to_string(),
         Batch::N(n) => n.to_string(),
     };
@@ -238,8 +207,8 @@ pub fn page(p: &PageProps) -> Html {
         <form class="inputs" aria-label={t("ui.inputs")} onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
             <h2>{ t("ui.inputs") }</h2>
             { select("ui.task", "in-task", "task", task.into(), tasks, lang, on_set) }
-            { select("ui.model", "in-model", "model", cfg.model.clone(), models, lang, on_set) }
-            if cfg.model == "custom" {
+            { select("ui.model", "in-model", "model", cfg.model_id().to_string(), models, lang, on_set) }
+            if cfg.model_id() == "custom" {
                 { number("ui.params", "in-params", "params", cfg.custom.params_b.map(link::fmt_num).unwrap_or_default(), lang, on_set) }
             }
             { select("ui.format", "in-w", "w", cfg.weight_format_id().to_string(), formats, lang, on_set) }
@@ -271,10 +240,10 @@ pub fn page(p: &PageProps) -> Html {
                 { number("ui.batch", "in-batch", "batch", batch, lang, on_set) }
             }
             { select("ui.usage", "in-use", "use", usage.into(), usages, lang, on_set) }
-            if cfg.usage == Usage::Hours {
+            if cfg.usage() == Usage::Hours {
                 { number("ui.hpd", "in-hpd", "hpd", link::fmt_num(cfg.hpd), lang, on_set) }
             }
-            if matches!(cfg.usage, Usage::Jobs | Usage::Once) && !image_training {
+            if matches!(cfg.usage(), Usage::Jobs | Usage::Once) && !image_training {
                 { number("ui.jobs", "in-jobs", "jobs", link::fmt_num(cfg.jobs), lang, on_set) }
                 { number("ui.jobmin", "in-jobmin", "jobmin", link::fmt_num(cfg.jobmin), lang, on_set) }
             }

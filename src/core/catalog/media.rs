@@ -8,7 +8,7 @@ use std::sync::OnceLock;
 
 use super::super::table::{is_id, Row, Table, TableError};
 
-const MEDIA_CSV: &str = include_str!("../../../static/media_models.csv");
+pub(crate) const MEDIA_CSV: &str = include_str!("../../../static/media_models.csv");
 
 pub const MEDIA_COLUMNS: &[&str] = &[
     "id", "name", "kind", "arch", "denoiser_params_b", "text_encoder_params_b", "text_encoders", "vae_params_b",

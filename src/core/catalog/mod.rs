@@ -2,7 +2,6 @@
 //! from `static/` and checked on load. Serialization types stay here; the
 //! rest of the core sees only validated domain values.
 
-pub mod date;
 pub mod gpus;
 pub mod media;
 pub mod models;
@@ -11,7 +10,7 @@ pub mod offers;
 use std::collections::HashSet;
 use std::sync::OnceLock;
 
-pub use date::Date;
+pub use super::date::Date;
 pub use gpus::{Gpu, GpuClass};
 pub use models::Model;
 pub use offers::{Interconnect, Offer, Provider};
@@ -32,6 +31,8 @@ pub struct Catalog {
     pub models: Vec<Model>,
     pub offers: Vec<Offer>,
     pub providers: Vec<Provider>,
+    /// Image, video and audio generators (`static/media_models.csv`).
+    pub media: Vec<media::MediaModel>,
     /// The newest price date in the offers: the snapshot's date.
     pub as_of: Date,
 }
@@ -68,6 +69,7 @@ impl Catalog {
                 models::parse_models(MODELS_CSV)?,
                 offers::parse_offers("offers.csv", OFFERS_CSV)?,
                 offers::parse_providers(PROVIDERS_CSV)?,
+                media::parse_media(media::MEDIA_CSV)?,
             )
         })
         .as_ref()
@@ -81,13 +83,15 @@ impl Catalog {
         models: Vec<Model>,
         offers: Vec<Offer>,
         providers: Vec<Provider>,
+        media: Vec<media::MediaModel>,
     ) -> Result<Catalog, CatalogError> {
         unique("gpus.csv", gpus.iter().map(|g| g.id.as_str()))?;
         unique("models.csv", models.iter().map(|m| m.id.as_str()))?;
         unique("providers.csv", providers.iter().map(|p| p.id.as_str()))?;
+        unique("media_models.csv", media.iter().map(|m| m.id.as_str()))?;
         check_offers("offers.csv", &offers, &gpus, &providers)?;
         let as_of = offers.iter().map(|o| o.as_of).max().ok_or(CatalogError::Empty("offers.csv"))?;
-        Ok(Catalog { gpus, models, offers, providers, as_of })
+        Ok(Catalog { gpus, models, offers, providers, media, as_of })
     }
 
     /// The GPU types a configuration looks at: the one it pins, else all.
@@ -104,6 +108,11 @@ impl Catalog {
 
     pub fn model(&self, id: &str) -> Option<&Model> {
         self.models.iter().find(|m| m.id == id)
+    }
+
+    /// A generator (image, video, audio) by id.
+    pub fn media_model(&self, id: &str) -> Option<&media::MediaModel> {
+        media::MediaModel::find(&self.media, id)
     }
 
     pub fn provider(&self, id: &str) -> Option<&Provider> {

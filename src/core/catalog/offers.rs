@@ -3,7 +3,7 @@
 //! storage and egress cost. Prices are a dated snapshot, never "live".
 
 use super::super::table::{is_id, Row, Table, TableError};
-use super::date::Date;
+use super::Date;
 use std::sync::Arc;
 
 pub const OFFER_COLUMNS: &[&str] = &[

@@ -336,9 +336,14 @@ impl<'a> MediaJob<'a> {
     /// 50 steps; 10 s of audio), batch 1, encoders on the GPU, SDPA on.
     pub fn new(model: &'a MediaModel, precision_id: &str) -> Result<MediaJob<'a>, MediaError> {
         let precision = precision::weight_format(precision_id).ok_or_else(|| MediaError::UnknownPrecision(super::super::table::clip(precision_id)))?;
+        Ok(MediaJob::in_format(model, precision))
+    }
+
+    /// [`MediaJob::new`] for a format already looked up.
+    pub fn in_format(model: &'a MediaModel, precision: WeightFormat) -> MediaJob<'a> {
         let video = model.kind == MediaKind::Video;
         let (w, h) = if video { (832, 480) } else { (1024, 1024) };
-        Ok(MediaJob {
+        MediaJob {
             model,
             precision,
             width: model.default_width.unwrap_or(w),
@@ -350,7 +355,7 @@ impl<'a> MediaJob<'a> {
             batch: 1,
             enc_offload: false,
             flash: true,
-        })
+        }
     }
 
     /// The format the model ships in, if the table names one, else bf16.

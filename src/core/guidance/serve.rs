@@ -1,57 +1,20 @@
-//! FAQ-style guidance for one configuration: the four questions users ask
-//! most, answered with this job's numbers, plus notes that fire on rules.
-//! Text comes from [`super::messages`] by key, so the page can show either language.
+//! Guidance for serving a language model: the four questions answered
+//! with the numbers of the pick's own plan (its layout and sequences per
+//! replica), and the notes that fire on rules.
 
-use serde::Serialize;
+use super::super::answer::{Answer, GuidanceItem};
+use super::super::billing;
+use super::super::catalog::Catalog;
+use super::super::config::{Config, Usage};
+use super::super::estimate::serve::{Bound, Plan, ServeJob};
+use super::super::messages::Msg;
+use super::super::precision;
+use super::{gib1, gpu_size};
 
-use super::answer::Answer;
-use super::billing;
-use super::catalog::{Catalog, Model};
-use super::config::{Config, Lang, Usage};
-use super::estimate::serve::{Bound, Plan, ServeJob};
-use super::messages::Msg;
-use super::precision;
-use super::units::GIB;
-
-#[derive(Debug, Clone, Serialize)]
-pub struct GuidanceItem {
-    pub id: &'static str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub title: Option<String>,
-    pub text: String,
-    #[serde(skip)]
-    pub title_msg: Option<Msg>,
-    #[serde(skip)]
-    pub msg: Msg,
-}
-
-impl GuidanceItem {
-    pub fn new(id: &'static str, title: Option<&'static str>, msg: Msg) -> GuidanceItem {
-        let title_msg = title.map(Msg::new);
-        GuidanceItem { id, title: title_msg.as_ref().map(|m| m.render(Lang::En)), text: msg.render(Lang::En), title_msg, msg }
-    }
-}
-
-/// "80 GB datacenter GPU or a 24–48 GB card?", answered from what the job
-/// needs on one GPU (24 GB and 48 GB cards expose ~22 and ~44 GiB usable).
-pub fn gpu_size(one_gpu_bytes: f64) -> GuidanceItem {
-    let key = if one_gpu_bytes <= 22.0 * GIB {
-        "g.size.small"
-    } else if one_gpu_bytes <= 44.0 * GIB {
-        "g.size.medium"
-    } else {
-        "g.size.large"
-    };
-    GuidanceItem::new("gpu-size", Some("g.size.title"), Msg::new(key).arg("need", gib1(one_gpu_bytes)))
-}
-
-fn gib1(bytes: f64) -> String {
-    format!("{:.1}", bytes / GIB)
-}
-
-pub fn guidance(cfg: &Config, model: &Model, job: &ServeJob<'_>, catalog: &Catalog, a: &Answer) -> Vec<GuidanceItem> {
+pub fn guidance(cfg: &Config, job: &ServeJob<'_>, catalog: &Catalog, a: &Answer) -> Vec<GuidanceItem> {
     let mut out = Vec::new();
-    let pick = a.recommendation.as_ref().and_then(|r| a.offers.iter().find(|o| o.id == r.pick.offer));
+    let model = job.model;
+    let pick = a.pick();
 
     // 1. How much memory, and where it goes.
     let m = &a.memory;
@@ -61,7 +24,7 @@ pub fn guidance(cfg: &Config, model: &Model, job: &ServeJob<'_>, catalog: &Catal
         .arg("kv", gib1(m.kv_cache_bytes))
         .arg("act", gib1(m.activations_bytes))
         .arg("overhead", gib1(m.overhead_bytes))
-        .arg("batch", format!("{}", a.results.first().map_or(0.0, |r| r.batch)))
+        .arg("batch", format!("{}", m.batch))
         .arg("ctx", format!("{}", job.context_tokens()));
     out.push(GuidanceItem::new("memory", Some("g.memory.title"), body));
     if m.total_bytes > 0.0 && m.kv_cache_bytes / m.total_bytes > 0.3 {
@@ -80,14 +43,15 @@ pub fn guidance(cfg: &Config, model: &Model, job: &ServeJob<'_>, catalog: &Catal
     out.push(GuidanceItem::new("spot", Some("g.spot.title"), spot));
 
     // 3. 80 GB datacenter GPU or a 24–48 GB card: the need on one GPU.
-    let one = job.memory(Plan::in_node(cfg.engine, 1, 1), a.results.first().map_or(1.0, |r| r.batch)).total();
+    let one = job.memory(Plan::in_node(cfg.engine, 1, 1), m.batch.max(1.0)).total();
     out.push(gpu_size(one));
 
     // 4. Why generation is slow with the GPU idle: on the pick's GPU.
     if let Some(p) = pick {
         if let Some(gpu) = catalog.gpu(&p.gpu) {
-            let plan = Plan::in_node(cfg.engine, p.tp, 1);
-            let batch = a.results.iter().find(|r| *r.gpu == *p.gpu).map_or(1.0, |r| r.batch);
+            // The pick's own plan: its layout and sequences per replica.
+            let plan = Plan { tp: p.tp, pp: p.pp };
+            let batch = p.batch;
             let s = job.speed(gpu, plan, batch);
             let msg = if s.decode_bound == Bound::Memory {
                 let quant = if job.format.body_bits > 8.5 { "fp8" } else { "int4-awq" };
@@ -135,10 +99,10 @@ pub fn guidance(cfg: &Config, model: &Model, job: &ServeJob<'_>, catalog: &Catal
     if model.params_total >= 30e9 && (sixteen_bit || (job.format.id == "fp8" && fp8_gpu_missing)) {
         out.push(GuidanceItem::new("fp8", None, Msg::new("g.note.fp8")));
     }
-    let bursty = matches!(cfg.usage, Usage::Jobs | Usage::Hours);
+    let bursty = matches!(cfg.usage(), Usage::Jobs | Usage::Hours);
     let hourly_billing = catalog.offers.iter().any(|o| o.billing(catalog.provider(&o.provider)).0 >= 3600.0);
     if bursty && hourly_billing {
-        let minutes = match cfg.usage {
+        let minutes = match cfg.usage() {
             Usage::Jobs => cfg.jobmin,
             _ => cfg.hpd * 60.0,
         };
@@ -174,74 +138,3 @@ pub fn guidance(cfg: &Config, model: &Model, job: &ServeJob<'_>, catalog: &Catal
     out
 }
 
-/// Guidance for fine-tuning and pre-training jobs.
-pub fn training_guidance(
-    cfg: &Config,
-    model: &Model,
-    job: &super::estimate::train::TrainJob<'_>,
-    catalog: &Catalog,
-    a: &Answer,
-) -> Vec<GuidanceItem> {
-    let mut out = Vec::new();
-    let m = &a.memory;
-    let n = f64::from(m.gpus.max(1));
-    out.push(GuidanceItem::new(
-        "memory",
-        Some("g.memory.title"),
-        Msg::new("g.train.memory.body")
-            .arg("total", gib1(m.total_bytes / n))
-            .arg("gpus", m.gpus.to_string())
-            .arg("weights", gib1(m.weights_bytes / n))
-            .arg("grads", gib1(m.gradients_bytes / n))
-            .arg("optim", gib1(m.optimizer_bytes / n))
-            .arg("act", gib1(m.activations_bytes / n))
-            .arg("mb", format!("{}", job.mb))
-            .arg("seq", format!("{}", job.seq))
-            .arg("overhead", gib1(m.overhead_bytes / n)),
-    ));
-    let spot = if cfg.spot {
-        Msg::new("g.spot.batch_on").arg("restart", format!("{:.0}", cfg.restart_pct))
-    } else {
-        Msg::new("g.spot.batch_off")
-    };
-    out.push(GuidanceItem::new("spot", Some("g.spot.title"), spot));
-    let one = job.memory(1.0).total();
-    out.push(gpu_size(one));
-    if cfg.task == super::config::Task::Finetune {
-        let [(_, full), (_, lora), (_, qlora)] = super::train_answer::method_comparison(model, cfg);
-        out.push(GuidanceItem::new(
-            "methods",
-            Some("g.train.methods.title"),
-            Msg::new("g.train.methods").arg("full", gib1(full)).arg("lora", gib1(lora)).arg("qlora", gib1(qlora)),
-        ));
-    }
-    let pick = a.recommendation.as_ref().and_then(|r| a.offers.iter().find(|o| o.id == r.pick.offer));
-    if let Some(p) = pick {
-        let gpu_name = catalog.gpu(&p.gpu).map_or(p.gpu.to_string(), |g| g.name.clone());
-        out.push(GuidanceItem::new(
-            "train-time",
-            None,
-            Msg::new("g.train.time")
-                .arg("tokens", format!("{:.3e}", a.answers.training_tokens.unwrap_or(0.0)))
-                .arg("hours", format!("{:.1}", p.speeds.job_hours.unwrap_or(0.0)))
-                .arg("gpus", (p.gpus * p.instances).to_string())
-                .arg("gpu", gpu_name)
-                .arg("gpuh", format!("{:.0}", p.speeds.job_gpu_hours.unwrap_or(0.0))),
-        ));
-        if p.tp > 1 {
-            out.push(GuidanceItem::new("nvlink", None, Msg::new("g.note.nvlink").arg("gpus", p.tp.to_string())));
-        }
-        if !p.price_overridden {
-            out.push(GuidanceItem::new("prices", None, Msg::new("g.note.prices").arg("date", p.price_as_of.to_string())));
-        }
-    } else {
-        out.push(GuidanceItem::new("nofit", None, Msg::new("g.note.nofit").arg("fmt", "nf4 (QLoRA)")));
-    }
-    if let Some(c) = a.answers.checkpoint_bytes {
-        out.push(GuidanceItem::new("checkpoints", None, Msg::new("g.train.ckpt").arg("size", gib1(c)).arg("n", cfg.ckpts.to_string())));
-    }
-    if model.inferred {
-        out.push(GuidanceItem::new("inferred", None, Msg::new("g.note.inferred")));
-    }
-    out
-}

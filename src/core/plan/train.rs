@@ -1,16 +1,16 @@
-//! The answer for `task=finetune` and `task=pretrain`: memory per GPU with
-//! gradients and optimizer states, training tokens/s, job hours, and each
-//! offer's cost for the whole job (usage defaults to one job).
+//! Plans for fine-tuning and pre-training a language model: per GPU type
+//! the fewest GPUs that some data × tensor × pipeline layout fits (and that
+//! meet the deadline), per offer the same within the offer's instances and
+//! network. Memory per GPU with gradients and optimizer states, training
+//! tokens/s, job hours. Never prices anything.
 
-use super::answer::{Answer, Answers, GpuResult, MemoryJson, Speeds};
-use super::catalog::{Catalog, Date, Gpu, Model, Offer};
-use super::config::{Config, Method, Usage};
-use super::estimate::ranges;
-use super::estimate::train::{mfu, Layout, TrainJob, PP_DEGREES, TP_DEGREES};
-use super::guidance;
-use super::link::Notice;
-use super::messages::Msg;
-use super::recommend::{self, bill, OfferResult};
+use super::super::answer::{Answers, GpuResult, MemoryJson, OfferResult, Speeds};
+use super::super::catalog::{Gpu, GpuClass, Model, Offer};
+use super::super::config::{Config, Method};
+use super::super::estimate::ranges;
+use super::super::estimate::train::{mfu, Layout, TrainJob, PP_DEGREES, TP_DEGREES};
+use super::super::messages::Msg;
+use super::{OfferPlan, Output};
 
 /// Usable share of a GPU's memory for training (the allocator's slack).
 const USABLE: f64 = 0.95;
@@ -19,10 +19,10 @@ const USABLE: f64 = 0.95;
 /// 400 Gb/s InfiniBand NDR per GPU, the usual HGX H100 fabric.
 const DEFAULT_INTER_NODE_BYTES_PER_S: f64 = 50e9;
 
-struct Plan {
-    gpus: u32,
-    fits: bool,
-    layout: Layout,
+pub struct TrainPlan {
+    pub gpus: u32,
+    pub fits: bool,
+    pub layout: Layout,
 }
 
 /// The layouts of `n` GPUs that the model can take, tensor parallel inside
@@ -89,19 +89,19 @@ fn smallest_fitting(job: &TrainJob<'_>, counts: &[u32], per_node: u32, cap: f64,
 /// Fewest GPUs of a type (powers of two in a node, then whole nodes) that
 /// some layout fits, and that meet the deadline when one is set; then the
 /// fastest layout of that many.
-fn plan(job: &TrainJob<'_>, cfg: &Config, gpu: &Gpu, cache: &mut FitCache) -> Plan {
+fn plan_for(job: &TrainJob<'_>, cfg: &Config, gpu: &Gpu, cache: &mut FitCache) -> TrainPlan {
     let cap = gpu.memory_bytes() * USABLE;
     let per_node = gpu.gpus_per_node.max(1);
     let pick = |n: u32| best_layout(job, gpu, n, per_node, cap, link_bytes_per_s(gpu, n), gpu.link_bytes_per_s(true));
     if let Some(g) = cfg.gpus {
         let n = g.saturating_mul(cfg.nodes).max(1);
         return match pick(n) {
-            Some((layout, _)) => Plan { gpus: n, fits: true, layout },
-            None => Plan { gpus: n, fits: false, layout: Layout::data(n) },
+            Some((layout, _)) => TrainPlan { gpus: n, fits: true, layout },
+            None => TrainPlan { gpus: n, fits: false, layout: Layout::data(n) },
         };
     }
     // Several nodes only for datacenter boards with a cluster network.
-    let nodes = gpu.class == super::catalog::GpuClass::Datacenter;
+    let nodes = gpu.class == GpuClass::Datacenter;
     let deadline_gpus = cfg.days.map_or(1, |days| gpus_for_deadline(job, cfg, gpu, days));
     let smallest = cache.smallest((cap.to_bits(), per_node, nodes, deadline_gpus), || {
         let mut candidates: Vec<u32> = (0..8).map(|i| 1u32 << i).filter(|n| *n <= per_node).collect();
@@ -111,8 +111,8 @@ fn plan(job: &TrainJob<'_>, cfg: &Config, gpu: &Gpu, cache: &mut FitCache) -> Pl
         smallest_fitting(job, &candidates, per_node, cap, deadline_gpus)
     });
     match smallest.and_then(|n| Some((n, pick(n)?))) {
-        Some((n, (layout, _))) => Plan { gpus: n, fits: true, layout },
-        None => Plan { gpus: 1, fits: false, layout: Layout::data(1) },
+        Some((n, (layout, _))) => TrainPlan { gpus: n, fits: true, layout },
+        None => TrainPlan { gpus: 1, fits: false, layout: Layout::data(1) },
     }
 }
 
@@ -198,6 +198,7 @@ fn memory_json(job: &TrainJob<'_>, gpu: &Gpu, layout: Layout) -> MemoryJson {
         total_bytes_high: total * ranges::MEMORY.high,
         // PyTorch's caching allocator keeps ~10 % above its peak.
         reserved_bytes: (m.total() * 1.1).min(gpu.memory_bytes()).max(m.total()) * n,
+        batch: job.mb,
         gpus,
         gpu: gpu.id.clone(),
         capacity_bytes: gpu.memory_bytes() * n,
@@ -238,7 +239,7 @@ type LayoutKey = (usize, u32, u32, u64, u64);
 /// from the per-GPU plans'); deadlines never need 2³¹ GPUs.
 const OFFER_KEY: u32 = 1 << 31;
 
-fn offer_result(job: &TrainJob<'_>, cfg: &Config, catalog: &Catalog, gpu: &Gpu, o: &Offer, today: Date, cache: &mut FitCache) -> OfferResult {
+fn offer_plan(job: &TrainJob<'_>, cfg: &Config, gpu: &Gpu, o: &Offer, cache: &mut FitCache) -> OfferPlan {
     let cap = gpu.memory_bytes() * USABLE;
     // Several instances over a published network: pipeline stages or
     // sharded data-parallel replicas across them.
@@ -275,101 +276,94 @@ fn offer_result(job: &TrainJob<'_>, cfg: &Config, catalog: &Catalog, gpu: &Gpu, 
     let (conf, widen) = confidence(job.model, gpu, gpus);
     let sp = speeds(job, cfg, tps, layout, widen);
     let store_gb = cfg.store_gb.unwrap_or((job.checkpoint_bytes() * f64::from(cfg.ckpts.max(1))) / 1e9);
-    let b = bill(cfg, catalog, o, instances, Some(job_hours), store_gb);
     let mem = job.memory_layout(layout).total();
-    let (mut reason_msgs, stale) = recommend::offer_reasons(cfg, o, today, gpus, mem, cap, fits, b.spot);
+    let mut extra_reasons = Vec::new();
     let most = counts.last().copied().unwrap_or(o.gpus);
     if let (Some(days), false) = (cfg.days, fits) {
         if need > most {
-            reason_msgs.push(Msg::new("reason.deadline").num("days", days, 0).num("need", f64::from(need), 0).num("most", f64::from(most), 0));
+            extra_reasons.push(Msg::new("reason.deadline").num("days", days, 0).num("need", f64::from(need), 0).num("most", f64::from(most), 0));
         }
     }
-    OfferResult {
-        instances,
-        tp: layout.tp,
+    OfferPlan {
         fits,
-        headroom_bytes: cap - mem,
+        gpus,
+        instances,
+        replicas: 1,
+        tp: layout.tp,
+        pp: layout.pp,
+        dp: layout.dp,
+        batch: job.mb,
+        need_bytes: mem,
+        usable_bytes: cap,
         confidence: conf,
-        speeds: Box::new(sp),
-        throughput_total: tps,
+        speeds: sp,
+        job_hours: Some(job_hours),
+        store_gb,
+        output: Output::Training(tps),
         speed_score: tps,
-        ..OfferResult::priced(o, &b, stale, reason_msgs)
+        extra_reasons,
     }
 }
 
-pub fn evaluate_training(user_cfg: &Config, notices: Vec<Notice>, catalog: &Catalog, today: Date, model: &Model, unusable: bool) -> Answer {
-    // A training run is billed as one job unless the user says otherwise.
-    let mut cfg = user_cfg.clone();
-    if cfg.usage == Usage::Always {
-        cfg.usage = Usage::Once;
+/// Plans for one training configuration, with the caches offers share.
+pub struct TrainPlanner<'r> {
+    pub job: TrainJob<'r>,
+    cfg: &'r Config,
+    cache: FitCache,
+}
+
+impl<'r> TrainPlanner<'r> {
+    pub fn new(job: TrainJob<'r>, cfg: &'r Config) -> TrainPlanner<'r> {
+        TrainPlanner { job, cfg, cache: FitCache::default() }
     }
-    let job = TrainJob::new(model, &cfg);
-    let gpus = catalog.gpus_for(cfg.gpu.as_deref());
-    let mut results = Vec::new();
-    let mut cache = FitCache::default();
-    for gpu in &gpus {
-        let p = plan(&job, &cfg, gpu, &mut cache);
-        let (conf, widen) = confidence(model, gpu, p.gpus);
-        let tps = layout_tokens_per_s(&job, gpu, p.layout);
-        results.push(GpuResult {
-            gpu: gpu.id.clone(),
-            gpu_name: gpu.name.clone(),
-            gpus: p.gpus.min(gpu.gpus_per_node),
-            nodes: p.gpus.div_ceil(gpu.gpus_per_node.max(1)),
-            batch: job.mb,
-            fits: p.fits,
-            per_gpu_bytes: job.memory_layout(p.layout).total(),
-            capacity_bytes: gpu.memory_bytes(),
-            confidence: conf,
-            bound: "compute",
-            executed_precision: format!("{:?}", job.compute(gpu)).to_lowercase(),
-            speeds: speeds(&job, &cfg, tps, p.layout, widen),
-        });
+
+    pub fn results(&mut self, gpus: &[&Gpu]) -> Vec<GpuResult> {
+        let (job, cfg) = (&self.job, self.cfg);
+        gpus.iter()
+            .map(|gpu| {
+                let p = plan_for(job, cfg, gpu, &mut self.cache);
+                let (conf, widen) = confidence(job.model, gpu, p.gpus);
+                let tps = layout_tokens_per_s(job, gpu, p.layout);
+                GpuResult {
+                    gpu: gpu.id.clone(),
+                    gpu_name: gpu.name.clone(),
+                    gpus: p.gpus.min(gpu.gpus_per_node),
+                    nodes: p.gpus.div_ceil(gpu.gpus_per_node.max(1)),
+                    batch: job.mb,
+                    fits: p.fits,
+                    per_gpu_bytes: job.memory_layout(p.layout).total(),
+                    capacity_bytes: gpu.memory_bytes(),
+                    confidence: conf,
+                    bound: "compute",
+                    executed_precision: format!("{:?}", job.compute(gpu)).to_lowercase(),
+                    speeds: speeds(job, cfg, tps, p.layout, widen),
+                }
+            })
+            .collect()
     }
-    let offers: Vec<OfferResult> = catalog
-        .offers
-        .iter()
-        .filter(|o| recommend::passes_filters(&cfg, o))
-        .filter_map(|o| Some(offer_result(&job, &cfg, catalog, catalog.gpu(&o.gpu)?, o, today, &mut cache)))
-        .collect();
-    let offers = recommend::rank(&cfg, offers);
-    let recommendation = recommend::recommend(&cfg, &offers);
-    let focus = cfg
-        .gpu
-        .clone()
-        .or_else(|| recommendation.as_ref().and_then(|r| offers.iter().find(|o| o.id == r.pick.offer)).map(|o| o.gpu.to_string()))
-        .and_then(|g| catalog.gpu(&g))
-        .or_else(|| catalog.gpu("h100-sxm-80gb"));
-    let (memory, answers) = match focus {
-        Some(gpu) => {
-            let p = plan(&job, &cfg, gpu, &mut cache);
-            let ckpt = job.checkpoint_bytes();
-            (
-                memory_json(&job, gpu, p.layout),
-                Answers {
-                    min_gpus: p.fits.then_some(p.gpus),
-                    gpus_for_deadline: cfg.days.map(|d| gpus_for_deadline(&job, &cfg, gpu, d)),
-                    checkpoint_bytes: Some(ckpt),
-                    checkpoints_bytes_total: Some(ckpt * f64::from(cfg.ckpts)),
-                    training_tokens: Some(job.job_tokens(&cfg)),
-                    best_weight_format: Some(cfg.weight_format_id().to_string()),
-                    ..Answers::default()
-                },
-            )
-        }
-        None => (MemoryJson::default(), Answers::default()),
-    };
-    let mut answer = Answer {
-        memory,
-        results,
-        answers,
-        offers,
-        recommendation,
-        unusable,
-        ..Answer::empty(user_cfg, notices, catalog, (&model.id, &model.name, model.inferred), cfg.weight_format_id())
-    };
-    answer.guidance = guidance::training_guidance(&cfg, model, &job, catalog, &answer);
-    answer
+
+    pub fn offer(&mut self, gpu: &Gpu, o: &Offer) -> OfferPlan {
+        offer_plan(&self.job, self.cfg, gpu, o, &mut self.cache)
+    }
+
+    /// Memory and the inverse answers on the focus GPU type.
+    pub fn focus(&mut self, gpu: &Gpu, _pick: Option<&OfferResult>) -> (MemoryJson, Answers) {
+        let (job, cfg) = (&self.job, self.cfg);
+        let p = plan_for(job, cfg, gpu, &mut self.cache);
+        let ckpt = job.checkpoint_bytes();
+        (
+            memory_json(job, gpu, p.layout),
+            Answers {
+                min_gpus: p.fits.then_some(p.gpus),
+                gpus_for_deadline: cfg.days.map(|d| gpus_for_deadline(job, cfg, gpu, d)),
+                checkpoint_bytes: Some(ckpt),
+                checkpoints_bytes_total: Some(ckpt * f64::from(cfg.ckpts)),
+                training_tokens: Some(job.job_tokens(cfg)),
+                best_weight_format: Some(cfg.weight_format_id().to_string()),
+                ..Answers::default()
+            },
+        )
+    }
 }
 
 /// Per-GPU memory of the three methods for the same model and settings,

@@ -1,0 +1,50 @@
+//! The pipeline: a link becomes an [`Answer`] in four steps, the same for
+//! every task — [`resolve`] (the configuration checked against the
+//! catalog), [`plan`] (per GPU type and per offer shape), [`offers`]
+//! (bill, rank, pick) and [`guidance`] (read from the pick's plan).
+
+use super::answer::Answer;
+use super::catalog::Catalog;
+use super::config::Config;
+use super::date::Date;
+use super::link;
+use super::notice::Notice;
+use super::plan::Planner;
+use super::{guidance, offers, resolve};
+
+/// Evaluates a query string against a catalog on a given day.
+pub fn evaluate_query(query: &str, catalog: &Catalog, today: Date) -> Answer {
+    let (cfg, notices) = link::decode(query);
+    evaluate(&cfg, notices, catalog, today)
+}
+
+/// Evaluates a decoded configuration (with the decoder's notices).
+pub fn evaluate(cfg: &Config, notices: Vec<Notice>, catalog: &Catalog, today: Date) -> Answer {
+    let r = resolve::resolve(cfg, notices, catalog);
+    let cfg = &r.cfg;
+    let mut planner = Planner::new(&r);
+    let gpus = catalog.gpus_for(cfg.gpu.as_deref());
+    let results = planner.results(&gpus);
+    let offers = offers::evaluate(cfg, catalog, today, &mut planner);
+    let recommendation = offers::recommend(cfg, &offers);
+    let pick = recommendation.as_ref().and_then(|rec| offers.iter().find(|o| o.id == rec.pick.offer));
+    let mut focus = cfg.gpu.as_deref().or(pick.map(|o| &*o.gpu)).and_then(|g| catalog.gpu(g));
+    if focus.is_none() && matches!(planner, Planner::Serve(_) | Planner::Train(_)) {
+        // A breakdown on the reference card when nothing fits.
+        focus = catalog.gpu("h100-sxm-80gb").or(catalog.gpus.first());
+    }
+    let (memory, answers) = planner.focus(focus, pick);
+    let (id, name, inferred) = r.model_label();
+    let mut answer = Answer {
+        memory,
+        results,
+        answers,
+        offers,
+        recommendation,
+        unusable: r.unusable,
+        // The link in effect, normalized (what was ignored is left out).
+        ..Answer::empty(link::encode(cfg), cfg.task, r.notices.clone(), catalog.as_of, (id, name, inferred), r.weight_format())
+    };
+    answer.guidance = guidance::for_answer(cfg, &planner, catalog, &answer);
+    answer
+}

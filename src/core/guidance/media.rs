@@ -1,0 +1,81 @@
+//! Guidance for generating images, video and audio.
+
+use super::super::answer::{Answer, GuidanceItem};
+use super::super::catalog::media::MediaKind;
+use super::super::catalog::Catalog;
+use super::super::config::Config;
+use super::super::estimate::media::MediaJob;
+use super::super::messages::Msg;
+use super::super::units::GIB;
+use super::{gib1, gpu_size};
+
+fn item(id: &'static str, title: Option<&'static str>, msg: Msg) -> GuidanceItem {
+    GuidanceItem::new(id, title, msg)
+}
+
+pub fn guidance(cfg: &Config, j: &MediaJob<'_>, catalog: &Catalog, a: &Answer) -> Vec<GuidanceItem> {
+    let mem = j.memory();
+    let mut out = vec![item(
+        "memory",
+        Some("g.memory.title"),
+        Msg::new("g.media.memory.body")
+            .arg("total", gib1(mem.total))
+            .arg("weights", gib1(mem.weights_bytes))
+            .arg("denoiser", gib1(mem.parts.denoiser))
+            .arg("enc", gib1(mem.parts.text_encoders))
+            .arg("vae", gib1(mem.parts.vae))
+            .arg("act", gib1(mem.activations_bytes))
+            .arg("batch", j.batch.to_string())
+            .arg(
+                "res",
+                match j.model.kind {
+                    MediaKind::Image => format!("{}×{}", j.width, j.height),
+                    MediaKind::Video => format!("{}×{}, {} frames", j.width, j.height, j.frames),
+                    MediaKind::Audio => format!("{:.0} s of audio", j.seconds),
+                },
+            )
+            .arg("overhead", gib1(mem.overhead_bytes)),
+    )];
+    let spot = if cfg.spot { Msg::new("g.spot.batch_on").arg("restart", format!("{:.0}", cfg.restart_pct)) } else { Msg::new("g.spot.batch_off") };
+    out.push(item("spot", Some("g.spot.title"), spot));
+    out.push(gpu_size(mem.total));
+    let pick = a.pick();
+    if let Some(p) = pick {
+        if let Some(gpu) = catalog.gpu(&p.gpu) {
+            let s = j.speed(gpu);
+            let msg = match j.model.kind {
+                MediaKind::Image => Msg::new("g.media.speed.image")
+                    .arg("s", format!("{:.1}", s.seconds_per_item))
+                    .arg("gpu", gpu.name.clone())
+                    .arg("per_hour", format!("{:.0}", s.items_per_hour))
+                    .arg("steps", j.steps.to_string()),
+                MediaKind::Video => Msg::new("g.media.speed.video")
+                    .arg("s", format!("{:.0}", s.seconds_per_item))
+                    .arg("gpu", gpu.name.clone())
+                    .arg("tokens", format!("{:.0}", j.sequence_tokens())),
+                MediaKind::Audio => Msg::new("g.media.speed.audio")
+                    .arg("gpu", gpu.name.clone())
+                    .arg("rtf", format!("{:.1}", s.realtime_factor.unwrap_or(0.0))),
+            };
+            out.push(item("media-speed", None, msg));
+            // Small models at small batches wait on the host, not the GPU.
+            let gpu_s = s.gpu_denoise_s;
+            if s.host_s > 0.0 && s.host_s >= gpu_s {
+                out.push(item(
+                    "host-bound",
+                    None,
+                    Msg::new("g.media.hostbound").num("batch", f64::from(j.batch), 0).num("host", s.host_s, 1).num("gpu", gpu_s, 1),
+                ));
+            }
+        }
+        if !p.price_overridden {
+            out.push(item("prices", None, Msg::new("g.note.prices").arg("date", p.price_as_of.to_string())));
+        }
+    } else {
+        out.push(item("nofit", None, Msg::new("g.note.nofit").arg("fmt", "fp8 / nf4")));
+    }
+    if !cfg.enc_offload && mem.parts.text_encoders > 2.0 * GIB {
+        out.push(item("enc-offload", None, Msg::new("g.media.offload").arg("enc", gib1(mem.parts.text_encoders))));
+    }
+    out
+}

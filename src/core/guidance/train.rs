@@ -1,0 +1,76 @@
+//! Guidance for fine-tuning and pre-training a language model.
+
+use super::super::answer::{Answer, GuidanceItem};
+use super::super::catalog::Catalog;
+use super::super::config::{Config, Task};
+use super::super::estimate::train::TrainJob;
+use super::super::messages::Msg;
+use super::super::plan::train::method_comparison;
+use super::{gib1, gpu_size};
+
+/// Guidance for fine-tuning and pre-training jobs.
+pub fn guidance(cfg: &Config, job: &TrainJob<'_>, catalog: &Catalog, a: &Answer) -> Vec<GuidanceItem> {
+    let model = job.model;
+    let mut out = Vec::new();
+    let m = &a.memory;
+    let n = f64::from(m.gpus.max(1));
+    out.push(GuidanceItem::new(
+        "memory",
+        Some("g.memory.title"),
+        Msg::new("g.train.memory.body")
+            .arg("total", gib1(m.total_bytes / n))
+            .arg("gpus", m.gpus.to_string())
+            .arg("weights", gib1(m.weights_bytes / n))
+            .arg("grads", gib1(m.gradients_bytes / n))
+            .arg("optim", gib1(m.optimizer_bytes / n))
+            .arg("act", gib1(m.activations_bytes / n))
+            .arg("mb", format!("{}", job.mb))
+            .arg("seq", format!("{}", job.seq))
+            .arg("overhead", gib1(m.overhead_bytes / n)),
+    ));
+    let spot = if cfg.spot {
+        Msg::new("g.spot.batch_on").arg("restart", format!("{:.0}", cfg.restart_pct))
+    } else {
+        Msg::new("g.spot.batch_off")
+    };
+    out.push(GuidanceItem::new("spot", Some("g.spot.title"), spot));
+    let one = job.memory(1.0).total();
+    out.push(gpu_size(one));
+    if cfg.task == Task::Finetune {
+        let [(_, full), (_, lora), (_, qlora)] = method_comparison(model, cfg);
+        out.push(GuidanceItem::new(
+            "methods",
+            Some("g.train.methods.title"),
+            Msg::new("g.train.methods").arg("full", gib1(full)).arg("lora", gib1(lora)).arg("qlora", gib1(qlora)),
+        ));
+    }
+    let pick = a.pick();
+    if let Some(p) = pick {
+        let gpu_name = catalog.gpu(&p.gpu).map_or(p.gpu.to_string(), |g| g.name.clone());
+        out.push(GuidanceItem::new(
+            "train-time",
+            None,
+            Msg::new("g.train.time")
+                .arg("tokens", format!("{:.3e}", a.answers.training_tokens.unwrap_or(0.0)))
+                .arg("hours", format!("{:.1}", p.speeds.job_hours.unwrap_or(0.0)))
+                .arg("gpus", (p.gpus * p.instances).to_string())
+                .arg("gpu", gpu_name)
+                .arg("gpuh", format!("{:.0}", p.speeds.job_gpu_hours.unwrap_or(0.0))),
+        ));
+        if p.tp > 1 {
+            out.push(GuidanceItem::new("nvlink", None, Msg::new("g.note.nvlink").arg("gpus", p.tp.to_string())));
+        }
+        if !p.price_overridden {
+            out.push(GuidanceItem::new("prices", None, Msg::new("g.note.prices").arg("date", p.price_as_of.to_string())));
+        }
+    } else {
+        out.push(GuidanceItem::new("nofit", None, Msg::new("g.note.nofit").arg("fmt", "nf4 (QLoRA)")));
+    }
+    if let Some(c) = a.answers.checkpoint_bytes {
+        out.push(GuidanceItem::new("checkpoints", None, Msg::new("g.train.ckpt").arg("size", gib1(c)).arg("n", cfg.ckpts.to_string())));
+    }
+    if model.inferred {
+        out.push(GuidanceItem::new("inferred", None, Msg::new("g.note.inferred")));
+    }
+    out
+}

@@ -1,0 +1,137 @@
+//! Plans for generation (image, video, audio): each GPU of an instance runs
+//! its own pipeline (a replica); memory and speed of one pipeline on one
+//! GPU. Never prices anything.
+
+use super::super::answer::{Answers, GpuResult, MemoryJson, OfferResult, Speeds};
+use super::super::catalog::media::MediaKind;
+use super::super::catalog::{Gpu, Offer};
+use super::super::config::Config;
+use super::super::estimate::media::{Confidence, MediaJob};
+use super::super::estimate::ranges;
+use super::{OfferPlan, Output};
+
+/// Usable share of GPU memory for a diffusion pipeline (allocator slack).
+pub const USABLE: f64 = 0.95;
+
+pub fn widen(c: Confidence) -> (&'static str, f64) {
+    match c {
+        Confidence::High => ("high", 1.0),
+        Confidence::Medium => ("medium", 1.6),
+        Confidence::Low => ("low", 2.5),
+    }
+}
+
+/// Speeds of one GPU running the job (per GPU; offers multiply by GPUs),
+/// and items per hour.
+fn speeds(j: &MediaJob<'_>, gpu: &Gpu, w: f64) -> (Speeds, f64) {
+    let s = j.speed(gpu);
+    let sp = ranges::widen(ranges::PREFILL, w);
+    let mut out = Speeds::default();
+    match j.model.kind {
+        MediaKind::Image => {
+            out.seconds_per_image = Some(s.seconds_per_item);
+            out.seconds_per_image_low = Some(s.seconds_per_item / sp.high);
+            out.seconds_per_image_high = Some(s.seconds_per_item / sp.low);
+            out.images_per_hour = Some(s.items_per_hour);
+        }
+        MediaKind::Video => {
+            out.seconds_per_clip = Some(s.seconds_per_item);
+            out.seconds_per_clip_low = Some(s.seconds_per_item / sp.high);
+            out.seconds_per_clip_high = Some(s.seconds_per_item / sp.low);
+        }
+        MediaKind::Audio => {
+            let rtf = s.realtime_factor.unwrap_or(j.seconds / s.seconds_per_item.max(1e-9));
+            out.audio_realtime_factor = Some(rtf);
+            out.audio_realtime_factor_low = Some(rtf * sp.low);
+            out.audio_realtime_factor_high = Some(rtf * sp.high);
+        }
+    }
+    (out, s.items_per_hour)
+}
+
+pub struct MediaPlanner<'r> {
+    pub job: &'r MediaJob<'r>,
+    cfg: &'r Config,
+}
+
+impl<'r> MediaPlanner<'r> {
+    pub fn new(job: &'r MediaJob<'r>, cfg: &'r Config) -> MediaPlanner<'r> {
+        MediaPlanner { job, cfg }
+    }
+
+    pub fn results(&mut self, gpus: &[&Gpu]) -> Vec<GpuResult> {
+        let j = self.job;
+        let (conf, w) = widen(j.confidence());
+        let mem = j.memory();
+        gpus.iter()
+            .map(|gpu| GpuResult {
+                gpu: gpu.id.clone(),
+                gpu_name: gpu.name.clone(),
+                gpus: 1,
+                nodes: 1,
+                batch: f64::from(j.batch),
+                fits: mem.total <= gpu.memory_bytes() * USABLE,
+                per_gpu_bytes: mem.total,
+                capacity_bytes: gpu.memory_bytes(),
+                confidence: conf,
+                bound: if j.model.kind == MediaKind::Audio { "memory" } else { "compute" },
+                executed_precision: j.precision.id.to_string(),
+                speeds: speeds(j, gpu, w).0,
+            })
+            .collect()
+    }
+
+    pub fn offer(&mut self, gpu: &Gpu, o: &Offer) -> OfferPlan {
+        let j = self.job;
+        let mem = j.memory();
+        let cap = gpu.memory_bytes() * USABLE;
+        let fits = mem.total <= cap;
+        let (conf, w) = widen(j.confidence());
+        let (sp, items_per_hour_gpu) = speeds(j, gpu, w);
+        let items_per_hour = items_per_hour_gpu * f64::from(o.gpus);
+        let output = match j.model.kind {
+            MediaKind::Image => Output::Images(items_per_hour),
+            MediaKind::Video => Output::Clips(items_per_hour),
+            MediaKind::Audio => Output::Audio(sp.audio_realtime_factor.map_or(0.0, |r| r * f64::from(o.gpus))),
+        };
+        OfferPlan {
+            fits,
+            gpus: 1,
+            instances: 1,
+            replicas: o.gpus,
+            tp: 1,
+            pp: 1,
+            dp: 1,
+            batch: f64::from(j.batch),
+            need_bytes: mem.total,
+            usable_bytes: cap,
+            confidence: conf,
+            speed_score: if fits { items_per_hour } else { 0.0 },
+            speeds: sp,
+            job_hours: None,
+            store_gb: self.cfg.store_gb.unwrap_or(mem.weights_bytes / 1e9),
+            output,
+            extra_reasons: Vec::new(),
+        }
+    }
+
+    pub fn focus(&mut self, gpu: Option<&Gpu>, _pick: Option<&OfferResult>) -> (MemoryJson, Answers) {
+        let j = self.job;
+        let mem = j.memory();
+        let memory = MemoryJson {
+            weights_bytes: mem.weights_bytes,
+            activations_bytes: mem.activations_bytes,
+            overhead_bytes: mem.overhead_bytes,
+            total_bytes: mem.total,
+            total_bytes_low: mem.total * ranges::MEMORY.low,
+            total_bytes_high: mem.total * ranges::MEMORY.high,
+            reserved_bytes: (mem.total * 1.1).max(mem.total),
+            batch: f64::from(j.batch),
+            gpus: 1,
+            gpu: gpu.map_or_else(String::new, |g| g.id.clone()),
+            capacity_bytes: gpu.map_or(0.0, |g| g.memory_bytes()),
+            ..MemoryJson::default()
+        };
+        (memory, Answers { min_gpus: Some(1), best_weight_format: Some(j.precision.id.to_string()), ..Answers::default() })
+    }
+}

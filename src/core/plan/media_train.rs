@@ -1,0 +1,115 @@
+//! Plans for fine-tuning an image generator (LoRA, QLoRA, DreamBooth):
+//! memory per GPU at the link's resolution and micro-batch; the training
+//! time is not estimated (see [`super::super::estimate::media_train`]), so
+//! the run lasts what the user gives (`jobmin`). Never prices anything.
+
+use super::super::answer::{Answers, GpuResult, MemoryJson, OfferResult, Speeds};
+use super::super::catalog::{Gpu, Offer};
+use super::super::config::{Config, Method};
+use super::super::estimate::media_train::MediaTrainJob;
+use super::super::estimate::ranges;
+use super::{OfferPlan, Output};
+
+/// Usable share of GPU memory (allocator slack), as for LLM training.
+pub const USABLE: f64 = 0.95;
+
+/// Bytes of a saved checkpoint: the adapter (fp32) or the full denoiser
+/// (16-bit weights, the form the scripts save for inference).
+pub fn checkpoint_bytes(t: &MediaTrainJob<'_>) -> f64 {
+    match t.method {
+        Method::Full => t.trainable_params() * 2.0,
+        _ => t.trainable_params() * 4.0,
+    }
+}
+
+fn layout(dp: u32) -> Speeds {
+    Speeds { train_dp: Some(dp), train_tp: Some(1), train_pp: Some(1), ..Speeds::default() }
+}
+
+pub struct ImageTrainPlanner<'r> {
+    pub job: &'r MediaTrainJob<'r>,
+    cfg: &'r Config,
+}
+
+impl<'r> ImageTrainPlanner<'r> {
+    pub fn new(job: &'r MediaTrainJob<'r>, cfg: &'r Config) -> ImageTrainPlanner<'r> {
+        ImageTrainPlanner { job, cfg }
+    }
+
+    pub fn results(&mut self, gpus: &[&Gpu]) -> Vec<GpuResult> {
+        let t = self.job;
+        let mem = t.memory();
+        gpus.iter()
+            .map(|gpu| GpuResult {
+                gpu: gpu.id.clone(),
+                gpu_name: gpu.name.clone(),
+                gpus: 1,
+                nodes: 1,
+                batch: t.mb,
+                fits: mem.total() <= gpu.memory_bytes() * USABLE,
+                per_gpu_bytes: mem.total(),
+                capacity_bytes: gpu.memory_bytes(),
+                confidence: "low",
+                bound: "compute",
+                executed_precision: t.job.precision.id.to_string(),
+                speeds: layout(1),
+            })
+            .collect()
+    }
+
+    pub fn offer(&mut self, gpu: &Gpu, o: &Offer) -> OfferPlan {
+        let t = self.job;
+        let cap = gpu.memory_bytes() * USABLE;
+        let need = t.memory().total();
+        OfferPlan {
+            fits: need <= cap,
+            gpus: o.gpus,
+            instances: 1,
+            replicas: o.gpus,
+            tp: 1,
+            pp: 1,
+            dp: o.gpus,
+            batch: t.mb,
+            need_bytes: need,
+            usable_bytes: cap,
+            confidence: "low",
+            speeds: layout(o.gpus),
+            job_hours: None,
+            store_gb: self.cfg.store_gb.unwrap_or(checkpoint_bytes(t) * f64::from(self.cfg.ckpts.max(1)) / 1e9),
+            output: Output::None,
+            speed_score: 0.0,
+            extra_reasons: Vec::new(),
+        }
+    }
+
+    pub fn focus(&mut self, gpu: Option<&Gpu>, _pick: Option<&OfferResult>) -> (MemoryJson, Answers) {
+        let t = self.job;
+        let mem = t.memory();
+        let total = mem.total();
+        let memory = MemoryJson {
+            weights_bytes: mem.weights,
+            activations_bytes: mem.activations,
+            gradients_bytes: mem.gradients,
+            optimizer_bytes: mem.optimizer,
+            overhead_bytes: mem.overhead,
+            total_bytes: total,
+            total_bytes_low: total * ranges::MEMORY.low,
+            total_bytes_high: total * ranges::MEMORY.high,
+            reserved_bytes: total * 1.1,
+            batch: t.mb,
+            gpus: 1,
+            gpu: gpu.map_or_else(String::new, |g| g.id.clone()),
+            capacity_bytes: gpu.map_or(0.0, |g| g.memory_bytes()),
+            ..MemoryJson::default()
+        };
+        let ckpt = checkpoint_bytes(t);
+        let answers = Answers {
+            min_gpus: gpu.filter(|g| total <= g.memory_bytes() * USABLE).map(|_| 1),
+            best_weight_format: Some(t.job.precision.id.to_string()),
+            checkpoint_bytes: Some(ckpt),
+            checkpoints_bytes_total: Some(ckpt * f64::from(self.cfg.ckpts.max(1))),
+            ..Answers::default()
+        };
+        (memory, answers)
+    }
+}

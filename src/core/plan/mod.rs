@@ -1,0 +1,121 @@
+//! The second step of the pipeline: plans. For a resolved job, per GPU type
+//! (`results`), per offer shape (the layout the offer's instances run, its
+//! replicas, batch, speeds and what it produces) and for the focus of the
+//! memory breakdown. One interface for every task: [`Planner`], an enum
+//! with one `match` per step, so the offers, the bill and the guidance need
+//! no knowledge of tasks beyond [`OfferPlan`] and [`Output`]. Never prices.
+
+pub mod media;
+pub mod media_train;
+pub mod serve;
+pub mod train;
+
+use super::answer::{Answers, GpuResult, MemoryJson, OfferResult, Speeds};
+use super::catalog::{Gpu, Offer};
+use super::estimate::serve::ServeJob;
+use super::estimate::train::TrainJob;
+use super::messages::Msg;
+use super::resolve::{Resolved, Subject};
+use super::config::Task;
+
+pub use media::MediaPlanner;
+pub use media_train::ImageTrainPlanner;
+pub use serve::ServePlanner;
+pub use train::TrainPlanner;
+
+/// What an offer's instances produce per unit of time under its plan,
+/// over every replica the offer bills: what the per-unit prices divide by.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Output {
+    /// Output tokens per second (prompts' prefill included).
+    Tokens(f64),
+    /// Training tokens per second of the whole job.
+    Training(f64),
+    /// Images per hour.
+    Images(f64),
+    /// Video clips per hour.
+    Clips(f64),
+    /// Seconds of audio per second of wall time.
+    Audio(f64),
+    /// Nothing measurable (image-model training: the run length is the user's).
+    None,
+}
+
+/// One offer's plan: the layout, replicas and batch the offer runs, whether
+/// it fits, its speeds, the job's length when the estimator knows it, and
+/// what the storage holds.
+#[derive(Debug, Clone)]
+pub struct OfferPlan {
+    pub fits: bool,
+    /// GPUs one copy of the job uses (reasons quote it).
+    pub gpus: u32,
+    pub instances: u32,
+    /// Copies per instance.
+    pub replicas: u32,
+    pub tp: u32,
+    pub pp: u32,
+    pub dp: u32,
+    pub batch: f64,
+    pub need_bytes: f64,
+    pub usable_bytes: f64,
+    pub confidence: &'static str,
+    pub speeds: Speeds,
+    pub job_hours: Option<f64>,
+    pub store_gb: f64,
+    pub output: Output,
+    /// What "fastest" ranks on for the task.
+    pub speed_score: f64,
+    /// Task-specific reasons (a deadline no count of instances meets).
+    pub extra_reasons: Vec<Msg>,
+}
+
+/// The planner of one resolved job.
+pub enum Planner<'r> {
+    Serve(ServePlanner<'r>),
+    Train(TrainPlanner<'r>),
+    Generate(MediaPlanner<'r>),
+    ImageTrain(ImageTrainPlanner<'r>),
+}
+
+impl<'r> Planner<'r> {
+    pub fn new(r: &'r Resolved<'_>) -> Planner<'r> {
+        let cfg = &r.cfg;
+        match &r.subject {
+            Subject::Llm { model, format } if cfg.task == Task::Serve => Planner::Serve(ServePlanner::new(ServeJob::new(model, cfg, *format), cfg)),
+            Subject::Llm { model, .. } => Planner::Train(TrainPlanner::new(TrainJob::new(model, cfg), cfg)),
+            Subject::Generate(j) => Planner::Generate(MediaPlanner::new(j, cfg)),
+            Subject::ImageTrain(t) => Planner::ImageTrain(ImageTrainPlanner::new(t, cfg)),
+        }
+    }
+
+    /// One result per GPU type.
+    pub fn results(&mut self, gpus: &[&Gpu]) -> Vec<GpuResult> {
+        match self {
+            Planner::Serve(p) => p.results(gpus),
+            Planner::Train(p) => p.results(gpus),
+            Planner::Generate(p) => p.results(gpus),
+            Planner::ImageTrain(p) => p.results(gpus),
+        }
+    }
+
+    /// The plan of one offer.
+    pub fn offer(&mut self, gpu: &Gpu, o: &Offer) -> OfferPlan {
+        match self {
+            Planner::Serve(p) => p.offer(gpu, o),
+            Planner::Train(p) => p.offer(gpu, o),
+            Planner::Generate(p) => p.offer(gpu, o),
+            Planner::ImageTrain(p) => p.offer(gpu, o),
+        }
+    }
+
+    /// The memory breakdown and the inverse answers on the focus GPU type
+    /// (pinned, else the pick's), for the pick's plan where the task has one.
+    pub fn focus(&mut self, gpu: Option<&Gpu>, pick: Option<&OfferResult>) -> (MemoryJson, Answers) {
+        match self {
+            Planner::Serve(p) => gpu.map(|g| p.focus(g, pick)).unwrap_or_default(),
+            Planner::Train(p) => gpu.map(|g| p.focus(g, pick)).unwrap_or_default(),
+            Planner::Generate(p) => p.focus(gpu, pick),
+            Planner::ImageTrain(p) => p.focus(gpu, pick),
+        }
+    }
+}

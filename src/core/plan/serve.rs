@@ -1,0 +1,331 @@
+//! Plans for serving a language model: per GPU type (`results`) the
+//! configuration's own GPU count or the smallest tensor-parallel group that
+//! holds the job; per offer the smallest group inside the instance,
+//! replicas for the users' concurrent sequences, pipeline stages across
+//! instances only over a published network. Never prices anything.
+
+use std::sync::Arc;
+
+use super::super::answer::{Answers, GpuResult, MemoryJson, OfferResult, Speeds};
+use super::super::catalog::{Gpu, Model, Offer};
+use super::super::config::{Batch, Config};
+use super::super::estimate::ranges::{self, Spread};
+use super::super::estimate::serve::{tp_options, Bound, Plan, ServeJob};
+use super::super::estimate::engine;
+use super::super::precision;
+use super::{OfferPlan, Output};
+
+/// An offer's shape: GPU, GPUs per instance and whether several instances may be joined.
+type ShapeKey = (Arc<str>, u32, bool);
+
+/// Plans for one serving configuration, with the per-shape cache offers share.
+pub struct ServePlanner<'r> {
+    pub job: ServeJob<'r>,
+    cfg: &'r Config,
+    shapes: Vec<(ShapeKey, OfferPlan)>,
+}
+
+fn with_spread(v: f64, s: Spread) -> (Option<f64>, Option<f64>, Option<f64>) {
+    (Some(v), Some(v * s.low), Some(v * s.high))
+}
+
+/// The user's concurrent sequences (one for `max`, which is solved per plan).
+fn user_batch(cfg: &Config) -> f64 {
+    match cfg.batch() {
+        Batch::N(n) => f64::from(n),
+        Batch::Max => 1.0,
+    }
+}
+
+/// Speeds of a serving plan with their ranges. Times scale inversely.
+pub fn serve_speeds(job: &ServeJob<'_>, gpu: &Gpu, plan: Plan, batch: f64, widen: f64) -> (Speeds, &'static str) {
+    let s = job.speed(gpu, plan, batch);
+    let dec = ranges::widen(ranges::DECODE, widen);
+    let pre = ranges::widen(ranges::PREFILL, widen);
+    let inv = |sp: Spread| Spread { low: 1.0 / sp.high, high: 1.0 / sp.low };
+    let (a, al, ah) = with_spread(s.decode_tokens_per_s_per_seq, dec);
+    let (b, bl, bh) = with_spread(s.decode_tokens_per_s_total, dec);
+    let (c, cl, ch) = with_spread(s.prefill_tokens_per_s, pre);
+    let (d, dl, dh) = with_spread(s.time_to_first_token_s, inv(pre));
+    let (e, el, eh) = with_spread(s.request_latency_s, inv(dec));
+    let output = job.offline_throughput(gpu, plan, batch);
+    let bound = match s.decode_bound {
+        Bound::Memory => "memory",
+        Bound::Compute => "compute",
+    };
+    (
+        Speeds {
+            decode_tokens_per_s_per_seq: a,
+            decode_tokens_per_s_per_seq_low: al,
+            decode_tokens_per_s_per_seq_high: ah,
+            decode_tokens_per_s_total: b,
+            decode_tokens_per_s_total_low: bl,
+            decode_tokens_per_s_total_high: bh,
+            prefill_tokens_per_s: c,
+            prefill_tokens_per_s_low: cl,
+            prefill_tokens_per_s_high: ch,
+            time_to_first_token_s: d,
+            time_to_first_token_s_low: dl,
+            time_to_first_token_s_high: dh,
+            request_latency_s: e,
+            request_latency_s_low: el,
+            request_latency_s_high: eh,
+            output_tokens_per_s: (output.is_finite() && output > 0.0).then_some(output),
+            ..Speeds::default()
+        },
+        bound,
+    )
+}
+
+/// How sure we are of a GPU's figures: high where the engine and the GPU
+/// class have calibration rows, lower for engines tuned from comparisons,
+/// inferred architectures, GPUs of vendors without data, and multi-node plans.
+pub fn confidence(cfg: &Config, model: &Model, gpu: &Gpu, plan: Plan) -> (&'static str, f64) {
+    let mut score = 0;
+    if !engine::has_direct_data(cfg.engine) {
+        score += 1;
+    }
+    if model.inferred {
+        score += 2;
+    }
+    if gpu.vendor != "nvidia" {
+        score += 1;
+    }
+    if plan.pp > 1 {
+        score += 1;
+    }
+    match score {
+        0 => ("high", 1.0),
+        1 => ("medium", 1.6),
+        _ => ("low", 2.5),
+    }
+}
+
+impl<'r> ServePlanner<'r> {
+    pub fn new(job: ServeJob<'r>, cfg: &'r Config) -> ServePlanner<'r> {
+        ServePlanner { job, cfg, shapes: Vec::new() }
+    }
+
+    /// The plan for a GPU type: the configuration's own GPU count if given,
+    /// else the smallest tensor-parallel group that fits, else whole nodes.
+    pub fn plan_for(&self, gpu: &Gpu) -> (Plan, bool) {
+        let (job, cfg) = (&self.job, self.cfg);
+        let fits = |plan: Plan| job.memory(plan, user_batch(cfg)).total() <= job.usable_bytes(gpu);
+        let e = cfg.engine;
+        if let Some(g) = cfg.gpus {
+            let plan = Plan::in_node(e, g, cfg.nodes);
+            return (plan, fits(plan) && (e.splits_layers() || job.model.heads % g == 0));
+        }
+        let opts = tp_options(job.model, e, gpu.gpus_per_node);
+        for &n in &opts {
+            let plan = Plan::in_node(e, n, cfg.nodes);
+            if fits(plan) {
+                return (plan, true);
+            }
+        }
+        let n = opts.last().copied().unwrap_or(1);
+        if !e.splits_layers() {
+            for pp in cfg.nodes.max(2)..=64 {
+                let plan = Plan::in_node(e, n, pp);
+                if fits(plan) {
+                    return (plan, true);
+                }
+            }
+        }
+        (Plan::in_node(e, n, cfg.nodes), false)
+    }
+
+    pub fn results(&mut self, gpus: &[&Gpu]) -> Vec<GpuResult> {
+        let (job, cfg) = (&self.job, self.cfg);
+        gpus.iter()
+            .map(|gpu| {
+                let (plan, fits) = self.plan_for(gpu);
+                let batch = job.resolve_batch(cfg.batch(), gpu, plan);
+                let mem = job.memory(plan, batch);
+                let (conf, widen) = confidence(cfg, job.model, gpu, plan);
+                let (speeds, bound) = serve_speeds(job, gpu, plan, batch, widen);
+                GpuResult {
+                    gpu: gpu.id.clone(),
+                    gpu_name: gpu.name.clone(),
+                    gpus: plan.per_node(cfg.engine),
+                    nodes: plan.gpus() / plan.per_node(cfg.engine).max(1),
+                    batch,
+                    fits,
+                    per_gpu_bytes: mem.total(),
+                    capacity_bytes: gpu.memory_bytes(),
+                    confidence: conf,
+                    bound,
+                    executed_precision: format!("{:?}", job.executed(gpu)).to_lowercase(),
+                    speeds,
+                }
+            })
+            .collect()
+    }
+
+    /// What an offer's hardware gives the job, independent of its price:
+    /// many offers share a GPU type and count, so this is planned once per shape.
+    pub fn offer(&mut self, gpu: &Gpu, o: &Offer) -> OfferPlan {
+        // Several instances only as pipeline stages over a published network.
+        let multi_node_ok = o.gpus > 1 && o.inter_node_gbps.is_some_and(|g| g > 0.0) && !self.cfg.engine.splits_layers();
+        let key = (o.gpu.clone(), o.gpus, multi_node_ok);
+        if let Some((_, p)) = self.shapes.iter().find(|(k, _)| *k == key) {
+            return p.clone();
+        }
+        let p = self.shape(gpu, o.gpus, multi_node_ok);
+        self.shapes.push((key, p.clone()));
+        p
+    }
+
+    fn shape(&self, gpu: &Gpu, gpus: u32, multi_node_ok: bool) -> OfferPlan {
+        let (job, cfg) = (&self.job, self.cfg);
+        // Smallest tensor-parallel group inside the instance that holds the job.
+        let usable = job.usable_bytes(gpu);
+        let wanted = user_batch(cfg);
+        let e = cfg.engine;
+        let opts: Vec<u32> = tp_options(job.model, e, gpus).into_iter().filter(|n| gpus % n == 0).collect();
+        let fitting = opts.iter().copied().find(|&n| job.memory(Plan::in_node(e, n, 1), 1.0).total() <= usable);
+        let (n, nodes, fits_one) = match fitting {
+            Some(n) => (n, 1, true),
+            None => {
+                let n = opts.last().copied().unwrap_or(1);
+                let pp = (2..=16).find(|&pp| multi_node_ok && job.memory(Plan::in_node(e, n, pp), 1.0).total() <= usable);
+                (n, pp.unwrap_or(1), pp.is_some())
+            }
+        };
+        let plan = Plan::in_node(e, n, nodes);
+        let replicas = if nodes == 1 { (gpus / n).max(1) } else { 1 };
+        let max_batch = f64::from(job.max_batch(gpu, plan));
+        // Spread the users' concurrent sequences over replicas; add instances
+        // when one instance cannot hold them all.
+        let (batch, instances) = if fits_one && max_batch >= 1.0 {
+            let per_instance = max_batch * f64::from(replicas);
+            let inst = match cfg.batch() {
+                Batch::Max => 1.0,
+                Batch::N(_) => (wanted / per_instance).ceil().max(1.0),
+            };
+            let b = match cfg.batch() {
+                Batch::Max => max_batch,
+                Batch::N(_) => (wanted / (inst * f64::from(replicas))).ceil().max(1.0),
+            };
+            (b, inst as u32 * nodes)
+        } else {
+            (wanted, nodes)
+        };
+        let (conf, widen) = confidence(cfg, job.model, gpu, plan);
+        let (speeds, _) = serve_speeds(job, gpu, plan, batch, widen);
+        let fits = fits_one && max_batch >= 1.0;
+        let replicas_total = f64::from(replicas) * f64::from(instances / nodes.max(1));
+        // Priced on output tokens with the prompts' prefill included.
+        let tokens_per_s = speeds.output_tokens_per_s.or(speeds.decode_tokens_per_s_total).unwrap_or(0.0) * replicas_total;
+        OfferPlan {
+            fits,
+            gpus: plan.gpus(),
+            instances,
+            replicas,
+            tp: plan.tp,
+            pp: plan.pp,
+            dp: 1,
+            batch,
+            need_bytes: job.memory(plan, batch).total(),
+            usable_bytes: usable,
+            confidence: conf,
+            speed_score: speeds.decode_tokens_per_s_per_seq.unwrap_or(0.0),
+            speeds,
+            job_hours: None,
+            store_gb: cfg.store_gb.unwrap_or(job.weight_bytes() / 1e9),
+            output: Output::Tokens(tokens_per_s),
+            extra_reasons: Vec::new(),
+        }
+    }
+
+    /// The plan the memory breakdown and the inverse answers describe: the
+    /// link's GPU count if it sets one, else the pick's own plan (its
+    /// layout and sequences per replica), else the plan for the GPU type.
+    fn focus_plan(&self, gpu: &Gpu, pick: Option<&OfferResult>) -> (Plan, f64) {
+        let cfg = self.cfg;
+        match (cfg.gpus, pick.filter(|p| *p.gpu == *gpu.id)) {
+            (None, Some(p)) => (Plan { tp: p.tp, pp: p.pp }, p.batch),
+            (Some(g), _) => {
+                let plan = Plan::in_node(cfg.engine, g, cfg.nodes);
+                (plan, self.job.resolve_batch(cfg.batch(), gpu, plan))
+            }
+            (None, None) => {
+                let plan = self.plan_for(gpu).0;
+                (plan, self.job.resolve_batch(cfg.batch(), gpu, plan))
+            }
+        }
+    }
+
+    pub fn focus(&self, gpu: &Gpu, pick: Option<&OfferResult>) -> (MemoryJson, Answers) {
+        let (plan, batch) = self.focus_plan(gpu, pick);
+        (self.memory_json(gpu, plan, batch), self.inverse_answers(gpu, plan, batch))
+    }
+
+    /// Memory for a plan on one GPU type.
+    fn memory_json(&self, gpu: &Gpu, plan: Plan, batch: f64) -> MemoryJson {
+        let per_gpu = self.job.memory(plan, batch);
+        let n = f64::from(plan.gpus());
+        let total = per_gpu.total() * n;
+        let without_kv = per_gpu.total() - per_gpu.kv_cache;
+        let reserved = engine::reserved_per_gpu(self.cfg.engine, per_gpu.total(), without_kv, gpu.memory_bytes()) * n;
+        MemoryJson {
+            weights_bytes: per_gpu.weights * n,
+            kv_cache_bytes: per_gpu.kv_cache * n,
+            activations_bytes: per_gpu.activations * n,
+            gradients_bytes: 0.0,
+            optimizer_bytes: 0.0,
+            overhead_bytes: per_gpu.overhead * n,
+            total_bytes: total,
+            total_bytes_low: total * ranges::MEMORY.low,
+            total_bytes_high: total * ranges::MEMORY.high,
+            reserved_bytes: reserved,
+            batch,
+            gpus: plan.gpus(),
+            gpu: gpu.id.clone(),
+            capacity_bytes: gpu.memory_bytes() * n,
+        }
+    }
+
+    /// The inverse questions on one GPU type for a plan and its sequences
+    /// per copy: the longest context, the most sequences, the fewest GPUs
+    /// and the widest format that fit.
+    fn inverse_answers(&self, gpu: &Gpu, plan: Plan, batch: f64) -> Answers {
+        let job = &self.job;
+        let usable = job.usable_bytes(gpu);
+        // Largest context: bisection on the total (KV grows monotonically with context).
+        let fits_ctx = |ctx: f64| {
+            let mut j = job.clone();
+            j.input_tokens = (ctx - j.output_tokens - j.image_tokens).max(1.0);
+            j.memory(plan, batch).total() <= usable
+        };
+        let max_ctx = if fits_ctx(job.output_tokens + job.image_tokens + 1.0) {
+            let (mut lo, mut hi) = (job.output_tokens + job.image_tokens + 1.0, 1.0e8);
+            for _ in 0..60 {
+                let mid = (lo + hi) / 2.0;
+                if fits_ctx(mid) {
+                    lo = mid;
+                } else {
+                    hi = mid;
+                }
+            }
+            let cap = job.model.max_context.map_or(lo, |m| lo.min(f64::from(m)));
+            Some(cap.floor() as u64)
+        } else {
+            None
+        };
+        let max_batch = Some(job.max_batch(gpu, plan));
+        let min_gpus = {
+            let c = Config { gpus: None, ..self.cfg.clone() };
+            let (p, fits) = ServePlanner { job: job.clone(), cfg: &c, shapes: Vec::new() }.plan_for(gpu);
+            fits.then_some(p.gpus())
+        };
+        let best = ["bf16", "fp8", "int8", "int4-awq", "nf4", "gguf-q4_k_m", "gguf-q2_k"].into_iter().find(|id| {
+            precision::weight_format(id).is_some_and(|f| {
+                let mut j = job.clone();
+                j.format = f;
+                j.memory(plan, batch).total() <= usable
+            })
+        });
+        Answers { max_context_tokens: max_ctx, max_batch, min_gpus, best_weight_format: best.map(String::from), ..Answers::default() }
+    }
+}

@@ -1,0 +1,275 @@
+//! The first step of the pipeline: a [`Config`] and a [`Catalog`] become
+//! the job the task describes, plus the notices for whatever in the link
+//! could not be used. Every key is checked here, the same way for every
+//! task, before anything is estimated. It never estimates and never ranks.
+
+use super::catalog::media::{MediaKind, MediaModel};
+use super::catalog::{Catalog, Model};
+use super::config::{Batch, Config, CustomArch, Method, Task};
+use super::estimate::media::MediaJob;
+use super::estimate::media_train::MediaTrainJob;
+use super::notice::Notice;
+use super::precision::{self, WeightFormat};
+use super::table::clip;
+
+/// What a configuration asks to estimate, once resolved.
+#[derive(Debug, Clone)]
+pub enum Subject<'c> {
+    /// A language model served, fine-tuned or pre-trained.
+    Llm { model: Model, format: WeightFormat },
+    /// An image, video or audio generator generating.
+    Generate(MediaJob<'c>),
+    /// An image generator fine-tuned (LoRA, QLoRA, DreamBooth).
+    ImageTrain(MediaTrainJob<'c>),
+}
+
+/// A configuration checked against the catalog: the configuration in
+/// effect (unknown GPU pins cleared, formats a generator cannot take
+/// dropped), its notices, and the subject.
+#[derive(Debug, Clone)]
+pub struct Resolved<'c> {
+    pub cfg: Config,
+    pub notices: Vec<Notice>,
+    /// Nothing in the query was usable (the CLI exits 2).
+    pub unusable: bool,
+    pub subject: Subject<'c>,
+}
+
+impl Resolved<'_> {
+    /// Model id, display name and whether its architecture was inferred.
+    pub fn model_label(&self) -> (&str, &str, bool) {
+        match &self.subject {
+            Subject::Llm { model, .. } => (&model.id, &model.name, model.inferred),
+            Subject::Generate(j) => (&j.model.id, &j.model.name, false),
+            Subject::ImageTrain(t) => (&t.model().id, &t.model().name, false),
+        }
+    }
+
+    /// The weight format in effect.
+    pub fn weight_format(&self) -> &str {
+        match &self.subject {
+            Subject::Llm { format, .. } => format.id,
+            Subject::Generate(j) => j.precision.id,
+            Subject::ImageTrain(t) => t.job.precision.id,
+        }
+    }
+}
+
+/// The tasks a model of the catalog serves, for the notice that names them.
+fn tasks_of(catalog: &Catalog, id: &str) -> Option<&'static str> {
+    if catalog.model(id).is_some() {
+        return Some("serve, finetune, pretrain");
+    }
+    match catalog.media_model(id)?.kind {
+        MediaKind::Image => Some("generate, finetune"),
+        MediaKind::Video | MediaKind::Audio => Some("generate"),
+    }
+}
+
+/// Which kind of model the task and id name: a language model, a
+/// generator, or (with a notice) the task's default.
+enum Named<'c> {
+    Llm(Box<Model>),
+    Media(&'c MediaModel),
+}
+
+fn model_for_task<'c>(cfg: &Config, catalog: &'c Catalog, notices: &mut Vec<Notice>) -> Option<Named<'c>> {
+    let id = cfg.model_id();
+    let media = catalog.media_model(id);
+    let wants_media = match cfg.task {
+        Task::Generate => true,
+        Task::Finetune => media.is_some_and(|m| m.kind == MediaKind::Image),
+        Task::Serve | Task::Pretrain => false,
+    };
+    if id == "custom" && cfg.task != Task::Generate {
+        return Some(Named::Llm(Box::new(custom_model(&cfg.custom, notices))));
+    }
+    if wants_media {
+        if let Some(m) = media {
+            return Some(Named::Media(m));
+        }
+    } else if let Some(m) = catalog.model(id) {
+        return Some(Named::Llm(Box::new(m.clone())));
+    }
+    let message = match tasks_of(catalog, id) {
+        Some(tasks) => format!("`{}` is not a model for task `{}` (it is for: {tasks})", clip(id), cfg.task),
+        None => format!("unknown model `{}`", clip(id)),
+    };
+    notices.push(Notice::other("model", message));
+    None
+}
+
+/// Resolves a configuration against a catalog. Every key gets the same
+/// checks on every task: the model against the task, the GPU pin, the
+/// catalog date, the price overrides, the weight format against the model.
+pub fn resolve<'c>(cfg: &Config, mut notices: Vec<Notice>, catalog: &'c Catalog) -> Resolved<'c> {
+    let mut cfg = cfg.clone();
+    let named = model_for_task(&cfg, catalog, &mut notices);
+    // Nothing usable: a model no table knows, and nothing else that counts.
+    let unknown = named.is_none() && tasks_of(catalog, cfg.model_id()).is_none();
+    let unusable = unknown && notices.iter().all(|n| n.key == "model" || n.key == "v");
+    if let Some(g) = &cfg.gpu {
+        if catalog.gpu(g).is_none() {
+            notices.push(Notice::other("gpu", format!("unknown GPU `{}`; showing every GPU", clip(g))));
+            cfg.gpu = None;
+        }
+    }
+    if let Some(d) = cfg.cat {
+        if d < catalog.as_of {
+            notices.push(Notice::other("cat", format!("this link was made with the catalog of {d}; prices have changed since (now {})", catalog.as_of)));
+        }
+    }
+    for (offer, _) in &cfg.prices {
+        if catalog.offer(offer).is_none() {
+            notices.push(Notice::other("price", format!("unknown offer `{}` in price overrides", clip(offer))));
+        }
+    }
+    // A model that is not the task's: the task's default, after the notice.
+    if named.is_none() {
+        cfg.model = None;
+    }
+    let named = named.unwrap_or_else(|| {
+        let id = cfg.task.default_model();
+        match catalog.media_model(id) {
+            Some(m) if cfg.task == Task::Generate => Named::Media(m),
+            _ => Named::Llm(Box::new(catalog.model(id).cloned().unwrap_or_else(|| Model::inferred_from_params(8.0)))),
+        }
+    });
+    let subject = match named {
+        Named::Llm(model) => {
+            let format = precision::weight_format(cfg.weight_format_id()).or_else(|| precision::weight_format("bf16")).unwrap_or(precision::BF16);
+            Subject::Llm { model: *model, format }
+        }
+        Named::Media(m) if cfg.task == Task::Generate => {
+            let mut j = own_precision(&mut cfg, &mut notices, |c| media_job(m, c));
+            if let Some(window) = m.audio_window_s.filter(|w| j.seconds > *w) {
+                notices.push(Notice::other("seconds", format!("{} generates at most {window} s per clip; estimating a {window} s clip", m.name)));
+                j.seconds = window;
+            }
+            Subject::Generate(j)
+        }
+        Named::Media(m) => Subject::ImageTrain(own_precision(&mut cfg, &mut notices, |c| image_train_job(m, c))),
+    };
+    Resolved { cfg, notices, unusable, subject }
+}
+
+/// Builds a generation or image-training job; a language-model format (AWQ,
+/// GPTQ, MXFP4…) gets a notice and the model's own precision instead (NF4
+/// for QLoRA): `build` returns that job as `Err`.
+fn own_precision<T>(cfg: &mut Config, notices: &mut Vec<Notice>, build: impl Fn(&Config) -> Result<T, T>) -> T {
+    if let Ok(t) = build(cfg) {
+        return t;
+    }
+    notices.push(Notice::other(
+        "w",
+        format!("weight format `{}` is not used for generation models; using the model's own precision", cfg.weight_format_id()),
+    ));
+    cfg.w = None;
+    match build(cfg) {
+        Ok(t) | Err(t) => t,
+    }
+}
+
+/// The media job a configuration describes; the model's defaults fill what
+/// the link leaves out. `Err` carries the job in the model's own precision
+/// when the link names a format generators do not use.
+pub fn media_job<'a>(model: &'a MediaModel, cfg: &Config) -> Result<MediaJob<'a>, MediaJob<'a>> {
+    let native = || precision::weight_format(MediaJob::native_precision(model)).unwrap_or(precision::BF16);
+    match cfg.w.as_deref() {
+        Some(w) if precision::is_media_format(w) => Ok(fill(MediaJob::in_format(model, precision::weight_format(w).unwrap_or_else(native)), cfg)),
+        Some(_) => Err(fill(MediaJob::in_format(model, native()), cfg)),
+        None => Ok(fill(MediaJob::in_format(model, native()), cfg)),
+    }
+}
+
+fn fill<'a>(mut j: MediaJob<'a>, cfg: &Config) -> MediaJob<'a> {
+    // The link's resolution, else the model's own.
+    if let Some((w, h)) = cfg.res {
+        j.width = w;
+        j.height = h;
+    }
+    if let Some(s) = cfg.steps {
+        j.steps = s;
+    }
+    if let Some(f) = cfg.frames {
+        j.frames = f;
+    }
+    if let Some(f) = cfg.fps {
+        j.fps = f64::from(f);
+    }
+    // The link's length, else the model's default, else 30 s.
+    j.seconds = cfg.seconds.or(j.model.default_seconds).unwrap_or(30.0);
+    j.batch = match cfg.batch() {
+        Batch::N(n) => n.min(64),
+        Batch::Max => 1,
+    };
+    j.enc_offload = cfg.enc_offload;
+    j.flash = cfg.flash;
+    j
+}
+
+/// The image-model training job a configuration describes.
+pub fn image_train_job<'a>(model: &'a MediaModel, cfg: &Config) -> Result<MediaTrainJob<'a>, MediaTrainJob<'a>> {
+    let mut c = cfg.clone();
+    // QLoRA means an NF4 base (Dettmers et al. 2023); LoRA without a
+    // format trains on the model's own 16-bit weights.
+    if c.method == Method::Qlora && c.w.is_none() {
+        c.w = Some("nf4".into());
+    }
+    let wrap = |mut job: MediaJob<'a>| {
+        job.batch = 1;
+        job.steps = 1;
+        MediaTrainJob { job, method: cfg.method, optim: cfg.optim, gc: cfg.gc, rank: f64::from(cfg.rank), mb: f64::from(cfg.mb.max(1)) }
+    };
+    media_job(model, &c).map(wrap).map_err(wrap)
+}
+
+/// The model of `model=custom`: the link's architecture keys, the rest
+/// inferred from the parameter count.
+fn custom_model(a: &CustomArch, notices: &mut Vec<Notice>) -> Model {
+    let params_b = match a.params_b {
+        Some(p) => p,
+        None => {
+            notices.push(Notice::other("params", "model=custom needs `params` (billions); assuming 7".into()));
+            7.0
+        }
+    };
+    let mut m = Model::inferred_from_params(params_b);
+    let full = a.layers.is_some() && a.hidden.is_some() && a.heads.is_some();
+    if let Some(v) = a.layers {
+        m.layers = v;
+    }
+    if let Some(v) = a.hidden {
+        m.hidden = v;
+    }
+    if let Some(v) = a.heads {
+        m.heads = v;
+        m.head_dim = (m.hidden / v).max(1);
+        m.kv_heads = m.kv_heads.min(v);
+    }
+    if let Some(v) = a.head_dim {
+        m.head_dim = v;
+    }
+    if let Some(v) = a.kv_heads {
+        if m.heads % v == 0 {
+            m.kv_heads = v;
+        } else {
+            notices.push(Notice::other("kv_heads", format!("{v} does not divide {} heads; using {}", m.heads, m.kv_heads)));
+        }
+    }
+    if m.heads % m.kv_heads != 0 {
+        m.kv_heads = 1;
+    }
+    if let Some(v) = a.ffn {
+        m.ffn = Some(v);
+    }
+    if let Some(v) = a.vocab {
+        m.vocab = v;
+    }
+    if full {
+        m.inferred = false;
+        m.name = format!("Custom {params_b}B");
+        m.source = "architecture given in the link".into();
+    }
+    m
+}

@@ -2,7 +2,6 @@
 
 pub mod answer;
 pub mod billing;
-pub mod calibrate;
 pub mod catalog;
 pub mod config;
 pub mod estimate;
@@ -14,7 +13,6 @@ pub mod messages;
 pub mod precision;
 pub mod recommend;
 pub mod report;
-pub mod skypilot;
 pub mod table;
 pub mod train_answer;
 pub mod units;

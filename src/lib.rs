@@ -4,8 +4,13 @@
 //! recommender, share-link codec and guidance. It reads no clock, no network
 //! and no browser API; callers pass those in. [`web`] (feature `ui`) is the
 //! Yew shell compiled to WebAssembly, which only renders what the core returns.
+//! [`tools`] holds what only the CLI and the tests use (the calibration
+//! runner, the SkyPilot converter); it builds on the core, and the page
+//! never links it.
 
 pub mod core;
+
+pub mod tools;
 
 #[cfg(feature = "ui")]
 pub mod web;

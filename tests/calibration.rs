@@ -2,7 +2,7 @@
 //! row of the reference calibration file through the CLI's code path.
 //! Prints the predicted-vs-measured table; fails on coverage or error limits.
 
-use whichgpu::core::calibrate::{self, Kind};
+use whichgpu::tools::calibrate::{self, Kind};
 use whichgpu::core::catalog::Catalog;
 use whichgpu::core::config::Engine;
 use whichgpu::core::estimate::engine::{self, Factors};

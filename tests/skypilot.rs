@@ -22,7 +22,7 @@ use std::process::Command;
 
 use whichgpu::core::catalog::offers::{parse_offers, OFFER_COLUMNS};
 use whichgpu::core::catalog::{Catalog, Date, Interconnect, Offer};
-use whichgpu::core::skypilot::{convert, Conversion, NOTE, REQUIRED_COLUMNS};
+use whichgpu::tools::skypilot::{convert, Conversion, NOTE, REQUIRED_COLUMNS};
 
 const SOURCE: &str = "github.com/skypilot-org/skypilot-catalog (test sample)";
 

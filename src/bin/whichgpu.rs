@@ -8,7 +8,8 @@ use std::process::ExitCode;
 use whichgpu::core::evaluate::evaluate_query;
 use whichgpu::core::catalog::{Catalog, Date};
 use whichgpu::core::catalog::offers::parse_offers;
-use whichgpu::core::{calibrate, report, skypilot};
+use whichgpu::core::report;
+use whichgpu::tools::{calibrate, skypilot};
 
 const USAGE: &str = "usage:
   whichgpu [--json] [--strict] [--today YYYY-MM-DD] '<query string>'

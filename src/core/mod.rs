@@ -21,5 +21,3 @@ pub mod guidance;
 pub mod evaluate;
 pub mod form;
 pub mod report;
-pub mod calibrate;
-pub mod skypilot;

@@ -1,7 +1,7 @@
 """Measures, on a real GPU, the per-layer-pass time of small transformers in
 PyTorch eager mode at batch 1, the regime where whichgpu's media estimator
 says the host's kernel launches, not the GPU, set the speed
-(`HOST_S_AR`, `HOST_S_DIFFUSION` in src/core/estimate/media.rs).
+(`HOST_S_AR`, `HOST_S_DIFFUSION` in src/core/estimate/media/efficiency.rs).
 
 Random weights (no downloads): an autoregressive decoder with a KV cache
 (GPT-2-style layers, like MusicGen/Bark/XTTS decoders) and a bidirectional

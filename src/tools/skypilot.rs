@@ -16,9 +16,9 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::catalog::offers::OFFER_COLUMNS;
-use super::catalog::{Date, Gpu};
-use super::table::{clip, is_id, TableError};
+use crate::core::catalog::offers::OFFER_COLUMNS;
+use crate::core::catalog::{Date, Gpu};
+use crate::core::table::{clip, is_id, TableError};
 
 /// The `table` named in errors.
 const TABLE: &str = "SkyPilot catalog";

@@ -3,13 +3,13 @@
 //! through the same code path as the CLI, report errors per kind, and fit
 //! the engine efficiency factors.
 
-use super::catalog::{Catalog, Gpu, Model};
-use super::config::{Batch, Config, Engine};
-use super::estimate::engine::{is_hbm_class, Factors};
-use super::estimate::serve::{Plan, ServeJob};
-use super::precision;
-use super::table::{Table, TableError};
-use super::units::GIB;
+use crate::core::catalog::{Catalog, Gpu, Model};
+use crate::core::config::{Batch, Config, Engine};
+use crate::core::estimate::engine::{is_hbm_class, Factors};
+use crate::core::estimate::serve::{Plan, ServeJob};
+use crate::core::precision;
+use crate::core::table::{Table, TableError};
+use crate::core::units::GIB;
 
 pub const CALIBRATION_COLUMNS: &[&str] = &[
     "id", "split", "kind", "model_id", "quant", "gpu_id", "gpus", "batch", "input_tokens", "output_tokens", "task",
@@ -363,8 +363,8 @@ pub struct Report {
     pub text: String,
 }
 
-fn spread(kind: Kind) -> super::estimate::ranges::Spread {
-    use super::estimate::ranges;
+fn spread(kind: Kind) -> crate::core::estimate::ranges::Spread {
+    use crate::core::estimate::ranges;
     match kind {
         Kind::Decode => ranges::DECODE,
         Kind::Prefill => ranges::PREFILL,
@@ -413,7 +413,7 @@ pub fn run(text: &str, catalog: &Catalog, fit: bool) -> Result<Report, TableErro
             let Some(key) = group(c, catalog) else { continue };
             let train: Vec<&Case> = cases.iter().filter(|x| x.gpu != *g && group(x, catalog) == Some(key)).collect();
             let Some(gpu) = catalog.gpu(&c.gpu) else { continue };
-            let start = super::estimate::engine::factors(c.engine, gpu);
+            let start = crate::core::estimate::engine::factors(c.engine, gpu);
             let f = if train.is_empty() || c.kind == Kind::Memory { start } else { fit_group(&train, catalog, start) };
             if let Some(p) = predict(c, catalog, Some(f)) {
                 logo.entry(c.kind).or_default().push(ape(p, c.measured));
@@ -448,7 +448,7 @@ pub fn run(text: &str, catalog: &Catalog, fit: bool) -> Result<Report, TableErro
         for key in keys {
             let train: Vec<&Case> = cases.iter().filter(|c| group(c, catalog) == Some(key)).collect();
             let Some(gpu) = train.first().and_then(|c| catalog.gpu(&c.gpu)) else { continue };
-            let f = fit_group(&train, catalog, super::estimate::engine::factors(key.0, gpu));
+            let f = fit_group(&train, catalog, crate::core::estimate::engine::factors(key.0, gpu));
             let _ = writeln!(
                 out,
                 "  {:<10} hbm={:<5} bw {:.2} compute {:.2} quant_compute {:.2} dequant_flops {:.1} ({} rows)",

@@ -1,0 +1,123 @@
+//! The fitted constants of a job's class: GPU efficiency (achieved / ideal)
+//! and host (CPU) launch time per layer pass. It only states the factors
+//! and which class a model falls in; fitting them is `tests/media.rs`'s,
+//! and applying them is `speed.rs`'s.
+
+use super::MediaJob;
+use crate::core::catalog::media::{MediaArch, MediaKind, MediaModel};
+
+/// Class of the fitted efficiency factor: one per family (image, video,
+/// audio), with image split by architecture and audio by mechanism, because
+/// one image factor puts FLUX 100 % off (UNets reach ~35 % of peak, large
+/// DiT GEMMs ~60 %) and audio mixes a bandwidth and a compute roofline.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum EffClass {
+    /// Convolutional UNets (SD 1.x, SDXL): many small kernels, GroupNorm.
+    ImageUnet,
+    /// Image diffusion transformers (FLUX, SD3, PixArt): large GEMMs.
+    #[default]
+    ImageDit,
+    /// Video diffusion transformers: long sequences, attention-heavy.
+    Video,
+    /// Autoregressive audio decoders, bandwidth-bound at small batch.
+    ArAudio,
+    /// Flow / diffusion transformers over audio frames (F5-TTS, Stable Audio).
+    FlowAudio,
+}
+
+impl EffClass {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EffClass::ImageUnet => "image-unet",
+            EffClass::ImageDit => "image-dit",
+            EffClass::Video => "video",
+            EffClass::ArAudio => "ar-audio",
+            EffClass::FlowAudio => "flow-audio",
+        }
+    }
+
+    pub fn of(model: &MediaModel) -> EffClass {
+        match (model.kind, model.arch) {
+            (MediaKind::Audio, MediaArch::Ar) => EffClass::ArAudio,
+            (MediaKind::Audio, _) => EffClass::FlowAudio,
+            (MediaKind::Video, _) => EffClass::Video,
+            (MediaKind::Image, MediaArch::Unet) => EffClass::ImageUnet,
+            (MediaKind::Image, _) => EffClass::ImageDit,
+        }
+    }
+}
+
+/// Achieved / ideal, fitted as the median of ideal/measured over the rows of
+/// `tests/data/media_measurements.csv` of each class (`tests/media.rs`
+/// recomputes the medians and fails if these drift from them).
+///
+/// - Image UNet 0.34: 12 diffusers / TensorRT rows of SD 1.5 and SDXL (A100).
+/// - Image DiT 0.61: 4 FLUX.1-dev rows (A100 ~0.75, H100 ~0.50).
+/// - Video 0.39: 9 rows of Wan 2.1, HunyuanVideo and CogVideoX (RTX 4090,
+///   A100, H100); attention over 20k–120k tokens runs below GEMM efficiency.
+/// - Flow / diffusion audio 0.55: 4 Stable Audio Open rows (3 on a T4 at
+///   its power-capped matmul rate, `Gpu::sustained_fraction`, 1 on an RTX
+///   3090), close to the image DiT figure. The F5-TTS rows are host-bound.
+/// - AR audio: every measured row is host-bound (see
+///   [`host_s_per_unit`]), so none can fit a GPU efficiency; it
+///   borrows the bandwidth factor fitted for Hugging Face transformers
+///   decode on the serving calibration (0.52, `engine.rs`).
+pub fn efficiency(class: EffClass) -> f64 {
+    match class {
+        EffClass::ImageUnet => 0.34,
+        EffClass::ImageDit => 0.61,
+        EffClass::FlowAudio => 0.55,
+        EffClass::Video => 0.39,
+        EffClass::ArAudio => 0.52,
+    }
+}
+
+/// Host (CPU) time in PyTorch eager mode: Python dispatch and one launch
+/// per kernel. Small models at batch 1 are bound by it rather than by the
+/// GPU (the same clip takes about as long on an RTX 3090 as on an RTX 5090
+/// in the audio rows). Fitted in `tests/media.rs` on the host-bound rows,
+/// per unit of [`MediaJob::host_units_per_layer_pass`]:
+///
+/// - Autoregressive decoders: seconds per kernel launch, times the kernels
+///   a decoder layer launches per step in the model's implementation
+///   (`eager_kernels_per_layer`: Bark's nanoGPT block 13, XTTS-v2's GPT-2
+///   block 27), so a leaner layer is cheaper to step.
+/// - Diffusion / flow transformers: seconds per layer pass (4 F5-TTS rows,
+///   0.98–2.06 ms; the sampler's per-step work rides on it); image and
+///   video rows are GPU-bound by a wide margin, so the same figure never
+///   decides their time.
+pub fn host_s_per_unit(class: EffClass) -> f64 {
+    match class {
+        EffClass::ArAudio => HOST_S_AR_KERNEL,
+        _ => HOST_S_DIFFUSION,
+    }
+}
+
+pub const HOST_S_AR_KERNEL: f64 = 13.7e-6;
+pub const HOST_S_DIFFUSION: f64 = 1.42e-3;
+
+/// Kernels per decoder layer when the table has no count: a GPT-2-style
+/// layer with fused attention (the median of the counted models).
+pub const DEFAULT_AR_KERNELS: f64 = 22.0;
+
+impl<'a> MediaJob<'a> {
+    /// What the host constant of the class is per, for one layer pass:
+    /// kernels per layer for an autoregressive decoder, 1 otherwise.
+    pub fn host_units_per_layer_pass(&self) -> f64 {
+        match self.efficiency_class() {
+            EffClass::ArAudio => self.model.eager_kernels_per_layer.unwrap_or(DEFAULT_AR_KERNELS),
+            _ => 1.0,
+        }
+    }
+
+    /// Host seconds of one layer pass (see [`host_s_per_unit`]).
+    pub fn host_s_per_layer_pass(&self) -> f64 {
+        self.host_units_per_layer_pass() * host_s_per_unit(self.efficiency_class())
+    }
+
+    pub fn efficiency_class(&self) -> EffClass {
+        EffClass::of(self.model)
+    }
+
+}

@@ -1,0 +1,202 @@
+//! The shape of the code, as ARCHITECTURE.md states it: the core's layers
+//! in order, no module importing one above it, no import circle between
+//! modules (core and shell), and no source file over 500 lines.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// The core's layers from ARCHITECTURE.md, bottom first: lines of the form
+/// `N. \`a\`, \`b\` — …` under the heading "## Layers".
+fn layers() -> Vec<Vec<String>> {
+    let doc = fs::read_to_string("ARCHITECTURE.md").expect("ARCHITECTURE.md");
+    let section = doc.split("## Layers").nth(1).expect("a ## Layers section").split("\n## ").next().unwrap_or("");
+    section
+        .lines()
+        .filter(|l| l.trim_start().chars().next().is_some_and(|c| c.is_ascii_digit()))
+        .map(|l| {
+            let names = l.split('—').next().unwrap_or("");
+            names.split('`').skip(1).step_by(2).map(str::to_string).collect()
+        })
+        .collect()
+}
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in fs::read_dir(dir).expect("read dir").flatten() {
+        let p = entry.path();
+        if p.is_dir() {
+            rust_files(&p, out);
+        } else if p.extension().is_some_and(|e| e == "rs") {
+            out.push(p);
+        }
+    }
+}
+
+/// The module path of a file under `src/`, e.g. `core/plan/serve.rs` → [core, plan, serve].
+fn module_path(file: &Path) -> Vec<String> {
+    let rel = file.strip_prefix("src").expect("under src");
+    let mut parts: Vec<String> = rel.iter().map(|c| c.to_string_lossy().trim_end_matches(".rs").to_string()).collect();
+    if parts.last().is_some_and(|p| p == "mod" || p == "lib") {
+        parts.pop();
+    }
+    parts
+}
+
+/// The node a module path belongs to: a top-level module of the core
+/// (`core::plan`), a file of the shell (`web::app`), or the top (`tools`, `bin`).
+fn node(path: &[String]) -> Option<String> {
+    match path.first().map(String::as_str) {
+        Some("core") => path.get(1).map(|m| format!("core::{m}")),
+        Some("web") => Some(path.get(1).map_or("web".to_string(), |m| format!("web::{m}"))),
+        Some(top) => Some(top.to_string()),
+        None => None,
+    }
+}
+
+/// Every module a file's code names through `crate::…` or `super::…`
+/// (comments left out), resolved to absolute module paths.
+fn imports(file: &Path) -> Vec<Vec<String>> {
+    let text = fs::read_to_string(file).expect("read source");
+    imports_of(&text, &module_path(file), false)
+}
+
+fn imports_of(text: &str, own: &[String], _is_mod: bool) -> Vec<Vec<String>> {
+    let mut out = Vec::new();
+    // Unit-test modules at the end of a file nest one level deeper; they are not the file's imports.
+    for line in text.lines().map(str::trim_start).take_while(|l| !l.starts_with("#[cfg(test)]")).filter(|l| !l.starts_with("//")) {
+        let mut rest = line;
+        while let Some(i) = rest.find("crate::").into_iter().chain(rest.find("super::")).min() {
+            let tail = &rest[i..];
+            let whole = tail.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == ':')).next().unwrap_or("");
+            let after = &tail[whole.len()..];
+            // `use super::{a, b::C}`: one import per item of the group.
+            let items: Vec<String> = match after.strip_prefix('{') {
+                Some(group) => group.split('}').next().unwrap_or("").split(',').map(|s| s.trim().to_string()).collect(),
+                None => vec![String::new()],
+            };
+            for item in items {
+                let full = format!("{whole}{item}");
+                let mut resolved = own.to_vec();
+                let mut parts = full.split("::").filter(|s| !s.is_empty()).peekable();
+                if parts.peek() == Some(&"crate") {
+                    resolved.clear();
+                    parts.next();
+                }
+                while parts.peek() == Some(&"super") {
+                    resolved.pop();
+                    parts.next();
+                }
+                resolved.extend(parts.map(|s| s.split(' ').next().unwrap_or("").to_string()));
+                out.push(resolved);
+            }
+            rest = &tail[whole.len().max(1)..];
+        }
+    }
+    out
+}
+
+fn graph() -> BTreeMap<String, BTreeSet<String>> {
+    let mut files = Vec::new();
+    rust_files(Path::new("src"), &mut files);
+    let mut g: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for f in &files {
+        let Some(from) = node(&module_path(f)) else { continue };
+        let entry = g.entry(from.clone()).or_default();
+        for imp in imports(f) {
+            if let Some(to) = node(&imp) {
+                if to != from && to != "core" && !to.rsplit("::").next().is_some_and(|m| m.starts_with(char::is_uppercase)) {
+                    entry.insert(to);
+                }
+            }
+        }
+    }
+    g
+}
+
+#[test]
+fn no_module_imports_a_higher_layer() {
+    let layers = layers();
+    assert!(layers.len() >= 8, "ARCHITECTURE.md lists the core's layers: {layers:?}");
+    let level: BTreeMap<String, usize> = layers.iter().enumerate().flat_map(|(i, l)| l.iter().map(move |m| (format!("core::{m}"), i))).collect();
+    let g = graph();
+    let mut unlisted = Vec::new();
+    let mut upward = Vec::new();
+    for (from, tos) in &g {
+        if !from.starts_with("core::") {
+            continue;
+        }
+        let Some(&lf) = level.get(from) else {
+            unlisted.push(from.clone());
+            continue;
+        };
+        for to in tos.iter().filter(|t| t.starts_with("core::")) {
+            match level.get(to) {
+                Some(&lt) if lt > lf => upward.push(format!("{from} (layer {}) → {to} (layer {})", lf + 1, lt + 1)),
+                Some(_) => {}
+                None => unlisted.push(to.clone()),
+            }
+        }
+    }
+    assert!(unlisted.is_empty(), "modules missing from ARCHITECTURE.md's layers: {unlisted:?}");
+    assert!(upward.is_empty(), "imports from a lower layer to a higher one:\n{}", upward.join("\n"));
+    // The core never imports the shell or the tools.
+    for (from, tos) in g.iter().filter(|(f, _)| f.starts_with("core::")) {
+        assert!(tos.iter().all(|t| t.starts_with("core::")), "{from} imports outside the core: {tos:?}");
+    }
+}
+
+#[test]
+fn no_import_circles() {
+    let g = graph();
+    // Depth-first search for a back edge; report the circle it closes.
+    fn visit(n: &str, g: &BTreeMap<String, BTreeSet<String>>, stack: &mut Vec<String>, done: &mut BTreeSet<String>, found: &mut Vec<String>) {
+        if let Some(i) = stack.iter().position(|s| s == n) {
+            found.push(format!("{} → {n}", stack[i..].join(" → ")));
+            return;
+        }
+        if done.contains(n) {
+            return;
+        }
+        stack.push(n.to_string());
+        for next in g.get(n).into_iter().flatten() {
+            visit(next, g, stack, done, found);
+        }
+        stack.pop();
+        done.insert(n.to_string());
+    }
+    let mut found = Vec::new();
+    let mut done = BTreeSet::new();
+    for n in g.keys() {
+        visit(n, &g, &mut Vec::new(), &mut done, &mut found);
+    }
+    assert!(found.is_empty(), "import circles:\n{}", found.join("\n"));
+}
+
+#[test]
+fn no_source_file_over_500_lines() {
+    let mut files = Vec::new();
+    rust_files(Path::new("src"), &mut files);
+    let long: Vec<String> = files
+        .iter()
+        .filter_map(|f| {
+            let n = fs::read_to_string(f).ok()?.lines().count();
+            (n > 500).then(|| format!("{} ({n} lines)", f.display()))
+        })
+        .collect();
+    assert!(long.is_empty(), "files over 500 lines: {long:?}");
+}
+
+#[test]
+fn the_checker_resolves_paths_and_finds_circles() {
+    let own: Vec<String> = ["core", "plan", "serve"].map(String::from).to_vec();
+    let got = imports_of("use super::super::answer::X;\nuse super::OfferPlan;\n// use super::super::web::Nothing;\nlet a = crate::core::units::GIB;\n", &own, false);
+    let want: Vec<Vec<String>> = [vec!["core", "answer", "X"], vec!["core", "plan", "OfferPlan"], vec!["core", "units", "GIB"]]
+        .into_iter()
+        .map(|v| v.into_iter().map(String::from).collect())
+        .collect();
+    assert_eq!(got, want);
+    // From a mod.rs, `super::` is the parent of the folder; groups give one import per item.
+    let own: Vec<String> = ["core", "evaluate"].map(String::from).to_vec();
+    let got = imports_of("use super::{guidance, offers::X};", &own, false);
+    assert_eq!(got, vec![vec!["core".to_string(), "guidance".into()], vec!["core".to_string(), "offers".into(), "X".into()]]);
+}

@@ -115,3 +115,33 @@ fn an_explicit_resolution_equal_to_the_old_default_is_kept() {
     assert!(encode(&cfg).contains("res=1024x1024"));
     assert_eq!(decode("task=generate&model=wan-2.1-14b").0.res, None);
 }
+
+/// Every name of every enum table parses back to its value, is what serde
+/// writes, and round-trips through a link under its key.
+#[test]
+fn name_tables_round_trip() {
+    use whichgpu::core::config::{Checkpointing, Engine, Lang, Method, Optim, Sort, Targets, Theme, Usage};
+    fn walk<T: Copy + PartialEq + std::fmt::Debug + serde::Serialize>(key: &str, names: &[(&str, T)], parse: fn(&str) -> Option<T>, as_str: fn(T) -> &'static str, get: fn(&Config) -> T) {
+        assert!(!names.is_empty());
+        for &(name, value) in names {
+            assert_eq!(parse(name), Some(value), "{key}={name}");
+            assert_eq!(as_str(value), name);
+            assert_eq!(serde_json::to_string(&value).expect("json"), format!("\"{name}\""));
+            let (cfg, notices) = decode(&format!("{key}={name}"));
+            assert!(notices.is_empty(), "{key}={name}: {notices:?}");
+            assert_eq!(get(&cfg), value, "{key}={name}");
+            let (again, _) = decode(&encode(&cfg));
+            assert_eq!(get(&again), value, "{key}={name} after a round trip");
+        }
+    }
+    walk("task", Task::NAMES, Task::parse, Task::as_str, |c| c.task);
+    walk("engine", Engine::NAMES, Engine::parse, Engine::as_str, |c| c.engine);
+    walk("method", Method::NAMES, Method::parse, Method::as_str, |c| c.method);
+    walk("targets", Targets::NAMES, Targets::parse, Targets::as_str, |c| c.targets);
+    walk("optim", Optim::NAMES, Optim::parse, Optim::as_str, |c| c.optim);
+    walk("gc", Checkpointing::NAMES, Checkpointing::parse, Checkpointing::as_str, |c| c.gc);
+    walk("use", Usage::NAMES, Usage::parse, Usage::as_str, |c| c.usage());
+    walk("sort", Sort::NAMES, Sort::parse, Sort::as_str, |c| c.sort);
+    walk("lang", Lang::NAMES, Lang::parse, Lang::as_str, |c| c.lang.unwrap_or(Lang::En));
+    walk("theme", Theme::NAMES, Theme::parse, Theme::as_str, |c| c.theme);
+}

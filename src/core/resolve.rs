@@ -119,6 +119,11 @@ pub fn resolve<'c>(cfg: &Config, mut notices: Vec<Notice>, catalog: &'c Catalog)
             notices.push(Notice::other("cat", format!("this link was made with the catalog of {d}; prices have changed since (now {})", catalog.as_of)));
         }
     }
+    let unknown_providers: Vec<String> = cfg.providers.iter().filter(|p| catalog.provider(p).is_none()).map(|p| clip(p)).collect();
+    if !unknown_providers.is_empty() {
+        notices.push(Notice::other("provider", format!("unknown provider `{}`; ignored", unknown_providers.join("`, `"))));
+        cfg.providers.retain(|p| catalog.provider(p).is_some());
+    }
     for (offer, _) in &cfg.prices {
         if catalog.offer(offer).is_none() {
             notices.push(Notice::other("price", format!("unknown offer `{}` in price overrides", clip(offer))));

@@ -1,0 +1,77 @@
+//! Every key gets the same validation and the same notice on every task:
+//! a bad value for each key of the link format, asked of the four tasks.
+
+use whichgpu::core::catalog::{Catalog, Date};
+use whichgpu::core::evaluate::evaluate_query;
+use whichgpu::core::link::KEYS;
+
+/// A value each key rejects (or, for ids, one no catalog table knows).
+fn bad_value(key: &str) -> &'static str {
+    match key {
+        "region" => "%01",
+        "cat" => "2020-01-01",
+        "price" => "no-such-offer:1",
+        "res" => "1x1",
+        "v" => "9",
+        _ => "-1x",
+    }
+}
+
+#[test]
+fn every_bad_value_gets_the_same_notice_on_every_task() {
+    let catalog = Catalog::bundled().expect("catalog");
+    let today = Date::parse("2026-12-01").expect("date");
+    let mut missing = Vec::new();
+    let mut differing = Vec::new();
+    for key in KEYS {
+        let value = bad_value(key);
+        let mut messages = Vec::new();
+        for task in ["serve", "generate", "finetune", "pretrain"] {
+            let query = format!("task={task}&{key}={value}");
+            let a = evaluate_query(&query, catalog, today);
+            match a.notices.iter().find(|n| n.key == *key) {
+                Some(n) => messages.push((task, n.message.clone())),
+                None => missing.push(format!("{query}: no notice for `{key}` (notices: {:?})", a.notices)),
+            }
+        }
+        if messages.windows(2).any(|w| w[0].1 != w[1].1) {
+            differing.push(format!("{key}: {messages:?}"));
+        }
+    }
+    assert!(missing.is_empty(), "bad values without a notice:\n{}", missing.join("\n"));
+    assert!(differing.is_empty(), "notices that differ by task:\n{}", differing.join("\n"));
+}
+
+#[test]
+fn a_model_of_another_task_is_named_never_swapped_silently() {
+    let catalog = Catalog::bundled().expect("catalog");
+    let today = Date::parse("2026-12-01").expect("date");
+    for (query, tasks) in [
+        ("task=generate&model=llama-3.1-8b", "serve, finetune, pretrain"),
+        ("task=pretrain&model=sdxl", "generate, finetune"),
+        ("task=serve&model=flux.1-dev", "generate, finetune"),
+        ("task=finetune&model=wan-2.1-14b", "generate"),
+    ] {
+        let a = evaluate_query(query, catalog, today);
+        let n = a.notices.iter().find(|n| n.key == "model").unwrap_or_else(|| panic!("{query}: no model notice"));
+        assert!(n.message.contains(tasks), "{query}: {}", n.message);
+        assert!(!a.unusable, "{query}: the task is usable");
+        assert!(!a.query.contains("model="), "{query}: the answer's link drops the model it did not use: {}", a.query);
+    }
+}
+
+#[test]
+fn task_defaults_fill_only_what_the_link_leaves_out() {
+    let catalog = Catalog::bundled().expect("catalog");
+    let today = Date::parse("2026-12-01").expect("date");
+    // Generation: SDXL, one image per batch, billed as jobs.
+    let a = evaluate_query("task=generate", catalog, today);
+    assert_eq!(a.model, "sdxl");
+    assert_eq!(a.results.first().map(|r| r.batch), Some(1.0));
+    // An explicit batch and usage are kept.
+    let a = evaluate_query("task=generate&batch=16&use=always", catalog, today);
+    assert_eq!(a.results.first().map(|r| r.batch), Some(16.0));
+    let pick = a.pick().expect("a pick");
+    let whole_month = pick.usd_per_hour * 730.0 + pick.storage_usd_per_month + pick.egress_usd_per_month;
+    assert!((pick.usd_per_month - whole_month).abs() < 1e-6 * whole_month, "always-on bills the whole month: {} vs {whole_month}", pick.usd_per_month);
+}

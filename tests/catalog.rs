@@ -101,3 +101,65 @@ fn garbage_imports_fail_cleanly() {
     let msg = import(&junk);
     assert!(msg.starts_with("import: "), "{}", &msg[..msg.len().min(100)]);
 }
+
+#[test]
+fn every_gpu_has_a_sourced_usable_memory_within_its_nominal_size() {
+    for g in &catalog().gpus {
+        assert!(g.usable_mib > 0.0, "{} usable_mib {}", g.id, g.usable_mib);
+        assert!(g.source.contains("usable_mib:"), "{}: no source for usable_mib", g.id);
+        assert!(g.usable_mib <= 1.05 * g.memory_gb * 1024.0, "{}: {} MiB vs nominal {} GiB", g.id, g.usable_mib, g.memory_gb);
+        assert_eq!(g.usable_bytes(), g.usable_mib * 1_048_576.0, "{}", g.id);
+        assert_eq!(g.memory_bytes(), g.memory_gb * 1_073_741_824.0, "{}: memory_bytes stays nominal", g.id);
+        // A figure derived without a capture says so where it is shown.
+        if g.source.contains("usable_mib: DERIVED") {
+            assert!(g.notes.contains("no capture found"), "{}", g.id);
+        }
+    }
+}
+
+#[test]
+fn published_driver_totals_are_pinned() {
+    // nvidia-smi `memory.total` with ECC on (the datacenter default): GDDR
+    // cards lose 1/16 of their nominal size.
+    for (id, mib) in [
+        ("l4-24gb", 23_034.0),
+        ("a10g-24gb", 23_028.0),
+        ("a10-24gb", 23_028.0),
+        ("l40s-48gb", 46_068.0),
+        ("l40-48gb", 46_068.0),
+        ("a40-48gb", 46_068.0),
+        ("t4-16gb", 15_360.0),
+        ("h100-sxm-80gb", 81_559.0),
+        ("a100-sxm-80gb", 81_920.0),
+        ("a100-sxm-40gb", 40_960.0),
+        ("h200-sxm-141gb", 143_771.0),
+        ("rtx-a6000-48gb", 49_140.0),
+        ("rtx-4090-24gb", 24_564.0),
+    ] {
+        let g = catalog().gpu(id).expect("GPU in the catalog");
+        assert_eq!(g.usable_mib, mib, "{id}");
+    }
+}
+
+#[test]
+fn gpu_rows_reject_missing_or_oversized_usable_memory() {
+    use whichgpu::core::catalog::gpus::{parse_gpus, GPU_COLUMNS};
+    let row = |usable: &str| {
+        let mut fields: Vec<String> = GPU_COLUMNS.iter().map(|_| String::new()).collect();
+        for (col, v) in [
+            ("id", "g"), ("name", "G"), ("vendor", "nvidia"), ("arch", "ada"), ("class", "datacenter"), ("form_factor", "pcie"),
+            ("memory_gb", "24"), ("usable_mib", usable), ("memory_type", "GDDR6"), ("mem_bw_gbps", "300"), ("bf16_tflops", "121"),
+            ("source", "s"),
+        ] {
+            if let Some(i) = GPU_COLUMNS.iter().position(|c| *c == col) {
+                fields[i] = v.to_string();
+            }
+        }
+        parse_gpus(&format!("{}\n{}\n", GPU_COLUMNS.join(","), fields.join(","))).map(|g| g.len()).map_err(|e| e.to_string())
+    };
+    assert_eq!(row("23034"), Ok(1));
+    assert!(row("").is_err());
+    assert!(row("-1").is_err());
+    let too_big = row("26000").expect_err("26000 MiB > 1.05 × 24 GiB");
+    assert!(too_big.contains("usable_mib"), "{too_big}");
+}

@@ -5,7 +5,7 @@
 use super::super::table::{Table, TableError};
 
 pub const GPU_COLUMNS: &[&str] = &[
-    "id", "name", "vendor", "arch", "class", "form_factor", "memory_gb", "memory_type", "mem_bw_gbps",
+    "id", "name", "vendor", "arch", "class", "form_factor", "memory_gb", "usable_mib", "memory_type", "mem_bw_gbps",
     "bf16_tflops", "fp8_tflops", "int8_tops", "fp4_tflops", "fp32_tflops", "mamf_bf16_tflops", "nvlink_gbps",
     "pcie_gen", "gpus_per_node", "tdp_w", "source", "notes",
 ];
@@ -31,6 +31,12 @@ pub struct Gpu {
     /// Marketed capacity. Vendors' "80 GB" HBM parts expose ~80 GiB, so the
     /// estimator treats this figure as GiB (nvidia-smi shows MiB).
     pub memory_gb: f64,
+    /// Memory the driver reports as the device total (nvidia-smi
+    /// `memory.total`, rocm-smi `VRAM Total Memory`, hl-smi) in the default
+    /// ECC mode, in MiB. Below the nominal size on GDDR cards that ship with
+    /// ECC on (L4, A10, A10G, L40S, L40, A40 and T4 lose 1/16) and a little
+    /// on HBM3 parts; every figure's capture is named in the row's `source`.
+    pub usable_mib: f64,
     pub memory_type: String,
     pub mem_bw_gbps: f64,
     /// Dense BF16 (FP16 on pre-Ampere) tensor TFLOPS.
@@ -57,6 +63,9 @@ pub struct Gpu {
 /// fitted GPU is changed by it.
 pub const MAMF_REFERENCE_FRACTION: f64 = 0.80;
 
+/// Largest accepted `usable_mib` relative to the nominal size in MiB.
+pub const USABLE_MAX_OVER_NOMINAL: f64 = 1.05;
+
 impl Gpu {
     /// Share of the datasheet tensor rate this GPU sustains, relative to the
     /// reference GPUs the efficiency factors were fitted on. A card whose
@@ -70,8 +79,16 @@ impl Gpu {
         }
     }
 
+    /// Nominal capacity (`memory_gb` as GiB): what the GPU is sold as.
     pub fn memory_bytes(&self) -> f64 {
         self.memory_gb * super::super::units::GIB
+    }
+
+    /// Capacity a program can allocate from: the driver-reported total
+    /// (`usable_mib` MiB). Engines' memory fractions (vLLM's
+    /// `gpu_memory_utilization`) apply to this figure, and fitting uses it.
+    pub fn usable_bytes(&self) -> f64 {
+        self.usable_mib * super::super::units::MIB
     }
 
     pub fn bandwidth_bytes_per_s(&self) -> f64 {
@@ -110,6 +127,16 @@ pub fn parse_gpus(text: &str) -> Result<Vec<Gpu>, TableError> {
             "consumer" => GpuClass::Consumer,
             t => return Err(row.error("class", format!("`{t}` is not datacenter|workstation|consumer"))),
         };
+        let memory_gb = row.positive("memory_gb")?;
+        let usable_mib = row.positive("usable_mib")?;
+        // The driver never reports more than the chips hold; 5 % slack covers
+        // vendors whose nominal "GB" is decimal.
+        if usable_mib > memory_gb * 1024.0 * USABLE_MAX_OVER_NOMINAL {
+            return Err(row.error(
+                "usable_mib",
+                format!("{usable_mib} MiB is more than 1.05 × the nominal {memory_gb} GiB"),
+            ));
+        }
         out.push(Gpu {
             id: row.req_str("id")?,
             name: row.req_str("name")?,
@@ -117,7 +144,8 @@ pub fn parse_gpus(text: &str) -> Result<Vec<Gpu>, TableError> {
             arch: row.req_str("arch")?,
             class,
             form_factor: row.req_str("form_factor")?,
-            memory_gb: row.positive("memory_gb")?,
+            memory_gb,
+            usable_mib,
             memory_type: row.req_str("memory_type")?,
             mem_bw_gbps: row.positive("mem_bw_gbps")?,
             bf16_tflops: row.positive("bf16_tflops")?,

@@ -207,7 +207,16 @@ impl<'a> ServeJob<'a> {
 
     /// Usable fraction of a GPU's memory for this engine (vLLM's default
     /// `gpu_memory_utilization` 0.9, SGLang's `mem_fraction_static` ~0.88,
-    /// others leave a little for the driver).
+    /// others leave a little for the driver), applied to the memory the
+    /// driver reports (`Gpu::usable_bytes`), not the nominal size: vLLM's
+    /// worker requests `MemorySnapshot().total_memory ×
+    /// gpu_memory_utilization`, where the total is `torch.cuda.mem_get_info`'s
+    /// (vllm-project/vllm `vllm/v1/worker/gpu_worker.py`, `init_device`;
+    /// docs: "fraction of GPU memory to be used for the model executor",
+    /// and vLLM-Omni's guide states `requested_memory = total_gpu_memory ×
+    /// gpu_memory_utilization`, docs.vllm.ai/projects/vllm-omni/en/latest/
+    /// configuration/gpu_memory_utilization/). On an ECC-on L4 that is
+    /// 0.9 × 23,034 MiB, not 0.9 × 24 GiB.
     pub fn usable_bytes(&self, gpu: &Gpu) -> f64 {
         let f = match self.engine {
             Engine::Vllm => 0.90,
@@ -215,7 +224,7 @@ impl<'a> ServeJob<'a> {
             Engine::TrtLlm | Engine::Hf => 0.95,
             Engine::LlamaCpp => 0.97,
         };
-        gpu.memory_bytes() * f
+        gpu.usable_bytes() * f
     }
 
     /// Most sequences whose KV cache fits beside the weights, capped by the

@@ -70,7 +70,7 @@ impl<'r> MediaPlanner<'r> {
                 gpus: 1,
                 nodes: 1,
                 batch: f64::from(j.batch),
-                fits: mem.total <= gpu.memory_bytes() * USABLE,
+                fits: mem.total <= gpu.usable_bytes() * USABLE,
                 per_gpu_bytes: mem.total,
                 capacity_bytes: gpu.memory_bytes(),
                 confidence: conf,
@@ -84,7 +84,7 @@ impl<'r> MediaPlanner<'r> {
     pub fn offer(&mut self, gpu: &Gpu, o: &Offer) -> OfferPlan {
         let j = self.job;
         let mem = j.memory();
-        let cap = gpu.memory_bytes() * USABLE;
+        let cap = gpu.usable_bytes() * USABLE;
         let fits = mem.total <= cap;
         let (conf, w) = widen(j.confidence());
         let (sp, items_per_hour_gpu) = speeds(j, gpu, w);

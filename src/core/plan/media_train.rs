@@ -46,7 +46,7 @@ impl<'r> ImageTrainPlanner<'r> {
                 gpus: 1,
                 nodes: 1,
                 batch: t.mb,
-                fits: mem.total() <= gpu.memory_bytes() * USABLE,
+                fits: mem.total() <= gpu.usable_bytes() * USABLE,
                 per_gpu_bytes: mem.total(),
                 capacity_bytes: gpu.memory_bytes(),
                 confidence: "low",
@@ -59,7 +59,7 @@ impl<'r> ImageTrainPlanner<'r> {
 
     pub fn offer(&mut self, gpu: &Gpu, o: &Offer) -> OfferPlan {
         let t = self.job;
-        let cap = gpu.memory_bytes() * USABLE;
+        let cap = gpu.usable_bytes() * USABLE;
         let need = t.memory().total();
         OfferPlan {
             fits: need <= cap,
@@ -104,7 +104,7 @@ impl<'r> ImageTrainPlanner<'r> {
         };
         let ckpt = checkpoint_bytes(t);
         let answers = Answers {
-            min_gpus: gpu.filter(|g| total <= g.memory_bytes() * USABLE).map(|_| 1),
+            min_gpus: gpu.filter(|g| total <= g.usable_bytes() * USABLE).map(|_| 1),
             best_weight_format: Some(t.job.precision.id.to_string()),
             checkpoint_bytes: Some(ckpt),
             checkpoints_bytes_total: Some(ckpt * f64::from(self.cfg.ckpts.max(1))),

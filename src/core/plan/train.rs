@@ -90,7 +90,7 @@ fn smallest_fitting(job: &TrainJob<'_>, counts: &[u32], per_node: u32, cap: f64,
 /// some layout fits, and that meet the deadline when one is set; then the
 /// fastest layout of that many.
 fn plan_for(job: &TrainJob<'_>, cfg: &Config, gpu: &Gpu, cache: &mut FitCache) -> TrainPlan {
-    let cap = gpu.memory_bytes() * USABLE;
+    let cap = gpu.usable_bytes() * USABLE;
     let per_node = gpu.gpus_per_node.max(1);
     let pick = |n: u32| best_layout(job, gpu, n, per_node, cap, link_bytes_per_s(gpu, n), gpu.link_bytes_per_s(true));
     if let Some(g) = cfg.gpus {
@@ -240,7 +240,7 @@ type LayoutKey = (usize, u32, u32, u64, u64);
 const OFFER_KEY: u32 = 1 << 31;
 
 fn offer_plan(job: &TrainJob<'_>, cfg: &Config, gpu: &Gpu, o: &Offer, cache: &mut FitCache) -> OfferPlan {
-    let cap = gpu.memory_bytes() * USABLE;
+    let cap = gpu.usable_bytes() * USABLE;
     // Several instances over a published network: pipeline stages or
     // sharded data-parallel replicas across them.
     let multi = o.inter_node_gbps.is_some_and(|g| g > 0.0);

@@ -42,7 +42,13 @@ pub struct GpuResult {
     pub gpus: u32,
     pub nodes: u32,
     pub batch: f64,
+    /// Memory only: the plan fits in what the driver reports, under the engine's budget.
     pub fits: bool,
+    /// The deadline (`days`) and the SLA (`mintps`) hold; true when none is set.
+    pub meets: bool,
+    /// Why it does not fit or meet (English; the page renders by key).
+    #[serde(rename = "reasons", serialize_with = "english")]
+    pub reason_msgs: Vec<Msg>,
     pub per_gpu_bytes: f64,
     pub capacity_bytes: f64,
     pub confidence: &'static str,
@@ -81,6 +87,9 @@ pub struct Speeds {
     pub time_to_first_token_s_high: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub request_latency_s: Option<f64>,
+    /// Output tokens/s of every replica the offer bills (offers only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub output_tokens_per_s_total: Option<f64>,
     /// Output tokens/s of one model copy at the user's load with the
     /// prompts' prefill included (steady state: B·out / (prefill of B
     /// prompts + out decode steps)); what $ per million tokens is priced on.
@@ -218,7 +227,8 @@ pub struct OfferResult {
     pub gpu: Arc<str>,
     pub gpus: u32,
     pub instances: u32,
-    /// Model copies per instance (tensor-parallel groups).
+    /// Independent copies of the model over all the instances the offer
+    /// rents, behind a load balancer (training: 1; its data parallelism is `dp`).
     pub replicas: u32,
     pub tp: u32,
     /// Pipeline stages and data-parallel replicas of one training job
@@ -228,7 +238,13 @@ pub struct OfferResult {
     /// Sequences per replica (serving), images per batch (generation) or
     /// the micro-batch (training) this plan assumes.
     pub batch: f64,
+    /// Memory only: each GPU's share fits in what the driver reports.
     pub fits: bool,
+    /// The deadline (`days`), the SLA (`mintps`) and the budget (`maxusd`) hold.
+    pub meets: bool,
+    /// The layout in words ("3 × 1×A40 replicas behind a load balancer").
+    #[serde(rename = "layout", serialize_with = "english_one")]
+    pub layout_msg: Msg,
     pub headroom_bytes: f64,
     /// Bytes per GPU this plan needs, and what the GPU offers for it.
     pub need_bytes: f64,
@@ -274,6 +290,10 @@ pub struct Pick {
 pub struct Recommendation {
     pub pick: Pick,
     pub alternatives: Vec<Pick>,
+}
+
+fn english_one<S: serde::Serializer>(msg: &Msg, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&msg.render(Lang::En))
 }
 
 fn english<S: serde::Serializer>(msgs: &[Msg], s: S) -> Result<S::Ok, S::Error> {

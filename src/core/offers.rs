@@ -55,6 +55,7 @@ fn priced(cfg: &Config, catalog: &Catalog, o: &Offer, p: OfferPlan, today: Date)
     }
     let (mut reason_msgs, stale) = offer_reasons(cfg, o, today, p.gpus, p.need_bytes, p.usable_bytes, fits, b.spot);
     reason_msgs.extend(p.extra_reasons);
+    let meets = fits && p.meets && cfg.mintps.is_none_or(|m| p.speed_score >= m) && cfg.maxusd.is_none_or(|m| b.usd_per_month <= m);
     OfferResult {
         id: o.id.clone(),
         provider: o.provider.clone(),
@@ -69,6 +70,8 @@ fn priced(cfg: &Config, catalog: &Catalog, o: &Offer, p: OfferPlan, today: Date)
         dp: p.dp,
         batch: p.batch,
         fits,
+        meets,
+        layout_msg: p.layout,
         headroom_bytes: p.usable_bytes - p.need_bytes,
         need_bytes: p.need_bytes,
         usable_bytes: p.usable_bytes,
@@ -122,11 +125,7 @@ fn offer_reasons(cfg: &Config, o: &Offer, today: Date, gpus: u32, need: f64, usa
 
 /// Filters and evaluations done, orders the offers by the user's goal.
 fn rank(cfg: &Config, out: Vec<OfferResult>) -> Vec<OfferResult> {
-    let meets = |r: &OfferResult| {
-        r.fits
-            && cfg.mintps.is_none_or(|m| r.speed_score >= m)
-            && cfg.maxusd.is_none_or(|m| r.usd_per_month <= m)
-    };
+    let meets = |r: &OfferResult| r.meets;
     let key = |r: &OfferResult| -> f64 {
         match cfg.sort {
             // A training job is compared by what the job costs.
@@ -154,12 +153,8 @@ fn rank(cfg: &Config, out: Vec<OfferResult>) -> Vec<OfferResult> {
 /// The pick (first ranked offer that fits and meets the filters) and up to
 /// three alternatives: the cheapest, the fastest, a single-GPU option when
 /// the pick spans GPUs, an on-demand option when the pick is spot.
-pub fn recommend(cfg: &Config, ranked: &[OfferResult]) -> Option<Recommendation> {
-    let ok = |r: &&OfferResult| {
-        r.fits
-            && cfg.mintps.is_none_or(|m| r.speed_score >= m)
-            && cfg.maxusd.is_none_or(|m| r.usd_per_month <= m)
-    };
+pub fn recommend(ranked: &[OfferResult]) -> Option<Recommendation> {
+    let ok = |r: &&OfferResult| r.meets;
     let pick = ranked.iter().find(ok)?;
     let speed = |r: &OfferResult| r.speed_score;
     let mut alts: Vec<(&OfferResult, &'static str)> = Vec::new();

@@ -3,6 +3,7 @@
 use std::fmt::Write;
 
 use super::answer::Answer;
+use super::config::Lang;
 use super::units::GIB;
 
 fn gib(b: f64) -> String {
@@ -87,10 +88,11 @@ pub fn text(a: &Answer) -> String {
             r.confidence
         );
     }
+    let layout = |id: &str| a.offers.iter().find(|o| &*o.id == id).map_or_else(String::new, |o| format!(" [{}]", o.layout_msg.render(Lang::En)));
     if let Some(rec) = &a.recommendation {
-        let _ = writeln!(s, "\nRecommendation: {} — {}", rec.pick.offer, super::answer::reasons_en(&rec.pick.reason_msgs));
+        let _ = writeln!(s, "\nRecommendation: {}{} — {}", rec.pick.offer, layout(&rec.pick.offer), super::answer::reasons_en(&rec.pick.reason_msgs));
         for alt in &rec.alternatives {
-            let _ = writeln!(s, "  {}: {} — {}", alt.why, alt.offer, super::answer::reasons_en(&alt.reason_msgs));
+            let _ = writeln!(s, "  {}: {}{} — {}", alt.why, alt.offer, layout(&alt.offer), super::answer::reasons_en(&alt.reason_msgs));
         }
     } else {
         let _ = writeln!(s, "\nNo offer fits this job as configured.");
@@ -107,7 +109,13 @@ pub fn text(a: &Answer) -> String {
             money(o.usd_per_month),
             opt(o.usd_per_million_output_tokens, 3),
             o.usd_per_job.map_or_else(|| "-".to_string(), money),
-            if o.fits { "" } else { "does not fit " },
+            if !o.fits {
+                "does not fit "
+            } else if !o.meets {
+                "misses the deadline or SLA "
+            } else {
+                ""
+            },
             if o.stale { "(price possibly stale)" } else { "" }
         );
     }

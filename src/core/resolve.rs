@@ -140,6 +140,23 @@ pub fn resolve<'c>(cfg: &Config, mut notices: Vec<Notice>, catalog: &'c Catalog)
             _ => Named::Llm(Box::new(catalog.model(id).cloned().unwrap_or_else(|| Model::inferred_from_params(8.0)))),
         }
     });
+    // A GPU count the plan cannot honour: said, then chosen automatically.
+    if let Some(g) = cfg.gpus {
+        let per_node = cfg.gpu.as_deref().and_then(|id| catalog.gpu(id)).map(|gpu| (gpu.gpus_per_node, gpu.name.clone()));
+        let heads = match &named {
+            Named::Llm(m) if cfg.task == Task::Serve && !cfg.engine.splits_layers() => Some(m.heads),
+            _ => None,
+        };
+        let why = match (per_node, heads) {
+            (Some((most, name)), _) if g > most => Some(format!("{name} comes at most {most} per node")),
+            (_, Some(h)) if h % g != 0 => Some(format!("{} needs a tensor-parallel size that divides the model's {h} attention heads", cfg.engine)),
+            _ => None,
+        };
+        if let Some(why) = why {
+            notices.push(Notice::other("gpus", format!("gpus={g} cannot be used: {why}; choosing the GPU count per offer")));
+            cfg.gpus = None;
+        }
+    }
     let subject = match named {
         Named::Llm(model) => {
             let format = precision::weight_format(cfg.weight_format_id()).or_else(|| precision::weight_format("bf16")).unwrap_or(precision::BF16);

@@ -8,6 +8,7 @@ use super::super::catalog::{Gpu, Offer};
 use super::super::config::Config;
 use super::super::estimate::media::{Confidence, MediaJob};
 use super::super::estimate::ranges;
+use super::super::messages::Msg;
 use super::{OfferPlan, Output};
 
 /// Usable share of GPU memory for a diffusion pipeline (allocator slack).
@@ -71,6 +72,8 @@ impl<'r> MediaPlanner<'r> {
                 nodes: 1,
                 batch: f64::from(j.batch),
                 fits: mem.total <= gpu.usable_bytes() * USABLE,
+                meets: true,
+                reason_msgs: Vec::new(),
                 per_gpu_bytes: mem.total,
                 capacity_bytes: gpu.memory_bytes(),
                 confidence: conf,
@@ -96,6 +99,8 @@ impl<'r> MediaPlanner<'r> {
         };
         OfferPlan {
             fits,
+            meets: true,
+            layout: Msg::new("layout.pipelines").num("replicas", f64::from(o.gpus), 0),
             gpus: 1,
             instances: 1,
             replicas: o.gpus,

@@ -8,6 +8,7 @@ use super::super::catalog::{Gpu, Offer};
 use super::super::config::{Config, Method};
 use super::super::estimate::media_train::MediaTrainJob;
 use super::super::estimate::ranges;
+use super::super::messages::Msg;
 use super::{OfferPlan, Output};
 
 /// Usable share of GPU memory (allocator slack), as for LLM training.
@@ -47,6 +48,8 @@ impl<'r> ImageTrainPlanner<'r> {
                 nodes: 1,
                 batch: t.mb,
                 fits: mem.total() <= gpu.usable_bytes() * USABLE,
+                meets: true,
+                reason_msgs: Vec::new(),
                 per_gpu_bytes: mem.total(),
                 capacity_bytes: gpu.memory_bytes(),
                 confidence: "low",
@@ -63,9 +66,11 @@ impl<'r> ImageTrainPlanner<'r> {
         let need = t.memory().total();
         OfferPlan {
             fits: need <= cap,
+            meets: true,
+            layout: Msg::new("layout.data").num("gpus", f64::from(o.gpus), 0),
             gpus: o.gpus,
             instances: 1,
-            replicas: o.gpus,
+            replicas: 1,
             tp: 1,
             pp: 1,
             dp: o.gpus,

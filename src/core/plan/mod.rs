@@ -46,7 +46,12 @@ pub enum Output {
 /// what the storage holds.
 #[derive(Debug, Clone)]
 pub struct OfferPlan {
+    /// Memory only.
     pub fits: bool,
+    /// The deadline holds (true without one).
+    pub meets: bool,
+    /// The layout in words.
+    pub layout: Msg,
     /// GPUs one copy of the job uses (reasons quote it).
     pub gpus: u32,
     pub instances: u32,

@@ -12,6 +12,8 @@ use super::super::config::{Batch, Config};
 use super::super::estimate::ranges::{self, Spread};
 use super::super::estimate::serve::{tp_options, Bound, Plan, ServeJob};
 use super::super::estimate::engine;
+use super::super::messages::Msg;
+use super::super::units::GIB;
 use super::super::precision;
 use super::{OfferPlan, Output};
 
@@ -144,6 +146,15 @@ impl<'r> ServePlanner<'r> {
                 let mem = job.memory(plan, batch);
                 let (conf, widen) = confidence(cfg, job.model, gpu, plan);
                 let (speeds, bound) = serve_speeds(job, gpu, plan, batch, widen);
+                let per_user = speeds.decode_tokens_per_s_per_seq.unwrap_or(0.0);
+                let meets = cfg.mintps.is_none_or(|m| per_user >= m);
+                let mut reason_msgs = Vec::new();
+                if !fits {
+                    reason_msgs.push(Msg::new("reason.nofit").num("need", mem.total() / GIB, 1).num("have", job.usable_bytes(gpu) / GIB, 1));
+                }
+                if let (Some(m), false) = (cfg.mintps, meets) {
+                    reason_msgs.push(Msg::new("reason.slow").num("tps", per_user, 0).num("min", m, 0));
+                }
                 GpuResult {
                     gpu: gpu.id.clone(),
                     gpu_name: gpu.name.clone(),
@@ -151,6 +162,8 @@ impl<'r> ServePlanner<'r> {
                     nodes: plan.gpus() / plan.per_node(cfg.engine).max(1),
                     batch,
                     fits,
+                    meets,
+                    reason_msgs,
                     per_gpu_bytes: mem.total(),
                     capacity_bytes: gpu.memory_bytes(),
                     confidence: conf,
@@ -178,47 +191,83 @@ impl<'r> ServePlanner<'r> {
 
     fn shape(&self, gpu: &Gpu, gpus: u32, multi_node_ok: bool) -> OfferPlan {
         let (job, cfg) = (&self.job, self.cfg);
-        // Smallest tensor-parallel group inside the instance that holds the job.
         let usable = job.usable_bytes(gpu);
         let wanted = user_batch(cfg);
         let e = cfg.engine;
-        let opts: Vec<u32> = tp_options(job.model, e, gpus).into_iter().filter(|n| gpus % n == 0).collect();
-        let fitting = opts.iter().copied().find(|&n| job.memory(Plan::in_node(e, n, 1), 1.0).total() <= usable);
-        let (n, nodes, fits_one) = match fitting {
-            Some(n) => (n, 1, true),
+        let mut reasons = Vec::new();
+        // The link's GPU count per instance (and instances) when it sets one,
+        // else the smallest tensor-parallel group inside the instance that
+        // holds the weights, else pipeline stages across instances.
+        let (n, nodes, fits_one) = match cfg.gpus {
+            Some(g) => {
+                let fits_here = g <= gpus && (cfg.nodes == 1 || multi_node_ok);
+                if g > gpus {
+                    reasons.push(Msg::new("reason.gpus_short").num("have", f64::from(gpus), 0).num("want", f64::from(g), 0));
+                } else if !fits_here {
+                    reasons.push(Msg::new("reason.no_network").num("nodes", f64::from(cfg.nodes), 0));
+                }
+                let plan = Plan::in_node(e, g, cfg.nodes);
+                (g, cfg.nodes, fits_here && job.memory(plan, 1.0).total() <= usable)
+            }
             None => {
-                let n = opts.last().copied().unwrap_or(1);
-                let pp = (2..=16).find(|&pp| multi_node_ok && job.memory(Plan::in_node(e, n, pp), 1.0).total() <= usable);
-                (n, pp.unwrap_or(1), pp.is_some())
+                let opts: Vec<u32> = tp_options(job.model, e, gpus).into_iter().filter(|n| gpus % n == 0).collect();
+                match opts.iter().copied().find(|&n| job.memory(Plan::in_node(e, n, 1), 1.0).total() <= usable) {
+                    Some(n) => (n, 1, true),
+                    None => {
+                        let n = opts.last().copied().unwrap_or(1);
+                        let pp = (2..=16).find(|&pp| multi_node_ok && job.memory(Plan::in_node(e, n, pp), 1.0).total() <= usable);
+                        (n, pp.unwrap_or(1), pp.is_some())
+                    }
+                }
             }
         };
         let plan = Plan::in_node(e, n, nodes);
-        let replicas = if nodes == 1 { (gpus / n).max(1) } else { 1 };
+        let per_instance = if nodes == 1 { (gpus / n.max(1)).max(1) } else { 1 };
         let max_batch = f64::from(job.max_batch(gpu, plan));
         // Spread the users' concurrent sequences over replicas; add instances
         // when one instance cannot hold them all.
         let (batch, instances) = if fits_one && max_batch >= 1.0 {
-            let per_instance = max_batch * f64::from(replicas);
+            let per_instance_seqs = max_batch * f64::from(per_instance);
             let inst = match cfg.batch() {
                 Batch::Max => 1.0,
-                Batch::N(_) => (wanted / per_instance).ceil().max(1.0),
+                Batch::N(_) => (wanted / per_instance_seqs).ceil().max(1.0),
             };
             let b = match cfg.batch() {
                 Batch::Max => max_batch,
-                Batch::N(_) => (wanted / (inst * f64::from(replicas))).ceil().max(1.0),
+                Batch::N(_) => (wanted / (inst * f64::from(per_instance))).ceil().max(1.0),
             };
             (b, inst as u32 * nodes)
         } else {
             (wanted, nodes)
         };
         let (conf, widen) = confidence(cfg, job.model, gpu, plan);
-        let (speeds, _) = serve_speeds(job, gpu, plan, batch, widen);
+        let (mut speeds, _) = serve_speeds(job, gpu, plan, batch, widen);
         let fits = fits_one && max_batch >= 1.0;
-        let replicas_total = f64::from(replicas) * f64::from(instances / nodes.max(1));
+        // Copies of the model over every instance the offer rents.
+        let replicas = per_instance * (instances / nodes.max(1)).max(1);
+        let r = f64::from(replicas);
+        // Every `_total` speed covers every replica the offer bills.
+        for total in [&mut speeds.decode_tokens_per_s_total, &mut speeds.decode_tokens_per_s_total_low, &mut speeds.decode_tokens_per_s_total_high] {
+            *total = total.map(|v| v * r);
+        }
         // Priced on output tokens with the prompts' prefill included.
-        let tokens_per_s = speeds.output_tokens_per_s.or(speeds.decode_tokens_per_s_total).unwrap_or(0.0) * replicas_total;
+        let tokens_per_s = speeds.output_tokens_per_s.or(speeds.decode_tokens_per_s_per_seq.map(|v| v * batch)).unwrap_or(0.0) * r;
+        speeds.output_tokens_per_s_total = (tokens_per_s > 0.0).then_some(tokens_per_s);
+        let layout = if replicas > 1 {
+            Msg::new("layout.replicas").num("replicas", r, 0).num("per", f64::from(plan.gpus()), 0).arg("gpu", gpu.name.clone())
+        } else if plan.gpus() == 1 {
+            Msg::new("layout.single")
+        } else if nodes > 1 {
+            Msg::new("layout.pp").num("tp", f64::from(plan.tp), 0).num("pp", f64::from(plan.pp), 0).num("instances", f64::from(instances), 0)
+        } else if e.splits_layers() {
+            Msg::new("layout.layers").num("gpus", f64::from(plan.gpus()), 0)
+        } else {
+            Msg::new("layout.tp").num("tp", f64::from(plan.tp), 0)
+        };
         OfferPlan {
             fits,
+            meets: true,
+            layout,
             gpus: plan.gpus(),
             instances,
             replicas,
@@ -234,7 +283,7 @@ impl<'r> ServePlanner<'r> {
             job_hours: None,
             store_gb: cfg.store_gb.unwrap_or(job.weight_bytes() / 1e9),
             output: Output::Tokens(tokens_per_s),
-            extra_reasons: Vec::new(),
+            extra_reasons: reasons,
         }
     }
 

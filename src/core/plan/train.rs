@@ -20,6 +20,8 @@ const USABLE: f64 = 0.95;
 const DEFAULT_INTER_NODE_BYTES_PER_S: f64 = 50e9;
 
 pub struct TrainPlan {
+    /// The job ends within the deadline (true without one).
+    pub meets: bool,
     pub gpus: u32,
     pub fits: bool,
     pub layout: Layout,
@@ -96,24 +98,32 @@ fn plan_for(job: &TrainJob<'_>, cfg: &Config, gpu: &Gpu, cache: &mut FitCache) -
     if let Some(g) = cfg.gpus {
         let n = g.saturating_mul(cfg.nodes).max(1);
         return match pick(n) {
-            Some((layout, _)) => TrainPlan { gpus: n, fits: true, layout },
-            None => TrainPlan { gpus: n, fits: false, layout: Layout::data(n) },
+            Some((layout, tps)) => TrainPlan { gpus: n, fits: true, meets: on_time(job, cfg, tps), layout },
+            None => TrainPlan { gpus: n, fits: false, meets: false, layout: Layout::data(n) },
         };
     }
     // Several nodes only for datacenter boards with a cluster network.
     let nodes = gpu.class == GpuClass::Datacenter;
     let deadline_gpus = cfg.days.map_or(1, |days| gpus_for_deadline(job, cfg, gpu, days));
-    let smallest = cache.smallest((cap.to_bits(), per_node, nodes, deadline_gpus), || {
-        let mut candidates: Vec<u32> = (0..8).map(|i| 1u32 << i).filter(|n| *n <= per_node).collect();
-        if nodes {
-            candidates.extend((2..=512).map(|nodes| nodes * per_node));
-        }
-        smallest_fitting(job, &candidates, per_node, cap, deadline_gpus)
-    });
-    match smallest.and_then(|n| Some((n, pick(n)?))) {
-        Some((n, (layout, _))) => TrainPlan { gpus: n, fits: true, layout },
-        None => TrainPlan { gpus: 1, fits: false, layout: Layout::data(1) },
+    let mut candidates: Vec<u32> = (0..8).map(|i| 1u32 << i).filter(|n| *n <= per_node).collect();
+    if nodes {
+        candidates.extend((2..=512).map(|nodes| nodes * per_node));
     }
+    let mut locate = |at_least: u32| {
+        let smallest = cache.smallest((cap.to_bits(), per_node, nodes, at_least), || smallest_fitting(job, &candidates, per_node, cap, at_least));
+        smallest.and_then(|n| Some((n, pick(n)?)))
+    };
+    // Fits (memory) with the fewest GPUs that hold it; the deadline's count
+    // when one is set and some count reaches it.
+    match locate(deadline_gpus).or_else(|| if deadline_gpus > 1 { locate(1) } else { None }) {
+        Some((n, (layout, tps))) => TrainPlan { gpus: n, fits: true, meets: on_time(job, cfg, tps), layout },
+        None => TrainPlan { gpus: 1, fits: false, meets: false, layout: Layout::data(1) },
+    }
+}
+
+/// Whether a job at `tps` tokens/s ends within the link's deadline.
+fn on_time(job: &TrainJob<'_>, cfg: &Config, tps: f64) -> bool {
+    cfg.days.is_none_or(|d| job.job_tokens(cfg) / tps.max(1e-9) <= d * 86_400.0)
 }
 
 fn link_bytes_per_s(gpu: &Gpu, gpus: u32) -> f64 {
@@ -253,19 +263,24 @@ fn offer_plan(job: &TrainJob<'_>, cfg: &Config, gpu: &Gpu, o: &Offer, cache: &mu
     // None: no count reaches the deadline's GPUs, the offer cannot finish in time.
     // (Offer counts are multiples of the instance size, keyed apart from
     // the per-GPU plans' powers of two by the `multi` flag's place.)
-    let smallest = cache.smallest((cap.to_bits(), o.gpus, multi, need | OFFER_KEY), || smallest_fitting(job, &counts, o.gpus, cap, need));
-    let found = smallest.and_then(|n| {
-        let key = (gpu_key, n, o.gpus, dp_link(n).to_bits(), tp_link.to_bits());
-        let best = match cache.best.iter().find(|(k, _)| *k == key) {
-            Some((_, b)) => *b,
-            None => {
-                let b = best_layout(job, gpu, n, o.gpus, cap, dp_link(n), tp_link);
-                cache.best.push((key, b));
-                b
-            }
-        };
-        Some((n, best?))
-    });
+    let mut locate = |at_least: u32| {
+        let smallest = cache.smallest((cap.to_bits(), o.gpus, multi, at_least | OFFER_KEY), || smallest_fitting(job, &counts, o.gpus, cap, at_least));
+        smallest.and_then(|n| {
+            let key = (gpu_key, n, o.gpus, dp_link(n).to_bits(), tp_link.to_bits());
+            let best = match cache.best.iter().find(|(k, _)| *k == key) {
+                Some((_, b)) => *b,
+                None => {
+                    let b = best_layout(job, gpu, n, o.gpus, cap, dp_link(n), tp_link);
+                    cache.best.push((key, b));
+                    b
+                }
+            };
+            Some((n, best?))
+        })
+    };
+    // The deadline's GPU count where the offer reaches it; else the fewest
+    // that hold the job (it fits, and `meets` says it is late).
+    let found = locate(need).or_else(|| if need > 1 { locate(1) } else { None });
     let fits = found.is_some();
     let (gpus, layout, tps) = match found {
         Some((n, (l, tps))) => (n, l, tps),
@@ -279,13 +294,24 @@ fn offer_plan(job: &TrainJob<'_>, cfg: &Config, gpu: &Gpu, o: &Offer, cache: &mu
     let mem = job.memory_layout(layout).total();
     let mut extra_reasons = Vec::new();
     let most = counts.last().copied().unwrap_or(o.gpus);
-    if let (Some(days), false) = (cfg.days, fits) {
+    let meets = fits && cfg.days.is_none_or(|d| job_hours <= d * 24.0);
+    if let (Some(days), true, false) = (cfg.days, fits, meets) {
         if need > most {
             extra_reasons.push(Msg::new("reason.deadline").num("days", days, 0).num("need", f64::from(need), 0).num("most", f64::from(most), 0));
+        } else {
+            extra_reasons.push(Msg::new("reason.late").num("took", job_hours / 24.0, 1).num("days", days, 0));
         }
     }
+    let layout_msg = Msg::new("layout.train")
+        .num("dp", f64::from(layout.dp), 0)
+        .num("tp", f64::from(layout.tp), 0)
+        .num("pp", f64::from(layout.pp), 0)
+        .num("gpus", f64::from(gpus), 0)
+        .num("instances", f64::from(instances), 0);
     OfferPlan {
         fits,
+        meets,
+        layout: layout_msg,
         gpus,
         instances,
         replicas: 1,
@@ -331,6 +357,8 @@ impl<'r> TrainPlanner<'r> {
                     nodes: p.gpus.div_ceil(gpu.gpus_per_node.max(1)),
                     batch: job.mb,
                     fits: p.fits,
+                    meets: p.meets,
+                    reason_msgs: Vec::new(),
                     per_gpu_bytes: job.memory_layout(p.layout).total(),
                     capacity_bytes: gpu.memory_bytes(),
                     confidence: conf,

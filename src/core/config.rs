@@ -35,6 +35,11 @@ named! {
 }
 
 named! {
+    /// The price term: on-demand, or a committed/reserved term where the provider publishes one.
+    pub enum Commit { None = "none", Month = "1mo", Year = "1yr", ThreeYears = "3yr" }
+}
+
+named! {
     pub enum Sort { Cost = "cost", Token = "token", Speed = "speed", Latency = "latency" }
 }
 
@@ -115,6 +120,11 @@ pub struct Config {
     pub jobs: f64,
     pub jobmin: f64,
     pub spot: bool,
+    /// The price term asked for; offers without it stay on-demand.
+    pub commit: Commit,
+    /// With `use=jobs`: the work of one job (requests, images, clips or
+    /// audio seconds); the job's time then follows from the plan's speed.
+    pub per_job: Option<f64>,
     pub restart_pct: f64,
     pub store_gb: Option<f64>,
     pub ckpts: u32,
@@ -171,6 +181,8 @@ impl Default for Config {
             jobs: 30.0,
             jobmin: 60.0,
             spot: false,
+            commit: Commit::None,
+            per_job: None,
             restart_pct: 10.0,
             store_gb: None,
             ckpts: 1,

@@ -15,7 +15,7 @@ pub const KEYS: &[&str] = &[
     "v", "task", "model", "params", "layers", "hidden", "heads", "kv_heads", "head_dim", "ffn", "vocab", "w", "kv",
     "engine", "gpu", "gpus", "nodes", "in", "out", "batch", "images", "res", "steps", "frames", "fps", "seconds",
     "enc_offload", "method", "rank", "targets", "optim", "optim_offload", "mb", "seq", "gc", "flash", "zero",
-    "tokens", "epochs", "days", "use", "hpd", "jobs", "jobmin", "spot", "restart", "store", "ckpts", "egress",
+    "tokens", "epochs", "days", "use", "hpd", "jobs", "jobmin", "per_job", "spot", "commit", "restart", "store", "ckpts", "egress",
     "sort", "provider", "region", "mintps", "maxusd", "price", "cat", "lang", "embed", "theme",
 ];
 
@@ -169,6 +169,8 @@ fn apply(cfg: &mut Config, key: &str, value: &str) -> Result<(), Notice> {
         "jobs" => c.jobs = num(value, key, 0.0, 1e6)?,
         "jobmin" => c.jobmin = num(value, key, 0.0, 1e6)?,
         "spot" => c.spot = flag(value, key)?,
+        "commit" => c.commit = pick(value, key, Commit::NAMES)?,
+        "per_job" => c.per_job = Some(num(value, key, 0.001, 1e9)?),
         "restart" => c.restart_pct = num(value, key, 0.0, 500.0)?,
         "store" => c.store_gb = Some(num(value, key, 0.0, 1e7)?),
         "ckpts" => c.ckpts = int(value, key, 0, 10_000)?,
@@ -225,6 +227,7 @@ pub fn set(cfg: &Config, key: &str, value: &str) -> Result<Config, Notice> {
             "store" => next.store_gb = d.store_gb,
             "res" => next.res = d.res,
             "batch" => next.batch = d.batch,
+            "per_job" => next.per_job = d.per_job,
             _ => {}
         }
         return Ok(next);
@@ -234,7 +237,7 @@ pub fn set(cfg: &Config, key: &str, value: &str) -> Result<Config, Notice> {
 }
 
 /// Keys whose field may be left blank: the model's or the tool's default.
-const OPTIONAL_KEYS: &[&str] = &["batch", "res", "steps", "frames", "fps", "seconds", "gpus", "tokens", "days", "mintps", "maxusd", "store"];
+const OPTIONAL_KEYS: &[&str] = &["batch", "per_job", "res", "steps", "frames", "fps", "seconds", "gpus", "tokens", "days", "mintps", "maxusd", "store"];
 
 /// Decodes a query string (with or without a leading `?`) into a
 /// configuration and the notices for whatever was ignored.
@@ -389,8 +392,14 @@ pub fn encode(cfg: &Config) -> String {
     if cfg.jobmin != d.jobmin {
         put("jobmin", fmt_num(cfg.jobmin));
     }
+    if let Some(v) = cfg.per_job {
+        put("per_job", fmt_num(v));
+    }
     if cfg.spot {
         put("spot", "1".into());
+    }
+    if cfg.commit != d.commit {
+        put("commit", cfg.commit.as_str().into());
     }
     if cfg.restart_pct != d.restart_pct {
         put("restart", fmt_num(cfg.restart_pct));

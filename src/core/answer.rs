@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
-use super::config::{Lang, Task};
+use super::config::{Commit, Lang, Task};
 use super::date::Date;
 use super::messages::Msg;
 use super::notice::Notice;
@@ -250,6 +250,11 @@ pub struct OfferResult {
     pub need_bytes: f64,
     pub usable_bytes: f64,
     pub spot: bool,
+    /// The price term applied: `none` (on-demand) or a `commit` id.
+    pub commitment: Commit,
+    /// Parts of the bill the provider does not publish or bills beside the
+    /// GPU price: `storage`, `egress`, `billing_increment`, `host`.
+    pub unknown_costs: Vec<&'static str>,
     pub interconnect: &'static str,
     pub confidence: &'static str,
     #[serde(flatten)]
@@ -261,6 +266,7 @@ pub struct OfferResult {
     pub usd_per_million_output_tokens: Option<f64>,
     pub usd_per_1000_images: Option<f64>,
     pub usd_per_audio_hour: Option<f64>,
+    pub usd_per_clip: Option<f64>,
     pub storage_usd_per_month: f64,
     pub egress_usd_per_month: f64,
     pub price_overridden: bool,
@@ -288,6 +294,8 @@ pub struct Pick {
 
 #[derive(Debug, Clone, Serialize)]
 pub struct Recommendation {
+    /// The quantity the offers are ranked on (an offer field, or a speed).
+    pub objective: &'static str,
     pub pick: Pick,
     pub alternatives: Vec<Pick>,
 }

@@ -4,7 +4,7 @@
 //! hour), spot where the workload tolerates it, storage and egress.
 
 use super::catalog::{Catalog, Offer};
-use super::config::{Config, Task, Usage};
+use super::config::{Commit, Config, Task, Usage};
 use super::units::HOURS_PER_MONTH;
 
 /// Days per month used for daily patterns (365 / 12).
@@ -60,9 +60,12 @@ pub fn hours(cfg: &Config, increment_s: f64, min_charge_s: f64, job_hours: Optio
 }
 
 /// The bill of running `instances` of an offer under the user's usage.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct Bill {
     pub spot: bool,
+    /// The price term applied: `Commit::None` (on-demand) unless the link
+    /// asks for a term the offer publishes.
+    pub commitment: Commit,
     pub overridden: bool,
     pub usd_per_hour: f64,
     pub hours: Hours,
@@ -71,29 +74,77 @@ pub struct Bill {
     pub usd_per_job: Option<f64>,
     pub storage_usd_per_month: f64,
     pub egress_usd_per_month: f64,
+    /// Parts of the bill the provider does not publish (`storage`,
+    /// `egress`, `billing_increment`) or bills beside the GPU price
+    /// (`host`): never counted as $0 silently.
+    pub unknown_costs: Vec<&'static str>,
 }
 
-/// Prices an offer: the user's override if any, spot only where the
-/// workload tolerates interruption (with the restart overhead), billed in
-/// the provider's increments; storage (GB × months × price per instance)
-/// and egress beyond the provider's free allowance.
+/// Months a committed term runs (a month is 730 hours).
+pub fn term_months(c: Commit) -> f64 {
+    match c {
+        Commit::None => 0.0,
+        Commit::Month => 1.0,
+        Commit::Year => 12.0,
+        Commit::ThreeYears => 36.0,
+    }
+}
+
+/// Prices an offer: the user's override if any, a committed term where
+/// asked and published, spot only where the workload tolerates
+/// interruption (with the restart overhead), billed in the provider's
+/// increments; storage (GB × months × price per instance) and egress beyond
+/// the provider's free allowance. `job_hours` is one job's real time (work
+/// plus start-up) when the plan knows it, else `jobmin` is used.
 pub fn bill(cfg: &Config, catalog: &Catalog, o: &Offer, instances: u32, job_hours: Option<f64>, store_gb: f64) -> Bill {
     let override_price = cfg.prices.iter().find(|(id, _)| **id == *o.id).map(|(_, p)| *p);
-    let spot = cfg.spot && tolerates_interruption(cfg) && o.spot_usd_per_hour.is_some() && override_price.is_none();
-    let hourly = override_price.unwrap_or(if spot { o.spot_usd_per_hour.unwrap_or(o.usd_per_hour) } else { o.usd_per_hour });
+    let committed = override_price.is_none().then(|| o.committed_usd_per_hour(cfg.commit)).flatten();
+    let commitment = if committed.is_some() { cfg.commit } else { Commit::None };
+    let spot = committed.is_none() && cfg.spot && tolerates_interruption(cfg) && o.spot_usd_per_hour.is_some() && override_price.is_none();
+    let hourly = override_price.or(committed).unwrap_or(if spot { o.spot_usd_per_hour.unwrap_or(o.usd_per_hour) } else { o.usd_per_hour });
     let restart = if spot { 1.0 + cfg.restart_pct / 100.0 } else { 1.0 };
     let usd_per_hour = hourly * f64::from(instances);
     let provider = catalog.provider(&o.provider);
-    let (increment, min_charge, _) = o.billing(provider);
-    let hours = hours(cfg, increment, min_charge, job_hours, restart);
-    let storage_price = o.storage_usd_per_gb_month.or(provider.and_then(|p| p.storage_usd_per_gb_month)).unwrap_or(0.0);
-    let egress_price = o.egress_usd_per_gb.or(provider.and_then(|p| p.egress_usd_per_gb)).unwrap_or(0.0);
+    let (increment, min_charge, increment_unknown) = o.billing(provider);
+    let mut hours = hours(cfg, increment, min_charge, job_hours, restart);
+    if committed.is_some() {
+        // A term is paid for every hour it runs, busy or not.
+        let jobs = match cfg.usage() {
+            Usage::Jobs => cfg.jobs.max(1.0),
+            _ => 1.0,
+        };
+        let term_hours = HOURS_PER_MONTH * term_months(commitment);
+        hours.billed_per_job = match cfg.usage() {
+            Usage::Once => hours.billed_per_job.max(term_hours),
+            Usage::Jobs => HOURS_PER_MONTH / jobs,
+            _ => 0.0,
+        };
+        hours.billed_per_month = HOURS_PER_MONTH;
+    }
+    let storage_price = o.storage_usd_per_gb_month.or(provider.and_then(|p| p.storage_usd_per_gb_month));
+    let egress_price = o.egress_usd_per_gb.or(provider.and_then(|p| p.egress_usd_per_gb));
     let free_egress = provider.map_or(0.0, |p| p.free_egress_gb_month);
-    let storage_usd_per_month = store_gb * storage_price * f64::from(instances.max(1));
-    let egress_usd_per_month = (cfg.egress_gb - free_egress).max(0.0) * egress_price;
+    let egress_gb = (cfg.egress_gb - free_egress).max(0.0);
+    let mut unknown_costs = Vec::new();
+    if storage_price.is_none() && store_gb > 0.0 {
+        unknown_costs.push("storage");
+    }
+    if egress_price.is_none() && egress_gb > 0.0 {
+        unknown_costs.push("egress");
+    }
+    // Rounding matters only where jobs or busy hours are billed.
+    if increment_unknown && cfg.usage() != Usage::Always {
+        unknown_costs.push("billing_increment");
+    }
+    if provider.is_some_and(|p| p.bills_host_separately()) {
+        unknown_costs.push("host");
+    }
+    let storage_usd_per_month = store_gb * storage_price.unwrap_or(0.0) * f64::from(instances.max(1));
+    let egress_usd_per_month = egress_gb * egress_price.unwrap_or(0.0);
     let compute_month = usd_per_hour * hours.billed_per_month;
     Bill {
         spot,
+        commitment,
         overridden: override_price.is_some(),
         usd_per_hour,
         hours,
@@ -102,6 +153,7 @@ pub fn bill(cfg: &Config, catalog: &Catalog, o: &Offer, instances: u32, job_hour
         usd_per_job: (hours.billed_per_job > 0.0).then_some(usd_per_hour * hours.billed_per_job),
         storage_usd_per_month,
         egress_usd_per_month,
+        unknown_costs,
     }
 }
 

@@ -26,7 +26,8 @@ pub fn evaluate(cfg: &Config, notices: Vec<Notice>, catalog: &Catalog, today: Da
     let gpus = catalog.gpus_for(cfg.gpu.as_deref());
     let results = planner.results(&gpus);
     let offers = offers::evaluate(cfg, catalog, today, &mut planner);
-    let recommendation = offers::recommend(&offers);
+    let unit = planner.unit();
+    let recommendation = offers::recommend(&offers, offers::objective(cfg, unit), offers::cost_objective(cfg, unit));
     let pick = recommendation.as_ref().and_then(|rec| offers.iter().find(|o| o.id == rec.pick.offer));
     let mut focus = cfg.gpu.as_deref().or(pick.map(|o| &*o.gpu)).and_then(|g| catalog.gpu(g));
     if focus.is_none() && matches!(planner, Planner::Serve(_) | Planner::Train(_)) {

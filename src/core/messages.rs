@@ -90,8 +90,9 @@ pub const MESSAGES: &[(&str, &str, &str)] = &[
     ("layout.train", "data parallel {dp} × tensor parallel {tp} × pipeline {pp} on {gpus} GPUs in {instances} instance(s)", "数据并行 {dp} × 张量并行 {tp} × 流水线 {pp}，共 {gpus} 块 GPU，{instances} 个实例"),
     ("layout.pipelines", "{replicas} pipeline(s), one per GPU", "{replicas} 条生成流水线，每块 GPU 一条"),
     ("layout.data", "data parallel over {gpus} GPU(s)", "在 {gpus} 块 GPU 上数据并行"),
+    ("reason.leaves_out", "leaves out what the provider does not publish: {parts}", "未计入服务商未公布的费用：{parts}"),
     ("reason.stale", "price dated {date}: possibly out of date", "价格日期为 {date}，可能已过时"),
-    ("reason.versus", "{speed}× the speed of {other} at {price}× the monthly cost", "速度是 {other} 的 {speed} 倍，月费是其 {price} 倍"),
+    ("reason.versus", "{speed}× the speed of {other} at {price}× the cost per unit of work", "速度是 {other} 的 {speed} 倍，单位工作量成本是其 {price} 倍"),
     // Recommendation labels.
     ("why.best", "Recommended", "推荐"),
     ("why.cheapest", "Cheapest that fits", "能装下的最便宜选项"),

@@ -1,17 +1,146 @@
 //! The third step of the pipeline: offers. Each offer that passes the
 //! filters gets its plan from the [`Planner`], its bill from
-//! [`super::billing`], its per-unit prices from the plan's [`Output`] and
-//! its reasons; then the ranking by the user's goal and the pick with its
-//! alternatives. Nothing here knows which task it serves beyond that.
+//! [`super::billing`] for the work the user asked for, the cost of the unit
+//! the task produces, and its reasons; then the ranking on the objective
+//! (README, "Objectives") and the pick with alternatives a practitioner
+//! could defend. Nothing here knows which task it serves beyond
+//! [`OfferPlan`], [`Output`] and [`Unit`].
 
 use super::answer::{OfferResult, Pick, Recommendation};
-use super::billing::{self, Bill};
+use super::billing;
 use super::catalog::{Catalog, Offer, STALE_AFTER_DAYS};
-use super::config::{Config, Sort};
+use super::config::{Config, Sort, Usage};
 use super::date::Date;
 use super::messages::Msg;
-use super::plan::{OfferPlan, Output, Planner};
+use super::plan::{OfferPlan, Output, Planner, Unit};
 use super::units::GIB;
+
+/// The quantity offers are ranked on, by task, usage and `sort`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Objective {
+    UsdPerMillionOutputTokens,
+    UsdPer1000Images,
+    UsdPerClip,
+    UsdPerAudioHour,
+    UsdPerJob,
+    UsdPerMonth,
+    /// Decode tokens/s per user (larger is better).
+    TokensPerSPerUser,
+    SecondsPerImage,
+    SecondsPerClip,
+    /// Seconds of audio per second of wall time (larger is better).
+    AudioRealtimeFactor,
+    /// Items per hour of the whole offer (larger is better): batch generation.
+    ItemsPerHour,
+    RequestLatency,
+    JobHours,
+}
+
+impl Objective {
+    /// The JSON field ranked on.
+    pub fn field(self) -> &'static str {
+        match self {
+            Objective::UsdPerMillionOutputTokens => "usd_per_million_output_tokens",
+            Objective::UsdPer1000Images => "usd_per_1000_images",
+            Objective::UsdPerClip => "usd_per_clip",
+            Objective::UsdPerAudioHour => "usd_per_audio_hour",
+            Objective::UsdPerJob => "usd_per_job",
+            Objective::UsdPerMonth => "usd_per_month",
+            Objective::TokensPerSPerUser => "decode_tokens_per_s_per_seq",
+            Objective::SecondsPerImage => "seconds_per_image",
+            Objective::SecondsPerClip => "seconds_per_clip",
+            Objective::AudioRealtimeFactor => "audio_realtime_factor",
+            Objective::ItemsPerHour => "items_per_hour",
+            Objective::RequestLatency => "request_latency_s",
+            Objective::JobHours => "job_hours",
+        }
+    }
+
+    /// The offer's value, oriented so that smaller is better; unknown last.
+    pub fn key(self, r: &OfferResult) -> f64 {
+        let s = &r.speeds;
+        let v = match self {
+            Objective::UsdPerMillionOutputTokens => r.usd_per_million_output_tokens,
+            Objective::UsdPer1000Images => r.usd_per_1000_images,
+            Objective::UsdPerClip => r.usd_per_clip,
+            Objective::UsdPerAudioHour => r.usd_per_audio_hour,
+            Objective::UsdPerJob => r.usd_per_job,
+            Objective::UsdPerMonth => Some(r.usd_per_month),
+            Objective::TokensPerSPerUser => s.decode_tokens_per_s_per_seq.map(|v| -v),
+            Objective::SecondsPerImage => s.seconds_per_image,
+            Objective::SecondsPerClip => s.seconds_per_clip,
+            Objective::AudioRealtimeFactor => s.audio_realtime_factor.map(|v| -v),
+            Objective::ItemsPerHour => Some(-r.throughput_total),
+            Objective::RequestLatency => s.request_latency_s,
+            Objective::JobHours => s.job_hours,
+        };
+        v.filter(|x| x.is_finite()).unwrap_or(f64::MAX)
+    }
+
+    fn is_cost(self) -> bool {
+        matches!(
+            self,
+            Objective::UsdPerMillionOutputTokens
+                | Objective::UsdPer1000Images
+                | Objective::UsdPerClip
+                | Objective::UsdPerAudioHour
+                | Objective::UsdPerJob
+                | Objective::UsdPerMonth
+        )
+    }
+}
+
+/// The objective table (README, "Objectives"): `cost` ranks by the cost of
+/// the unit the user buys; `speed` by tokens/s per user for serving, seconds
+/// per request for generation endpoints, throughput for batch jobs, job
+/// hours for training; `latency` by the time one request or job takes;
+/// `token` by $ per million output tokens (serving) and otherwise as `cost`.
+pub fn objective(cfg: &Config, unit: Unit) -> Objective {
+    let batch = matches!(cfg.usage(), Usage::Jobs | Usage::Once);
+    let per_job = batch && cfg.per_job.is_some();
+    let cost = match unit {
+        Unit::Tokens if per_job => Objective::UsdPerJob,
+        Unit::Tokens if batch => Objective::UsdPerMillionOutputTokens,
+        Unit::Tokens => Objective::UsdPerMillionOutputTokens,
+        Unit::Images if per_job => Objective::UsdPerJob,
+        Unit::Images => Objective::UsdPer1000Images,
+        Unit::Clips if per_job => Objective::UsdPerJob,
+        Unit::Clips => Objective::UsdPerClip,
+        Unit::Audio if per_job => Objective::UsdPerJob,
+        Unit::Audio => Objective::UsdPerAudioHour,
+        Unit::Training | Unit::ImageTraining if batch => Objective::UsdPerJob,
+        Unit::Training | Unit::ImageTraining => Objective::UsdPerMonth,
+    };
+    let speed = match unit {
+        Unit::Tokens => Objective::TokensPerSPerUser,
+        Unit::Images | Unit::Clips | Unit::Audio if batch => Objective::ItemsPerHour,
+        Unit::Images => Objective::SecondsPerImage,
+        Unit::Clips => Objective::SecondsPerClip,
+        Unit::Audio => Objective::AudioRealtimeFactor,
+        Unit::Training => Objective::JobHours,
+        Unit::ImageTraining => cost,
+    };
+    let latency = match unit {
+        Unit::Tokens => Objective::RequestLatency,
+        Unit::Images => Objective::SecondsPerImage,
+        Unit::Clips => Objective::SecondsPerClip,
+        Unit::Audio => Objective::AudioRealtimeFactor,
+        Unit::Training => Objective::JobHours,
+        Unit::ImageTraining => cost,
+    };
+    match cfg.sort {
+        Sort::Cost => cost,
+        Sort::Token if unit == Unit::Tokens => Objective::UsdPerMillionOutputTokens,
+        Sort::Token => cost,
+        Sort::Speed => speed,
+        Sort::Latency => latency,
+    }
+}
+
+/// The cost objective of a task and usage (what "cheapest" and the 2× rule use).
+pub fn cost_objective(cfg: &Config, unit: Unit) -> Objective {
+    objective(&Config { sort: Sort::Cost, ..cfg.clone() }, unit)
+}
 
 /// Plans, bills and ranks every offer that passes the filters.
 pub fn evaluate(cfg: &Config, catalog: &Catalog, today: Date, planner: &mut Planner<'_>) -> Vec<OfferResult> {
@@ -22,40 +151,72 @@ pub fn evaluate(cfg: &Config, catalog: &Catalog, today: Date, planner: &mut Plan
             out.push(priced(cfg, catalog, o, plan, today));
         }
     }
-    rank(cfg, out)
+    let unit = planner.unit();
+    rank(out, objective(cfg, unit), cost_objective(cfg, unit))
 }
 
-/// One offer with its plan: the bill for the instances the plan rents, the
-/// cost of the unit the task produces, and the reasons.
+/// One job's real time: its work (`per_job` requests, images, clips or
+/// audio seconds) at the plan's speed, or the training run, plus start-up.
+fn job_hours(cfg: &Config, p: &OfferPlan) -> Option<f64> {
+    let startup_h = p.startup_s / 3600.0;
+    let work_h = match (p.output, cfg.per_job) {
+        (Output::Training(_), _) => p.job_hours,
+        (_, None) => None,
+        (Output::Tokens(tps), Some(n)) => (tps > 0.0).then(|| n * f64::from(cfg.output_tokens) / tps / 3600.0),
+        (Output::Images(per_h) | Output::Clips(per_h), Some(n)) => (per_h > 0.0).then(|| n / per_h),
+        (Output::Audio(rtf), Some(n)) => (rtf > 0.0).then(|| n / rtf / 3600.0),
+        (Output::None, Some(_)) => None,
+    };
+    work_h.map(|h| h + startup_h)
+}
+
+/// One offer with its plan: the bill for the instances the plan rents and
+/// the work asked for, the cost of the unit the task produces, the reasons.
 fn priced(cfg: &Config, catalog: &Catalog, o: &Offer, p: OfferPlan, today: Date) -> OfferResult {
-    let b: Bill = billing::bill(cfg, catalog, o, p.instances, p.job_hours, p.store_gb);
+    let jobs_usage = matches!(cfg.usage(), Usage::Jobs | Usage::Once);
+    let hours = if jobs_usage { job_hours(cfg, &p) } else { p.job_hours };
+    let b = billing::bill(cfg, catalog, o, p.instances, hours, p.store_gb);
     let fits = p.fits;
-    let per_hour_unit = |per_hour: f64| (per_hour > 0.0 && fits).then(|| b.usd_per_hour / per_hour);
-    let (mut usd_per_job, mut per_million, mut per_1000_images, mut per_audio_hour) = (b.usd_per_job, None, None, None);
-    let mut throughput_total = 0.0;
+    let busy_h = b.hours.busy_per_month;
+    // Work produced per month: the work asked for, else the plan's rate
+    // over the busy hours.
+    let jobs_per_month = match cfg.usage() {
+        Usage::Jobs => cfg.jobs,
+        _ => 1.0,
+    };
+    let per_month = |rate_per_h: f64, per_job_work: f64| match (jobs_usage, cfg.per_job) {
+        (true, Some(_)) => per_job_work * jobs_per_month,
+        _ => rate_per_h * busy_h,
+    };
+    let unit_cost = |units: f64| (fits && units > 0.0 && units.is_finite()).then(|| b.compute_month / units);
+    let n = cfg.per_job.unwrap_or(0.0);
+    let (mut per_million, mut per_1000_images, mut per_audio_hour, mut per_clip, mut throughput_total) = (None, None, None, None, 0.0);
     match p.output {
         Output::Tokens(tps) => {
             throughput_total = tps;
-            let tokens_month = tps * b.hours.busy_per_month * 3600.0;
-            per_million = (tokens_month > 0.0 && fits).then(|| b.compute_month / tokens_month * 1e6);
+            per_million = unit_cost(per_month(tps * 3600.0, n * f64::from(cfg.output_tokens)) / 1e6);
         }
         Output::Training(tps) => throughput_total = tps,
-        Output::Images(per_hour) => {
-            throughput_total = per_hour;
-            per_1000_images = per_hour_unit(per_hour).map(|p| p * 1000.0);
+        Output::Images(per_h) => {
+            throughput_total = per_h;
+            per_1000_images = unit_cost(per_month(per_h, n) / 1000.0);
         }
-        Output::Clips(per_hour) => {
-            throughput_total = per_hour;
-            usd_per_job = per_hour_unit(per_hour);
+        Output::Clips(per_h) => {
+            throughput_total = per_h;
+            per_clip = unit_cost(per_month(per_h, n));
         }
         Output::Audio(rtf) => {
-            per_audio_hour = (rtf > 0.0 && fits).then(|| b.usd_per_hour / rtf);
+            per_audio_hour = unit_cost(per_month(rtf, n / 3600.0));
         }
         Output::None => {}
     }
     let (mut reason_msgs, stale) = offer_reasons(cfg, o, today, p.gpus, p.need_bytes, p.usable_bytes, fits, b.spot);
     reason_msgs.extend(p.extra_reasons);
     let meets = fits && p.meets && cfg.mintps.is_none_or(|m| p.speed_score >= m) && cfg.maxusd.is_none_or(|m| b.usd_per_month <= m);
+    let mut speeds = p.speeds;
+    if hours.is_some() && p.job_hours.is_none() {
+        speeds.job_hours = hours;
+    }
     OfferResult {
         id: o.id.clone(),
         provider: o.provider.clone(),
@@ -76,15 +237,18 @@ fn priced(cfg: &Config, catalog: &Catalog, o: &Offer, p: OfferPlan, today: Date)
         need_bytes: p.need_bytes,
         usable_bytes: p.usable_bytes,
         spot: b.spot,
+        commitment: b.commitment,
+        unknown_costs: b.unknown_costs,
         interconnect: o.interconnect.as_str(),
         confidence: p.confidence,
-        speeds: Box::new(p.speeds),
+        speeds: Box::new(speeds),
         usd_per_hour: b.usd_per_hour,
         usd_per_month: b.usd_per_month,
-        usd_per_job,
+        usd_per_job: b.usd_per_job,
         usd_per_million_output_tokens: per_million,
         usd_per_1000_images: per_1000_images,
         usd_per_audio_hour: per_audio_hour,
+        usd_per_clip: per_clip,
         storage_usd_per_month: b.storage_usd_per_month,
         egress_usd_per_month: b.egress_usd_per_month,
         price_overridden: b.overridden,
@@ -123,51 +287,69 @@ fn offer_reasons(cfg: &Config, o: &Offer, today: Date, gpus: u32, need: f64, usa
     (msgs, stale)
 }
 
-/// Filters and evaluations done, orders the offers by the user's goal.
-fn rank(cfg: &Config, out: Vec<OfferResult>) -> Vec<OfferResult> {
-    let meets = |r: &OfferResult| r.meets;
-    let key = |r: &OfferResult| -> f64 {
-        match cfg.sort {
-            // A training job is compared by what the job costs.
-            Sort::Cost if cfg.is_training() => r.usd_per_job.unwrap_or(r.usd_per_month),
-            Sort::Cost => r.usd_per_month,
-            Sort::Token => r.usd_per_million_output_tokens.unwrap_or(f64::MAX),
-            Sort::Speed => -r.speed_score,
-            Sort::Latency => r.speeds.request_latency_s.or(r.speeds.job_hours).unwrap_or(f64::MAX),
-        }
-    };
-    // Sort small keys, then move each result once: results are large, and
-    // a comparison sort would move them many times.
-    let keys: Vec<(bool, f64, f64)> = out.iter().map(|r| (!meets(r), key(r), r.usd_per_month)).collect();
+/// Orders the offers: those that meet everything first, then by the
+/// objective; near-ties (within 5 %) of a speed objective are broken by
+/// cost; then by monthly cost and id.
+fn rank(out: Vec<OfferResult>, objective: Objective, cost: Objective) -> Vec<OfferResult> {
+    // Sort small keys, then move each result once: results are large.
+    let keys: Vec<(bool, f64, f64, f64)> = out.iter().map(|r| (!r.meets, objective.key(r), cost.key(r), r.usd_per_month)).collect();
     let mut order: Vec<usize> = (0..out.len()).collect();
     order.sort_unstable_by(|&i, &j| {
-        let (a, b) = (keys.get(i), keys.get(j));
-        let (Some(a), Some(b)) = (a, b) else { return i.cmp(&j) };
-        a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)).then(a.2.total_cmp(&b.2)).then_with(|| out.get(i).map(|r| &r.id).cmp(&out.get(j).map(|r| &r.id)))
+        let (Some(a), Some(b)) = (keys.get(i), keys.get(j)) else { return i.cmp(&j) };
+        a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)).then(a.2.total_cmp(&b.2)).then(a.3.total_cmp(&b.3)).then_with(|| out.get(i).map(|r| &r.id).cmp(&out.get(j).map(|r| &r.id)))
     });
+    if !objective.is_cost() {
+        // Runs of offers within 5 % of the run's best on the objective are
+        // ordered by cost: a few percent of speed is not worth paying for.
+        let mut start = 0;
+        while start < order.len() {
+            let first = order.get(start).and_then(|&i| keys.get(i)).copied();
+            let end = match first {
+                Some(f) => {
+                    let within = |k: &(bool, f64, f64, f64)| k.0 == f.0 && (k.1 - f.1).abs() <= 0.05 * f.1.abs();
+                    start + order.iter().skip(start).take_while(|&&i| keys.get(i).is_some_and(within)).count().max(1)
+                }
+                None => start + 1,
+            };
+            if let Some(run) = order.get_mut(start..end) {
+                run.sort_by(|&i, &j| {
+                    let (Some(a), Some(b)) = (keys.get(i), keys.get(j)) else { return i.cmp(&j) };
+                    a.2.total_cmp(&b.2).then(a.3.total_cmp(&b.3))
+                });
+            }
+            start = end;
+        }
+    }
     let mut slots: Vec<Option<OfferResult>> = out.into_iter().map(Some).collect();
     order.into_iter().filter_map(|i| slots.get_mut(i).and_then(Option::take)).collect()
 }
 
-
-/// The pick (first ranked offer that fits and meets the filters) and up to
-/// three alternatives: the cheapest, the fastest, a single-GPU option when
-/// the pick spans GPUs, an on-demand option when the pick is spot.
-pub fn recommend(ranked: &[OfferResult]) -> Option<Recommendation> {
+/// The pick (the first ranked offer that meets everything) and the
+/// alternatives a practitioner could defend: the cheapest per unit of work;
+/// the fastest among offers within 2× of the pick's cost per unit; an
+/// instance with exactly one GPU when the pick spans several; on-demand when
+/// the pick is spot.
+pub fn recommend(ranked: &[OfferResult], objective: Objective, cost: Objective) -> Option<Recommendation> {
     let ok = |r: &&OfferResult| r.meets;
     let pick = ranked.iter().find(ok)?;
-    let speed = |r: &OfferResult| r.speed_score;
+    let pick_cost = cost.key(pick);
     let mut alts: Vec<(&OfferResult, &'static str)> = Vec::new();
-    let cheapest = ranked.iter().filter(ok).min_by(|a, b| a.usd_per_month.total_cmp(&b.usd_per_month));
-    if let Some(c) = cheapest {
-        alts.push((c, "cheapest"));
+    if let Some(c) = ranked.iter().filter(ok).min_by(|a, b| cost.key(a).total_cmp(&cost.key(b))) {
+        if cost.key(c) < pick_cost {
+            alts.push((c, "cheapest"));
+        }
     }
-    let fastest = ranked.iter().filter(ok).max_by(|a, b| speed(a).total_cmp(&speed(b)).then(b.usd_per_month.total_cmp(&a.usd_per_month)));
-    if let Some(f) = fastest {
+    let affordable = |r: &&OfferResult| pick_cost < f64::MAX && cost.key(r) <= 2.0 * pick_cost;
+    let fastest = ranked
+        .iter()
+        .filter(ok)
+        .filter(affordable)
+        .max_by(|a, b| a.speed_score.total_cmp(&b.speed_score).then(cost.key(b).total_cmp(&cost.key(a))));
+    if let Some(f) = fastest.filter(|f| f.speed_score > pick.speed_score * 1.05) {
         alts.push((f, "fastest"));
     }
-    if pick.tp * pick.pp * pick.instances > 1 {
-        if let Some(s) = ranked.iter().filter(ok).find(|r| r.tp * r.pp == 1 && r.instances == 1) {
+    if pick.gpus * pick.instances > 1 {
+        if let Some(s) = ranked.iter().filter(ok).find(|r| r.gpus == 1 && r.instances == 1) {
             alts.push((s, "single-gpu"));
         }
     }
@@ -187,22 +369,24 @@ pub fn recommend(ranked: &[OfferResult]) -> Option<Recommendation> {
                 true
             }
         })
-        .take(3)
-        .map(|(r, why)| make_pick(r, why, pick))
+        .map(|(r, why)| make_pick(r, why, pick, cost))
         .collect();
-    Some(Recommendation { pick: make_pick(pick, "best", pick), alternatives })
+    Some(Recommendation { objective: objective.field(), pick: make_pick(pick, "best", pick, cost), alternatives })
 }
 
-fn make_pick(r: &OfferResult, why: &'static str, against: &OfferResult) -> Pick {
+fn make_pick(r: &OfferResult, why: &'static str, against: &OfferResult, cost: Objective) -> Pick {
     let mut msgs = r.reason_msgs.clone();
-    let speed = |x: &OfferResult| x.speed_score;
-    if r.id != against.id && speed(against) > 0.0 && against.usd_per_month > 0.0 {
+    let (c_r, c_a) = (cost.key(r), cost.key(against));
+    if r.id != against.id && against.speed_score > 0.0 && c_a > 0.0 && c_a < f64::MAX && c_r < f64::MAX {
         msgs.push(
             Msg::new("reason.versus")
-                .num("speed", speed(r) / speed(against), 2)
-                .num("price", r.usd_per_month / against.usd_per_month, 2)
+                .num("speed", r.speed_score / against.speed_score, 2)
+                .num("price", c_r / c_a, 2)
                 .arg("other", against.instance.to_string()),
         );
+    }
+    if why == "cheapest" && !r.unknown_costs.is_empty() {
+        msgs.push(Msg::new("reason.leaves_out").arg("parts", r.unknown_costs.join(", ")));
     }
     Pick { offer: r.id.clone(), why, reason_msgs: msgs }
 }

@@ -100,6 +100,20 @@ pub struct Provider {
     pub source: String,
 }
 
+impl Offer {
+    /// The hourly price under a committed term, where the offer publishes one.
+    pub fn committed_usd_per_hour(&self, _term: crate::core::config::Commit) -> Option<f64> {
+        None
+    }
+}
+
+impl Provider {
+    /// Whether CPU and RAM are billed beside the listed GPU price.
+    pub fn bills_host_separately(&self) -> bool {
+        false
+    }
+}
+
 fn date(row: &Row<'_>, field: &str) -> Result<Date, TableError> {
     let t = row.text(field);
     Date::parse(t).ok_or_else(|| row.error(field, format!("`{}` is not a YYYY-MM-DD date", super::super::table::clip(t))))

@@ -162,3 +162,21 @@ pub fn allreduce_latency_s(nvlink: bool) -> f64 {
         55e-6
     }
 }
+
+/// Read rate of model weights at start-up, bytes/s: 21.82 GiB loaded in
+/// about 18 s from a serverless worker's volume (vllm-project/vllm#44881,
+/// "Weight loading (3 shards, 21.82 GiB) ~18s", RTX 5090 on RunPod).
+pub const STARTUP_READ_BYTES_PER_S: f64 = 21.82 * 1_073_741_824.0 / 18.0;
+
+/// Engine start beyond reading the weights, seconds: vLLM answered its
+/// first request 59 s after start with a warm torch.compile cache and
+/// 0.9 s of weight loading (vllm-project/vllm#20264: init engine 34 s,
+/// graph capture 17 s, the rest unlogged). Engines that capture no graphs
+/// (llama.cpp, transformers) start faster; this overstates theirs.
+pub const ENGINE_START_S: f64 = 59.0;
+
+/// Seconds from starting an instance's job to its first useful work:
+/// reading the weights plus starting the engine.
+pub fn startup_s(weight_bytes: f64) -> f64 {
+    weight_bytes.max(0.0) / STARTUP_READ_BYTES_PER_S + ENGINE_START_S
+}

@@ -7,7 +7,7 @@ use super::super::catalog::media::MediaKind;
 use super::super::catalog::{Gpu, Offer};
 use super::super::config::Config;
 use super::super::estimate::media::{Confidence, MediaJob};
-use super::super::estimate::ranges;
+use super::super::estimate::{engine, ranges};
 use super::super::messages::Msg;
 use super::{OfferPlan, Output};
 
@@ -111,9 +111,11 @@ impl<'r> MediaPlanner<'r> {
             need_bytes: mem.total,
             usable_bytes: cap,
             confidence: conf,
-            speed_score: if fits { items_per_hour } else { 0.0 },
+            // One request's speed: more pipelines add throughput, not speed.
+            speed_score: if fits { items_per_hour_gpu } else { 0.0 },
             speeds: sp,
             job_hours: None,
+            startup_s: engine::startup_s(mem.weights_bytes),
             store_gb: self.cfg.store_gb.unwrap_or(mem.weights_bytes / 1e9),
             output,
             extra_reasons: Vec::new(),

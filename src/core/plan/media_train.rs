@@ -7,7 +7,7 @@ use super::super::answer::{Answers, GpuResult, MemoryJson, OfferResult, Speeds};
 use super::super::catalog::{Gpu, Offer};
 use super::super::config::{Config, Method};
 use super::super::estimate::media_train::MediaTrainJob;
-use super::super::estimate::ranges;
+use super::super::estimate::{engine, ranges};
 use super::super::messages::Msg;
 use super::{OfferPlan, Output};
 
@@ -80,6 +80,7 @@ impl<'r> ImageTrainPlanner<'r> {
             confidence: "low",
             speeds: layout(o.gpus),
             job_hours: None,
+            startup_s: engine::startup_s(t.job.memory().weights_bytes),
             store_gb: self.cfg.store_gb.unwrap_or(checkpoint_bytes(t) * f64::from(self.cfg.ckpts.max(1)) / 1e9),
             output: Output::None,
             speed_score: 0.0,

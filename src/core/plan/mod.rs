@@ -41,6 +41,17 @@ pub enum Output {
     None,
 }
 
+/// What the task produces, which decides the unit its cost is ranked on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unit {
+    Tokens,
+    Images,
+    Clips,
+    Audio,
+    Training,
+    ImageTraining,
+}
+
 /// One offer's plan: the layout, replicas and batch the offer runs, whether
 /// it fits, its speeds, the job's length when the estimator knows it, and
 /// what the storage holds.
@@ -66,6 +77,8 @@ pub struct OfferPlan {
     pub confidence: &'static str,
     pub speeds: Speeds,
     pub job_hours: Option<f64>,
+    /// Seconds to read the weights and start the engine before a job works.
+    pub startup_s: f64,
     pub store_gb: f64,
     pub output: Output,
     /// What "fastest" ranks on for the task.
@@ -90,6 +103,20 @@ impl<'r> Planner<'r> {
             Subject::Llm { model, .. } => Planner::Train(TrainPlanner::new(TrainJob::new(model, cfg), cfg)),
             Subject::Generate(j) => Planner::Generate(MediaPlanner::new(j, cfg)),
             Subject::ImageTrain(t) => Planner::ImageTrain(ImageTrainPlanner::new(t, cfg)),
+        }
+    }
+
+    /// What the task produces.
+    pub fn unit(&self) -> Unit {
+        match self {
+            Planner::Serve(_) => Unit::Tokens,
+            Planner::Train(_) => Unit::Training,
+            Planner::Generate(p) => match p.job.model.kind {
+                super::catalog::media::MediaKind::Image => Unit::Images,
+                super::catalog::media::MediaKind::Video => Unit::Clips,
+                super::catalog::media::MediaKind::Audio => Unit::Audio,
+            },
+            Planner::ImageTrain(_) => Unit::ImageTraining,
         }
     }
 

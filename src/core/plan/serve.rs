@@ -243,9 +243,14 @@ impl<'r> ServePlanner<'r> {
         let (conf, widen) = confidence(cfg, job.model, gpu, plan);
         let (mut speeds, _) = serve_speeds(job, gpu, plan, batch, widen);
         let fits = fits_one && max_batch >= 1.0;
-        // Copies of the model over every instance the offer rents.
+        // Copies of the model over every instance the offer rents; the
+        // users' sequences keep only some of them busy when there are fewer
+        // than the copies hold (idle copies serve no tokens).
         let replicas = per_instance * (instances / nodes.max(1)).max(1);
-        let r = f64::from(replicas);
+        let r = match cfg.batch() {
+            Batch::N(_) if fits => (wanted / batch.max(1.0)).ceil().clamp(1.0, f64::from(replicas)),
+            _ => f64::from(replicas),
+        };
         // Every `_total` speed covers every replica the offer bills.
         for total in [&mut speeds.decode_tokens_per_s_total, &mut speeds.decode_tokens_per_s_total_low, &mut speeds.decode_tokens_per_s_total_high] {
             *total = total.map(|v| v * r);
@@ -254,7 +259,7 @@ impl<'r> ServePlanner<'r> {
         let tokens_per_s = speeds.output_tokens_per_s.or(speeds.decode_tokens_per_s_per_seq.map(|v| v * batch)).unwrap_or(0.0) * r;
         speeds.output_tokens_per_s_total = (tokens_per_s > 0.0).then_some(tokens_per_s);
         let layout = if replicas > 1 {
-            Msg::new("layout.replicas").num("replicas", r, 0).num("per", f64::from(plan.gpus()), 0).arg("gpu", gpu.name.clone())
+            Msg::new("layout.replicas").num("replicas", f64::from(replicas), 0).num("per", f64::from(plan.gpus()), 0).arg("gpu", gpu.name.clone())
         } else if plan.gpus() == 1 {
             Msg::new("layout.single")
         } else if nodes > 1 {
@@ -281,6 +286,7 @@ impl<'r> ServePlanner<'r> {
             speed_score: speeds.decode_tokens_per_s_per_seq.unwrap_or(0.0),
             speeds,
             job_hours: None,
+            startup_s: engine::startup_s(job.weight_bytes()),
             store_gb: cfg.store_gb.unwrap_or(job.weight_bytes() / 1e9),
             output: Output::Tokens(tokens_per_s),
             extra_reasons: reasons,

@@ -7,7 +7,7 @@
 use super::super::answer::{Answers, GpuResult, MemoryJson, OfferResult, Speeds};
 use super::super::catalog::{Gpu, GpuClass, Model, Offer};
 use super::super::config::{Config, Method};
-use super::super::estimate::ranges;
+use super::super::estimate::{engine, ranges};
 use super::super::estimate::train::{mfu, Layout, TrainJob, PP_DEGREES, TP_DEGREES};
 use super::super::messages::Msg;
 use super::{OfferPlan, Output};
@@ -324,6 +324,7 @@ fn offer_plan(job: &TrainJob<'_>, cfg: &Config, gpu: &Gpu, o: &Offer, cache: &mu
         confidence: conf,
         speeds: sp,
         job_hours: Some(job_hours),
+        startup_s: engine::startup_s(job.model.params_total * job.format.body_bits / 8.0),
         store_gb,
         output: Output::Training(tps),
         speed_score: tps,

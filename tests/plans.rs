@@ -7,7 +7,7 @@
 
 use proptest::prelude::*;
 use proptest::test_runner::Config as ProptestConfig;
-use whichgpu::core::catalog::{Catalog, Date};
+use whichgpu::core::catalog::{Catalog, Date, Kind, Support};
 use whichgpu::core::evaluate::evaluate_query;
 
 fn catalog() -> &'static Catalog {
@@ -66,11 +66,21 @@ proptest! {
             if o.fits {
                 prop_assert!(o.need_bytes <= o.usable_bytes * (1.0 + 1e-9), "{q}: {} fits with {} > {}", o.id, o.need_bytes, o.usable_bytes);
             } else {
-                let shape = o.reason_msgs.iter().any(|m| m.key == "reason.gpus_short" || m.key == "reason.no_network");
+                let shape = o.reason_msgs.iter().any(|m| matches!(m.key, "reason.gpus_short" | "reason.no_network" | "reason.unsupported"));
                 prop_assert!(shape || o.need_bytes > o.usable_bytes,
                     "{q}: {} does not fit although {} <= {}", o.id, o.need_bytes, o.usable_bytes);
             }
             prop_assert!(!o.meets || o.fits, "{q}: {} meets without fitting", o.id);
+        }
+        // No plan on a format its GPU cannot execute (support matrix).
+        if a.task.as_str() == "serve" {
+            let engine = q.split('&').find_map(|p| p.strip_prefix("engine=")).unwrap_or("vllm");
+            for o in a.offers.iter().filter(|o| o.fits) {
+                let arch = &catalog().gpu(&o.gpu).expect("offer GPU").arch;
+                let runs = |f: &str| catalog().support(engine, arch, Kind::Weights, f) != Support::Unsupported;
+                prop_assert!(runs(&a.weight_format) || (a.weight_format == "bf16" && runs("fp16")),
+                    "{q}: {} fits with {} on {arch}", o.id, a.weight_format);
+            }
         }
         // results[].fits never depends on the deadline.
         if q.contains("&days=") {

@@ -22,7 +22,7 @@ pub fn evaluate_query(query: &str, catalog: &Catalog, today: Date) -> Answer {
 pub fn evaluate(cfg: &Config, notices: Vec<Notice>, catalog: &Catalog, today: Date) -> Answer {
     let r = resolve::resolve(cfg, notices, catalog);
     let cfg = &r.cfg;
-    let mut planner = Planner::new(&r);
+    let mut planner = Planner::new(&r, catalog);
     let gpus = catalog.gpus_for(cfg.gpu.as_deref());
     let results = planner.results(&gpus);
     let offers = offers::evaluate(cfg, catalog, today, &mut planner);

@@ -91,6 +91,7 @@ pub const MESSAGES: &[(&str, &str, &str)] = &[
     ("layout.pipelines", "{replicas} pipeline(s), one per GPU", "{replicas} 条生成流水线，每块 GPU 一条"),
     ("layout.data", "data parallel over {gpus} GPU(s)", "在 {gpus} 块 GPU 上数据并行"),
     ("reason.leaves_out", "leaves out what the provider does not publish: {parts}", "未计入服务商未公布的费用：{parts}"),
+    ("reason.unsupported", "{engine} does not run {format} on {arch} GPUs (support matrix)", "{engine} 不支持在 {arch} 架构 GPU 上运行 {format}（支持矩阵）"),
     ("reason.stale", "price dated {date}: possibly out of date", "价格日期为 {date}，可能已过时"),
     ("reason.versus", "{speed}× the speed of {other} at {price}× the cost per unit of work", "速度是 {other} 的 {speed} 倍，单位工作量成本是其 {price} 倍"),
     // Recommendation labels.

@@ -6,6 +6,7 @@ pub mod gpus;
 pub mod media;
 pub mod models;
 pub mod offers;
+pub mod support;
 
 use std::collections::HashSet;
 use std::sync::OnceLock;
@@ -14,6 +15,7 @@ pub use super::date::Date;
 pub use gpus::{Gpu, GpuClass};
 pub use models::Model;
 pub use offers::{Interconnect, Offer, Provider};
+pub use support::{Kind, Support, SupportRow};
 
 use super::table::TableError;
 
@@ -33,6 +35,8 @@ pub struct Catalog {
     pub providers: Vec<Provider>,
     /// Image, video and audio generators (`static/media_models.csv`).
     pub media: Vec<media::MediaModel>,
+    /// Engine × architecture × format support (`static/support.csv`).
+    pub support: Vec<SupportRow>,
     /// The newest price date in the offers: the snapshot's date.
     pub as_of: Date,
 }
@@ -70,6 +74,7 @@ impl Catalog {
                 offers::parse_offers("offers.csv", OFFERS_CSV)?,
                 offers::parse_providers(PROVIDERS_CSV)?,
                 media::parse_media(media::MEDIA_CSV)?,
+                support::parse_support(support::SUPPORT_CSV)?,
             )
         })
         .as_ref()
@@ -84,14 +89,16 @@ impl Catalog {
         offers: Vec<Offer>,
         providers: Vec<Provider>,
         media: Vec<media::MediaModel>,
+        support: Vec<SupportRow>,
     ) -> Result<Catalog, CatalogError> {
         unique("gpus.csv", gpus.iter().map(|g| g.id.as_str()))?;
         unique("models.csv", models.iter().map(|m| m.id.as_str()))?;
         unique("providers.csv", providers.iter().map(|p| p.id.as_str()))?;
         unique("media_models.csv", media.iter().map(|m| m.id.as_str()))?;
         check_offers("offers.csv", &offers, &gpus, &providers)?;
+        support::check_support(&support, &gpus)?;
         let as_of = offers.iter().map(|o| o.as_of).max().ok_or(CatalogError::Empty("offers.csv"))?;
-        Ok(Catalog { gpus, models, offers, providers, media, as_of })
+        Ok(Catalog { gpus, models, offers, providers, media, support, as_of })
     }
 
     /// The GPU types a configuration looks at: the one it pins, else all.
@@ -113,6 +120,15 @@ impl Catalog {
     /// A generator (image, video, audio) by id.
     pub fn media_model(&self, id: &str) -> Option<&media::MediaModel> {
         media::MediaModel::find(&self.media, id)
+    }
+
+    /// How `engine` runs `format` (a precision id; `gguf-*` folds into
+    /// `gguf`) on GPUs of `arch`. A cell with no row is `Unsupported`; the
+    /// bundled table has a row for every cell (`tests/support.rs`).
+    pub fn support(&self, engine: &str, arch: &str, kind: Kind, format: &str) -> Support {
+        super::config::Engine::parse(engine)
+            .and_then(|e| support::lookup(&self.support, e, arch, kind, format))
+            .map_or(Support::Unsupported, |r| r.support)
     }
 
     pub fn provider(&self, id: &str) -> Option<&Provider> {

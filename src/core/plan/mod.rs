@@ -11,7 +11,8 @@ pub mod serve;
 pub mod train;
 
 use super::answer::{Answers, GpuResult, MemoryJson, OfferResult, Speeds};
-use super::catalog::{Gpu, Offer};
+use super::catalog::support::Kind;
+use super::catalog::{Catalog, Gpu, Offer, Support};
 use super::estimate::serve::ServeJob;
 use super::estimate::train::TrainJob;
 use super::messages::Msg;
@@ -87,6 +88,17 @@ pub struct OfferPlan {
     pub extra_reasons: Vec<Msg>,
 }
 
+/// What the engine does with a format on a GPU, by the support matrix
+/// (`static/support.csv`): the reason when it cannot run it at all.
+/// A 16-bit model the engine cannot run in bf16 (Volta, Turing) runs in
+/// fp16, as `--dtype half` does: same bytes, so it is not refused.
+pub fn unsupported(catalog: &Catalog, engine: super::config::Engine, gpu: &Gpu, kind: Kind, format: &str) -> Option<Msg> {
+    let runs = |f: &str| catalog.support(engine.as_str(), &gpu.arch, kind, f) != Support::Unsupported;
+    (!runs(format) && !(format == "bf16" && runs("fp16"))).then(|| {
+        Msg::new("reason.unsupported").arg("engine", engine.as_str()).arg("format", format.to_string()).arg("arch", gpu.arch.clone())
+    })
+}
+
 /// The planner of one resolved job.
 pub enum Planner<'r> {
     Serve(ServePlanner<'r>),
@@ -96,11 +108,11 @@ pub enum Planner<'r> {
 }
 
 impl<'r> Planner<'r> {
-    pub fn new(r: &'r Resolved<'_>) -> Planner<'r> {
+    pub fn new(r: &'r Resolved<'_>, catalog: &'r Catalog) -> Planner<'r> {
         let cfg = &r.cfg;
         match &r.subject {
-            Subject::Llm { model, format } if cfg.task == Task::Serve => Planner::Serve(ServePlanner::new(ServeJob::new(model, cfg, *format), cfg)),
-            Subject::Llm { model, .. } => Planner::Train(TrainPlanner::new(TrainJob::new(model, cfg), cfg)),
+            Subject::Llm { model, format } if cfg.task == Task::Serve => Planner::Serve(ServePlanner::new(ServeJob::new(model, cfg, *format), cfg, catalog)),
+            Subject::Llm { model, .. } => Planner::Train(TrainPlanner::new(TrainJob::new(model, cfg), cfg, catalog)),
             Subject::Generate(j) => Planner::Generate(MediaPlanner::new(j, cfg)),
             Subject::ImageTrain(t) => Planner::ImageTrain(ImageTrainPlanner::new(t, cfg)),
         }

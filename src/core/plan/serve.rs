@@ -7,7 +7,9 @@
 use std::sync::Arc;
 
 use super::super::answer::{Answers, GpuResult, MemoryJson, OfferResult, Speeds};
-use super::super::catalog::{Gpu, Model, Offer};
+use super::super::catalog::support::Kind;
+use super::super::catalog::{Catalog, Gpu, Model, Offer, Support};
+use super::super::precision::Compute;
 use super::super::config::{Batch, Config};
 use super::super::estimate::ranges::{self, Spread};
 use super::super::estimate::serve::{tp_options, Bound, Plan, ServeJob};
@@ -15,7 +17,7 @@ use super::super::estimate::engine;
 use super::super::messages::Msg;
 use super::super::units::GIB;
 use super::super::precision;
-use super::{OfferPlan, Output};
+use super::{unsupported, OfferPlan, Output};
 
 /// An offer's shape: GPU, GPUs per instance and whether several instances may be joined.
 type ShapeKey = (Arc<str>, u32, bool);
@@ -24,6 +26,7 @@ type ShapeKey = (Arc<str>, u32, bool);
 pub struct ServePlanner<'r> {
     pub job: ServeJob<'r>,
     cfg: &'r Config,
+    catalog: &'r Catalog,
     shapes: Vec<(ShapeKey, OfferPlan)>,
 }
 
@@ -104,8 +107,27 @@ pub fn confidence(cfg: &Config, model: &Model, gpu: &Gpu, plan: Plan) -> (&'stat
 }
 
 impl<'r> ServePlanner<'r> {
-    pub fn new(job: ServeJob<'r>, cfg: &'r Config) -> ServePlanner<'r> {
-        ServePlanner { job, cfg, shapes: Vec::new() }
+    pub fn new(job: ServeJob<'r>, cfg: &'r Config, catalog: &'r Catalog) -> ServePlanner<'r> {
+        ServePlanner { job, cfg, catalog, shapes: Vec::new() }
+    }
+
+    /// Why the engine cannot run this job's weights or KV cache on a GPU
+    /// (support matrix), if it cannot.
+    fn unsupported(&self, gpu: &Gpu) -> Option<Msg> {
+        let e = self.cfg.engine;
+        unsupported(self.catalog, e, gpu, Kind::Weights, self.job.format.id).or_else(|| unsupported(self.catalog, e, gpu, Kind::Kv, &self.cfg.kv))
+    }
+
+    /// The job as the engine runs it on a GPU: where the support matrix says
+    /// the weights are only stored in their format (dequantized, math at 16
+    /// bits), the matmuls run at 16 bits with the dequantization cost.
+    fn job_on(&self, gpu: &Gpu) -> ServeJob<'r> {
+        let mut j = self.job.clone();
+        if self.catalog.support(self.cfg.engine.as_str(), &gpu.arch, Kind::Weights, j.format.id) == Support::WeightOnly && !j.format.weight_only {
+            j.format.weight_only = true;
+            j.format.compute = Compute::Bf16;
+        }
+        j
     }
 
     /// The plan for a GPU type: the configuration's own GPU count if given,
@@ -138,18 +160,21 @@ impl<'r> ServePlanner<'r> {
     }
 
     pub fn results(&mut self, gpus: &[&Gpu]) -> Vec<GpuResult> {
-        let (job, cfg) = (&self.job, self.cfg);
+        let cfg = self.cfg;
         gpus.iter()
             .map(|gpu| {
+                let job = &self.job_on(gpu);
+                let unsupported = self.unsupported(gpu);
                 let (plan, fits) = self.plan_for(gpu);
+                let fits = fits && unsupported.is_none();
                 let batch = job.resolve_batch(cfg.batch(), gpu, plan);
                 let mem = job.memory(plan, batch);
                 let (conf, widen) = confidence(cfg, job.model, gpu, plan);
                 let (speeds, bound) = serve_speeds(job, gpu, plan, batch, widen);
                 let per_user = speeds.decode_tokens_per_s_per_seq.unwrap_or(0.0);
                 let meets = cfg.mintps.is_none_or(|m| per_user >= m);
-                let mut reason_msgs = Vec::new();
-                if !fits {
+                let mut reason_msgs: Vec<Msg> = unsupported.into_iter().collect();
+                if !fits && reason_msgs.is_empty() {
                     reason_msgs.push(Msg::new("reason.nofit").num("need", mem.total() / GIB, 1).num("have", job.usable_bytes(gpu) / GIB, 1));
                 }
                 if let (Some(m), false) = (cfg.mintps, meets) {
@@ -190,11 +215,13 @@ impl<'r> ServePlanner<'r> {
     }
 
     fn shape(&self, gpu: &Gpu, gpus: u32, multi_node_ok: bool) -> OfferPlan {
-        let (job, cfg) = (&self.job, self.cfg);
+        let cfg = self.cfg;
+        let job = &self.job_on(gpu);
+        let unsupported = self.unsupported(gpu);
         let usable = job.usable_bytes(gpu);
         let wanted = user_batch(cfg);
         let e = cfg.engine;
-        let mut reasons = Vec::new();
+        let mut reasons: Vec<Msg> = unsupported.iter().cloned().collect();
         // The link's GPU count per instance (and instances) when it sets one,
         // else the smallest tensor-parallel group inside the instance that
         // holds the weights, else pipeline stages across instances.
@@ -242,7 +269,7 @@ impl<'r> ServePlanner<'r> {
         };
         let (conf, widen) = confidence(cfg, job.model, gpu, plan);
         let (mut speeds, _) = serve_speeds(job, gpu, plan, batch, widen);
-        let fits = fits_one && max_batch >= 1.0;
+        let fits = fits_one && max_batch >= 1.0 && unsupported.is_none();
         // Copies of the model over every instance the offer rents; the
         // users' sequences keep only some of them busy when there are fewer
         // than the copies hold (idle copies serve no tokens).
@@ -371,7 +398,7 @@ impl<'r> ServePlanner<'r> {
         let max_batch = Some(job.max_batch(gpu, plan));
         let min_gpus = {
             let c = Config { gpus: None, ..self.cfg.clone() };
-            let (p, fits) = ServePlanner { job: job.clone(), cfg: &c, shapes: Vec::new() }.plan_for(gpu);
+            let (p, fits) = ServePlanner { job: job.clone(), cfg: &c, catalog: self.catalog, shapes: Vec::new() }.plan_for(gpu);
             fits.then_some(p.gpus())
         };
         let best = ["bf16", "fp8", "int8", "int4-awq", "nf4", "gguf-q4_k_m", "gguf-q2_k"].into_iter().find(|id| {

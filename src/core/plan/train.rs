@@ -5,12 +5,13 @@
 //! tokens/s, job hours. Never prices anything.
 
 use super::super::answer::{Answers, GpuResult, MemoryJson, OfferResult, Speeds};
-use super::super::catalog::{Gpu, GpuClass, Model, Offer};
-use super::super::config::{Config, Method};
+use super::super::catalog::support::Kind;
+use super::super::catalog::{Catalog, Gpu, GpuClass, Model, Offer};
+use super::super::config::{Config, Engine, Method};
 use super::super::estimate::{engine, ranges};
 use super::super::estimate::train::{mfu, Layout, TrainJob, PP_DEGREES, TP_DEGREES};
 use super::super::messages::Msg;
-use super::{OfferPlan, Output};
+use super::{unsupported, OfferPlan, Output};
 
 /// Usable share of a GPU's memory for training (the allocator's slack).
 const USABLE: f64 = 0.95;
@@ -336,19 +337,34 @@ fn offer_plan(job: &TrainJob<'_>, cfg: &Config, gpu: &Gpu, o: &Offer, cache: &mu
 pub struct TrainPlanner<'r> {
     pub job: TrainJob<'r>,
     cfg: &'r Config,
+    catalog: &'r Catalog,
     cache: FitCache,
 }
 
 impl<'r> TrainPlanner<'r> {
-    pub fn new(job: TrainJob<'r>, cfg: &'r Config) -> TrainPlanner<'r> {
-        TrainPlanner { job, cfg, cache: FitCache::default() }
+    pub fn new(job: TrainJob<'r>, cfg: &'r Config, catalog: &'r Catalog) -> TrainPlanner<'r> {
+        TrainPlanner { job, cfg, catalog, cache: FitCache::default() }
+    }
+
+    /// Why a quantized base (NF4, FP8, INT4…) cannot be trained on a GPU:
+    /// the support matrix's transformers row (PyTorch trainers load it the
+    /// same way). 16- and 32-bit bases are a mixed-precision choice the
+    /// trainer adapts to the GPU (fp16 where bf16 is missing), so they pass.
+    fn unsupported(&self, gpu: &Gpu) -> Option<Msg> {
+        let f = self.job.format.id;
+        if matches!(f, "bf16" | "fp16" | "fp32") {
+            return None;
+        }
+        unsupported(self.catalog, Engine::Hf, gpu, Kind::Weights, f)
     }
 
     pub fn results(&mut self, gpus: &[&Gpu]) -> Vec<GpuResult> {
-        let (job, cfg) = (&self.job, self.cfg);
+        let cfg = self.cfg;
         gpus.iter()
             .map(|gpu| {
-                let p = plan_for(job, cfg, gpu, &mut self.cache);
+                let unsupported = self.unsupported(gpu);
+                let p = plan_for(&self.job, cfg, gpu, &mut self.cache);
+                let job = &self.job;
                 let (conf, widen) = confidence(job.model, gpu, p.gpus);
                 let tps = layout_tokens_per_s(job, gpu, p.layout);
                 GpuResult {
@@ -357,9 +373,9 @@ impl<'r> TrainPlanner<'r> {
                     gpus: p.gpus.min(gpu.gpus_per_node),
                     nodes: p.gpus.div_ceil(gpu.gpus_per_node.max(1)),
                     batch: job.mb,
-                    fits: p.fits,
-                    meets: p.meets,
-                    reason_msgs: Vec::new(),
+                    fits: p.fits && unsupported.is_none(),
+                    meets: p.meets && unsupported.is_none(),
+                    reason_msgs: unsupported.into_iter().collect(),
                     per_gpu_bytes: job.memory_layout(p.layout).total(),
                     capacity_bytes: gpu.memory_bytes(),
                     confidence: conf,
@@ -372,7 +388,13 @@ impl<'r> TrainPlanner<'r> {
     }
 
     pub fn offer(&mut self, gpu: &Gpu, o: &Offer) -> OfferPlan {
-        offer_plan(&self.job, self.cfg, gpu, o, &mut self.cache)
+        let mut p = offer_plan(&self.job, self.cfg, gpu, o, &mut self.cache);
+        if let Some(why) = self.unsupported(gpu) {
+            p.fits = false;
+            p.meets = false;
+            p.extra_reasons.insert(0, why);
+        }
+        p
     }
 
     /// Memory and the inverse answers on the focus GPU type.

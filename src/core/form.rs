@@ -4,7 +4,8 @@
 
 use super::catalog::media::MediaKind;
 use super::catalog::Catalog;
-use super::config::{Config, Task};
+use super::config::{Config, Task, Usage};
+use super::precision;
 
 /// The kind of job a configuration describes, as the form sees it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -23,5 +24,275 @@ pub fn kind(cfg: &Config, catalog: &Catalog) -> FormKind {
         Task::Generate => FormKind::Generate,
         Task::Finetune if catalog.media_model(cfg.model_id()).is_some_and(|m| m.kind == MediaKind::Image) => FormKind::ImageTrain,
         Task::Finetune | Task::Pretrain => FormKind::Train,
+    }
+}
+
+/// The model id that stands for an architecture typed in by hand.
+pub const CUSTOM_MODEL: &str = "custom";
+
+/// The ZeRO stages a link accepts (`zero=0..3`), in the order the form lists them.
+pub const ZERO_STAGES: &[u8] = &[0, 1, 2, 3];
+
+/// The form's inputs for a configuration, by link key, in page order: the
+/// main column, then the "advanced" details.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Inputs {
+    pub main: Vec<&'static str>,
+    pub advanced: Vec<&'static str>,
+}
+
+/// Which inputs apply to this configuration (its kind, the model, the usage
+/// in effect, whether requests carry images).
+pub fn inputs(cfg: &Config, kind: FormKind) -> Inputs {
+    let mut main = vec!["task", "model"];
+    if cfg.model_id() == CUSTOM_MODEL {
+        main.push("params");
+    }
+    main.push("w");
+    match kind {
+        FormKind::Train | FormKind::ImageTrain => {
+            if cfg.task == Task::Finetune {
+                main.push("method");
+            }
+            // Fine-tuning an image generator: resolution instead of tokens,
+            // and a run length instead of a time estimate.
+            if kind == FormKind::ImageTrain {
+                main.extend(["res", "mb", "jobmin"]);
+            } else {
+                main.extend(["tokens", "epochs", "mb", "seq", "days"]);
+            }
+        }
+        FormKind::Generate => main.extend(["res", "steps", "batch", "frames", "fps", "seconds"]),
+        FormKind::Serve => main.extend(["in", "out", "batch"]),
+    }
+    main.push("use");
+    match cfg.usage() {
+        Usage::Hours => main.push("hpd"),
+        Usage::Jobs | Usage::Once if kind != FormKind::ImageTrain => main.extend(["jobs", "jobmin"]),
+        _ => {}
+    }
+    main.extend(["sort", "spot"]);
+    let mut advanced = if cfg.is_training() { vec!["optim", "gc", "zero", "rank", "ckpts"] } else { vec!["engine", "kv"] };
+    advanced.extend(["gpu", "gpus", "images"]);
+    if cfg.images > 0 && cfg.task == Task::Serve {
+        advanced.push("res");
+    }
+    advanced.extend(["provider", "region", "mintps", "maxusd", "store", "egress", "restart", "theme"]);
+    Inputs { main, advanced }
+}
+
+/// Whether the form shows the input for link key `key`.
+pub fn shows(cfg: &Config, kind: FormKind, key: &str) -> bool {
+    let i = inputs(cfg, kind);
+    i.main.contains(&key) || i.advanced.contains(&key)
+}
+
+/// The message key labelling an input: `ui.<key>`, except where the link
+/// key is short or the kind names the same number differently.
+pub fn label(kind: FormKind, key: &str) -> &'static str {
+    match key {
+        "task" => "ui.task",
+        "model" => "ui.model",
+        "params" => "ui.params",
+        "w" => "ui.format",
+        "method" => "ui.ftmethod",
+        "res" => "ui.res",
+        "mb" => "ui.mb",
+        "jobmin" => "ui.jobmin",
+        "tokens" => "ui.tokens",
+        "epochs" => "ui.epochs",
+        "seq" => "ui.seq",
+        "days" => "ui.days",
+        "steps" => "ui.steps",
+        "batch" if kind == FormKind::Generate => "ui.images_per_batch",
+        "batch" => "ui.batch",
+        "frames" => "ui.frames",
+        "fps" => "ui.fps",
+        "seconds" => "ui.seconds",
+        "in" => "ui.in",
+        "out" => "ui.out",
+        "use" => "ui.usage",
+        "hpd" => "ui.hpd",
+        "jobs" => "ui.jobs",
+        "sort" => "ui.sort",
+        "spot" => "ui.spot",
+        "optim" => "ui.optim",
+        "gc" => "ui.gc",
+        "zero" => "ui.zero",
+        "rank" => "ui.rank",
+        "ckpts" => "ui.ckpts",
+        "engine" => "ui.engine",
+        "kv" => "ui.kv",
+        "gpu" => "ui.gpu",
+        "gpus" => "ui.gpus",
+        "images" => "ui.images",
+        "provider" => "ui.provider",
+        "region" => "ui.region",
+        "mintps" => "ui.mintps",
+        "maxusd" => "ui.maxusd",
+        "store" => "ui.store",
+        "egress" => "ui.egress",
+        "restart" => "ui.restart",
+        "theme" => "ui.theme",
+        _ => "",
+    }
+}
+
+/// The models the model select offers for a task: generators for
+/// generation; language models plus image generators for fine-tuning;
+/// language models and a custom architecture otherwise.
+pub fn model_ids(task: Task, catalog: &Catalog) -> Vec<&str> {
+    let llms = catalog.models.iter().map(|m| m.id.as_str());
+    match task {
+        Task::Generate => catalog.media.iter().map(|m| m.id.as_str()).collect(),
+        Task::Finetune => llms.chain(catalog.media.iter().filter(|m| m.kind == MediaKind::Image).map(|m| m.id.as_str())).collect(),
+        Task::Serve | Task::Pretrain => llms.chain([CUSTOM_MODEL]).collect(),
+    }
+}
+
+/// A model's display name (language model or generator); `None` for the
+/// custom architecture and unknown ids.
+pub fn model_name<'a>(catalog: &'a Catalog, id: &str) -> Option<&'a str> {
+    if id == CUSTOM_MODEL {
+        return None;
+    }
+    catalog.model(id).map(|m| m.name.as_str()).or_else(|| catalog.media_model(id).map(|m| m.name.as_str()))
+}
+
+/// The weight formats the format select offers: generators run in fewer
+/// formats than language models (no AWQ/GPTQ/MXFP4).
+pub fn format_ids(kind: FormKind) -> Vec<&'static str> {
+    let all = precision::weight_formats();
+    match kind {
+        FormKind::Generate | FormKind::ImageTrain => all.iter().filter(|f| precision::is_media_format(f.id)).map(|f| f.id).collect(),
+        FormKind::Serve | FormKind::Train => all.iter().map(|f| f.id).collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::config::Lang;
+    use crate::core::messages::ui;
+
+    fn cfg(task: Task) -> Config {
+        Config { task, ..Config::default() }
+    }
+
+    fn catalog() -> &'static Catalog {
+        match Catalog::bundled() {
+            Ok(c) => c,
+            Err(e) => unreachable!("bundled catalog: {e}"),
+        }
+    }
+
+    fn all(i: &Inputs) -> Vec<&'static str> {
+        i.main.iter().chain(&i.advanced).copied().collect()
+    }
+
+    #[test]
+    fn kinds_follow_task_and_model() {
+        let c = catalog();
+        assert_eq!(kind(&cfg(Task::Serve), c), FormKind::Serve);
+        assert_eq!(kind(&cfg(Task::Generate), c), FormKind::Generate);
+        assert_eq!(kind(&cfg(Task::Pretrain), c), FormKind::Train);
+        assert_eq!(kind(&cfg(Task::Finetune), c), FormKind::Train);
+        let sdxl = Config { model: Some("sdxl".into()), ..cfg(Task::Finetune) };
+        assert_eq!(kind(&sdxl, c), FormKind::ImageTrain);
+    }
+
+    #[test]
+    fn each_kind_shows_its_own_inputs() {
+        let serve = cfg(Task::Serve);
+        let s = inputs(&serve, FormKind::Serve);
+        assert_eq!(&s.main[..6], &["task", "model", "w", "in", "out", "batch"]);
+        assert!(s.advanced.starts_with(&["engine", "kv"]));
+        assert!(!shows(&serve, FormKind::Serve, "tokens"));
+        assert!(!shows(&serve, FormKind::Serve, "res"));
+
+        let gen = cfg(Task::Generate);
+        assert!(["res", "steps", "batch", "frames", "fps", "seconds"].iter().all(|k| shows(&gen, FormKind::Generate, k)));
+        assert!(!shows(&gen, FormKind::Generate, "in"));
+
+        let pre = cfg(Task::Pretrain);
+        assert!(shows(&pre, FormKind::Train, "tokens"));
+        assert!(!shows(&pre, FormKind::Train, "method"), "pre-training has no fine-tuning method");
+        assert!(shows(&pre, FormKind::Train, "optim") && !shows(&pre, FormKind::Train, "engine"));
+
+        let ft = cfg(Task::Finetune);
+        assert!(shows(&ft, FormKind::Train, "method"));
+        let img = inputs(&ft, FormKind::ImageTrain);
+        assert!(img.main.contains(&"res") && !img.main.contains(&"tokens"));
+    }
+
+    #[test]
+    fn inputs_follow_model_usage_and_images() {
+        let custom = Config { model: Some(CUSTOM_MODEL.into()), ..cfg(Task::Serve) };
+        assert!(shows(&custom, FormKind::Serve, "params"));
+        assert!(!shows(&cfg(Task::Serve), FormKind::Serve, "params"));
+
+        let hours = Config { usage: Some(Usage::Hours), ..cfg(Task::Serve) };
+        assert!(shows(&hours, FormKind::Serve, "hpd") && !shows(&hours, FormKind::Serve, "jobs"));
+        // Serving's usage in effect is always-on: neither hours nor jobs.
+        assert!(!shows(&cfg(Task::Serve), FormKind::Serve, "hpd") && !shows(&cfg(Task::Serve), FormKind::Serve, "jobs"));
+        // Generation defaults to batch jobs.
+        assert!(shows(&cfg(Task::Generate), FormKind::Generate, "jobs"));
+        // An image fine-tune is one run: its length, no job count.
+        let i = inputs(&cfg(Task::Finetune), FormKind::ImageTrain);
+        assert!(!i.main.contains(&"jobs"));
+        assert_eq!(i.main.iter().filter(|k| **k == "jobmin").count(), 1);
+
+        let images = Config { images: 2, ..cfg(Task::Serve) };
+        assert!(inputs(&images, FormKind::Serve).advanced.contains(&"res"));
+    }
+
+    #[test]
+    fn no_input_twice_and_every_input_labelled() {
+        let c = catalog();
+        for task in Task::ALL {
+            for usage in Usage::ALL {
+                for model in [None, Some(CUSTOM_MODEL), Some("sdxl")] {
+                    let cfg = Config { model: model.map(String::from), usage: Some(*usage), images: 1, ..cfg(*task) };
+                    let k = kind(&cfg, c);
+                    let keys = all(&inputs(&cfg, k));
+                    for (i, key) in keys.iter().enumerate() {
+                        assert!(!keys.iter().skip(i + 1).any(|x| x == key), "{key} twice for {task:?}");
+                        let l = label(k, key);
+                        assert!(!ui(l, Lang::En).is_empty() && !ui(l, Lang::Zh).is_empty(), "{key}: no label");
+                        // Every input is a link key the codec accepts.
+                        assert!(crate::core::link::KEYS.contains(key), "{key}");
+                    }
+                }
+            }
+        }
+        assert_eq!(label(FormKind::Generate, "batch"), "ui.images_per_batch");
+        assert_eq!(label(FormKind::Serve, "batch"), "ui.batch");
+    }
+
+    #[test]
+    fn model_lists_follow_the_task() {
+        let c = catalog();
+        let serve = model_ids(Task::Serve, c);
+        assert!(serve.contains(&"llama-3.1-8b") && serve.last() == Some(&CUSTOM_MODEL) && !serve.contains(&"sdxl"));
+        assert_eq!(model_ids(Task::Pretrain, c), serve);
+        let gen = model_ids(Task::Generate, c);
+        assert!(gen.contains(&"sdxl") && !gen.contains(&"llama-3.1-8b"));
+        assert_eq!(gen.len(), c.media.len());
+        let ft = model_ids(Task::Finetune, c);
+        assert!(ft.contains(&"llama-3.1-8b") && ft.contains(&"sdxl") && !ft.contains(&CUSTOM_MODEL));
+        assert!(ft.iter().all(|id| c.model(id).is_some() || c.media_model(id).is_some_and(|m| m.kind == MediaKind::Image)));
+        assert!(serve.iter().chain(&gen).chain(&ft).all(|id| *id == CUSTOM_MODEL || model_name(c, id).is_some()));
+        assert_eq!(model_name(c, CUSTOM_MODEL), None);
+    }
+
+    #[test]
+    fn format_lists_follow_the_kind() {
+        let llm = format_ids(FormKind::Serve);
+        assert_eq!(llm.len(), precision::weight_formats().len());
+        assert_eq!(format_ids(FormKind::Train), llm);
+        let media = format_ids(FormKind::Generate);
+        assert!(!media.is_empty() && media.len() < llm.len());
+        assert!(media.iter().all(|f| precision::is_media_format(f) && llm.contains(f)));
+        assert_eq!(format_ids(FormKind::ImageTrain), media);
     }
 }

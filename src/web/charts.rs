@@ -6,7 +6,7 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use super::view::{num, usd};
+use super::format::{num, usd};
 use crate::core::answer::{Answer, MemoryJson};
 use crate::core::config::Lang;
 use crate::core::messages::ui;

@@ -5,7 +5,17 @@
 pub mod app;
 pub mod charts;
 pub mod dom;
-pub mod view;
+pub mod fields;
+pub mod form;
+pub mod format;
+pub mod guidance;
+pub mod memory;
+pub mod method;
+pub mod offers;
+pub mod options;
+pub mod page;
+pub mod recommendation;
+pub mod state;
 
 /// Mounts the app. A panic hook first, so a bug shows a message on the page
 /// instead of leaving it dead.

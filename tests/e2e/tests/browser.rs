@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use common::{browser, dist, root, serve, wait_for};
 use fantoccini::{Client, Locator};
-use whichgpu::core::answer::evaluate_query;
+use whichgpu::core::evaluate::evaluate_query;
 use whichgpu::core::catalog::{Catalog, Date};
 
 async fn memory_bytes(c: &Client) -> f64 {

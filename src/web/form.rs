@@ -1,0 +1,127 @@
+//! The inputs column. Which inputs show, in which order, with which model
+//! and format lists, is the core's decision ([`crate::core::form`]); this
+//! module only turns each link key into its widget and current value.
+
+use yew::prelude::*;
+
+use super::fields::{Choice, Field, Options};
+use super::options::{self, OptionLists};
+use crate::core::catalog::Catalog;
+use crate::core::config::{Batch, Config, Lang};
+use crate::core::form;
+use crate::core::link;
+use crate::core::messages::ui;
+
+#[derive(Properties, PartialEq)]
+pub struct FormProps {
+    pub cfg: Config,
+    /// An imported offers catalog is in use.
+    pub imported: bool,
+    pub lang: Lang,
+    pub on_set: Callback<(&'static str, String)>,
+    pub on_import: Callback<String>,
+}
+
+#[function_component(Form)]
+pub fn form_view(p: &FormProps) -> Html {
+    // The app shows an error instead of the page when the catalog is broken.
+    let Ok(catalog) = Catalog::bundled() else { return html! {} };
+    let lang = p.lang;
+    let cfg = &p.cfg;
+    let t = |k: &'static str| ui(k, lang);
+    let kind = form::kind(cfg, catalog);
+    let lists = use_memo(lang, |&lang| OptionLists::new(catalog, lang));
+    let choices = use_memo((lang, cfg.task, kind), |&(lang, task, kind)| (options::models(catalog, task, lang), options::formats(kind)));
+    let inputs = form::inputs(cfg, kind);
+    let spot_cb = {
+        let cb = p.on_set.clone();
+        Callback::from(move |e: Event| {
+            let el: web_sys::HtmlInputElement = e.target_unchecked_into();
+            cb.emit(("spot", if el.checked() { "1" } else { "0" }.into()));
+        })
+    };
+    let input = |key: &'static str| -> Html {
+        let select = |current: String, options: &Options| {
+            html! { <Choice key={key} label={form::label(kind, key)} id={format!("in-{key}")} key_name={key} {current} options={options.clone()} {lang} on_set={p.on_set.clone()} /> }
+        };
+        match key {
+            "task" => select(cfg.task.as_str().into(), &lists.tasks),
+            "model" => select(cfg.model_id().into(), &choices.0),
+            "w" => select(cfg.weight_format_id().into(), &choices.1),
+            "method" => select(cfg.method.as_str().into(), &lists.methods),
+            "use" => select(cfg.usage().as_str().into(), &lists.usages),
+            "sort" => select(cfg.sort.as_str().into(), &lists.sorts),
+            "optim" => select(cfg.optim.as_str().into(), &lists.optims),
+            "gc" => select(cfg.gc.as_str().into(), &lists.gcs),
+            "zero" => select(cfg.zero.to_string(), &lists.zeros),
+            "engine" => select(cfg.engine.as_str().into(), &lists.engines),
+            "kv" => select(cfg.kv.clone(), &lists.kvs),
+            "gpu" => select(cfg.gpu.clone().unwrap_or_default(), &lists.gpus),
+            "theme" => select(cfg.theme.as_str().into(), &lists.themes),
+            "spot" => html! {
+                <label key={key} class="check" for="in-spot"><input id="in-spot" type="checkbox" checked={cfg.spot} onchange={spot_cb.clone()} />{ ui(form::label(kind, key), lang) }</label>
+            },
+            _ => html! { <Field key={key} label={form::label(kind, key)} id={format!("in-{key}")} key_name={key} current={text(cfg, key)} {lang} on_set={p.on_set.clone()} /> },
+        }
+    };
+    html! {
+        <form class="inputs" aria-label={t("ui.inputs")} onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
+            <h2>{ t("ui.inputs") }</h2>
+            { for inputs.main.iter().map(|k| input(k)) }
+            <details>
+                <summary>{ t("ui.advanced") }</summary>
+                { for inputs.advanced.iter().map(|k| input(k)) }
+                <label for="in-import">{ t("ui.import") }
+                    <textarea id="in-import" rows="3" data-testid="import" placeholder="id,provider,instance,gpu,… or [{…}]" onchange={
+                        let cb = p.on_import.clone();
+                        Callback::from(move |e: Event| {
+                            let el: web_sys::HtmlTextAreaElement = e.target_unchecked_into();
+                            cb.emit(el.value());
+                        })
+                    } />
+                </label>
+                if p.imported { <small data-testid="imported">{ t("ui.imported") }</small> }
+            </details>
+        </form>
+    }
+}
+
+/// A text input's current value as the link writes it (empty: the default).
+fn text(cfg: &Config, key: &str) -> String {
+    let opt = |v: Option<f64>| v.map(link::fmt_num).unwrap_or_default();
+    let int = |v: Option<u32>| v.map(|n| n.to_string()).unwrap_or_default();
+    match key {
+        "params" => opt(cfg.custom.params_b),
+        "res" => cfg.res.map(|(w, h)| format!("{w}x{h}")).unwrap_or_default(),
+        "mb" => cfg.mb.to_string(),
+        "jobmin" => link::fmt_num(cfg.jobmin),
+        "tokens" => opt(cfg.tokens),
+        "epochs" => link::fmt_num(cfg.epochs),
+        "seq" => cfg.seq.to_string(),
+        "days" => opt(cfg.days),
+        "steps" => int(cfg.steps),
+        "batch" => match cfg.batch() {
+            Batch::Max => "max".to_string(),
+            Batch::N(n) => n.to_string(),
+        },
+        "frames" => int(cfg.frames),
+        "fps" => int(cfg.fps),
+        "seconds" => opt(cfg.seconds),
+        "in" => cfg.input_tokens.to_string(),
+        "out" => cfg.output_tokens.to_string(),
+        "hpd" => link::fmt_num(cfg.hpd),
+        "jobs" => link::fmt_num(cfg.jobs),
+        "rank" => cfg.rank.to_string(),
+        "ckpts" => cfg.ckpts.to_string(),
+        "gpus" => int(cfg.gpus),
+        "images" => cfg.images.to_string(),
+        "provider" => cfg.providers.join(","),
+        "region" => cfg.region.clone().unwrap_or_default(),
+        "mintps" => opt(cfg.mintps),
+        "maxusd" => opt(cfg.maxusd),
+        "store" => opt(cfg.store_gb),
+        "egress" => link::fmt_num(cfg.egress_gb),
+        "restart" => link::fmt_num(cfg.restart_pct),
+        _ => String::new(),
+    }
+}

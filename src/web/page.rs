@@ -1,0 +1,122 @@
+//! The page's layout: header, notices, the inputs column and the results
+//! column, each part rendered by its own module. Props are data plus
+//! callbacks; nothing here estimates anything: it renders the core's
+//! [`Answer`].
+
+use std::rc::Rc;
+
+use yew::prelude::*;
+
+use super::charts::Scatter;
+use super::dom;
+use super::form::Form;
+use super::format::RenderUi;
+use super::guidance::guidance;
+use super::memory::memory;
+use super::method::method;
+use super::offers::offers;
+use super::recommendation::recommendation;
+use crate::core::answer::Answer;
+use crate::core::config::{Config, Lang};
+use crate::core::link::{self, Notice};
+use crate::core::messages::{ui, Msg};
+
+#[derive(Properties, PartialEq)]
+pub struct PageProps {
+    pub cfg: Config,
+    /// The share link was just copied.
+    pub copied: bool,
+    /// An imported offers catalog is in use.
+    pub imported: bool,
+    pub answer: Rc<Answer>,
+    pub notices: Vec<Notice>,
+    pub lang: Lang,
+    pub on_set: Callback<(&'static str, String)>,
+    pub on_copied: Callback<()>,
+    pub on_import: Callback<String>,
+    pub on_price: Callback<(String, String)>,
+}
+
+#[function_component(Page)]
+pub fn page(p: &PageProps) -> Html {
+    let lang = p.lang;
+    let cfg = &p.cfg;
+    let a = &p.answer;
+    let t = |k: &'static str| ui(k, lang);
+    let lang_switch = {
+        let cb = p.on_set.clone();
+        let next = if lang == Lang::Zh { "en" } else { "zh" };
+        Callback::from(move |_| cb.emit(("lang", next.to_string())))
+    };
+    let share = format!("{}?{}", dom::location_base(), a.query);
+    let copy = {
+        let done = p.on_copied.clone();
+        Callback::from(move |_| {
+            dom::copy_to_clipboard(&share);
+            done.emit(());
+        })
+    };
+    let training = cfg.is_training();
+    let page_class = classes!("page", cfg.embed.then_some("embed"));
+    let out = html! {
+        <div class={page_class}>
+            if !cfg.embed {
+                <header>
+                    <h1>{ t("ui.title") }</h1>
+                    <p>{ t("ui.tagline") }</p>
+                    <p class="tools">
+                        <button type="button" data-testid="lang-switch" onclick={lang_switch} lang={ if lang == Lang::Zh { "en" } else { "zh-CN" } }>{ t("ui.lang") }</button>
+                        <button type="button" data-testid="copy-link" onclick={copy}>{ if p.copied { t("ui.copied") } else { t("ui.copy") } }</button>
+                        <small>{ Msg::new("ui.catalog").arg("date", a.catalog_as_of.clone()).render_ui(lang) }</small>
+                    </p>
+                </header>
+            }
+            { notices(&p.notices, lang) }
+            <main class="cols">
+                <Form cfg={cfg.clone()} imported={p.imported} {lang} on_set={p.on_set.clone()} on_import={p.on_import.clone()} />
+                <div class="results">
+                    { recommendation(a, training, lang) }
+                    { memory(&a.memory, lang) }
+                    <section class="card" aria-labelledby="h-scatter">
+                        <h2 id="h-scatter">{ t("ui.scatter") }</h2>
+                        <Scatter answer={a.clone()} lang={lang} />
+                    </section>
+                    { offers(a, cfg.sort, training, lang, &p.on_set, &p.on_price) }
+                    { guidance(a, lang) }
+                    if !cfg.embed {
+                        { method(a, lang) }
+                        <section class="card" aria-labelledby="h-embed">
+                            <h2 id="h-embed">{ t("ui.embed") }</h2>
+                            <textarea readonly=true rows="5" aria-labelledby="h-embed" data-testid="embed-snippet" value={embed_snippet(cfg)} />
+                        </section>
+                    }
+                </div>
+            </main>
+        </div>
+    };
+    dom::mark("__whichgpu_view_ms");
+    out
+}
+
+fn notices(notices: &[Notice], lang: Lang) -> Html {
+    if notices.is_empty() {
+        return html! {};
+    }
+    html! {
+        <div class="notice" role="status" data-testid="notice">
+            <strong>{ ui("ui.notice", lang) }</strong>
+            <ul>{ for notices.iter().map(|n| html! { <li><code>{ n.key.clone() }</code>{ ": " }{ n.message.clone() }</li> }) }</ul>
+        </div>
+    }
+}
+
+/// The iframe and the script that sizes it, for another site's page.
+fn embed_snippet(cfg: &Config) -> String {
+    let mut embed_cfg = cfg.clone();
+    embed_cfg.embed = true;
+    let embed_src = format!("{}?{}", dom::location_base(), link::encode(&embed_cfg));
+    format!(
+        "<iframe src=\"{embed_src}\" title=\"whichgpu\" style=\"width:100%;border:0\" loading=\"lazy\"></iframe>\n<script>addEventListener(\"message\",e=>{{if(e.data&&e.data.type===\"whichgpu:height\")for(const f of document.querySelectorAll('iframe[src^=\"{}\"]'))if(f.contentWindow===e.source)f.style.height=e.data.height+\"px\"}})</script>",
+        dom::location_base()
+    )
+}

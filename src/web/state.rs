@@ -1,0 +1,95 @@
+//! The reducer: its state is the link configuration plus what the page
+//! must remember between renders (notices, "copied", an imported catalog).
+
+use std::rc::Rc;
+
+use yew::prelude::*;
+
+use super::dom;
+use crate::core::catalog::Catalog;
+use crate::core::config::{Config, Lang};
+use crate::core::link::{self, Notice};
+
+/// The reducer's state: the configuration (what the link holds) plus the
+/// notices about what was rejected, and the last good answer's inputs.
+#[derive(Clone, PartialEq)]
+pub struct State {
+    pub cfg: Config,
+    pub notices: Vec<Notice>,
+    pub copied: bool,
+    /// An imported offers catalog, replacing the bundled offers.
+    pub imported: Option<Imported>,
+}
+
+/// A validated imported catalog; compared by identity.
+#[derive(Clone)]
+pub struct Imported(pub Rc<Catalog>);
+
+impl PartialEq for Imported {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+pub enum Action {
+    /// An input changed: key and raw value, validated by the link codec.
+    Set(&'static str, String),
+    Copied,
+    /// Offers pasted as CSV or JSON: replaces the catalog only when the
+    /// whole file is valid; otherwise a notice names the row and field.
+    Import(String),
+    /// The user's own hourly price for one offer (`price=` in the link).
+    Price(String, String),
+}
+
+impl Reducible for State {
+    type Action = Action;
+
+    fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
+        let mut next = (*self).clone();
+        next.copied = false;
+        match action {
+            Action::Set(key, value) => match link::set(&self.cfg, key, &value) {
+                Ok(cfg) => {
+                    next.cfg = cfg;
+                    next.notices.retain(|n| n.key != key);
+                }
+                // Bad input keeps the last good state and says why.
+                Err(n) => {
+                    next.notices.retain(|x| x.key != key);
+                    next.notices.push(n);
+                }
+            },
+            Action::Copied => next.copied = true,
+            Action::Import(text) => {
+                next.notices.retain(|n| n.key != "import");
+                let result = crate::core::catalog::offers::parse_offers_any("import", &text)
+                    .map_err(|e| e.to_string())
+                    .and_then(|offers| Catalog::bundled().map_err(|e| e.to_string())?.with_offers(offers).map_err(|e| e.to_string()));
+                match result {
+                    Ok(c) => next.imported = Some(Imported(Rc::new(c))),
+                    Err(e) => next.notices.push(Notice::other("import", e)),
+                }
+            }
+            Action::Price(offer, value) => {
+                let mut parts: Vec<String> = self.cfg.prices.iter().filter(|(o, _)| *o != offer).map(|(o, v)| format!("{o}:{v}")).collect();
+                if !value.trim().is_empty() {
+                    parts.push(format!("{offer}:{}", value.trim()));
+                }
+                match link::set(&self.cfg, "price", &parts.join(",")) {
+                    Ok(cfg) => {
+                        next.cfg = cfg;
+                        next.notices.retain(|n| n.key != "price");
+                    }
+                    Err(n) => next.notices.push(n),
+                }
+            }
+        }
+        Rc::new(next)
+    }
+}
+
+/// The page's language: the link's, else the browser's preference.
+pub fn lang_of(cfg: &Config) -> Lang {
+    cfg.lang.unwrap_or(if dom::browser_prefers_zh() { Lang::Zh } else { Lang::En })
+}

@@ -94,7 +94,7 @@ pub struct OfferPlan {
 /// fp16, as `--dtype half` does: same bytes, so it is not refused.
 pub fn unsupported(catalog: &Catalog, engine: super::config::Engine, gpu: &Gpu, kind: Kind, format: &str) -> Option<Msg> {
     let runs = |f: &str| catalog.support(engine.as_str(), &gpu.arch, kind, f) != Support::Unsupported;
-    (!runs(format) && !(format == "bf16" && runs("fp16"))).then(|| {
+    (!(runs(format) || format == "bf16" && runs("fp16"))).then(|| {
         Msg::new("reason.unsupported").arg("engine", engine.as_str()).arg("format", format.to_string()).arg("arch", gpu.arch.clone())
     })
 }

@@ -171,12 +171,17 @@ pub struct Answer {
     pub model_name: String,
     pub architecture_inferred: bool,
     pub weight_format: String,
+    /// KV-cache precision in effect (serving).
+    pub kv_format: String,
     pub memory: MemoryJson,
     pub results: Vec<GpuResult>,
     pub answers: Answers,
     pub offers: Vec<OfferResult>,
     pub recommendation: Option<Recommendation>,
     pub guidance: Vec<GuidanceItem>,
+    /// Single changes to the link that the plan rates better on the
+    /// user's objective (the what-if strip and the guidance's suggestions).
+    pub whatif: Vec<Change>,
     /// True when nothing in the query was usable (the CLI exits 2).
     #[serde(skip)]
     pub unusable: bool,
@@ -204,6 +209,8 @@ impl Answer {
             offers: Vec::new(),
             recommendation: None,
             guidance: Vec::new(),
+            whatif: Vec::new(),
+            kv_format: String::new(),
             unusable: false,
         }
     }
@@ -262,6 +269,10 @@ pub struct OfferResult {
     pub speeds: Box<Speeds>,
     pub usd_per_hour: f64,
     pub usd_per_month: f64,
+    /// Hours a month the offer works, and the hours billed for them
+    /// (increments, minimums, restarts on spot, committed terms).
+    pub busy_hours_per_month: f64,
+    pub billed_hours_per_month: f64,
     pub usd_per_job: Option<f64>,
     pub usd_per_million_output_tokens: Option<f64>,
     pub usd_per_1000_images: Option<f64>,
@@ -311,6 +322,24 @@ fn english<S: serde::Serializer>(msgs: &[Msg], s: S) -> Result<S::Ok, S::Error> 
 /// English text of reasons (the CLI's report).
 pub fn reasons_en(msgs: &[Msg]) -> String {
     msgs.iter().map(|m| m.render(Lang::En)).collect::<Vec<_>>().join("; ")
+}
+
+/// One change to the link and what it would give: the pick's value on the
+/// objective before and after.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Change {
+    pub key: &'static str,
+    pub value: String,
+    /// The whole link with the change applied.
+    pub query: String,
+    pub objective: &'static str,
+    pub before: f64,
+    pub after: f64,
+    /// The plan rates it better on the objective.
+    pub better: bool,
+    /// A published quality cost of a lower-precision format, by message key.
+    #[serde(skip)]
+    pub quality: Option<Msg>,
 }
 
 /// One FAQ answer or note, by message key (the page renders either language).

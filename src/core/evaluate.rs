@@ -46,6 +46,7 @@ pub fn evaluate(cfg: &Config, notices: Vec<Notice>, catalog: &Catalog, today: Da
         // The link in effect, normalized (what was ignored is left out).
         ..Answer::empty(link::encode(cfg), cfg.task, r.notices.clone(), catalog.as_of, (id, name, inferred), r.weight_format())
     };
+    answer.kv_format = cfg.kv.clone();
     answer.guidance = guidance::for_answer(cfg, &planner, catalog, &answer);
     answer
 }

@@ -244,6 +244,8 @@ fn priced(cfg: &Config, catalog: &Catalog, o: &Offer, p: OfferPlan, today: Date)
         speeds: Box::new(speeds),
         usd_per_hour: b.usd_per_hour,
         usd_per_month: b.usd_per_month,
+        busy_hours_per_month: b.hours.busy_per_month,
+        billed_hours_per_month: b.hours.billed_per_month,
         usd_per_job: b.usd_per_job,
         usd_per_million_output_tokens: per_million,
         usd_per_1000_images: per_1000_images,

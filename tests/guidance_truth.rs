@@ -1,0 +1,131 @@
+//! Every sentence of guidance is true for the configuration it is shown
+//! with, over generated configurations of every task, usage, format,
+//! engine and GPU, in English and in Chinese: numbers quoted equal the
+//! JSON fields they name (read through the message arguments), serving
+//! rules stay on serving, the rounding sentence only where billing rounds,
+//! the spot answer agrees with the pick, and no suggestion repeats the
+//! current setting.
+
+use proptest::prelude::*;
+use proptest::test_runner::Config as ProptestConfig;
+use whichgpu::core::answer::Answer;
+use whichgpu::core::catalog::{Catalog, Date};
+use whichgpu::core::config::Lang;
+use whichgpu::core::evaluate::evaluate_query;
+use whichgpu::core::messages::Arg;
+use whichgpu::core::units::GIB;
+
+fn catalog() -> &'static Catalog {
+    Catalog::bundled().expect("bundled catalog")
+}
+
+fn config() -> impl Strategy<Value = String> {
+    let c = catalog();
+    let llms: Vec<String> = c.models.iter().map(|m| m.id.clone()).collect();
+    let media: Vec<String> = c.media.iter().map(|m| m.id.clone()).collect();
+    let mut gpus: Vec<Option<String>> = c.gpus.iter().map(|g| Some(g.id.clone())).collect();
+    gpus.extend(std::iter::repeat_n(None, gpus.len() * 2));
+    (
+        prop::sample::select(vec!["serve", "serve", "generate", "finetune", "pretrain"]),
+        prop::sample::select(llms),
+        prop::sample::select(media),
+        prop::sample::select(gpus),
+        prop::sample::select(vec!["bf16", "fp8", "int4-awq", "gguf-q4_k_m", "nf4", "mxfp4", "int8"]),
+        prop::sample::select(vec!["bf16", "fp8", "q8_0"]),
+        prop::sample::select(vec!["vllm", "sglang", "trt-llm", "llama.cpp", "hf"]),
+        prop::sample::select(vec!["1", "16", "max"]),
+        prop::sample::select(vec!["always", "hours", "jobs", "once"]),
+        prop::sample::select(vec!["0", "1"]),
+        (prop::sample::select(vec![300u32, 4000]), prop::sample::select(vec!["lora", "qlora", "full"]), prop::sample::select(vec![5u32, 20, 240])),
+    )
+        .prop_map(|(task, llm, gen, gpu, w, kv, engine, batch, usage, spot, (inp, method, jobmin))| {
+            let model = if task == "generate" || (task == "finetune" && inp == 300 && method != "full") { gen } else { llm };
+            let mut q = format!("task={task}&model={model}&w={w}&kv={kv}&engine={engine}&batch={batch}&use={usage}&spot={spot}&in={inp}&method={method}&jobmin={jobmin}");
+            if let Some(g) = gpu {
+                q.push_str(&format!("&gpu={g}"));
+            }
+            q
+        })
+}
+
+/// A message argument as a number (both kinds render the number they hold).
+fn num(a: &Arg) -> Option<f64> {
+    match a {
+        Arg::Fixed(v, _) => Some(*v),
+        Arg::Text(t) => t.trim().parse().ok(),
+    }
+}
+
+fn close(quoted: f64, field: f64, decimals: i32) -> bool {
+    let unit = 10f64.powi(-decimals);
+    (quoted - field).abs() <= unit * 0.51 + 1e-9 * field.abs()
+}
+
+fn check(q: &str, a: &Answer) -> Result<(), TestCaseError> {
+    let task = a.task.as_str();
+    let pick = a.pick();
+    for g in &a.guidance {
+        // Both languages render with every placeholder filled.
+        for lang in [Lang::En, Lang::Zh] {
+            let text = g.msg.render(lang);
+            prop_assert!(!text.contains('{'), "{q}: {} has an unfilled placeholder in {lang:?}: {text}", g.id);
+        }
+        let arg = |name: &str| g.msg.args.iter().find(|(n, _)| *n == name).and_then(|(_, v)| num(v));
+        // Serving rules stay on serving answers.
+        if ["slow-decode", "kv-share", "single-gpu", "images", "fp8"].contains(&g.id) {
+            prop_assert_eq!(task, "serve", "{}: serving rule `{}` on a {} answer", q, g.id, task);
+        }
+        let m = &a.memory;
+        let per_gpu = m.total_bytes / f64::from(m.gpus.max(1)) / GIB;
+        match (g.id, g.msg.key) {
+            ("memory", "g.memory.body") => {
+                prop_assert!(arg("total").is_some_and(|v| close(v, m.total_bytes / GIB, 1)), "{q}: memory total {:?} vs {}", arg("total"), m.total_bytes / GIB);
+                prop_assert!(arg("batch").is_some_and(|v| close(v, m.batch, 0)), "{q}: memory batch {:?} vs {}", arg("batch"), m.batch);
+            }
+            ("gpu-size", _) => {
+                prop_assert!(arg("need").is_some_and(|v| close(v, per_gpu, 1)), "{q}: size need {:?} vs memory per GPU {per_gpu}", arg("need"));
+            }
+            ("slow-decode", "g.slow.memory") => {
+                let tps = pick.and_then(|p| p.speeds.decode_tokens_per_s_per_seq);
+                prop_assert!(tps.is_some_and(|t| arg("tps").is_some_and(|v| close(v, t, 0))), "{q}: slow tps {:?} vs pick {tps:?}", arg("tps"));
+                if let (Some(f), Some(p)) = (g.msg.args.iter().find(|(n, _)| *n == "fmt"), pick) {
+                    let _ = p;
+                    prop_assert!(f.1.to_string() != a.weight_format, "{q}: suggests the current format {}", a.weight_format);
+                }
+            }
+            ("train-time", _) => {
+                let h = pick.and_then(|p| p.speeds.job_hours);
+                prop_assert!(h.is_some_and(|h| arg("hours").is_some_and(|v| close(v, h, 1))), "{q}: train hours {:?} vs pick {h:?}", arg("hours"));
+                prop_assert!(arg("gpuh").is_some_and(|v| v > 0.0), "{q}: 0 GPU-hours");
+            }
+            ("billing", _) => {
+                let p = pick.expect("a billing note needs a pick");
+                prop_assert!(p.billed_hours_per_month > p.busy_hours_per_month * (1.0 + 1e-9), "{q}: rounding sentence where nothing is rounded");
+            }
+            ("spot", key) => {
+                let spot = pick.is_some_and(|p| p.spot);
+                prop_assert_eq!(key == "g.spot.batch_on", spot, "{}: spot answer {} with a pick on spot = {}", q, key, spot);
+            }
+            ("kv-share", _) => {
+                prop_assert!(!g.text.contains("FP8 KV") || !matches!(a.kv_format.as_str(), "fp8" | "int8" | "q4_0" | "q8_0"), "{q}: suggests FP8 KV on a {} cache", a.kv_format);
+            }
+            _ => {}
+        }
+    }
+    // Suggestions: never the current setting, always better on the objective.
+    for c in &a.whatif {
+        prop_assert!(!a.query.split('&').any(|p| p == format!("{}={}", c.key, c.value)), "{q}: suggests the current {}={}", c.key, c.value);
+        prop_assert!(c.better, "{q}: suggests {}={} which the plan rates no better", c.key, c.value);
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+
+    #[test]
+    fn every_sentence_is_true_for_its_configuration(q in config()) {
+        let a = evaluate_query(&q, catalog(), Date::parse("2026-12-01").expect("date"));
+        check(&q, &a)?;
+    }
+}

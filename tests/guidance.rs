@@ -33,15 +33,21 @@ fn kv_share_note() {
 #[test]
 fn spot_answer_depends_on_the_workload() {
     assert!(text("model=llama-3.1-8b", "spot").contains("user-facing endpoint"));
-    assert!(text("model=llama-3.1-8b&use=jobs&spot=1", "spot").contains("spot prices are used"));
+    // The answer follows the pick: on spot where the pick is billed at spot.
+    assert!(text("model=llama-3.1-8b&use=jobs&spot=1&provider=aws", "spot").contains("spot prices are used"));
+    assert!(text("model=llama-3.1-8b&use=jobs&spot=1&provider=runpod", "spot").contains("has no spot price"));
+    // A long synchronous pre-training run over several instances stays off spot.
+    assert!(text("task=pretrain&model=llama-3.1-70b&tokens=200000000000&spot=1&provider=aws", "spot").contains("not put on spot"));
     assert!(text("model=llama-3.1-8b&use=jobs", "spot").contains("spot=1"));
 }
 
 #[test]
 fn gpu_size_answer_scales_with_need() {
-    assert!(text("model=llama-3.1-8b&w=int4-awq&batch=1&in=1000&out=100", "gpu-size").starts_with("A 24 GB card is enough"));
-    assert!(text("model=qwen2.5-32b&w=int4-awq&batch=4&in=4000&out=500", "gpu-size").starts_with("A 48 GB card"));
-    assert!(text("model=llama-3.1-70b&w=bf16", "gpu-size").starts_with("Yes"));
+    assert!(text("model=llama-3.1-8b&w=int4-awq&batch=1&in=1000&out=100", "gpu-size").starts_with("A 24 GB card holds it"));
+    assert!(text("model=qwen2.5-32b&w=int4-awq&batch=4&in=4000&out=500&gpu=l40s-48gb", "gpu-size").starts_with("A 48 GB card"));
+    assert!(text("model=llama-3.1-70b&w=bf16&gpu=mi300x-192gb", "gpu-size").starts_with("Yes"));
+    // Training and generation are compute bound: no bandwidth advice there.
+    assert!(text("task=finetune&method=qlora", "gpu-size").contains("compute bound"));
 }
 
 #[test]
@@ -64,14 +70,20 @@ fn single_gpu_note_when_a_multi_gpu_box_is_picked_for_a_one_gpu_model() {
 }
 
 #[test]
-fn fp8_note_for_large_16_bit_models() {
-    assert!(fires("model=llama-3.1-70b&w=bf16", "fp8"));
-    assert!(!fires("model=llama-3.1-8b&w=bf16", "fp8"));
+fn format_suggestions_come_from_the_plan_and_never_repeat_the_current_format() {
+    let suggests = |q: &str, what: &str| rules(q).iter().any(|(id, t)| id == "whatif" && t.contains(what));
+    assert!(suggests("model=llama-3.1-70b&w=bf16", "w=fp8"));
+    assert!(!suggests("model=llama-3.1-70b&w=fp8", "w=fp8"));
+    // An FP8 KV cache is never suggested for a cache that is already FP8.
+    assert!(!suggests("model=llama-3.1-8b&kv=fp8&in=32000&batch=32", "kv=fp8"));
 }
 
 #[test]
 fn billing_note_for_bursty_use() {
-    assert!(fires("model=llama-3.1-8b&use=jobs&jobmin=7", "billing"));
+    // Per-hour billing rounds a 7-minute job up to an hour; per-second does not.
+    assert!(fires("model=llama-3.1-8b&use=jobs&jobmin=7&provider=paperspace", "billing"));
+    assert!(!fires("model=llama-3.1-8b&use=jobs&jobmin=7&provider=runpod", "billing"));
+    assert!(!fires("model=llama-3.1-8b&use=hours&hpd=4&provider=paperspace", "billing"));
     assert!(!fires("model=llama-3.1-8b&use=always", "billing"));
 }
 

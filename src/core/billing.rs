@@ -63,6 +63,8 @@ pub fn hours(cfg: &Config, increment_s: f64, min_charge_s: f64, job_hours: Optio
 #[derive(Debug, Clone)]
 pub struct Bill {
     pub spot: bool,
+    /// Spot was allowed but the spot policy keeps this run on-demand.
+    pub spot_refused: bool,
     /// The price term applied: `Commit::None` (on-demand) unless the link
     /// asks for a term the offer publishes.
     pub commitment: Commit,
@@ -79,6 +81,9 @@ pub struct Bill {
     /// (`host`): never counted as $0 silently.
     pub unknown_costs: Vec<&'static str>,
 }
+
+/// The longest run put on spot: a week.
+pub const SPOT_MAX_HOURS: f64 = 7.0 * 24.0;
 
 /// Months a committed term runs (a month is 730 hours).
 pub fn term_months(c: Commit) -> f64 {
@@ -100,7 +105,11 @@ pub fn bill(cfg: &Config, catalog: &Catalog, o: &Offer, instances: u32, job_hour
     let override_price = cfg.prices.iter().find(|(id, _)| **id == *o.id).map(|(_, p)| *p);
     let committed = override_price.is_none().then(|| o.committed_usd_per_hour(cfg.commit)).flatten();
     let commitment = if committed.is_some() { cfg.commit } else { Commit::None };
-    let spot = committed.is_none() && cfg.spot && tolerates_interruption(cfg) && o.spot_usd_per_hour.is_some() && override_price.is_none();
+    // A synchronous training run over several instances, or planned for
+    // longer than a week, stays off spot: one preemption stalls every GPU
+    // (the brief: reserved capacity for long pre-training).
+    let spot_refused = cfg.is_training() && (instances > 1 || job_hours.is_some_and(|h| h > SPOT_MAX_HOURS));
+    let spot = committed.is_none() && cfg.spot && tolerates_interruption(cfg) && o.spot_usd_per_hour.is_some() && override_price.is_none() && !spot_refused;
     let hourly = override_price.or(committed).unwrap_or(if spot { o.spot_usd_per_hour.unwrap_or(o.usd_per_hour) } else { o.usd_per_hour });
     let restart = if spot { 1.0 + cfg.restart_pct / 100.0 } else { 1.0 };
     let usd_per_hour = hourly * f64::from(instances);
@@ -144,6 +153,7 @@ pub fn bill(cfg: &Config, catalog: &Catalog, o: &Offer, instances: u32, job_hour
     let compute_month = usd_per_hour * hours.billed_per_month;
     Bill {
         spot,
+        spot_refused: spot_refused && cfg.spot,
         commitment,
         overridden: override_price.is_some(),
         usd_per_hour,

@@ -212,6 +212,9 @@ fn priced(cfg: &Config, catalog: &Catalog, o: &Offer, p: OfferPlan, today: Date)
     }
     let (mut reason_msgs, stale) = offer_reasons(cfg, o, today, p.gpus, p.need_bytes, p.usable_bytes, fits, b.spot);
     reason_msgs.extend(p.extra_reasons);
+    if b.spot_refused {
+        reason_msgs.push(Msg::new("reason.spot_refused"));
+    }
     let meets = fits && p.meets && cfg.mintps.is_none_or(|m| p.speed_score >= m) && cfg.maxusd.is_none_or(|m| b.usd_per_month <= m);
     let mut speeds = p.speeds;
     if hours.is_some() && p.job_hours.is_none() {

@@ -159,7 +159,7 @@ impl<'a> ServeJob<'a> {
         self.input_tokens + self.image_tokens + self.output_tokens
     }
 
-    fn prompt_tokens(&self) -> f64 {
+    pub fn prompt_tokens(&self) -> f64 {
         self.input_tokens + self.image_tokens
     }
 
@@ -272,6 +272,15 @@ impl<'a> ServeJob<'a> {
         precision::executed(want, gpu)
     }
 
+    /// Weight bytes one GPU reads per decode step of `batch` sequences: the
+    /// experts they route to (MoE), the rest of the body and the head.
+    pub fn weight_bytes_per_step(&self, plan: Plan, batch: f64) -> f64 {
+        let m = self.model;
+        let body_read = arch::body_params_read(m, batch);
+        let head_params = f64::from(m.vocab) * f64::from(m.hidden);
+        (body_read * self.body_bits() / 8.0 + head_params * self.format.embed_bits / 8.0) / f64::from(plan.tp)
+    }
+
     /// Time of one decode step with `batch` sequences at mean context `ctx`.
     pub fn decode_step_s(&self, gpu: &Gpu, plan: Plan, batch: f64, ctx: f64) -> (f64, Bound) {
         let m = self.model;
@@ -279,8 +288,7 @@ impl<'a> ServeJob<'a> {
         let bw = gpu.bandwidth_bytes_per_s() * f.bw;
         let tp = f64::from(plan.tp);
         let body_read = arch::body_params_read(m, batch);
-        let head_params = f64::from(m.vocab) * f64::from(m.hidden);
-        let bytes = (body_read * self.body_bits() / 8.0 + head_params * self.format.embed_bits / 8.0) / tp;
+        let bytes = self.weight_bytes_per_step(plan, batch);
         let mut t_weights = bytes / bw;
         if self.format.weight_only {
             let fp32 = precision::tensor_flops(gpu, Compute::Fp32);

@@ -7,7 +7,7 @@ use super::super::config::Config;
 use super::super::estimate::media::MediaJob;
 use super::super::messages::Msg;
 use super::super::units::GIB;
-use super::{gib1, gpu_size};
+use super::{billing_rounding, gib1, gpu_size, spot, suggestions};
 
 fn item(id: &'static str, title: Option<&'static str>, msg: Msg) -> GuidanceItem {
     GuidanceItem::new(id, title, msg)
@@ -36,9 +36,8 @@ pub fn guidance(cfg: &Config, j: &MediaJob<'_>, catalog: &Catalog, a: &Answer) -
             )
             .arg("overhead", gib1(mem.overhead_bytes)),
     )];
-    let spot = if cfg.spot { Msg::new("g.spot.batch_on").arg("restart", format!("{:.0}", cfg.restart_pct)) } else { Msg::new("g.spot.batch_off") };
-    out.push(item("spot", Some("g.spot.title"), spot));
-    out.push(gpu_size(mem.total));
+    out.push(spot(cfg, a));
+    out.push(gpu_size(a, false));
     let pick = a.pick();
     if let Some(p) = pick {
         if let Some(gpu) = catalog.gpu(&p.gpu) {
@@ -77,5 +76,7 @@ pub fn guidance(cfg: &Config, j: &MediaJob<'_>, catalog: &Catalog, a: &Answer) -
     if !cfg.enc_offload && mem.parts.text_encoders > 2.0 * GIB {
         out.push(item("enc-offload", None, Msg::new("g.media.offload").arg("enc", gib1(mem.parts.text_encoders))));
     }
+    out.extend(billing_rounding(cfg, a));
+    out.extend(suggestions(a));
     out
 }

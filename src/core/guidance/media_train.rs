@@ -5,7 +5,7 @@ use super::super::config::{Config, Method};
 use super::super::estimate::media_train::MediaTrainJob;
 use super::super::messages::Msg;
 use super::super::resolve::image_train_job;
-use super::{gib1, gpu_size};
+use super::{gib1, gpu_size, spot, suggestions};
 
 /// Memory in words, why LoRA/QLoRA fit where full training does not, the
 /// GPU size that suits it, spot and prices.
@@ -41,19 +41,19 @@ pub fn guidance(cfg: &Config, t: &MediaTrainJob<'_>, a: &Answer) -> Vec<Guidance
                 .arg("lora", gib1(method_mem(Method::Lora)))
                 .arg("qlora", gib1(method_mem(Method::Qlora))),
         ),
-        gpu_size(mem.total()),
+        gpu_size(a, false),
     ];
     out.push(GuidanceItem::new("imgtrain-time", None, Msg::new("g.imgtrain.time").num("min", cfg.jobmin, 0)));
     if !t.job.enc_offload {
         out.push(GuidanceItem::new("enc-offload", None, Msg::new("g.imgtrain.cache").arg("enc", gib1(t.job.weights().text_encoders + t.job.weights().vae))));
     }
-    let spot = if cfg.spot { Msg::new("g.spot.batch_on").arg("restart", format!("{:.0}", cfg.restart_pct)) } else { Msg::new("g.spot.batch_off") };
-    out.push(GuidanceItem::new("spot", Some("g.spot.title"), spot));
+    out.push(spot(cfg, a));
     let pick = a.pick();
     match pick {
         Some(p) if !p.price_overridden => out.push(GuidanceItem::new("prices", None, Msg::new("g.note.prices").arg("date", p.price_as_of.to_string()))),
         Some(_) => {}
         None => out.push(GuidanceItem::new("nofit", None, Msg::new("g.note.nofit").arg("fmt", "nf4 (QLoRA)"))),
     }
+    out.extend(suggestions(a));
     out
 }

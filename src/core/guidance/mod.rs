@@ -10,7 +10,8 @@ mod train;
 
 use super::answer::{Answer, GuidanceItem};
 use super::catalog::Catalog;
-use super::config::Config;
+use super::billing;
+use super::config::{Commit, Config, Usage};
 use super::messages::Msg;
 use super::plan::Planner;
 use super::units::GIB;
@@ -25,17 +26,86 @@ pub fn for_answer(cfg: &Config, planner: &Planner<'_>, catalog: &Catalog, a: &An
     }
 }
 
-/// "80 GB datacenter GPU or a 24–48 GB card?", answered from what the job
-/// needs on one GPU (24 GB and 48 GB cards expose ~22 and ~44 GiB usable).
-pub fn gpu_size(one_gpu_bytes: f64) -> GuidanceItem {
-    let key = if one_gpu_bytes <= 22.0 * GIB {
-        "g.size.small"
-    } else if one_gpu_bytes <= 44.0 * GIB {
-        "g.size.medium"
-    } else {
-        "g.size.large"
+/// "80 GB datacenter GPU or a 24–48 GB card?", answered from what the
+/// pick's plan needs per GPU (the memory breakdown's own figure): 24 and
+/// 48 GB cards expose about 22 and 44 GiB. Serving also answers for speed
+/// (HBM bandwidth); training and generation are compute bound.
+pub fn gpu_size(a: &Answer, serving: bool) -> GuidanceItem {
+    let need = a.memory.total_bytes / f64::from(a.memory.gpus.max(1));
+    let key = match (need <= 22.0 * GIB, need <= 44.0 * GIB, serving) {
+        (true, _, true) => "g.size.small",
+        (true, _, false) => "g.size.small.compute",
+        (false, true, true) => "g.size.medium",
+        (false, true, false) => "g.size.medium.compute",
+        (false, false, _) => "g.size.large",
     };
-    GuidanceItem::new("gpu-size", Some("g.size.title"), Msg::new(key).arg("need", gib1(one_gpu_bytes)))
+    GuidanceItem::new("gpu-size", Some("g.size.title"), Msg::new(key).num("need", need / GIB, 1))
+}
+
+/// Spot, on-demand or reserved, as the pick is billed: spot where the pick
+/// runs on spot; refused for a synchronous multi-instance or week-long run;
+/// not offered for the pick; not asked for a workload that could restart.
+pub fn spot(cfg: &Config, a: &Answer) -> GuidanceItem {
+    let pick = a.pick();
+    let msg = match pick {
+        Some(p) if p.spot => Msg::new("g.spot.batch_on").num("restart", cfg.restart_pct, 0),
+        _ if !billing::tolerates_interruption(cfg) => Msg::new("g.spot.endpoint"),
+        Some(p) if cfg.spot && p.reason_msgs.iter().any(|m| m.key == "reason.spot_refused") => Msg::new("g.spot.refused"),
+        Some(_) if cfg.spot => Msg::new("g.spot.unoffered"),
+        _ => Msg::new("g.spot.batch_off"),
+    };
+    GuidanceItem::new("spot", Some("g.spot.title"), msg)
+}
+
+/// The rounding note: only where the pick's bill rounds its work up.
+pub fn billing_rounding(cfg: &Config, a: &Answer) -> Option<GuidanceItem> {
+    let p = a.pick()?;
+    let jobs = match cfg.usage() {
+        Usage::Jobs => cfg.jobs.max(1.0),
+        Usage::Once => 1.0,
+        _ => return None,
+    };
+    (p.billed_hours_per_month > p.busy_hours_per_month * 1.05 && p.commitment == Commit::None).then(|| {
+        GuidanceItem::new(
+            "billing",
+            None,
+            Msg::new("g.note.billing").num("billed", p.billed_hours_per_month / jobs * 60.0, 0).num("minutes", p.busy_hours_per_month / jobs * 60.0, 0),
+        )
+    })
+}
+
+/// The single changes the plan rates better, with a format's quality cost.
+pub fn suggestions(a: &Answer) -> Vec<GuidanceItem> {
+    let mut out = Vec::new();
+    for c in a.whatif.iter().filter(|c| c.better).take(3) {
+        let decimals = if c.before.abs() < 10.0 { 2 } else { 0 };
+        let objective = Msg::new(objective_key(c.objective)).render(super::config::Lang::En);
+        let msg = Msg::new("g.whatif").arg("key", c.key).arg("value", c.value.clone()).num("before", c.before, decimals).num("after", c.after, decimals).arg("objective", objective);
+        out.push(GuidanceItem::new("whatif", None, msg));
+        if let Some(q) = &c.quality {
+            out.push(GuidanceItem::new("quality", None, q.clone()));
+        }
+    }
+    out
+}
+
+/// The message key naming an objective field.
+fn objective_key(field: &str) -> &'static str {
+    match field {
+        "usd_per_million_output_tokens" => "obj.usd_per_million_output_tokens",
+        "usd_per_1000_images" => "obj.usd_per_1000_images",
+        "usd_per_clip" => "obj.usd_per_clip",
+        "usd_per_audio_hour" => "obj.usd_per_audio_hour",
+        "usd_per_job" => "obj.usd_per_job",
+        "decode_tokens_per_s_per_seq" => "obj.decode_tokens_per_s_per_seq",
+        "seconds_per_image" => "obj.seconds_per_image",
+        "seconds_per_clip" => "obj.seconds_per_clip",
+        "audio_realtime_factor" => "obj.audio_realtime_factor",
+        "items_per_hour" => "obj.items_per_hour",
+        "request_latency_s" => "obj.request_latency_s",
+        "job_hours" => "obj.job_hours",
+        _ => "obj.usd_per_month",
+    }
 }
 
 fn gib1(bytes: f64) -> String {

@@ -3,13 +3,12 @@
 //! replica), and the notes that fire on rules.
 
 use super::super::answer::{Answer, GuidanceItem};
-use super::super::billing;
 use super::super::catalog::Catalog;
-use super::super::config::{Config, Usage};
+use super::super::config::Config;
 use super::super::estimate::serve::{Bound, Plan, ServeJob};
 use super::super::messages::Msg;
-use super::super::precision;
-use super::{gib1, gpu_size};
+use super::super::units::GIB;
+use super::{billing_rounding, gib1, gpu_size, spot, suggestions};
 
 pub fn guidance(cfg: &Config, job: &ServeJob<'_>, catalog: &Catalog, a: &Answer) -> Vec<GuidanceItem> {
     let mut out = Vec::new();
@@ -19,12 +18,12 @@ pub fn guidance(cfg: &Config, job: &ServeJob<'_>, catalog: &Catalog, a: &Answer)
     // 1. How much memory, and where it goes.
     let m = &a.memory;
     let body = Msg::new("g.memory.body")
-        .arg("total", gib1(m.total_bytes))
+        .num("total", m.total_bytes / GIB, 1)
         .arg("weights", gib1(m.weights_bytes))
         .arg("kv", gib1(m.kv_cache_bytes))
         .arg("act", gib1(m.activations_bytes))
         .arg("overhead", gib1(m.overhead_bytes))
-        .arg("batch", format!("{}", m.batch))
+        .num("batch", m.batch, 0)
         .arg("ctx", format!("{}", job.context_tokens()));
     out.push(GuidanceItem::new("memory", Some("g.memory.title"), body));
     if m.total_bytes > 0.0 && m.kv_cache_bytes / m.total_bytes > 0.3 {
@@ -32,44 +31,26 @@ pub fn guidance(cfg: &Config, job: &ServeJob<'_>, catalog: &Catalog, a: &Answer)
         out.push(GuidanceItem::new("kv-share", None, Msg::new("g.memory.kv_large").arg("share", share)));
     }
 
-    // 2. Spot or on-demand.
-    let spot = if !billing::tolerates_interruption(cfg) {
-        Msg::new("g.spot.endpoint")
-    } else if cfg.spot {
-        Msg::new("g.spot.batch_on").arg("restart", format!("{:.0}", cfg.restart_pct))
-    } else {
-        Msg::new("g.spot.batch_off")
-    };
-    out.push(GuidanceItem::new("spot", Some("g.spot.title"), spot));
+    // 2. Spot, on-demand or reserved, as the pick is billed.
+    out.push(spot(cfg, a));
 
-    // 3. 80 GB datacenter GPU or a 24–48 GB card: the need on one GPU.
-    let one = job.memory(Plan::in_node(cfg.engine, 1, 1), m.batch.max(1.0)).total();
-    out.push(gpu_size(one));
+    // 3. 80 GB datacenter GPU or a 24–48 GB card: the pick's need per GPU.
+    out.push(gpu_size(a, true));
 
-    // 4. Why generation is slow with the GPU idle: on the pick's GPU.
+    // 4. Why generation is slow with the GPU idle: the pick's own plan (its
+    // layout and sequences per replica) on the pick's GPU.
     if let Some(p) = pick {
         if let Some(gpu) = catalog.gpu(&p.gpu) {
-            // The pick's own plan: its layout and sequences per replica.
             let plan = Plan { tp: p.tp, pp: p.pp };
             let batch = p.batch;
-            let s = job.speed(gpu, plan, batch);
-            let msg = if s.decode_bound == Bound::Memory {
-                let quant = if job.format.body_bits > 8.5 { "fp8" } else { "int4-awq" };
-                let quant = if quant == "fp8" && gpu.fp8_tflops.is_none() { "int8" } else { quant };
-                let mut qjob = job.clone();
-                if let Some(f) = precision::weight_format(quant) {
-                    qjob.format = f;
-                }
-                let q = qjob.speed(gpu, plan, batch);
-                let bytes = job.weight_bytes() / f64::from(plan.tp) + job.kv_per_seq_per_gpu(plan, job.context_tokens()) * batch;
-                Msg::new("g.slow.memory")
-                    .arg("bytes", gib1(bytes))
-                    .arg("gpu", gpu.name.clone())
-                    .arg("tps", format!("{:.0}", s.decode_tokens_per_s_per_seq))
-                    .arg("fmt", quant)
-                    .arg("qtps", format!("{:.0}", q.decode_tokens_per_s_per_seq))
+            let bound = p.speeds.decode_tokens_per_s_per_seq.map(|_| job.speed(gpu, plan, batch).decode_bound);
+            let tps = p.speeds.decode_tokens_per_s_per_seq.unwrap_or(0.0);
+            let msg = if bound == Some(Bound::Memory) {
+                let ctx = super::super::estimate::arch::mean_context(job.prompt_tokens(), job.output_tokens);
+                let bytes = job.weight_bytes_per_step(plan, batch) + batch * job.kv_per_seq_per_gpu(Plan { tp: plan.tp, pp: 1 }, ctx);
+                Msg::new("g.slow.memory").num("bytes", bytes / GIB, 1).arg("gpu", gpu.name.clone()).num("tps", tps, 0)
             } else {
-                Msg::new("g.slow.compute").arg("batch", format!("{batch}")).arg("gpu", gpu.name.clone())
+                Msg::new("g.slow.compute").num("batch", batch, 0).arg("gpu", gpu.name.clone())
             };
             out.push(GuidanceItem::new("slow-decode", Some("g.slow.title"), msg));
         }
@@ -94,20 +75,8 @@ pub fn guidance(cfg: &Config, job: &ServeJob<'_>, catalog: &Catalog, a: &Answer)
             out.push(GuidanceItem::new("prices", None, Msg::new("g.note.prices").arg("date", p.price_as_of.to_string())));
         }
     }
-    let sixteen_bit = job.format.body_bits >= 16.0;
-    let fp8_gpu_missing = pick.and_then(|p| catalog.gpu(&p.gpu)).is_some_and(|g| g.fp8_tflops.is_none());
-    if model.params_total >= 30e9 && (sixteen_bit || (job.format.id == "fp8" && fp8_gpu_missing)) {
-        out.push(GuidanceItem::new("fp8", None, Msg::new("g.note.fp8")));
-    }
-    let bursty = matches!(cfg.usage(), Usage::Jobs | Usage::Hours);
-    let hourly_billing = catalog.offers.iter().any(|o| o.billing(catalog.provider(&o.provider)).0 >= 3600.0);
-    if bursty && hourly_billing {
-        let minutes = match cfg.usage() {
-            Usage::Jobs => cfg.jobmin,
-            _ => cfg.hpd * 60.0,
-        };
-        out.push(GuidanceItem::new("billing", None, Msg::new("g.note.billing").arg("minutes", format!("{minutes:.0}"))));
-    }
+    out.extend(billing_rounding(cfg, a));
+    out.extend(suggestions(a));
     if model.vision.is_some() && job.images > 0.0 {
         let res = cfg.resolution();
         // Cross-attention models (Llama 3.2 Vision) keep image tokens out of

@@ -6,7 +6,7 @@ use super::super::config::{Config, Task};
 use super::super::estimate::train::TrainJob;
 use super::super::messages::Msg;
 use super::super::plan::train::method_comparison;
-use super::{gib1, gpu_size};
+use super::{billing_rounding, gib1, gpu_size, spot, suggestions};
 
 /// Guidance for fine-tuning and pre-training jobs.
 pub fn guidance(cfg: &Config, job: &TrainJob<'_>, catalog: &Catalog, a: &Answer) -> Vec<GuidanceItem> {
@@ -28,14 +28,8 @@ pub fn guidance(cfg: &Config, job: &TrainJob<'_>, catalog: &Catalog, a: &Answer)
             .arg("seq", format!("{}", job.seq))
             .arg("overhead", gib1(m.overhead_bytes / n)),
     ));
-    let spot = if cfg.spot {
-        Msg::new("g.spot.batch_on").arg("restart", format!("{:.0}", cfg.restart_pct))
-    } else {
-        Msg::new("g.spot.batch_off")
-    };
-    out.push(GuidanceItem::new("spot", Some("g.spot.title"), spot));
-    let one = job.memory(1.0).total();
-    out.push(gpu_size(one));
+    out.push(spot(cfg, a));
+    out.push(gpu_size(a, false));
     if cfg.task == Task::Finetune {
         let [(_, full), (_, lora), (_, qlora)] = method_comparison(model, cfg);
         out.push(GuidanceItem::new(
@@ -52,10 +46,10 @@ pub fn guidance(cfg: &Config, job: &TrainJob<'_>, catalog: &Catalog, a: &Answer)
             None,
             Msg::new("g.train.time")
                 .arg("tokens", format!("{:.3e}", a.answers.training_tokens.unwrap_or(0.0)))
-                .arg("hours", format!("{:.1}", p.speeds.job_hours.unwrap_or(0.0)))
+                .num("hours", p.speeds.job_hours.unwrap_or(0.0), 1)
                 .arg("gpus", (p.gpus * p.instances).to_string())
                 .arg("gpu", gpu_name)
-                .arg("gpuh", format!("{:.0}", p.speeds.job_gpu_hours.unwrap_or(0.0))),
+                .num("gpuh", p.speeds.job_gpu_hours.unwrap_or(0.0), if p.speeds.job_gpu_hours.unwrap_or(0.0) < 10.0 { 2 } else { 0 }),
         ));
         if p.tp > 1 {
             out.push(GuidanceItem::new("nvlink", None, Msg::new("g.note.nvlink").arg("gpus", p.tp.to_string())));
@@ -72,5 +66,7 @@ pub fn guidance(cfg: &Config, job: &TrainJob<'_>, catalog: &Catalog, a: &Answer)
     if model.inferred {
         out.push(GuidanceItem::new("inferred", None, Msg::new("g.note.inferred")));
     }
+    out.extend(billing_rounding(cfg, a));
+    out.extend(suggestions(a));
     out
 }

@@ -1,7 +1,10 @@
 //! The pipeline: a link becomes an [`Answer`] in four steps, the same for
 //! every task — [`resolve`] (the configuration checked against the
 //! catalog), [`plan`] (per GPU type and per offer shape), [`offers`]
-//! (bill, rank, pick) and [`guidance`] (read from the pick's plan).
+//! (bill, rank, pick) and [`guidance`] (read from the pick's plan) — with
+//! the single changes the plan rates better ([`whatif`]) between the last two.
+
+pub mod whatif;
 
 use super::answer::Answer;
 use super::catalog::Catalog;
@@ -9,6 +12,7 @@ use super::config::Config;
 use super::date::Date;
 use super::link;
 use super::notice::Notice;
+use super::offers::Objective;
 use super::plan::Planner;
 use super::{guidance, offers, resolve};
 
@@ -20,6 +24,12 @@ pub fn evaluate_query(query: &str, catalog: &Catalog, today: Date) -> Answer {
 
 /// Evaluates a decoded configuration (with the decoder's notices).
 pub fn evaluate(cfg: &Config, notices: Vec<Notice>, catalog: &Catalog, today: Date) -> Answer {
+    run(cfg, notices, catalog, today, true).0
+}
+
+/// The pipeline; with `suggest`, also the single changes worth making.
+/// Returns the answer and the objective it was ranked on.
+fn run(cfg: &Config, notices: Vec<Notice>, catalog: &Catalog, today: Date, suggest: bool) -> (Answer, Objective) {
     let r = resolve::resolve(cfg, notices, catalog);
     let cfg = &r.cfg;
     let mut planner = Planner::new(&r, catalog);
@@ -27,7 +37,8 @@ pub fn evaluate(cfg: &Config, notices: Vec<Notice>, catalog: &Catalog, today: Da
     let results = planner.results(&gpus);
     let offers = offers::evaluate(cfg, catalog, today, &mut planner);
     let unit = planner.unit();
-    let recommendation = offers::recommend(&offers, offers::objective(cfg, unit), offers::cost_objective(cfg, unit));
+    let objective = offers::objective(cfg, unit);
+    let recommendation = offers::recommend(&offers, objective, offers::cost_objective(cfg, unit));
     let pick = recommendation.as_ref().and_then(|rec| offers.iter().find(|o| o.id == rec.pick.offer));
     let mut focus = cfg.gpu.as_deref().or(pick.map(|o| &*o.gpu)).and_then(|g| catalog.gpu(g));
     if focus.is_none() && matches!(planner, Planner::Serve(_) | Planner::Train(_)) {
@@ -43,10 +54,13 @@ pub fn evaluate(cfg: &Config, notices: Vec<Notice>, catalog: &Catalog, today: Da
         offers,
         recommendation,
         unusable: r.unusable,
+        kv_format: cfg.kv.clone(),
         // The link in effect, normalized (what was ignored is left out).
         ..Answer::empty(link::encode(cfg), cfg.task, r.notices.clone(), catalog.as_of, (id, name, inferred), r.weight_format())
     };
-    answer.kv_format = cfg.kv.clone();
+    if suggest {
+        answer.whatif = whatif::single_changes(cfg, catalog, today, &answer, objective);
+    }
     answer.guidance = guidance::for_answer(cfg, &planner, catalog, &answer);
-    answer
+    (answer, objective)
 }

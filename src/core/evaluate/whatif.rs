@@ -1,0 +1,101 @@
+//! Single changes worth making: for the job as configured, each change of
+//! one setting (weight format, KV precision, spot, committed term; method,
+//! checkpointing, ZeRO stage, micro-batch; encoder offload) that differs
+//! from the current one and that the plan rates better on the user's
+//! objective, with the value it would give. Guidance quotes them and the
+//! page's what-if strip links them. Each change is evaluated on the pick's
+//! own GPU type and provider, so the cost stays a few offers per change.
+
+use super::super::answer::{Answer, Change};
+use super::super::catalog::Catalog;
+use super::super::config::{Batch, Checkpointing, Commit, Config, Method, Task, Usage};
+use super::super::date::Date;
+use super::super::link;
+use super::super::messages::Msg;
+use super::super::offers::Objective;
+
+/// The changes of one setting worth trying for this task (key, value).
+fn candidates(cfg: &Config, a: &Answer) -> Vec<(&'static str, String)> {
+    let mut out: Vec<(&'static str, String)> = Vec::new();
+    let w = a.weight_format.as_str();
+    match cfg.task {
+        Task::Serve => {
+            let formats: &[&str] = if cfg.engine.splits_layers() { &["gguf-q8_0", "gguf-q4_k_m"] } else { &["bf16", "fp8", "int4-awq"] };
+            out.extend(formats.iter().filter(|f| **f != w).map(|f| ("w", f.to_string())));
+            if matches!(cfg.kv.as_str(), "bf16" | "fp16") {
+                out.push(("kv", if cfg.engine.splits_layers() { "q8_0" } else { "fp8" }.to_string()));
+            }
+        }
+        Task::Finetune | Task::Pretrain => {
+            if cfg.task == Task::Finetune {
+                out.extend([Method::Lora, Method::Qlora].into_iter().filter(|m| *m != cfg.method).map(|m| ("method", m.as_str().to_string())));
+            }
+            if cfg.gc != Checkpointing::Full {
+                out.push(("gc", "full".to_string()));
+            }
+            if cfg.zero < 3 {
+                out.push(("zero", "3".to_string()));
+            }
+            out.push(("mb", (cfg.mb.saturating_mul(2)).to_string()));
+        }
+        Task::Generate => {
+            out.extend(["bf16", "fp8"].iter().filter(|f| **f != w).map(|f| ("w", f.to_string())));
+            if !cfg.enc_offload {
+                out.push(("enc_offload", "1".to_string()));
+            }
+        }
+    }
+    let tolerant = cfg.task != Task::Serve || matches!(cfg.usage(), Usage::Jobs | Usage::Once);
+    if tolerant && !cfg.spot {
+        out.push(("spot", "1".to_string()));
+    }
+    if cfg.commit == Commit::None && cfg.usage() == Usage::Always {
+        out.push(("commit", Commit::Year.as_str().to_string()));
+    }
+    out
+}
+
+/// A published quality cost of moving to a lower-precision format.
+fn quality(key: &str, value: &str) -> Option<Msg> {
+    if key != "w" {
+        return None;
+    }
+    match value {
+        "fp8" => Some(Msg::new("q.fp8")),
+        "int4-awq" => Some(Msg::new("q.int4")),
+        v if v.starts_with("gguf-q4") => Some(Msg::new("q.gguf4")),
+        _ => None,
+    }
+}
+
+/// The single changes the plan rates better than the current setting on
+/// `objective`, best first.
+pub fn single_changes(cfg: &Config, catalog: &Catalog, today: Date, a: &Answer, objective: Objective) -> Vec<Change> {
+    let Some(pick) = a.pick() else { return Vec::new() };
+    let before = objective.key(pick);
+    if before >= f64::MAX {
+        return Vec::new();
+    }
+    // The pick's shape: its GPU type and provider (a format may let a
+    // smaller GPU of the same kind hold it; that is not this strip's job).
+    let base = Config { gpu: Some(pick.gpu.to_string()), providers: vec![pick.provider.to_string()], ..cfg.clone() };
+    let mut out: Vec<(Change, f64)> = candidates(cfg, a)
+        .into_iter()
+        .filter_map(|(key, value)| {
+            let changed = link::set(&base, key, &value).ok()?;
+            // Keep the user's batch explicit so a format change compares the same load.
+            let changed = Config { batch: changed.batch.or(Some(cfg.batch())).filter(|b| *b != Batch::Max).or(changed.batch), ..changed };
+            let (answer, obj) = super::run(&changed, Vec::new(), catalog, today, false);
+            if obj != objective || !answer.notices.is_empty() {
+                return None;
+            }
+            let after = objective.key(answer.pick()?);
+            let better = after < before * (1.0 - 0.01);
+            let shown = link::set(cfg, key, &value).ok().map_or_else(String::new, |c| link::encode(&c));
+            // Values as shown (speeds were negated to rank smaller-first).
+            better.then(|| (Change { key, value: value.clone(), query: shown, objective: objective.field(), before: before.abs(), after: after.abs(), better, quality: quality(key, &value) }, (before - after) / before.abs()))
+        })
+        .collect();
+    out.sort_by(|x, y| y.1.total_cmp(&x.1));
+    out.into_iter().map(|(c, _)| c).collect()
+}

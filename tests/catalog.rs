@@ -1,7 +1,8 @@
 //! Invariants of the bundled catalog, and imports that must be rejected
 //! with a message naming the row and field.
 
-use whichgpu::core::catalog::offers::{parse_offers, OFFER_COLUMNS};
+use whichgpu::core::catalog::offers::{parse_offers, parse_providers, HostBilling, OFFER_COLUMNS, PROVIDER_COLUMNS};
+use whichgpu::core::config::Commit;
 use whichgpu::core::catalog::{Catalog, Date};
 
 fn catalog() -> &'static Catalog {
@@ -65,7 +66,7 @@ fn header() -> String {
     OFFER_COLUMNS.join(",")
 }
 
-const GOOD: &str = "x-1,aws,p5.48xlarge,h100-sxm-80gb,8,192,2048,nvswitch,3200,55.04,,us-east-1,1,60,0.08,0.09,page,2026-09-01,";
+const GOOD: &str = "x-1,aws,p5.48xlarge,h100-sxm-80gb,8,192,2048,nvswitch,3200,55.04,,,,,,,us-east-1,1,60,0.08,0.09,page,2026-09-01,";
 
 fn import(body: &str) -> String {
     match parse_offers("import", body).map_err(|e| e.to_string()).and_then(|o| catalog().with_offers(o).map_err(|e| e.to_string())) {
@@ -162,4 +163,103 @@ fn gpu_rows_reject_missing_or_oversized_usable_memory() {
     assert!(row("-1").is_err());
     let too_big = row("26000").expect_err("26000 MiB > 1.05 × 24 GiB");
     assert!(too_big.contains("usable_mib"), "{too_big}");
+}
+
+#[test]
+fn every_commit_price_is_sourced_dated_and_at_most_on_demand() {
+    for o in &catalog().offers {
+        let terms = [Commit::Month, Commit::Year, Commit::ThreeYears];
+        assert_eq!(o.committed_usd_per_hour(Commit::None), None, "{}", o.id);
+        let prices: Vec<f64> = terms.iter().filter_map(|t| o.committed_usd_per_hour(*t)).collect();
+        if prices.is_empty() {
+            continue;
+        }
+        assert!(!o.commit_source.trim().is_empty(), "{}: commit price without commit_source", o.id);
+        let date = o.commit_as_of.unwrap_or_else(|| panic!("{}: commit price without commit_as_of", o.id));
+        assert!(date >= Date::parse("2024-01-01").expect("date"), "{} commit dated {date}", o.id);
+        for p in prices {
+            assert!(p > 0.0 && p <= o.usd_per_hour, "{}: commit {p} vs on-demand {}", o.id, o.usd_per_hour);
+        }
+        // A longer term never costs more per hour than a shorter one.
+        let [m, y, t] = terms.map(|t| o.committed_usd_per_hour(t));
+        if let (Some(y), Some(t)) = (y, t) {
+            assert!(t <= y, "{}: 3yr {t} above 1yr {y}", o.id);
+        }
+        if let (Some(m), Some(y)) = (m, y) {
+            assert!(y <= m, "{}: 1yr {y} above 1mo {m}", o.id);
+        }
+    }
+}
+
+#[test]
+fn committed_prices_cover_fifteen_offers_from_five_providers() {
+    let with: Vec<_> = catalog()
+        .offers
+        .iter()
+        .filter(|o| [Commit::Month, Commit::Year, Commit::ThreeYears].iter().any(|t| o.committed_usd_per_hour(*t).is_some()))
+        .collect();
+    let providers: std::collections::BTreeSet<&str> = with.iter().map(|o| &*o.provider).collect();
+    assert!(with.len() >= 15, "{} offers with a committed price", with.len());
+    assert!(providers.len() >= 5, "providers with a committed price: {providers:?}");
+}
+
+#[test]
+fn every_provider_has_host_billing() {
+    let text = include_str!("../static/providers.csv");
+    let providers = parse_providers(text).expect("providers parse");
+    assert!(providers.len() >= 15);
+    for p in &providers {
+        assert!(
+            matches!(p.host_billing, HostBilling::Included | HostBilling::Separate | HostBilling::Unknown),
+            "{}",
+            p.id
+        );
+        assert!(p.source.contains("host_billing:"), "{}: no source for host_billing", p.id);
+    }
+    let get = |id: &str| providers.iter().find(|p| p.id == id).map(|p| p.host_billing);
+    assert_eq!(get("tensordock"), Some(HostBilling::Separate));
+    assert_eq!(get("aws"), Some(HostBilling::Included));
+    // A missing or unknown value is rejected with the row and field.
+    let header = PROVIDER_COLUMNS.join(",");
+    let row = |hb: &str| {
+        let fields: Vec<&str> = PROVIDER_COLUMNS
+            .iter()
+            .map(|c| match *c {
+                "id" => "p",
+                "name" => "P",
+                "kind" => "gpu-cloud",
+                "host_billing" => hb,
+                "source" => "s",
+                _ => "",
+            })
+            .collect();
+        parse_providers(&format!("{header}\n{}\n", fields.join(","))).map(|p| p.len()).map_err(|e| e.to_string())
+    };
+    assert_eq!(row("separate"), Ok(1));
+    assert_eq!(row(""), Err("providers.csv: row 1, field `host_billing`: must be included|separate|unknown".to_string()));
+    assert_eq!(row("bundled"), Err("providers.csv: row 1, field `host_billing`: must be included|separate|unknown".to_string()));
+}
+
+#[test]
+fn malformed_commit_rows_are_rejected_naming_row_and_field() {
+    let with = |mo: &str, yr: &str, y3: &str, src: &str, date: &str| {
+        let good = GOOD.replace(",55.04,,,,,,,", &format!(",55.04,,{mo},{yr},{y3},{src},{date},"));
+        import(&format!("{}\n{GOOD}\n{good}\n", header()).replacen("x-1", "x-0", 1))
+    };
+    assert_eq!(with("", "40", "30", "page", "2026-09-01"), "ok");
+    assert_eq!(with("", "40", "", "", "2026-09-01"), "import: row 2, field `commit_source`: is empty but a commit price is given");
+    assert_eq!(with("", "40", "", "page", ""), "import: row 2, field `commit_as_of`: is empty but a commit price is given");
+    assert_eq!(with("60", "", "", "page", "2026-09-01"), "import: row 2, field `commit_1mo_usd_per_hour`: 60 is above the on-demand price 55.04");
+    assert_eq!(with("", "-1", "", "page", "2026-09-01"), "import: row 2, field `commit_1yr_usd_per_hour`: must be positive, got -1");
+    assert_eq!(with("", "", "0", "page", "2026-09-01"), "import: row 2, field `commit_3yr_usd_per_hour`: must be positive, got 0");
+    assert_eq!(with("", "", "abc", "page", "2026-09-01"), "import: row 2, field `commit_3yr_usd_per_hour`: `abc` is not a number");
+    assert_eq!(with("", "40", "", "page", "2026-99-01"), "import: row 2, field `commit_as_of`: `2026-99-01` is not a YYYY-MM-DD date");
+    // The accessor picks the term.
+    let text = format!("{}\n{}\n", header(), GOOD.replace(",55.04,,,,,,,", ",55.04,,50,40,30,page,2026-09-01,"));
+    let o = parse_offers("import", &text).expect("parses");
+    let o = o.first().expect("one offer");
+    assert_eq!(
+        [Commit::None, Commit::Month, Commit::Year, Commit::ThreeYears].map(|t| o.committed_usd_per_hour(t)),
+        [None, Some(50.0), Some(40.0), Some(30.0)]
+    );
 }

@@ -8,10 +8,10 @@ use whichgpu::core::link::decode;
 /// Four offers whose order a person can check: an L4 (cheap, slow), an
 /// RTX 4090 (cheap, fast GDDR), an H100 (dear, fastest) and a dear 8×A100 box.
 const OFFERS: &str = "
-a-l4,aws,l4box,l4-24gb,1,8,32,single,,0.80,0.30,us-east-1,1,60,0.08,0.09,test,2026-11-01,
-b-4090,runpod,4090box,rtx-4090-24gb,1,16,62,single,,0.70,,eu,1,0,0.10,0,test,2026-11-01,
-c-h100,lambda,h100box,h100-sxm-80gb,1,26,225,single,,2.50,,us,60,0,0.20,0,test,2026-11-01,
-d-8a100,aws,a100box,a100-sxm-80gb,8,96,1152,nvswitch,400,20.00,8.00,us-east-1,1,60,0.08,0.09,test,2026-11-01,
+a-l4,aws,l4box,l4-24gb,1,8,32,single,,0.80,0.30,,,,,,us-east-1,1,60,0.08,0.09,test,2026-11-01,
+b-4090,runpod,4090box,rtx-4090-24gb,1,16,62,single,,0.70,,,,,,,eu,1,0,0.10,0,test,2026-11-01,
+c-h100,lambda,h100box,h100-sxm-80gb,1,26,225,single,,2.50,,,,,,,us,60,0,0.20,0,test,2026-11-01,
+d-8a100,aws,a100box,a100-sxm-80gb,8,96,1152,nvswitch,400,20.00,8.00,,,,,,us-east-1,1,60,0.08,0.09,test,2026-11-01,
 ";
 
 fn catalog() -> Catalog {

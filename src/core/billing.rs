@@ -3,6 +3,7 @@
 //! minimum charge, so a 7-minute job on per-hour billing costs a full
 //! hour), spot where the workload tolerates it, storage and egress.
 
+use super::catalog::offers::HostBilling;
 use super::catalog::{Catalog, Offer};
 use super::config::{Commit, Config, Task, Usage};
 use super::units::HOURS_PER_MONTH;
@@ -145,7 +146,7 @@ pub fn bill(cfg: &Config, catalog: &Catalog, o: &Offer, instances: u32, job_hour
     if increment_unknown && cfg.usage() != Usage::Always {
         unknown_costs.push("billing_increment");
     }
-    if provider.is_some_and(|p| p.bills_host_separately()) {
+    if provider.is_some_and(|p| p.host_billing != HostBilling::Included) {
         unknown_costs.push("host");
     }
     let storage_usd_per_month = store_gb * storage_price.unwrap_or(0.0) * f64::from(instances.max(1));

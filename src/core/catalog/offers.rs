@@ -4,17 +4,19 @@
 
 use super::super::table::{is_id, Row, Table, TableError};
 use super::Date;
+use crate::core::config::Commit;
 use std::sync::Arc;
 
 pub const OFFER_COLUMNS: &[&str] = &[
     "id", "provider", "instance", "gpu", "gpus", "vcpus", "ram_gb", "interconnect", "inter_node_gbps",
-    "usd_per_hour", "spot_usd_per_hour", "region", "billing_increment_s", "min_charge_s",
+    "usd_per_hour", "spot_usd_per_hour", "commit_1mo_usd_per_hour", "commit_1yr_usd_per_hour",
+    "commit_3yr_usd_per_hour", "commit_source", "commit_as_of", "region", "billing_increment_s", "min_charge_s",
     "storage_usd_per_gb_month", "egress_usd_per_gb", "source", "as_of", "notes",
 ];
 
 pub const PROVIDER_COLUMNS: &[&str] = &[
     "id", "name", "kind", "billing_increment_s", "min_charge_s", "storage_usd_per_gb_month", "egress_usd_per_gb",
-    "free_egress_gb_month", "spot_offered", "unpublished_fields", "unpublished_source", "source", "notes",
+    "free_egress_gb_month", "spot_offered", "host_billing", "unpublished_fields", "unpublished_source", "source", "notes",
 ];
 
 /// The GPU-to-GPU link inside one instance.
@@ -59,6 +61,41 @@ impl Interconnect {
     }
 }
 
+/// Whether an offer's hourly price covers the host (vCPU, RAM) or the
+/// provider bills CPU and RAM beside the listed GPU price.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum HostBilling {
+    /// The offer's hourly price covers CPU, RAM and the host.
+    Included,
+    /// CPU/RAM are billed beside the listed GPU price.
+    Separate,
+    /// The provider does not publish it.
+    Unknown,
+}
+
+impl HostBilling {
+    pub fn parse(s: &str) -> Option<HostBilling> {
+        Some(match s {
+            "included" => HostBilling::Included,
+            "separate" => HostBilling::Separate,
+            "unknown" => HostBilling::Unknown,
+            _ => return None,
+        })
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            HostBilling::Included => "included",
+            HostBilling::Separate => "separate",
+            HostBilling::Unknown => "unknown",
+        }
+    }
+}
+
+/// The committed-term columns, in the order of [`Commit`]'s terms.
+const COMMIT_COLUMNS: [&str; 3] = ["commit_1mo_usd_per_hour", "commit_1yr_usd_per_hour", "commit_3yr_usd_per_hour"];
+
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Offer {
     pub id: Arc<str>,
@@ -72,6 +109,15 @@ pub struct Offer {
     pub inter_node_gbps: Option<f64>,
     pub usd_per_hour: f64,
     pub spot_usd_per_hour: Option<f64>,
+    /// Effective hourly price per instance under a 1-month commitment;
+    /// `None` where the provider publishes no such term.
+    pub commit_1mo_usd_per_hour: Option<f64>,
+    pub commit_1yr_usd_per_hour: Option<f64>,
+    pub commit_3yr_usd_per_hour: Option<f64>,
+    /// Where the commit prices come from; empty when there are none.
+    pub commit_source: String,
+    /// The date of the commit prices; `None` when there are none.
+    pub commit_as_of: Option<Date>,
     pub region: Arc<str>,
     /// `None` where the provider does not publish it; billing then assumes
     /// per-hour increments, the costliest common case.
@@ -95,22 +141,22 @@ pub struct Provider {
     pub egress_usd_per_gb: Option<f64>,
     pub free_egress_gb_month: f64,
     pub spot_offered: bool,
+    pub host_billing: HostBilling,
     pub unpublished_fields: Vec<String>,
     pub unpublished_source: String,
     pub source: String,
 }
 
 impl Offer {
-    /// The hourly price under a committed term, where the offer publishes one.
-    pub fn committed_usd_per_hour(&self, _term: crate::core::config::Commit) -> Option<f64> {
-        None
-    }
-}
-
-impl Provider {
-    /// Whether CPU and RAM are billed beside the listed GPU price.
-    pub fn bills_host_separately(&self) -> bool {
-        false
+    /// The effective hourly price per instance under a committed term, or
+    /// `None` for no commitment or a term the provider does not publish.
+    pub fn committed_usd_per_hour(&self, term: Commit) -> Option<f64> {
+        match term {
+            Commit::None => None,
+            Commit::Month => self.commit_1mo_usd_per_hour,
+            Commit::Year => self.commit_1yr_usd_per_hour,
+            Commit::ThreeYears => self.commit_3yr_usd_per_hour,
+        }
     }
 }
 
@@ -148,6 +194,31 @@ fn parse_offer_row(row: &Row<'_>) -> Result<Offer, TableError> {
             return Err(row.error("spot_usd_per_hour", format!("must be positive, got {s}")));
         }
     }
+    let usd_per_hour = row.positive("usd_per_hour")?;
+    let mut commits = [None; 3];
+    for (slot, field) in commits.iter_mut().zip(COMMIT_COLUMNS) {
+        if let Some(c) = row.opt_f64(field)? {
+            if c <= 0.0 {
+                return Err(row.error(field, format!("must be positive, got {c}")));
+            }
+            if c > usd_per_hour {
+                return Err(row.error(field, format!("{c} is above the on-demand price {usd_per_hour}")));
+            }
+            *slot = Some(c);
+        }
+    }
+    let [commit_1mo, commit_1yr, commit_3yr] = commits;
+    let any_commit = commits.iter().any(Option::is_some);
+    let commit_source = row.text("commit_source").to_string();
+    let commit_as_of = if row.text("commit_as_of").is_empty() { None } else { Some(date(row, "commit_as_of")?) };
+    if any_commit {
+        if commit_source.is_empty() {
+            return Err(row.error("commit_source", "is empty but a commit price is given"));
+        }
+        if commit_as_of.is_none() {
+            return Err(row.error("commit_as_of", "is empty but a commit price is given"));
+        }
+    }
     Ok(Offer {
         provider: row.req_str("provider")?.into(),
         instance: row.req_str("instance")?.into(),
@@ -161,8 +232,13 @@ fn parse_offer_row(row: &Row<'_>) -> Result<Offer, TableError> {
         ram_gb: row.opt_non_negative("ram_gb")?,
         interconnect,
         inter_node_gbps: row.opt_non_negative("inter_node_gbps")?,
-        usd_per_hour: row.positive("usd_per_hour")?,
+        usd_per_hour,
         spot_usd_per_hour: spot,
+        commit_1mo_usd_per_hour: commit_1mo,
+        commit_1yr_usd_per_hour: commit_1yr,
+        commit_3yr_usd_per_hour: commit_3yr,
+        commit_source,
+        commit_as_of,
         region: row.req_str("region")?.into(),
         billing_increment_s: positive_opt(row, "billing_increment_s")?,
         min_charge_s: row.opt_non_negative("min_charge_s")?,
@@ -200,6 +276,8 @@ pub fn parse_providers(text: &str) -> Result<Vec<Provider>, TableError> {
             egress_usd_per_gb: row.opt_non_negative("egress_usd_per_gb")?,
             free_egress_gb_month: row.opt_non_negative("free_egress_gb_month")?.unwrap_or(0.0),
             spot_offered: row.opt_bool("spot_offered")?.unwrap_or(false),
+            host_billing: HostBilling::parse(row.text("host_billing"))
+                .ok_or_else(|| row.error("host_billing", "must be included|separate|unknown"))?,
             unpublished_fields,
             unpublished_source,
             source: row.req_str("source")?,

@@ -186,6 +186,13 @@ pub fn convert(provider: &str, text: &str, as_of: Date, source: &str, gpus: &[Gp
             ("interconnect", interconnect.to_string()),
             ("usd_per_hour", number(c.price)),
             ("spot_usd_per_hour", c.spot.map(number).unwrap_or_default()),
+            // SkyPilot catalogs carry no committed-term prices: the commit
+            // columns stay blank (and so need no source or date).
+            ("commit_1mo_usd_per_hour", String::new()),
+            ("commit_1yr_usd_per_hour", String::new()),
+            ("commit_3yr_usd_per_hour", String::new()),
+            ("commit_source", String::new()),
+            ("commit_as_of", String::new()),
             ("region", c.region.clone()),
             ("source", source.to_string()),
             ("as_of", as_of.to_string()),

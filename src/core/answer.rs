@@ -273,6 +273,9 @@ pub struct OfferResult {
     /// (increments, minimums, restarts on spot, committed terms).
     pub busy_hours_per_month: f64,
     pub billed_hours_per_month: f64,
+    /// The same plan on the offer's published 1-year term: $ per month
+    /// (every hour billed), where the provider publishes one.
+    pub committed_1yr_usd_per_month: Option<f64>,
     pub usd_per_job: Option<f64>,
     pub usd_per_million_output_tokens: Option<f64>,
     pub usd_per_1000_images: Option<f64>,

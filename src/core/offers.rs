@@ -9,7 +9,8 @@
 use super::answer::{OfferResult, Pick, Recommendation};
 use super::billing;
 use super::catalog::{Catalog, Offer, STALE_AFTER_DAYS};
-use super::config::{Config, Sort, Usage};
+use super::config::{Commit, Config, Sort, Usage};
+use super::units::HOURS_PER_MONTH;
 use super::date::Date;
 use super::messages::Msg;
 use super::plan::{OfferPlan, Output, Planner, Unit};
@@ -248,6 +249,10 @@ fn priced(cfg: &Config, catalog: &Catalog, o: &Offer, p: OfferPlan, today: Date)
         usd_per_hour: b.usd_per_hour,
         usd_per_month: b.usd_per_month,
         busy_hours_per_month: b.hours.busy_per_month,
+        committed_1yr_usd_per_month: o
+            .committed_usd_per_hour(Commit::Year)
+            .filter(|_| b.commitment == Commit::None && !b.overridden)
+            .map(|h| h * f64::from(p.instances) * HOURS_PER_MONTH + b.storage_usd_per_month + b.egress_usd_per_month),
         billed_hours_per_month: b.hours.billed_per_month,
         usd_per_job: b.usd_per_job,
         usd_per_million_output_tokens: per_million,
@@ -350,7 +355,8 @@ pub fn recommend(ranked: &[OfferResult], objective: Objective, cost: Objective) 
         .filter(ok)
         .filter(affordable)
         .max_by(|a, b| a.speed_score.total_cmp(&b.speed_score).then(cost.key(b).total_cmp(&cost.key(a))));
-    if let Some(f) = fastest.filter(|f| f.speed_score > pick.speed_score * 1.05) {
+    // Named only when the speed-up is worth a person's attention (a fifth or more).
+    if let Some(f) = fastest.filter(|f| f.speed_score >= pick.speed_score * 1.2) {
         alts.push((f, "fastest"));
     }
     if pick.gpus * pick.instances > 1 {
@@ -363,11 +369,27 @@ pub fn recommend(ranked: &[OfferResult], objective: Objective, cost: Objective) 
             alts.push((s, "on-demand"));
         }
     }
+    // A published 1-year term that undercuts the pick's month: worth it for
+    // an always-on endpoint or a run that keeps GPUs busy all month.
+    let committed = ranked
+        .iter()
+        .filter(ok)
+        .filter(|r| r.busy_hours_per_month >= HOURS_PER_MONTH * 0.999)
+        .filter_map(|r| r.committed_1yr_usd_per_month.map(|m| (r, m)))
+        .min_by(|a, b| a.1.total_cmp(&b.1));
+    if let Some((c, month)) = committed {
+        if month < pick.usd_per_month {
+            alts.push((c, "committed"));
+        }
+    }
     let mut seen = vec![pick.id.clone()];
     let alternatives: Vec<Pick> = alts
         .into_iter()
-        .filter(|(r, _)| {
-            if seen.contains(&r.id) {
+        .filter(|(r, why)| {
+            // The pick itself on a term is a committed alternative worth naming.
+            if *why == "committed" {
+                true
+            } else if seen.contains(&r.id) {
                 false
             } else {
                 seen.push(r.id.clone());
@@ -389,6 +411,12 @@ fn make_pick(r: &OfferResult, why: &'static str, against: &OfferResult, cost: Ob
                 .num("price", c_r / c_a, 2)
                 .arg("other", against.instance.to_string()),
         );
+    }
+    if let (true, Some(month)) = (why == "committed", r.committed_1yr_usd_per_month) {
+        let side = r.storage_usd_per_month + r.egress_usd_per_month;
+        // Busy hours a day above which the term beats paying on-demand by the hour.
+        let break_even = 24.0 * (month - side) / (r.usd_per_month - side).max(1e-9);
+        msgs.push(Msg::new("reason.committed").num("month", month, 0).num("pct", 100.0 * (1.0 - month / r.usd_per_month.max(1e-9)), 0).num("hours", break_even.min(24.0), 1));
     }
     if why == "cheapest" && !r.unknown_costs.is_empty() {
         msgs.push(Msg::new("reason.leaves_out").arg("parts", r.unknown_costs.join(", ")));

@@ -88,7 +88,13 @@ pub fn text(a: &Answer) -> String {
             r.confidence
         );
     }
-    let layout = |id: &str| a.offers.iter().find(|o| &*o.id == id).map_or_else(String::new, |o| format!(" [{}]", o.layout_msg.render(Lang::En)));
+    let layout = |id: &str| {
+        a.offers.iter().find(|o| &*o.id == id).map_or_else(String::new, |o| {
+            let term = if o.commitment == super::config::Commit::None { String::new() } else { format!(", {} term", o.commitment) };
+            let unknown = if o.unknown_costs.is_empty() { String::new() } else { format!("; not published: {}", o.unknown_costs.join(", ")) };
+            format!(" [{}{term}{unknown}]", o.layout_msg.render(Lang::En))
+        })
+    };
     if let Some(rec) = &a.recommendation {
         let _ = writeln!(s, "\nRecommendation: {}{} — {}", rec.pick.offer, layout(&rec.pick.offer), super::answer::reasons_en(&rec.pick.reason_msgs));
         for alt in &rec.alternatives {

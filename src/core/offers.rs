@@ -217,9 +217,13 @@ fn priced(cfg: &Config, catalog: &Catalog, o: &Offer, p: OfferPlan, today: Date)
         reason_msgs.push(Msg::new("reason.spot_refused"));
     }
     let meets = fits && p.meets && cfg.mintps.is_none_or(|m| p.speed_score >= m) && cfg.maxusd.is_none_or(|m| b.usd_per_month <= m);
+    // The job's hours as billed: its work plus start-up.
     let mut speeds = p.speeds;
-    if hours.is_some() && p.job_hours.is_none() {
-        speeds.job_hours = hours;
+    if let Some(h) = hours {
+        let added = h - p.job_hours.unwrap_or(h);
+        speeds.job_hours = Some(h);
+        speeds.job_hours_low = speeds.job_hours_low.map(|v| v + added);
+        speeds.job_hours_high = speeds.job_hours_high.map(|v| v + added);
     }
     OfferResult {
         id: o.id.clone(),

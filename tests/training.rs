@@ -309,9 +309,15 @@ fn pipeline_bubble_and_tensor_all_reduces_cost_throughput() {
     let eff = mfu(gpu, Method::Full);
     let link = gpu.link_bytes_per_s(true);
     let ideal = job.tokens_per_s(gpu, eff, Layout::data(1), link, link);
-    // pp 4 with m = 16 micro-batches: 4 GPUs at 16/19 of their rate.
+    // pp 4 with m = 16 micro-batches: 4 GPUs at 16/19 of their rate, less
+    // the activations sent between stages (small over NVLink).
     let pp = job.tokens_per_s(gpu, eff, Layout { dp: 1, tp: 1, pp: 4 }, link, link);
-    assert!((pp / (4.0 * ideal) - 16.0 / 19.0).abs() < 1e-9, "{}", pp / (4.0 * ideal));
+    let share = pp / (4.0 * ideal);
+    assert!(share < 16.0 / 19.0 && share > 0.99 * 16.0 / 19.0, "{share}");
+    // Over 2.5 Gbit/s Ethernet between stages each boundary's 134 MB of
+    // activations and gradients adds about 0.4 s to a ~1 s stage.
+    let slow = job.tokens_per_s(gpu, eff, Layout { dp: 1, tp: 1, pp: 4 }, 2.5e9 / 8.0, link);
+    assert!(slow < 0.8 * pp, "{slow} vs {pp}");
     // tp 8 over NVLink: below 8× one GPU, above the pipeline's share.
     let tp = job.tokens_per_s(gpu, eff, Layout { dp: 1, tp: 8, pp: 1 }, link, link);
     assert!(tp < 8.0 * ideal && tp > 0.7 * 8.0 * ideal, "{}", tp / (8.0 * ideal));
@@ -367,4 +373,29 @@ mod properties {
             prop_assert!(mem(tp, pp * 2) <= mem(tp, pp));
         }
     }
+}
+
+#[test]
+fn zero3_pays_its_parameter_all_gathers_and_qlora_its_dequantization() {
+    let catalog = Catalog::bundled().expect("catalog");
+    let m = catalog.model("llama-3.1-8b").expect("model");
+    let gpu = catalog.gpu("rtx-4090-24gb").expect("gpu");
+    let link = gpu.pcie_peer_bytes_per_s();
+    let job = |zero: u8, method: Method| TrainJob::new(m, &Config { task: Task::Finetune, method, zero, ..Config::default() });
+    let eff = mfu(gpu, Method::Full);
+    let l = Layout::data(8);
+    let z1 = job(1, Method::Full).tokens_per_s(gpu, eff, l, link, link);
+    let z3 = job(3, Method::Full).tokens_per_s(gpu, eff, l, link, link);
+    // ZeRO-3 is slower by at least its two all-gathers of the parameters.
+    let tokens_per_step = 8.0 * l.micro_batches() * 2048.0;
+    let gather_s = 2.0 * 7.0 / 8.0 * m.params_total * 2.0 / link;
+    assert!(tokens_per_step / z3 >= tokens_per_step / z1 + gather_s * 0.999, "ZeRO-3 {z3} vs ZeRO-1 {z1}");
+    // GeForce cards stage collectives through host memory.
+    assert!(gpu.pcie_peer_bytes_per_s() < gpu.pcie_bytes_per_s());
+    // QLoRA runs 30–40 % longer than LoRA (Raschka 2023: 39 %).
+    let one = Layout::data(1);
+    let lora = job(0, Method::Lora).tokens_per_s(gpu, eff, one, link, link);
+    let qlora = job(0, Method::Qlora).tokens_per_s(gpu, eff, one, link, link);
+    let ratio = lora / qlora;
+    assert!((1.3..=1.4).contains(&ratio), "{ratio}");
 }

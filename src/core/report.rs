@@ -101,7 +101,7 @@ pub fn text(a: &Answer) -> String {
             let _ = writeln!(s, "  {}: {}{} — {}", alt.why, alt.offer, layout(&alt.offer), super::answer::reasons_en(&alt.reason_msgs));
         }
     } else {
-        let _ = writeln!(s, "\nNo offer fits this job as configured.");
+        let _ = writeln!(s, "\nNo offer fits this job and meets its deadline, SLA and budget as configured.");
     }
     let _ = writeln!(s, "\nTop offers:");
     for o in a.offers.iter().take(10) {

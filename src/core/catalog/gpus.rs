@@ -106,6 +106,19 @@ impl Gpu {
         16e9 * f64::from(1u32 << (gen - 3))
     }
 
+    /// GPU-to-GPU bandwidth over PCIe for collectives. GeForce cards have
+    /// peer-to-peer over PCIe disabled by the driver, so NCCL stages every
+    /// transfer through host memory (its SHM transport; the PHB/SYS paths
+    /// of NVIDIA/nccl-tests#307 on RTX 4090s): each byte crosses PCIe twice,
+    /// halving the rate.
+    pub fn pcie_peer_bytes_per_s(&self) -> f64 {
+        if self.class == GpuClass::Consumer {
+            self.pcie_bytes_per_s() / 2.0
+        } else {
+            self.pcie_bytes_per_s()
+        }
+    }
+
     /// Scale-up bandwidth per direction in bytes/s used for tensor-parallel
     /// all-reduce: NVLink/xGMI when present, PCIe otherwise.
     pub fn link_bytes_per_s(&self, nvlink: bool) -> f64 {

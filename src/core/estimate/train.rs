@@ -198,10 +198,13 @@ impl<'a> TrainJob<'a> {
     }
 
     /// Whether a layout can split this model: tp divides the heads, pp the
-    /// layers (uneven stages are possible but not modelled).
+    /// layers (uneven stages are possible but not modelled); and ZeRO
+    /// stages 2 and 3 shard what pipeline stages keep, so they run without
+    /// pipeline parallelism (DeepSpeed's PipelineEngine asserts
+    /// `zero_stage < 2`; FSDP has no pipeline schedule).
     pub fn splits(&self, l: Layout) -> bool {
         let m = self.model;
-        l.tp >= 1 && l.pp >= 1 && m.heads % l.tp == 0 && m.layers % l.pp == 0 && l.pp <= m.layers
+        l.tp >= 1 && l.pp >= 1 && m.heads % l.tp == 0 && m.layers % l.pp == 0 && l.pp <= m.layers && (self.zero < 2 || l.pp == 1)
     }
 
     /// Memory per GPU with `dp` data-parallel GPUs.
@@ -312,15 +315,41 @@ impl<'a> TrainJob<'a> {
         } else {
             0.0
         };
+        // Pipeline stages send each micro-batch's activations forward and
+        // their gradients back: mb·seq·hidden 16-bit values each way per
+        // stage boundary (Narayanan et al. 2021 §2.2), over the link between
+        // stages (the data-parallel link when stages span instances).
+        let pp_comm = if pp > 1.0 { 2.0 * mb_tokens * f64::from(self.model.hidden) * 2.0 / dp_link.min(tp_link).max(1.0) } else { 0.0 };
         let m = l.micro_batches();
-        let step_compute = (m + pp - 1.0) * (stage_compute + tp_comm);
+        let step_compute = (m + pp - 1.0) * (stage_compute * self.dequant_factor() + tp_comm + pp_comm);
         let grad_bytes = self.trainable_params() * 2.0 / (tp * pp);
         let t_comm = if dp > 1.0 { 2.0 * (dp - 1.0) / dp * grad_bytes / dp_link.max(1.0) } else { 0.0 };
-        let step = step_compute.max(t_comm);
+        // ZeRO-3 / FSDP gathers every parameter before its forward and again
+        // before its backward: 2·(dp−1)/dp of the shard's bytes per step
+        // (Rajbhandari et al. 2020, ZeRO §7.2.2: 3Ψ of traffic against
+        // data parallelism's 2Ψ), counted here without overlap.
+        let t_gather = if self.zero >= 3 && dp > 1.0 {
+            2.0 * (dp - 1.0) / dp * self.model.params_total * self.format.body_bits / 8.0 / (tp * pp) / dp_link.max(1.0)
+        } else {
+            0.0
+        };
+        let step = step_compute.max(t_comm) + t_gather;
         if step > 0.0 {
             dp * m * mb_tokens / step
         } else {
             0.0
+        }
+    }
+
+    /// QLoRA dequantizes its 4-bit base in every forward and backward
+    /// matmul: runs take 39 % longer than LoRA on the same GPU (Raschka
+    /// 2023, "Practical Tips for Finetuning LLMs Using LoRA", Llama 2 7B on
+    /// an A100: QLoRA saves 33 % memory at a 39 % increase in runtime).
+    pub fn dequant_factor(&self) -> f64 {
+        if self.method == Method::Qlora {
+            QLORA_TIME_FACTOR
+        } else {
+            1.0
         }
     }
 
@@ -344,6 +373,9 @@ impl<'a> TrainJob<'a> {
         }
     }
 }
+
+/// Runtime of QLoRA over LoRA (see [`TrainJob::dequant_factor`]).
+pub const QLORA_TIME_FACTOR: f64 = 1.39;
 
 /// Model-FLOPs utilisation by GPU class, from the published MFU rows of
 /// `tests/data/training_measurements.csv`: A100 0.51–0.64 (llm-foundry,

@@ -46,6 +46,19 @@ fn run(cfg: &Config, notices: Vec<Notice>, catalog: &Catalog, today: Date, sugge
         focus = catalog.gpu("h100-sxm-80gb").or(catalog.gpus.first());
     }
     let (memory, answers) = planner.focus(focus, pick);
+    let mut notices = r.notices.clone();
+    if let Some(days) = cfg.days {
+        if !offers.iter().any(|o| o.meets) {
+            // The fastest fitting offer, in days, for the notice.
+            let fastest = offers.iter().filter(|o| o.fits).filter_map(|o| o.speeds.job_hours).fold(f64::MAX, f64::min);
+            let message = if fastest < f64::MAX {
+                format!("no offer finishes within {} days; the fastest that fits takes {:.1} days", link::fmt_num(days), fastest / 24.0)
+            } else {
+                format!("no offer finishes within {} days", link::fmt_num(days))
+            };
+            notices.push(Notice::other("days", message));
+        }
+    }
     let (id, name, inferred) = r.model_label();
     let mut answer = Answer {
         memory,
@@ -56,7 +69,7 @@ fn run(cfg: &Config, notices: Vec<Notice>, catalog: &Catalog, today: Date, sugge
         unusable: r.unusable,
         kv_format: cfg.kv.clone(),
         // The link in effect, normalized (what was ignored is left out).
-        ..Answer::empty(link::encode(cfg), cfg.task, r.notices.clone(), catalog.as_of, (id, name, inferred), r.weight_format())
+        ..Answer::empty(link::encode(cfg), cfg.task, notices, catalog.as_of, (id, name, inferred), r.weight_format())
     };
     if suggest {
         answer.whatif = whatif::single_changes(cfg, catalog, today, &answer, objective);

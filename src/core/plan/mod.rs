@@ -42,6 +42,13 @@ pub enum Output {
     None,
 }
 
+/// The slowest published link between instances over which a model or a
+/// training job is split (pipeline stages, sharded data parallelism):
+/// 100 Gbit/s. Below it, each stage boundary's activations cost more than
+/// the stage computes (see `estimate/train.rs`); practitioners keep such
+/// splits inside one machine.
+pub const MIN_SPLIT_GBPS: f64 = 100.0;
+
 /// What the task produces, which decides the unit its cost is ranked on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Unit {

@@ -204,7 +204,7 @@ impl<'r> ServePlanner<'r> {
     /// many offers share a GPU type and count, so this is planned once per shape.
     pub fn offer(&mut self, gpu: &Gpu, o: &Offer) -> OfferPlan {
         // Several instances only as pipeline stages over a published network.
-        let multi_node_ok = o.gpus > 1 && o.inter_node_gbps.is_some_and(|g| g > 0.0) && !self.cfg.engine.splits_layers();
+        let multi_node_ok = o.gpus > 1 && o.inter_node_gbps.is_some_and(|g| g >= super::MIN_SPLIT_GBPS) && !self.cfg.engine.splits_layers();
         let key = (o.gpu.clone(), o.gpus, multi_node_ok);
         if let Some((_, p)) = self.shapes.iter().find(|(k, _)| *k == key) {
             return p.clone();

@@ -254,11 +254,11 @@ fn offer_plan(job: &TrainJob<'_>, cfg: &Config, gpu: &Gpu, o: &Offer, cache: &mu
     let cap = gpu.usable_bytes() * USABLE;
     // Several instances over a published network: pipeline stages or
     // sharded data-parallel replicas across them.
-    let multi = o.inter_node_gbps.is_some_and(|g| g > 0.0);
+    let multi = o.inter_node_gbps.is_some_and(|g| g >= super::MIN_SPLIT_GBPS);
     let counts: Vec<u32> = (1..=if multi { 64u32 } else { 1 }).map(|i| o.gpus * i).collect();
     // Add instances to meet a deadline.
     let need = cfg.days.map_or(1, |d| gpus_for_deadline(job, cfg, gpu, d));
-    let tp_link = if o.interconnect.is_scale_up() { gpu.link_bytes_per_s(true) } else { gpu.pcie_bytes_per_s() };
+    let tp_link = if o.interconnect.is_scale_up() { gpu.link_bytes_per_s(true) } else { gpu.pcie_peer_bytes_per_s() };
     let dp_link = |n: u32| if n > o.gpus { o.inter_node_gbps.map_or(DEFAULT_INTER_NODE_BYTES_PER_S, |g| g * 1e9 / 8.0 / f64::from(o.gpus)) } else { tp_link };
     let gpu_key = std::ptr::from_ref(gpu) as usize;
     // None: no count reaches the deadline's GPUs, the offer cannot finish in time.
@@ -281,7 +281,24 @@ fn offer_plan(job: &TrainJob<'_>, cfg: &Config, gpu: &Gpu, o: &Offer, cache: &mu
     };
     // The deadline's GPU count where the offer reaches it; else the fewest
     // that hold the job (it fits, and `meets` says it is late).
-    let found = locate(need).or_else(|| if need > 1 { locate(1) } else { None });
+    let mut found = locate(need).or_else(|| if need > 1 { locate(1) } else { None });
+    // The count came from a data-parallel rate; the chosen layout may be
+    // slower (pipeline bubbles, links). Iterate on its real speed.
+    if let Some(days) = cfg.days {
+        let tokens = job.job_tokens(cfg);
+        for _ in 0..4 {
+            let Some((n, (_, tps))) = found else { break };
+            let hours = tokens / tps.max(1e-9) / 3600.0;
+            if hours <= days * 24.0 {
+                break;
+            }
+            let more = (f64::from(n) * hours / (days * 24.0) * 1.02).ceil().min(f64::from(u32::MAX / 2)) as u32;
+            match locate(more.max(n + 1)) {
+                Some(next) if next.0 > n => found = Some(next),
+                _ => break,
+            }
+        }
+    }
     let fits = found.is_some();
     let (gpus, layout, tps) = match found {
         Some((n, (l, tps))) => (n, l, tps),

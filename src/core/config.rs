@@ -133,6 +133,11 @@ pub struct Config {
     pub providers: Vec<String>,
     pub region: Option<String>,
     pub mintps: Option<f64>,
+    /// SLA: the longest acceptable time to first token, seconds.
+    pub maxttft: Option<f64>,
+    /// Serving load as requests per second; sets the concurrency by
+    /// Little's law (rate × request latency) when `batch` is not given.
+    pub rps: Option<f64>,
     pub maxusd: Option<f64>,
     pub prices: Vec<(String, f64)>,
     pub cat: Option<Date>,
@@ -191,6 +196,8 @@ impl Default for Config {
             providers: Vec::new(),
             region: None,
             mintps: None,
+            maxttft: None,
+            rps: None,
             maxusd: None,
             prices: Vec::new(),
             cat: None,

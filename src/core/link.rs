@@ -16,7 +16,7 @@ pub const KEYS: &[&str] = &[
     "engine", "gpu", "gpus", "nodes", "in", "out", "batch", "images", "res", "steps", "frames", "fps", "seconds",
     "enc_offload", "method", "rank", "targets", "optim", "optim_offload", "mb", "seq", "gc", "flash", "zero",
     "tokens", "epochs", "days", "use", "hpd", "jobs", "jobmin", "per_job", "spot", "commit", "restart", "store", "ckpts", "egress",
-    "sort", "provider", "region", "mintps", "maxusd", "price", "cat", "lang", "embed", "theme",
+    "sort", "provider", "region", "mintps", "maxttft", "rps", "maxusd", "price", "cat", "lang", "embed", "theme",
 ];
 
 /// Decodes `%XX` and `+`; invalid escapes are kept literally.
@@ -187,6 +187,8 @@ fn apply(cfg: &mut Config, key: &str, value: &str) -> Result<(), Notice> {
             c.region = Some(value.to_string());
         }
         "mintps" => c.mintps = Some(num(value, key, 0.0, 1e9)?),
+        "maxttft" => c.maxttft = Some(num(value, key, 0.001, 3600.0)?),
+        "rps" => c.rps = Some(num(value, key, 0.0001, 1e6)?),
         "maxusd" => c.maxusd = Some(num(value, key, 0.0, 1e12)?),
         "price" => {
             let mut prices = Vec::new();
@@ -223,6 +225,8 @@ pub fn set(cfg: &Config, key: &str, value: &str) -> Result<Config, Notice> {
             "tokens" => next.tokens = d.tokens,
             "days" => next.days = d.days,
             "mintps" => next.mintps = d.mintps,
+            "maxttft" => next.maxttft = d.maxttft,
+            "rps" => next.rps = d.rps,
             "maxusd" => next.maxusd = d.maxusd,
             "store" => next.store_gb = d.store_gb,
             "res" => next.res = d.res,
@@ -237,7 +241,7 @@ pub fn set(cfg: &Config, key: &str, value: &str) -> Result<Config, Notice> {
 }
 
 /// Keys whose field may be left blank: the model's or the tool's default.
-const OPTIONAL_KEYS: &[&str] = &["batch", "per_job", "res", "steps", "frames", "fps", "seconds", "gpus", "tokens", "days", "mintps", "maxusd", "store"];
+const OPTIONAL_KEYS: &[&str] = &["batch", "per_job", "res", "steps", "frames", "fps", "seconds", "gpus", "tokens", "days", "mintps", "maxttft", "rps", "maxusd", "store"];
 
 /// Decodes a query string (with or without a leading `?`) into a
 /// configuration and the notices for whatever was ignored.
@@ -424,6 +428,12 @@ pub fn encode(cfg: &Config) -> String {
     }
     if let Some(v) = cfg.mintps {
         put("mintps", fmt_num(v));
+    }
+    if let Some(v) = cfg.maxttft {
+        put("maxttft", fmt_num(v));
+    }
+    if let Some(v) = cfg.rps {
+        put("rps", fmt_num(v));
     }
     if let Some(v) = cfg.maxusd {
         put("maxusd", fmt_num(v));

@@ -42,6 +42,21 @@ fn user_batch(cfg: &Config) -> f64 {
     }
 }
 
+/// The concurrency a request rate keeps in flight on a plan, by Little's
+/// law (Little 1961: L = λ·W): rate × the request latency at that
+/// concurrency, solved by fixed-point iteration from one sequence.
+fn little(job: &ServeJob<'_>, gpu: &Gpu, plan: Plan, rps: f64) -> f64 {
+    let mut b = 1.0;
+    for _ in 0..8 {
+        let next = (rps * job.speed(gpu, plan, b).request_latency_s).clamp(1.0, 100_000.0);
+        if (next - b).abs() < 0.01 * b {
+            return next.ceil();
+        }
+        b = next;
+    }
+    b.ceil()
+}
+
 /// Speeds of a serving plan with their ranges. Times scale inversely.
 pub fn serve_speeds(job: &ServeJob<'_>, gpu: &Gpu, plan: Plan, batch: f64, widen: f64) -> (Speeds, &'static str) {
     let s = job.speed(gpu, plan, batch);
@@ -130,6 +145,15 @@ impl<'r> ServePlanner<'r> {
         j
     }
 
+    /// The batch a plan serves: the link's, or the concurrency its request
+    /// rate keeps in flight when it gives `rps` and no `batch`.
+    fn batch_on(&self, gpu: &Gpu, plan: Plan) -> Batch {
+        match (self.cfg.rps, self.cfg.batch) {
+            (Some(rps), None) => Batch::N(little(&self.job, gpu, plan, rps) as u32),
+            _ => self.cfg.batch(),
+        }
+    }
+
     /// The plan for a GPU type: the configuration's own GPU count if given,
     /// else the smallest tensor-parallel group that fits, else whole nodes.
     pub fn plan_for(&self, gpu: &Gpu) -> (Plan, bool) {
@@ -167,18 +191,22 @@ impl<'r> ServePlanner<'r> {
                 let unsupported = self.unsupported(gpu);
                 let (plan, fits) = self.plan_for(gpu);
                 let fits = fits && unsupported.is_none();
-                let batch = job.resolve_batch(cfg.batch(), gpu, plan);
+                let batch = job.resolve_batch(self.batch_on(gpu, plan), gpu, plan);
                 let mem = job.memory(plan, batch);
                 let (conf, widen) = confidence(cfg, job.model, gpu, plan);
                 let (speeds, bound) = serve_speeds(job, gpu, plan, batch, widen);
                 let per_user = speeds.decode_tokens_per_s_per_seq.unwrap_or(0.0);
-                let meets = cfg.mintps.is_none_or(|m| per_user >= m);
+                let ttft = speeds.time_to_first_token_s.unwrap_or(f64::MAX);
+                let meets = cfg.mintps.is_none_or(|m| per_user >= m) && cfg.maxttft.is_none_or(|m| ttft <= m);
                 let mut reason_msgs: Vec<Msg> = unsupported.into_iter().collect();
                 if !fits && reason_msgs.is_empty() {
                     reason_msgs.push(Msg::new("reason.nofit").num("need", mem.total() / GIB, 1).num("have", job.usable_bytes(gpu) / GIB, 1));
                 }
-                if let (Some(m), false) = (cfg.mintps, meets) {
+                if let Some(m) = cfg.mintps.filter(|m| per_user < *m) {
                     reason_msgs.push(Msg::new("reason.slow").num("tps", per_user, 0).num("min", m, 0));
+                }
+                if let Some(m) = cfg.maxttft.filter(|m| ttft > *m) {
+                    reason_msgs.push(Msg::new("reason.ttft").num("ttft", ttft, 2).num("max", m, 2));
                 }
                 GpuResult {
                     gpu: gpu.id.clone(),
@@ -219,7 +247,6 @@ impl<'r> ServePlanner<'r> {
         let job = &self.job_on(gpu);
         let unsupported = self.unsupported(gpu);
         let usable = job.usable_bytes(gpu);
-        let wanted = user_batch(cfg);
         let e = cfg.engine;
         let mut reasons: Vec<Msg> = unsupported.iter().cloned().collect();
         // The link's GPU count per instance (and instances) when it sets one,
@@ -249,17 +276,22 @@ impl<'r> ServePlanner<'r> {
             }
         };
         let plan = Plan::in_node(e, n, nodes);
+        let batch_asked = self.batch_on(gpu, plan);
+        let wanted = match batch_asked {
+            Batch::N(n) => f64::from(n),
+            Batch::Max => 1.0,
+        };
         let per_instance = if nodes == 1 { (gpus / n.max(1)).max(1) } else { 1 };
         let max_batch = f64::from(job.max_batch(gpu, plan));
         // Spread the users' concurrent sequences over replicas; add instances
         // when one instance cannot hold them all.
         let (batch, instances) = if fits_one && max_batch >= 1.0 {
             let per_instance_seqs = max_batch * f64::from(per_instance);
-            let inst = match cfg.batch() {
+            let inst = match batch_asked {
                 Batch::Max => 1.0,
                 Batch::N(_) => (wanted / per_instance_seqs).ceil().max(1.0),
             };
-            let b = match cfg.batch() {
+            let b = match batch_asked {
                 Batch::Max => max_batch,
                 Batch::N(_) => (wanted / (inst * f64::from(per_instance))).ceil().max(1.0),
             };
@@ -274,7 +306,7 @@ impl<'r> ServePlanner<'r> {
         // users' sequences keep only some of them busy when there are fewer
         // than the copies hold (idle copies serve no tokens).
         let replicas = per_instance * (instances / nodes.max(1)).max(1);
-        let r = match cfg.batch() {
+        let r = match batch_asked {
             Batch::N(_) if fits => (wanted / batch.max(1.0)).ceil().clamp(1.0, f64::from(replicas)),
             _ => f64::from(replicas),
         };
@@ -296,9 +328,14 @@ impl<'r> ServePlanner<'r> {
         } else {
             Msg::new("layout.tp").num("tp", f64::from(plan.tp), 0)
         };
+        let ttft = speeds.time_to_first_token_s.unwrap_or(f64::MAX);
+        let meets = cfg.maxttft.is_none_or(|m| ttft <= m);
+        if let Some(m) = cfg.maxttft.filter(|m| ttft > *m) {
+            reasons.push(Msg::new("reason.ttft").num("ttft", ttft, 2).num("max", m, 2));
+        }
         OfferPlan {
             fits,
-            meets: true,
+            meets,
             layout,
             gpus: plan.gpus(),
             instances,

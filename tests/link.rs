@@ -144,4 +144,37 @@ fn name_tables_round_trip() {
     walk("sort", Sort::NAMES, Sort::parse, Sort::as_str, |c| c.sort);
     walk("lang", Lang::NAMES, Lang::parse, Lang::as_str, |c| c.lang.unwrap_or(Lang::En));
     walk("theme", Theme::NAMES, Theme::parse, Theme::as_str, |c| c.theme);
+    walk("commit", whichgpu::core::config::Commit::NAMES, whichgpu::core::config::Commit::parse, whichgpu::core::config::Commit::as_str, |c| c.commit);
+}
+
+#[test]
+fn commit_round_trips_and_rejects_unknown_terms() {
+    use whichgpu::core::config::Commit;
+    for (q, want) in [("commit=1mo", Commit::Month), ("commit=1yr", Commit::Year), ("commit=3yr", Commit::ThreeYears), ("commit=none", Commit::None)] {
+        let (cfg, notices) = decode(q);
+        assert!(notices.is_empty(), "{q}: {notices:?}");
+        assert_eq!(cfg.commit, want);
+        let link = encode(&cfg);
+        assert_eq!(link.contains("commit="), want != Commit::None, "{link}");
+        assert_eq!(decode(&link).0.commit, want, "{link}");
+    }
+    let (cfg, notices) = decode("commit=2yr");
+    assert_eq!(cfg.commit, Commit::None);
+    assert!(notices.iter().any(|n| n.key == "commit" && n.message.contains("1yr")), "{notices:?}");
+}
+
+#[test]
+fn per_job_round_trips_and_clears() {
+    use whichgpu::core::link::set;
+    let (cfg, notices) = decode("task=generate&model=flux.1-dev&use=jobs&per_job=250");
+    assert!(notices.is_empty(), "{notices:?}");
+    assert_eq!(cfg.per_job, Some(250.0));
+    let link = encode(&cfg);
+    assert!(link.contains("per_job=250"), "{link}");
+    assert_eq!(decode(&link).0.per_job, Some(250.0));
+    assert_eq!(decode(&encode(&decode("use=once&per_job=0.5").0)).0.per_job, Some(0.5));
+    assert_eq!(set(&cfg, "per_job", "").expect("blank clears").per_job, None);
+    let (bad, notices) = decode("per_job=-3");
+    assert_eq!(bad.per_job, None);
+    assert!(notices.iter().any(|n| n.key == "per_job"), "{notices:?}");
 }

@@ -28,3 +28,35 @@ fn chinese_text_is_chinese() {
         }
     }
 }
+
+/// Every notice the link and resolve produce renders by message key: in
+/// English exactly the JSON's `message`, in Chinese Chinese text.
+#[test]
+fn notices_render_in_either_language() {
+    use whichgpu::core::catalog::{Catalog, Date};
+    use whichgpu::core::config::Lang;
+    use whichgpu::core::evaluate::evaluate_query;
+    let catalog = Catalog::bundled().expect("catalog");
+    let today = Date { year: 2026, month: 1, day: 1 };
+    let queries = [
+        "lang=zh&task=nope&batch=-1",
+        "v=9&frobnicate=1&=3&in=1&in=2&spot=maybe&gpu=NOPE&region=",
+        "model=nope&gpu=nope-gpu&provider=nope&price=nope:1&cat=2020-01-01&res=3x3",
+        "task=generate&model=musicgen-small&seconds=600&w=int4-awq",
+        "model=custom&kv_heads=7&heads=8&gpus=3",
+        "model=sdxl",
+    ];
+    let mut seen = 0;
+    for q in queries {
+        for n in evaluate_query(q, catalog, today).notices {
+            let msg = n.msg.as_ref().unwrap_or_else(|| panic!("{q}: `{}` has no message key", n.key));
+            assert_eq!(n.text(Lang::En), n.message, "{q}: {}", msg.key);
+            let zh = n.text(Lang::Zh);
+            assert!(zh.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)), "{q}: {zh}");
+            seen += 1;
+        }
+    }
+    assert!(seen >= 15, "only {seen} notices");
+    let zh: Vec<String> = evaluate_query("lang=zh&task=nope&batch=-1", catalog, today).notices.iter().map(|n| n.text(Lang::Zh)).collect();
+    assert!(zh.iter().any(|t| t.contains("1 到 100000 之间的整数")), "{zh:?}");
+}

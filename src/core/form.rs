@@ -2,9 +2,12 @@
 //! is (and so which inputs apply). Domain decisions the shell must not
 //! make itself; no rendering here.
 
+use super::answer::{Answer, OfferResult};
 use super::catalog::media::MediaKind;
 use super::catalog::Catalog;
 use super::config::{Config, Task, Usage};
+use super::offers::{self, Objective};
+use super::plan::Unit;
 use super::precision;
 
 /// The kind of job a configuration describes, as the form sees it.
@@ -71,7 +74,11 @@ pub fn inputs(cfg: &Config, kind: FormKind) -> Inputs {
         Usage::Jobs | Usage::Once if kind != FormKind::ImageTrain => main.extend(["jobs", "jobmin"]),
         _ => {}
     }
-    main.extend(["sort", "spot"]);
+    // The work of one job, where a job is requests or generated items.
+    if matches!(cfg.usage(), Usage::Jobs | Usage::Once) && matches!(kind, FormKind::Serve | FormKind::Generate) {
+        main.push("per_job");
+    }
+    main.extend(["sort", "spot", "commit"]);
     let mut advanced = if cfg.is_training() { vec!["optim", "gc", "zero", "rank", "ckpts"] } else { vec!["engine", "kv"] };
     advanced.extend(["gpu", "gpus", "images"]);
     if cfg.images > 0 && cfg.task == Task::Serve {
@@ -134,8 +141,73 @@ pub fn label(kind: FormKind, key: &str) -> &'static str {
         "egress" => "ui.egress",
         "restart" => "ui.restart",
         "theme" => "ui.theme",
+        "commit" => "ui.commit",
+        "per_job" if kind == FormKind::Generate => "ui.per_job.images",
+        "per_job" => "ui.per_job.requests",
         _ => "",
     }
+}
+
+/// The unit the task produces for a model (the answer's model, after
+/// resolve): what the offers are priced in.
+pub fn unit(task: Task, model: &str, catalog: &Catalog) -> Unit {
+    let media = catalog.media_model(model).map(|m| m.kind);
+    match (task, media) {
+        (Task::Serve, _) => Unit::Tokens,
+        (Task::Generate, Some(MediaKind::Video)) => Unit::Clips,
+        (Task::Generate, Some(MediaKind::Audio)) => Unit::Audio,
+        (Task::Generate, _) => Unit::Images,
+        (Task::Finetune, Some(MediaKind::Image)) => Unit::ImageTraining,
+        (Task::Finetune | Task::Pretrain, _) => Unit::Training,
+    }
+}
+
+/// An input's label for this configuration: `per_job` counts the unit the
+/// generator makes (images, clips, audio seconds) or requests.
+pub fn label_for(cfg: &Config, catalog: &Catalog, kind: FormKind, key: &str) -> &'static str {
+    match (key, unit(cfg.task, cfg.model_id(), catalog)) {
+        ("per_job", Unit::Clips) => "ui.per_job.clips",
+        ("per_job", Unit::Audio) => "ui.per_job.audio",
+        _ => label(kind, key),
+    }
+}
+
+/// The cost objectives, each with the header of its offers-table column.
+const PRICE_COLUMNS: &[(Objective, &str)] = &[
+    (Objective::UsdPerMillionOutputTokens, "ui.col.mtok"),
+    (Objective::UsdPer1000Images, "ui.col.kimg"),
+    (Objective::UsdPerClip, "ui.col.clip"),
+    (Objective::UsdPerAudioHour, "ui.col.audioh"),
+    (Objective::UsdPerJob, "ui.col.job"),
+    (Objective::UsdPerMonth, "ui.col.month"),
+];
+
+/// The offers table's per-unit price column: the objective the offers were
+/// ranked on when it is a cost, else the task's cost objective (a speed
+/// ranking still prices the unit the user buys).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PriceColumn {
+    pub objective: Objective,
+    /// Message key of the column header.
+    pub header: &'static str,
+}
+
+impl PriceColumn {
+    /// The offer's price per unit; `None` where it is unknown (no fit, no speed).
+    pub fn value(self, o: &OfferResult) -> Option<f64> {
+        Some(self.objective.key(o)).filter(|v| *v < f64::MAX)
+    }
+}
+
+pub fn price_column(cfg: &Config, catalog: &Catalog, answer: &Answer) -> PriceColumn {
+    let ranked = answer.recommendation.as_ref().map(|r| r.objective);
+    let column = |o: Objective| PRICE_COLUMNS.iter().find(|(c, _)| *c == o).map(|&(objective, header)| PriceColumn { objective, header });
+    PRICE_COLUMNS
+        .iter()
+        .find(|(o, _)| Some(o.field()) == ranked)
+        .and_then(|&(o, _)| column(o))
+        .or_else(|| column(offers::cost_objective(cfg, unit(answer.task, &answer.model, catalog))))
+        .unwrap_or(PriceColumn { objective: Objective::UsdPerMonth, header: "ui.col.month" })
 }
 
 /// The models the model select offers for a task: generators for
@@ -294,5 +366,41 @@ mod tests {
         assert!(!media.is_empty() && media.len() < llm.len());
         assert!(media.iter().all(|f| precision::is_media_format(f) && llm.contains(f)));
         assert_eq!(format_ids(FormKind::ImageTrain), media);
+    }
+
+    #[test]
+    fn per_job_and_commit_inputs() {
+        let c = catalog();
+        let jobs = Config { usage: Some(Usage::Jobs), ..cfg(Task::Serve) };
+        assert!(shows(&jobs, FormKind::Serve, "per_job") && shows(&jobs, FormKind::Serve, "commit"));
+        assert!(!shows(&cfg(Task::Serve), FormKind::Serve, "per_job"), "an endpoint has no jobs");
+        let once = Config { usage: Some(Usage::Once), ..cfg(Task::Generate) };
+        assert!(shows(&once, FormKind::Generate, "per_job"));
+        assert!(!shows(&Config { usage: Some(Usage::Jobs), ..cfg(Task::Pretrain) }, FormKind::Train, "per_job"));
+        assert_eq!(label_for(&jobs, c, FormKind::Serve, "per_job"), "ui.per_job.requests");
+        assert_eq!(label_for(&once, c, FormKind::Generate, "per_job"), "ui.per_job.images");
+        let clips = Config { model: Some("wan-2.1-1.3b".into()), ..once.clone() };
+        assert_eq!(label_for(&clips, c, FormKind::Generate, "per_job"), "ui.per_job.clips");
+        let audio = Config { model: Some("musicgen-small".into()), ..once };
+        assert_eq!(label_for(&audio, c, FormKind::Generate, "per_job"), "ui.per_job.audio");
+    }
+
+    #[test]
+    fn the_price_column_follows_the_objective() {
+        use crate::core::date::Date;
+        use crate::core::evaluate::evaluate_query;
+        let c = catalog();
+        let today = Date { year: 2026, month: 1, day: 1 };
+        let col = |q: &str| {
+            let (cfg, _) = crate::core::link::decode(q);
+            price_column(&cfg, c, &evaluate_query(q, c, today)).header
+        };
+        assert_eq!(col(""), "ui.col.mtok");
+        assert_eq!(col("sort=speed"), "ui.col.mtok", "a speed ranking still prices tokens");
+        assert_eq!(col("task=generate&model=flux.1-dev"), "ui.col.kimg");
+        assert_eq!(col("task=generate&model=wan-2.1-1.3b"), "ui.col.clip");
+        assert_eq!(col("task=generate&model=musicgen-small"), "ui.col.audioh");
+        assert_eq!(col("task=generate&model=flux.1-dev&use=jobs&per_job=100"), "ui.col.job");
+        assert_eq!(col("task=finetune&use=always"), "ui.col.month");
     }
 }

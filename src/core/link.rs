@@ -4,6 +4,7 @@
 
 use super::config::*;
 use super::date::Date;
+use super::messages::Msg;
 pub use super::notice::{Notice, NoticeKind};
 use super::precision;
 use super::table::{clip, is_id};
@@ -60,15 +61,14 @@ fn percent_encode(s: &str) -> String {
 fn num(value: &str, key: &str, min: f64, max: f64) -> Result<f64, Notice> {
     match value.trim().parse::<f64>() {
         Ok(v) if v.is_finite() && v >= min && v <= max => Ok(v),
-        Ok(v) if v.is_finite() => Err(Notice::bad(key, value, &format!("a number from {min} to {max}"))),
-        _ => Err(Notice::bad(key, value, &format!("a number from {min} to {max}"))),
+        _ => Err(Notice::bad_msg(key, value, Msg::new("expect.number").arg("min", min.to_string()).arg("max", max.to_string()))),
     }
 }
 
 fn int(value: &str, key: &str, min: u32, max: u32) -> Result<u32, Notice> {
     match value.trim().parse::<u64>() {
         Ok(v) if v >= u64::from(min) && v <= u64::from(max) => u32::try_from(v).map_err(|_| Notice::bad(key, value, "a whole number")),
-        _ => Err(Notice::bad(key, value, &format!("a whole number from {min} to {max}"))),
+        _ => Err(Notice::bad_msg(key, value, Msg::new("expect.whole").arg("min", min.to_string()).arg("max", max.to_string()))),
     }
 }
 
@@ -76,7 +76,7 @@ fn flag(value: &str, key: &str) -> Result<bool, Notice> {
     match value {
         "1" | "true" => Ok(true),
         "0" | "false" => Ok(false),
-        _ => Err(Notice::bad(key, value, "0 or 1")),
+        _ => Err(Notice::bad_msg(key, value, Msg::new("expect.flag"))),
     }
 }
 
@@ -91,7 +91,7 @@ fn id(value: &str, key: &str) -> Result<String, Notice> {
     if is_id(value) {
         Ok(value.to_string())
     } else {
-        Err(Notice::bad(key, value, "a lowercase id"))
+        Err(Notice::bad_msg(key, value, Msg::new("expect.id")))
     }
 }
 
@@ -101,11 +101,7 @@ fn apply(cfg: &mut Config, key: &str, value: &str) -> Result<(), Notice> {
     match key {
         "v" => {
             if value != "1" {
-                return Err(Notice {
-                    key: "v".into(),
-                    message: format!("link format version `{}` is unknown; reading it as version 1", clip(value)),
-                    kind: NoticeKind::UnknownVersion { value: clip(value) },
-                });
+                return Err(Notice::unknown_version(value));
             }
         }
         "task" => c.task = pick(value, key, Task::NAMES)?,
@@ -143,7 +139,7 @@ fn apply(cfg: &mut Config, key: &str, value: &str) -> Result<(), Notice> {
             let parsed = value.split_once('x').and_then(|(w, h)| Some((w.parse::<u32>().ok()?, h.parse::<u32>().ok()?)));
             match parsed {
                 Some((w, h)) if (64..=8192).contains(&w) && (64..=8192).contains(&h) => c.res = Some((w, h)),
-                _ => return Err(Notice::bad(key, value, "WxH with each side from 64 to 8192")),
+                _ => return Err(Notice::bad_msg(key, value, Msg::new("expect.res"))),
             }
         }
         "steps" => c.steps = Some(int(value, key, 1, 1000)?),
@@ -182,7 +178,7 @@ fn apply(cfg: &mut Config, key: &str, value: &str) -> Result<(), Notice> {
         }
         "region" => {
             if value.is_empty() || value.len() > 64 || value.chars().any(char::is_control) {
-                return Err(Notice::bad(key, value, "a region name"));
+                return Err(Notice::bad_msg(key, value, Msg::new("expect.region")));
             }
             c.region = Some(value.to_string());
         }
@@ -257,7 +253,7 @@ pub fn decode(query: &str) -> (Config, Vec<Notice>) {
         let value = value.trim();
         if seen.contains(&key) {
             let label = if key.is_empty() { "(empty)".to_string() } else { clip(&key) };
-            notices.push(Notice { key: label.clone(), message: format!("`{label}` appears twice; the last value wins"), kind: NoticeKind::Duplicate });
+            notices.push(Notice::duplicate(&label));
         } else if seen.len() < 100 {
             seen.push(key.clone());
         }

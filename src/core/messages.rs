@@ -19,6 +19,8 @@ pub enum Arg {
     Text(String),
     /// A number shown with this many decimals.
     Fixed(f64, u8),
+    /// A message of its own, rendered in the same language.
+    Msg(Box<Msg>),
 }
 
 impl std::fmt::Display for Arg {
@@ -26,6 +28,7 @@ impl std::fmt::Display for Arg {
         match self {
             Arg::Text(s) => f.write_str(s),
             Arg::Fixed(x, d) => write!(f, "{x:.prec$}", prec = usize::from(*d)),
+            Arg::Msg(m) => f.write_str(&m.render(super::config::Lang::En)),
         }
     }
 }
@@ -46,17 +49,28 @@ impl Msg {
         self
     }
 
-    /// Replaces each `{name}` placeholder of a template with its value.
-    pub fn fill(&self, template: &str) -> String {
+    /// A placeholder filled by another message, in the reader's language.
+    pub fn sub(mut self, name: &'static str, value: Msg) -> Msg {
+        self.args.push((name, Arg::Msg(Box::new(value))));
+        self
+    }
+
+    /// Replaces each `{name}` placeholder of a template with its value
+    /// (a nested message in `lang`).
+    pub fn fill(&self, template: &str, lang: Lang) -> String {
         let mut out = template.to_string();
         for (name, value) in &self.args {
-            out = out.replace(&format!("{{{name}}}"), &value.to_string());
+            let text = match value {
+                Arg::Msg(m) => m.render(lang),
+                v => v.to_string(),
+            };
+            out = out.replace(&format!("{{{name}}}"), &text);
         }
         out
     }
 
     pub fn render(&self, lang: Lang) -> String {
-        self.fill(template(self.key, lang).unwrap_or(self.key))
+        self.fill(template(self.key, lang).unwrap_or(self.key), lang)
     }
 }
 
@@ -167,6 +181,31 @@ pub const MESSAGES: &[(&str, &str, &str)] = &[
     ("g.train.methods", "On one GPU this model needs {full} GiB for full fine-tuning (weights, gradients and optimizer states for every parameter), {lora} GiB for LoRA (a frozen 16-bit base plus small trainable adapters) and {qlora} GiB for QLoRA (a 4-bit base).", "在单块 GPU 上，这个模型全量微调需要 {full} GiB（每个参数都有权重、梯度和优化器状态），LoRA 需要 {lora} GiB（冻结的 16 位底座加少量可训练适配器），QLoRA 需要 {qlora} GiB（4 位底座）。"),
     ("g.train.time", "Training on {tokens} tokens takes about {hours} hours on {gpus} × {gpu} ({gpuh} GPU-hours), at the model-FLOPs utilisation published runs reach on this class of GPU.", "在 {gpus} × {gpu} 上训练 {tokens} 个 token 约需 {hours} 小时（{gpuh} GPU 小时），按同类 GPU 上公开训练记录的算力利用率估算。"),
     ("g.train.ckpt", "Each checkpoint is {size} GiB; keeping {n} of them is billed as storage every month.", "每个检查点 {size} GiB；保留 {n} 个会按月计入存储费用。"),
+    // Notices: what the link asked for that was ignored or replaced.
+    ("notice.unknown_key", "unknown key `{key}`, ignored", "未知的键 `{key}`，已忽略"),
+    ("notice.empty_key", "a value without a key, ignored", "有值但没有键，已忽略"),
+    ("notice.bad", "`{value}` is not valid for `{key}` (expected {expected}); using the default", "`{value}` 不是 `{key}` 的有效值（应为 {expected}）；改用默认值"),
+    ("notice.version", "link format version `{value}` is unknown; reading it as version 1", "未知的链接格式版本 `{value}`；按版本 1 读取"),
+    ("notice.duplicate", "`{key}` appears twice; the last value wins", "`{key}` 出现了两次；以最后一个值为准"),
+    ("expect.number", "a number from {min} to {max}", "{min} 到 {max} 之间的数"),
+    ("expect.whole", "a whole number from {min} to {max}", "{min} 到 {max} 之间的整数"),
+    ("expect.flag", "0 or 1", "0 或 1"),
+    ("expect.id", "a lowercase id", "小写 id"),
+    ("expect.res", "WxH with each side from 64 to 8192", "宽x高，每边 64 到 8192"),
+    ("expect.region", "a region name", "区域名称"),
+    ("notice.model_task", "`{model}` is not a model for task `{task}` (it is for: {tasks})", "`{model}` 不是任务 `{task}` 的模型（它适用于：{tasks}）"),
+    ("notice.model_unknown", "unknown model `{model}`", "未知模型 `{model}`"),
+    ("notice.gpu_unknown", "unknown GPU `{gpu}`; showing every GPU", "未知 GPU `{gpu}`；显示所有 GPU"),
+    ("notice.cat_old", "this link was made with the catalog of {date}; prices have changed since (now {now})", "此链接基于 {date} 的目录生成；此后价格已有变化（当前为 {now}）"),
+    ("notice.provider_unknown", "unknown provider `{providers}`; ignored", "未知云厂商 `{providers}`；已忽略"),
+    ("notice.price_unknown", "unknown offer `{offer}` in price overrides", "自定义价格中有未知方案 `{offer}`"),
+    ("notice.gpus", "gpus={gpus} cannot be used: {why}; choosing the GPU count per offer", "无法使用 gpus={gpus}：{why}；改为按方案选择 GPU 数"),
+    ("notice.gpus.per_node", "{gpu} comes at most {most} per node", "{gpu} 每节点最多 {most} 块"),
+    ("notice.gpus.heads", "{engine} needs a tensor-parallel size that divides the model's {heads} attention heads", "{engine} 的张量并行数必须整除模型的 {heads} 个注意力头"),
+    ("notice.seconds", "{model} generates at most {window} s per clip; estimating a {window} s clip", "{model} 每段最多生成 {window} 秒；按 {window} 秒的片段估算"),
+    ("notice.w_media", "weight format `{w}` is not used for generation models; using the model's own precision", "生成模型不使用权重格式 `{w}`；改用模型自身的精度"),
+    ("notice.params", "model=custom needs `params` (billions); assuming 7", "model=custom 需要 `params`（十亿）；按 7 计算"),
+    ("notice.kv_heads", "{value} does not divide {heads} heads; using {kv}", "{value} 不能整除 {heads} 个注意力头；改用 {kv}"),
 ];
 
 /// Page strings (labels, headings, buttons).
@@ -302,6 +341,30 @@ pub const UI: &[(&str, &str, &str)] = &[
     ("ui.col.train", "training tok/s", "训练 token/s"),
     ("ui.col.job", "$ per job", "每个任务美元"),
     ("ui.col.items", "images, clips or audio per hour", "每小时图像、片段或音频数"),
+    ("ui.col.kimg", "$ per 1000 images", "美元/千张图像"),
+    ("ui.col.clip", "$ per clip", "美元/段视频"),
+    ("ui.col.audioh", "$ per audio hour", "美元/音频小时"),
+    ("ui.col.layout", "Replicas × GPUs", "副本 × GPU"),
+    ("ui.col.extra", "Not in the price", "价格未含"),
+    ("ui.layout.cell", "{replicas} × {per}", "{replicas} × {per}"),
+    ("ui.replicas", "{replicas} replica(s)", "{replicas} 个副本"),
+    ("ui.misses", "fits, but misses the deadline, speed or budget asked", "装得下，但达不到要求的期限、速度或预算"),
+    ("ui.fits.misses", "yes, misses target", "是，未达目标"),
+    ("ui.none.misses", "Offers fit in memory, but none meets the deadline, speed or budget asked. The closest:", "有方案装得下，但没有一个达到要求的期限、速度或预算。最接近的："),
+    ("ui.unknown.storage", "storage: not published", "存储：未公布"),
+    ("ui.unknown.egress", "egress: not published", "出网流量：未公布"),
+    ("ui.unknown.billing_increment", "billing increment: not published", "计费粒度：未公布"),
+    ("ui.unknown.host", "host CPU/RAM: billed separately", "主机 CPU/内存：另行计费"),
+    ("ui.unknown.none", "–", "–"),
+    ("ui.commit", "Price term", "计价期限"),
+    ("ui.commit.none", "On-demand", "按需"),
+    ("ui.commit.1mo", "1-month commitment", "1 个月承诺"),
+    ("ui.commit.1yr", "1-year commitment", "1 年承诺"),
+    ("ui.commit.3yr", "3-year commitment", "3 年承诺"),
+    ("ui.per_job.requests", "Requests per job (blank: use minutes per job)", "每个任务的请求数（留空：按每任务分钟数）"),
+    ("ui.per_job.images", "Images per job (blank: use minutes per job)", "每个任务的图像数（留空：按每任务分钟数）"),
+    ("ui.per_job.clips", "Clips per job (blank: use minutes per job)", "每个任务的视频片段数（留空：按每任务分钟数）"),
+    ("ui.per_job.audio", "Seconds of audio per job (blank: use minutes per job)", "每个任务的音频秒数（留空：按每任务分钟数）"),
 ];
 
 /// Looks up a page string or a message, in either table.

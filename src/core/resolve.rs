@@ -8,6 +8,7 @@ use super::catalog::{Catalog, Model};
 use super::config::{Batch, Config, CustomArch, Method, Task};
 use super::estimate::media::MediaJob;
 use super::estimate::media_train::MediaTrainJob;
+use super::messages::Msg;
 use super::notice::Notice;
 use super::precision::{self, WeightFormat};
 use super::table::clip;
@@ -91,11 +92,11 @@ fn model_for_task<'c>(cfg: &Config, catalog: &'c Catalog, notices: &mut Vec<Noti
     } else if let Some(m) = catalog.model(id) {
         return Some(Named::Llm(Box::new(m.clone())));
     }
-    let message = match tasks_of(catalog, id) {
-        Some(tasks) => format!("`{}` is not a model for task `{}` (it is for: {tasks})", clip(id), cfg.task),
-        None => format!("unknown model `{}`", clip(id)),
+    let msg = match tasks_of(catalog, id) {
+        Some(tasks) => Msg::new("notice.model_task").arg("model", clip(id)).arg("task", cfg.task.to_string()).arg("tasks", tasks),
+        None => Msg::new("notice.model_unknown").arg("model", clip(id)),
     };
-    notices.push(Notice::other("model", message));
+    notices.push(Notice::said("model", msg));
     None
 }
 
@@ -110,23 +111,23 @@ pub fn resolve<'c>(cfg: &Config, mut notices: Vec<Notice>, catalog: &'c Catalog)
     let unusable = unknown && notices.iter().all(|n| n.key == "model" || n.key == "v");
     if let Some(g) = &cfg.gpu {
         if catalog.gpu(g).is_none() {
-            notices.push(Notice::other("gpu", format!("unknown GPU `{}`; showing every GPU", clip(g))));
+            notices.push(Notice::said("gpu", Msg::new("notice.gpu_unknown").arg("gpu", clip(g))));
             cfg.gpu = None;
         }
     }
     if let Some(d) = cfg.cat {
         if d < catalog.as_of {
-            notices.push(Notice::other("cat", format!("this link was made with the catalog of {d}; prices have changed since (now {})", catalog.as_of)));
+            notices.push(Notice::said("cat", Msg::new("notice.cat_old").arg("date", d.to_string()).arg("now", catalog.as_of.to_string())));
         }
     }
     let unknown_providers: Vec<String> = cfg.providers.iter().filter(|p| catalog.provider(p).is_none()).map(|p| clip(p)).collect();
     if !unknown_providers.is_empty() {
-        notices.push(Notice::other("provider", format!("unknown provider `{}`; ignored", unknown_providers.join("`, `"))));
+        notices.push(Notice::said("provider", Msg::new("notice.provider_unknown").arg("providers", unknown_providers.join("`, `"))));
         cfg.providers.retain(|p| catalog.provider(p).is_some());
     }
     for (offer, _) in &cfg.prices {
         if catalog.offer(offer).is_none() {
-            notices.push(Notice::other("price", format!("unknown offer `{}` in price overrides", clip(offer))));
+            notices.push(Notice::said("price", Msg::new("notice.price_unknown").arg("offer", clip(offer))));
         }
     }
     // A model that is not the task's: the task's default, after the notice.
@@ -148,12 +149,12 @@ pub fn resolve<'c>(cfg: &Config, mut notices: Vec<Notice>, catalog: &'c Catalog)
             _ => None,
         };
         let why = match (per_node, heads) {
-            (Some((most, name)), _) if g > most => Some(format!("{name} comes at most {most} per node")),
-            (_, Some(h)) if h % g != 0 => Some(format!("{} needs a tensor-parallel size that divides the model's {h} attention heads", cfg.engine)),
+            (Some((most, name)), _) if g > most => Some(Msg::new("notice.gpus.per_node").arg("gpu", name).arg("most", most.to_string())),
+            (_, Some(h)) if h % g != 0 => Some(Msg::new("notice.gpus.heads").arg("engine", cfg.engine.to_string()).arg("heads", h.to_string())),
             _ => None,
         };
         if let Some(why) = why {
-            notices.push(Notice::other("gpus", format!("gpus={g} cannot be used: {why}; choosing the GPU count per offer")));
+            notices.push(Notice::said("gpus", Msg::new("notice.gpus").arg("gpus", g.to_string()).sub("why", why)));
             cfg.gpus = None;
         }
     }
@@ -165,7 +166,7 @@ pub fn resolve<'c>(cfg: &Config, mut notices: Vec<Notice>, catalog: &'c Catalog)
         Named::Media(m) if cfg.task == Task::Generate => {
             let mut j = own_precision(&mut cfg, &mut notices, |c| media_job(m, c));
             if let Some(window) = m.audio_window_s.filter(|w| j.seconds > *w) {
-                notices.push(Notice::other("seconds", format!("{} generates at most {window} s per clip; estimating a {window} s clip", m.name)));
+                notices.push(Notice::said("seconds", Msg::new("notice.seconds").arg("model", m.name.clone()).arg("window", window.to_string())));
                 j.seconds = window;
             }
             Subject::Generate(j)
@@ -182,10 +183,7 @@ fn own_precision<T>(cfg: &mut Config, notices: &mut Vec<Notice>, build: impl Fn(
     if let Ok(t) = build(cfg) {
         return t;
     }
-    notices.push(Notice::other(
-        "w",
-        format!("weight format `{}` is not used for generation models; using the model's own precision", cfg.weight_format_id()),
-    ));
+    notices.push(Notice::said("w", Msg::new("notice.w_media").arg("w", cfg.weight_format_id())));
     cfg.w = None;
     match build(cfg) {
         Ok(t) | Err(t) => t,
@@ -252,7 +250,7 @@ fn custom_model(a: &CustomArch, notices: &mut Vec<Notice>) -> Model {
     let params_b = match a.params_b {
         Some(p) => p,
         None => {
-            notices.push(Notice::other("params", "model=custom needs `params` (billions); assuming 7".into()));
+            notices.push(Notice::said("params", Msg::new("notice.params")));
             7.0
         }
     };
@@ -276,7 +274,7 @@ fn custom_model(a: &CustomArch, notices: &mut Vec<Notice>) -> Model {
         if m.heads % v == 0 {
             m.kv_heads = v;
         } else {
-            notices.push(Notice::other("kv_heads", format!("{v} does not divide {} heads; using {}", m.heads, m.kv_heads)));
+            notices.push(Notice::said("kv_heads", Msg::new("notice.kv_heads").arg("value", v.to_string()).arg("heads", m.heads.to_string()).arg("kv", m.kv_heads.to_string())));
         }
     }
     if m.heads % m.kv_heads != 0 {

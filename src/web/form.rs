@@ -42,7 +42,7 @@ pub fn form_view(p: &FormProps) -> Html {
     };
     let input = |key: &'static str| -> Html {
         let select = |current: String, options: &Options| {
-            html! { <Choice key={key} label={form::label(kind, key)} id={format!("in-{key}")} key_name={key} {current} options={options.clone()} {lang} on_set={p.on_set.clone()} /> }
+            html! { <Choice key={key} label={form::label_for(cfg, catalog, kind, key)} id={format!("in-{key}")} key_name={key} {current} options={options.clone()} {lang} on_set={p.on_set.clone()} /> }
         };
         match key {
             "task" => select(cfg.task.as_str().into(), &lists.tasks),
@@ -51,6 +51,7 @@ pub fn form_view(p: &FormProps) -> Html {
             "method" => select(cfg.method.as_str().into(), &lists.methods),
             "use" => select(cfg.usage().as_str().into(), &lists.usages),
             "sort" => select(cfg.sort.as_str().into(), &lists.sorts),
+            "commit" => select(cfg.commit.as_str().into(), &lists.commits),
             "optim" => select(cfg.optim.as_str().into(), &lists.optims),
             "gc" => select(cfg.gc.as_str().into(), &lists.gcs),
             "zero" => select(cfg.zero.to_string(), &lists.zeros),
@@ -59,9 +60,9 @@ pub fn form_view(p: &FormProps) -> Html {
             "gpu" => select(cfg.gpu.clone().unwrap_or_default(), &lists.gpus),
             "theme" => select(cfg.theme.as_str().into(), &lists.themes),
             "spot" => html! {
-                <label key={key} class="check" for="in-spot"><input id="in-spot" type="checkbox" checked={cfg.spot} onchange={spot_cb.clone()} />{ ui(form::label(kind, key), lang) }</label>
+                <label key={key} class="check" for="in-spot"><input id="in-spot" type="checkbox" checked={cfg.spot} onchange={spot_cb.clone()} />{ ui(form::label_for(cfg, catalog, kind, key), lang) }</label>
             },
-            _ => html! { <Field key={key} label={form::label(kind, key)} id={format!("in-{key}")} key_name={key} current={text(cfg, key)} {lang} on_set={p.on_set.clone()} /> },
+            _ => html! { <Field key={key} label={form::label_for(cfg, catalog, kind, key)} id={format!("in-{key}")} key_name={key} current={text(cfg, key)} {lang} on_set={p.on_set.clone()} /> },
         }
     };
     html! {
@@ -111,6 +112,7 @@ fn text(cfg: &Config, key: &str) -> String {
         "out" => cfg.output_tokens.to_string(),
         "hpd" => link::fmt_num(cfg.hpd),
         "jobs" => link::fmt_num(cfg.jobs),
+        "per_job" => opt(cfg.per_job),
         "rank" => cfg.rank.to_string(),
         "ckpts" => cfg.ckpts.to_string(),
         "gpus" => int(cfg.gpus),

@@ -49,6 +49,6 @@ pub trait RenderUi {
 
 impl RenderUi for Msg {
     fn render_ui(&self, lang: Lang) -> String {
-        self.fill(ui(self.key, lang))
+        self.fill(ui(self.key, lang), lang)
     }
 }

@@ -7,15 +7,41 @@ use yew::prelude::*;
 
 use super::dom;
 use super::format::{num, usd, RenderUi};
-use crate::core::answer::Answer;
-use crate::core::config::{Lang, Sort};
+use crate::core::answer::{Answer, OfferResult};
+use crate::core::config::{Commit, Lang, Sort};
+use crate::core::form::PriceColumn;
 use crate::core::messages::{ui, Msg};
 
 /// Offers shown in the table, best first; the CSV export has them all.
 const TABLE_ROWS: usize = 25;
 
-pub fn offers(a: &Rc<Answer>, sort: Sort, training: bool, lang: Lang, on_set: &Callback<(&'static str, String)>, on_price: &Callback<(String, String)>) -> Html {
+/// Replicas × GPUs per copy (the title says it in words).
+fn layout_cell(o: &OfferResult, lang: Lang) -> Html {
+    let per = o.tp.max(1) * o.pp.max(1) * o.dp.max(1);
+    let text = Msg::new("ui.layout.cell").num("replicas", f64::from(o.replicas), 0).num("per", f64::from(per), 0).render_ui(lang);
+    html! { <td class="num" data-replicas={o.replicas.to_string()} title={o.layout_msg.render(lang)}>{ text }</td> }
+}
+
+/// What the price leaves out, named (never a silent $0), and the price term.
+fn extras_cell(o: &OfferResult, lang: Lang) -> Html {
+    html! {
+        <td class="extras" data-unknown={o.unknown_costs.join(",")}>
+            { for o.unknown_costs.iter().map(|part| {
+                let key = match *part { "storage" => "ui.unknown.storage", "egress" => "ui.unknown.egress", "billing_increment" => "ui.unknown.billing_increment", _ => "ui.unknown.host" };
+                html! { <span class="mark" data-part={*part}>{ ui(key, lang) }</span> }
+            }) }
+            if o.commitment != Commit::None {
+                <span class="mark term" data-commit={o.commitment.as_str()}>{ ui(&format!("ui.commit.{}", o.commitment.as_str()), lang) }</span>
+            }
+            if o.unknown_costs.is_empty() && o.commitment == Commit::None { { ui("ui.unknown.none", lang) } }
+        </td>
+    }
+}
+
+pub fn offers(a: &Rc<Answer>, col: Option<PriceColumn>, sort: Sort, training: bool, lang: Lang, on_set: &Callback<(&'static str, String)>, on_price: &Callback<(String, String)>) -> Html {
     let t = |k: &'static str| ui(k, lang);
+    // The per-unit column, unless it would repeat $/month.
+    let col = col.filter(|c| c.header != "ui.col.month");
     let speed_of = |o: &crate::core::answer::OfferResult| o.speed_score;
     let sort_by = |key: &'static str| {
         let cb = on_set.clone();
@@ -38,19 +64,24 @@ pub fn offers(a: &Rc<Answer>, sort: Sort, training: bool, lang: Lang, on_set: &C
                 <thead><tr>
                     <th scope="col">{ t("ui.col.offer") }</th>
                     <th scope="col">{ t("ui.col.gpu") }</th>
+                    <th scope="col">{ t("ui.col.layout") }</th>
                     <th scope="col">{ t("ui.col.fits") }</th>
                     <th scope="col" aria-sort={ if sort == Sort::Speed { "descending" } else { "none" } }><button type="button" class="th" onclick={sort_by("speed")} data-testid="sort-speed">{ if training { t("ui.col.train") } else { t("ui.col.speed") } }</button></th>
                     <th scope="col">{ t("ui.col.hour") }</th>
                     <th scope="col" aria-sort={ if sort == Sort::Cost { "ascending" } else { "none" } }><button type="button" class="th" onclick={sort_by("cost")} data-testid="sort-cost">{ t("ui.col.month") }</button></th>
-                    <th scope="col" aria-sort={ if sort == Sort::Token { "ascending" } else { "none" } }><button type="button" class="th" onclick={sort_by("token")}>{ if training { t("ui.col.job") } else { t("ui.col.mtok") } }</button></th>
+                    if let Some(c) = col {
+                        <th scope="col" data-testid="unit-col" aria-sort={ if sort == Sort::Token { "ascending" } else { "none" } }><button type="button" class="th" onclick={sort_by("token")}>{ t(c.header) }</button></th>
+                    }
+                    <th scope="col">{ t("ui.col.extra") }</th>
                     <th scope="col">{ t("ui.col.date") }</th>
                 </tr></thead>
                 <tbody>
                 { for a.offers.iter().take(TABLE_ROWS).map(|o| html! {
                     <tr class={ classes!(if o.fits { "fit" } else { "nofit" }) } data-offer={o.id.to_string()}>
                         <td>{ format!("{} · {}", o.provider, o.instance) }</td>
-                        <td>{ format!("{}× {}", o.gpus, o.gpu) }</td>
-                        <td>{ if o.fits { t("ui.yes") } else { t("ui.no") } }</td>
+                        <td>{ format!("{}× {}", o.gpus, o.gpu) }{ if o.instances > 1 { format!(" × {}", o.instances) } else { String::new() } }</td>
+                        { layout_cell(o, lang) }
+                        <td>{ match (o.fits, o.meets) { (true, true) => t("ui.yes"), (true, false) => t("ui.fits.misses"), _ => t("ui.no") } }</td>
                         <td class="num" data-speed={format!("{:.3}", speed_of(o))}>{ if speed_of(o) > 0.0 { num(speed_of(o), if training { 0 } else { 1 }) } else { "–".to_string() } }</td>
                         <td class="num"><input class="price" type="text" inputmode="decimal" aria-label={format!("{} {}", t("ui.yourprice"), o.id)}
                             value={format!("{:.2}", o.usd_per_hour / f64::from(o.instances.max(1)))}
@@ -63,7 +94,10 @@ pub fn offers(a: &Rc<Answer>, sort: Sort, training: bool, lang: Lang, on_set: &C
                                 })
                             } /></td>
                         <td class="num" data-usd-month={format!("{:.2}", o.usd_per_month)}>{ usd(o.usd_per_month, lang) }</td>
-                        <td class="num">{ if training { o.usd_per_job } else { o.usd_per_million_output_tokens }.map(|v| usd(v, lang)).unwrap_or_else(|| "–".into()) }</td>
+                        if let Some(c) = col {
+                            <td class="num">{ c.value(o).map(|v| usd(v, lang)).unwrap_or_else(|| "–".into()) }</td>
+                        }
+                        { extras_cell(o, lang) }
                         <td>{ o.price_as_of.to_string() }{ if o.stale { format!(" ({})", t("ui.stale")) } else { String::new() } }</td>
                     </tr>
                 }) }
@@ -76,11 +110,11 @@ pub fn offers(a: &Rc<Answer>, sort: Sort, training: bool, lang: Lang, on_set: &C
 
 /// The offers table as CSV (the same figures as the table).
 pub fn offers_csv(a: &Answer) -> String {
-    let mut out = String::from("id,provider,instance,gpu,gpus,instances,fits,decode_tokens_per_s_per_seq,usd_per_hour,usd_per_month,usd_per_million_output_tokens,price_as_of,stale,source\n");
+    let mut out = String::from("id,provider,instance,gpu,gpus,instances,fits,decode_tokens_per_s_per_seq,usd_per_hour,usd_per_month,usd_per_million_output_tokens,price_as_of,stale,source,replicas,commitment,unknown_costs\n");
     let q = |s: &str| format!("\"{}\"", s.replace('"', "\"\""));
     for o in &a.offers {
         out.push_str(&format!(
-            "{},{},{},{},{},{},{},{:.2},{:.4},{:.2},{},{},{},{}\n",
+            "{},{},{},{},{},{},{},{:.2},{:.4},{:.2},{},{},{},{},{},{},{}\n",
             q(&o.id),
             q(&o.provider),
             q(&o.instance),
@@ -94,7 +128,10 @@ pub fn offers_csv(a: &Answer) -> String {
             o.usd_per_million_output_tokens.map(|v| format!("{v:.4}")).unwrap_or_default(),
             o.price_as_of,
             o.stale,
-            q(&o.source)
+            q(&o.source),
+            o.replicas,
+            o.commitment.as_str(),
+            q(&o.unknown_costs.join(";"))
         ));
     }
     out

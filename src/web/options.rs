@@ -7,7 +7,7 @@ use std::rc::Rc;
 
 use super::fields::Options;
 use crate::core::catalog::Catalog;
-use crate::core::config::{Checkpointing, Engine, Lang, Method, Optim, Sort, Task, Theme, Usage};
+use crate::core::config::{Checkpointing, Commit, Engine, Lang, Method, Optim, Sort, Task, Theme, Usage};
 use crate::core::form::{self, FormKind};
 use crate::core::messages::ui;
 use crate::core::precision;
@@ -21,6 +21,7 @@ pub struct OptionLists {
     pub tasks: Options,
     pub usages: Options,
     pub sorts: Options,
+    pub commits: Options,
     pub methods: Options,
     pub optims: Options,
     pub gcs: Options,
@@ -52,6 +53,7 @@ impl OptionLists {
             tasks: labelled("task", Task::NAMES, lang),
             usages: labelled("use", Usage::NAMES, lang),
             sorts: labelled("sort", Sort::NAMES, lang),
+            commits: labelled("commit", Commit::NAMES, lang),
             methods: labelled("method", Method::NAMES, lang),
             optims: labelled("optim", Optim::NAMES, lang),
             gcs: labelled("gc", Checkpointing::NAMES, lang),

@@ -17,7 +17,9 @@ use super::method::method;
 use super::offers::offers;
 use super::recommendation::recommendation;
 use crate::core::answer::Answer;
+use crate::core::catalog::Catalog;
 use crate::core::config::{Config, Lang};
+use crate::core::form::{self, PriceColumn};
 use crate::core::link::{self, Notice};
 use crate::core::messages::{ui, Msg};
 
@@ -81,7 +83,7 @@ pub fn page(p: &PageProps) -> Html {
                         <h2 id="h-scatter">{ t("ui.scatter") }</h2>
                         <Scatter answer={a.clone()} lang={lang} />
                     </section>
-                    { offers(a, cfg.sort, training, lang, &p.on_set, &p.on_price) }
+                    { offers(a, price_column(cfg, a), cfg.sort, training, lang, &p.on_set, &p.on_price) }
                     { guidance(a, lang) }
                     if !cfg.embed {
                         { method(a, lang) }
@@ -105,9 +107,14 @@ fn notices(notices: &[Notice], lang: Lang) -> Html {
     html! {
         <div class="notice" role="status" data-testid="notice">
             <strong>{ ui("ui.notice", lang) }</strong>
-            <ul>{ for notices.iter().map(|n| html! { <li><code>{ n.key.clone() }</code>{ ": " }{ n.message.clone() }</li> }) }</ul>
+            <ul>{ for notices.iter().map(|n| html! { <li><code>{ n.key.clone() }</code>{ ": " }{ n.text(lang) }</li> }) }</ul>
         </div>
     }
+}
+
+/// The offers table's per-unit column: the core decides which.
+fn price_column(cfg: &Config, a: &Answer) -> Option<PriceColumn> {
+    Catalog::bundled().ok().map(|c| form::price_column(cfg, c, a))
 }
 
 /// The iframe and the script that sizes it, for another site's page.

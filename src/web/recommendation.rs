@@ -1,12 +1,28 @@
-//! The recommendation card: the pick with its figures and reasons, then
-//! the alternatives.
+//! The recommendation card: the pick with its figures, layout and reasons,
+//! then the alternatives; with no pick, the closest offer that fits and
+//! why it misses what was asked.
 
 use yew::prelude::*;
 
-use super::format::{num, usd};
-use crate::core::answer::Answer;
+use super::format::{num, usd, RenderUi};
+use crate::core::answer::{Answer, OfferResult};
 use crate::core::config::Lang;
-use crate::core::messages::ui;
+use crate::core::messages::{ui, Msg};
+
+/// The layout in words and the number of replicas, in the page's language.
+fn layout(o: &OfferResult, lang: Lang) -> String {
+    let replicas = Msg::new("ui.replicas").num("replicas", f64::from(o.replicas), 0).render_ui(lang);
+    format!("{} · {replicas}", o.layout_msg.render(lang))
+}
+
+/// Said of an offer that fits but misses the deadline, speed or budget.
+fn misses(o: &OfferResult, lang: Lang) -> Html {
+    if o.fits && !o.meets {
+        html! { <p class="misses" data-testid="misses">{ ui("ui.misses", lang) }</p> }
+    } else {
+        html! {}
+    }
+}
 
 pub fn recommendation(a: &Answer, training: bool, lang: Lang) -> Html {
     let t = |k: &'static str| ui(k, lang);
@@ -20,6 +36,8 @@ pub fn recommendation(a: &Answer, training: bool, lang: Lang) -> Html {
                     if let Some(o) = pick {
                         <p class="pick"><strong data-testid="pick-offer">{ format!("{} · {}", o.provider, o.instance) }</strong>
                             { format!(" — {}× {} · {} ", o.gpus, o.gpu, o.region) }</p>
+                        <p class="layout" data-testid="pick-layout" data-replicas={o.replicas.to_string()}>{ layout(o, lang) }</p>
+                        { misses(o, lang) }
                         <p class="big">
                             if o.speed_score > 0.0 {
                                 <span data-testid="pick-speed">{ format!("{} tok/s", num(o.speed_score, 1)) }</span>{ " · " }
@@ -38,13 +56,35 @@ pub fn recommendation(a: &Answer, training: bool, lang: Lang) -> Html {
                     <ul class="alts">
                         { for r.alternatives.iter().map(|alt| {
                             let label = ui(match alt.why { "cheapest" => "why.cheapest", "fastest" => "why.fastest", "single-gpu" => "why.single-gpu", _ => "why.on-demand" }, lang);
-                            let name = offer_by_id(&alt.offer).map(|o| format!("{} · {}", o.provider, o.instance)).unwrap_or_else(|| alt.offer.to_string());
-                            html! { <li><strong>{ label }{ ": " }</strong>{ name }{ " — " }{ alt.reason_msgs.iter().map(|m| m.render(lang)).collect::<Vec<_>>().join("; ") }</li> }
+                            let offer = offer_by_id(&alt.offer);
+                            let name = offer.map(|o| format!("{} · {}", o.provider, o.instance)).unwrap_or_else(|| alt.offer.to_string());
+                            html! { <li data-testid="alternative"><strong>{ label }{ ": " }</strong>{ name }
+                                if let Some(o) = offer { { " (" }<span class="layout">{ layout(o, lang) }</span>{ ")" } }
+                                { " — " }{ alt.reason_msgs.iter().map(|m| m.render(lang)).collect::<Vec<_>>().join("; ") }
+                                if let Some(o) = offer { { misses(o, lang) } }
+                            </li> }
                         }) }
                     </ul>
                 </section>
             }
         }
-        None => html! { <section class="card reco" data-testid="recommendation"><h2>{ t("ui.recommendation") }</h2><p>{ t("ui.none") }</p></section> },
+        None => {
+            // Offers are ranked with those that meet everything first; with
+            // none meeting, the first that fits is the closest.
+            let closest = a.offers.iter().find(|o| o.fits);
+            html! {
+                <section class="card reco" data-testid="recommendation">
+                    <h2>{ t("ui.recommendation") }</h2>
+                    if let Some(o) = closest {
+                        <p data-testid="misses">{ t("ui.none.misses") }</p>
+                        <p class="pick"><strong>{ format!("{} · {}", o.provider, o.instance) }</strong>{ format!(" — {}× {}", o.gpus, o.gpu) }</p>
+                        <p class="layout" data-testid="pick-layout">{ layout(o, lang) }</p>
+                        <ul>{ for o.reason_msgs.iter().map(|m| html! { <li>{ m.render(lang) }</li> }) }</ul>
+                    } else {
+                        <p>{ t("ui.none") }</p>
+                    }
+                </section>
+            }
+        }
     }
 }

@@ -53,6 +53,7 @@ fn num(a: &Arg) -> Option<f64> {
     match a {
         Arg::Fixed(v, _) => Some(*v),
         Arg::Text(t) => t.trim().parse().ok(),
+        _ => None,
     }
 }
 

@@ -2,11 +2,9 @@
 //! with a message naming the row and field.
 
 use whichgpu::core::catalog::offers::{parse_offers, OFFER_COLUMNS};
-use whichgpu::core::catalog::{Catalog, Date};
+use whichgpu::core::catalog::Date;
 
-fn catalog() -> &'static Catalog {
-    Catalog::bundled().expect("bundled catalog parses and cross-checks")
-}
+use crate::common::catalog;
 
 #[test]
 fn sizes_meet_the_issue() {

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the tests need, then runs every layer:
-#   1. native tests of the core (unit, property, snapshot, calibration, CLI);
+#   1. native tests of the core (unit, property, snapshot, calibration, CLI),
+#      the integration tests as one binary, tests/it/;
 #   2. clippy's panic lints on the core;
 #   3. component tests in headless Chromium (wasm-bindgen-test);
 #   4. the release build of the page and end-to-end tests over WebDriver.
@@ -12,9 +13,11 @@ source scripts/env.sh
 step() { printf '\n[test] %s\n' "$*"; }
 
 step "1/4 native tests of the core"
-cargo test --locked --lib --test calibration --test catalog --test cli --test estimator --test link --test scenarios --test messages --test fuzz --test training --test guidance --test skypilot --test ranking --test media --test media_train --test contrast
+cargo test --locked --lib --test it
 
 step "2/4 clippy: no unwrap/expect/indexing/panic in the core"
+# These four stay here, not in Cargo.toml's [lints]: a [lints] table applies to
+# every target, and the tests, the CLI and the bench use expect/indexing freely.
 cargo clippy --locked --lib -- -D clippy::unwrap_used -D clippy::expect_used -D clippy::indexing_slicing -D clippy::panic
 
 step "3/4 component tests in headless Chromium"

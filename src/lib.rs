@@ -8,6 +8,8 @@
 //! runner, the SkyPilot converter); it builds on the core, and the page
 //! never links it.
 
+#![forbid(unsafe_code)]
+
 pub mod core;
 
 pub mod tools;

@@ -7,8 +7,9 @@
 use whichgpu::core::catalog::{Catalog, Gpu};
 use whichgpu::core::config::{Checkpointing, Config, Method, Optim, Targets, Task};
 use whichgpu::core::evaluate::evaluate;
-use whichgpu::core::catalog::Date;
 use whichgpu::core::estimate::train::{mfu, Layout, TrainJob};
+
+use crate::common;
 
 const GIB: f64 = 1_073_741_824.0;
 
@@ -222,7 +223,7 @@ fn median(mut v: Vec<f64>) -> f64 {
 
 #[test]
 fn training_estimates_match_measurements() {
-    let catalog = Catalog::bundled().expect("catalog");
+    let catalog = common::catalog();
     let (rows, skipped) = load(catalog);
     let mut reference = Vec::new();
     let mut own = Vec::new();
@@ -252,7 +253,7 @@ fn training_estimates_match_measurements() {
 
 #[test]
 fn seven_b_full_adamw_is_16_bytes_per_parameter() {
-    let catalog = Catalog::bundled().expect("catalog");
+    let catalog = common::catalog();
     let m = catalog.model("llama-2-7b").expect("model");
     let cfg = Config { task: Task::Finetune, method: Method::Full, optim: Optim::Adamw, ..Config::default() };
     let job = TrainJob::new(m, &cfg);
@@ -265,7 +266,7 @@ fn seven_b_full_adamw_is_16_bytes_per_parameter() {
 
 #[test]
 fn tensor_and_pipeline_parallel_divide_the_states() {
-    let catalog = Catalog::bundled().expect("catalog");
+    let catalog = common::catalog();
     let m = catalog.model("llama-2-7b").expect("model");
     let cfg = Config { task: Task::Finetune, method: Method::Full, optim: Optim::Adamw, mb: 2, seq: 4096, gc: Checkpointing::None, ..Config::default() };
     let job = TrainJob::new(m, &cfg);
@@ -284,8 +285,8 @@ fn tensor_and_pipeline_parallel_divide_the_states() {
 
 #[test]
 fn seventy_b_full_fine_tune_without_zero_takes_model_parallelism() {
-    let catalog = Catalog::bundled().expect("catalog");
-    let today = Date::parse("2026-11-29").expect("date");
+    let catalog = common::catalog();
+    let today = common::today();
     let cfg = Config { task: Task::Finetune, method: Method::Full, zero: 0, model: Some("llama-3.1-70b".into()), gpu: Some("h100-sxm-80gb".into()), ..Config::default() };
     let a = evaluate(&cfg, Vec::new(), catalog, today);
     let r = a.results.first().expect("one GPU type");
@@ -302,7 +303,7 @@ fn seventy_b_full_fine_tune_without_zero_takes_model_parallelism() {
 
 #[test]
 fn pipeline_bubble_and_tensor_all_reduces_cost_throughput() {
-    let catalog = Catalog::bundled().expect("catalog");
+    let catalog = common::catalog();
     let m = catalog.model("llama-3.1-70b").expect("model");
     let gpu = catalog.gpu("h100-sxm-80gb").expect("gpu");
     let job = TrainJob::new(m, &Config { task: Task::Pretrain, seq: 4096, ..Config::default() });
@@ -328,7 +329,7 @@ fn pipeline_bubble_and_tensor_all_reduces_cost_throughput() {
 
 #[test]
 fn lora_and_qlora_fit_where_full_does_not() {
-    let catalog = Catalog::bundled().expect("catalog");
+    let catalog = common::catalog();
     let m = catalog.model("llama-3.1-8b").expect("model");
     let full = TrainJob::new(m, &Config { task: Task::Finetune, method: Method::Full, ..Config::default() }).memory(1.0).total();
     let lora = TrainJob::new(m, &Config { task: Task::Finetune, method: Method::Lora, ..Config::default() }).memory(1.0).total();
@@ -345,7 +346,7 @@ mod properties {
 
         #[test]
         fn checkpointing_never_increases_memory(mb in 1u32..16, seq in 128u32..32768, flash: bool, method in 0usize..3, model in 0usize..40) {
-            let catalog = Catalog::bundled().expect("catalog");
+            let catalog = common::catalog();
             let m = &catalog.models[model % catalog.models.len()];
             let method = [Method::Full, Method::Lora, Method::Qlora][method];
             let mem = |gc| TrainJob::new(m, &Config { task: Task::Finetune, method, mb, seq, flash, gc, ..Config::default() }).memory(1.0).total();
@@ -355,7 +356,7 @@ mod properties {
 
         #[test]
         fn more_gpus_under_zero3_never_increase_per_gpu_memory(n in 1u32..512, model in 0usize..40) {
-            let catalog = Catalog::bundled().expect("catalog");
+            let catalog = common::catalog();
             let m = &catalog.models[model % catalog.models.len()];
             let job = TrainJob::new(m, &Config { task: Task::Pretrain, zero: 3, ..Config::default() });
             prop_assert!(job.memory(f64::from(n + 1)).total() <= job.memory(f64::from(n)).total());
@@ -363,7 +364,7 @@ mod properties {
 
         #[test]
         fn more_tensor_or_pipeline_parallelism_never_increases_per_gpu_memory(t in 0u32..3, p in 0u32..5, zero in 0u8..4, method in 0usize..3, model in 0usize..60) {
-            let catalog = Catalog::bundled().expect("catalog");
+            let catalog = common::catalog();
             let m = &catalog.models[model % catalog.models.len()];
             let method = [Method::Full, Method::Lora, Method::Qlora][method];
             let job = TrainJob::new(m, &Config { task: Task::Finetune, method, zero, ..Config::default() });

@@ -2,12 +2,10 @@
 //! with a message naming the row and field.
 
 use whichgpu::core::catalog::offers::{parse_offers, parse_providers, HostBilling, OFFER_COLUMNS, PROVIDER_COLUMNS};
+use whichgpu::core::catalog::Date;
 use whichgpu::core::config::Commit;
-use whichgpu::core::catalog::{Catalog, Date};
 
-fn catalog() -> &'static Catalog {
-    Catalog::bundled().expect("bundled catalog parses and cross-checks")
-}
+use crate::common::catalog;
 
 #[test]
 fn sizes_meet_the_issue() {
@@ -205,7 +203,7 @@ fn committed_prices_cover_fifteen_offers_from_five_providers() {
 
 #[test]
 fn every_provider_has_host_billing() {
-    let text = include_str!("../static/providers.csv");
+    let text = include_str!("../../static/providers.csv");
     let providers = parse_providers(text).expect("providers parse");
     assert!(providers.len() >= 15);
     for p in &providers {

@@ -2,7 +2,6 @@
 
 use proptest::prelude::*;
 use whichgpu::core::evaluate::evaluate_query;
-use whichgpu::core::catalog::{Catalog, Date};
 use whichgpu::core::config::{Config, Engine};
 use whichgpu::core::estimate::arch;
 use whichgpu::core::estimate::engine::IMAGE_PREP_S_PER_MP;
@@ -10,15 +9,9 @@ use whichgpu::core::estimate::serve::{Plan, ServeJob};
 use whichgpu::core::link;
 use whichgpu::core::precision;
 
+use crate::common::{catalog, today};
+
 const GIB: f64 = 1_073_741_824.0;
-
-fn catalog() -> &'static Catalog {
-    Catalog::bundled().expect("bundled catalog")
-}
-
-fn today() -> Date {
-    Date::parse("2026-11-29").expect("date")
-}
 
 #[test]
 fn llama3_8b_kv_cache_at_8k_is_one_gib() {

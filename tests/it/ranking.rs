@@ -2,8 +2,10 @@
 
 use whichgpu::core::evaluate::evaluate;
 use whichgpu::core::catalog::offers::{parse_offers_any, OFFER_COLUMNS};
-use whichgpu::core::catalog::{Catalog, Date};
+use whichgpu::core::catalog::Catalog;
 use whichgpu::core::link::decode;
+
+use crate::common;
 
 /// Four offers whose order a person can check: an L4 (cheap, slow), an
 /// RTX 4090 (cheap, fast GDDR), an H100 (dear, fastest) and a dear 8×A100 box.
@@ -17,20 +19,20 @@ d-8a100,aws,a100box,a100-sxm-80gb,8,96,1152,nvswitch,400,20.00,8.00,,,,,,us-east
 fn catalog() -> Catalog {
     let text = format!("{}{OFFERS}", OFFER_COLUMNS.join(","));
     let offers = parse_offers_any("test", &text).expect("test offers");
-    Catalog::bundled().expect("catalog").with_offers(offers).expect("valid")
+    common::catalog().with_offers(offers).expect("valid")
 }
 
 fn order(query: &str) -> Vec<String> {
     let c = catalog();
     let (cfg, notices) = decode(query);
-    let a = evaluate(&cfg, notices, &c, Date::parse("2026-11-29").expect("date"));
+    let a = evaluate(&cfg, notices, &c, common::today());
     a.offers.iter().map(|o| format!("{}{}", o.id, if o.fits { "" } else { "!" })).collect()
 }
 
 fn pick(query: &str) -> (String, Vec<(String, &'static str)>) {
     let c = catalog();
     let (cfg, notices) = decode(query);
-    let a = evaluate(&cfg, notices, &c, Date::parse("2026-11-29").expect("date"));
+    let a = evaluate(&cfg, notices, &c, common::today());
     let r = a.recommendation.expect("a pick");
     (r.pick.offer.to_string(), r.alternatives.into_iter().map(|p| (p.offer.to_string(), p.why)).collect())
 }
@@ -44,10 +46,10 @@ fn cost_ranks_an_endpoint_by_its_cost_per_million_tokens() {
     // L4 although its month costs 3× more; the 8×A100 box's seven idle
     // copies serve no one.
     assert_eq!(order(Q), ["b-4090", "c-h100", "a-l4", "d-8a100"]);
-    let a = evaluate(&decode(Q).0, vec![], &catalog(), Date::parse("2026-11-29").expect("date"));
+    let a = evaluate(&decode(Q).0, vec![], &catalog(), common::today());
     assert_eq!(a.recommendation.map(|r| r.objective), Some("usd_per_million_output_tokens"));
     // A fine-tuning run ranks by the cost of the job.
-    let a = evaluate(&decode("task=finetune&method=qlora").0, vec![], &catalog(), Date::parse("2026-11-29").expect("date"));
+    let a = evaluate(&decode("task=finetune&method=qlora").0, vec![], &catalog(), common::today());
     assert_eq!(a.recommendation.map(|r| r.objective), Some("usd_per_job"));
 }
 

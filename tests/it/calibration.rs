@@ -3,9 +3,10 @@
 //! Prints the predicted-vs-measured table; fails on coverage or error limits.
 
 use whichgpu::tools::calibrate::{self, Kind};
-use whichgpu::core::catalog::Catalog;
 use whichgpu::core::config::Engine;
 use whichgpu::core::estimate::engine::{self, Factors};
+
+use crate::common;
 
 fn reference(name: &str) -> Option<String> {
     // The shared reference folder sits beside the checkout; the project
@@ -16,7 +17,7 @@ fn reference(name: &str) -> Option<String> {
 
 #[test]
 fn calibration_rows_are_covered_and_within_limits() {
-    let catalog = Catalog::bundled().expect("bundled catalog");
+    let catalog = common::catalog();
     let text = reference("calibration.csv").expect("tests/data/calibration.csv");
     let report = calibrate::run(&text, catalog, false).expect("calibration file parses");
     println!("{}", report.text);
@@ -40,7 +41,7 @@ fn calibration_rows_are_covered_and_within_limits() {
 fn holdout_serving_measurements_report() {
     // Measurements not used for fitting (vLLM, SGLang, more TensorRT-LLM):
     // reported, and held to a looser bound on the decode median.
-    let catalog = Catalog::bundled().expect("bundled catalog");
+    let catalog = common::catalog();
     let text = reference("serving_measurements.csv").expect("tests/data/serving_measurements.csv");
     let report = calibrate::run(&text, catalog, false).expect("holdout file parses");
     println!("{}", report.text);
@@ -52,7 +53,7 @@ fn holdout_serving_measurements_report() {
 fn moe_layer_cost_is_the_median_of_the_single_stream_moe_rows() {
     // What each batch-1 vLLM/SGLang decode row of an MoE model leaves after
     // the roofline without the per-layer cost, per routed-expert layer.
-    let catalog = Catalog::bundled().expect("bundled catalog");
+    let catalog = common::catalog();
     let text = reference("serving_measurements.csv").expect("tests/data/serving_measurements.csv");
     let (cases, _) = calibrate::parse_cases(&text, catalog).expect("parses");
     let mut implied = Vec::new();

@@ -6,12 +6,13 @@ use std::collections::BTreeMap;
 
 use whichgpu::core::evaluate::evaluate;
 use whichgpu::core::catalog::media::{bundled_media, MediaModel};
-use whichgpu::core::catalog::{Catalog, Date};
 use whichgpu::core::config::{Checkpointing, Config, Method, Optim, Task};
 use whichgpu::core::estimate::media_train::{MediaTrainJob, UNET_BYTES_PER_TOKEN, UNET_BYTES_PER_TOKEN_GC};
 use whichgpu::core::resolve::image_train_job as train_job;
 
-const DATA: &str = include_str!("data/image_finetune_measurements.csv");
+use crate::common;
+
+const DATA: &str = include_str!("../data/image_finetune_measurements.csv");
 const GIB: f64 = 1_073_741_824.0;
 
 fn model(id: &str) -> &'static MediaModel {
@@ -53,14 +54,14 @@ fn flux_qlora_fits_a_24_gb_card_and_the_answer_says_so() {
     let c = Config { res: Some((1024, 1024)), enc_offload: true, optim: Optim::Adamw8bit, ..cfg("flux.1-dev", Method::Qlora) };
     let t = job(model("flux.1-dev"), &c);
     assert_eq!(t.job.precision.id, "nf4");
-    let a = evaluate(&c, Vec::new(), Catalog::bundled().expect("catalog"), Date::parse("2026-11-29").expect("date"));
+    let a = evaluate(&c, Vec::new(), common::catalog(), common::today());
     let r4090 = a.results.iter().find(|r| r.gpu == "rtx-4090-24gb").expect("4090");
     assert!(r4090.fits, "{} GiB", r4090.per_gpu_bytes / GIB);
     assert!(a.memory.gradients_bytes > 0.0 && a.memory.optimizer_bytes > 0.0);
     assert!(a.offers.iter().any(|o| o.fits && o.usd_per_job.is_some()));
     assert!(a.guidance.iter().any(|g| g.id == "methods"));
     // Full training of the 12 B DiT does not fit one 80 GB card.
-    let full = evaluate(&Config { res: Some((1024, 1024)), ..cfg("flux.1-dev", Method::Full) }, Vec::new(), Catalog::bundled().expect("catalog"), Date::parse("2026-11-29").expect("date"));
+    let full = evaluate(&Config { res: Some((1024, 1024)), ..cfg("flux.1-dev", Method::Full) }, Vec::new(), common::catalog(), common::today());
     assert!(full.results.iter().filter(|r| r.gpu == "h100-sxm-80gb").all(|r| !r.fits));
 }
 

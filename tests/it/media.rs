@@ -10,8 +10,10 @@ use whichgpu::core::catalog::{Catalog, Gpu};
 use whichgpu::core::estimate::media::{self, Confidence, EffClass, MediaCaveat, MediaJob, VAE_DECODE_FLOPS_PER_PIXEL};
 use whichgpu::core::table::TableError;
 
+use crate::common;
+
 const GIB: f64 = 1_073_741_824.0;
-const MEASUREMENTS: &str = include_str!("data/media_measurements.csv");
+const MEASUREMENTS: &str = include_str!("../data/media_measurements.csv");
 
 fn models() -> &'static [MediaModel] {
     bundled_media().expect("bundled media table")
@@ -22,7 +24,7 @@ fn model(id: &str) -> &'static MediaModel {
 }
 
 fn gpu(id: &str) -> &'static Gpu {
-    Catalog::bundled().expect("catalog").gpu(id).unwrap_or_else(|| panic!("gpu {id}"))
+    common::catalog().gpu(id).unwrap_or_else(|| panic!("gpu {id}"))
 }
 
 fn job<'a>(m: &'a MediaModel, precision: &str) -> MediaJob<'a> {
@@ -283,7 +285,7 @@ fn f5_tts_is_a_flow_transformer_over_mel_frames() {
 
 #[test]
 fn every_model_gets_a_finite_estimate_on_every_gpu() {
-    let cat = Catalog::bundled().expect("catalog");
+    let cat = common::catalog();
     for m in models() {
         let j = job(m, MediaJob::native_precision(m));
         let mem = j.memory();
@@ -680,8 +682,8 @@ fn mm_run(id: &str) -> Result<MmRun, String> {
 #[test]
 fn multimodal_rows_through_the_serving_estimator() {
     use whichgpu::core::evaluate::evaluate_query;
-    let catalog = Catalog::bundled().expect("catalog");
-    let today = whichgpu::core::catalog::Date::parse("2026-11-29").expect("date");
+    let catalog = common::catalog();
+    let today = common::today();
     let mut reader = csv::ReaderBuilder::new().from_reader(MEASUREMENTS.as_bytes());
     let headers = reader.headers().expect("header").clone();
     let col: BTreeMap<String, usize> = headers.iter().enumerate().map(|(i, h)| (h.to_string(), i)).collect();
@@ -814,7 +816,7 @@ fn multimodal_rows_through_the_serving_estimator() {
 /// is of the order of the constant fitted on the audio rows.
 #[test]
 fn device_measurement_confirms_host_bound_decoding() {
-    let v: serde_json::Value = serde_json::from_str(include_str!("data/device/host_overhead_h200.json")).expect("json");
+    let v: serde_json::Value = serde_json::from_str(include_str!("../data/device/host_overhead_h200.json")).expect("json");
     let ar = v["ar"].as_array().expect("ar rows");
     let mut per_pass: Vec<f64> = ar.iter().filter_map(|r| r["ms_per_layer_pass"].as_f64()).collect();
     assert!(per_pass.len() >= 6);
@@ -833,8 +835,8 @@ fn device_measurement_confirms_host_bound_decoding() {
 #[test]
 fn host_bound_rule_fires_for_small_audio_models_only() {
     use whichgpu::core::evaluate::evaluate_query;
-    let catalog = Catalog::bundled().expect("catalog");
-    let today = whichgpu::core::catalog::Date::parse("2026-11-29").expect("date");
+    let catalog = common::catalog();
+    let today = common::today();
     let rule = |q: &str| evaluate_query(q, catalog, today).guidance.iter().any(|g| g.id == "host-bound");
     assert!(rule("task=generate&model=musicgen-small&batch=1&gpu=h100-sxm-80gb"));
     assert!(!rule("task=generate&model=sdxl&gpu=h100-sxm-80gb"));
@@ -873,8 +875,8 @@ fn decoder_host_time_counts_the_kernels_of_each_layer() {
 #[test]
 fn language_model_formats_fall_back_to_the_generators_own_precision() {
     use whichgpu::core::evaluate::evaluate_query;
-    let catalog = Catalog::bundled().expect("catalog");
-    let today = whichgpu::core::catalog::Date::parse("2026-11-29").expect("date");
+    let catalog = common::catalog();
+    let today = common::today();
     let a = evaluate_query("task=generate&model=flux.1-dev&w=int4-awq", catalog, today);
     assert!(a.notices.iter().any(|n| n.key == "w"), "{:?}", a.notices);
     assert!(!a.unusable && !a.results.is_empty());

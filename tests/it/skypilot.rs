@@ -21,8 +21,10 @@
 use std::process::Command;
 
 use whichgpu::core::catalog::offers::{parse_offers, OFFER_COLUMNS};
-use whichgpu::core::catalog::{Catalog, Date, Interconnect, Offer};
+use whichgpu::core::catalog::{Date, Interconnect, Offer};
 use whichgpu::tools::skypilot::{convert, Conversion, NOTE, REQUIRED_COLUMNS};
+
+use crate::common::catalog;
 
 const SOURCE: &str = "github.com/skypilot-org/skypilot-catalog (test sample)";
 
@@ -33,10 +35,6 @@ fn as_of() -> Date {
 fn sample(cloud: &str) -> String {
     let path = format!("{}/tests/data/skypilot/{cloud}.csv", env!("CARGO_MANIFEST_DIR"));
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
-}
-
-fn catalog() -> &'static Catalog {
-    Catalog::bundled().expect("bundled catalog")
 }
 
 /// Converts a sample; the output must parse as offers.csv.

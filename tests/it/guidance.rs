@@ -1,11 +1,9 @@
 //! Each guidance rule has a case where it fires and one where it does not.
 
-use whichgpu::core::evaluate::evaluate_query;
-use whichgpu::core::catalog::{Catalog, Date};
+use crate::common;
 
 fn rules(query: &str) -> Vec<(String, String)> {
-    let catalog = Catalog::bundled().expect("catalog");
-    let a = evaluate_query(query, catalog, Date::parse("2026-11-29").expect("date"));
+    let a = common::answer(query);
     a.guidance.iter().map(|g| (g.id.to_string(), g.text.clone())).collect()
 }
 
@@ -97,8 +95,7 @@ fn storage_note_when_storage_is_a_large_share() {
 fn prices_note_unless_the_user_priced_the_pick() {
     let q = "model=llama-3.1-8b&gpu=h100-sxm-80gb&provider=aws";
     assert!(fires(q, "prices"));
-    let catalog = Catalog::bundled().expect("catalog");
-    let a = evaluate_query(q, catalog, Date::parse("2026-11-29").expect("date"));
+    let a = common::answer(q);
     let pick = a.recommendation.expect("pick").pick.offer;
     assert!(!fires(&format!("{q}&price={pick}:0.01"), "prices"));
 }

@@ -8,13 +8,12 @@ use proptest::prelude::*;
 use proptest::test_runner::Config as ProptestConfig;
 use serde_json::Value;
 use whichgpu::core::answer::{Answer, OfferResult};
-use whichgpu::core::catalog::{Catalog, Date};
+use whichgpu::core::catalog::Date;
+
+use crate::common::catalog;
 use whichgpu::core::config::Commit;
 use whichgpu::core::evaluate::evaluate_query;
 
-fn catalog() -> &'static Catalog {
-    Catalog::bundled().expect("bundled catalog")
-}
 
 fn eval(q: &str) -> Answer {
     evaluate_query(q, catalog(), Date::parse("2026-12-01").expect("date"))

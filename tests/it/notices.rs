@@ -1,9 +1,10 @@
 //! Every key gets the same validation and the same notice on every task:
 //! a bad value for each key of the link format, asked of the four tasks.
 
-use whichgpu::core::catalog::{Catalog, Date};
 use whichgpu::core::evaluate::evaluate_query;
 use whichgpu::core::link::KEYS;
+
+use crate::common;
 
 /// A value each key rejects (or, for ids, one no catalog table knows).
 fn bad_value(key: &str) -> &'static str {
@@ -19,8 +20,8 @@ fn bad_value(key: &str) -> &'static str {
 
 #[test]
 fn every_bad_value_gets_the_same_notice_on_every_task() {
-    let catalog = Catalog::bundled().expect("catalog");
-    let today = Date::parse("2026-12-01").expect("date");
+    let catalog = common::catalog();
+    let today = common::date("2026-12-01");
     let mut missing = Vec::new();
     let mut differing = Vec::new();
     for key in KEYS {
@@ -44,8 +45,8 @@ fn every_bad_value_gets_the_same_notice_on_every_task() {
 
 #[test]
 fn a_model_of_another_task_is_named_never_swapped_silently() {
-    let catalog = Catalog::bundled().expect("catalog");
-    let today = Date::parse("2026-12-01").expect("date");
+    let catalog = common::catalog();
+    let today = common::date("2026-12-01");
     for (query, tasks) in [
         ("task=generate&model=llama-3.1-8b", "serve, finetune, pretrain"),
         ("task=pretrain&model=sdxl", "generate, finetune"),
@@ -62,8 +63,8 @@ fn a_model_of_another_task_is_named_never_swapped_silently() {
 
 #[test]
 fn task_defaults_fill_only_what_the_link_leaves_out() {
-    let catalog = Catalog::bundled().expect("catalog");
-    let today = Date::parse("2026-12-01").expect("date");
+    let catalog = common::catalog();
+    let today = common::date("2026-12-01");
     // Generation: SDXL, one image per batch, billed as jobs.
     let a = evaluate_query("task=generate", catalog, today);
     assert_eq!(a.model, "sdxl");

@@ -4,13 +4,11 @@
 use whichgpu::core::catalog::support::{
     lookup, parse_support, table_format, SupportRow, KV_FORMATS, WEIGHT_FORMATS,
 };
-use whichgpu::core::catalog::{Catalog, Kind, Support};
+use whichgpu::core::catalog::{Kind, Support};
 use whichgpu::core::config::Engine;
 use whichgpu::core::precision;
 
-fn catalog() -> &'static Catalog {
-    Catalog::bundled().expect("bundled catalog parses and cross-checks")
-}
+use crate::common::catalog;
 
 fn archs() -> Vec<String> {
     let mut a: Vec<String> = catalog().gpus.iter().map(|g| g.arch.clone()).collect();

@@ -26,19 +26,12 @@ use proptest::prelude::*;
 use proptest::test_runner::Config as ProptestConfig;
 use whichgpu::core::evaluate::evaluate_query;
 use whichgpu::core::catalog::offers::{parse_offers, OFFER_COLUMNS};
-use whichgpu::core::catalog::{Catalog, Date};
 use whichgpu::core::link::{decode, encode, Notice, KEYS};
 use whichgpu::core::report;
 
-const OFFERS_CSV: &str = include_str!("../static/offers.csv");
+use crate::common::{catalog, today};
 
-fn catalog() -> &'static Catalog {
-    Catalog::bundled().expect("bundled catalog parses and cross-checks")
-}
-
-fn today() -> Date {
-    Date::parse("2026-11-29").expect("date")
-}
+const OFFERS_CSV: &str = include_str!("../../static/offers.csv");
 
 fn cases(default: u32) -> ProptestConfig {
     let n = std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(default);

@@ -7,15 +7,13 @@
 
 use proptest::prelude::*;
 use proptest::test_runner::Config as ProptestConfig;
-use whichgpu::core::catalog::{Catalog, Date, Kind, Support};
+use whichgpu::core::catalog::{Date, Kind, Support};
 use whichgpu::core::evaluate::evaluate_query;
 
-fn catalog() -> &'static Catalog {
-    Catalog::bundled().expect("bundled catalog")
-}
+use crate::common::{catalog, date};
 
 fn today() -> Date {
-    Date::parse("2026-12-01").expect("date")
+    date("2026-12-01")
 }
 
 /// A realistic configuration as a link.

@@ -9,15 +9,14 @@
 use proptest::prelude::*;
 use proptest::test_runner::Config as ProptestConfig;
 use whichgpu::core::answer::Answer;
-use whichgpu::core::catalog::{Catalog, Date};
+use whichgpu::core::catalog::Date;
+
+use crate::common::catalog;
 use whichgpu::core::config::Lang;
 use whichgpu::core::evaluate::evaluate_query;
 use whichgpu::core::messages::Arg;
 use whichgpu::core::units::GIB;
 
-fn catalog() -> &'static Catalog {
-    Catalog::bundled().expect("bundled catalog")
-}
 
 fn config() -> impl Strategy<Value = String> {
     let c = catalog();

@@ -1,0 +1,32 @@
+//! The native integration tests of the core, as one binary: one link step
+//! instead of one per file. Each module was once its own `tests/*.rs`;
+//! `common` holds what they share (the bundled catalog, the fixed "today").
+//! `tests/components.rs` (Wasm) and `tests/e2e/` (WebDriver) stay apart.
+//! Proptest keeps its failure seeds in `tests/proptest-regressions/<module>.txt`
+//! (its default for a source file under a `main.rs`); the scenario snapshots
+//! stay in `tests/snapshots/scenarios__*.snap`.
+
+mod common;
+
+mod architecture;
+mod bill;
+mod calibration;
+mod catalog;
+mod cli;
+mod contrast;
+mod estimator;
+mod fuzz;
+mod guidance;
+mod guidance_truth;
+mod keys;
+mod link;
+mod media;
+mod media_train;
+mod messages;
+mod notices;
+mod plans;
+mod ranking;
+mod scenarios;
+mod skypilot;
+mod support;
+mod training;

@@ -15,8 +15,8 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use whichgpu::core::evaluate::evaluate_query;
 use whichgpu::core::catalog::{Catalog, Date};
+use whichgpu::core::evaluate::evaluate_query;
 
 /// Representative configurations: the page's default, a 70B model in FP8,
 /// llama.cpp with a 4-bit GGUF on one RTX 4090, the largest batch that fits,

@@ -27,12 +27,7 @@ async fn settle() {
 }
 
 fn bytes(root: &Element) -> f64 {
-    root.query_selector("[data-testid=memory-total]")
-        .ok()
-        .flatten()
-        .and_then(|e| e.get_attribute("data-bytes"))
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(0.0)
+    root.query_selector("[data-testid=memory-total]").ok().flatten().and_then(|e| e.get_attribute("data-bytes")).and_then(|v| v.parse().ok()).unwrap_or(0.0)
 }
 
 fn set_input(root: &Element, css: &str, value: &str) {

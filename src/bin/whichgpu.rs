@@ -5,9 +5,9 @@
 
 use std::process::ExitCode;
 
-use whichgpu::core::evaluate::evaluate_query;
-use whichgpu::core::catalog::{Catalog, Date};
 use whichgpu::core::catalog::offers::parse_offers;
+use whichgpu::core::catalog::{Catalog, Date};
+use whichgpu::core::evaluate::evaluate_query;
 use whichgpu::core::report;
 use whichgpu::tools::{calibrate, skypilot};
 
@@ -176,9 +176,8 @@ fn skypilot_cmd(args: &[String], catalog: &Catalog) -> ExitCode {
     }
     // What still needs a hand before the rows can go into static/offers.csv
     // (e.g. inter_node_gbps, which SkyPilot does not carry).
-    let check = parse_offers("converted", &conversion.offers_csv)
-        .map_err(|e| e.to_string())
-        .and_then(|offers| catalog.with_offers(offers).map_err(|e| e.to_string()));
+    let check =
+        parse_offers("converted", &conversion.offers_csv).map_err(|e| e.to_string()).and_then(|offers| catalog.with_offers(offers).map_err(|e| e.to_string()));
     if let Err(e) = check {
         eprintln!("whichgpu: note: the rows do not load into the catalog as they are: {e}");
     }

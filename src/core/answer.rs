@@ -222,7 +222,6 @@ impl PartialEq for Answer {
     }
 }
 
-
 /// One offer's answer: the offer, the plan it runs (layout, replicas,
 /// batch), its speeds and its bill.
 #[derive(Debug, Clone, Serialize)]

@@ -12,12 +12,14 @@ use super::table::{clip, is_id};
 pub const FORMAT_VERSION: u32 = 1;
 
 /// Every key of the link format, in the order links are written.
+#[rustfmt::skip]
 pub const KEYS: &[&str] = &[
     "v", "task", "model", "params", "layers", "hidden", "heads", "kv_heads", "head_dim", "ffn", "vocab", "w", "kv",
     "engine", "gpu", "gpus", "nodes", "in", "out", "batch", "images", "res", "steps", "frames", "fps", "seconds",
     "enc_offload", "method", "rank", "targets", "optim", "optim_offload", "mb", "seq", "gc", "flash", "zero",
-    "tokens", "epochs", "days", "use", "hpd", "jobs", "jobmin", "per_job", "spot", "commit", "restart", "store", "ckpts", "egress",
-    "sort", "provider", "region", "mintps", "maxttft", "rps", "maxusd", "price", "cat", "lang", "embed", "theme",
+    "tokens", "epochs", "days", "use", "hpd", "jobs", "jobmin", "per_job", "spot", "commit", "restart", "store",
+    "ckpts", "egress", "sort", "provider", "region", "mintps", "maxttft", "rps", "maxusd", "price", "cat", "lang",
+    "embed", "theme",
 ];
 
 /// Decodes `%XX` and `+`; invalid escapes are kept literally.
@@ -237,7 +239,8 @@ pub fn set(cfg: &Config, key: &str, value: &str) -> Result<Config, Notice> {
 }
 
 /// Keys whose field may be left blank: the model's or the tool's default.
-const OPTIONAL_KEYS: &[&str] = &["batch", "per_job", "res", "steps", "frames", "fps", "seconds", "gpus", "tokens", "days", "mintps", "maxttft", "rps", "maxusd", "store"];
+const OPTIONAL_KEYS: &[&str] =
+    &["batch", "per_job", "res", "steps", "frames", "fps", "seconds", "gpus", "tokens", "days", "mintps", "maxttft", "rps", "maxusd", "store"];
 
 /// Decodes a query string (with or without a leading `?`) into a
 /// configuration and the notices for whatever was ignored.
@@ -281,15 +284,9 @@ pub fn encode(cfg: &Config) -> String {
     if let Some(v) = a.params_b {
         put("params", fmt_num(v));
     }
-    for (k, v) in [
-        ("layers", a.layers),
-        ("hidden", a.hidden),
-        ("heads", a.heads),
-        ("kv_heads", a.kv_heads),
-        ("head_dim", a.head_dim),
-        ("ffn", a.ffn),
-        ("vocab", a.vocab),
-    ] {
+    for (k, v) in
+        [("layers", a.layers), ("hidden", a.hidden), ("heads", a.heads), ("kv_heads", a.kv_heads), ("head_dim", a.head_dim), ("ffn", a.ffn), ("vocab", a.vocab)]
+    {
         if let Some(v) = v {
             put(k, v.to_string());
         }
@@ -319,10 +316,13 @@ pub fn encode(cfg: &Config) -> String {
         put("out", cfg.output_tokens.to_string());
     }
     if let Some(b) = cfg.batch {
-        put("batch", match b {
-            Batch::Max => "max".into(),
-            Batch::N(n) => n.to_string(),
-        });
+        put(
+            "batch",
+            match b {
+                Batch::Max => "max".into(),
+                Batch::N(n) => n.to_string(),
+            },
+        );
     }
     if cfg.images != d.images {
         put("images", cfg.images.to_string());

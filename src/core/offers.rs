@@ -10,11 +10,11 @@ use super::answer::{OfferResult, Pick, Recommendation};
 use super::billing;
 use super::catalog::{Catalog, Offer, STALE_AFTER_DAYS};
 use super::config::{Commit, Config, Sort, Usage};
-use super::units::HOURS_PER_MONTH;
 use super::date::Date;
 use super::messages::Msg;
 use super::plan::{OfferPlan, Output, Planner, Unit};
 use super::units::GIB;
+use super::units::HOURS_PER_MONTH;
 
 /// The quantity offers are ranked on, by task, usage and `sort`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -310,7 +310,11 @@ fn rank(out: Vec<OfferResult>, objective: Objective, cost: Objective) -> Vec<Off
     let mut order: Vec<usize> = (0..out.len()).collect();
     order.sort_unstable_by(|&i, &j| {
         let (Some(a), Some(b)) = (keys.get(i), keys.get(j)) else { return i.cmp(&j) };
-        a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)).then(a.2.total_cmp(&b.2)).then(a.3.total_cmp(&b.3)).then_with(|| out.get(i).map(|r| &r.id).cmp(&out.get(j).map(|r| &r.id)))
+        a.0.cmp(&b.0)
+            .then(a.1.total_cmp(&b.1))
+            .then(a.2.total_cmp(&b.2))
+            .then(a.3.total_cmp(&b.3))
+            .then_with(|| out.get(i).map(|r| &r.id).cmp(&out.get(j).map(|r| &r.id)))
     });
     if !objective.is_cost() {
         // Runs of offers within 5 % of the run's best on the objective are
@@ -354,11 +358,7 @@ pub fn recommend(ranked: &[OfferResult], objective: Objective, cost: Objective) 
         }
     }
     let affordable = |r: &&OfferResult| pick_cost < f64::MAX && cost.key(r) <= 2.0 * pick_cost;
-    let fastest = ranked
-        .iter()
-        .filter(ok)
-        .filter(affordable)
-        .max_by(|a, b| a.speed_score.total_cmp(&b.speed_score).then(cost.key(b).total_cmp(&cost.key(a))));
+    let fastest = ranked.iter().filter(ok).filter(affordable).max_by(|a, b| a.speed_score.total_cmp(&b.speed_score).then(cost.key(b).total_cmp(&cost.key(a))));
     // Named only when the speed-up is worth a person's attention (a fifth or more).
     if let Some(f) = fastest.filter(|f| f.speed_score >= pick.speed_score * 1.2) {
         alts.push((f, "fastest"));
@@ -420,7 +420,11 @@ fn make_pick(r: &OfferResult, why: &'static str, against: &OfferResult, cost: Ob
         let side = r.storage_usd_per_month + r.egress_usd_per_month;
         // Busy hours a day above which the term beats paying on-demand by the hour.
         let break_even = 24.0 * (month - side) / (r.usd_per_month - side).max(1e-9);
-        msgs.push(Msg::new("reason.committed").num("month", month, 0).num("pct", 100.0 * (1.0 - month / r.usd_per_month.max(1e-9)), 0).num("hours", break_even.min(24.0), 1));
+        msgs.push(Msg::new("reason.committed").num("month", month, 0).num("pct", 100.0 * (1.0 - month / r.usd_per_month.max(1e-9)), 0).num(
+            "hours",
+            break_even.min(24.0),
+            1,
+        ));
     }
     if why == "cheapest" && !r.unknown_costs.is_empty() {
         msgs.push(Msg::new("reason.leaves_out").arg("parts", r.unknown_costs.join(", ")));

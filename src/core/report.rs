@@ -48,13 +48,15 @@ pub fn text(a: &Answer) -> String {
     );
     let _ = writeln!(s, "\nPer GPU type (fits first):");
     let training = a.results.iter().any(|r| r.speeds.train_tokens_per_s.is_some());
-    let media = a.results.iter().any(|r| r.speeds.seconds_per_image.is_some() || r.speeds.seconds_per_clip.is_some() || r.speeds.audio_realtime_factor.is_some());
+    let media =
+        a.results.iter().any(|r| r.speeds.seconds_per_image.is_some() || r.speeds.seconds_per_clip.is_some() || r.speeds.audio_realtime_factor.is_some());
     if media {
         let _ = writeln!(s, "  {:<22} {:>5} {:>5} {:>10} {:>12} {:>10} {:>10}  confidence", "gpu", "gpus", "fits", "GiB/GPU", "s/image", "s/clip", "audio ×RT");
     } else if training {
         let _ = writeln!(s, "  {:<22} {:>5} {:>5} {:>10} {:>12} {:>10} {:>10}  confidence", "gpu", "gpus", "fits", "GiB/GPU", "train tok/s", "job h", "GPU-h");
     } else {
-        let _ = writeln!(s, "  {:<22} {:>5} {:>5} {:>10} {:>10} {:>10} {:>8}  confidence", "gpu", "gpus", "fits", "GiB/GPU", "tok/s/seq", "tok/s all", "TTFT s");
+        let _ =
+            writeln!(s, "  {:<22} {:>5} {:>5} {:>10} {:>10} {:>10} {:>8}  confidence", "gpu", "gpus", "fits", "GiB/GPU", "tok/s/seq", "tok/s all", "TTFT s");
     }
     let mut rows: Vec<_> = a.results.iter().collect();
     let score = |r: &&super::answer::GpuResult| {

@@ -274,7 +274,10 @@ fn custom_model(a: &CustomArch, notices: &mut Vec<Notice>) -> Model {
         if m.heads % v == 0 {
             m.kv_heads = v;
         } else {
-            notices.push(Notice::said("kv_heads", Msg::new("notice.kv_heads").arg("value", v.to_string()).arg("heads", m.heads.to_string()).arg("kv", m.kv_heads.to_string())));
+            notices.push(Notice::said(
+                "kv_heads",
+                Msg::new("notice.kv_heads").arg("value", v.to_string()).arg("heads", m.heads.to_string()).arg("kv", m.kv_heads.to_string()),
+            ));
         }
     }
     if m.heads % m.kv_heads != 0 {

@@ -41,10 +41,7 @@ impl Table {
     /// Parses `text` as CSV whose header must be exactly the `columns` (any order).
     pub fn parse(name: &str, text: &str, columns: &[&str]) -> Result<Table, TableError> {
         let mut reader = csv::ReaderBuilder::new().has_headers(true).flexible(false).from_reader(text.as_bytes());
-        let headers = reader
-            .headers()
-            .map_err(|e| TableError::Csv { table: name.into(), reason: e.to_string() })?
-            .clone();
+        let headers = reader.headers().map_err(|e| TableError::Csv { table: name.into(), reason: e.to_string() })?.clone();
         let mut index = HashMap::new();
         for (i, h) in headers.iter().enumerate() {
             let h = h.trim().trim_start_matches('\u{feff}');

@@ -12,8 +12,25 @@ use crate::core::table::{Table, TableError};
 use crate::core::units::GIB;
 
 pub const CALIBRATION_COLUMNS: &[&str] = &[
-    "id", "split", "kind", "model_id", "quant", "gpu_id", "gpus", "batch", "input_tokens", "output_tokens", "task",
-    "method_notes", "value", "unit", "value_normalized", "metric_definition", "source", "quality", "notes",
+    "id",
+    "split",
+    "kind",
+    "model_id",
+    "quant",
+    "gpu_id",
+    "gpus",
+    "batch",
+    "input_tokens",
+    "output_tokens",
+    "task",
+    "method_notes",
+    "value",
+    "unit",
+    "value_normalized",
+    "metric_definition",
+    "source",
+    "quality",
+    "notes",
 ];
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -282,11 +299,8 @@ pub fn group(case: &Case, catalog: &Catalog) -> Option<(Engine, bool)> {
 /// median absolute log error; returns the fitted factors.
 pub fn fit_group(cases: &[&Case], catalog: &Catalog, start: Factors) -> Factors {
     let err = |f: Factors, kinds: &[Kind]| -> f64 {
-        let errs: Vec<f64> = cases
-            .iter()
-            .filter(|c| kinds.contains(&c.kind))
-            .filter_map(|c| predict(c, catalog, Some(f)).map(|p| (p / c.measured).ln().abs()))
-            .collect();
+        let errs: Vec<f64> =
+            cases.iter().filter(|c| kinds.contains(&c.kind)).filter_map(|c| predict(c, catalog, Some(f)).map(|p| (p / c.measured).ln().abs())).collect();
         if errs.is_empty() {
             0.0
         } else {
@@ -380,7 +394,11 @@ pub fn run(text: &str, catalog: &Catalog, fit: bool) -> Result<Report, TableErro
     use std::fmt::Write;
     let (cases, unmapped) = parse_cases(text, catalog)?;
     let mut out = String::new();
-    let _ = writeln!(out, "{:<6} {:<10} {:<16} {:<12} {:<16} {:<9} {:>3} {:>12} {:>12} {:>7}", "id", "kind", "model", "format", "gpu", "engine", "tp", "measured", "predicted", "err%");
+    let _ = writeln!(
+        out,
+        "{:<6} {:<10} {:<16} {:<12} {:<16} {:<9} {:>3} {:>12} {:>12} {:>7}",
+        "id", "kind", "model", "format", "gpu", "engine", "tp", "measured", "predicted", "err%"
+    );
     let mut by_kind: std::collections::BTreeMap<Kind, Vec<(f64, f64, f64)>> = Default::default();
     for c in &cases {
         let Some(p) = predict(c, catalog, None) else { continue };
@@ -432,7 +450,16 @@ pub fn run(text: &str, catalog: &Catalog, fit: bool) -> Result<Report, TableErro
             logo_median_ape: logo.get(kind).map_or(f64::NAN, |l| percentile(l, 0.5)),
             in_range: v.iter().map(|x| x.2).sum::<f64>() / v.len().max(1) as f64,
         };
-        let _ = writeln!(out, "{:<11} {:>5} {:>10.1} {:>8.1} {:>14.1} {:>8.0}%", kind.as_str(), st.rows, st.median_ape, st.p90_ape, st.logo_median_ape, st.in_range * 100.0);
+        let _ = writeln!(
+            out,
+            "{:<11} {:>5} {:>10.1} {:>8.1} {:>14.1} {:>8.0}%",
+            kind.as_str(),
+            st.rows,
+            st.median_ape,
+            st.p90_ape,
+            st.logo_median_ape,
+            st.in_range * 100.0
+        );
         stats.push(st);
     }
     let rows_total = cases.len() + unmapped.len();

@@ -18,7 +18,6 @@ pub struct MemoryProps {
     pub lang: Lang,
 }
 
-
 #[function_component(MemoryBar)]
 pub fn memory_bar(p: &MemoryProps) -> Html {
     let m = &p.memory;

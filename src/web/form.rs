@@ -62,7 +62,9 @@ pub fn form_view(p: &FormProps) -> Html {
             "spot" => html! {
                 <label key={key} class="check" for="in-spot"><input id="in-spot" type="checkbox" checked={cfg.spot} onchange={spot_cb.clone()} />{ ui(form::label_for(cfg, catalog, kind, key), lang) }</label>
             },
-            _ => html! { <Field key={key} label={form::label_for(cfg, catalog, kind, key)} id={format!("in-{key}")} key_name={key} current={text(cfg, key)} {lang} on_set={p.on_set.clone()} /> },
+            _ => {
+                html! { <Field key={key} label={form::label_for(cfg, catalog, kind, key)} id={format!("in-{key}")} key_name={key} current={text(cfg, key)} {lang} on_set={p.on_set.clone()} /> }
+            }
         }
     };
     html! {

@@ -38,7 +38,15 @@ fn extras_cell(o: &OfferResult, lang: Lang) -> Html {
     }
 }
 
-pub fn offers(a: &Rc<Answer>, col: Option<PriceColumn>, sort: Sort, training: bool, lang: Lang, on_set: &Callback<(&'static str, String)>, on_price: &Callback<(String, String)>) -> Html {
+pub fn offers(
+    a: &Rc<Answer>,
+    col: Option<PriceColumn>,
+    sort: Sort,
+    training: bool,
+    lang: Lang,
+    on_set: &Callback<(&'static str, String)>,
+    on_price: &Callback<(String, String)>,
+) -> Html {
     let t = |k: &'static str| ui(k, lang);
     // The per-unit column, unless it would repeat $/month.
     let col = col.filter(|c| c.header != "ui.col.month");

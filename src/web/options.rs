@@ -47,7 +47,11 @@ impl OptionLists {
     pub fn new(catalog: &Catalog, lang: Lang) -> OptionLists {
         let zeros: Vec<String> = form::ZERO_STAGES.iter().map(|z| z.to_string()).collect();
         OptionLists {
-            gpus: Rc::new(std::iter::once((String::new(), ui("ui.gpu.any", lang).to_string())).chain(catalog.gpus.iter().map(|g| (g.id.clone(), g.name.clone()))).collect()),
+            gpus: Rc::new(
+                std::iter::once((String::new(), ui("ui.gpu.any", lang).to_string()))
+                    .chain(catalog.gpus.iter().map(|g| (g.id.clone(), g.name.clone())))
+                    .collect(),
+            ),
             kvs: plain(precision::KV_FORMATS.iter().copied()),
             engines: plain(names(Engine::NAMES)),
             tasks: labelled("task", Task::NAMES, lang),

@@ -189,7 +189,8 @@ fn no_source_file_over_500_lines() {
 #[test]
 fn the_checker_resolves_paths_and_finds_circles() {
     let own: Vec<String> = ["core", "plan", "serve"].map(String::from).to_vec();
-    let got = imports_of("use super::super::answer::X;\nuse super::OfferPlan;\n// use super::super::web::Nothing;\nlet a = crate::core::units::GIB;\n", &own, false);
+    let got =
+        imports_of("use super::super::answer::X;\nuse super::OfferPlan;\n// use super::super::web::Nothing;\nlet a = crate::core::units::GIB;\n", &own, false);
     let want: Vec<Vec<String>> = [vec!["core", "answer", "X"], vec!["core", "plan", "OfferPlan"], vec!["core", "units", "GIB"]]
         .into_iter()
         .map(|v| v.into_iter().map(String::from).collect())

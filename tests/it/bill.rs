@@ -14,7 +14,6 @@ use crate::common::catalog;
 use whichgpu::core::config::Commit;
 use whichgpu::core::evaluate::evaluate_query;
 
-
 fn eval(q: &str) -> Answer {
     evaluate_query(q, catalog(), Date::parse("2026-12-01").expect("date"))
 }
@@ -63,13 +62,22 @@ fn recompute(q: &str, o: &OfferResult) -> f64 {
     let store: f64 = param(q, "store").and_then(|v| v.parse().ok()).unwrap_or(0.0);
     let egress: f64 = param(q, "egress").and_then(|v| v.parse().ok()).unwrap_or(0.0);
     let storage = store * offer.storage_usd_per_gb_month.or(provider.and_then(|p| p.storage_usd_per_gb_month)).unwrap_or(0.0) * f64::from(o.instances);
-    let out = (egress - provider.map_or(0.0, |p| p.free_egress_gb_month)).max(0.0) * offer.egress_usd_per_gb.or(provider.and_then(|p| p.egress_usd_per_gb)).unwrap_or(0.0);
+    let out = (egress - provider.map_or(0.0, |p| p.free_egress_gb_month)).max(0.0)
+        * offer.egress_usd_per_gb.or(provider.and_then(|p| p.egress_usd_per_gb)).unwrap_or(0.0);
     hourly * f64::from(o.instances) * hours + storage + out
 }
 
 fn config() -> impl Strategy<Value = String> {
     (
-        prop::sample::select(vec!["task=serve&model=llama-3.1-8b", "task=serve&model=qwen2.5-32b&w=int4-awq", "task=generate&model=flux.1-dev", "task=generate&model=wan-2.1-14b", "task=generate&model=musicgen-large", "task=finetune&model=llama-3.1-8b&method=qlora", "task=pretrain&model=llama-3.2-1b&tokens=5000000000"]),
+        prop::sample::select(vec![
+            "task=serve&model=llama-3.1-8b",
+            "task=serve&model=qwen2.5-32b&w=int4-awq",
+            "task=generate&model=flux.1-dev",
+            "task=generate&model=wan-2.1-14b",
+            "task=generate&model=musicgen-large",
+            "task=finetune&model=llama-3.1-8b&method=qlora",
+            "task=pretrain&model=llama-3.2-1b&tokens=5000000000",
+        ]),
         prop::sample::select(vec!["always", "hours", "jobs", "once"]),
         prop::sample::select(vec!["cost", "token", "speed", "latency"]),
         prop::sample::select(vec!["0", "1"]),

@@ -2,9 +2,9 @@
 //! row of the reference calibration file through the CLI's code path.
 //! Prints the predicted-vs-measured table; fails on coverage or error limits.
 
-use whichgpu::tools::calibrate::{self, Kind};
 use whichgpu::core::config::Engine;
 use whichgpu::core::estimate::engine::{self, Factors};
+use whichgpu::tools::calibrate::{self, Kind};
 
 use crate::common;
 

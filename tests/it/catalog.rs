@@ -21,12 +21,45 @@ fn sizes_meet_the_issue() {
 fn required_models_are_present() {
     let c = catalog();
     for id in [
-        "llama-2-7b", "llama-2-13b", "llama-2-70b", "llama-3-8b", "llama-3.1-8b", "llama-3-70b", "llama-3.1-70b",
-        "llama-3.1-405b", "llama-3.2-1b", "llama-3.2-3b", "llama-3.3-70b", "mistral-7b", "mixtral-8x7b", "mixtral-8x22b",
-        "qwen2.5-7b", "qwen2.5-14b", "qwen2.5-32b", "qwen2.5-72b", "qwen3-8b", "qwen3-32b", "qwen3-30b-a3b",
-        "qwen3-235b-a22b", "deepseek-v3", "deepseek-r1", "gemma-2-9b", "gemma-2-27b", "gemma-3-12b", "gemma-3-27b",
-        "phi-3-mini", "phi-3-medium", "phi-4", "gpt-oss-20b", "gpt-oss-120b", "gpt-j-6b", "octocoder-15.5b",
-        "falcon-40b", "t0-3b", "mt0-xxl-13b", "bloomz-7b1",
+        "llama-2-7b",
+        "llama-2-13b",
+        "llama-2-70b",
+        "llama-3-8b",
+        "llama-3.1-8b",
+        "llama-3-70b",
+        "llama-3.1-70b",
+        "llama-3.1-405b",
+        "llama-3.2-1b",
+        "llama-3.2-3b",
+        "llama-3.3-70b",
+        "mistral-7b",
+        "mixtral-8x7b",
+        "mixtral-8x22b",
+        "qwen2.5-7b",
+        "qwen2.5-14b",
+        "qwen2.5-32b",
+        "qwen2.5-72b",
+        "qwen3-8b",
+        "qwen3-32b",
+        "qwen3-30b-a3b",
+        "qwen3-235b-a22b",
+        "deepseek-v3",
+        "deepseek-r1",
+        "gemma-2-9b",
+        "gemma-2-27b",
+        "gemma-3-12b",
+        "gemma-3-27b",
+        "phi-3-mini",
+        "phi-3-medium",
+        "phi-4",
+        "gpt-oss-20b",
+        "gpt-oss-120b",
+        "gpt-j-6b",
+        "octocoder-15.5b",
+        "falcon-40b",
+        "t0-3b",
+        "mt0-xxl-13b",
+        "bloomz-7b1",
     ] {
         assert!(c.model(id).is_some(), "missing model {id}");
     }
@@ -81,9 +114,15 @@ fn imports_are_validated_with_exact_messages() {
     assert_eq!(import(&format!("{}\n{}\n", header(), GOOD.replace("55.04", "-3"))), "import: row 1, field `usd_per_hour`: must be positive, got -3");
     assert_eq!(import(&format!("{}\n{}\n", header(), GOOD.replace(",8,192", ",eight,192"))), "import: row 1, field `gpus`: `eight` is not a whole number");
     assert_eq!(import(&format!("{}\n{}\n", header(), GOOD.replace("h100-sxm-80gb", "h900"))), "import: row 1, field `gpu`: unknown GPU id `h900`");
-    assert_eq!(import(&format!("{}\n{}\n", header(), GOOD.replace("2026-09-01", "2026-13-01"))), "import: row 1, field `as_of`: `2026-13-01` is not a YYYY-MM-DD date");
+    assert_eq!(
+        import(&format!("{}\n{}\n", header(), GOOD.replace("2026-09-01", "2026-13-01"))),
+        "import: row 1, field `as_of`: `2026-13-01` is not a YYYY-MM-DD date"
+    );
     assert_eq!(import(&format!("{}\n{GOOD}\n{GOOD}\n", header())), "import: row 2, field `id`: duplicate id `x-1`");
-    assert_eq!(import(&format!("{}\n{}\n", header(), GOOD.replace(",8,192", ",2147483648,192"))), "import: row 1, field `gpus`: 2147483648 GPUs in one instance; at most 72");
+    assert_eq!(
+        import(&format!("{}\n{}\n", header(), GOOD.replace(",8,192", ",2147483648,192"))),
+        "import: row 1, field `gpus`: 2147483648 GPUs in one instance; at most 72"
+    );
 }
 
 #[test]
@@ -146,8 +185,17 @@ fn gpu_rows_reject_missing_or_oversized_usable_memory() {
     let row = |usable: &str| {
         let mut fields: Vec<String> = GPU_COLUMNS.iter().map(|_| String::new()).collect();
         for (col, v) in [
-            ("id", "g"), ("name", "G"), ("vendor", "nvidia"), ("arch", "ada"), ("class", "datacenter"), ("form_factor", "pcie"),
-            ("memory_gb", "24"), ("usable_mib", usable), ("memory_type", "GDDR6"), ("mem_bw_gbps", "300"), ("bf16_tflops", "121"),
+            ("id", "g"),
+            ("name", "G"),
+            ("vendor", "nvidia"),
+            ("arch", "ada"),
+            ("class", "datacenter"),
+            ("form_factor", "pcie"),
+            ("memory_gb", "24"),
+            ("usable_mib", usable),
+            ("memory_type", "GDDR6"),
+            ("mem_bw_gbps", "300"),
+            ("bf16_tflops", "121"),
             ("source", "s"),
         ] {
             if let Some(i) = GPU_COLUMNS.iter().position(|c| *c == col) {
@@ -191,11 +239,8 @@ fn every_commit_price_is_sourced_dated_and_at_most_on_demand() {
 
 #[test]
 fn committed_prices_cover_fifteen_offers_from_five_providers() {
-    let with: Vec<_> = catalog()
-        .offers
-        .iter()
-        .filter(|o| [Commit::Month, Commit::Year, Commit::ThreeYears].iter().any(|t| o.committed_usd_per_hour(*t).is_some()))
-        .collect();
+    let with: Vec<_> =
+        catalog().offers.iter().filter(|o| [Commit::Month, Commit::Year, Commit::ThreeYears].iter().any(|t| o.committed_usd_per_hour(*t).is_some())).collect();
     let providers: std::collections::BTreeSet<&str> = with.iter().map(|o| &*o.provider).collect();
     assert!(with.len() >= 15, "{} offers with a committed price", with.len());
     assert!(providers.len() >= 5, "providers with a committed price: {providers:?}");
@@ -207,11 +252,7 @@ fn every_provider_has_host_billing() {
     let providers = parse_providers(text).expect("providers parse");
     assert!(providers.len() >= 15);
     for p in &providers {
-        assert!(
-            matches!(p.host_billing, HostBilling::Included | HostBilling::Separate | HostBilling::Unknown),
-            "{}",
-            p.id
-        );
+        assert!(matches!(p.host_billing, HostBilling::Included | HostBilling::Separate | HostBilling::Unknown), "{}", p.id);
         assert!(p.source.contains("host_billing:"), "{}: no source for host_billing", p.id);
     }
     let get = |id: &str| providers.iter().find(|p| p.id == id).map(|p| p.host_billing);

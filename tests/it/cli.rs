@@ -20,18 +20,62 @@ fn answers_with_every_contract_field() {
     for k in ["query", "notices", "catalog_as_of", "memory", "results", "answers", "offers", "recommendation", "guidance"] {
         assert!(v.get(k).is_some(), "missing {k}");
     }
-    for k in ["weights_bytes", "kv_cache_bytes", "activations_bytes", "gradients_bytes", "optimizer_bytes", "overhead_bytes", "total_bytes", "total_bytes_low", "total_bytes_high", "reserved_bytes"] {
+    for k in [
+        "weights_bytes",
+        "kv_cache_bytes",
+        "activations_bytes",
+        "gradients_bytes",
+        "optimizer_bytes",
+        "overhead_bytes",
+        "total_bytes",
+        "total_bytes_low",
+        "total_bytes_high",
+        "reserved_bytes",
+    ] {
         assert!(v["memory"][k].is_number(), "memory.{k}");
     }
     let r = &v["results"][0];
-    for k in ["gpu", "gpus", "nodes", "batch", "fits", "per_gpu_bytes", "confidence", "decode_tokens_per_s_per_seq", "decode_tokens_per_s_per_seq_low", "decode_tokens_per_s_per_seq_high", "prefill_tokens_per_s", "time_to_first_token_s", "request_latency_s"] {
+    for k in [
+        "gpu",
+        "gpus",
+        "nodes",
+        "batch",
+        "fits",
+        "per_gpu_bytes",
+        "confidence",
+        "decode_tokens_per_s_per_seq",
+        "decode_tokens_per_s_per_seq_low",
+        "decode_tokens_per_s_per_seq_high",
+        "prefill_tokens_per_s",
+        "time_to_first_token_s",
+        "request_latency_s",
+    ] {
         assert!(r.get(k).is_some(), "results[].{k}");
     }
     for k in ["max_context_tokens", "max_batch", "min_gpus", "best_weight_format"] {
         assert!(v["answers"].get(k).is_some(), "answers.{k}");
     }
     let o = &v["offers"][0];
-    for k in ["id", "provider", "instance", "gpu", "gpus", "instances", "fits", "spot", "interconnect", "usd_per_hour", "usd_per_month", "usd_per_million_output_tokens", "storage_usd_per_month", "egress_usd_per_month", "price_as_of", "stale", "source", "reasons"] {
+    for k in [
+        "id",
+        "provider",
+        "instance",
+        "gpu",
+        "gpus",
+        "instances",
+        "fits",
+        "spot",
+        "interconnect",
+        "usd_per_hour",
+        "usd_per_month",
+        "usd_per_million_output_tokens",
+        "storage_usd_per_month",
+        "egress_usd_per_month",
+        "price_as_of",
+        "stale",
+        "source",
+        "reasons",
+    ] {
         assert!(o.get(k).is_some(), "offers[].{k}");
     }
     let pick = v["recommendation"]["pick"]["offer"].as_str().expect("pick");
@@ -70,7 +114,19 @@ fn exit_statuses() {
 
 #[test]
 fn hostile_arguments_never_panic() {
-    for q in ["", "&&&", "=", "%", "%ff%fe", "in=99999999999999999999", "model=custom&params=1e308", "batch=max&in=10000000&model=llama-3.1-405b", "price=::,:", "res=0x0", "v=2"] {
+    for q in [
+        "",
+        "&&&",
+        "=",
+        "%",
+        "%ff%fe",
+        "in=99999999999999999999",
+        "model=custom&params=1e308",
+        "batch=max&in=10000000&model=llama-3.1-405b",
+        "price=::,:",
+        "res=0x0",
+        "v=2",
+    ] {
         let (code, _, err) = run(&[q]);
         assert!(code == 0 || code == 2, "{q}: exit {code} {err}");
         assert!(!err.contains("panicked"), "{q}: {err}");

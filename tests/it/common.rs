@@ -1,8 +1,8 @@
 //! What the test modules share: the bundled catalog, the fixed date the
 //! tests run on, and a share-link query evaluated against both.
 
-use whichgpu::core::catalog::{Catalog, Date};
 use whichgpu::core::answer::Answer;
+use whichgpu::core::catalog::{Catalog, Date};
 use whichgpu::core::evaluate::evaluate_query;
 
 /// The bundled catalog (static/*.csv), parsed and cross-checked once.

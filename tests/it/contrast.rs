@@ -6,18 +6,18 @@ fn vars(css: &str, selector: &str) -> Vec<(String, String)> {
     let start = css.find(selector).expect("theme block");
     let block = &css[start..];
     let body = &block[block.find('{').expect("{") + 1..block.find('}').expect("}")];
-    body.split(';')
-        .filter_map(|d| d.split_once(':'))
-        .map(|(k, v)| (k.trim().to_string(), v.trim().to_string()))
-        .filter(|(k, _)| k.starts_with("--"))
-        .collect()
+    body.split(';').filter_map(|d| d.split_once(':')).map(|(k, v)| (k.trim().to_string(), v.trim().to_string())).filter(|(k, _)| k.starts_with("--")).collect()
 }
 
 fn luminance(hex: &str) -> f64 {
     let h = hex.trim_start_matches('#');
     let c = |i: usize| {
         let v = f64::from(u8::from_str_radix(&h[i..i + 2], 16).expect("hex")) / 255.0;
-        if v <= 0.03928 { v / 12.92 } else { ((v + 0.055) / 1.055).powf(2.4) }
+        if v <= 0.03928 {
+            v / 12.92
+        } else {
+            ((v + 0.055) / 1.055).powf(2.4)
+        }
     };
     0.2126 * c(0) + 0.7152 * c(2) + 0.0722 * c(4)
 }

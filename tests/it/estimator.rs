@@ -1,11 +1,11 @@
 //! Hand-computed cases and properties of the serving estimator.
 
 use proptest::prelude::*;
-use whichgpu::core::evaluate::evaluate_query;
 use whichgpu::core::config::{Config, Engine};
 use whichgpu::core::estimate::arch;
 use whichgpu::core::estimate::engine::IMAGE_PREP_S_PER_MP;
 use whichgpu::core::estimate::serve::{Plan, ServeJob};
+use whichgpu::core::evaluate::evaluate_query;
 use whichgpu::core::link;
 use whichgpu::core::precision;
 

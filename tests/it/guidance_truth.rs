@@ -17,7 +17,6 @@ use whichgpu::core::evaluate::evaluate_query;
 use whichgpu::core::messages::Arg;
 use whichgpu::core::units::GIB;
 
-
 fn config() -> impl Strategy<Value = String> {
     let c = catalog();
     let llms: Vec<String> = c.models.iter().map(|m| m.id.clone()).collect();
@@ -39,7 +38,9 @@ fn config() -> impl Strategy<Value = String> {
     )
         .prop_map(|(task, llm, gen, gpu, w, kv, engine, batch, usage, spot, (inp, method, jobmin))| {
             let model = if task == "generate" || (task == "finetune" && inp == 300 && method != "full") { gen } else { llm };
-            let mut q = format!("task={task}&model={model}&w={w}&kv={kv}&engine={engine}&batch={batch}&use={usage}&spot={spot}&in={inp}&method={method}&jobmin={jobmin}");
+            let mut q = format!(
+                "task={task}&model={model}&w={w}&kv={kv}&engine={engine}&batch={batch}&use={usage}&spot={spot}&in={inp}&method={method}&jobmin={jobmin}"
+            );
             if let Some(g) = gpu {
                 q.push_str(&format!("&gpu={g}"));
             }
@@ -107,7 +108,11 @@ fn check(q: &str, a: &Answer) -> Result<(), TestCaseError> {
                 prop_assert_eq!(key == "g.spot.batch_on", spot, "{}: spot answer {} with a pick on spot = {}", q, key, spot);
             }
             ("kv-share", _) => {
-                prop_assert!(!g.text.contains("FP8 KV") || !matches!(a.kv_format.as_str(), "fp8" | "int8" | "q4_0" | "q8_0"), "{q}: suggests FP8 KV on a {} cache", a.kv_format);
+                prop_assert!(
+                    !g.text.contains("FP8 KV") || !matches!(a.kv_format.as_str(), "fp8" | "int8" | "q4_0" | "q8_0"),
+                    "{q}: suggests FP8 KV on a {} cache",
+                    a.kv_format
+                );
             }
             _ => {}
         }

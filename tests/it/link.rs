@@ -121,7 +121,13 @@ fn an_explicit_resolution_equal_to_the_old_default_is_kept() {
 #[test]
 fn name_tables_round_trip() {
     use whichgpu::core::config::{Checkpointing, Engine, Lang, Method, Optim, Sort, Targets, Theme, Usage};
-    fn walk<T: Copy + PartialEq + std::fmt::Debug + serde::Serialize>(key: &str, names: &[(&str, T)], parse: fn(&str) -> Option<T>, as_str: fn(T) -> &'static str, get: fn(&Config) -> T) {
+    fn walk<T: Copy + PartialEq + std::fmt::Debug + serde::Serialize>(
+        key: &str,
+        names: &[(&str, T)],
+        parse: fn(&str) -> Option<T>,
+        as_str: fn(T) -> &'static str,
+        get: fn(&Config) -> T,
+    ) {
         assert!(!names.is_empty());
         for &(name, value) in names {
             assert_eq!(parse(name), Some(value), "{key}={name}");

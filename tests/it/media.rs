@@ -500,7 +500,14 @@ fn predicted_vs_measured() {
     for c in &cases {
         println!(
             "{:<30} {:<8} {:<18} {:<15} {:<18} {:>10.3} {:>10.3} {:>+8.1}{}",
-            c.id, c.family, c.model, c.gpu, c.metric, c.measured, c.predicted, c.error_pct,
+            c.id,
+            c.family,
+            c.model,
+            c.gpu,
+            c.metric,
+            c.measured,
+            c.predicted,
+            c.error_pct,
             if c.low_confidence { "  (low-confidence source)" } else { "" }
         );
     }
@@ -694,10 +701,7 @@ fn multimodal_rows_through_the_serving_estimator() {
     let mut prep_fits = Vec::new();
     let mut old_logits = Vec::new();
     let mut speed_errors = Vec::new();
-    println!(
-        "\n{:<46} {:<20} {:<16} {:>6} {:>10} {:>10} {:>7}",
-        "row", "model", "gpu", "metric", "measured", "predicted", "err%"
-    );
+    println!("\n{:<46} {:<20} {:<16} {:>6} {:>10} {:>10} {:>7}", "row", "model", "gpu", "metric", "measured", "predicted", "err%");
     for r in reader.records() {
         let r = r.expect("row");
         let get = |k: &str| col.get(k).and_then(|&i| r.get(i)).unwrap_or("").trim().to_string();

@@ -4,10 +4,10 @@
 
 use std::collections::BTreeMap;
 
-use whichgpu::core::evaluate::evaluate;
 use whichgpu::core::catalog::media::{bundled_media, MediaModel};
 use whichgpu::core::config::{Checkpointing, Config, Method, Optim, Task};
 use whichgpu::core::estimate::media_train::{MediaTrainJob, UNET_BYTES_PER_TOKEN, UNET_BYTES_PER_TOKEN_GC};
+use whichgpu::core::evaluate::evaluate;
 use whichgpu::core::resolve::image_train_job as train_job;
 
 use crate::common;
@@ -142,7 +142,11 @@ fn predicted_vs_measured_peak_memory() {
     for (gc, mut v) in residuals {
         let fitted = median(&mut v);
         let used = if gc { UNET_BYTES_PER_TOKEN_GC } else { UNET_BYTES_PER_TOKEN };
-        println!("UNet activation bytes per latent token (checkpointing {}): fitted {fitted:.0} over {} rows, in code {used:.0}", if gc { "on" } else { "off" }, v.len());
+        println!(
+            "UNet activation bytes per latent token (checkpointing {}): fitted {fitted:.0} over {} rows, in code {used:.0}",
+            if gc { "on" } else { "off" },
+            v.len()
+        );
         assert!((fitted / used - 1.0).abs() < 0.02, "UNet constant {used} is not the fitted median {fitted}");
     }
     let n = errors.len();

@@ -1,8 +1,8 @@
 //! Ranking, filters and the recommendation on a small hand-checked catalog.
 
-use whichgpu::core::evaluate::evaluate;
 use whichgpu::core::catalog::offers::{parse_offers_any, OFFER_COLUMNS};
 use whichgpu::core::catalog::Catalog;
+use whichgpu::core::evaluate::evaluate;
 use whichgpu::core::link::decode;
 
 use crate::common;

@@ -68,8 +68,7 @@ fn skipped(c: &Conversion) -> Vec<(usize, &str)> {
 
 #[test]
 fn the_samples_keep_four_different_header_orders() {
-    let headers: Vec<String> =
-        ["aws", "gcp", "azure", "lambda"].iter().map(|c| sample(c).lines().next().unwrap_or_default().to_string()).collect();
+    let headers: Vec<String> = ["aws", "gcp", "azure", "lambda"].iter().map(|c| sample(c).lines().next().unwrap_or_default().to_string()).collect();
     assert_eq!(
         headers,
         [
@@ -281,8 +280,7 @@ fn a_missing_required_column_is_an_error_naming_it() {
         assert_eq!(err.to_string(), format!("SkyPilot catalog: missing column `{missing}`"));
     }
     // Names are case-sensitive, as SkyPilot writes them.
-    let err = convert("aws", "instancetype,AcceleratorName,AcceleratorCount,Price,Region\n", as_of(), SOURCE, &catalog().gpus)
-        .expect_err("lowercase header");
+    let err = convert("aws", "instancetype,AcceleratorName,AcceleratorCount,Price,Region\n", as_of(), SOURCE, &catalog().gpus).expect_err("lowercase header");
     assert_eq!(err.to_string(), "SkyPilot catalog: missing column `InstanceType`");
     let err = convert("aws", &sample("aws"), as_of(), " ", &catalog().gpus).expect_err("empty source");
     assert_eq!(err.to_string(), "SkyPilot catalog: row 0, field `source`: is empty (every offer needs its source)");

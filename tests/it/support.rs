@@ -1,9 +1,7 @@
 //! The engine × architecture × format support table: every cell resolves to
 //! exactly one row, every row has a source, and cells the sources state.
 
-use whichgpu::core::catalog::support::{
-    lookup, parse_support, table_format, SupportRow, KV_FORMATS, WEIGHT_FORMATS,
-};
+use whichgpu::core::catalog::support::{lookup, parse_support, table_format, SupportRow, KV_FORMATS, WEIGHT_FORMATS};
 use whichgpu::core::catalog::{Kind, Support};
 use whichgpu::core::config::Engine;
 use whichgpu::core::precision;
@@ -27,22 +25,10 @@ fn every_combination_resolves_to_exactly_one_row() {
         for arch in &archs {
             for kind in [Kind::Weights, Kind::Kv] {
                 for format in kind.formats() {
-                    let matching: Vec<&SupportRow> = c
-                        .support
-                        .iter()
-                        .filter(|r| r.matches(engine, arch, kind, format))
-                        .collect();
+                    let matching: Vec<&SupportRow> = c.support.iter().filter(|r| r.matches(engine, arch, kind, format)).collect();
                     let best = matching.iter().map(|r| r.specificity()).max();
-                    let winners = matching
-                        .iter()
-                        .filter(|r| Some(r.specificity()) == best)
-                        .count();
-                    assert_eq!(
-                        winners,
-                        1,
-                        "{engine} {arch} {} {format}: {winners} rows at the top level",
-                        kind.as_str()
-                    );
+                    let winners = matching.iter().filter(|r| Some(r.specificity()) == best).count();
+                    assert_eq!(winners, 1, "{engine} {arch} {} {format}: {winners} rows at the top level", kind.as_str());
                     cells += 1;
                 }
             }
@@ -57,19 +43,13 @@ fn every_row_has_a_source_and_a_version() {
         assert!(!r.source.trim().is_empty(), "{r:?}");
         assert!(!r.engine_version.trim().is_empty(), "{r:?}");
         // A `native` or `weight-only` claim says what the source shows.
-        assert!(
-            r.support == Support::Unsupported || !r.notes.contains("not documented"),
-            "{r:?}"
-        );
+        assert!(r.support == Support::Unsupported || !r.notes.contains("not documented"), "{r:?}");
     }
 }
 
 #[test]
 fn format_lists_match_precision() {
-    let mut ids: Vec<&str> = precision::weight_formats()
-        .iter()
-        .map(|f| table_format(Kind::Weights, f.id))
-        .collect();
+    let mut ids: Vec<&str> = precision::weight_formats().iter().map(|f| table_format(Kind::Weights, f.id)).collect();
     ids.dedup();
     let mut want = WEIGHT_FORMATS.to_vec();
     ids.sort_unstable();
@@ -97,10 +77,7 @@ fn pinned_cells_hold_by_the_sources() {
     assert_eq!(cell("vllm", "ampere", Kind::Weights, "mxfp4"), WeightOnly);
     assert_eq!(cell("vllm", "turing", Kind::Weights, "mxfp4"), Unsupported);
     // AWQ row: Volta unsupported.
-    assert_eq!(
-        cell("vllm", "volta", Kind::Weights, "int4-awq"),
-        Unsupported
-    );
+    assert_eq!(cell("vllm", "volta", Kind::Weights, "int4-awq"), Unsupported);
     // quantized_kvcache (v0.11.2): FP8 KV is stored at 1 byte with no fused
     // dequantization+attention, so on Ampere it saves memory, not math.
     assert_eq!(cell("vllm", "ampere", Kind::Kv, "fp8"), WeightOnly);
@@ -108,21 +85,11 @@ fn pinned_cells_hold_by_the_sources() {
     // llama.cpp: CUDA backend for every NVIDIA GPU, HIP for AMD, no Gaudi.
     for arch in ["volta", "turing", "ampere", "ada", "hopper", "blackwell"] {
         for f in ["gguf-q4_k_m", "gguf-q8_0", "gguf-f16"] {
-            assert_eq!(
-                cell("llama.cpp", arch, Kind::Weights, f),
-                Native,
-                "{arch} {f}"
-            );
+            assert_eq!(cell("llama.cpp", arch, Kind::Weights, f), Native, "{arch} {f}");
         }
-        assert_eq!(
-            cell("llama.cpp", arch, Kind::Weights, "int4-awq"),
-            Unsupported
-        );
+        assert_eq!(cell("llama.cpp", arch, Kind::Weights, "int4-awq"), Unsupported);
     }
-    assert_eq!(
-        cell("llama.cpp", "gaudi2", Kind::Weights, "gguf-q4_k_m"),
-        Unsupported
-    );
+    assert_eq!(cell("llama.cpp", "gaudi2", Kind::Weights, "gguf-q4_k_m"), Unsupported);
     assert_eq!(cell("llama.cpp", "hopper", Kind::Kv, "q8_0"), Native);
     // TensorRT-LLM: NVIDIA only; FP8 from Ada.
     assert_eq!(cell("trt-llm", "cdna3", Kind::Weights, "bf16"), Unsupported);
@@ -130,14 +97,8 @@ fn pinned_cells_hold_by_the_sources() {
     assert_eq!(cell("trt-llm", "hopper", Kind::Weights, "fp8"), Native);
     // Gaudi: only INC FP8 beyond BF16 in vLLM; GGUF on Gaudi is not documented.
     assert_eq!(cell("vllm", "gaudi2", Kind::Weights, "fp8"), Native);
-    assert_eq!(
-        cell("vllm", "gaudi3", Kind::Weights, "int4-awq"),
-        Unsupported
-    );
-    assert_eq!(
-        cell("vllm", "gaudi3", Kind::Weights, "gguf-q4_k_m"),
-        Unsupported
-    );
+    assert_eq!(cell("vllm", "gaudi3", Kind::Weights, "int4-awq"), Unsupported);
+    assert_eq!(cell("vllm", "gaudi3", Kind::Weights, "gguf-q4_k_m"), Unsupported);
     // BF16 needs SM 8.0.
     assert_eq!(cell("vllm", "turing", Kind::Weights, "bf16"), Unsupported);
     assert_eq!(cell("vllm", "turing", Kind::Weights, "fp16"), Native);
@@ -153,21 +114,12 @@ fn lookup_prefers_the_most_specific_row() {
                 vllm,v1,ampere,weights,*,weight-only,s,\n\
                 vllm,v1,ampere,weights,bf16,native,s,\n";
     let rows = parse_support(text).expect("parses");
-    let get = |arch: &str, f: &str| {
-        lookup(&rows, Engine::Vllm, arch, Kind::Weights, f).map(|r| r.support)
-    };
+    let get = |arch: &str, f: &str| lookup(&rows, Engine::Vllm, arch, Kind::Weights, f).map(|r| r.support);
     assert_eq!(get("ampere", "bf16"), Some(Support::Native));
-    assert_eq!(
-        get("ampere", "fp8"),
-        Some(Support::WeightOnly),
-        "arch beats format"
-    );
+    assert_eq!(get("ampere", "fp8"), Some(Support::WeightOnly), "arch beats format");
     assert_eq!(get("hopper", "fp8"), Some(Support::Native));
     assert_eq!(get("hopper", "nf4"), Some(Support::Unsupported));
-    assert_eq!(
-        lookup(&rows, Engine::Sglang, "hopper", Kind::Weights, "fp8"),
-        None
-    );
+    assert_eq!(lookup(&rows, Engine::Sglang, "hopper", Kind::Weights, "fp8"), None);
 }
 
 #[test]
@@ -182,13 +134,8 @@ fn bad_rows_are_rejected_naming_row_and_field() {
         ("vllm,v1,*,weights,*,native,,", "source"),
         ("vllm,,*,weights,*,native,s,", "engine_version"),
     ] {
-        let e = parse_support(&format!("{head}{row}\n"))
-            .expect_err(row)
-            .to_string();
-        assert!(
-            e.contains("row 1") && e.contains(&format!("`{field}`")),
-            "{row}: {e}"
-        );
+        let e = parse_support(&format!("{head}{row}\n")).expect_err(row).to_string();
+        assert!(e.contains("row 1") && e.contains(&format!("`{field}`")), "{row}: {e}");
     }
     assert!(parse_support("engine,arch\nvllm,*\n").is_err());
 }
@@ -198,18 +145,10 @@ fn unknown_archs_and_duplicate_keys_are_rejected() {
     use whichgpu::core::catalog::support::check_support;
     let c = catalog();
     let head = "engine,engine_version,arch,kind,format,support,source,notes\n";
-    let rows =
-        parse_support(&format!("{head}vllm,v1,kepler,weights,*,native,s,\n")).expect("parses");
-    let e = check_support(&rows, &c.gpus)
-        .expect_err("kepler")
-        .to_string();
+    let rows = parse_support(&format!("{head}vllm,v1,kepler,weights,*,native,s,\n")).expect("parses");
+    let e = check_support(&rows, &c.gpus).expect_err("kepler").to_string();
     assert!(e.contains("row 1") && e.contains("`arch`"), "{e}");
-    let rows = parse_support(&format!(
-        "{head}vllm,v1,*,kv,fp8,native,s,\nvllm,v2,*,kv,fp8,unsupported,s,\n"
-    ))
-    .expect("parses");
-    let e = check_support(&rows, &c.gpus)
-        .expect_err("duplicate")
-        .to_string();
+    let rows = parse_support(&format!("{head}vllm,v1,*,kv,fp8,native,s,\nvllm,v2,*,kv,fp8,unsupported,s,\n")).expect("parses");
+    let e = check_support(&rows, &c.gpus).expect_err("duplicate").to_string();
     assert!(e.contains("row 2"), "{e}");
 }

@@ -6,8 +6,8 @@
 
 use whichgpu::core::catalog::{Catalog, Gpu};
 use whichgpu::core::config::{Checkpointing, Config, Method, Optim, Targets, Task};
-use whichgpu::core::evaluate::evaluate;
 use whichgpu::core::estimate::train::{mfu, Layout, TrainJob};
+use whichgpu::core::evaluate::evaluate;
 
 use crate::common;
 
@@ -287,7 +287,14 @@ fn tensor_and_pipeline_parallel_divide_the_states() {
 fn seventy_b_full_fine_tune_without_zero_takes_model_parallelism() {
     let catalog = common::catalog();
     let today = common::today();
-    let cfg = Config { task: Task::Finetune, method: Method::Full, zero: 0, model: Some("llama-3.1-70b".into()), gpu: Some("h100-sxm-80gb".into()), ..Config::default() };
+    let cfg = Config {
+        task: Task::Finetune,
+        method: Method::Full,
+        zero: 0,
+        model: Some("llama-3.1-70b".into()),
+        gpu: Some("h100-sxm-80gb".into()),
+        ..Config::default()
+    };
     let a = evaluate(&cfg, Vec::new(), catalog, today);
     let r = a.results.first().expect("one GPU type");
     let (dp, tp, pp) = (r.speeds.train_dp.unwrap_or(0), r.speeds.train_tp.unwrap_or(0), r.speeds.train_pp.unwrap_or(0));

@@ -5,9 +5,28 @@
 use super::super::table::{Table, TableError};
 
 pub const GPU_COLUMNS: &[&str] = &[
-    "id", "name", "vendor", "arch", "class", "form_factor", "memory_gb", "usable_mib", "memory_type", "mem_bw_gbps",
-    "bf16_tflops", "fp8_tflops", "int8_tops", "fp4_tflops", "fp32_tflops", "mamf_bf16_tflops", "nvlink_gbps",
-    "pcie_gen", "gpus_per_node", "tdp_w", "source", "notes",
+    "id",
+    "name",
+    "vendor",
+    "arch",
+    "class",
+    "form_factor",
+    "memory_gb",
+    "usable_mib",
+    "memory_type",
+    "mem_bw_gbps",
+    "bf16_tflops",
+    "fp8_tflops",
+    "int8_tops",
+    "fp4_tflops",
+    "fp32_tflops",
+    "mamf_bf16_tflops",
+    "nvlink_gbps",
+    "pcie_gen",
+    "gpus_per_node",
+    "tdp_w",
+    "source",
+    "notes",
 ];
 
 /// Market segment; consumer GDDR cards and datacenter HBM cards behave
@@ -145,10 +164,7 @@ pub fn parse_gpus(text: &str) -> Result<Vec<Gpu>, TableError> {
         // The driver never reports more than the chips hold; 5 % slack covers
         // vendors whose nominal "GB" is decimal.
         if usable_mib > memory_gb * 1024.0 * USABLE_MAX_OVER_NOMINAL {
-            return Err(row.error(
-                "usable_mib",
-                format!("{usable_mib} MiB is more than 1.05 × the nominal {memory_gb} GiB"),
-            ));
+            return Err(row.error("usable_mib", format!("{usable_mib} MiB is more than 1.05 × the nominal {memory_gb} GiB")));
         }
         out.push(Gpu {
             id: row.req_str("id")?,

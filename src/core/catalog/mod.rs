@@ -126,9 +126,7 @@ impl Catalog {
     /// `gguf`) on GPUs of `arch`. A cell with no row is `Unsupported`; the
     /// bundled table has a row for every cell (`tests/support.rs`).
     pub fn support(&self, engine: &str, arch: &str, kind: Kind, format: &str) -> Support {
-        super::config::Engine::parse(engine)
-            .and_then(|e| support::lookup(&self.support, e, arch, kind, format))
-            .map_or(Support::Unsupported, |r| r.support)
+        super::config::Engine::parse(engine).and_then(|e| support::lookup(&self.support, e, arch, kind, format)).map_or(Support::Unsupported, |r| r.support)
     }
 
     pub fn provider(&self, id: &str) -> Option<&Provider> {
@@ -161,12 +159,7 @@ fn unique<'a>(table: &'static str, ids: impl Iterator<Item = &'a str>) -> Result
 fn check_offers(table: &str, offers: &[Offer], gpus: &[Gpu], providers: &[Provider]) -> Result<(), CatalogError> {
     let mut seen = HashSet::new();
     for (i, o) in offers.iter().enumerate() {
-        let err = |field: &'static str, reason: String| CatalogError::Reference {
-            table: table.to_string(),
-            row: i + 1,
-            field,
-            reason,
-        };
+        let err = |field: &'static str, reason: String| CatalogError::Reference { table: table.to_string(), row: i + 1, field, reason };
         if !seen.insert(&*o.id) {
             return Err(err("id", format!("duplicate id `{}`", o.id)));
         }

@@ -8,15 +8,47 @@ use crate::core::config::Commit;
 use std::sync::Arc;
 
 pub const OFFER_COLUMNS: &[&str] = &[
-    "id", "provider", "instance", "gpu", "gpus", "vcpus", "ram_gb", "interconnect", "inter_node_gbps",
-    "usd_per_hour", "spot_usd_per_hour", "commit_1mo_usd_per_hour", "commit_1yr_usd_per_hour",
-    "commit_3yr_usd_per_hour", "commit_source", "commit_as_of", "region", "billing_increment_s", "min_charge_s",
-    "storage_usd_per_gb_month", "egress_usd_per_gb", "source", "as_of", "notes",
+    "id",
+    "provider",
+    "instance",
+    "gpu",
+    "gpus",
+    "vcpus",
+    "ram_gb",
+    "interconnect",
+    "inter_node_gbps",
+    "usd_per_hour",
+    "spot_usd_per_hour",
+    "commit_1mo_usd_per_hour",
+    "commit_1yr_usd_per_hour",
+    "commit_3yr_usd_per_hour",
+    "commit_source",
+    "commit_as_of",
+    "region",
+    "billing_increment_s",
+    "min_charge_s",
+    "storage_usd_per_gb_month",
+    "egress_usd_per_gb",
+    "source",
+    "as_of",
+    "notes",
 ];
 
 pub const PROVIDER_COLUMNS: &[&str] = &[
-    "id", "name", "kind", "billing_increment_s", "min_charge_s", "storage_usd_per_gb_month", "egress_usd_per_gb",
-    "free_egress_gb_month", "spot_offered", "host_billing", "unpublished_fields", "unpublished_source", "source", "notes",
+    "id",
+    "name",
+    "kind",
+    "billing_increment_s",
+    "min_charge_s",
+    "storage_usd_per_gb_month",
+    "egress_usd_per_gb",
+    "free_egress_gb_month",
+    "spot_offered",
+    "host_billing",
+    "unpublished_fields",
+    "unpublished_source",
+    "source",
+    "notes",
 ];
 
 /// The GPU-to-GPU link inside one instance.
@@ -186,8 +218,8 @@ fn parse_offer_row(row: &Row<'_>) -> Result<Offer, TableError> {
     if !is_id(&id) {
         return Err(row.error("id", "must be a lowercase id of a-z, 0-9, '.', '-', '_'"));
     }
-    let interconnect = Interconnect::parse(row.text("interconnect"))
-        .ok_or_else(|| row.error("interconnect", "must be single|pcie|nvlink|nvswitch|xgmi|nvl72"))?;
+    let interconnect =
+        Interconnect::parse(row.text("interconnect")).ok_or_else(|| row.error("interconnect", "must be single|pcie|nvlink|nvswitch|xgmi|nvl72"))?;
     let spot = row.opt_f64("spot_usd_per_hour")?;
     if let Some(s) = spot {
         if s <= 0.0 {
@@ -255,8 +287,7 @@ pub fn parse_providers(text: &str) -> Result<Vec<Provider>, TableError> {
     let table = Table::parse("providers.csv", text, PROVIDER_COLUMNS)?;
     let mut out = Vec::with_capacity(table.len());
     for row in table.rows() {
-        let unpublished_fields: Vec<String> =
-            row.text("unpublished_fields").split(';').map(str::trim).filter(|s| !s.is_empty()).map(String::from).collect();
+        let unpublished_fields: Vec<String> = row.text("unpublished_fields").split(';').map(str::trim).filter(|s| !s.is_empty()).map(String::from).collect();
         for f in &unpublished_fields {
             if !OFFER_COLUMNS.contains(&f.as_str()) {
                 return Err(row.error("unpublished_fields", format!("`{f}` is not an offers.csv column")));
@@ -276,8 +307,7 @@ pub fn parse_providers(text: &str) -> Result<Vec<Provider>, TableError> {
             egress_usd_per_gb: row.opt_non_negative("egress_usd_per_gb")?,
             free_egress_gb_month: row.opt_non_negative("free_egress_gb_month")?.unwrap_or(0.0),
             spot_offered: row.opt_bool("spot_offered")?.unwrap_or(false),
-            host_billing: HostBilling::parse(row.text("host_billing"))
-                .ok_or_else(|| row.error("host_billing", "must be included|separate|unknown"))?,
+            host_billing: HostBilling::parse(row.text("host_billing")).ok_or_else(|| row.error("host_billing", "must be included|separate|unknown"))?,
             unpublished_fields,
             unpublished_source,
             source: row.req_str("source")?,

@@ -61,7 +61,9 @@ pub fn factors(engine: Engine, gpu: &Gpu) -> Factors {
         // relative to the FP32-accumulate BF16 rate of the table; llama.cpp
         // accumulates in FP16, hence a factor near 1. No HBM rows: the GDDR
         // fit is used on datacenter cards too, with lower confidence.
-        (Engine::LlamaCpp, _) => Factors { bw: 0.77, compute: 0.88, step_overhead_s: 0.0006, dequant_flops_per_weight: 0.0, quant_compute: 0.85, moe_layer_s: 0.0 },
+        (Engine::LlamaCpp, _) => {
+            Factors { bw: 0.77, compute: 0.88, step_overhead_s: 0.0006, dequant_flops_per_weight: 0.0, quant_compute: 0.85, moe_layer_s: 0.0 }
+        }
         // TensorRT-LLM: 10 trtllm-bench throughput rows (H100/H200) and 17
         // gpt-fast decode rows (A100), mapped to this profile.
         (Engine::TrtLlm, _) => trt,

@@ -9,4 +9,3 @@ pub mod media_train;
 pub mod ranges;
 pub mod serve;
 pub mod train;
-

@@ -125,9 +125,7 @@ impl<'a> ServeJob<'a> {
             // A ViT forward pass costs ≈ 2 FLOPs per parameter per patch
             // (Kaplan et al. 2020, "Scaling Laws for Neural Language
             // Models", §2.1; patches as tokens: Dosovitskiy et al. 2021).
-            vision_flops: model.vision.as_ref().map_or(0.0, |v| {
-                2.0 * v.params * v.patches_per_image(cfg.resolution()) * f64::from(cfg.images)
-            }),
+            vision_flops: model.vision.as_ref().map_or(0.0, |v| 2.0 * v.params * v.patches_per_image(cfg.resolution()) * f64::from(cfg.images)),
             image_prep_s: match model.vision {
                 Some(_) => f64::from(cfg.images) * engine::image_preprocess_s(cfg.resolution()),
                 None => 0.0,

@@ -31,7 +31,6 @@ use super::super::catalog::{Gpu, Model};
 use super::super::config::{Checkpointing, Config, Method, Optim, Targets, Task};
 use super::super::precision::{self, Compute, WeightFormat};
 
-
 #[derive(Debug, Clone)]
 pub struct TrainJob<'a> {
     pub model: &'a Model,
@@ -117,9 +116,14 @@ const OVERHEAD_BYTES: f64 = 1_073_741_824.0;
 impl<'a> TrainJob<'a> {
     pub fn new(model: &'a Model, cfg: &Config) -> TrainJob<'a> {
         let method = if cfg.task == Task::Pretrain { Method::Full } else { cfg.method };
-        let format = precision::weight_format(cfg.weight_format_id())
-            .or_else(|| precision::weight_format("bf16"))
-            .unwrap_or(WeightFormat { id: "bf16", body_bits: 16.0, embed_bits: 16.0, weight_only: false, compute: Compute::Bf16, gguf: false });
+        let format = precision::weight_format(cfg.weight_format_id()).or_else(|| precision::weight_format("bf16")).unwrap_or(WeightFormat {
+            id: "bf16",
+            body_bits: 16.0,
+            embed_bits: 16.0,
+            weight_only: false,
+            compute: Compute::Bf16,
+            gguf: false,
+        });
         TrainJob {
             model,
             task: cfg.task,
@@ -395,4 +399,3 @@ pub fn mfu(gpu: &Gpu, _method: Method) -> f64 {
         _ => 0.35,
     }
 }
-

@@ -93,7 +93,21 @@ pub fn single_changes(cfg: &Config, catalog: &Catalog, today: Date, a: &Answer, 
             let better = after < before * (1.0 - 0.01);
             let shown = link::set(cfg, key, &value).ok().map_or_else(String::new, |c| link::encode(&c));
             // Values as shown (speeds were negated to rank smaller-first).
-            better.then(|| (Change { key, value: value.clone(), query: shown, objective: objective.field(), before: before.abs(), after: after.abs(), better, quality: quality(key, &value) }, (before - after) / before.abs()))
+            better.then(|| {
+                (
+                    Change {
+                        key,
+                        value: value.clone(),
+                        query: shown,
+                        objective: objective.field(),
+                        before: before.abs(),
+                        after: after.abs(),
+                        better,
+                        quality: quality(key, &value),
+                    },
+                    (before - after) / before.abs(),
+                )
+            })
         })
         .collect();
     out.sort_by(|x, y| y.1.total_cmp(&x.1));

@@ -52,9 +52,7 @@ pub fn guidance(cfg: &Config, j: &MediaJob<'_>, catalog: &Catalog, a: &Answer) -
                     .arg("s", format!("{:.0}", s.seconds_per_item))
                     .arg("gpu", gpu.name.clone())
                     .arg("tokens", format!("{:.0}", j.sequence_tokens())),
-                MediaKind::Audio => Msg::new("g.media.speed.audio")
-                    .arg("gpu", gpu.name.clone())
-                    .arg("rtf", format!("{:.1}", s.realtime_factor.unwrap_or(0.0))),
+                MediaKind::Audio => Msg::new("g.media.speed.audio").arg("gpu", gpu.name.clone()).arg("rtf", format!("{:.1}", s.realtime_factor.unwrap_or(0.0))),
             };
             out.push(item("media-speed", None, msg));
             // Small models at small batches wait on the host, not the GPU.

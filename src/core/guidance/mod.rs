@@ -9,8 +9,8 @@ mod serve;
 mod train;
 
 use super::answer::{Answer, GuidanceItem};
-use super::catalog::Catalog;
 use super::billing;
+use super::catalog::Catalog;
 use super::config::{Commit, Config, Usage};
 use super::messages::Msg;
 use super::plan::Planner;
@@ -80,7 +80,12 @@ pub fn suggestions(a: &Answer) -> Vec<GuidanceItem> {
     for c in a.whatif.iter().filter(|c| c.better).take(3) {
         let decimals = if c.before.abs() < 10.0 { 2 } else { 0 };
         let objective = Msg::new(objective_key(c.objective)).render(super::config::Lang::En);
-        let msg = Msg::new("g.whatif").arg("key", c.key).arg("value", c.value.clone()).num("before", c.before, decimals).num("after", c.after, decimals).arg("objective", objective);
+        let msg = Msg::new("g.whatif")
+            .arg("key", c.key)
+            .arg("value", c.value.clone())
+            .num("before", c.before, decimals)
+            .num("after", c.after, decimals)
+            .arg("objective", objective);
         out.push(GuidanceItem::new("whatif", None, msg));
         if let Some(q) = &c.quality {
             out.push(GuidanceItem::new("quality", None, q.clone()));
@@ -111,4 +116,3 @@ fn objective_key(field: &str) -> &'static str {
 fn gib1(bytes: f64) -> String {
     format!("{:.1}", bytes / GIB)
 }
-

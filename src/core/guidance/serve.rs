@@ -106,4 +106,3 @@ pub fn guidance(cfg: &Config, job: &ServeJob<'_>, catalog: &Catalog, a: &Answer)
     }
     out
 }
-

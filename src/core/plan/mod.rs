@@ -13,11 +13,11 @@ pub mod train;
 use super::answer::{Answers, GpuResult, MemoryJson, OfferResult, Speeds};
 use super::catalog::support::Kind;
 use super::catalog::{Catalog, Gpu, Offer, Support};
+use super::config::Task;
 use super::estimate::serve::ServeJob;
 use super::estimate::train::TrainJob;
 use super::messages::Msg;
 use super::resolve::{Resolved, Subject};
-use super::config::Task;
 
 pub use media::MediaPlanner;
 pub use media_train::ImageTrainPlanner;
@@ -101,9 +101,8 @@ pub struct OfferPlan {
 /// fp16, as `--dtype half` does: same bytes, so it is not refused.
 pub fn unsupported(catalog: &Catalog, engine: super::config::Engine, gpu: &Gpu, kind: Kind, format: &str) -> Option<Msg> {
     let runs = |f: &str| catalog.support(engine.as_str(), &gpu.arch, kind, f) != Support::Unsupported;
-    (!(runs(format) || format == "bf16" && runs("fp16"))).then(|| {
-        Msg::new("reason.unsupported").arg("engine", engine.as_str()).arg("format", format.to_string()).arg("arch", gpu.arch.clone())
-    })
+    (!(runs(format) || format == "bf16" && runs("fp16")))
+        .then(|| Msg::new("reason.unsupported").arg("engine", engine.as_str()).arg("format", format.to_string()).arg("arch", gpu.arch.clone()))
 }
 
 /// The planner of one resolved job.

@@ -9,14 +9,14 @@ use std::sync::Arc;
 use super::super::answer::{Answers, GpuResult, MemoryJson, OfferResult, Speeds};
 use super::super::catalog::support::Kind;
 use super::super::catalog::{Catalog, Gpu, Model, Offer, Support};
-use super::super::precision::Compute;
 use super::super::config::{Batch, Config};
+use super::super::estimate::engine;
 use super::super::estimate::ranges::{self, Spread};
 use super::super::estimate::serve::{tp_options, Bound, Plan, ServeJob};
-use super::super::estimate::engine;
 use super::super::messages::Msg;
-use super::super::units::GIB;
 use super::super::precision;
+use super::super::precision::Compute;
+use super::super::units::GIB;
 use super::{unsupported, OfferPlan, Output};
 
 /// An offer's shape: GPU, GPUs per instance and whether several instances may be joined.

@@ -8,8 +8,8 @@ use super::super::answer::{Answers, GpuResult, MemoryJson, OfferResult, Speeds};
 use super::super::catalog::support::Kind;
 use super::super::catalog::{Catalog, Gpu, GpuClass, Model, Offer};
 use super::super::config::{Config, Engine, Method};
-use super::super::estimate::{engine, ranges};
 use super::super::estimate::train::{mfu, Layout, TrainJob, PP_DEGREES, TP_DEGREES};
+use super::super::estimate::{engine, ranges};
 use super::super::messages::Msg;
 use super::{unsupported, OfferPlan, Output};
 

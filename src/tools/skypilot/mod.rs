@@ -252,8 +252,7 @@ fn read(text: &str) -> Result<(Vec<Raw>, Skipped), TableError> {
             skipped.push((row, format!("has {} fields, the header has {}", rec.len(), names.len())));
             continue;
         }
-        let [instance, accel, count, vcpus, mem, price, spot, region, zone] =
-            cols.map(|c| c.and_then(|i| rec.get(i)).map(str::trim).unwrap_or("").to_string());
+        let [instance, accel, count, vcpus, mem, price, spot, region, zone] = cols.map(|c| c.and_then(|i| rec.get(i)).map(str::trim).unwrap_or("").to_string());
         rows.push(Raw { row, instance, accel, count, vcpus, mem, price, spot, region, zone });
     }
     Ok((rows, skipped))
@@ -287,12 +286,7 @@ fn candidate(r: &Raw, gpus: &[Gpu]) -> Result<Candidate, String> {
 /// An accelerator-only row (GCP: the GPUs' price, added to a host machine
 /// type's): one candidate per host machine type found in the same region and
 /// zone, with the host's index.
-fn accelerator_only(
-    r: &Raw,
-    raws: &[Raw],
-    hosts: &HashMap<(&str, &str, &str), usize>,
-    gpus: &[Gpu],
-) -> Result<Vec<(usize, Candidate)>, String> {
+fn accelerator_only(r: &Raw, raws: &[Raw], hosts: &HashMap<(&str, &str, &str), usize>, gpus: &[Gpu]) -> Result<Vec<(usize, Candidate)>, String> {
     let key = normalize(&r.accel);
     if lookup(&key).is_none() {
         return Err(unknown(&r.accel));
@@ -402,11 +396,7 @@ fn cheaper(a: &Candidate, b: &Candidate) -> bool {
 
 /// Lowercase, with characters outside `[a-z0-9.-]` replaced by '-'.
 fn slug(s: &str) -> String {
-    s.trim()
-        .chars()
-        .flat_map(char::to_lowercase)
-        .map(|c| if c.is_ascii_lowercase() || c.is_ascii_digit() || c == '.' || c == '-' { c } else { '-' })
-        .collect()
+    s.trim().chars().flat_map(char::to_lowercase).map(|c| if c.is_ascii_lowercase() || c.is_ascii_digit() || c == '.' || c == '-' { c } else { '-' }).collect()
 }
 
 /// A price or size without float noise (sums of two prices are rounded to

@@ -157,11 +157,7 @@ pub(super) fn map_gpu(name: &str, instance: &str, gpus: &[Gpu]) -> Result<(&'sta
         Some(Named::Fixed(id)) => (id, None),
         Some(Named::Family([sxm, pcie, nvl])) => {
             let Some((b, why)) = board(instance) else {
-                return Err(format!(
-                    "`AcceleratorName` `{}` does not say SXM or PCIe, and nothing in instance `{}` does either",
-                    clip(name),
-                    clip(instance)
-                ));
+                return Err(format!("`AcceleratorName` `{}` does not say SXM or PCIe, and nothing in instance `{}` does either", clip(name), clip(instance)));
             };
             let id = match b {
                 Board::Sxm => sxm,
@@ -200,4 +196,3 @@ pub(super) fn interconnect(gpu: &str, count: u32, gpus: &[Gpu]) -> &'static str 
         _ => "pcie",
     }
 }
-

@@ -9,8 +9,8 @@ use std::time::Duration;
 
 use common::{browser, dist, root, serve, wait_for};
 use fantoccini::{Client, Locator};
-use whichgpu::core::evaluate::evaluate_query;
 use whichgpu::core::catalog::{Catalog, Date};
+use whichgpu::core::evaluate::evaluate_query;
 
 async fn memory_bytes(c: &Client) -> f64 {
     let el = wait_for(c, "[data-testid=memory-total]").await;
@@ -76,7 +76,9 @@ async fn page_end_to_end() {
     assert_eq!(wait_for(&c, "#in-in").await.prop("value").await.ok().flatten().as_deref(), Some("2000"));
 
     // Names from a link render as text: nothing executes.
-    c.goto(&format!("{base}?v=1&region=%3Cimg%20src%3Dx%20onerror%3D%22window.pwned%3D1%22%3E&model=%3Cscript%3Ewindow.pwned%3D2%3C%2Fscript%3E")).await.expect("goto xss");
+    c.goto(&format!("{base}?v=1&region=%3Cimg%20src%3Dx%20onerror%3D%22window.pwned%3D1%22%3E&model=%3Cscript%3Ewindow.pwned%3D2%3C%2Fscript%3E"))
+        .await
+        .expect("goto xss");
     wait_for(&c, "[data-testid=recommendation]").await;
     let pwned = c.execute("return window.pwned === undefined", vec![]).await.expect("exec");
     assert_eq!(pwned, serde_json::json!(true));
@@ -94,14 +96,19 @@ async fn page_end_to_end() {
     wait_for(&c, "[data-testid=sort-speed]").await.click().await.expect("sort");
     tokio::time::sleep(Duration::from_millis(300)).await;
     let speeds = c
-        .execute("return [...document.querySelectorAll('[data-testid=offers] tbody tr.fit td[data-speed]')].slice(0,5).map(td=>parseFloat(td.dataset.speed))", vec![])
+        .execute(
+            "return [...document.querySelectorAll('[data-testid=offers] tbody tr.fit td[data-speed]')].slice(0,5).map(td=>parseFloat(td.dataset.speed))",
+            vec![],
+        )
         .await
         .expect("speeds");
     let v: Vec<f64> = serde_json::from_value(speeds).expect("numbers");
     // Fastest first; offers within 5 % of a run's best are ordered by cost
     // (offers::rank), so a later row may be up to 1/0.95 × an earlier one.
     assert!(v.len() >= 2 && v.windows(2).all(|w| w[1] <= w[0] / 0.95), "{v:?}");
-    c.execute("window.__csv=null;const o=URL.createObjectURL;URL.createObjectURL=b=>{b.text().then(t=>window.__csv=t);return o(b)}", vec![]).await.expect("hook");
+    c.execute("window.__csv=null;const o=URL.createObjectURL;URL.createObjectURL=b=>{b.text().then(t=>window.__csv=t);return o(b)}", vec![])
+        .await
+        .expect("hook");
     wait_for(&c, "[data-testid=export-csv]").await.click().await.expect("export");
     tokio::time::sleep(Duration::from_millis(300)).await;
     let csv = c.execute("return window.__csv", vec![]).await.expect("csv");
@@ -129,10 +136,8 @@ async fn page_end_to_end() {
     assert!(after != before, "keyboard change did not change the memory ({before})");
 
     // Every request went to this origin.
-    let foreign = c
-        .execute("return performance.getEntriesByType('resource').map(e=>e.name).filter(u=>!u.startsWith(location.origin))", vec![])
-        .await
-        .expect("resources");
+    let foreign =
+        c.execute("return performance.getEntriesByType('resource').map(e=>e.name).filter(u=>!u.startsWith(location.origin))", vec![]).await.expect("resources");
     assert_eq!(foreign, serde_json::json!([]));
 
     // Embed mode posts its height to the parent page.

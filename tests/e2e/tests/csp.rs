@@ -64,10 +64,7 @@ async fn page_runs_under_its_content_security_policy() {
 
     // The policy is the first child of <head>, same-origin only, with
     // scripts allowed by hash and never by 'unsafe-inline' or 'unsafe-eval'.
-    let first = c
-        .execute("const m = document.head.firstElementChild; return [m.tagName, m.httpEquiv || '', m.content || '']", vec![])
-        .await
-        .expect("head");
+    let first = c.execute("const m = document.head.firstElementChild; return [m.tagName, m.httpEquiv || '', m.content || '']", vec![]).await.expect("head");
     let first: Vec<String> = serde_json::from_value(first).expect("strings");
     assert_eq!(first[0], "META", "{first:?}");
     assert!(first[1].eq_ignore_ascii_case("Content-Security-Policy"), "{first:?}");
@@ -112,17 +109,13 @@ async fn page_runs_under_its_content_security_policy() {
     assert_eq!(seen, Vec::<String>::new(), "CSP violations under {policy}");
 
     // Every request went to this origin.
-    let foreign = c
-        .execute("return performance.getEntriesByType('resource').map(e=>e.name).filter(u=>!u.startsWith(location.origin))", vec![])
-        .await
-        .expect("resources");
+    let foreign =
+        c.execute("return performance.getEntriesByType('resource').map(e=>e.name).filter(u=>!u.startsWith(location.origin))", vec![]).await.expect("resources");
     assert_eq!(foreign, serde_json::json!([]));
 
     // The observer does see violations: an inline script added now is
     // blocked and reported (and does not run).
-    c.execute("const s = document.createElement('script'); s.textContent = 'window.__ran = 1'; document.body.appendChild(s);", vec![])
-        .await
-        .expect("canary");
+    c.execute("const s = document.createElement('script'); s.textContent = 'window.__ran = 1'; document.body.appendChild(s);", vec![]).await.expect("canary");
     let seen = reports(&c).await;
     assert!(seen.iter().any(|r| r.starts_with("script-src")), "the canary violation was not reported: {seen:?}");
     assert_eq!(c.execute("return window.__ran === undefined", vec![]).await.expect("ran"), serde_json::json!(true));

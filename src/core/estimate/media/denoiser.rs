@@ -128,5 +128,4 @@ impl<'a> MediaJob<'a> {
             }
         }
     }
-
 }

@@ -119,5 +119,4 @@ impl<'a> MediaJob<'a> {
     pub fn efficiency_class(&self) -> EffClass {
         EffClass::of(self.model)
     }
-
 }

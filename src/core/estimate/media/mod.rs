@@ -257,5 +257,4 @@ impl<'a> MediaJob<'a> {
             decode_activation_bytes: decode,
         }
     }
-
 }

@@ -171,5 +171,4 @@ impl<'a> MediaJob<'a> {
         };
         (denoise, decode, fixed)
     }
-
 }

@@ -129,4 +129,3 @@ pub fn dist() -> PathBuf {
     assert!(d.join("index.html").exists(), "dist/ is missing: run `trunk build --release` (scripts/test.sh does)");
     d
 }
-

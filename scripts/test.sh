@@ -12,7 +12,7 @@ source scripts/env.sh
 
 step() { printf '\n[test] %s\n' "$*"; }
 
-step "0/4 formatting (rustfmt.toml) and the native tests of the core"
+step "0/4 formatting (rustfmt.toml)"
 cargo fmt --all --check
 step "1/4 native tests of the core"
 cargo test --locked --lib --test it

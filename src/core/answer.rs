@@ -10,6 +10,7 @@ use serde::Serialize;
 
 use super::config::{Commit, Lang, Task};
 use super::date::Date;
+use super::estimate::ranges::Confidence;
 use super::messages::Msg;
 use super::notice::Notice;
 
@@ -51,7 +52,7 @@ pub struct GpuResult {
     pub reason_msgs: Vec<Msg>,
     pub per_gpu_bytes: f64,
     pub capacity_bytes: f64,
-    pub confidence: &'static str,
+    pub confidence: Confidence,
     pub bound: &'static str,
     pub executed_precision: String,
     #[serde(flatten)]
@@ -262,7 +263,7 @@ pub struct OfferResult {
     /// GPU price: `storage`, `egress`, `billing_increment`, `host`.
     pub unknown_costs: Vec<&'static str>,
     pub interconnect: &'static str,
-    pub confidence: &'static str,
+    pub confidence: Confidence,
     #[serde(flatten)]
     /// Boxed: the results are moved while ranking, and this is most of their size.
     pub speeds: Box<Speeds>,

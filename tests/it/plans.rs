@@ -75,7 +75,7 @@ proptest! {
             let engine = q.split('&').find_map(|p| p.strip_prefix("engine=")).unwrap_or("vllm");
             for o in a.offers.iter().filter(|o| o.fits) {
                 let arch = &catalog().gpu(&o.gpu).expect("offer GPU").arch;
-                let runs = |f: &str| catalog().support(engine, arch, Kind::Weights, f) != Support::Unsupported;
+                let runs = |f: &str| catalog().support(engine, arch.as_str(), Kind::Weights, f) != Support::Unsupported;
                 prop_assert!(runs(&a.weight_format) || (a.weight_format == "bf16" && runs("fp16")),
                     "{q}: {} fits with {} on {arch}", o.id, a.weight_format);
             }

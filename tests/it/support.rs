@@ -9,7 +9,7 @@ use whichgpu::core::precision;
 use crate::common::catalog;
 
 fn archs() -> Vec<String> {
-    let mut a: Vec<String> = catalog().gpus.iter().map(|g| g.arch.clone()).collect();
+    let mut a: Vec<String> = catalog().gpus.iter().map(|g| g.arch.as_str().to_string()).collect();
     a.sort();
     a.dedup();
     a

@@ -2,6 +2,7 @@
 //! tensor rates per precision, links. Every figure carries its source in the
 //! file; sparse (2:4) datasheet rates are never used.
 
+use super::super::named::named;
 use super::super::table::{Table, TableError};
 
 pub const GPU_COLUMNS: &[&str] = &[
@@ -29,24 +30,38 @@ pub const GPU_COLUMNS: &[&str] = &[
     "notes",
 ];
 
-/// Market segment; consumer GDDR cards and datacenter HBM cards behave
-/// differently enough that efficiency factors are fitted per class.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum GpuClass {
-    Datacenter,
-    Workstation,
-    Consumer,
+named! {
+    /// Market segment; consumer GDDR cards and datacenter HBM cards behave
+    /// differently enough that efficiency factors are fitted per class.
+    pub enum GpuClass { Datacenter = "datacenter", Workstation = "workstation", Consumer = "consumer" }
+}
+
+named! {
+    pub enum Vendor { Nvidia = "nvidia", Amd = "amd", Intel = "intel" }
+}
+
+named! {
+    /// The architecture: what the support matrix and the kernels key on.
+    pub enum Arch {
+        Volta = "volta", Turing = "turing", Ampere = "ampere", Ada = "ada", Hopper = "hopper", Blackwell = "blackwell",
+        Cdna2 = "cdna2", Cdna3 = "cdna3", Cdna4 = "cdna4", Gaudi2 = "gaudi2", Gaudi3 = "gaudi3",
+    }
+}
+
+named! {
+    /// Board form: SXM/OAM modules on a baseboard, PCIe cards, NVL pairs,
+    /// Grace superchips, Gaudi HLS boards.
+    pub enum FormFactor { Sxm = "sxm", Pcie = "pcie", Nvl = "nvl", Oam = "oam", Superchip = "superchip", Hls = "hls" }
 }
 
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct Gpu {
     pub id: String,
     pub name: String,
-    pub vendor: String,
-    pub arch: String,
+    pub vendor: Vendor,
+    pub arch: Arch,
     pub class: GpuClass,
-    pub form_factor: String,
+    pub form_factor: FormFactor,
     /// Marketed capacity. Vendors' "80 GB" HBM parts expose ~80 GiB, so the
     /// estimator treats this figure as GiB (nvidia-smi shows MiB).
     pub memory_gb: f64,
@@ -153,12 +168,11 @@ pub fn parse_gpus(text: &str) -> Result<Vec<Gpu>, TableError> {
     let table = Table::parse("gpus.csv", text, GPU_COLUMNS)?;
     let mut out = Vec::with_capacity(table.len());
     for row in table.rows() {
-        let class = match row.text("class") {
-            "datacenter" => GpuClass::Datacenter,
-            "workstation" => GpuClass::Workstation,
-            "consumer" => GpuClass::Consumer,
-            t => return Err(row.error("class", format!("`{t}` is not datacenter|workstation|consumer"))),
+        let named = |field: &str, parse: fn(&str) -> Option<_>, names: &[&str]| {
+            let t = row.text(field);
+            parse(t).ok_or_else(|| row.error(field, format!("`{t}` is not {}", names.join("|"))))
         };
+        let class: GpuClass = named("class", GpuClass::parse, &GpuClass::NAMES.iter().map(|(n, _)| *n).collect::<Vec<_>>())?;
         let memory_gb = row.positive("memory_gb")?;
         let usable_mib = row.positive("usable_mib")?;
         // The driver never reports more than the chips hold; 5 % slack covers
@@ -169,10 +183,11 @@ pub fn parse_gpus(text: &str) -> Result<Vec<Gpu>, TableError> {
         out.push(Gpu {
             id: row.req_str("id")?,
             name: row.req_str("name")?,
-            vendor: row.req_str("vendor")?,
-            arch: row.req_str("arch")?,
+            vendor: Vendor::parse(row.text("vendor")).ok_or_else(|| row.error("vendor", format!("`{}` is not nvidia|amd|intel", row.text("vendor"))))?,
+            arch: Arch::parse(row.text("arch")).ok_or_else(|| row.error("arch", format!("`{}` is not a known architecture", row.text("arch"))))?,
             class,
-            form_factor: row.req_str("form_factor")?,
+            form_factor: FormFactor::parse(row.text("form_factor"))
+                .ok_or_else(|| row.error("form_factor", format!("`{}` is not a known form factor", row.text("form_factor"))))?,
             memory_gb,
             usable_mib,
             memory_type: row.req_str("memory_type")?,

@@ -139,7 +139,7 @@ pub fn parse_support(text: &str) -> Result<Vec<SupportRow>, TableError> {
 pub fn check_support(rows: &[SupportRow], gpus: &[Gpu]) -> Result<(), CatalogError> {
     let err = |i: usize, field: &'static str, reason: String| CatalogError::Reference { table: "support.csv".into(), row: i + 1, field, reason };
     for (i, r) in rows.iter().enumerate() {
-        if r.arch != "*" && !gpus.iter().any(|g| g.arch == r.arch) {
+        if r.arch != "*" && !gpus.iter().any(|g| g.arch.as_str() == r.arch) {
             return Err(err(i, "arch", format!("no GPU in gpus.csv has arch `{}`", clip(&r.arch))));
         }
         if let Some(j) = rows.iter().take(i).position(|p| p.engine == r.engine && p.kind == r.kind && p.arch == r.arch && p.format == r.format) {

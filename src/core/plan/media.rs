@@ -14,12 +14,8 @@ use super::{OfferPlan, Output};
 /// Usable share of GPU memory for a diffusion pipeline (allocator slack).
 pub const USABLE: f64 = 0.95;
 
-pub fn widen(c: Confidence) -> (&'static str, f64) {
-    match c {
-        Confidence::High => ("high", 1.0),
-        Confidence::Medium => ("medium", 1.6),
-        Confidence::Low => ("low", 2.5),
-    }
+pub fn widen(c: Confidence) -> (Confidence, f64) {
+    (c, c.widen())
 }
 
 /// Speeds of one GPU running the job (per GPU; offers multiply by GPUs),

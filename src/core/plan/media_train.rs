@@ -7,6 +7,7 @@ use super::super::answer::{Answers, GpuResult, MemoryJson, OfferResult, Speeds};
 use super::super::catalog::{Gpu, Offer};
 use super::super::config::{Config, Method};
 use super::super::estimate::media_train::MediaTrainJob;
+use super::super::estimate::ranges::Confidence;
 use super::super::estimate::{engine, ranges};
 use super::super::messages::Msg;
 use super::{OfferPlan, Output};
@@ -52,7 +53,7 @@ impl<'r> ImageTrainPlanner<'r> {
                 reason_msgs: Vec::new(),
                 per_gpu_bytes: mem.total(),
                 capacity_bytes: gpu.memory_bytes(),
-                confidence: "low",
+                confidence: Confidence::Low,
                 bound: "compute",
                 executed_precision: t.job.precision.id.to_string(),
                 speeds: layout(1),
@@ -77,7 +78,7 @@ impl<'r> ImageTrainPlanner<'r> {
             batch: t.mb,
             need_bytes: need,
             usable_bytes: cap,
-            confidence: "low",
+            confidence: Confidence::Low,
             speeds: layout(o.gpus),
             job_hours: None,
             startup_s: engine::startup_s(t.job.memory().weights_bytes),

@@ -14,6 +14,7 @@ use super::answer::{Answers, GpuResult, MemoryJson, OfferResult, Speeds};
 use super::catalog::support::Kind;
 use super::catalog::{Catalog, Gpu, Offer, Support};
 use super::config::Task;
+use super::estimate::ranges::Confidence;
 use super::estimate::serve::ServeJob;
 use super::estimate::train::TrainJob;
 use super::messages::Msg;
@@ -82,7 +83,7 @@ pub struct OfferPlan {
     pub batch: f64,
     pub need_bytes: f64,
     pub usable_bytes: f64,
-    pub confidence: &'static str,
+    pub confidence: Confidence,
     pub speeds: Speeds,
     pub job_hours: Option<f64>,
     /// Seconds to read the weights and start the engine before a job works.
@@ -100,9 +101,9 @@ pub struct OfferPlan {
 /// A 16-bit model the engine cannot run in bf16 (Volta, Turing) runs in
 /// fp16, as `--dtype half` does: same bytes, so it is not refused.
 pub fn unsupported(catalog: &Catalog, engine: super::config::Engine, gpu: &Gpu, kind: Kind, format: &str) -> Option<Msg> {
-    let runs = |f: &str| catalog.support(engine.as_str(), &gpu.arch, kind, f) != Support::Unsupported;
+    let runs = |f: &str| catalog.support(engine.as_str(), gpu.arch.as_str(), kind, f) != Support::Unsupported;
     (!(runs(format) || format == "bf16" && runs("fp16")))
-        .then(|| Msg::new("reason.unsupported").arg("engine", engine.as_str()).arg("format", format.to_string()).arg("arch", gpu.arch.clone()))
+        .then(|| Msg::new("reason.unsupported").arg("engine", engine.as_str()).arg("format", format.to_string()).arg("arch", gpu.arch.as_str()))
 }
 
 /// The planner of one resolved job.

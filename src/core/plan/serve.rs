@@ -7,11 +7,12 @@
 use std::sync::Arc;
 
 use super::super::answer::{Answers, GpuResult, MemoryJson, OfferResult, Speeds};
+use super::super::catalog::gpus::Vendor;
 use super::super::catalog::support::Kind;
 use super::super::catalog::{Catalog, Gpu, Model, Offer, Support};
 use super::super::config::{Batch, Config};
 use super::super::estimate::engine;
-use super::super::estimate::ranges::{self, Spread};
+use super::super::estimate::ranges::{self, Confidence, Spread};
 use super::super::estimate::serve::{tp_options, Bound, Plan, ServeJob};
 use super::super::messages::Msg;
 use super::super::precision;
@@ -100,7 +101,7 @@ pub fn serve_speeds(job: &ServeJob<'_>, gpu: &Gpu, plan: Plan, batch: f64, widen
 /// How sure we are of a GPU's figures: high where the engine and the GPU
 /// class have calibration rows, lower for engines tuned from comparisons,
 /// inferred architectures, GPUs of vendors without data, and multi-node plans.
-pub fn confidence(cfg: &Config, model: &Model, gpu: &Gpu, plan: Plan) -> (&'static str, f64) {
+pub fn confidence(cfg: &Config, model: &Model, gpu: &Gpu, plan: Plan) -> (Confidence, f64) {
     let mut score = 0;
     if !engine::has_direct_data(cfg.engine) {
         score += 1;
@@ -108,17 +109,14 @@ pub fn confidence(cfg: &Config, model: &Model, gpu: &Gpu, plan: Plan) -> (&'stat
     if model.inferred {
         score += 2;
     }
-    if gpu.vendor != "nvidia" {
+    if gpu.vendor != Vendor::Nvidia {
         score += 1;
     }
     if plan.pp > 1 {
         score += 1;
     }
-    match score {
-        0 => ("high", 1.0),
-        1 => ("medium", 1.6),
-        _ => ("low", 2.5),
-    }
+    let c = Confidence::from_doubts(score);
+    (c, c.widen())
 }
 
 impl<'r> ServePlanner<'r> {
@@ -138,7 +136,7 @@ impl<'r> ServePlanner<'r> {
     /// bits), the matmuls run at 16 bits with the dequantization cost.
     fn job_on(&self, gpu: &Gpu) -> ServeJob<'r> {
         let mut j = self.job.clone();
-        if self.catalog.support(self.cfg.engine.as_str(), &gpu.arch, Kind::Weights, j.format.id) == Support::WeightOnly && !j.format.weight_only {
+        if self.catalog.support(self.cfg.engine.as_str(), gpu.arch.as_str(), Kind::Weights, j.format.id) == Support::WeightOnly && !j.format.weight_only {
             j.format.weight_only = true;
             j.format.compute = Compute::Bf16;
         }

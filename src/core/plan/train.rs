@@ -5,9 +5,11 @@
 //! tokens/s, job hours. Never prices anything.
 
 use super::super::answer::{Answers, GpuResult, MemoryJson, OfferResult, Speeds};
+use super::super::catalog::gpus::Vendor;
 use super::super::catalog::support::Kind;
 use super::super::catalog::{Catalog, Gpu, GpuClass, Model, Offer};
 use super::super::config::{Config, Engine, Method};
+use super::super::estimate::ranges::Confidence;
 use super::super::estimate::train::{mfu, Layout, TrainJob, PP_DEGREES, TP_DEGREES};
 use super::super::estimate::{engine, ranges};
 use super::super::messages::Msg;
@@ -174,22 +176,19 @@ fn speeds(job: &TrainJob<'_>, cfg: &Config, tps: f64, layout: Layout, widen: f64
     }
 }
 
-fn confidence(model: &Model, gpu: &Gpu, gpus: u32) -> (&'static str, f64) {
+fn confidence(model: &Model, gpu: &Gpu, gpus: u32) -> (Confidence, f64) {
     let mut score = 0;
     if model.inferred {
         score += 2;
     }
-    if !gpu.is_hbm() || gpu.vendor != "nvidia" {
+    if !gpu.is_hbm() || gpu.vendor != Vendor::Nvidia {
         score += 1;
     }
     if gpus > gpu.gpus_per_node {
         score += 1;
     }
-    match score {
-        0 => ("high", 1.0),
-        1 => ("medium", 1.6),
-        _ => ("low", 2.5),
-    }
+    let c = Confidence::from_doubts(score);
+    (c, c.widen())
 }
 
 fn memory_json(job: &TrainJob<'_>, gpu: &Gpu, layout: Layout) -> MemoryJson {

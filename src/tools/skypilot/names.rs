@@ -187,7 +187,7 @@ pub(super) fn interconnect(gpu: &str, count: u32, gpus: &[Gpu]) -> &'static str 
     }
     let Some(g) = gpus.iter().find(|g| g.id == gpu) else { return "pcie" };
     match g.form_factor.as_str() {
-        "sxm" if g.arch == "volta" => "nvlink",
+        "sxm" if g.arch.as_str() == "volta" => "nvlink",
         "sxm" if count >= 8 => "nvswitch",
         "sxm" => "nvlink",
         "oam" => "xgmi",

@@ -32,13 +32,7 @@ pub enum MediaCaveat {
     VideoVaeApprox,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Confidence {
-    Low,
-    Medium,
-    High,
-}
+pub use super::super::ranges::Confidence;
 
 impl<'a> MediaJob<'a> {
     /// What limits this estimate.

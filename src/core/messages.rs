@@ -117,6 +117,10 @@ pub const MESSAGES: &[(&str, &str, &str)] = &[
     ("why.fastest", "Fastest", "最快"),
     ("why.single-gpu", "Single-GPU option", "单卡方案"),
     ("why.on-demand", "On-demand option", "按需实例方案"),
+    ("why.committed", "Committed term", "承诺期限方案"),
+    ("ui.whatif", "One change that would do better", "改动一项即可更好"),
+    ("ui.image", "image", "张图"),
+    ("ui.clip", "clip", "段视频"),
     // Guidance: the four questions.
     ("g.memory.title", "How much GPU memory does this job need?", "这个任务需要多少显存？"),
     ("g.memory.body", "About {total} GiB in all: {weights} GiB of weights, {kv} GiB of KV cache for {batch} concurrent sequences of {ctx} tokens, {act} GiB of activations and {overhead} GiB of runtime overhead.", "总计约 {total} GiB：权重 {weights} GiB，{batch} 个并发序列、每个 {ctx} 个 token 的 KV 缓存 {kv} GiB，激活 {act} GiB，运行时开销 {overhead} GiB。"),

@@ -7,6 +7,7 @@ use yew::prelude::*;
 use super::format::{num, usd, RenderUi};
 use crate::core::answer::{Answer, OfferResult};
 use crate::core::config::Lang;
+use crate::core::guidance::objective_key;
 use crate::core::messages::{ui, Msg};
 
 /// The layout in words and the number of replicas, in the page's language.
@@ -39,8 +40,10 @@ pub fn recommendation(a: &Answer, training: bool, lang: Lang) -> Html {
                         <p class="layout" data-testid="pick-layout" data-replicas={o.replicas.to_string()}>{ layout(o, lang) }</p>
                         { misses(o, lang) }
                         <p class="big">
-                            if o.speed_score > 0.0 {
-                                <span data-testid="pick-speed">{ format!("{} tok/s", num(o.speed_score, 1)) }</span>{ " · " }
+                            if let Some(tps) = o.speeds.decode_tokens_per_s_per_seq {
+                                <span data-testid="pick-speed">{ format!("{} tok/s", num(tps, 1)) }</span>{ " · " }
+                            } else if let Some(s) = o.speeds.seconds_per_image.or(o.speeds.seconds_per_clip) {
+                                <span data-testid="pick-speed">{ format!("{} s/{}", num(s, 1), t(if o.speeds.seconds_per_image.is_some() { "ui.image" } else { "ui.clip" })) }</span>{ " · " }
                             }
                             if let (true, None, Some(j)) = (training, o.speeds.job_hours, o.usd_per_job) {
                                 <span data-testid="pick-job">{ format!("{}{}", usd(j, lang), t("ui.per_job")) }</span>
@@ -55,7 +58,7 @@ pub fn recommendation(a: &Answer, training: bool, lang: Lang) -> Html {
                     <ul>{ for r.pick.reason_msgs.iter().map(|m| html! { <li>{ m.render(lang) }</li> }) }</ul>
                     <ul class="alts">
                         { for r.alternatives.iter().map(|alt| {
-                            let label = ui(match alt.why { "cheapest" => "why.cheapest", "fastest" => "why.fastest", "single-gpu" => "why.single-gpu", _ => "why.on-demand" }, lang);
+                            let label = ui(match alt.why { "cheapest" => "why.cheapest", "fastest" => "why.fastest", "single-gpu" => "why.single-gpu", "committed" => "why.committed", _ => "why.on-demand" }, lang);
                             let offer = offer_by_id(&alt.offer);
                             let name = offer.map(|o| format!("{} · {}", o.provider, o.instance)).unwrap_or_else(|| alt.offer.to_string());
                             html! { <li data-testid="alternative"><strong>{ label }{ ": " }</strong>{ name }
@@ -65,6 +68,19 @@ pub fn recommendation(a: &Answer, training: bool, lang: Lang) -> Html {
                             </li> }
                         }) }
                     </ul>
+                    if !a.whatif.is_empty() {
+                        <div class="whatif" data-testid="whatif">
+                            <h3>{ t("ui.whatif") }</h3>
+                            <ul>
+                                { for a.whatif.iter().take(4).map(|c| {
+                                    let objective = ui(objective_key(c.objective), lang);
+                                    let digits = if c.before.abs() < 10.0 { 2 } else { 0 };
+                                    html! { <li><a href={format!("?{}", c.query)}>{ format!("{}={}", c.key, c.value) }</a>
+                                        { format!(": {} → {} ({objective})", num(c.before, digits), num(c.after, digits)) }</li> }
+                                }) }
+                            </ul>
+                        </div>
+                    }
                 </section>
             }
         }

@@ -95,7 +95,7 @@ pub fn suggestions(a: &Answer) -> Vec<GuidanceItem> {
 }
 
 /// The message key naming an objective field.
-fn objective_key(field: &str) -> &'static str {
+pub fn objective_key(field: &str) -> &'static str {
     match field {
         "usd_per_million_output_tokens" => "obj.usd_per_million_output_tokens",
         "usd_per_1000_images" => "obj.usd_per_1000_images",

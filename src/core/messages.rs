@@ -167,6 +167,8 @@ pub const MESSAGES: &[(&str, &str, &str)] = &[
     ("obj.items_per_hour", "items per hour", "每小时产出数"),
     ("obj.request_latency_s", "seconds per request", "每个请求秒数"),
     ("obj.job_hours", "hours per job", "每个任务小时数"),
+    ("g.bound.title", "What limits this job's speed?", "这个任务的速度受什么限制？"),
+    ("g.train.bound", "Training is compute bound: the matrix multiplies run at about {mfu}% of the {gpu}'s peak tensor rate (what published runs reach on this class of GPU), plus the traffic between GPUs. A faster GPU or more GPUs shorten the run; more memory only lets it fit.", "训练受算力限制：矩阵乘法约达到 {gpu} 峰值张量算力的 {mfu}%（同类 GPU 上公开训练的水平），另加 GPU 间的通信。更快或更多的 GPU 能缩短训练；更大的显存只决定能否装下。"),
     ("g.method", "How this is computed", "计算方法"),
     // Media generation.
     ("g.media.memory.body", "About {total} GiB: {weights} GiB of weights (denoiser {denoiser}, text encoders {enc}, VAE or codec {vae}), {act} GiB of activations for a batch of {batch} at {res}, and {overhead} GiB of overhead.", "约 {total} GiB：权重 {weights} GiB（去噪网络 {denoiser}，文本编码器 {enc}，VAE 或编解码器 {vae}），批量 {batch}、分辨率 {res} 的激活 {act} GiB，开销 {overhead} GiB。"),

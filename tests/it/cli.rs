@@ -152,3 +152,21 @@ fn training_and_generation_fields() {
     assert!(aud["results"][0]["audio_realtime_factor"].is_number());
     assert!(aud["offers"][0]["usd_per_audio_hour"].is_number());
 }
+
+#[test]
+fn the_report_names_the_layout_and_replicas_of_the_pick_and_each_alternative() {
+    // 64 concurrent chats of a 70B model at FP8 on H100s.
+    let (code, out, _) = run(&["model=llama-3.1-70b&w=fp8&gpu=h100-sxm-80gb&batch=64"]);
+    assert_eq!(code, 0, "{out}");
+    let rec: Vec<&str> = out.lines().skip_while(|l| !l.starts_with("Recommendation:")).take_while(|l| !l.is_empty()).collect();
+    assert!(!rec.is_empty(), "{out}");
+    for line in &rec {
+        assert!(line.contains("replicas behind a load balancer") || line.contains("one copy"), "no layout in `{line}`");
+    }
+    let j = json("model=llama-3.1-70b&w=fp8&gpu=h100-sxm-80gb&batch=64");
+    let pick_id = j["recommendation"]["pick"]["offer"].as_str().expect("pick");
+    let pick = j["offers"].as_array().expect("offers").iter().find(|o| o["id"] == pick_id).expect("pick offer");
+    for field in ["replicas", "tp", "pp", "dp", "layout", "meets", "commitment", "unknown_costs", "output_tokens_per_s_total"] {
+        assert!(!pick[field].is_null(), "{field} missing");
+    }
+}

@@ -3,7 +3,7 @@
 use super::super::answer::{Answer, GuidanceItem};
 use super::super::catalog::Catalog;
 use super::super::config::{Config, Task};
-use super::super::estimate::train::TrainJob;
+use super::super::estimate::train::{mfu, TrainJob};
 use super::super::messages::Msg;
 use super::super::plan::train::method_comparison;
 use super::{billing_rounding, gib1, gpu_size, spot, suggestions};
@@ -51,6 +51,13 @@ pub fn guidance(cfg: &Config, job: &TrainJob<'_>, catalog: &Catalog, a: &Answer)
                 .arg("gpu", gpu_name)
                 .num("gpuh", p.speeds.job_gpu_hours.unwrap_or(0.0), if p.speeds.job_gpu_hours.unwrap_or(0.0) < 10.0 { 2 } else { 0 }),
         ));
+        if let Some(gpu) = catalog.gpu(&p.gpu) {
+            out.push(GuidanceItem::new(
+                "train-bound",
+                Some("g.bound.title"),
+                Msg::new("g.train.bound").num("mfu", 100.0 * mfu(gpu, job.method), 0).arg("gpu", gpu.name.clone()),
+            ));
+        }
         if p.tp > 1 {
             out.push(GuidanceItem::new("nvlink", None, Msg::new("g.note.nvlink").arg("gpus", p.tp.to_string())));
         }

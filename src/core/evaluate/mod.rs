@@ -34,7 +34,8 @@ fn run(cfg: &Config, notices: Vec<Notice>, catalog: &Catalog, today: Date, sugge
     let cfg = &r.cfg;
     let mut planner = Planner::new(&r, catalog);
     let gpus = catalog.gpus_for(cfg.gpu.as_deref());
-    let results = planner.results(&gpus);
+    // A what-if evaluation needs only the offers' ranking.
+    let results = if suggest { planner.results(&gpus) } else { Vec::new() };
     let offers = offers::evaluate(cfg, catalog, today, &mut planner);
     let unit = planner.unit();
     let objective = offers::objective(cfg, unit);
@@ -73,7 +74,7 @@ fn run(cfg: &Config, notices: Vec<Notice>, catalog: &Catalog, today: Date, sugge
     };
     if suggest {
         answer.whatif = whatif::single_changes(cfg, catalog, today, &answer, objective);
+        answer.guidance = guidance::for_answer(cfg, &planner, catalog, &answer);
     }
-    answer.guidance = guidance::for_answer(cfg, &planner, catalog, &answer);
     (answer, objective)
 }

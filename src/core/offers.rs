@@ -373,16 +373,19 @@ pub fn recommend(ranked: &[OfferResult], objective: Objective, cost: Objective) 
             alts.push((s, "on-demand"));
         }
     }
-    // A published 1-year term that undercuts the pick's month: worth it for
-    // an always-on endpoint or a run that keeps GPUs busy all month.
+    // A published 1-year term for a load that keeps the GPUs busy all month:
+    // the offer whose cost per unit of work on the term is lowest, if it
+    // undercuts the pick's on-demand cost per unit and is not much slower
+    // (at least half the pick's speed).
+    let on_term = |r: &OfferResult| r.committed_1yr_usd_per_month.map(|m| cost.key(r) * m / r.usd_per_month.max(1e-9));
     let committed = ranked
         .iter()
         .filter(ok)
-        .filter(|r| r.busy_hours_per_month >= HOURS_PER_MONTH * 0.999)
-        .filter_map(|r| r.committed_1yr_usd_per_month.map(|m| (r, m)))
+        .filter(|r| r.busy_hours_per_month >= HOURS_PER_MONTH * 0.999 && r.speed_score >= 0.5 * pick.speed_score)
+        .filter_map(|r| on_term(r).map(|u| (r, u)))
         .min_by(|a, b| a.1.total_cmp(&b.1));
-    if let Some((c, month)) = committed {
-        if month < pick.usd_per_month {
+    if let Some((c, unit)) = committed {
+        if unit < pick_cost {
             alts.push((c, "committed"));
         }
     }

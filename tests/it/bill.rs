@@ -141,7 +141,11 @@ proptest! {
             match alt.why {
                 "single-gpu" => prop_assert!(r.gpus == 1 && r.instances == 1, "{q}: single-gpu {}", r.id),
                 "on-demand" => prop_assert!(!r.spot && pick.spot, "{q}: on-demand {}", r.id),
-                "committed" => prop_assert!(r.committed_1yr_usd_per_month.is_some_and(|m| m < pick.usd_per_month), "{q}: committed {}", r.id),
+                "committed" => {
+                    let m = r.committed_1yr_usd_per_month.expect("a term price");
+                    let (Some(c_r), Some(c_p)) = (cost(by_id(&r.id)), cost(pick_json)) else { continue };
+                    prop_assert!(c_r * m / r.usd_per_month < c_p, "{q}: committed {} is not cheaper per unit on its term", r.id);
+                }
                 "fastest" => prop_assert!(r.speed_score >= 1.2 * pick.speed_score, "{q}: fastest {} is not faster", r.id),
                 "cheapest" if cost_objective => prop_assert!(cost(by_id(&r.id)) < cost(pick_json), "{q}: cheapest {} is not cheaper", r.id),
                 _ => {}

@@ -46,7 +46,7 @@ fn run(cfg: &Config, notices: Vec<Notice>, catalog: &Catalog, today: Date, sugge
         // A breakdown on the reference card when nothing fits.
         focus = catalog.gpu("h100-sxm-80gb").or(catalog.gpus.first());
     }
-    let (memory, answers) = planner.focus(focus, pick);
+    let (memory, answers) = if suggest { planner.focus(focus, pick) } else { Default::default() };
     let mut notices = r.notices.clone();
     if let Some(days) = cfg.days {
         if !offers.iter().any(|o| o.meets) {

@@ -90,7 +90,8 @@ pub fn single_changes(cfg: &Config, catalog: &Catalog, today: Date, a: &Answer, 
                 return None;
             }
             let after = objective.key(answer.pick()?);
-            let better = after < before * (1.0 - 0.01);
+            // Worth a person's attention: 3 % or more.
+            let better = after < before - 0.03 * before.abs();
             let shown = link::set(cfg, key, &value).ok().map_or_else(String::new, |c| link::encode(&c));
             // Values as shown (speeds were negated to rank smaller-first).
             better.then(|| {

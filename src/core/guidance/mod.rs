@@ -31,7 +31,8 @@ pub fn for_answer(cfg: &Config, planner: &Planner<'_>, catalog: &Catalog, a: &An
 /// 48 GB cards expose about 22 and 44 GiB. Serving also answers for speed
 /// (HBM bandwidth); training and generation are compute bound.
 pub fn gpu_size(a: &Answer, serving: bool) -> GuidanceItem {
-    let need = a.memory.total_bytes / f64::from(a.memory.gpus.max(1));
+    // One copy of the job, whole: the memory breakdown's own total.
+    let need = a.memory.total_bytes;
     let key = match (need <= 22.0 * GIB, need <= 44.0 * GIB, serving) {
         (true, _, true) => "g.size.small",
         (true, _, false) => "g.size.small.compute",
@@ -39,7 +40,8 @@ pub fn gpu_size(a: &Answer, serving: bool) -> GuidanceItem {
         (false, true, false) => "g.size.medium.compute",
         (false, false, _) => "g.size.large",
     };
-    GuidanceItem::new("gpu-size", Some("g.size.title"), Msg::new(key).num("need", need / GIB, 1))
+    // What an 80 GB card holds under a 0.9 budget (vLLM's default).
+    GuidanceItem::new("gpu-size", Some("g.size.title"), Msg::new(key).num("need", need / GIB, 1).num("cap80", 0.9 * 80.0, 0))
 }
 
 /// Spot, on-demand or reserved, as the pick is billed: spot where the pick
@@ -47,9 +49,13 @@ pub fn gpu_size(a: &Answer, serving: bool) -> GuidanceItem {
 /// not offered for the pick; not asked for a workload that could restart.
 pub fn spot(cfg: &Config, a: &Answer) -> GuidanceItem {
     let pick = a.pick();
+    // The spot policy of the bill: synchronous runs over several instances
+    // or longer than a week stay off spot.
+    let refused = |p: &super::answer::OfferResult| cfg.is_training() && (p.instances > 1 || p.speeds.job_hours.is_some_and(|h| h > billing::SPOT_MAX_HOURS));
     let msg = match pick {
         Some(p) if p.spot => Msg::new("g.spot.batch_on").num("restart", cfg.restart_pct, 0),
         _ if !billing::tolerates_interruption(cfg) => Msg::new("g.spot.endpoint"),
+        Some(p) if refused(p) => Msg::new("g.spot.policy"),
         Some(p) if cfg.spot && p.reason_msgs.iter().any(|m| m.key == "reason.spot_refused") => Msg::new("g.spot.refused"),
         Some(_) if cfg.spot => Msg::new("g.spot.unoffered"),
         _ => Msg::new("g.spot.batch_off"),
@@ -65,11 +71,12 @@ pub fn billing_rounding(cfg: &Config, a: &Answer) -> Option<GuidanceItem> {
         Usage::Once => 1.0,
         _ => return None,
     };
+    let key = if p.unknown_costs.contains(&"billing_increment") { "g.note.billing_assumed" } else { "g.note.billing" };
     (p.billed_hours_per_month > p.busy_hours_per_month * 1.05 && p.commitment == Commit::None).then(|| {
         GuidanceItem::new(
             "billing",
             None,
-            Msg::new("g.note.billing").num("billed", p.billed_hours_per_month / jobs * 60.0, 0).num("minutes", p.busy_hours_per_month / jobs * 60.0, 0),
+            Msg::new(key).num("billed", p.billed_hours_per_month / jobs * 60.0, 0).num("minutes", p.busy_hours_per_month / jobs * 60.0, 0),
         )
     })
 }
@@ -78,7 +85,7 @@ pub fn billing_rounding(cfg: &Config, a: &Answer) -> Option<GuidanceItem> {
 pub fn suggestions(a: &Answer) -> Vec<GuidanceItem> {
     let mut out = Vec::new();
     for c in a.whatif.iter().filter(|c| c.better).take(3) {
-        let decimals = if c.before.abs() < 10.0 { 2 } else { 0 };
+        let decimals = significant(c.before.abs().min(c.after.abs()));
         let objective = Msg::new(objective_key(c.objective)).render(super::config::Lang::En);
         let msg = Msg::new("g.whatif")
             .arg("key", c.key)
@@ -92,6 +99,14 @@ pub fn suggestions(a: &Answer) -> Vec<GuidanceItem> {
         }
     }
     out
+}
+
+/// Decimals that show a value to three significant figures.
+pub fn significant(v: f64) -> u8 {
+    if v <= 0.0 || !v.is_finite() {
+        return 2;
+    }
+    (2.0 - v.log10().floor()).clamp(0.0, 6.0) as u8
 }
 
 /// The message key naming an objective field.

@@ -63,8 +63,8 @@ pub fn guidance(cfg: &Config, job: &ServeJob<'_>, catalog: &Catalog, a: &Answer)
             out.push(GuidanceItem::new("single-gpu", None, Msg::new("g.note.single_gpu")));
         }
         // A layer split (llama.cpp, transformers) has no all-reduce.
-        if p.tp > 1 && !cfg.engine.splits_layers() {
-            out.push(GuidanceItem::new("nvlink", None, Msg::new("g.note.nvlink").arg("gpus", p.tp.to_string())));
+        if p.tp > 1 && !cfg.engine.splits_layers() && !matches!(p.interconnect, "nvlink" | "nvswitch" | "nvl72" | "xgmi") {
+            out.push(GuidanceItem::new("nvlink", None, Msg::new("g.note.nvlink").num("gpus", f64::from(p.tp), 0)));
         }
         let total = p.usd_per_month;
         let side = p.storage_usd_per_month + p.egress_usd_per_month;

@@ -58,8 +58,8 @@ pub fn guidance(cfg: &Config, job: &TrainJob<'_>, catalog: &Catalog, a: &Answer)
                 Msg::new("g.train.bound").num("mfu", 100.0 * mfu(gpu, job.method), 0).arg("gpu", gpu.name.clone()),
             ));
         }
-        if p.tp > 1 {
-            out.push(GuidanceItem::new("nvlink", None, Msg::new("g.note.nvlink").arg("gpus", p.tp.to_string())));
+        if p.tp > 1 && !matches!(p.interconnect, "nvlink" | "nvswitch" | "nvl72" | "xgmi") {
+            out.push(GuidanceItem::new("nvlink", None, Msg::new("g.note.nvlink").num("gpus", f64::from(p.tp), 0)));
         }
         if !p.price_overridden {
             out.push(GuidanceItem::new("prices", None, Msg::new("g.note.prices").arg("date", p.price_as_of.to_string())));

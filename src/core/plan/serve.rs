@@ -289,9 +289,16 @@ impl<'r> ServePlanner<'r> {
                 Batch::Max => 1.0,
                 Batch::N(_) => (wanted / per_instance_seqs).ceil().max(1.0),
             };
+            // The users fill as few copies as their sequences need (each
+            // up to what it holds); copies beyond that stay idle rather than
+            // thinning every batch: a box the load cannot use is not bought
+            // for speed.
             let b = match batch_asked {
                 Batch::Max => max_batch,
-                Batch::N(_) => (wanted / (inst * f64::from(per_instance))).ceil().max(1.0),
+                Batch::N(_) => {
+                    let busy = (wanted / max_batch).ceil().clamp(1.0, inst * f64::from(per_instance));
+                    (wanted / busy).ceil().max(1.0)
+                }
             };
             (b, inst as u32 * nodes)
         } else {

@@ -73,7 +73,9 @@ fn quality(key: &str, value: &str) -> Option<Msg> {
 pub fn single_changes(cfg: &Config, catalog: &Catalog, today: Date, a: &Answer, objective: Objective) -> Vec<Change> {
     let Some(pick) = a.pick() else { return Vec::new() };
     let before = objective.key(pick);
-    if before >= f64::MAX {
+    // A job's bill on an unpublished increment rests on the whole-hour
+    // assumption; a change that only moves the rounding is no advice.
+    if before >= f64::MAX || (objective == Objective::UsdPerJob && pick.unknown_costs.contains(&"billing_increment")) {
         return Vec::new();
     }
     // The pick's shape: its GPU type and provider (a format may let a

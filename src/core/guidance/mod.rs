@@ -31,14 +31,16 @@ pub fn for_answer(cfg: &Config, planner: &Planner<'_>, catalog: &Catalog, a: &An
 /// 48 GB cards expose about 22 and 44 GiB. Serving also answers for speed
 /// (HBM bandwidth); training and generation are compute bound.
 pub fn gpu_size(a: &Answer, serving: bool) -> GuidanceItem {
-    // One copy of the job, whole: the memory breakdown's own total.
-    let need = a.memory.total_bytes;
+    // Serving: one copy of the model, whole (the memory breakdown's
+    // total). Training and generation: what each GPU of the plan holds.
+    let need = if serving { a.memory.total_bytes } else { a.memory.total_bytes / f64::from(a.memory.gpus.max(1)) };
     let key = match (need <= 22.0 * GIB, need <= 44.0 * GIB, serving) {
         (true, _, true) => "g.size.small",
         (true, _, false) => "g.size.small.compute",
         (false, true, true) => "g.size.medium",
         (false, true, false) => "g.size.medium.compute",
-        (false, false, _) => "g.size.large",
+        (false, false, true) => "g.size.large",
+        (false, false, false) => "g.size.large.compute",
     };
     // What an 80 GB card holds under a 0.9 budget (vLLM's default).
     GuidanceItem::new("gpu-size", Some("g.size.title"), Msg::new(key).num("need", need / GIB, 1).num("cap80", 0.9 * 80.0, 0))

@@ -80,6 +80,27 @@ proptest! {
                     "{q}: {} fits with {} on {arch}", o.id, a.weight_format);
             }
         }
+        // Layouts an engine would run: TP divides the heads and divides or
+        // is a multiple of the KV heads; splits across instances only over
+        // a published link of 100 Gbit/s or more.
+        let model = catalog().model(a.model.as_str());
+        let engine = q.split('&').find_map(|p| p.strip_prefix("engine=")).unwrap_or("vllm");
+        for o in a.offers.iter().filter(|o| o.fits) {
+            if let (Some(m), "serve", false) = (model, a.task.as_str(), matches!(engine, "llama.cpp" | "hf")) {
+                let kv = m.kv_heads.max(1);
+                prop_assert!(m.heads % o.tp == 0 && (m.mla.is_some() || kv % o.tp == 0 || o.tp % kv == 0), "{q}: {} runs TP {} on {} heads / {kv} KV heads", o.id, o.tp, m.heads);
+            }
+            let split = (a.task.as_str() == "serve" && o.tp * o.pp > o.gpus) || (matches!(a.task.as_str(), "finetune" | "pretrain") && o.instances > 1);
+            if split {
+                let gbps = catalog().offer(&o.id).and_then(|x| x.inter_node_gbps).unwrap_or(0.0);
+                prop_assert!(gbps >= 100.0, "{q}: {} splits a job over instances joined at {gbps} Gbit/s", o.id);
+            }
+        }
+        // Every pick meets the deadline, or a notice says none does.
+        if q.contains("&days=") {
+            let pick_meets = a.pick().is_some_and(|p| p.meets);
+            prop_assert!(pick_meets || a.notices.iter().any(|n| n.key == "days"), "{q}: a late pick without a days notice");
+        }
         // results[].fits never depends on the deadline.
         if q.contains("&days=") {
             let without: String = q.split('&').filter(|p| !p.starts_with("days=")).collect::<Vec<_>>().join("&");

@@ -371,12 +371,19 @@ impl<'a> ServeJob<'a> {
 
 /// GPU counts per node worth trying: powers of two up to the node's GPU
 /// count; for tensor-parallel engines they must divide the attention heads
-/// (vLLM and TensorRT-LLM require it), a layer split takes any.
+/// (vLLM and TensorRT-LLM require it) and divide or be a multiple of the KV
+/// heads; a layer split takes any.
 pub fn tp_options(model: &Model, engine: Engine, gpus_per_node: u32) -> Vec<u32> {
     let mut out = Vec::new();
     let mut tp = 1;
     while tp <= gpus_per_node.max(1) {
-        if engine.splits_layers() || model.heads % tp == 0 {
+        // vLLM's QKVParallelLinear divides the KV heads over the group, or
+        // replicates them when the group is a multiple of their count
+        // (`divide(total_num_kv_heads, tp)` or `divide(tp, total_num_kv_heads)`,
+        // both asserting divisibility); MLA caches no per-head K/V.
+        let kv = model.kv_heads.max(1);
+        let kv_ok = model.mla.is_some() || kv % tp == 0 || tp % kv == 0;
+        if engine.splits_layers() || (model.heads % tp == 0 && kv_ok) {
             out.push(tp);
         }
         match tp.checked_mul(2) {

@@ -264,7 +264,34 @@ impl<'r> ServePlanner<'r> {
             None => {
                 let opts: Vec<u32> = tp_options(job.model, e, gpus).into_iter().filter(|n| gpus % n == 0).collect();
                 match opts.iter().copied().find(|&n| job.memory(Plan::in_node(e, n, 1), 1.0).total() <= usable) {
-                    Some(n) => (n, 1, true),
+                    // The smallest group that holds the weights, raised while a
+                    // larger one needs fewer instances for the users'
+                    // sequences (more KV room per copy beats renting another
+                    // node); ties keep the smaller group.
+                    Some(n) => {
+                        let instances_for = |k: u32| {
+                            let plan = Plan::in_node(e, k, 1);
+                            let per_copy = f64::from(job.max_batch(gpu, plan));
+                            let wanted = match self.batch_on(gpu, plan) {
+                                Batch::N(w) => f64::from(w),
+                                Batch::Max => return 1.0,
+                            };
+                            if per_copy < 1.0 {
+                                f64::MAX
+                            } else {
+                                (wanted / (per_copy * f64::from(gpus / k.max(1)))).ceil()
+                            }
+                        };
+                        let best = opts.iter().copied().filter(|k| *k >= n).fold((n, instances_for(n)), |(bk, bi), k| {
+                            let i = instances_for(k);
+                            if i < bi {
+                                (k, i)
+                            } else {
+                                (bk, bi)
+                            }
+                        });
+                        (best.0, 1, true)
+                    }
                     None => {
                         let n = opts.last().copied().unwrap_or(1);
                         let pp = (2..=16).find(|&pp| multi_node_ok && job.memory(Plan::in_node(e, n, pp), 1.0).total() <= usable);

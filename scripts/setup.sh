@@ -7,6 +7,8 @@ cd "$(dirname "$0")/.."
 
 TRUNK_VERSION=0.21.14
 BINARYEN_VERSION=132
+# axe-core: the accessibility checker the end-to-end test injects (test mode only; never shipped).
+AXE_VERSION=4.10.2
 # wasm-bindgen-cli must equal the wasm-bindgen crate in Cargo.lock exactly.
 WASM_BINDGEN_VERSION=$(awk '/^name = "wasm-bindgen"$/ {getline; gsub(/[^0-9.]/, "", $0); print; exit}' Cargo.lock 2>/dev/null || true)
 WASM_BINDGEN_VERSION=${WASM_BINDGEN_VERSION:-0.2.130}
@@ -52,6 +54,14 @@ if [ "${1:-build}" = test ]; then
     SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO=sudo
     $SUDO apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium chromium-driver fonts-wqy-microhei >/dev/null
+  fi
+  AXE_PKG="$TOOLS_DIR/node_modules/axe-core/package.json"
+  if [ -f "$AXE_PKG" ] && grep -q "^  \"version\": \"$AXE_VERSION\"" "$AXE_PKG"; then
+    say "axe-core $AXE_VERSION: present"
+  else
+    say "installing axe-core@$AXE_VERSION from npm into $TOOLS_DIR (read by the e2e test)"
+    mkdir -p "$TOOLS_DIR"
+    npm install --prefix "$TOOLS_DIR" --no-audit --no-fund --save-exact "axe-core@$AXE_VERSION" >/dev/null
   fi
 fi
 say "tools: $(trunk --version), $(wasm-bindgen --version), $(wasm-opt --version)"

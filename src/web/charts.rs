@@ -1,20 +1,26 @@
 //! Inline SVG pictures: the memory breakdown against the GPU capacity, and
-//! cost vs speed with the Pareto front. Colours come from CSS variables so
-//! both themes stay readable; each picture has a text alternative.
+//! cost vs speed with the Pareto front, tick values on both axes, a legend
+//! and the pick and alternatives labelled. Colours come from CSS variables
+//! so both themes stay readable; each picture has a text alternative and
+//! every point an accessible name.
 
 use std::rc::Rc;
 
 use yew::prelude::*;
 
-use super::format::{num, usd};
+use super::format::{num, usd, RenderUi};
 use crate::core::answer::{Answer, MemoryJson};
 use crate::core::config::Lang;
-use crate::core::messages::ui;
+use crate::core::config::Task;
+use crate::core::messages::{ui, Msg};
 use crate::core::units::GIB;
 
 #[derive(Properties, PartialEq)]
 pub struct MemoryProps {
     pub memory: MemoryJson,
+    /// What the GPUs leave for the job (the pick's usable bytes × GPUs), marked on the bar.
+    #[prop_or_default]
+    pub usable_bytes: Option<f64>,
     pub lang: Lang,
 }
 
@@ -44,20 +50,27 @@ pub fn memory_bar(p: &MemoryProps) -> Html {
     let width = 600.0;
     let mut x = 0.0;
     let desc = parts.iter().map(|(k, v, _)| format!("{} {:.1} GiB", ui(k, lang), v / GIB)).collect::<Vec<_>>().join(", ");
+    // The usable capacity is the mark the breakdown must stay under; the
+    // raw capacity closes the bar when the two differ.
+    let usable = p.usable_bytes.filter(|u| *u > 0.0 && *u <= m.capacity_bytes * 1.001).unwrap_or(m.capacity_bytes);
     let cap_x = m.capacity_bytes / scale * width;
+    let use_x = usable / scale * width;
+    let use_label = format!("{} {:.1} GiB", ui("ui.memory.usable", lang), usable / GIB);
+    let cap_label = format!("{} {:.0} GiB", ui("ui.memory.capacity", lang), m.capacity_bytes / GIB);
     html! {
         <figure data-testid="memory-chart">
-            <svg viewBox="0 0 600 70" role="img" aria-labelledby="mem-title mem-desc" width="100%">
+            <svg viewBox="0 0 600 76" role="img" aria-labelledby="mem-title mem-desc" width="100%" class="chart">
                 <title id="mem-title">{ ui("ui.memory", lang) }</title>
-                <desc id="mem-desc">{ format!("{desc}; {} {:.1} GiB", ui("ui.memory.capacity", lang), m.capacity_bytes / GIB) }</desc>
+                <desc id="mem-desc">{ format!("{desc}; {use_label}; {cap_label}") }</desc>
+                <rect x="0" y="10" width={format!("{cap_x:.1}")} height="30" fill="none" stroke="var(--muted)" />
                 { for parts.iter().map(|(_, v, color)| {
                     let w = v / scale * width;
                     let rect = html! { <rect x={format!("{x:.1}")} y="10" width={format!("{:.1}", w.max(0.0))} height="30" fill={*color} /> };
                     x += w;
                     rect
                 }) }
-                <line x1={format!("{cap_x:.1}")} x2={format!("{cap_x:.1}")} y1="4" y2="46" stroke="var(--fg)" stroke-width="2" stroke-dasharray="4 3" />
-                <text x={format!("{:.1}", cap_x.min(590.0))} y="62" text-anchor="end" fill="var(--fg)" font-size="12">{ format!("{} {:.0} GiB", ui("ui.memory.capacity", lang), m.capacity_bytes / GIB) }</text>
+                <line x1={format!("{use_x:.1}")} x2={format!("{use_x:.1}")} y1="2" y2="48" stroke="var(--fg)" stroke-width="2" stroke-dasharray="4 3" data-testid="memory-usable" data-bytes={format!("{usable:.0}")} />
+                <text x={format!("{:.1}", use_x.clamp(4.0, 596.0))} y="64" text-anchor={ if use_x > 300.0 { "end" } else { "start" } } fill="var(--fg)" font-size="13">{ if (usable - m.capacity_bytes).abs() > 1.0 { format!("{use_label} ({cap_label})") } else { cap_label.clone() } }</text>
             </svg>
             <figcaption class="legend">
                 { for parts.iter().map(|(k, v, color)| html! { <span><i style={format!("background:{color}")}></i>{ format!("{} {:.1} GiB", ui(k, lang), v / GIB) }</span> }) }
@@ -66,22 +79,68 @@ pub fn memory_bar(p: &MemoryProps) -> Html {
     }
 }
 
+/// A log axis from `lo` to `hi` (both > 0): the whole decades around them,
+/// ticked at each decade, or at 1, 2 and 5 when they span one decade.
+pub fn log_ticks(lo: f64, hi: f64) -> (f64, f64, Vec<f64>) {
+    let a = lo.max(1e-9).log10().floor();
+    let b = hi.max(1e-9).log10().ceil().max(a + 1.0);
+    let mut ticks = Vec::new();
+    for k in (a as i32)..=(b as i32) {
+        let d = 10f64.powi(k);
+        ticks.push(d);
+        if b - a < 2.0 && f64::from(k) < b {
+            ticks.extend([2.0 * d, 5.0 * d]);
+        }
+    }
+    (10f64.powf(a), 10f64.powf(b), ticks)
+}
+
+/// A linear axis from 0 to at least `hi`: three to five ticks at a 1-2-5 step.
+pub fn linear_ticks(hi: f64) -> (f64, Vec<f64>, usize) {
+    let raw = hi.max(1e-9) / 4.0;
+    let mag = 10f64.powf(raw.log10().floor());
+    let step = [1.0, 2.0, 5.0, 10.0].iter().map(|m| m * mag).find(|s| *s >= raw * 0.999).unwrap_or(10.0 * mag);
+    let n = (hi / step - 1e-9).ceil().max(2.0) as usize;
+    let digits = (-step.log10().floor()).max(0.0) as usize;
+    (n as f64 * step, (0..=n).map(|i| i as f64 * step).collect(), digits)
+}
+
+/// Money on a tick: $10, $100, $1k, $10k, $1M.
+pub fn money_tick(v: f64) -> String {
+    let (x, unit) = if v >= 1e6 {
+        (v / 1e6, "M")
+    } else if v >= 1e3 {
+        (v / 1e3, "k")
+    } else {
+        (v, "")
+    };
+    let x = if (x - x.round()).abs() < 1e-9 { format!("{x:.0}") } else { format!("{}", (x * 1000.0).round() / 1000.0) };
+    format!("${x}{unit}")
+}
+
 #[derive(Properties, PartialEq)]
 pub struct ScatterProps {
     pub answer: Rc<Answer>,
     pub lang: Lang,
 }
 
+/// One offer on the chart.
+struct Point<'a> {
+    cost: f64,
+    speed: f64,
+    id: &'a str,
+    gpus: String,
+}
+
 #[function_component(Scatter)]
 pub fn scatter(p: &ScatterProps) -> Html {
     let a = &p.answer;
     let lang = p.lang;
-    let pts: Vec<(f64, f64, &str)> = a
+    let pts: Vec<Point> = a
         .offers
         .iter()
-        .filter(|o| o.fits && o.usd_per_month > 0.0)
-        .filter(|o| o.speed_score > 0.0)
-        .map(|o| (o.usd_per_job.unwrap_or(o.usd_per_month), o.speed_score, &*o.id))
+        .filter(|o| o.fits && o.usd_per_month > 0.0 && o.speed_score > 0.0)
+        .map(|o| Point { cost: o.usd_per_job.unwrap_or(o.usd_per_month), speed: o.speed_score, id: &o.id, gpus: format!("{}× {}", o.gpus, o.gpu) })
         .collect();
     if pts.is_empty() {
         // Offers fit but none has a speed (image fine-tuning bills a run length).
@@ -89,57 +148,116 @@ pub fn scatter(p: &ScatterProps) -> Html {
         return html! { <p>{ ui(key, lang) }</p> };
     }
     let pick = a.recommendation.as_ref().map(|r| &*r.pick.offer);
-    // The axes say what the points are: cost per job where the task has
-    // jobs, and the task's own speed.
+    let alts: Vec<(&str, &'static str)> = a.recommendation.iter().flat_map(|r| r.alternatives.iter()).map(|alt| (&*alt.offer, why_key(alt.why))).collect();
+    let role_of = |id: &str| if Some(id) == pick { Some("ui.scatter.pick") } else { alts.iter().find(|(o, _)| *o == id).map(|(_, k)| *k) };
+    // The axes say what the points are, with units: cost per job where the
+    // task has jobs (else per month), and the task's own speed.
     let x_key = if a.offers.iter().any(|o| o.usd_per_job.is_some()) { "ui.col.job" } else { "ui.col.month" };
     let y_key = match a.task {
-        crate::core::config::Task::Finetune | crate::core::config::Task::Pretrain => "ui.col.train",
-        crate::core::config::Task::Generate => "ui.col.items",
-        crate::core::config::Task::Serve => "ui.col.speed",
+        Task::Finetune | Task::Pretrain => "ui.col.train",
+        Task::Generate => "ui.col.items",
+        Task::Serve => "ui.col.speed",
     };
-    let (w, h, pad) = (600.0, 260.0, 40.0);
-    let max_cost = pts.iter().map(|p| p.0).fold(1.0, f64::max).ln();
-    let min_cost = pts.iter().map(|p| p.0).fold(f64::MAX, f64::min).ln();
-    let max_speed = pts.iter().map(|p| p.1).fold(1.0, f64::max);
-    let sx = |c: f64| pad + (c.ln() - min_cost) / (max_cost - min_cost).max(1e-9) * (w - 2.0 * pad);
-    let sy = |s: f64| h - pad - s / max_speed * (h - 2.0 * pad);
+    let (w, h, left, right, top, bottom) = (600.0, 300.0, 58.0, 20.0, 14.0, 46.0);
+    let (lo, hi, xticks) = log_ticks(pts.iter().map(|p| p.cost).fold(f64::MAX, f64::min), pts.iter().map(|p| p.cost).fold(0.0, f64::max));
+    let (ymax, yticks, ydigits) = linear_ticks(pts.iter().map(|p| p.speed).fold(0.0, f64::max));
+    let sx = |c: f64| left + (c.ln() - lo.ln()) / (hi.ln() - lo.ln()).max(1e-9) * (w - left - right);
+    let sy = |s: f64| h - bottom - s / ymax * (h - top - bottom);
     // Pareto front: no other offer is both cheaper and faster.
-    let mut sorted = pts.clone();
-    sorted.sort_by(|a, b| a.0.total_cmp(&b.0));
-    let mut front = Vec::new();
+    let mut order: Vec<usize> = (0..pts.len()).collect();
+    order.sort_by(|&i, &j| pts.get(i).map(|p| p.cost).unwrap_or(0.0).total_cmp(&pts.get(j).map(|p| p.cost).unwrap_or(0.0)));
+    let mut front: Vec<&Point> = Vec::new();
     let mut best = -1.0;
-    for p in &sorted {
-        if p.1 > best {
-            best = p.1;
-            front.push(*p);
+    for p in order.iter().filter_map(|&i| pts.get(i)) {
+        if p.speed > best {
+            best = p.speed;
+            front.push(p);
         }
     }
-    let dots: String = pts.iter().map(|p| format!("M{:.1} {:.1}h0", sx(p.0), sy(p.1))).collect();
-    let path = front.iter().map(|p| format!("{:.1},{:.1}", sx(p.0), sy(p.1))).collect::<Vec<_>>().join(" ");
+    let on_front = |id: &str| front.iter().any(|f| f.id == id);
+    let name = |p: &Point| format!("{}, {}: {}, {} {}", p.id, p.gpus, usd(p.cost, lang), num(p.speed, 1), ui(y_key, lang));
+    // Offers off the front, neither pick nor alternative: one path of dots
+    // (zero-length segments with round caps), one DOM node to update
+    // instead of a hundred and more; its name summarises them.
+    let others: Vec<&Point> = pts.iter().filter(|p| !on_front(p.id) && role_of(p.id).is_none()).collect();
+    let dots: String = others.iter().map(|p| format!("M{:.1} {:.1}h0", sx(p.cost), sy(p.speed))).collect();
+    let others_name = match (others.iter().map(|p| p.cost).reduce(f64::min), others.iter().map(|p| p.cost).reduce(f64::max)) {
+        (Some(l), Some(u)) => Msg::new("ui.scatter.others").num("n", others.len() as f64, 0).arg("lo", usd(l, lang)).arg("hi", usd(u, lang)).render_ui(lang),
+        _ => String::new(),
+    };
+    let path = front.iter().map(|p| format!("{:.1},{:.1}", sx(p.cost), sy(p.speed))).collect::<Vec<_>>().join(" ");
+    let mut marked: Vec<(&Point, Option<&'static str>)> =
+        pts.iter().filter_map(|p| (on_front(p.id) || role_of(p.id).is_some()).then(|| (p, role_of(p.id)))).collect();
+    // The pick last, so it is drawn on top.
+    marked.sort_by_key(|(p, r)| (r.is_some(), Some(p.id) == pick));
+    let y_label = ui(y_key, lang);
+    let desc = format!("{} {}", ui("ui.scatter.alt", lang), front.iter().map(|p| name(p)).collect::<Vec<_>>().join("; "));
     html! {
         <figure data-testid="scatter">
-            <svg viewBox="0 0 600 260" role="img" aria-labelledby="sc-title sc-desc" width="100%">
+            <svg viewBox={format!("0 0 {w} {h}")} role="group" aria-labelledby="sc-title" aria-describedby="sc-desc" width="100%" data-testid="cost-chart" class="chart">
                 <title id="sc-title">{ ui("ui.scatter", lang) }</title>
-                <desc id="sc-desc">{ format!("{} {}", ui("ui.scatter.alt", lang), front.iter().map(|p| format!("{}: {} , {} tok/s", p.2, usd(p.0, lang), num(p.1, 1))).collect::<Vec<_>>().join("; ")) }</desc>
-                <line x1={pad.to_string()} y1={(h - pad).to_string()} x2={(w - pad).to_string()} y2={(h - pad).to_string()} stroke="var(--muted)" />
-                <line x1={pad.to_string()} y1={pad.to_string()} x2={pad.to_string()} y2={(h - pad).to_string()} stroke="var(--muted)" />
-                <text x={(w / 2.0).to_string()} y={(h - 8.0).to_string()} text-anchor="middle" fill="var(--fg)" font-size="12">{ format!("{} (log)", ui(x_key, lang)) }</text>
-                <text x="12" y={(h / 2.0).to_string()} transform={format!("rotate(-90 12 {})", h / 2.0)} text-anchor="middle" fill="var(--fg)" font-size="12">{ ui(y_key, lang) }</text>
-                <polyline points={path} fill="none" stroke="var(--c2)" stroke-width="2" />
-                // Offers off the front are one path of dots (zero-length
-                // segments with round caps): one DOM node to update instead
-                // of a hundred and more.
-                <path d={dots} fill="none" stroke="var(--c1)" stroke-width="7" stroke-linecap="round" />
-                // The Pareto front and the recommendation are circles with a
-                // tooltip (the front is also in the text alternative).
-                { for pts.iter().filter(|p| Some(p.2) == pick || front.iter().any(|f| f.2 == p.2)).map(|p| {
-                    let is_pick = Some(p.2) == pick;
-                    html! { <circle cx={format!("{:.1}", sx(p.0))} cy={format!("{:.1}", sy(p.1))} r={ if is_pick { "7" } else { "4" } }
-                        fill={ if is_pick { "var(--accent)" } else { "var(--c1)" } } stroke="var(--fg)" stroke-width={ if is_pick { "1.5" } else { "0.5" } }>
-                        <title>{ format!("{}: {} / {} tok/s", p.2, usd(p.0, lang), num(p.1, 1)) }</title>
-                        </circle> }
+                <desc id="sc-desc">{ desc }</desc>
+                <g aria-hidden="true">
+                    { for xticks.iter().map(|&v| { let x = sx(v); html! {
+                        <g class="tick-x" data-value={v.to_string()}>
+                            <line x1={format!("{x:.1}")} x2={format!("{x:.1}")} y1={top.to_string()} y2={(h - bottom).to_string()} stroke="var(--line)" />
+                            <text x={format!("{x:.1}")} y={(h - bottom + 15.0).to_string()} text-anchor="middle" fill="var(--fg)" font-size="12">{ money_tick(v) }</text>
+                        </g>
+                    } }) }
+                    { for yticks.iter().map(|&v| { let y = sy(v); html! {
+                        <g class="tick-y" data-value={v.to_string()}>
+                            <line x1={left.to_string()} x2={(w - right).to_string()} y1={format!("{y:.1}")} y2={format!("{y:.1}")} stroke="var(--line)" />
+                            <text x={(left - 5.0).to_string()} y={format!("{:.1}", y + 4.0)} text-anchor="end" fill="var(--fg)" font-size="12">{ num(v, ydigits) }</text>
+                        </g>
+                    } }) }
+                    <line x1={left.to_string()} y1={(h - bottom).to_string()} x2={(w - right).to_string()} y2={(h - bottom).to_string()} stroke="var(--muted)" />
+                    <line x1={left.to_string()} y1={top.to_string()} x2={left.to_string()} y2={(h - bottom).to_string()} stroke="var(--muted)" />
+                    <text x={((w + left - right) / 2.0).to_string()} y={(h - 8.0).to_string()} text-anchor="middle" fill="var(--fg)" font-size="13">{ format!("{} ({})", ui(x_key, lang), ui("ui.scatter.log", lang)) }</text>
+                    <text x="13" y={((h - bottom + top) / 2.0).to_string()} transform={format!("rotate(-90 13 {})", (h - bottom + top) / 2.0)} text-anchor="middle" fill="var(--fg)" font-size="13">{ y_label }</text>
+                    <polyline points={path} fill="none" stroke="var(--c2)" stroke-width="2" />
+                </g>
+                if !others.is_empty() {
+                    <path class="pt dots" d={dots} fill="none" stroke="var(--c1)" stroke-opacity="0.55" stroke-width="7" stroke-linecap="round" role="img" aria-label={others_name.clone()}><title>{ others_name }</title></path>
+                }
+                { for marked.iter().map(|(p, role)| {
+                    let (x, y) = (sx(p.cost), sy(p.speed));
+                    let is_pick = Some(p.id) == pick;
+                    let label = role.map(|k| ui(k, lang));
+                    let full = match label { Some(l) => format!("{l}: {}", name(p)), None => format!("{}: {}", ui("ui.scatter.front", lang), name(p)) };
+                    let (r, fill) = if is_pick { ("7", "var(--accent)") } else if role.is_some() { ("5.5", "var(--c4)") } else { ("4", "var(--c2)") };
+                    // Labels to the left of points in the right half, so they stay inside.
+                    let (anchor, dx) = if x > w / 2.0 { ("end", -10.0) } else { ("start", 10.0) };
+                    // The pick's label above its point, the alternatives' below, so
+                    // neighbours do not write over each other.
+                    let above = if is_pick { y > top + 16.0 } else { y > h - bottom - 18.0 };
+                    let ly = if above { y - 10.0 } else { y + 20.0 };
+                    html! { <g>
+                        <circle class="pt" cx={format!("{x:.1}")} cy={format!("{y:.1}")} {r} fill={fill} stroke="var(--fg)" stroke-width={ if is_pick { "1.5" } else { "0.75" } }
+                            role="img" aria-label={full.clone()} data-offer={p.id.to_string()}><title>{ full }</title></circle>
+                        if let Some(l) = label {
+                            <text class="pt-label" x={format!("{:.1}", x + dx)} y={format!("{ly:.1}")} text-anchor={anchor} fill="var(--fg)" font-size="12" font-weight={ if is_pick { "700" } else { "400" } }
+                                stroke="var(--card)" stroke-width="3" paint-order="stroke" aria-hidden="true">{ l }</text>
+                        }
+                    </g> }
                 }) }
             </svg>
+            <figcaption class="legend" data-testid="cost-legend">
+                <span><i class="dot" style="background:var(--accent)"></i>{ ui("ui.scatter.pick", lang) }</span>
+                <span><i class="dot" style="background:var(--c4)"></i>{ ui("ui.scatter.alts", lang) }</span>
+                <span><i class="line" style="background:var(--c2)"></i>{ ui("ui.scatter.front", lang) }</span>
+                <span><i class="dot" style="background:var(--c1)"></i>{ ui("ui.scatter.other", lang) }</span>
+            </figcaption>
         </figure>
+    }
+}
+
+/// The label of an alternative's reason.
+fn why_key(why: &str) -> &'static str {
+    match why {
+        "cheapest" => "why.cheapest",
+        "fastest" => "why.fastest",
+        "single-gpu" => "why.single-gpu",
+        "committed" => "why.committed",
+        _ => "why.on-demand",
     }
 }

@@ -9,7 +9,7 @@ use crate::core::messages::ui;
 pub fn guidance(a: &Answer, lang: Lang) -> Html {
     let t = |k: &'static str| ui(k, lang);
     html! {
-        <section class="card" data-testid="guidance" aria-labelledby="h-guide">
+        <section class="card guide" data-testid="guidance" aria-labelledby="h-guide">
             <h2 id="h-guide">{ t("ui.guidance") }</h2>
             { for a.guidance.iter().map(|g| html! {
                 <div class="faq" data-rule={g.id}>

@@ -26,7 +26,7 @@ pub fn method(a: &Answer, lang: Lang) -> Html {
             }
             <p>{ "η fitted per engine × GPU class on published measurements; median error: decode 6.5 %, prefill 14.3 %, offline throughput 4.7 %, memory 1.4 % (74 rows). Sources: Pope et al. 2022; Kaplan et al. 2020; GQA (Ainslie et al. 2023); DeepSeek-V2 (MLA); vendor datasheets (dense rates)." }</p>
             <h3>{ t("ui.accuracy") }</h3>
-            <div class="scroll"><table>
+            <div class="scroll" tabindex="0" role="region" aria-label={t("ui.accuracy")}><table>
                 <thead><tr><th>{ "case" }</th><th>{ "measured" }</th><th>{ "estimate" }</th></tr></thead>
                 <tbody>
                     { for ACCURACY.iter().map(|(case, measured, est)| html! { <tr><td>{ *case }</td><td class="num">{ *measured }</td><td class="num">{ *est }</td></tr> }) }

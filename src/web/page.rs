@@ -67,6 +67,7 @@ pub fn page(p: &PageProps) -> Html {
                     <h1>{ t("ui.title") }</h1>
                     <p>{ t("ui.tagline") }</p>
                     <p class="tools">
+                        <a class="skip" href="#answer">{ t("ui.skip") }</a>
                         <button type="button" data-testid="lang-switch" onclick={lang_switch} lang={ if lang == Lang::Zh { "en" } else { "zh-CN" } }>{ t("ui.lang") }</button>
                         <button type="button" data-testid="copy-link" onclick={copy}>{ if p.copied { t("ui.copied") } else { t("ui.copy") } }</button>
                         <small>{ Msg::new("ui.catalog").arg("date", a.catalog_as_of.clone()).render_ui(lang) }</small>
@@ -76,15 +77,18 @@ pub fn page(p: &PageProps) -> Html {
             { notices(&p.notices, lang) }
             <main class="cols">
                 <Form cfg={cfg.clone()} imported={p.imported} {lang} on_set={p.on_set.clone()} on_import={p.on_import.clone()} />
-                <div class="results">
+                <div class="results" id="answer">
+                    // The answer first: what to rent, what it costs and why,
+                    // side by side on wide screens (style.css), then the
+                    // pictures and the table behind them.
                     { recommendation(a, training, lang) }
-                    { memory(&a.memory, lang) }
-                    <section class="card" aria-labelledby="h-scatter">
+                    { guidance(a, lang) }
+                    { memory(&a.memory, usable_bytes(a), lang) }
+                    <section class="card wide" aria-labelledby="h-scatter">
                         <h2 id="h-scatter">{ t("ui.scatter") }</h2>
                         <Scatter answer={a.clone()} lang={lang} />
                     </section>
                     { offers(a, price_column(cfg, a), cfg.sort, training, lang, &p.on_set, &p.on_price) }
-                    { guidance(a, lang) }
                     if !cfg.embed {
                         { method(a, lang) }
                         <section class="card" aria-labelledby="h-embed">
@@ -110,6 +114,13 @@ fn notices(notices: &[Notice], lang: Lang) -> Html {
             <ul>{ for notices.iter().map(|n| html! { <li><code>{ n.key.clone() }</code>{ ": " }{ n.text(lang) }</li> }) }</ul>
         </div>
     }
+}
+
+/// The pick's usable memory on all the GPUs of the breakdown: the mark on the memory bar.
+fn usable_bytes(a: &Answer) -> Option<f64> {
+    let pick = a.recommendation.as_ref()?;
+    let o = a.offers.iter().find(|o| o.id == pick.pick.offer)?;
+    Some(o.usable_bytes * f64::from(a.memory.gpus.max(1)))
 }
 
 /// The offers table's per-unit column: the core decides which.

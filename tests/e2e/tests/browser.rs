@@ -7,7 +7,7 @@ mod common;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use common::{browser, dist, root, serve, wait_for};
+use common::{browser, dist, root, serve, viewport, wait_for};
 use fantoccini::{Client, Locator};
 use whichgpu::core::catalog::{Catalog, Date};
 use whichgpu::core::evaluate::evaluate_query;
@@ -245,7 +245,7 @@ async fn page_end_to_end() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn narrow_screen_is_one_column() {
     let port = serve(dist());
-    let (c, _driver) = browser(360, 1400).await;
+    let (c, _driver) = viewport(360, 1400).await;
     c.goto(&format!("http://127.0.0.1:{port}/?lang=en")).await.expect("goto");
     wait_for(&c, "[data-testid=recommendation]").await;
     let wide = c
@@ -256,4 +256,92 @@ async fn narrow_screen_is_one_column() {
     let png = c.screenshot().await.expect("screenshot");
     std::fs::write(shot_dir().join("narrow-360.png"), png).expect("write");
     let _ = c.close().await;
+}
+
+/// axe-core, installed pinned by `scripts/setup.sh test` into the tools
+/// directory; read from disk here and injected by WebDriver, never shipped.
+fn axe_source() -> String {
+    let tools = std::env::var("WHICHGPU_TOOLS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|_| PathBuf::from(std::env::var("HOME").unwrap_or_default()).join(".local/share/whichgpu-tools"));
+    let path = tools.join("node_modules/axe-core/axe.min.js");
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e} (run scripts/setup.sh test)", path.display()))
+}
+
+async fn js(c: &Client, script: &str) -> serde_json::Value {
+    c.execute(script, vec![]).await.unwrap_or_else(|e| panic!("{script}: {e}"))
+}
+
+async fn top(c: &Client, css: &str) -> f64 {
+    wait_for(c, css).await;
+    let v = c.execute("return document.querySelector(arguments[0]).getBoundingClientRect().top", vec![serde_json::json!(css)]).await.expect("top");
+    v.as_f64().unwrap_or(f64::NAN)
+}
+
+/// Eight views (English and Chinese, light and dark, 1280×900 and 360×800):
+/// the answer on the first screen, the order on a phone, no sideways
+/// scroll, readable and named chart points, and no serious or critical
+/// axe-core violation. Screenshots of each under tests/e2e/screenshots/.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn layout_charts_and_accessibility() {
+    let port = serve(dist());
+    let base = format!("http://127.0.0.1:{port}/");
+    let axe = axe_source();
+    let mut problems: Vec<String> = Vec::new();
+    for (width, height, size) in [(1280u32, 900u32, "wide"), (360, 800, "narrow")] {
+        let (c, _driver) = viewport(width, height).await;
+        for (lang, theme) in [("en", "light"), ("en", "dark"), ("zh", "light"), ("zh", "dark")] {
+            let view = format!("{lang}-{theme}-{size}");
+            c.goto(&format!("{base}?lang={lang}&theme={theme}")).await.expect("goto");
+            wait_for(&c, "[data-testid=guidance]").await;
+            wait_for(&c, "[data-testid=cost-chart]").await;
+            tokio::time::sleep(Duration::from_millis(200)).await;
+
+            let dims = js(&c, "return [innerWidth, innerHeight, document.documentElement.scrollWidth]").await;
+            let dims: Vec<f64> = serde_json::from_value(dims).expect("numbers");
+            let (inner_w, scroll_w) = (dims.first().copied().unwrap_or(0.0), dims.get(2).copied().unwrap_or(f64::MAX));
+            assert_eq!(inner_w, f64::from(width), "{view}: the viewport is not {width} px wide");
+            assert!(scroll_w <= inner_w, "{view}: the page scrolls sideways ({scroll_w} > {inner_w})");
+
+            let (reco, guide, offers) =
+                (top(&c, "[data-testid=recommendation]").await, top(&c, "[data-testid=guidance]").await, top(&c, "[data-testid=offers]").await);
+            if size == "wide" {
+                assert!(reco < 900.0 && guide < 900.0, "{view}: recommendation at {reco}, guidance at {guide}: not on the first screen");
+            } else {
+                assert!(reco < guide && guide < offers, "{view}: order recommendation {reco}, guidance {guide}, offers {offers}");
+            }
+
+            let ticks = js(
+                &c,
+                "const s=document.querySelector('[data-testid=cost-chart]');const t=c=>[...s.querySelectorAll(c+' text')].map(e=>e.textContent.trim()).filter(x=>x);return [t('.tick-x'), t('.tick-y')]",
+            )
+            .await;
+            let ticks: Vec<Vec<String>> = serde_json::from_value(ticks).expect("tick lists");
+            assert!(ticks.len() == 2 && ticks.iter().all(|t| t.len() >= 3), "{view}: too few tick values {ticks:?}");
+
+            let names = js(&c, "const p=[...document.querySelectorAll('[data-testid=cost-chart] .pt')];return [p.length, p.filter(e=>!(e.getAttribute('aria-label')||'').trim()).length]").await;
+            let names: Vec<u64> = serde_json::from_value(names).expect("counts");
+            assert!(names.first().copied().unwrap_or(0) > 0 && names.get(1) == Some(&0), "{view}: chart points without a name {names:?}");
+
+            c.execute(&axe, vec![]).await.expect("inject axe-core");
+            let found = c
+                .execute_async(
+                    "const done = arguments[arguments.length - 1];
+                     axe.run(document, {resultTypes: ['violations']})
+                       .then(r => done(r.violations.filter(v => v.impact === 'serious' || v.impact === 'critical')
+                         .map(v => v.id + ' (' + v.impact + '): ' + v.nodes.slice(0, 4).map(n => n.target.join(' ') + ' ' + (n.failureSummary || '').split('\\n').slice(1, 2).join('')).join(' | '))))
+                       .catch(e => done(['axe failed: ' + e]));",
+                    vec![],
+                )
+                .await
+                .expect("axe.run");
+            let found: Vec<String> = serde_json::from_value(found).expect("violations");
+            problems.extend(found.into_iter().map(|v| format!("{view}: {v}")));
+
+            let png = c.screenshot().await.expect("screenshot");
+            std::fs::write(shot_dir().join(format!("view-{view}.png")), png).expect("write screenshot");
+        }
+        let _ = c.close().await;
+    }
+    assert!(problems.is_empty(), "axe-core: serious or critical violations:\n{}", problems.join("\n"));
 }

@@ -90,6 +90,17 @@ pub fn free_port() -> u16 {
 }
 
 pub async fn browser(width: u32, height: u32) -> (Client, Driver) {
+    browser_with(width, height, false).await
+}
+
+/// A session whose viewport is exactly `width` × `height` CSS pixels
+/// (chromedriver's device metrics: a window cannot be narrower than 500 px,
+/// and its size includes the window's frame). Under 768 px it is a phone.
+pub async fn viewport(width: u32, height: u32) -> (Client, Driver) {
+    browser_with(width, height, true).await
+}
+
+async fn browser_with(width: u32, height: u32, exact: bool) -> (Client, Driver) {
     let chromedriver = std::env::var("CHROMEDRIVER").unwrap_or_else(|_| "/usr/bin/chromedriver".into());
     let port = free_port();
     let child = Command::new(&chromedriver)
@@ -100,7 +111,7 @@ pub async fn browser(width: u32, height: u32) -> (Client, Driver) {
         .unwrap_or_else(|e| panic!("cannot start {chromedriver}: {e}"));
     let driver = Driver(child);
     let profile = std::env::temp_dir().join(format!("whichgpu-e2e-{port}"));
-    let caps: serde_json::Map<String, serde_json::Value> = serde_json::from_value(serde_json::json!({
+    let mut caps: serde_json::Map<String, serde_json::Value> = serde_json::from_value(serde_json::json!({
         "goog:chromeOptions": {
             "binary": std::env::var("CHROME").unwrap_or_else(|_| "/usr/bin/chromium".into()),
             "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -109,6 +120,12 @@ pub async fn browser(width: u32, height: u32) -> (Client, Driver) {
         }
     }))
     .expect("caps");
+    if exact {
+        if let Some(opts) = caps.get_mut("goog:chromeOptions").and_then(|o| o.as_object_mut()) {
+            let metrics = serde_json::json!({ "width": width, "height": height, "pixelRatio": 1.0, "mobile": width < 768, "touch": false });
+            opts.insert("mobileEmulation".into(), serde_json::json!({ "deviceMetrics": metrics }));
+        }
+    }
     let url = format!("http://127.0.0.1:{port}");
     for _ in 0..100 {
         let connector = hyper_util::client::legacy::connect::HttpConnector::new();

@@ -211,7 +211,7 @@ pub const MESSAGES: &[(&str, &str, &str)] = &[
     ("notice.price_unknown", "unknown offer `{offer}` in price overrides", "自定义价格中有未知方案 `{offer}`"),
     ("notice.gpus", "gpus={gpus} cannot be used: {why}; choosing the GPU count per offer", "无法使用 gpus={gpus}：{why}；改为按方案选择 GPU 数"),
     ("notice.gpus.per_node", "{gpu} comes at most {most} per node", "{gpu} 每节点最多 {most} 块"),
-    ("notice.gpus.heads", "{engine} needs a tensor-parallel size that divides the model's {heads} attention heads", "{engine} 的张量并行数必须整除模型的 {heads} 个注意力头"),
+    ("notice.gpus.heads", "{engine} needs a tensor-parallel size that divides the model's {heads} attention heads and divides or is a multiple of its {kv} KV heads", "{engine} 的张量并行数必须整除模型的 {heads} 个注意力头，并整除其 {kv} 个 KV 头或为其倍数"),
     ("notice.seconds", "{model} generates at most {window} s per clip; estimating a {window} s clip", "{model} 每段最多生成 {window} 秒；按 {window} 秒的片段估算"),
     ("notice.w_media", "weight format `{w}` is not used for generation models; using the model's own precision", "生成模型不使用权重格式 `{w}`；改用模型自身的精度"),
     ("notice.params", "model=custom needs `params` (billions); assuming 7", "model=custom 需要 `params`（十亿）；按 7 计算"),

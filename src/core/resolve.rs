@@ -8,6 +8,7 @@ use super::catalog::{Catalog, Model};
 use super::config::{Batch, Config, CustomArch, Method, Task};
 use super::estimate::media::MediaJob;
 use super::estimate::media_train::MediaTrainJob;
+use super::estimate::serve::tp_allowed;
 use super::messages::Msg;
 use super::notice::Notice;
 use super::precision::{self, WeightFormat};
@@ -145,12 +146,14 @@ pub fn resolve<'c>(cfg: &Config, mut notices: Vec<Notice>, catalog: &'c Catalog)
     if let Some(g) = cfg.gpus {
         let per_node = cfg.gpu.as_deref().and_then(|id| catalog.gpu(id)).map(|gpu| (gpu.gpus_per_node, gpu.name.clone()));
         let heads = match &named {
-            Named::Llm(m) if cfg.task == Task::Serve && !cfg.engine.splits_layers() => Some(m.heads),
+            Named::Llm(m) if cfg.task == Task::Serve && !tp_allowed(m, cfg.engine, g) => Some((m.heads, m.kv_heads)),
             _ => None,
         };
         let why = match (per_node, heads) {
             (Some((most, name)), _) if g > most => Some(Msg::new("notice.gpus.per_node").arg("gpu", name).arg("most", most.to_string())),
-            (_, Some(h)) if h % g != 0 => Some(Msg::new("notice.gpus.heads").arg("engine", cfg.engine.to_string()).arg("heads", h.to_string())),
+            (_, Some((h, kv))) => {
+                Some(Msg::new("notice.gpus.heads").arg("engine", cfg.engine.to_string()).arg("heads", h.to_string()).arg("kv", kv.to_string()))
+            }
             _ => None,
         };
         if let Some(why) = why {

@@ -88,13 +88,12 @@ pub fn suggestions(a: &Answer) -> Vec<GuidanceItem> {
     let mut out = Vec::new();
     for c in a.whatif.iter().filter(|c| c.better).take(3) {
         let decimals = significant(c.before.abs().min(c.after.abs()));
-        let objective = Msg::new(objective_key(c.objective)).render(super::config::Lang::En);
         let msg = Msg::new("g.whatif")
             .arg("key", c.key)
             .arg("value", c.value.clone())
             .num("before", c.before, decimals)
             .num("after", c.after, decimals)
-            .arg("objective", objective);
+            .sub("objective", Msg::new(objective_key(c.objective)));
         out.push(GuidanceItem::new("whatif", None, msg));
         if let Some(q) = &c.quality {
             out.push(GuidanceItem::new("quality", None, q.clone()));

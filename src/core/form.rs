@@ -84,6 +84,10 @@ pub fn inputs(cfg: &Config, kind: FormKind) -> Inputs {
     if cfg.images > 0 && cfg.task == Task::Serve {
         advanced.push("res");
     }
+    if cfg.task == Task::Serve {
+        // Load as a rate, and the first-token SLA.
+        advanced.extend(["rps", "maxttft"]);
+    }
     advanced.extend(["provider", "region", "mintps", "maxusd", "store", "egress", "restart", "theme"]);
     Inputs { main, advanced }
 }
@@ -136,6 +140,8 @@ pub fn label(kind: FormKind, key: &str) -> &'static str {
         "provider" => "ui.provider",
         "region" => "ui.region",
         "mintps" => "ui.mintps",
+        "rps" => "ui.rps",
+        "maxttft" => "ui.maxttft",
         "maxusd" => "ui.maxusd",
         "store" => "ui.store",
         "egress" => "ui.egress",

@@ -265,6 +265,8 @@ pub const UI: &[(&str, &str, &str)] = &[
     ("ui.provider", "Providers (comma list)", "云厂商（逗号分隔）"),
     ("ui.region", "Region contains", "区域包含"),
     ("ui.mintps", "Minimum tokens/s per user", "每用户最低 token/s"),
+    ("ui.rps", "Requests per second (sets the concurrency)", "每秒请求数（据此推算并发）"),
+    ("ui.maxttft", "Longest time to first token (s)", "首个 token 最长等待（秒）"),
     ("ui.maxusd", "Maximum $ per month", "每月预算上限（美元）"),
     ("ui.store", "Storage kept (GB)", "保留的存储（GB）"),
     ("ui.egress", "Egress per month (GB)", "每月出网流量（GB）"),

@@ -122,6 +122,8 @@ fn text(cfg: &Config, key: &str) -> String {
         "provider" => cfg.providers.join(","),
         "region" => cfg.region.clone().unwrap_or_default(),
         "mintps" => opt(cfg.mintps),
+        "rps" => opt(cfg.rps),
+        "maxttft" => opt(cfg.maxttft),
         "maxusd" => opt(cfg.maxusd),
         "store" => opt(cfg.store_gb),
         "egress" => link::fmt_num(cfg.egress_gb),

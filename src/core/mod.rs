@@ -19,5 +19,6 @@ pub mod plan;
 pub mod precision;
 pub mod report;
 pub mod resolve;
+pub mod speeds;
 pub mod table;
 pub mod units;

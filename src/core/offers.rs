@@ -6,7 +6,7 @@
 //! could defend. Nothing here knows which task it serves beyond
 //! [`OfferPlan`], [`Output`] and [`Unit`].
 
-use super::answer::{OfferResult, Pick, Recommendation};
+use super::answer::{OfferResult, Pick, Range, Recommendation};
 use super::billing;
 use super::catalog::{Catalog, Offer, STALE_AFTER_DAYS};
 use super::config::{Commit, Config, Sort, Usage};
@@ -67,13 +67,13 @@ impl Objective {
             Objective::UsdPerAudioHour => r.usd_per_audio_hour,
             Objective::UsdPerJob => r.usd_per_job,
             Objective::UsdPerMonth => Some(r.usd_per_month),
-            Objective::TokensPerSPerUser => s.decode_tokens_per_s_per_seq.map(|v| -v),
-            Objective::SecondsPerImage => s.seconds_per_image,
-            Objective::SecondsPerClip => s.seconds_per_clip,
-            Objective::AudioRealtimeFactor => s.audio_realtime_factor.map(|v| -v),
+            Objective::TokensPerSPerUser => s.decode_tokens_per_s_per_seq().map(|v| -v),
+            Objective::SecondsPerImage => s.seconds_per_image(),
+            Objective::SecondsPerClip => s.seconds_per_clip(),
+            Objective::AudioRealtimeFactor => s.audio_realtime_factor().map(|v| -v),
             Objective::ItemsPerHour => Some(-r.throughput_total),
-            Objective::RequestLatency => s.request_latency_s,
-            Objective::JobHours => s.job_hours,
+            Objective::RequestLatency => s.request_latency_s(),
+            Objective::JobHours => s.job_hours(),
         };
         v.filter(|x| x.is_finite()).unwrap_or(f64::MAX)
     }
@@ -221,9 +221,7 @@ fn priced(cfg: &Config, catalog: &Catalog, o: &Offer, p: OfferPlan, today: Date)
     let mut speeds = p.speeds;
     if let Some(h) = hours {
         let added = h - p.job_hours.unwrap_or(h);
-        speeds.job_hours = Some(h);
-        speeds.job_hours_low = speeds.job_hours_low.map(|v| v + added);
-        speeds.job_hours_high = speeds.job_hours_high.map(|v| v + added);
+        speeds.job_hours = Some(speeds.job_hours.map_or(Range { likely: h, low: h, high: h }, |r| r.shift(added)));
     }
     OfferResult {
         id: o.id.clone(),

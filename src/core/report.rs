@@ -47,9 +47,9 @@ pub fn text(a: &Answer) -> String {
         ans.best_weight_format.clone().unwrap_or_else(|| "-".into())
     );
     let _ = writeln!(s, "\nPer GPU type (fits first):");
-    let training = a.results.iter().any(|r| r.speeds.train_tokens_per_s.is_some());
+    let training = a.results.iter().any(|r| r.speeds.train_tokens_per_s().is_some());
     let media =
-        a.results.iter().any(|r| r.speeds.seconds_per_image.is_some() || r.speeds.seconds_per_clip.is_some() || r.speeds.audio_realtime_factor.is_some());
+        a.results.iter().any(|r| r.speeds.seconds_per_image().is_some() || r.speeds.seconds_per_clip().is_some() || r.speeds.audio_realtime_factor().is_some());
     if media {
         let _ = writeln!(s, "  {:<22} {:>5} {:>5} {:>10} {:>12} {:>10} {:>10}  confidence", "gpu", "gpus", "fits", "GiB/GPU", "s/image", "s/clip", "audio ×RT");
     } else if training {
@@ -61,21 +61,21 @@ pub fn text(a: &Answer) -> String {
     let mut rows: Vec<_> = a.results.iter().collect();
     let score = |r: &&super::answer::GpuResult| {
         r.speeds
-            .decode_tokens_per_s_per_seq
-            .or(r.speeds.train_tokens_per_s)
-            .or(r.speeds.images_per_hour)
-            .or(r.speeds.seconds_per_clip.map(|s| 1.0 / s.max(1e-9)))
-            .or(r.speeds.audio_realtime_factor)
+            .decode_tokens_per_s_per_seq()
+            .or(r.speeds.train_tokens_per_s())
+            .or(r.speeds.images_per_hour())
+            .or(r.speeds.seconds_per_clip().map(|s| 1.0 / s.max(1e-9)))
+            .or(r.speeds.audio_realtime_factor())
             .unwrap_or(0.0)
     };
     rows.sort_by(|x, y| y.fits.cmp(&x.fits).then(score(y).total_cmp(&score(x))));
     for r in rows {
         let (c1, c2, c3) = if media {
-            (opt(r.speeds.seconds_per_image, 2), opt(r.speeds.seconds_per_clip, 0), opt(r.speeds.audio_realtime_factor, 2))
+            (opt(r.speeds.seconds_per_image(), 2), opt(r.speeds.seconds_per_clip(), 0), opt(r.speeds.audio_realtime_factor(), 2))
         } else if training {
-            (opt(r.speeds.train_tokens_per_s, 0), opt(r.speeds.job_hours, 1), opt(r.speeds.job_gpu_hours, 0))
+            (opt(r.speeds.train_tokens_per_s(), 0), opt(r.speeds.job_hours(), 1), opt(r.speeds.job_gpu_hours(), 0))
         } else {
-            (opt(r.speeds.decode_tokens_per_s_per_seq, 1), opt(r.speeds.decode_tokens_per_s_total, 0), opt(r.speeds.time_to_first_token_s, 3))
+            (opt(r.speeds.decode_tokens_per_s_per_seq(), 1), opt(r.speeds.decode_tokens_per_s_total(), 0), opt(r.speeds.time_to_first_token_s(), 3))
         };
         let _ = writeln!(
             s,

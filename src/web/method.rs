@@ -22,7 +22,7 @@ pub fn method(a: &Answer, lang: Lang) -> Html {
             <p>{ format!("decode step = max(weights read / (bandwidth · η_bw), 2 · active params · batch / (dense rate · η_c)) + KV read / (bandwidth · η_bw) + all-reduce + routed-expert layers × {:.0} µs (vLLM, SGLang)", engine::MOE_LAYER_S * 1e6) }</p>
             <p>{ format!("first token = images × megapixels × {} s (preparation) + 2 · vision params · patches / (dense rate · η_c) + prefill FLOPs / (dense rate · η_c)", engine::IMAGE_PREP_S_PER_MP) }</p>
             if let Some(o) = pick {
-                <p>{ format!("→ {} tok/s per sequence on {}× {} (confidence: {})", num(o.speeds.decode_tokens_per_s_per_seq.unwrap_or(0.0), 1), o.gpus, o.gpu, o.confidence) }</p>
+                <p>{ format!("→ {} tok/s per sequence on {}× {} (confidence: {})", num(o.speeds.decode_tokens_per_s_per_seq().unwrap_or(0.0), 1), o.gpus, o.gpu, o.confidence) }</p>
             }
             <p>{ "η fitted per engine × GPU class on published measurements; median error: decode 6.5 %, prefill 14.3 %, offline throughput 4.7 %, memory 1.4 % (74 rows). Sources: Pope et al. 2022; Kaplan et al. 2020; GQA (Ainslie et al. 2023); DeepSeek-V2 (MLA); vendor datasheets (dense rates)." }</p>
             <h3>{ t("ui.accuracy") }</h3>

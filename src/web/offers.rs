@@ -130,7 +130,7 @@ pub fn offers_csv(a: &Answer) -> String {
             o.gpus,
             o.instances,
             o.fits,
-            o.speeds.decode_tokens_per_s_per_seq.unwrap_or(0.0),
+            o.speeds.decode_tokens_per_s_per_seq().unwrap_or(0.0),
             o.usd_per_hour,
             o.usd_per_month,
             o.usd_per_million_output_tokens.map(|v| format!("{v:.4}")).unwrap_or_default(),

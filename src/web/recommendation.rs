@@ -40,14 +40,14 @@ pub fn recommendation(a: &Answer, training: bool, lang: Lang) -> Html {
                         <p class="layout" data-testid="pick-layout" data-replicas={o.replicas.to_string()}>{ layout(o, lang) }</p>
                         { misses(o, lang) }
                         <p class="big">
-                            if let Some(tps) = o.speeds.decode_tokens_per_s_per_seq {
+                            if let Some(tps) = o.speeds.decode_tokens_per_s_per_seq() {
                                 <span data-testid="pick-speed">{ format!("{} tok/s", num(tps, 1)) }</span>{ " · " }
-                            } else if let Some(s) = o.speeds.seconds_per_image.or(o.speeds.seconds_per_clip) {
-                                <span data-testid="pick-speed">{ format!("{} s/{}", num(s, 1), t(if o.speeds.seconds_per_image.is_some() { "ui.image" } else { "ui.clip" })) }</span>{ " · " }
+                            } else if let Some(s) = o.speeds.seconds_per_image().or(o.speeds.seconds_per_clip()) {
+                                <span data-testid="pick-speed">{ format!("{} s/{}", num(s, 1), t(if o.speeds.seconds_per_image().is_some() { "ui.image" } else { "ui.clip" })) }</span>{ " · " }
                             }
-                            if let (true, None, Some(j)) = (training, o.speeds.job_hours, o.usd_per_job) {
+                            if let (true, None, Some(j)) = (training, o.speeds.job_hours(), o.usd_per_job) {
                                 <span data-testid="pick-job">{ format!("{}{}", usd(j, lang), t("ui.per_job")) }</span>
-                            } else if let (true, Some(h), Some(j)) = (training, o.speeds.job_hours, o.usd_per_job) {
+                            } else if let (true, Some(h), Some(j)) = (training, o.speeds.job_hours(), o.usd_per_job) {
                                 <span data-testid="pick-job">{ format!("{} h, {}{}", num(h, 1), usd(j, lang), t("ui.per_job")) }</span>
                             } else {
                                 <span data-testid="pick-month">{ format!("{}{}", usd(o.usd_per_month, lang), t("ui.per_month")) }</span>

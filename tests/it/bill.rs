@@ -48,7 +48,7 @@ fn recompute(q: &str, o: &OfferResult) -> f64 {
     let restart = if o.spot { 1.0 + param(q, "restart").and_then(|v| v.parse().ok()).unwrap_or(10.0) / 100.0 } else { 1.0 };
     let usage = param(q, "use").unwrap_or("always");
     let jobs: f64 = param(q, "jobs").and_then(|v| v.parse().ok()).unwrap_or(30.0);
-    let job_s = || o.speeds.job_hours.map_or(param(q, "jobmin").and_then(|v| v.parse::<f64>().ok()).unwrap_or(60.0) * 60.0, |h| h * 3600.0) * restart;
+    let job_s = || o.speeds.job_hours().map_or(param(q, "jobmin").and_then(|v| v.parse::<f64>().ok()).unwrap_or(60.0) * 60.0, |h| h * 3600.0) * restart;
     let hours = if o.commitment != Commit::None {
         730.0
     } else {
@@ -169,8 +169,8 @@ fn an_always_on_image_endpoint_pays_the_whole_month() {
 fn a_100_clip_video_batch_is_billed_for_its_work() {
     let a = eval("task=generate&model=wan-2.1-14b&use=once&per_job=100&gpu=h100-sxm-80gb&store=0");
     let p = a.pick().expect("pick");
-    let hours = p.speeds.job_hours.expect("job hours");
-    let clip_s = p.speeds.seconds_per_clip.expect("s/clip");
+    let hours = p.speeds.job_hours().expect("job hours");
+    let clip_s = p.speeds.seconds_per_clip().expect("s/clip");
     // 100 clips over the instance's pipelines, plus start-up.
     let work = 100.0 * clip_s / f64::from(p.replicas) / 3600.0;
     assert!(hours > work && hours < work + 0.1, "{hours} h for {work} h of work");
@@ -210,5 +210,5 @@ fn pre_training_keeps_off_spot_and_names_its_committed_term() {
     let p = a.pick().expect("pick");
     assert!(!p.spot, "a long synchronous run is not put on spot");
     assert!(p.reason_msgs.iter().any(|m| m.key == "reason.spot_refused"));
-    assert!(p.speeds.job_hours.expect("hours") > 168.0);
+    assert!(p.speeds.job_hours().expect("hours") > 168.0);
 }

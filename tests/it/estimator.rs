@@ -78,7 +78,7 @@ fn decode_is_bandwidth_bound_so_hbm_beats_gddr_at_equal_memory() {
     let c = catalog();
     let a = evaluate_query("model=llama-3.1-8b&w=int4-awq&batch=1&gpu=a10g-24gb", c, today());
     let b = evaluate_query("model=llama-3.1-8b&w=int4-awq&batch=1&gpu=l4-24gb", c, today());
-    let speed = |x: &whichgpu::core::answer::Answer| x.results[0].speeds.decode_tokens_per_s_per_seq.unwrap_or(0.0);
+    let speed = |x: &whichgpu::core::answer::Answer| x.results[0].speeds.decode_tokens_per_s_per_seq().unwrap_or(0.0);
     // A10G (600 GB/s) vs L4 (300 GB/s), both 24 GB GDDR6: about 2×.
     let ratio = speed(&a) / speed(&b);
     assert!(ratio > 1.6 && ratio < 2.2, "ratio {ratio}");
@@ -153,7 +153,7 @@ proptest! {
         let a = evaluate_query(&format!("model={}&w={f}&in={input}&batch={batch}&engine={e}", m.id), c, today());
         prop_assert!(a.memory.total_bytes.is_finite() && a.memory.total_bytes > 0.0);
         for r in &a.results {
-            for v in [r.per_gpu_bytes, r.speeds.decode_tokens_per_s_per_seq.unwrap_or(0.0), r.speeds.prefill_tokens_per_s.unwrap_or(0.0), r.speeds.request_latency_s.unwrap_or(0.0)] {
+            for v in [r.per_gpu_bytes, r.speeds.decode_tokens_per_s_per_seq().unwrap_or(0.0), r.speeds.prefill_tokens_per_s().unwrap_or(0.0), r.speeds.request_latency_s().unwrap_or(0.0)] {
                 prop_assert!(v.is_finite() && v >= 0.0, "{} {}: {v}", m.id, r.gpu);
             }
         }

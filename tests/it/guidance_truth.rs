@@ -89,7 +89,7 @@ fn check(q: &str, a: &Answer) -> Result<(), TestCaseError> {
                 prop_assert!(arg("need").is_some_and(|v| close(v, want, 1)), "{q}: size need {:?} vs memory {want}", arg("need"));
             }
             ("slow-decode", "g.slow.memory") => {
-                let tps = pick.and_then(|p| p.speeds.decode_tokens_per_s_per_seq);
+                let tps = pick.and_then(|p| p.speeds.decode_tokens_per_s_per_seq());
                 prop_assert!(tps.is_some_and(|t| arg("tps").is_some_and(|v| close(v, t, 0))), "{q}: slow tps {:?} vs pick {tps:?}", arg("tps"));
                 if let (Some(f), Some(p)) = (g.msg.args.iter().find(|(n, _)| *n == "fmt"), pick) {
                     let _ = p;
@@ -97,7 +97,7 @@ fn check(q: &str, a: &Answer) -> Result<(), TestCaseError> {
                 }
             }
             ("train-time", _) => {
-                let h = pick.and_then(|p| p.speeds.job_hours);
+                let h = pick.and_then(|p| p.speeds.job_hours());
                 prop_assert!(h.is_some_and(|h| arg("hours").is_some_and(|v| close(v, h, 1))), "{q}: train hours {:?} vs pick {h:?}", arg("hours"));
                 prop_assert!(arg("gpuh").is_some_and(|v| v > 0.0), "{q}: 0 GPU-hours");
             }

@@ -28,7 +28,7 @@ fn a_request_rate_sets_the_concurrency_and_a_ttft_limit_enters_meets() {
     // Little's law: 5 requests/s of ~10 s each keep about 50 in flight.
     let a = evaluate_query("model=llama-3.1-8b&rps=5&gpu=h100-sxm-80gb&gpus=1", catalog, today);
     let r = a.results.first().expect("result");
-    let latency = r.speeds.request_latency_s.expect("latency");
+    let latency = r.speeds.request_latency_s().expect("latency");
     assert!((r.batch - (5.0 * latency).ceil()).abs() <= 1.0, "batch {} vs 5 × {latency}", r.batch);
     // An explicit batch wins over the rate.
     let a = evaluate_query("model=llama-3.1-8b&rps=5&batch=3&gpu=h100-sxm-80gb&gpus=1", catalog, today);

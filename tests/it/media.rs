@@ -754,11 +754,11 @@ fn multimodal_rows_through_the_serving_estimator() {
         let res = a.results.first().expect("one GPU type");
         let s = &res.speeds;
         let predicted = match metric.as_str() {
-            "ttft_s" => s.time_to_first_token_s.expect("ttft"),
-            "tpot_ms" => 1e3 / s.decode_tokens_per_s_per_seq.expect("decode"),
+            "ttft_s" => s.time_to_first_token_s().expect("ttft"),
+            "tpot_ms" => 1e3 / s.decode_tokens_per_s_per_seq().expect("decode"),
             // Output throughput over whole requests (prefill included):
             // concurrent requests × output tokens / request latency.
-            "decode_tokens_per_s" => s.output_tokens_per_s.expect("output tokens/s") * run.replicas,
+            "decode_tokens_per_s" => s.output_tokens_per_s().expect("output tokens/s") * run.replicas,
             // The memory object is the whole job, across its GPUs.
             "peak_memory_gib" => a.memory.total_bytes / GIB,
             other => panic!("{id}: metric {other}"),

@@ -112,7 +112,7 @@ proptest! {
         // An always-on endpoint: $/Mtok = $/h ÷ (tokens/s of every replica × 3600) × 10⁶.
         if a.task.as_str() == "serve" && q.contains("use=always") {
             for o in a.offers.iter().filter(|o| o.fits) {
-                let (Some(per_m), Some(tps)) = (o.usd_per_million_output_tokens, o.speeds.output_tokens_per_s_total) else {
+                let (Some(per_m), Some(tps)) = (o.usd_per_million_output_tokens, o.speeds.output_tokens_per_s_total()) else {
                     prop_assert!(false, "{q}: {} fits without a $/Mtok or a total", o.id);
                     continue;
                 };
@@ -120,7 +120,7 @@ proptest! {
                 prop_assert!((per_m - want).abs() <= 1e-9 * want.max(1e-12), "{q}: {} {per_m} vs {want}", o.id);
                 // The total is one replica's times the busy replicas: all of
                 // them for `batch=max`, else as many as the users' sequences fill.
-                let one = o.speeds.output_tokens_per_s.unwrap_or(0.0);
+                let one = o.speeds.output_tokens_per_s().unwrap_or(0.0);
                 let busy = match q.split('&').find_map(|p| p.strip_prefix("batch=")).and_then(|v| v.parse::<f64>().ok()) {
                     Some(n) => (n / o.batch.max(1.0)).ceil().clamp(1.0, f64::from(o.replicas)),
                     None => f64::from(o.replicas),

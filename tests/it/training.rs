@@ -297,7 +297,7 @@ fn seventy_b_full_fine_tune_without_zero_takes_model_parallelism() {
     };
     let a = evaluate(&cfg, Vec::new(), catalog, today);
     let r = a.results.first().expect("one GPU type");
-    let (dp, tp, pp) = (r.speeds.train_dp.unwrap_or(0), r.speeds.train_tp.unwrap_or(0), r.speeds.train_pp.unwrap_or(0));
+    let (dp, tp, pp) = (r.speeds.train_dp().unwrap_or(0), r.speeds.train_tp().unwrap_or(0), r.speeds.train_pp().unwrap_or(0));
     // 16 bytes × 70.6 B parameters = 1.13 TB: without ZeRO only tp·pp
     // divides it, so at least 16 model-parallel GPUs of 80 GB.
     assert!(r.fits && tp * pp >= 16 && dp * tp * pp == r.gpus * r.nodes, "{dp}×{tp}×{pp} on {}×{}", r.gpus, r.nodes);

@@ -51,7 +51,7 @@ fn run(cfg: &Config, notices: Vec<Notice>, catalog: &Catalog, today: Date, sugge
     if let Some(days) = cfg.days {
         if !offers.iter().any(|o| o.meets) {
             // The fastest fitting offer, in days, for the notice.
-            let fastest = offers.iter().filter(|o| o.fits).filter_map(|o| o.speeds.job_hours).fold(f64::MAX, f64::min);
+            let fastest = offers.iter().filter(|o| o.fits).filter_map(|o| o.speeds.job_hours()).fold(f64::MAX, f64::min);
             let message = if fastest < f64::MAX {
                 format!("no offer finishes within {} days; the fastest that fits takes {:.1} days", link::fmt_num(days), fastest / 24.0)
             } else {

@@ -53,7 +53,7 @@ pub fn spot(cfg: &Config, a: &Answer) -> GuidanceItem {
     let pick = a.pick();
     // The spot policy of the bill: synchronous runs over several instances
     // or longer than a week stay off spot.
-    let refused = |p: &super::answer::OfferResult| cfg.is_training() && (p.instances > 1 || p.speeds.job_hours.is_some_and(|h| h > billing::SPOT_MAX_HOURS));
+    let refused = |p: &super::answer::OfferResult| cfg.is_training() && (p.instances > 1 || p.speeds.job_hours().is_some_and(|h| h > billing::SPOT_MAX_HOURS));
     let msg = match pick {
         Some(p) if p.spot => Msg::new("g.spot.batch_on").num("restart", cfg.restart_pct, 0),
         _ if !billing::tolerates_interruption(cfg) => Msg::new("g.spot.endpoint"),

@@ -43,8 +43,8 @@ pub fn guidance(cfg: &Config, job: &ServeJob<'_>, catalog: &Catalog, a: &Answer)
         if let Some(gpu) = catalog.gpu(&p.gpu) {
             let plan = Plan { tp: p.tp, pp: p.pp };
             let batch = p.batch;
-            let bound = p.speeds.decode_tokens_per_s_per_seq.map(|_| job.speed(gpu, plan, batch).decode_bound);
-            let tps = p.speeds.decode_tokens_per_s_per_seq.unwrap_or(0.0);
+            let bound = p.speeds.decode_tokens_per_s_per_seq().map(|_| job.speed(gpu, plan, batch).decode_bound);
+            let tps = p.speeds.decode_tokens_per_s_per_seq().unwrap_or(0.0);
             let msg = if bound == Some(Bound::Memory) {
                 let ctx = super::super::estimate::arch::mean_context(job.prompt_tokens(), job.output_tokens);
                 let bytes = job.weight_bytes_per_step(plan, batch) + batch * job.kv_per_seq_per_gpu(Plan { tp: plan.tp, pp: 1 }, ctx);

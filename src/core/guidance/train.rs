@@ -46,10 +46,10 @@ pub fn guidance(cfg: &Config, job: &TrainJob<'_>, catalog: &Catalog, a: &Answer)
             None,
             Msg::new("g.train.time")
                 .arg("tokens", format!("{:.3e}", a.answers.training_tokens.unwrap_or(0.0)))
-                .num("hours", p.speeds.job_hours.unwrap_or(0.0), 1)
+                .num("hours", p.speeds.job_hours().unwrap_or(0.0), 1)
                 .arg("gpus", (p.gpus * p.instances).to_string())
                 .arg("gpu", gpu_name)
-                .num("gpuh", p.speeds.job_gpu_hours.unwrap_or(0.0), if p.speeds.job_gpu_hours.unwrap_or(0.0) < 10.0 { 2 } else { 0 }),
+                .num("gpuh", p.speeds.job_gpu_hours().unwrap_or(0.0), if p.speeds.job_gpu_hours().unwrap_or(0.0) < 10.0 { 2 } else { 0 }),
         ));
         if let Some(gpu) = catalog.gpu(&p.gpu) {
             out.push(GuidanceItem::new(

@@ -2,7 +2,7 @@
 //! its own pipeline (a replica); memory and speed of one pipeline on one
 //! GPU. Never prices anything.
 
-use super::super::answer::{Answers, GpuResult, MemoryJson, OfferResult, Speeds};
+use super::super::answer::{Answers, GpuResult, MemoryJson, OfferResult, Range, Speeds, TaskSpeeds};
 use super::super::catalog::media::MediaKind;
 use super::super::catalog::{Gpu, Offer};
 use super::super::config::Config;
@@ -23,27 +23,15 @@ pub fn widen(c: Confidence) -> (Confidence, f64) {
 fn speeds(j: &MediaJob<'_>, gpu: &Gpu, w: f64) -> (Speeds, f64) {
     let s = j.speed(gpu);
     let sp = ranges::widen(ranges::PREFILL, w);
-    let mut out = Speeds::default();
-    match j.model.kind {
-        MediaKind::Image => {
-            out.seconds_per_image = Some(s.seconds_per_item);
-            out.seconds_per_image_low = Some(s.seconds_per_item / sp.high);
-            out.seconds_per_image_high = Some(s.seconds_per_item / sp.low);
-            out.images_per_hour = Some(s.items_per_hour);
-        }
-        MediaKind::Video => {
-            out.seconds_per_clip = Some(s.seconds_per_item);
-            out.seconds_per_clip_low = Some(s.seconds_per_item / sp.high);
-            out.seconds_per_clip_high = Some(s.seconds_per_item / sp.low);
-        }
+    let task = match j.model.kind {
+        MediaKind::Image => TaskSpeeds::Image { seconds_per_image: Range::time(s.seconds_per_item, sp), images_per_hour: s.items_per_hour },
+        MediaKind::Video => TaskSpeeds::Clip { seconds_per_clip: Range::time(s.seconds_per_item, sp) },
         MediaKind::Audio => {
             let rtf = s.realtime_factor.unwrap_or(j.seconds / s.seconds_per_item.max(1e-9));
-            out.audio_realtime_factor = Some(rtf);
-            out.audio_realtime_factor_low = Some(rtf * sp.low);
-            out.audio_realtime_factor_high = Some(rtf * sp.high);
+            TaskSpeeds::Audio { realtime_factor: Range::rate(rtf, sp) }
         }
-    }
-    (out, s.items_per_hour)
+    };
+    (Speeds::of(task), s.items_per_hour)
 }
 
 pub struct MediaPlanner<'r> {
@@ -91,7 +79,7 @@ impl<'r> MediaPlanner<'r> {
         let output = match j.model.kind {
             MediaKind::Image => Output::Images(items_per_hour),
             MediaKind::Video => Output::Clips(items_per_hour),
-            MediaKind::Audio => Output::Audio(sp.audio_realtime_factor.map_or(0.0, |r| r * f64::from(o.gpus))),
+            MediaKind::Audio => Output::Audio(sp.audio_realtime_factor().map_or(0.0, |r| r * f64::from(o.gpus))),
         };
         OfferPlan {
             fits,

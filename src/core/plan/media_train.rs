@@ -3,7 +3,7 @@
 //! time is not estimated (see [`super::super::estimate::media_train`]), so
 //! the run lasts what the user gives (`jobmin`). Never prices anything.
 
-use super::super::answer::{Answers, GpuResult, MemoryJson, OfferResult, Speeds};
+use super::super::answer::{Answers, GpuResult, MemoryJson, OfferResult, Speeds, TaskSpeeds, TrainSpeeds};
 use super::super::catalog::{Gpu, Offer};
 use super::super::config::{Config, Method};
 use super::super::estimate::media_train::MediaTrainJob;
@@ -25,7 +25,7 @@ pub fn checkpoint_bytes(t: &MediaTrainJob<'_>) -> f64 {
 }
 
 fn layout(dp: u32) -> Speeds {
-    Speeds { train_dp: Some(dp), train_tp: Some(1), train_pp: Some(1), ..Speeds::default() }
+    Speeds::of(TaskSpeeds::Train(TrainSpeeds { tokens_per_s: None, dp, tp: 1, pp: 1 }))
 }
 
 pub struct ImageTrainPlanner<'r> {

@@ -6,13 +6,13 @@
 
 use std::sync::Arc;
 
-use super::super::answer::{Answers, GpuResult, MemoryJson, OfferResult, Speeds};
+use super::super::answer::{Answers, GpuResult, MemoryJson, OfferResult, Range, ServeSpeeds, Speeds, TaskSpeeds};
 use super::super::catalog::gpus::Vendor;
 use super::super::catalog::support::Kind;
 use super::super::catalog::{Catalog, Gpu, Model, Offer, Support};
 use super::super::config::{Batch, Config};
 use super::super::estimate::engine;
-use super::super::estimate::ranges::{self, Confidence, Spread};
+use super::super::estimate::ranges::{self, Confidence};
 use super::super::estimate::serve::{tp_options, Bound, Plan, ServeJob};
 use super::super::messages::Msg;
 use super::super::precision;
@@ -29,10 +29,6 @@ pub struct ServePlanner<'r> {
     cfg: &'r Config,
     catalog: &'r Catalog,
     shapes: Vec<(ShapeKey, OfferPlan)>,
-}
-
-fn with_spread(v: f64, s: Spread) -> (Option<f64>, Option<f64>, Option<f64>) {
-    (Some(v), Some(v * s.low), Some(v * s.high))
 }
 
 /// The user's concurrent sequences (one for `max`, which is solved per plan).
@@ -63,39 +59,21 @@ pub fn serve_speeds(job: &ServeJob<'_>, gpu: &Gpu, plan: Plan, batch: f64, widen
     let s = job.speed(gpu, plan, batch);
     let dec = ranges::widen(ranges::DECODE, widen);
     let pre = ranges::widen(ranges::PREFILL, widen);
-    let inv = |sp: Spread| Spread { low: 1.0 / sp.high, high: 1.0 / sp.low };
-    let (a, al, ah) = with_spread(s.decode_tokens_per_s_per_seq, dec);
-    let (b, bl, bh) = with_spread(s.decode_tokens_per_s_total, dec);
-    let (c, cl, ch) = with_spread(s.prefill_tokens_per_s, pre);
-    let (d, dl, dh) = with_spread(s.time_to_first_token_s, inv(pre));
-    let (e, el, eh) = with_spread(s.request_latency_s, inv(dec));
     let output = job.offline_throughput(gpu, plan, batch);
     let bound = match s.decode_bound {
         Bound::Memory => "memory",
         Bound::Compute => "compute",
     };
-    (
-        Speeds {
-            decode_tokens_per_s_per_seq: a,
-            decode_tokens_per_s_per_seq_low: al,
-            decode_tokens_per_s_per_seq_high: ah,
-            decode_tokens_per_s_total: b,
-            decode_tokens_per_s_total_low: bl,
-            decode_tokens_per_s_total_high: bh,
-            prefill_tokens_per_s: c,
-            prefill_tokens_per_s_low: cl,
-            prefill_tokens_per_s_high: ch,
-            time_to_first_token_s: d,
-            time_to_first_token_s_low: dl,
-            time_to_first_token_s_high: dh,
-            request_latency_s: e,
-            request_latency_s_low: el,
-            request_latency_s_high: eh,
-            output_tokens_per_s: (output.is_finite() && output > 0.0).then_some(output),
-            ..Speeds::default()
-        },
-        bound,
-    )
+    let serve = ServeSpeeds {
+        decode_per_seq: Range::rate(s.decode_tokens_per_s_per_seq, dec),
+        decode_total: Range::rate(s.decode_tokens_per_s_total, dec),
+        prefill: Range::rate(s.prefill_tokens_per_s, pre),
+        time_to_first_token: Range::time(s.time_to_first_token_s, pre),
+        request_latency: Range::time(s.request_latency_s, dec),
+        output_per_s: (output.is_finite() && output > 0.0).then_some(output),
+        output_total: None,
+    };
+    (Speeds::of(TaskSpeeds::Serve(serve)), bound)
 }
 
 /// How sure we are of a GPU's figures: high where the engine and the GPU
@@ -193,8 +171,8 @@ impl<'r> ServePlanner<'r> {
                 let mem = job.memory(plan, batch);
                 let (conf, widen) = confidence(cfg, job.model, gpu, plan);
                 let (speeds, bound) = serve_speeds(job, gpu, plan, batch, widen);
-                let per_user = speeds.decode_tokens_per_s_per_seq.unwrap_or(0.0);
-                let ttft = speeds.time_to_first_token_s.unwrap_or(f64::MAX);
+                let per_user = speeds.decode_tokens_per_s_per_seq().unwrap_or(0.0);
+                let ttft = speeds.time_to_first_token_s().unwrap_or(f64::MAX);
                 let meets = cfg.mintps.is_none_or(|m| per_user >= m) && cfg.maxttft.is_none_or(|m| ttft <= m);
                 let mut reason_msgs: Vec<Msg> = unsupported.into_iter().collect();
                 if !fits && reason_msgs.is_empty() {
@@ -332,7 +310,7 @@ impl<'r> ServePlanner<'r> {
             (wanted, nodes)
         };
         let (conf, widen) = confidence(cfg, job.model, gpu, plan);
-        let (mut speeds, _) = serve_speeds(job, gpu, plan, batch, widen);
+        let (speeds, _) = serve_speeds(job, gpu, plan, batch, widen);
         let fits = fits_one && max_batch >= 1.0 && unsupported.is_none();
         // Copies of the model over every instance the offer rents; the
         // users' sequences keep only some of them busy when there are fewer
@@ -342,13 +320,10 @@ impl<'r> ServePlanner<'r> {
             Batch::N(_) if fits => (wanted / batch.max(1.0)).ceil().clamp(1.0, f64::from(replicas)),
             _ => f64::from(replicas),
         };
-        // Every `_total` speed covers every replica the offer bills.
-        for total in [&mut speeds.decode_tokens_per_s_total, &mut speeds.decode_tokens_per_s_total_low, &mut speeds.decode_tokens_per_s_total_high] {
-            *total = total.map(|v| v * r);
-        }
+        // Every `_total` speed covers every replica the offer bills (the busy ones).
+        let speeds = speeds.with_copies(r);
         // Priced on output tokens with the prompts' prefill included.
-        let tokens_per_s = speeds.output_tokens_per_s.or(speeds.decode_tokens_per_s_per_seq.map(|v| v * batch)).unwrap_or(0.0) * r;
-        speeds.output_tokens_per_s_total = (tokens_per_s > 0.0).then_some(tokens_per_s);
+        let tokens_per_s = speeds.output_tokens_per_s_total().unwrap_or(0.0);
         let layout = if replicas > 1 {
             Msg::new("layout.replicas").num("replicas", f64::from(replicas), 0).num("per", f64::from(plan.gpus()), 0).arg("gpu", gpu.name.clone())
         } else if plan.gpus() == 1 {
@@ -360,7 +335,7 @@ impl<'r> ServePlanner<'r> {
         } else {
             Msg::new("layout.tp").num("tp", f64::from(plan.tp), 0)
         };
-        let ttft = speeds.time_to_first_token_s.unwrap_or(f64::MAX);
+        let ttft = speeds.time_to_first_token_s().unwrap_or(f64::MAX);
         let meets = cfg.maxttft.is_none_or(|m| ttft <= m);
         if let Some(m) = cfg.maxttft.filter(|m| ttft > *m) {
             reasons.push(Msg::new("reason.ttft").num("ttft", ttft, 2).num("max", m, 2));
@@ -379,7 +354,7 @@ impl<'r> ServePlanner<'r> {
             need_bytes: job.memory(plan, batch).total(),
             usable_bytes: usable,
             confidence: conf,
-            speed_score: speeds.decode_tokens_per_s_per_seq.unwrap_or(0.0),
+            speed_score: speeds.decode_tokens_per_s_per_seq().unwrap_or(0.0),
             speeds,
             job_hours: None,
             startup_s: engine::startup_s(job.weight_bytes()),

@@ -4,7 +4,7 @@
 //! network. Memory per GPU with gradients and optimizer states, training
 //! tokens/s, job hours. Never prices anything.
 
-use super::super::answer::{Answers, GpuResult, MemoryJson, OfferResult, Speeds};
+use super::super::answer::{Answers, GpuResult, MemoryJson, OfferResult, Range, Speeds, TaskSpeeds, TrainSpeeds};
 use super::super::catalog::gpus::Vendor;
 use super::super::catalog::support::Kind;
 use super::super::catalog::{Catalog, Gpu, GpuClass, Model, Offer};
@@ -162,17 +162,9 @@ fn speeds(job: &TrainJob<'_>, cfg: &Config, tps: f64, layout: Layout, widen: f64
     let hours = job.job_tokens(cfg) / tps.max(1e-9) / 3600.0;
     let s = ranges::widen(ranges::TRAIN, widen);
     Speeds {
-        train_dp: Some(layout.dp),
-        train_tp: Some(layout.tp),
-        train_pp: Some(layout.pp),
-        train_tokens_per_s: Some(tps),
-        train_tokens_per_s_low: Some(tps * s.low),
-        train_tokens_per_s_high: Some(tps * s.high),
-        job_hours: Some(hours),
-        job_hours_low: Some(hours / s.high),
-        job_hours_high: Some(hours / s.low),
+        task: TaskSpeeds::Train(TrainSpeeds { tokens_per_s: Some(Range::rate(tps, s)), dp: layout.dp, tp: layout.tp, pp: layout.pp }),
+        job_hours: Some(Range::time(hours, s)),
         job_gpu_hours: Some(hours * f64::from(gpus)),
-        ..Speeds::default()
     }
 }
 

@@ -23,6 +23,7 @@ mod link;
 mod media;
 mod media_train;
 mod messages;
+mod multigpu;
 mod notices;
 mod plans;
 mod ranking;

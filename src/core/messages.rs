@@ -253,7 +253,7 @@ pub const UI: &[(&str, &str, &str)] = &[
     ("ui.jobmin", "Minutes per job", "每个任务分钟数"),
     ("ui.spot", "Allow spot / interruptible", "允许竞价/可中断实例"),
     ("ui.sort", "Rank by", "排序依据"),
-    ("ui.sort.cost", "Lowest monthly cost", "月费最低"),
+    ("ui.sort.cost", "Lowest cost per unit of work", "单位工作量成本最低"),
     ("ui.sort.token", "Lowest cost per token", "每 token 成本最低"),
     ("ui.sort.speed", "Fastest generation", "生成最快"),
     ("ui.sort.latency", "Lowest latency", "延迟最低"),

@@ -408,7 +408,9 @@ pub fn recommend(ranked: &[OfferResult], objective: Objective, cost: Objective) 
 
 fn make_pick(r: &OfferResult, why: &'static str, against: &OfferResult, cost: Objective) -> Pick {
     let mut msgs = r.reason_msgs.clone();
-    let (c_r, c_a) = (cost.key(r), cost.key(against));
+    // A committed alternative is compared at its term's price.
+    let term = if why == "committed" { r.committed_1yr_usd_per_month.map_or(1.0, |m| m / r.usd_per_month.max(1e-9)) } else { 1.0 };
+    let (c_r, c_a) = (cost.key(r) * term, cost.key(against));
     if r.id != against.id && against.speed_score > 0.0 && c_a > 0.0 && c_a < f64::MAX && c_r < f64::MAX {
         msgs.push(
             Msg::new("reason.versus")

@@ -109,6 +109,7 @@ pub const MESSAGES: &[(&str, &str, &str)] = &[
     ("reason.spot_refused", "on-demand: a synchronous run over several instances or longer than a week stays off spot; reserved or committed capacity suits it", "按需计价：跨多个实例或超过一周的同步训练不使用竞价实例；适合预留或承诺容量"),
     ("reason.committed", "on a 1-year term: ${month} a month, {pct}% below on-demand; above {hours} busy hours a day the term is cheaper", "按 1 年期承诺：每月 ${month}，比按需低 {pct}%；每天忙碌超过 {hours} 小时时承诺价更便宜"),
     ("reason.ttft", "first token after {ttft} s, above the {max} s asked", "首个 token 需 {ttft} 秒，超过要求的 {max} 秒"),
+    ("reason.rps", "no count of copies up to 256 carries the request rate with this plan", "此方案即使 256 个副本也承载不了该请求速率"),
     ("reason.stale", "price dated {date}: possibly out of date", "价格日期为 {date}，可能已过时"),
     ("reason.versus", "{speed}× the speed of {other} at {price}× the cost per unit of work", "速度是 {other} 的 {speed} 倍，单位工作量成本是其 {price} 倍"),
     // Recommendation labels.

@@ -178,6 +178,14 @@ impl Speeds {
         }
     }
 
+    /// Sets the offer's total output rate (a stated request load).
+    pub fn with_output_total(mut self, tokens_per_s: f64) -> Speeds {
+        if let TaskSpeeds::Serve(s) = &mut self.task {
+            s.output_total = (tokens_per_s > 0.0).then_some(tokens_per_s);
+        }
+        self
+    }
+
     /// Scales every total to the busy copies of an offer and sets the
     /// offer's total output rate.
     pub fn with_copies(mut self, copies: f64) -> Speeds {

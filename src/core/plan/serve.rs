@@ -42,16 +42,30 @@ fn user_batch(cfg: &Config) -> f64 {
 /// The concurrency a request rate keeps in flight on a plan, by Little's
 /// law (Little 1961: L = λ·W): rate × the request latency at that
 /// concurrency, solved by fixed-point iteration from one sequence.
-fn little(job: &ServeJob<'_>, gpu: &Gpu, plan: Plan, rps: f64) -> f64 {
-    let mut b = 1.0;
-    for _ in 0..8 {
-        let next = (rps * job.speed(gpu, plan, b).request_latency_s).clamp(1.0, 100_000.0);
-        if (next - b).abs() < 0.01 * b {
-            return next.ceil();
-        }
-        b = next;
+/// The fewest copies of a plan that carry a request rate, and the
+/// sequences each keeps in flight: for k copies each takes rps/k, and its
+/// concurrency b solves b = (rps/k) × latency(b); the first k whose b
+/// settles within what a copy holds. `None` when 256 copies do not.
+fn little(job: &ServeJob<'_>, gpu: &Gpu, plan: Plan, rps: f64) -> Option<(f64, u32)> {
+    let most = f64::from(job.max_batch(gpu, plan));
+    if most < 1.0 {
+        return None;
     }
-    b.ceil()
+    (1..=256u32).find_map(|k| {
+        let rate = rps / f64::from(k);
+        let mut b = 1.0;
+        for _ in 0..40 {
+            let next = (rate * job.speed(gpu, plan, b).request_latency_s).max(1.0);
+            if next > most {
+                return None;
+            }
+            if (next - b).abs() < 0.01 * b {
+                return Some((next.ceil(), k));
+            }
+            b = next;
+        }
+        None
+    })
 }
 
 /// Speeds of a serving plan with their ranges. Times scale inversely.
@@ -125,8 +139,17 @@ impl<'r> ServePlanner<'r> {
     /// rate keeps in flight when it gives `rps` and no `batch`.
     fn batch_on(&self, gpu: &Gpu, plan: Plan) -> Batch {
         match (self.cfg.rps, self.cfg.batch) {
-            (Some(rps), None) => Batch::N(little(&self.job, gpu, plan, rps) as u32),
+            (Some(rps), None) => Batch::N(little(&self.job, gpu, plan, rps).map_or(1, |(b, k)| (b * f64::from(k)) as u32)),
             _ => self.cfg.batch(),
+        }
+    }
+
+    /// Copies a request rate needs on a plan, with each copy's batch
+    /// (`None` without a rate, or when the rate is out of reach).
+    fn rate_copies(&self, gpu: &Gpu, plan: Plan) -> Option<Option<(f64, u32)>> {
+        match (self.cfg.rps, self.cfg.batch) {
+            (Some(rps), None) => Some(little(&self.job, gpu, plan, rps)),
+            _ => None,
         }
     }
 
@@ -167,7 +190,10 @@ impl<'r> ServePlanner<'r> {
                 let unsupported = self.unsupported(gpu);
                 let (plan, fits) = self.plan_for(gpu);
                 let fits = fits && unsupported.is_none();
-                let batch = job.resolve_batch(self.batch_on(gpu, plan), gpu, plan);
+                let batch = match self.rate_copies(gpu, plan) {
+                    Some(Some((b, _))) => b,
+                    _ => job.resolve_batch(self.batch_on(gpu, plan), gpu, plan),
+                };
                 let mem = job.memory(plan, batch);
                 let (conf, widen) = confidence(cfg, job.model, gpu, plan);
                 let (speeds, bound) = serve_speeds(job, gpu, plan, batch, widen);
@@ -288,7 +314,14 @@ impl<'r> ServePlanner<'r> {
         let max_batch = f64::from(job.max_batch(gpu, plan));
         // Spread the users' concurrent sequences over replicas; add instances
         // when one instance cannot hold them all.
-        let (batch, instances) = if fits_one && max_batch >= 1.0 {
+        let rate = self.rate_copies(gpu, plan);
+        if let Some(None) = rate {
+            reasons.push(Msg::new("reason.rps"));
+        }
+        let (batch, instances) = if let (Some(Some((b, k))), true) = (rate, fits_one) {
+            // The copies a request rate needs, each at its own concurrency.
+            (b, (k.div_ceil(per_instance.max(1))) * nodes)
+        } else if fits_one && max_batch >= 1.0 {
             let per_instance_seqs = max_batch * f64::from(per_instance);
             let inst = match batch_asked {
                 Batch::Max => 1.0,
@@ -311,17 +344,22 @@ impl<'r> ServePlanner<'r> {
         };
         let (conf, widen) = confidence(cfg, job.model, gpu, plan);
         let (speeds, _) = serve_speeds(job, gpu, plan, batch, widen);
-        let fits = fits_one && max_batch >= 1.0 && unsupported.is_none();
+        let fits = fits_one && max_batch >= 1.0 && unsupported.is_none() && !matches!(rate, Some(None));
         // Copies of the model over every instance the offer rents; the
         // users' sequences keep only some of them busy when there are fewer
         // than the copies hold (idle copies serve no tokens).
         let replicas = per_instance * (instances / nodes.max(1)).max(1);
-        let r = match batch_asked {
-            Batch::N(_) if fits => (wanted / batch.max(1.0)).ceil().clamp(1.0, f64::from(replicas)),
+        let r = match (rate, batch_asked) {
+            (Some(Some((_, k))), _) if fits => f64::from(k).min(f64::from(replicas)),
+            (_, Batch::N(_)) if fits => (wanted / batch.max(1.0)).ceil().clamp(1.0, f64::from(replicas)),
             _ => f64::from(replicas),
         };
         // Every `_total` speed covers every replica the offer bills (the busy ones).
-        let speeds = speeds.with_copies(r);
+        let mut speeds = speeds.with_copies(r);
+        // A stated request rate produces its own tokens: rate × output tokens.
+        if let (Some(Some(_)), Some(rps), true) = (rate, cfg.rps, fits) {
+            speeds = speeds.with_output_total(rps * job.output_tokens);
+        }
         // Priced on output tokens with the prompts' prefill included.
         let tokens_per_s = speeds.output_tokens_per_s_total().unwrap_or(0.0);
         let layout = if replicas > 1 {

@@ -110,6 +110,9 @@ pub const MESSAGES: &[(&str, &str, &str)] = &[
     ("reason.committed", "on a 1-year term: ${month} a month, {pct}% below on-demand; above {hours} busy hours a day the term is cheaper", "按 1 年期承诺：每月 ${month}，比按需低 {pct}%；每天忙碌超过 {hours} 小时时承诺价更便宜"),
     ("reason.ttft", "first token after {ttft} s, above the {max} s asked", "首个 token 需 {ttft} 秒，超过要求的 {max} 秒"),
     ("reason.rps", "no count of copies up to 256 carries the request rate with this plan", "此方案即使 256 个副本也承载不了该请求速率"),
+    ("notice.commit", "no offer here publishes a {term} price; every price is on-demand", "这里没有报价公布 {term} 期限价格；所有价格按需计"),
+    ("notice.days", "no offer finishes within {days} days", "没有报价能在 {days} 天内完成"),
+    ("notice.days.fastest", "no offer finishes within {days} days; the fastest that fits takes {took} days", "没有报价能在 {days} 天内完成；能装下的最快方案需 {took} 天"),
     ("reason.stale", "price dated {date}: possibly out of date", "价格日期为 {date}，可能已过时"),
     ("reason.versus", "{speed}× the speed of {other} at {price}× the cost per unit of work", "速度是 {other} 的 {speed} 倍，单位工作量成本是其 {price} 倍"),
     // Recommendation labels.

@@ -253,7 +253,8 @@ fn priced(cfg: &Config, catalog: &Catalog, o: &Offer, p: OfferPlan, today: Date)
         busy_hours_per_month: b.hours.busy_per_month,
         committed_1yr_usd_per_month: o
             .committed_usd_per_hour(Commit::Year)
-            .filter(|_| b.commitment == Commit::None && !b.overridden)
+            // Only where the link asks for no term: a term it asks for is applied.
+            .filter(|_| cfg.commit == Commit::None && !b.overridden)
             .map(|h| h * f64::from(p.instances) * HOURS_PER_MONTH + b.storage_usd_per_month + b.egress_usd_per_month),
         billed_hours_per_month: b.hours.billed_per_month,
         usd_per_job: b.usd_per_job,

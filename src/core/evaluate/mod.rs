@@ -11,6 +11,7 @@ use super::catalog::Catalog;
 use super::config::Config;
 use super::date::Date;
 use super::link;
+use super::messages::Msg;
 use super::notice::Notice;
 use super::offers::Objective;
 use super::plan::Planner;
@@ -48,16 +49,19 @@ fn run(cfg: &Config, notices: Vec<Notice>, catalog: &Catalog, today: Date, sugge
     }
     let (memory, answers) = if suggest { planner.focus(focus, pick) } else { Default::default() };
     let mut notices = r.notices.clone();
+    if cfg.commit != super::config::Commit::None && !offers.iter().any(|o| o.commitment == cfg.commit) {
+        notices.push(Notice::said("commit", Msg::new("notice.commit").arg("term", cfg.commit.as_str())));
+    }
     if let Some(days) = cfg.days {
         if !offers.iter().any(|o| o.meets) {
             // The fastest fitting offer, in days, for the notice.
             let fastest = offers.iter().filter(|o| o.fits).filter_map(|o| o.speeds.job_hours()).fold(f64::MAX, f64::min);
-            let message = if fastest < f64::MAX {
-                format!("no offer finishes within {} days; the fastest that fits takes {:.1} days", link::fmt_num(days), fastest / 24.0)
+            let msg = if fastest < f64::MAX {
+                Msg::new("notice.days.fastest").arg("days", link::fmt_num(days)).num("took", fastest / 24.0, 1)
             } else {
-                format!("no offer finishes within {} days", link::fmt_num(days))
+                Msg::new("notice.days").arg("days", link::fmt_num(days))
             };
-            notices.push(Notice::other("days", message));
+            notices.push(Notice::said("days", msg));
         }
     }
     let (id, name, inferred) = r.model_label();

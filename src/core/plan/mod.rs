@@ -5,6 +5,7 @@
 //! with one `match` per step, so the offers, the bill and the guidance need
 //! no knowledge of tasks beyond [`OfferPlan`] and [`Output`]. Never prices.
 
+pub mod load;
 pub mod media;
 pub mod media_train;
 pub mod serve;

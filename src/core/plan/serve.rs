@@ -10,7 +10,7 @@ use super::super::answer::{Answers, GpuResult, MemoryJson, OfferResult, Range, S
 use super::super::catalog::gpus::Vendor;
 use super::super::catalog::support::Kind;
 use super::super::catalog::{Catalog, Gpu, Model, Offer, Support};
-use super::super::config::{Batch, Config};
+use super::super::config::{Batch, Config, Engine};
 use super::super::estimate::engine;
 use super::super::estimate::ranges::{self, Confidence};
 use super::super::estimate::serve::{tp_options, Bound, Plan, ServeJob};
@@ -18,6 +18,7 @@ use super::super::messages::Msg;
 use super::super::precision;
 use super::super::precision::Compute;
 use super::super::units::GIB;
+use super::load::little;
 use super::{unsupported, OfferPlan, Output};
 
 /// An offer's shape: GPU, GPUs per instance and whether several instances may be joined.
@@ -37,35 +38,6 @@ fn user_batch(cfg: &Config) -> f64 {
         Batch::N(n) => f64::from(n),
         Batch::Max => 1.0,
     }
-}
-
-/// The concurrency a request rate keeps in flight on a plan, by Little's
-/// law (Little 1961: L = λ·W): rate × the request latency at that
-/// concurrency, solved by fixed-point iteration from one sequence.
-/// The fewest copies of a plan that carry a request rate, and the
-/// sequences each keeps in flight: for k copies each takes rps/k, and its
-/// concurrency b solves b = (rps/k) × latency(b); the first k whose b
-/// settles within what a copy holds. `None` when 256 copies do not.
-fn little(job: &ServeJob<'_>, gpu: &Gpu, plan: Plan, rps: f64) -> Option<(f64, u32)> {
-    let most = f64::from(job.max_batch(gpu, plan));
-    if most < 1.0 {
-        return None;
-    }
-    (1..=256u32).find_map(|k| {
-        let rate = rps / f64::from(k);
-        let mut b = 1.0;
-        for _ in 0..40 {
-            let next = (rate * job.speed(gpu, plan, b).request_latency_s).max(1.0);
-            if next > most {
-                return None;
-            }
-            if (next - b).abs() < 0.01 * b {
-                return Some((next.ceil(), k));
-            }
-            b = next;
-        }
-        None
-    })
 }
 
 /// Speeds of a serving plan with their ranges. Times scale inversely.
@@ -483,7 +455,13 @@ impl<'r> ServePlanner<'r> {
             let (p, fits) = ServePlanner { job: job.clone(), cfg: &c, catalog: self.catalog, shapes: Vec::new() }.plan_for(gpu);
             fits.then_some(p.gpus())
         };
-        let best = ["bf16", "fp8", "int8", "int4-awq", "nf4", "gguf-q4_k_m", "gguf-q2_k"].into_iter().find(|id| {
+        // The formats the engine loads: GGUF for llama.cpp, the rest elsewhere.
+        let formats: &[&str] = if self.cfg.engine == Engine::LlamaCpp {
+            &["gguf-f16", "gguf-q8_0", "gguf-q6_k", "gguf-q4_k_m", "gguf-q2_k"]
+        } else {
+            &["bf16", "fp8", "int8", "int4-awq", "nf4"]
+        };
+        let best = formats.iter().copied().find(|id| {
             precision::weight_format(id).is_some_and(|f| {
                 let mut j = job.clone();
                 j.format = f;

@@ -10,7 +10,7 @@ use super::super::answer::{Answers, GpuResult, MemoryJson, OfferResult, Range, S
 use super::super::catalog::gpus::Vendor;
 use super::super::catalog::support::Kind;
 use super::super::catalog::{Catalog, Gpu, Model, Offer, Support};
-use super::super::config::{Batch, Config, Engine};
+use super::super::config::{Batch, Config, Engine, Sort};
 use super::super::estimate::engine;
 use super::super::estimate::ranges::{self, Confidence};
 use super::super::estimate::serve::{tp_options, Bound, Plan, ServeJob};
@@ -258,12 +258,25 @@ impl<'r> ServePlanner<'r> {
                                 (wanted / (per_copy * f64::from(gpus / k.max(1)))).ceil()
                             }
                         };
-                        let best = opts.iter().copied().filter(|k| *k >= n).fold((n, instances_for(n)), |(bk, bi), k| {
-                            let i = instances_for(k);
-                            if i < bi {
-                                (k, i)
+                        // A first-token limit first (a larger group prefills
+                        // faster); for speed or latency goals the faster group;
+                        // then the fewest instances.
+                        let rank = |k: u32| {
+                            let plan = Plan::in_node(e, k, 1);
+                            let speed = job.speed(gpu, plan, 1.0);
+                            let late = cfg.maxttft.is_some_and(|m| speed.time_to_first_token_s > m);
+                            let goal = if matches!(cfg.sort, Sort::Speed | Sort::Latency) { speed.request_latency_s } else { 0.0 };
+                            (late, goal, instances_for(k))
+                        };
+                        let better = |a: &(bool, f64, f64), b: &(bool, f64, f64)| {
+                            a.0 < b.0 || (a.0 == b.0 && (a.1 < b.1 * 0.95 || ((a.1 - b.1).abs() <= 0.05 * b.1 && a.2 < b.2)))
+                        };
+                        let best = opts.iter().copied().filter(|k| *k > n).fold((n, rank(n)), |(bk, br), k| {
+                            let r = rank(k);
+                            if better(&r, &br) {
+                                (k, r)
                             } else {
-                                (bk, bi)
+                                (bk, br)
                             }
                         });
                         (best.0, 1, true)

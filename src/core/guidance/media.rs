@@ -7,7 +7,7 @@ use super::super::config::Config;
 use super::super::estimate::media::MediaJob;
 use super::super::messages::Msg;
 use super::super::units::GIB;
-use super::{billing_rounding, gib1, gpu_size, spot, suggestions};
+use super::{billing_rounding, gib1, gpu_size, spot, suggestions, tight_memory};
 
 fn item(id: &'static str, title: Option<&'static str>, msg: Msg) -> GuidanceItem {
     GuidanceItem::new(id, title, msg)
@@ -75,6 +75,7 @@ pub fn guidance(cfg: &Config, j: &MediaJob<'_>, catalog: &Catalog, a: &Answer) -
         out.push(item("enc-offload", None, Msg::new("g.media.offload").arg("enc", gib1(mem.parts.text_encoders))));
     }
     out.extend(billing_rounding(cfg, a));
+    out.extend(tight_memory(a));
     out.extend(suggestions(a));
     out
 }

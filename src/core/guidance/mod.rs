@@ -83,6 +83,14 @@ pub fn billing_rounding(cfg: &Config, a: &Answer) -> Option<GuidanceItem> {
     })
 }
 
+/// A pick with little memory to spare: under 1 GiB or 3 % of what a GPU
+/// offers, fragmentation, a longer prompt or a driver update can tip it over.
+pub fn tight_memory(a: &Answer) -> Option<GuidanceItem> {
+    let p = a.pick()?;
+    let spare = p.usable_bytes - p.need_bytes;
+    (spare < GIB.max(0.03 * p.usable_bytes)).then(|| GuidanceItem::new("tight", None, Msg::new("g.note.tight").num("spare", spare.max(0.0) / GIB, 1)))
+}
+
 /// The single changes the plan rates better, with a format's quality cost.
 pub fn suggestions(a: &Answer) -> Vec<GuidanceItem> {
     let mut out = Vec::new();

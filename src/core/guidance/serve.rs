@@ -8,7 +8,7 @@ use super::super::config::Config;
 use super::super::estimate::serve::{Bound, Plan, ServeJob};
 use super::super::messages::Msg;
 use super::super::units::GIB;
-use super::{billing_rounding, gib1, gpu_size, spot, suggestions};
+use super::{billing_rounding, gib1, gpu_size, spot, suggestions, tight_memory};
 
 pub fn guidance(cfg: &Config, job: &ServeJob<'_>, catalog: &Catalog, a: &Answer) -> Vec<GuidanceItem> {
     let mut out = Vec::new();
@@ -76,6 +76,7 @@ pub fn guidance(cfg: &Config, job: &ServeJob<'_>, catalog: &Catalog, a: &Answer)
         }
     }
     out.extend(billing_rounding(cfg, a));
+    out.extend(tight_memory(a));
     out.extend(suggestions(a));
     if model.vision.is_some() && job.images > 0.0 {
         let res = cfg.resolution();

@@ -6,7 +6,7 @@ use super::super::config::{Config, Task};
 use super::super::estimate::train::{mfu, TrainJob};
 use super::super::messages::Msg;
 use super::super::plan::train::method_comparison;
-use super::{billing_rounding, gib1, gpu_size, spot, suggestions};
+use super::{billing_rounding, gib1, gpu_size, spot, suggestions, tight_memory};
 
 /// Guidance for fine-tuning and pre-training jobs.
 pub fn guidance(cfg: &Config, job: &TrainJob<'_>, catalog: &Catalog, a: &Answer) -> Vec<GuidanceItem> {
@@ -74,6 +74,7 @@ pub fn guidance(cfg: &Config, job: &TrainJob<'_>, catalog: &Catalog, a: &Answer)
         out.push(GuidanceItem::new("inferred", None, Msg::new("g.note.inferred")));
     }
     out.extend(billing_rounding(cfg, a));
+    out.extend(tight_memory(a));
     out.extend(suggestions(a));
     out
 }

@@ -1,8 +1,24 @@
 #!/usr/bin/env bash
-# Prints what the browser downloads for the page, raw and gzip, and fails
-# past the 400 KB gzip guard.
+# Prints what the browser downloads for the page, raw and gzip, then the 20
+# largest items of the Wasm by twiggy, and fails past the 400 KB gzip guard.
+# Run after `trunk build --release`. Set WHICHGPU_SIZE_NO_TWIGGY=1 to skip
+# the twiggy table (and its one-time install).
+#
+# Why twiggy does not read dist/*.wasm: wasm-opt drops the name section, so
+# every function there is `code[1234]`. The table is made from the same
+# cargo output Trunk used (target/wasm32-unknown-unknown/release/
+# whichgpu-web.wasm), through the same wasm-bindgen and the same wasm-opt
+# level as index.html's data-wasm-opt, plus `-g` (keep names). Its sizes
+# are those of the shipped code give or take the name section, which
+# twiggy lists as its own row ("function names" subsection).
 set -euo pipefail
-cd "$(dirname "$0")/../dist"
+root="$(cd "$(dirname "$0")/.." && pwd)"
+source "$root/scripts/env.sh"
+# 0.7.0 panics on this Wasm ("should not parse the same key into multiple
+# items") and cannot read wasm-bindgen's output (0xfc opcodes); 0.8.0 reads both.
+TWIGGY_VERSION=0.8.0
+GUARD=409600
+cd "$root/dist"
 raw=0; gz=0
 for f in index.html *.js *.wasm *.css; do
   [ -f "$f" ] || continue
@@ -10,5 +26,20 @@ for f in index.html *.js *.wasm *.css; do
   printf '[size] %-48s %8d B raw %8d B gzip\n' "$f" "$r" "$g"
   raw=$((raw + r)); gz=$((gz + g))
 done
-printf '[size] total %d B raw, %d B gzip (goal 300 KB, guard 400 KB)\n' "$raw" "$gz"
-[ "$gz" -le 409600 ] || { echo "[size] over 400 KB gzip" >&2; exit 1; }
+printf '[size] total %d B raw, %d B gzip (goal 150 KB, guard %d KB)\n' "$raw" "$gz" $((GUARD / 1024))
+
+if [ -z "${WHICHGPU_SIZE_NO_TWIGGY:-}" ]; then
+  if command -v twiggy >/dev/null && twiggy --version | grep -q " $TWIGGY_VERSION\$"; then :; else
+    echo "[size] installing twiggy $TWIGGY_VERSION (cargo install, a few minutes, once)"
+    cargo install twiggy --version "$TWIGGY_VERSION" --locked >/dev/null
+  fi
+  wasm="$root/target/wasm32-unknown-unknown/release/whichgpu-web.wasm"
+  level=$(sed -n 's/.*data-wasm-opt="\([^"]*\)".*/\1/p' "$root/index.html" | head -n1)
+  tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+  wasm-bindgen --target web --no-typescript --out-dir "$tmp" "$wasm"
+  wasm-opt "-O${level:-z}" -g "$tmp/whichgpu-web_bg.wasm" -o "$tmp/named.wasm"
+  echo "[size] twiggy top 20 (wasm-opt -O${level:-z} -g: names kept; $(stat -c%s "$tmp/named.wasm") B with names)"
+  twiggy top -n 20 "$tmp/named.wasm" | sed 's/^/[size] /'
+fi
+
+[ "$gz" -le "$GUARD" ] || { echo "[size] over $((GUARD / 1024)) KB gzip" >&2; exit 1; }

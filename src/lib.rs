@@ -6,12 +6,14 @@
 //! Yew shell compiled to WebAssembly, which only renders what the core returns.
 //! [`tools`] holds what only the CLI and the tests use (the calibration
 //! runner, the SkyPilot converter); it builds on the core, and the page
-//! never links it.
+//! never links it, and a Wasm build does not compile it (nor
+//! `core::report`, the CLI's text form).
 
 #![forbid(unsafe_code)]
 
 pub mod core;
 
+#[cfg(not(target_arch = "wasm32"))]
 pub mod tools;
 
 #[cfg(feature = "ui")]

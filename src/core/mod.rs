@@ -17,6 +17,9 @@ pub mod notice;
 pub mod offers;
 pub mod plan;
 pub mod precision;
+/// The CLI's text form of an answer; the page renders its own, so a Wasm
+/// build leaves it out.
+#[cfg(not(target_arch = "wasm32"))]
 pub mod report;
 pub mod resolve;
 pub mod speeds;

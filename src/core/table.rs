@@ -27,7 +27,13 @@ pub struct Table {
     name: String,
     index: HashMap<String, usize>,
     rows: Vec<csv::StringRecord>,
+    /// A bundled table of a Wasm build, whose `source` cells `build.rs` emptied.
+    stripped: bool,
 }
+
+/// The bundled tables (by the name the catalog parses them under) whose
+/// Wasm copies have their `source` and `notes` cells emptied by `build.rs`.
+const STRIPPED_IN_WASM: &[&str] = &["gpus.csv", "models.csv", "offers.csv", "providers.csv", "media_models.csv", "support.csv"];
 
 /// One row of a table, with typed accessors.
 pub struct Row<'a> {
@@ -60,7 +66,8 @@ impl Table {
             let rec = rec.map_err(|e| TableError::Row { table: name.into(), row: i + 1, reason: e.to_string() })?;
             rows.push(rec);
         }
-        Ok(Table { name: name.into(), index, rows })
+        let stripped = cfg!(target_arch = "wasm32") && STRIPPED_IN_WASM.contains(&name);
+        Ok(Table { name: name.into(), index, rows, stripped })
     }
 
     pub fn rows(&self) -> impl Iterator<Item = Row<'_>> {
@@ -92,6 +99,16 @@ impl Row<'_> {
             return Err(self.error(field, "is empty"));
         }
         Ok(t.to_string())
+    }
+
+    /// The row's `source`: required, except in a bundled table of a Wasm
+    /// build (its copy has the sources dropped); never relaxed natively or
+    /// for an imported table.
+    pub fn req_source(&self) -> Result<String, TableError> {
+        if self.table.stripped {
+            return Ok(self.text("source").to_string());
+        }
+        self.req_str("source")
     }
 
     pub fn opt_f64(&self, field: &str) -> Result<Option<f64>, TableError> {

@@ -57,7 +57,7 @@ pub fn offers(
     };
     let export = {
         let a = a.clone();
-        Callback::from(move |_| dom::download("whichgpu-offers.csv", "text/csv", &offers_csv(&a)))
+        Callback::from(move |_| dom::download("whichgpu-offers.csv", "text/csv", &offers_csv(&a, &sources_url())))
     };
     html! {
         <section class="card" aria-labelledby="h-offers">
@@ -116,8 +116,20 @@ pub fn offers(
     }
 }
 
-/// The offers table as CSV (the same figures as the table).
-pub fn offers_csv(a: &Answer) -> String {
+/// Where the page's own copy of `static/offers.csv` is (Trunk copies it
+/// next to index.html): the bundled catalog of the Wasm build has no
+/// sources, so the export points each bundled offer there.
+fn sources_url() -> String {
+    let base = dom::location_base();
+    let dir = base.rfind('/').map_or(base.as_str(), |i| &base[..=i]);
+    format!("{dir}offers.csv")
+}
+
+/// The offers table as CSV (the same figures as the table). An offer
+/// without its source text (the Wasm build's bundled catalog drops it)
+/// gets `sources` instead: the address of the full offers table, whose row
+/// of the same id names the source; `price_as_of` is the price's date.
+pub fn offers_csv(a: &Answer, sources: &str) -> String {
     let mut out = String::from("id,provider,instance,gpu,gpus,instances,fits,decode_tokens_per_s_per_seq,usd_per_hour,usd_per_month,usd_per_million_output_tokens,price_as_of,stale,source,replicas,commitment,unknown_costs\n");
     let q = |s: &str| format!("\"{}\"", s.replace('"', "\"\""));
     for o in &a.offers {
@@ -136,7 +148,7 @@ pub fn offers_csv(a: &Answer) -> String {
             o.usd_per_million_output_tokens.map(|v| format!("{v:.4}")).unwrap_or_default(),
             o.price_as_of,
             o.stale,
-            q(&o.source),
+            q(if o.source.is_empty() { sources } else { &o.source }),
             o.replicas,
             o.commitment.as_str(),
             q(&o.unknown_costs.join(";"))

@@ -202,7 +202,7 @@ pub fn parse_gpus(text: &str) -> Result<Vec<Gpu>, TableError> {
             pcie_gen: row.opt_u32("pcie_gen")?.unwrap_or(4),
             gpus_per_node: row.opt_u32("gpus_per_node")?.unwrap_or(1).max(1),
             tdp_w: row.opt_non_negative("tdp_w")?,
-            source: row.req_str("source")?,
+            source: row.req_source()?,
             notes: row.text("notes").to_string(),
         });
     }

@@ -8,7 +8,7 @@ use std::sync::OnceLock;
 
 use super::super::table::{is_id, Row, Table, TableError};
 
-pub(crate) const MEDIA_CSV: &str = include_str!("../../../static/media_models.csv");
+pub(crate) const MEDIA_CSV: &str = bundled_table!("media_models.csv");
 
 pub const MEDIA_COLUMNS: &[&str] = &[
     "id",
@@ -225,7 +225,7 @@ pub fn parse_media(text: &str) -> Result<Vec<MediaModel>, TableError> {
             audio_window_s: opt_positive(&row, "audio_window_s")?,
             eager_kernels_per_layer: opt_positive(&row, "eager_kernels_per_layer")?,
             native_dtype: if native.is_empty() { None } else { Some(native.to_string()) },
-            source: row.req_str("source")?,
+            source: row.req_source()?,
             notes: row.text("notes").to_string(),
         });
     }

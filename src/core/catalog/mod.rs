@@ -1,6 +1,22 @@
 //! The bundled catalog: GPUs, models and offers, compiled into the binary
 //! from `static/` and checked on load. Serialization types stay here; the
 //! rest of the core sees only validated domain values.
+//!
+//! A Wasm build compiles in copies of the tables whose `source` and `notes`
+//! cells `build.rs` has emptied (the page shows neither; they are most of
+//! the bytes); native builds (CLI, tests) compile the full files.
+
+/// A bundled table's text: `static/<file>`, or in a Wasm build its copy
+/// without sources and notes from `build.rs`.
+macro_rules! bundled_table {
+    ($file:literal) => {{
+        #[cfg(target_arch = "wasm32")]
+        let text = include_str!(concat!(env!("OUT_DIR"), "/", $file));
+        #[cfg(not(target_arch = "wasm32"))]
+        let text = include_str!(concat!("../../../static/", $file));
+        text
+    }};
+}
 
 pub mod gpus;
 pub mod media;
@@ -19,10 +35,10 @@ pub use support::{Kind, Support, SupportRow};
 
 use super::table::TableError;
 
-const GPUS_CSV: &str = include_str!("../../../static/gpus.csv");
-const MODELS_CSV: &str = include_str!("../../../static/models.csv");
-const OFFERS_CSV: &str = include_str!("../../../static/offers.csv");
-const PROVIDERS_CSV: &str = include_str!("../../../static/providers.csv");
+const GPUS_CSV: &str = bundled_table!("gpus.csv");
+const MODELS_CSV: &str = bundled_table!("models.csv");
+const OFFERS_CSV: &str = bundled_table!("offers.csv");
+const PROVIDERS_CSV: &str = bundled_table!("providers.csv");
 
 /// Offers priced longer ago than this are marked possibly stale.
 pub const STALE_AFTER_DAYS: i64 = 183;

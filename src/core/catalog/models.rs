@@ -303,7 +303,7 @@ pub fn parse_models(text: &str) -> Result<Vec<Model>, TableError> {
             encoder_decoder: row.opt_bool("encoder_decoder")?.unwrap_or(false),
             vision,
             inferred: false,
-            source: row.req_str("source")?,
+            source: row.req_source()?,
         });
     }
     Ok(out)

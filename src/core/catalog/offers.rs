@@ -276,7 +276,7 @@ fn parse_offer_row(row: &Row<'_>) -> Result<Offer, TableError> {
         min_charge_s: row.opt_non_negative("min_charge_s")?,
         storage_usd_per_gb_month: row.opt_non_negative("storage_usd_per_gb_month")?,
         egress_usd_per_gb: row.opt_non_negative("egress_usd_per_gb")?,
-        source: row.req_str("source")?.into(),
+        source: row.req_source()?.into(),
         as_of: date(row, "as_of")?,
         notes: row.text("notes").to_string(),
         id: id.into(),
@@ -310,7 +310,7 @@ pub fn parse_providers(text: &str) -> Result<Vec<Provider>, TableError> {
             host_billing: HostBilling::parse(row.text("host_billing")).ok_or_else(|| row.error("host_billing", "must be included|separate|unknown"))?,
             unpublished_fields,
             unpublished_source,
-            source: row.req_str("source")?,
+            source: row.req_source()?,
         });
     }
     Ok(out)

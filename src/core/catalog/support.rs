@@ -10,7 +10,7 @@ use super::super::config::Engine;
 use super::super::table::{clip, Table, TableError};
 use super::{CatalogError, Gpu};
 
-pub const SUPPORT_CSV: &str = include_str!("../../../static/support.csv");
+pub const SUPPORT_CSV: &str = bundled_table!("support.csv");
 
 pub const SUPPORT_COLUMNS: &[&str] = &["engine", "engine_version", "arch", "kind", "format", "support", "source", "notes"];
 
@@ -127,7 +127,7 @@ pub fn parse_support(text: &str) -> Result<Vec<SupportRow>, TableError> {
             kind,
             format,
             support,
-            source: row.req_str("source")?,
+            source: row.req_source()?,
             notes: row.text("notes").to_string(),
         });
     }

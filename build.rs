@@ -12,16 +12,18 @@ const TABLES: &[&str] = &["gpus.csv", "models.csv", "offers.csv", "providers.csv
 /// The columns the Wasm copies leave empty.
 const DROPPED: &[&str] = &["source", "notes"];
 
-fn main() {
+/// A failure is returned, and cargo prints it and stops the build.
+fn main() -> Result<(), String> {
     println!("cargo::rerun-if-changed=build.rs");
-    let out = env::var_os("OUT_DIR").expect("cargo sets OUT_DIR");
+    let out = env::var_os("OUT_DIR").ok_or("cargo did not set OUT_DIR")?;
     for name in TABLES {
         let path = Path::new("static").join(name);
         println!("cargo::rerun-if-changed={}", path.display());
-        let text = fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        let stripped = strip(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        fs::write(Path::new(&out).join(name), stripped).unwrap_or_else(|e| panic!("{name} in OUT_DIR: {e}"));
+        let text = fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let stripped = strip(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+        fs::write(Path::new(&out).join(name), stripped).map_err(|e| format!("{name} in OUT_DIR: {e}"))?;
     }
+    Ok(())
 }
 
 /// The CSV with the `DROPPED` columns' cells emptied. Rows of the wrong

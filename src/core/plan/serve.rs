@@ -269,7 +269,7 @@ impl<'r> ServePlanner<'r> {
                             (late, goal, instances_for(k))
                         };
                         let better = |a: &(bool, f64, f64), b: &(bool, f64, f64)| {
-                            a.0 < b.0 || (a.0 == b.0 && (a.1 < b.1 * 0.95 || ((a.1 - b.1).abs() <= 0.05 * b.1 && a.2 < b.2)))
+                            (!a.0 && b.0) || (a.0 == b.0 && (a.1 < b.1 * 0.95 || ((a.1 - b.1).abs() <= 0.05 * b.1 && a.2 < b.2)))
                         };
                         let best = opts.iter().copied().filter(|k| *k > n).fold((n, rank(n)), |(bk, br), k| {
                             let r = rank(k);

@@ -9,7 +9,7 @@ use super::super::config::Config;
 use super::super::estimate::media::{Confidence, MediaJob};
 use super::super::estimate::{engine, ranges};
 use super::super::messages::Msg;
-use super::{OfferPlan, Output};
+use super::{one_gpu_result, OfferPlan, Output};
 
 /// Usable share of GPU memory for a diffusion pipeline (allocator slack).
 pub const USABLE: f64 = 0.95;
@@ -49,21 +49,9 @@ impl<'r> MediaPlanner<'r> {
         let (conf, w) = widen(j.confidence());
         let mem = j.memory();
         gpus.iter()
-            .map(|gpu| GpuResult {
-                gpu: gpu.id.clone(),
-                gpu_name: gpu.name.clone(),
-                gpus: 1,
-                nodes: 1,
-                batch: f64::from(j.batch),
-                fits: mem.total <= gpu.usable_bytes() * USABLE,
-                meets: true,
-                reason_msgs: Vec::new(),
-                per_gpu_bytes: mem.total,
-                capacity_bytes: gpu.memory_bytes(),
-                confidence: conf,
-                bound: if j.model.kind == MediaKind::Audio { "memory" } else { "compute" },
-                executed_precision: j.precision.id.to_string(),
-                speeds: speeds(j, gpu, w).0,
+            .map(|gpu| {
+                let bound = if j.model.kind == MediaKind::Audio { "memory" } else { "compute" };
+                one_gpu_result(gpu, mem.total, USABLE, f64::from(j.batch), conf, bound, j.precision.id, speeds(j, gpu, w).0)
             })
             .collect()
     }

@@ -10,10 +10,9 @@ use super::super::estimate::media_train::MediaTrainJob;
 use super::super::estimate::ranges::Confidence;
 use super::super::estimate::{engine, ranges};
 use super::super::messages::Msg;
-use super::{OfferPlan, Output};
-
-/// Usable share of GPU memory (allocator slack), as for LLM training.
-pub const USABLE: f64 = 0.95;
+// The usable share of GPU memory (allocator slack) is generation's.
+use super::media::USABLE;
+use super::{one_gpu_result, OfferPlan, Output};
 
 /// Bytes of a saved checkpoint: the adapter (fp32) or the full denoiser
 /// (16-bit weights, the form the scripts save for inference).
@@ -41,24 +40,7 @@ impl<'r> ImageTrainPlanner<'r> {
     pub fn results(&mut self, gpus: &[&Gpu]) -> Vec<GpuResult> {
         let t = self.job;
         let mem = t.memory();
-        gpus.iter()
-            .map(|gpu| GpuResult {
-                gpu: gpu.id.clone(),
-                gpu_name: gpu.name.clone(),
-                gpus: 1,
-                nodes: 1,
-                batch: t.mb,
-                fits: mem.total() <= gpu.usable_bytes() * USABLE,
-                meets: true,
-                reason_msgs: Vec::new(),
-                per_gpu_bytes: mem.total(),
-                capacity_bytes: gpu.memory_bytes(),
-                confidence: Confidence::Low,
-                bound: "compute",
-                executed_precision: t.job.precision.id.to_string(),
-                speeds: layout(1),
-            })
-            .collect()
+        gpus.iter().map(|gpu| one_gpu_result(gpu, mem.total(), USABLE, t.mb, Confidence::Low, "compute", t.job.precision.id, layout(1))).collect()
     }
 
     pub fn offer(&mut self, gpu: &Gpu, o: &Offer) -> OfferPlan {

@@ -107,6 +107,38 @@ pub fn unsupported(catalog: &Catalog, engine: super::config::Engine, gpu: &Gpu, 
         .then(|| Msg::new("reason.unsupported").arg("engine", engine.as_str()).arg("format", format.to_string()).arg("arch", gpu.arch.as_str()))
 }
 
+/// A job that runs whole on one GPU (generation, image-model training):
+/// its result on a GPU type, fitting when its need is within the usable
+/// memory less the allocator's slack (`usable_share`).
+#[allow(clippy::too_many_arguments)]
+pub fn one_gpu_result(
+    gpu: &Gpu,
+    need: f64,
+    usable_share: f64,
+    batch: f64,
+    confidence: Confidence,
+    bound: &'static str,
+    precision: &str,
+    speeds: Speeds,
+) -> GpuResult {
+    GpuResult {
+        gpu: gpu.id.clone(),
+        gpu_name: gpu.name.clone(),
+        gpus: 1,
+        nodes: 1,
+        batch,
+        fits: need <= gpu.usable_bytes() * usable_share,
+        meets: true,
+        reason_msgs: Vec::new(),
+        per_gpu_bytes: need,
+        capacity_bytes: gpu.memory_bytes(),
+        confidence,
+        bound,
+        executed_precision: precision.to_string(),
+        speeds,
+    }
+}
+
 /// The planner of one resolved job.
 pub enum Planner<'r> {
     Serve(ServePlanner<'r>),

@@ -40,6 +40,11 @@ named! {
 }
 
 named! {
+    /// A currency: of an offer's prices (`currency` in the catalog) and of the display (`cur`).
+    pub enum Currency { Usd = "usd", Cny = "cny" }
+}
+
+named! {
     pub enum Sort { Cost = "cost", Token = "token", Speed = "speed", Latency = "latency" }
 }
 

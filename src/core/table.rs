@@ -46,18 +46,25 @@ pub struct Row<'a> {
 impl Table {
     /// Parses `text` as CSV whose header must be exactly the `columns` (any order).
     pub fn parse(name: &str, text: &str, columns: &[&str]) -> Result<Table, TableError> {
+        Table::parse_with_optional(name, text, columns, &[])
+    }
+
+    /// As [`Table::parse`], where the `optional` columns may also be absent
+    /// (a missing one reads as empty cells): columns added to a table after
+    /// people wrote their own files in its format.
+    pub fn parse_with_optional(name: &str, text: &str, columns: &[&str], optional: &[&str]) -> Result<Table, TableError> {
         let mut reader = csv::ReaderBuilder::new().has_headers(true).flexible(false).from_reader(text.as_bytes());
         let headers = reader.headers().map_err(|e| TableError::Csv { table: name.into(), reason: e.to_string() })?.clone();
         let mut index = HashMap::new();
         for (i, h) in headers.iter().enumerate() {
             let h = h.trim().trim_start_matches('\u{feff}');
-            if !columns.contains(&h) {
+            if !columns.contains(&h) && !optional.contains(&h) {
                 return Err(TableError::UnknownColumn { table: name.into(), column: h.into() });
             }
             index.insert(h.to_string(), i);
         }
         for c in columns {
-            if !index.contains_key(*c) {
+            if !index.contains_key(*c) && !optional.contains(c) {
                 return Err(TableError::MissingColumn { table: name.into(), column: (*c).into() });
             }
         }

@@ -1,9 +1,10 @@
 //! Invariants of the bundled catalog, and imports that must be rejected
 //! with a message naming the row and field.
 
-use whichgpu::core::catalog::offers::{parse_offers, parse_providers, HostBilling, OFFER_COLUMNS, PROVIDER_COLUMNS};
+use whichgpu::core::catalog::offers::{parse_offers, parse_providers, HostBilling, OFFER_COLUMNS, OFFER_OPTIONAL, PROVIDER_COLUMNS};
 use whichgpu::core::catalog::Date;
 use whichgpu::core::config::Commit;
+use whichgpu::core::config::Currency;
 
 use crate::common::catalog;
 
@@ -93,8 +94,23 @@ fn every_offer_is_consistent() {
     }
 }
 
+/// The offers header as files written before the optional columns were
+/// added (no `currency`): such imports must keep parsing.
 fn header() -> String {
-    OFFER_COLUMNS.join(",")
+    OFFER_COLUMNS.iter().filter(|c| !OFFER_OPTIONAL.contains(c)).copied().collect::<Vec<_>>().join(",")
+}
+
+#[test]
+fn currency_column_is_optional_and_checked() {
+    let legacy = parse_offers("import", &format!("{}\n{GOOD}\n", header())).expect("legacy header parses");
+    assert_eq!(legacy.first().map(|o| o.currency), Some(Currency::Usd));
+    let with = |cur: &str| format!("currency,{}\n{cur},{GOOD}\n", header());
+    let cny = parse_offers("import", &with("cny")).expect("cny parses");
+    assert_eq!(cny.first().map(|o| o.currency), Some(Currency::Cny));
+    let empty = parse_offers("import", &with("")).expect("empty currency is usd");
+    assert_eq!(empty.first().map(|o| o.currency), Some(Currency::Usd));
+    let err = parse_offers("import", &with("eur")).expect_err("eur is not a catalog currency");
+    assert!(err.to_string().contains("currency") && err.to_string().contains("eur"), "{err}");
 }
 
 const GOOD: &str = "x-1,aws,p5.48xlarge,h100-sxm-80gb,8,192,2048,nvswitch,3200,55.04,,,,,,,us-east-1,1,60,0.08,0.09,page,2026-09-01,";

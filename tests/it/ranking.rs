@@ -1,6 +1,6 @@
 //! Ranking, filters and the recommendation on a small hand-checked catalog.
 
-use whichgpu::core::catalog::offers::{parse_offers_any, OFFER_COLUMNS};
+use whichgpu::core::catalog::offers::{parse_offers_any, OFFER_COLUMNS, OFFER_OPTIONAL};
 use whichgpu::core::catalog::Catalog;
 use whichgpu::core::evaluate::evaluate;
 use whichgpu::core::link::decode;
@@ -17,7 +17,8 @@ d-8a100,aws,a100box,a100-sxm-80gb,8,96,1152,nvswitch,400,20.00,8.00,,,,,,us-east
 ";
 
 fn catalog() -> Catalog {
-    let text = format!("{}{OFFERS}", OFFER_COLUMNS.join(","));
+    let header: Vec<&str> = OFFER_COLUMNS.iter().filter(|c| !OFFER_OPTIONAL.contains(c)).copied().collect();
+    let text = format!("{}{OFFERS}", header.join(","));
     let offers = parse_offers_any("test", &text).expect("test offers");
     common::catalog().with_offers(offers).expect("valid")
 }

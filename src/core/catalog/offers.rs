@@ -4,7 +4,7 @@
 
 use super::super::table::{is_id, Row, Table, TableError};
 use super::Date;
-use crate::core::config::Commit;
+use crate::core::config::{Commit, Currency};
 use std::sync::Arc;
 
 pub const OFFER_COLUMNS: &[&str] = &[
@@ -17,6 +17,7 @@ pub const OFFER_COLUMNS: &[&str] = &[
     "ram_gb",
     "interconnect",
     "inter_node_gbps",
+    "currency",
     "usd_per_hour",
     "spot_usd_per_hour",
     "commit_1mo_usd_per_hour",
@@ -38,6 +39,7 @@ pub const PROVIDER_COLUMNS: &[&str] = &[
     "id",
     "name",
     "kind",
+    "currency",
     "billing_increment_s",
     "min_charge_s",
     "storage_usd_per_gb_month",
@@ -45,11 +47,26 @@ pub const PROVIDER_COLUMNS: &[&str] = &[
     "free_egress_gb_month",
     "spot_offered",
     "host_billing",
+    "cold_start_s",
+    "scale_to_zero",
     "unpublished_fields",
     "unpublished_source",
     "source",
     "notes",
 ];
+
+/// Columns an imported table may leave out (added after the format was
+/// published): a missing `currency` reads as US dollars.
+pub const OFFER_OPTIONAL: &[&str] = &["currency"];
+pub const PROVIDER_OPTIONAL: &[&str] = &["currency", "cold_start_s", "scale_to_zero"];
+
+/// The currency of a row: `usd` when the cell is empty or the column absent.
+fn currency(row: &Row<'_>) -> Result<Currency, TableError> {
+    match row.text("currency") {
+        "" => Ok(Currency::Usd),
+        t => Currency::parse(t).ok_or_else(|| row.error("currency", format!("`{}` is not one of usd|cny", super::super::table::clip(t)))),
+    }
+}
 
 /// The GPU-to-GPU link inside one instance.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
@@ -139,6 +156,10 @@ pub struct Offer {
     pub ram_gb: Option<f64>,
     pub interconnect: Interconnect,
     pub inter_node_gbps: Option<f64>,
+    /// The currency of every price column of the row (`usd_per_hour`,
+    /// spot, commit, storage, egress); the columns keep their historical
+    /// `usd_` names, and prices in `cny` are converted at the catalog's rate.
+    pub currency: Currency,
     pub usd_per_hour: f64,
     pub spot_usd_per_hour: Option<f64>,
     /// Effective hourly price per instance under a 1-month commitment;
@@ -167,6 +188,8 @@ pub struct Provider {
     pub id: String,
     pub name: String,
     pub kind: String,
+    /// The currency the provider bills in (its offers' default).
+    pub currency: Currency,
     pub billing_increment_s: Option<f64>,
     pub min_charge_s: Option<f64>,
     pub storage_usd_per_gb_month: Option<f64>,
@@ -174,6 +197,11 @@ pub struct Provider {
     pub free_egress_gb_month: f64,
     pub spot_offered: bool,
     pub host_billing: HostBilling,
+    /// Serverless platforms: the documented cold start (a worker started
+    /// and the model loaded before the first request); `None` elsewhere.
+    pub cold_start_s: Option<f64>,
+    /// Serverless platforms: idle workers scale to zero and bill nothing.
+    pub scale_to_zero: bool,
     pub unpublished_fields: Vec<String>,
     pub unpublished_source: String,
     pub source: String,
@@ -205,7 +233,7 @@ fn positive_opt(row: &Row<'_>, field: &str) -> Result<Option<f64>, TableError> {
 }
 
 pub fn parse_offers(name: &str, text: &str) -> Result<Vec<Offer>, TableError> {
-    let table = Table::parse(name, text, OFFER_COLUMNS)?;
+    let table = Table::parse_with_optional(name, text, OFFER_COLUMNS, OFFER_OPTIONAL)?;
     let mut out = Vec::with_capacity(table.len());
     for row in table.rows() {
         out.push(parse_offer_row(&row)?);
@@ -264,6 +292,7 @@ fn parse_offer_row(row: &Row<'_>) -> Result<Offer, TableError> {
         ram_gb: row.opt_non_negative("ram_gb")?,
         interconnect,
         inter_node_gbps: row.opt_non_negative("inter_node_gbps")?,
+        currency: currency(row)?,
         usd_per_hour,
         spot_usd_per_hour: spot,
         commit_1mo_usd_per_hour: commit_1mo,
@@ -284,7 +313,7 @@ fn parse_offer_row(row: &Row<'_>) -> Result<Offer, TableError> {
 }
 
 pub fn parse_providers(text: &str) -> Result<Vec<Provider>, TableError> {
-    let table = Table::parse("providers.csv", text, PROVIDER_COLUMNS)?;
+    let table = Table::parse_with_optional("providers.csv", text, PROVIDER_COLUMNS, PROVIDER_OPTIONAL)?;
     let mut out = Vec::with_capacity(table.len());
     for row in table.rows() {
         let unpublished_fields: Vec<String> = row.text("unpublished_fields").split(';').map(str::trim).filter(|s| !s.is_empty()).map(String::from).collect();
@@ -301,6 +330,7 @@ pub fn parse_providers(text: &str) -> Result<Vec<Provider>, TableError> {
             id: row.req_str("id")?,
             name: row.req_str("name")?,
             kind: row.req_str("kind")?,
+            currency: currency(&row)?,
             billing_increment_s: positive_opt(&row, "billing_increment_s")?,
             min_charge_s: row.opt_non_negative("min_charge_s")?,
             storage_usd_per_gb_month: row.opt_non_negative("storage_usd_per_gb_month")?,
@@ -308,6 +338,8 @@ pub fn parse_providers(text: &str) -> Result<Vec<Provider>, TableError> {
             free_egress_gb_month: row.opt_non_negative("free_egress_gb_month")?.unwrap_or(0.0),
             spot_offered: row.opt_bool("spot_offered")?.unwrap_or(false),
             host_billing: HostBilling::parse(row.text("host_billing")).ok_or_else(|| row.error("host_billing", "must be included|separate|unknown"))?,
+            cold_start_s: row.opt_non_negative("cold_start_s")?,
+            scale_to_zero: row.opt_bool("scale_to_zero")?.unwrap_or(false),
             unpublished_fields,
             unpublished_source,
             source: row.req_source()?,

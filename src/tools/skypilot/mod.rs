@@ -184,6 +184,8 @@ pub fn convert(provider: &str, text: &str, as_of: Date, source: &str, gpus: &[Gp
             ("vcpus", c.vcpus.map(number).unwrap_or_default()),
             ("ram_gb", c.ram.map(number).unwrap_or_default()),
             ("interconnect", interconnect.to_string()),
+            // SkyPilot's catalogs price in US dollars.
+            ("currency", "usd".to_string()),
             ("usd_per_hour", number(c.price)),
             ("spot_usd_per_hour", c.spot.map(number).unwrap_or_default()),
             // SkyPilot catalogs carry no committed-term prices: the commit

@@ -12,6 +12,7 @@ mod architecture;
 mod bill;
 mod calibration;
 mod catalog;
+mod china;
 mod cli;
 mod contrast;
 mod estimator;

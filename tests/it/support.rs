@@ -1,6 +1,7 @@
 //! The engine × architecture × format support table: every cell resolves to
 //! exactly one row, every row has a source, and cells the sources state.
 
+use whichgpu::core::catalog::gpus::Arch;
 use whichgpu::core::catalog::support::{lookup, parse_support, table_format, SupportRow, KV_FORMATS, WEIGHT_FORMATS};
 use whichgpu::core::catalog::{Kind, Support};
 use whichgpu::core::config::Engine;
@@ -19,7 +20,8 @@ fn archs() -> Vec<String> {
 fn every_combination_resolves_to_exactly_one_row() {
     let c = catalog();
     let archs = archs();
-    assert_eq!(archs.len(), 11, "{archs:?}");
+    // Every architecture of the enum has a GPU row, so every one is walked.
+    assert_eq!(archs.len(), Arch::ALL.len(), "{archs:?}");
     let mut cells = 0;
     for &engine in Engine::ALL {
         for arch in &archs {
@@ -34,7 +36,8 @@ fn every_combination_resolves_to_exactly_one_row() {
             }
         }
     }
-    assert_eq!(cells, 5 * 11 * (13 + 6));
+    assert_eq!(cells, Engine::ALL.len() * archs.len() * (WEIGHT_FORMATS.len() + KV_FORMATS.len()));
+    assert_eq!(cells, 5 * 12 * (13 + 6));
 }
 
 #[test]
@@ -102,6 +105,22 @@ fn pinned_cells_hold_by_the_sources() {
     // BF16 needs SM 8.0.
     assert_eq!(cell("vllm", "turing", Kind::Weights, "bf16"), Unsupported);
     assert_eq!(cell("vllm", "turing", Kind::Weights, "fp16"), Native);
+    // Ascend 910B (Atlas A2): vLLM Ascend and SGLang run 16-bit and msModelSlim
+    // W8A8 natively, W8A16/GPTQ as weight-only; no FP8 units; TensorRT-LLM and
+    // transformers do not run there; llama.cpp's CANN backend lacks k-quants.
+    assert_eq!(cell("vllm", "ascend910b", Kind::Weights, "bf16"), Native);
+    assert_eq!(cell("vllm", "ascend910b", Kind::Weights, "int8"), Native);
+    assert_eq!(cell("vllm", "ascend910b", Kind::Weights, "int8-wo"), WeightOnly);
+    assert_eq!(cell("vllm", "ascend910b", Kind::Weights, "fp8"), Unsupported);
+    assert_eq!(cell("vllm", "ascend910b", Kind::Weights, "int4-awq"), Unsupported);
+    assert_eq!(cell("vllm", "ascend910b", Kind::Kv, "fp8"), Unsupported);
+    assert_eq!(cell("vllm", "ascend910b", Kind::Kv, "bf16"), Native);
+    assert_eq!(cell("sglang", "ascend910b", Kind::Weights, "int4-gptq"), WeightOnly);
+    assert_eq!(cell("sglang", "ascend910b", Kind::Weights, "fp8"), Unsupported);
+    assert_eq!(cell("trt-llm", "ascend910b", Kind::Weights, "bf16"), Unsupported);
+    assert_eq!(cell("hf", "ascend910b", Kind::Weights, "bf16"), Unsupported);
+    assert_eq!(cell("llama.cpp", "ascend910b", Kind::Weights, "gguf-q4_k_m"), Unsupported);
+    assert_eq!(cell("llama.cpp", "ascend910b", Kind::Kv, "fp16"), Native);
     // An unknown engine is unsupported, not a panic.
     assert_eq!(cell("nope", "hopper", Kind::Weights, "bf16"), Unsupported);
 }

@@ -37,7 +37,7 @@ named! {
 }
 
 named! {
-    pub enum Vendor { Nvidia = "nvidia", Amd = "amd", Intel = "intel" }
+    pub enum Vendor { Nvidia = "nvidia", Amd = "amd", Intel = "intel", Huawei = "huawei" }
 }
 
 named! {
@@ -45,6 +45,9 @@ named! {
     pub enum Arch {
         Volta = "volta", Turing = "turing", Ampere = "ampere", Ada = "ada", Hopper = "hopper", Blackwell = "blackwell",
         Cdna2 = "cdna2", Cdna3 = "cdna3", Cdna4 = "cdna4", Gaudi2 = "gaudi2", Gaudi3 = "gaudi3",
+        /// Huawei Ascend 910B (Atlas A2 generation, Da Vinci cores), named as CANN names
+        /// the SoC family (`ascend910b`); no FP8 units (FP8 arrives with Ascend 950).
+        Ascend910b = "ascend910b",
     }
 }
 
@@ -183,7 +186,7 @@ pub fn parse_gpus(text: &str) -> Result<Vec<Gpu>, TableError> {
         out.push(Gpu {
             id: row.req_str("id")?,
             name: row.req_str("name")?,
-            vendor: Vendor::parse(row.text("vendor")).ok_or_else(|| row.error("vendor", format!("`{}` is not nvidia|amd|intel", row.text("vendor"))))?,
+            vendor: Vendor::parse(row.text("vendor")).ok_or_else(|| row.error("vendor", format!("`{}` is not nvidia|amd|intel|huawei", row.text("vendor"))))?,
             arch: Arch::parse(row.text("arch")).ok_or_else(|| row.error("arch", format!("`{}` is not a known architecture", row.text("arch"))))?,
             class,
             form_factor: FormFactor::parse(row.text("form_factor"))

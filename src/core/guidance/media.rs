@@ -69,7 +69,7 @@ pub fn guidance(cfg: &Config, j: &MediaJob<'_>, catalog: &Catalog, a: &Answer) -
             out.push(item("prices", None, Msg::new("g.note.prices").arg("date", p.price_as_of.to_string())));
         }
     } else {
-        out.push(item("nofit", None, Msg::new("g.media.nofit")));
+        out.push(super::no_pick(cfg, a, Msg::new("g.media.nofit")));
     }
     if !cfg.enc_offload && mem.parts.text_encoders > 2.0 * GIB {
         out.push(item("enc-offload", None, Msg::new("g.media.offload").arg("enc", gib1(mem.parts.text_encoders))));

@@ -52,7 +52,7 @@ pub fn guidance(cfg: &Config, t: &MediaTrainJob<'_>, a: &Answer) -> Vec<Guidance
     match pick {
         Some(p) if !p.price_overridden => out.push(GuidanceItem::new("prices", None, Msg::new("g.note.prices").arg("date", p.price_as_of.to_string()))),
         Some(_) => {}
-        None => out.push(GuidanceItem::new("nofit", None, Msg::new("g.media.nofit"))),
+        None => out.push(super::no_pick(cfg, a, Msg::new("g.media.nofit"))),
     }
     out.extend(suggestions(a));
     out

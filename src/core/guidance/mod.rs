@@ -26,6 +26,17 @@ pub fn for_answer(cfg: &Config, planner: &Planner<'_>, catalog: &Catalog, a: &An
     }
 }
 
+/// The note when there is no pick: an empty offer list (the catalog sells
+/// nothing that passes the filters, e.g. a pinned GPU nobody rents) is told
+/// apart from offers that exist but cannot hold the job (`fallback`).
+pub fn no_pick(cfg: &Config, a: &Answer, fallback: Msg) -> GuidanceItem {
+    if a.offers.is_empty() {
+        let what = cfg.gpu.clone().unwrap_or_else(|| "—".into());
+        return GuidanceItem::new("nooffer", None, Msg::new("g.note.nooffer").arg("gpu", what));
+    }
+    GuidanceItem::new("nofit", None, fallback)
+}
+
 /// "80 GB datacenter GPU or a 24–48 GB card?", answered from what the
 /// pick's plan needs per GPU (the memory breakdown's own figure): 24 and
 /// 48 GB cards expose about 22 and 44 GiB. Serving also answers for speed

@@ -103,7 +103,7 @@ pub fn guidance(cfg: &Config, job: &ServeJob<'_>, catalog: &Catalog, a: &Answer)
     }
     if pick.is_none() {
         let fmt = a.answers.best_weight_format.clone().unwrap_or_else(|| "int4-awq".into());
-        out.push(GuidanceItem::new("nofit", None, Msg::new("g.note.nofit").arg("fmt", fmt)));
+        out.push(super::no_pick(cfg, a, Msg::new("g.note.nofit").arg("fmt", fmt)));
     }
     out
 }

@@ -65,7 +65,7 @@ pub fn guidance(cfg: &Config, job: &TrainJob<'_>, catalog: &Catalog, a: &Answer)
             out.push(GuidanceItem::new("prices", None, Msg::new("g.note.prices").arg("date", p.price_as_of.to_string())));
         }
     } else {
-        out.push(GuidanceItem::new("nofit", None, Msg::new("g.note.nofit").arg("fmt", "nf4 (QLoRA)")));
+        out.push(super::no_pick(cfg, a, Msg::new("g.note.nofit").arg("fmt", "nf4 (QLoRA)")));
     }
     if let Some(c) = a.answers.checkpoint_bytes {
         out.push(GuidanceItem::new("checkpoints", None, Msg::new("g.train.ckpt").arg("size", gib1(c)).arg("n", cfg.ckpts.to_string())));

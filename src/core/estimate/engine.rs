@@ -77,7 +77,15 @@ pub fn factors(engine: Engine, gpu: &Gpu) -> Factors {
     let hbm = is_hbm_class(gpu);
     // Fitted on the calibration rows (`whichgpu calibrate FILE --fit`);
     // errors per kind are in README.md.
-    let trt = Factors { bw: 0.73, compute: 0.55, step_overhead_s: 0.0002, dequant_flops_per_weight: 2.5, quant_compute: 1.0, moe_layer_s: 0.0, layer_overhead_s: 0.0 };
+    let trt = Factors {
+        bw: 0.73,
+        compute: 0.55,
+        step_overhead_s: 0.0002,
+        dequant_flops_per_weight: 2.5,
+        quant_compute: 1.0,
+        moe_layer_s: 0.0,
+        layer_overhead_s: 0.0,
+    };
     match (engine, hbm) {
         // llama.cpp on GDDR cards: 44 llama-bench rows on GeForce cards
         // (fit split). `compute` is relative to the full-rate 16-bit tensor
@@ -123,9 +131,15 @@ pub fn factors(engine: Engine, gpu: &Gpu) -> Factors {
         // HF transformers eager generate: 3 memory rows only; ~52 % of peak
         // bandwidth at batch 1 on A10G (SERVING-NOTES.md) and Python
         // per-layer dispatch on every step.
-        (Engine::Hf, _) => {
-            Factors { bw: 0.52, compute: 0.35, step_overhead_s: 0.01, dequant_flops_per_weight: 10.0, quant_compute: 0.8, moe_layer_s: 0.0, layer_overhead_s: 0.0 }
-        }
+        (Engine::Hf, _) => Factors {
+            bw: 0.52,
+            compute: 0.35,
+            step_overhead_s: 0.01,
+            dequant_flops_per_weight: 10.0,
+            quant_compute: 0.8,
+            moe_layer_s: 0.0,
+            layer_overhead_s: 0.0,
+        },
     }
 }
 

@@ -77,4 +77,3 @@ pub fn fit_group(cases: &[&Case], catalog: &Catalog, start: Factors) -> Factors 
     }
     best
 }
-

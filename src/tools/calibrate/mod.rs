@@ -10,7 +10,7 @@ mod fit;
 pub mod split;
 
 pub use fit::fit_group;
-pub use split::{HeldOutStats, Split};
+pub use split::{join, HeldOutStats, Split};
 
 use crate::core::catalog::{Catalog, Gpu, Model};
 use crate::core::config::{Batch, Config, Engine};
@@ -363,31 +363,6 @@ fn spread(kind: Kind) -> crate::core::estimate::ranges::Spread {
         Kind::Memory => ranges::MEMORY,
         Kind::Ttft => ranges::PREFILL,
     }
-}
-
-/// Joins calibration-format files into one table: the first file whole,
-/// the others without their header line (the headers must match).
-pub fn join(texts: &[String]) -> Result<String, String> {
-    let mut out = String::new();
-    let mut header: Option<&str> = None;
-    for t in texts {
-        let mut lines = t.lines();
-        let h = lines.next().unwrap_or("").trim_end();
-        match header {
-            None => {
-                header = Some(h);
-                out.push_str(h);
-                out.push('\n');
-            }
-            Some(first) if first != h => return Err(format!("header `{h}` differs from `{first}`")),
-            Some(_) => {}
-        }
-        for l in lines.filter(|l| !l.trim().is_empty()) {
-            out.push_str(l);
-            out.push('\n');
-        }
-    }
-    Ok(out)
 }
 
 /// Runs every `task=serve` row: predicted vs measured, errors per kind,

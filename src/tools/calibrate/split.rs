@@ -38,6 +38,31 @@ pub fn source_key(source: &str) -> &str {
     s.get(..cut).unwrap_or(s).trim_end_matches(['/', ',', ';']).trim()
 }
 
+/// Joins calibration-format files into one table: the first file whole,
+/// the others without their header line (the headers must match).
+pub fn join(texts: &[String]) -> Result<String, String> {
+    let mut out = String::new();
+    let mut header: Option<&str> = None;
+    for t in texts {
+        let mut lines = t.lines();
+        let h = lines.next().unwrap_or("").trim_end();
+        match header {
+            None => {
+                header = Some(h);
+                out.push_str(h);
+                out.push('\n');
+            }
+            Some(first) if first != h => return Err(format!("header `{h}` differs from `{first}`")),
+            Some(_) => {}
+        }
+        for l in lines.filter(|l| !l.trim().is_empty()) {
+            out.push_str(l);
+            out.push('\n');
+        }
+    }
+    Ok(out)
+}
+
 /// Every (id, split, source key) of a calibration-format file, for the
 /// leak check across files.
 pub fn rows(text: &str) -> Result<Vec<(String, Split, String)>, TableError> {

@@ -102,6 +102,8 @@ fn held_out_serving_rows_per_regime() {
     let catalog = common::catalog();
     let texts = ["calibration.csv", "serving_measurements.csv"].map(|n| reference(n).expect("file")).to_vec();
     let text = calibrate::join(&texts).expect("same header");
+    // WHICHGPU_FIT=1 also prints the factors fitted on the fit rows (what
+    // `whichgpu calibrate … --fit` prints), without building the CLI.
     let report = calibrate::run(&text, catalog, std::env::var("WHICHGPU_FIT").is_ok()).expect("parses");
     println!("{}", report.text);
     let scored = report.rows_mapped as f64 / report.rows_total as f64;
@@ -110,5 +112,6 @@ fn held_out_serving_rows_per_regime() {
     let decode = group("kind: decode").expect("held-out decode rows");
     assert!(decode.median_ape <= 20.0, "held-out decode median {:.1}%", decode.median_ape);
     let llama_hbm = group("regime: llama.cpp on HBM").expect("held-out llama.cpp rows on HBM cards");
-    assert!(llama_hbm.rows >= 3 && llama_hbm.median_ape <= 25.0, "llama.cpp on HBM: {llama_hbm:?}");
+    // Issue 20, regime 1: at least five held-out rows, none off by 2× or more.
+    assert!(llama_hbm.rows >= 5 && llama_hbm.median_ape <= 25.0 && llama_hbm.worst_ratio < 2.0, "llama.cpp on HBM: {llama_hbm:?}");
 }

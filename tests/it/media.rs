@@ -46,8 +46,10 @@ fn bundled_table_parses_with_every_model() {
     }
     // Parameter counts are stored in units, not billions.
     assert_eq!(model("sdxl").denoiser_params, Some(2.567e9));
-    // Blank cells stay None (PixArt's T5 size was not read).
-    assert_eq!(model("pixart-sigma").text_encoder_params, None);
+    // PixArt-Sigma's T5-XXL encoder, counted from its config (4.762e9).
+    assert_eq!(model("pixart-sigma").text_encoder_params, Some(4.762e9));
+    // Blank cells stay None (no audio model below names a text encoder).
+    assert_eq!(model("bark").text_encoder_params, None);
     for m in ms {
         assert!(!m.source.is_empty(), "{} has no source", m.id);
     }
@@ -299,8 +301,10 @@ fn every_model_gets_a_finite_estimate_on_every_gpu() {
 
 #[test]
 fn missing_components_lower_the_confidence() {
-    // PixArt-Sigma: T5 size not read → Low.
-    let pix = job(model("pixart-sigma"), "bf16");
+    // A model whose text encoder is named but not counted → Low
+    // (PixArt-Sigma with its T5 count removed).
+    let unread = MediaModel { text_encoder_params: None, ..model("pixart-sigma").clone() };
+    let pix = job(&unread, "bf16");
     assert!(pix.caveats().contains(&MediaCaveat::MissingTextEncoderParams));
     assert_eq!(pix.confidence(), Confidence::Low);
     // …unless the encoder is offloaded anyway.

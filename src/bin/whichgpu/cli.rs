@@ -13,7 +13,7 @@ use whichgpu::tools::{calibrate, skypilot};
 
 const USAGE: &str = "usage:
   whichgpu [--json] [--strict] [--today YYYY-MM-DD] '<query string>'
-  whichgpu calibrate FILE [--fit]     predicted vs measured for task=serve rows
+  whichgpu calibrate FILE... [--fit]  predicted vs measured for task=serve rows (fit on split=fit)
   whichgpu skypilot PROVIDER FILE --as-of YYYY-MM-DD --source TEXT
                                       a SkyPilot catalog CSV as offers.csv rows on stdout;
                                       skipped rows on stderr; exit 2 when none converts";
@@ -100,14 +100,25 @@ pub fn main() -> ExitCode {
 }
 
 fn calibrate_cmd(args: &[String], catalog: &Catalog) -> ExitCode {
-    let Some(path) = args.first() else {
+    let paths: Vec<&String> = args.iter().filter(|a| !a.starts_with("--")).collect();
+    if paths.is_empty() {
         eprintln!("{USAGE}");
         return ExitCode::from(2);
-    };
-    let text = match std::fs::read_to_string(path) {
+    }
+    let mut texts = Vec::new();
+    for path in paths {
+        match std::fs::read_to_string(path) {
+            Ok(t) => texts.push(t),
+            Err(e) => {
+                eprintln!("whichgpu: cannot read {path}: {e}");
+                return ExitCode::from(2);
+            }
+        }
+    }
+    let text = match calibrate::join(&texts) {
         Ok(t) => t,
         Err(e) => {
-            eprintln!("whichgpu: cannot read {path}: {e}");
+            eprintln!("whichgpu: {e}");
             return ExitCode::from(2);
         }
     };

@@ -25,6 +25,18 @@ pub struct Factors {
     /// kernel whose latency does not shrink with the work
     /// ([`MOE_LAYER_S`]).
     pub moe_layer_s: f64,
+    /// Fixed time per transformer layer per forward pass, s: an engine that
+    /// launches each layer's kernels one by one (llama.cpp's ggml graph:
+    /// norm, matmuls, RoPE, attention, FFN, about fifteen kernels a layer)
+    /// pays each kernel's launch and its grid's fill and drain whatever the
+    /// work; on a fast HBM card the tiny matrix-vector kernels of a
+    /// single-token step finish in a few µs, so the fixed part is a large
+    /// share of the step (llama.cpp issue #6763, NVIDIA's analysis of
+    /// llama-2-7b Q4_K_M on an H100 PCIe: the per-kernel gaps between
+    /// launches cost 14 % of a token, 143.35 → 163.83 tok/s once one CUDA
+    /// graph launches them). Fitted per GPU class on decode rows of models
+    /// with 32, 40 and 80 layers (`whichgpu calibrate --fit`).
+    pub layer_overhead_s: f64,
 }
 
 /// Per routed-expert layer and decode step in vLLM and SGLang's Triton
@@ -36,6 +48,16 @@ pub struct Factors {
 /// FlashInfer kernel instead and are not charged (gpt-oss-120b's row leaves
 /// 3 µs). `tests/calibration.rs` recomputes it.
 pub const MOE_LAYER_S: f64 = 65.5e-6;
+
+/// llama.cpp's fixed cost per layer and forward pass on GeForce (GDDR)
+/// cards, s ([`Factors::layer_overhead_s`]), fitted by `whichgpu calibrate
+/// --fit` on the fit split.
+pub const LLAMA_CPP_LAYER_S_GDDR: f64 = 65e-6;
+/// The same on HBM datacenter cards, s, fitted the same way.
+pub const LLAMA_CPP_LAYER_S_HBM: f64 = 135e-6;
+/// llama.cpp's achieved share of peak bandwidth on HBM cards, fitted jointly
+/// with [`LLAMA_CPP_LAYER_S_HBM`].
+pub const LLAMA_CPP_BW_HBM: f64 = 0.77;
 
 /// Whether the calibration data constrain this engine directly.
 pub fn has_direct_data(engine: Engine) -> bool {
@@ -55,15 +77,46 @@ pub fn factors(engine: Engine, gpu: &Gpu) -> Factors {
     let hbm = is_hbm_class(gpu);
     // Fitted on the calibration rows (`whichgpu calibrate FILE --fit`);
     // errors per kind are in README.md.
-    let trt = Factors { bw: 0.73, compute: 0.55, step_overhead_s: 0.0002, dequant_flops_per_weight: 2.5, quant_compute: 1.0, moe_layer_s: 0.0 };
+    let trt = Factors {
+        bw: 0.73,
+        compute: 0.55,
+        step_overhead_s: 0.0002,
+        dequant_flops_per_weight: 2.5,
+        quant_compute: 1.0,
+        moe_layer_s: 0.0,
+        layer_overhead_s: 0.0,
+    };
     match (engine, hbm) {
-        // llama.cpp: 44 llama-bench rows on GeForce cards. `compute` is
-        // relative to the FP32-accumulate BF16 rate of the table; llama.cpp
-        // accumulates in FP16, hence a factor near 1. No HBM rows: the GDDR
-        // fit is used on datacenter cards too, with lower confidence.
-        (Engine::LlamaCpp, _) => {
-            Factors { bw: 0.77, compute: 0.88, step_overhead_s: 0.0006, dequant_flops_per_weight: 0.0, quant_compute: 0.85, moe_layer_s: 0.0 }
-        }
+        // llama.cpp on GDDR cards: 44 llama-bench rows on GeForce cards
+        // (fit split). `compute` is relative to the full-rate 16-bit tensor
+        // rate (twice the table's FP32-accumulate figure on GeForce, see
+        // `ServeJob::compute_rate`).
+        (Engine::LlamaCpp, false) => Factors {
+            bw: 0.93,
+            compute: 0.48,
+            step_overhead_s: 0.0006,
+            dequant_flops_per_weight: 2.0,
+            quant_compute: 0.80,
+            moe_layer_s: 0.0,
+            layer_overhead_s: LLAMA_CPP_LAYER_S_GDDR,
+        },
+        // llama.cpp on HBM datacenter cards: 10 decode rows on A100 80GB
+        // and H100 PCIe (7B, 13B, 70B; XiongjieDai, Dec 2023 snapshot).
+        // The same kernels leave a fixed cost per layer several times the
+        // GeForce one: the weight read of a layer is over in a few µs on
+        // 2 TB/s, so launches and grid fill/drain of ~15 kernels a layer
+        // are no longer hidden. No HBM prompt-processing rows state their
+        // prompt length, so `compute` is the GeForce fit on the same
+        // full-rate base (datacenter parts accumulate in FP32 at full rate).
+        (Engine::LlamaCpp, true) => Factors {
+            bw: LLAMA_CPP_BW_HBM,
+            compute: 0.48,
+            step_overhead_s: 0.0006,
+            dequant_flops_per_weight: 0.0,
+            quant_compute: 0.85,
+            moe_layer_s: 0.0,
+            layer_overhead_s: LLAMA_CPP_LAYER_S_HBM,
+        },
         // TensorRT-LLM: 10 trtllm-bench throughput rows (H100/H200) and 17
         // gpt-fast decode rows (A100), mapped to this profile.
         (Engine::TrtLlm, _) => trt,
@@ -78,7 +131,15 @@ pub fn factors(engine: Engine, gpu: &Gpu) -> Factors {
         // HF transformers eager generate: 3 memory rows only; ~52 % of peak
         // bandwidth at batch 1 on A10G (SERVING-NOTES.md) and Python
         // per-layer dispatch on every step.
-        (Engine::Hf, _) => Factors { bw: 0.52, compute: 0.35, step_overhead_s: 0.01, dequant_flops_per_weight: 10.0, quant_compute: 0.8, moe_layer_s: 0.0 },
+        (Engine::Hf, _) => Factors {
+            bw: 0.52,
+            compute: 0.35,
+            step_overhead_s: 0.01,
+            dequant_flops_per_weight: 10.0,
+            quant_compute: 0.8,
+            moe_layer_s: 0.0,
+            layer_overhead_s: 0.0,
+        },
     }
 }
 

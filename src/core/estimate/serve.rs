@@ -9,7 +9,7 @@
 //! KV cache (memory bound); tensor parallelism adds two all-reduces per layer
 //! (Shoeybi et al. 2019, Megatron-LM §3).
 
-use super::super::catalog::{Gpu, Model};
+use super::super::catalog::{Gpu, GpuClass, Model};
 use super::super::config::{Batch, Config, Engine};
 use super::super::precision::{self, Compute, WeightFormat};
 use super::arch;
@@ -256,7 +256,16 @@ impl<'a> ServeJob<'a> {
     fn compute_rate(&self, gpu: &Gpu, f: &Factors) -> f64 {
         let exec = self.executed(gpu);
         let quant = if self.format.weight_only { f.quant_compute } else { 1.0 };
-        precision::tensor_flops(gpu, exec) * f.compute * quant
+        // The table holds the 16-bit tensor rate with FP32 accumulation, the
+        // one PyTorch engines use; GeForce cards run it at half the rate of
+        // FP16 accumulation (NVIDIA Ada whitepaper: RTX 4090 165.2 vs 330.3
+        // TFLOPS; Ampere GA102 whitepaper: RTX 3090 71 vs 142), workstation
+        // and datacenter parts at the full rate. llama.cpp accumulates its
+        // 16-bit GEMMs in FP16 (cuBLAS `CUBLAS_COMPUTE_16F`, llama.cpp PR
+        // #3816) and runs quantized matmuls on INT8 MMA, so on GeForce its
+        // ceiling is twice the table's figure.
+        let full_rate = if self.engine == Engine::LlamaCpp && gpu.class == GpuClass::Consumer && exec == Compute::Bf16 { 2.0 } else { 1.0 };
+        precision::tensor_flops(gpu, exec) * full_rate * f.compute * quant
     }
 
     /// Precision of the matmuls on this GPU under this engine.
@@ -301,7 +310,9 @@ impl<'a> ServeJob<'a> {
         // MXFP4 experts run FlashInfer's fused MoE kernel (SGLang PR #8898,
         // vLLM PR #23696), without the Triton runner's per-layer launches.
         let t_moe = if self.format.compute == Compute::Fp4 { 0.0 } else { f64::from(m.moe_layers()) * f.moe_layer_s };
-        (t_weights.max(t_compute) + t_kv + t_comm + t_moe + f.step_overhead_s, bound)
+        // Every layer's kernels run once per step, one stage after another.
+        let t_layers = f64::from(m.layers) * f.layer_overhead_s;
+        (t_weights.max(t_compute) + t_kv + t_comm + t_moe + t_layers + f.step_overhead_s, bound)
     }
 
     /// Two all-reduces of the hidden state per layer under tensor
@@ -327,7 +338,11 @@ impl<'a> ServeJob<'a> {
         let t_compute = flops / self.compute_rate(gpu, &f);
         // Pipeline stages run one after another, so only TP divides the read.
         let t_weights = self.weight_bytes() / f64::from(plan.tp) / (gpu.bandwidth_bytes_per_s() * f.bw);
-        t_compute.max(t_weights) + self.allreduce_s(gpu, plan, n * batch)
+        // The fixed per-layer cost is paid once per prefill chunk (llama.cpp's
+        // `n_ubatch`), as in a decode step.
+        let chunk = f64::from(engine::prefill_chunk_tokens(self.engine, n.round() as u32).max(1));
+        let t_layers = (n * batch / chunk).ceil() * f64::from(m.layers) * f.layer_overhead_s;
+        t_compute.max(t_weights) + t_layers + self.allreduce_s(gpu, plan, n * batch)
     }
 
     /// Time to take in the images of `batch` requests: each request's

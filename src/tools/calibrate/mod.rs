@@ -1,7 +1,16 @@
 //! Checking the serving estimator against published measurements
 //! (`calibration.csv` format): map each row to a configuration, predict
 //! through the same code path as the CLI, report errors per kind, and fit
-//! the engine efficiency factors.
+//! the engine efficiency factors on the rows whose `split` is `fit`.
+//! Rows are split by source before any fitting (`split.rs` checks that no
+//! held-out source appears among the fit rows); held-out rows are scored,
+//! never fitted.
+
+mod fit;
+pub mod split;
+
+pub use fit::fit_group;
+pub use split::{join, HeldOutStats, Split};
 
 use crate::core::catalog::{Catalog, Gpu, Model};
 use crate::core::config::{Batch, Config, Engine};
@@ -39,6 +48,8 @@ pub enum Kind {
     Prefill,
     Throughput,
     Memory,
+    /// Time to first token of one request, seconds.
+    Ttft,
 }
 
 impl Kind {
@@ -48,6 +59,7 @@ impl Kind {
             Kind::Prefill => "prefill",
             Kind::Throughput => "throughput",
             Kind::Memory => "memory",
+            Kind::Ttft => "ttft",
         }
     }
 }
@@ -56,6 +68,9 @@ impl Kind {
 #[derive(Debug, Clone)]
 pub struct Case {
     pub id: String,
+    pub split: Split,
+    /// The source with its version or date left out (see [`split::source_key`]).
+    pub source: String,
     pub kind: Kind,
     pub model: String,
     pub format: String,
@@ -119,11 +134,16 @@ pub fn parse_cases(text: &str, catalog: &Catalog) -> Result<(Vec<Case>, Vec<Unma
             continue;
         }
         let skip = |reason: &str| Unmapped { id: id.clone(), reason: reason.to_string() };
+        let Some(split) = Split::parse(row.text("split")) else {
+            unmapped.push(skip(&format!("split `{}` is neither fit nor held_out", row.text("split"))));
+            continue;
+        };
         let kind = match row.text("kind") {
             "decode" => Kind::Decode,
             "prefill" => Kind::Prefill,
             "throughput" => Kind::Throughput,
             "memory" => Kind::Memory,
+            "ttft" => Kind::Ttft,
             other => {
                 unmapped.push(skip(&format!("kind `{other}` is not estimated")));
                 continue;
@@ -175,6 +195,10 @@ pub fn parse_cases(text: &str, catalog: &Catalog) -> Result<(Vec<Case>, Vec<Unma
         };
         let lower = notes.to_ascii_lowercase();
         let mut input = row.opt_u32("input_tokens").ok().flatten();
+        if matches!(kind, Kind::Prefill | Kind::Ttft) && input.is_none() {
+            unmapped.push(skip("prompt length not stated"));
+            continue;
+        }
         let mut output = row.opt_u32("output_tokens").ok().flatten();
         if kind == Kind::Memory {
             if lower.contains("long prompt") {
@@ -199,10 +223,20 @@ pub fn parse_cases(text: &str, catalog: &Catalog) -> Result<(Vec<Case>, Vec<Unma
             unmapped.push(skip("GPU count not stated"));
             continue;
         }
-        let measured = match row.text("unit") {
-            "GiB" => value * GIB,
-            "GB" => value * 1e9,
-            "MB" => value * 1e6,
+        let measured = match (row.text("unit"), kind) {
+            ("GiB", _) => value * GIB,
+            ("GB", _) => value * 1e9,
+            ("MB", _) => value * 1e6,
+            ("ms", Kind::Ttft) => value / 1e3,
+            // A latency in ms given for a speed: the row derives tokens/s
+            // in `value_normalized` (its `metric_definition` says how).
+            ("ms", _) => match row.opt_f64("value_normalized").ok().flatten() {
+                Some(v) if v > 0.0 => v,
+                _ => {
+                    unmapped.push(skip("a latency without a derived speed"));
+                    continue;
+                }
+            },
             _ => value,
         };
         let mut kv = "bf16";
@@ -214,6 +248,8 @@ pub fn parse_cases(text: &str, catalog: &Catalog) -> Result<(Vec<Case>, Vec<Unma
         cases.push(Case {
             kv,
             id,
+            split,
+            source: split::source_key(row.text("source")).to_string(),
             kind,
             model: row.text("model_id").to_string(),
             format,
@@ -271,6 +307,7 @@ pub fn predict(case: &Case, catalog: &Catalog, factors: Option<Factors>) -> Opti
             let m = job.memory(plan, f64::from(case.batch.unwrap_or(1)));
             (m.weights + m.kv_cache + m.activations) * f64::from(plan.gpus())
         }
+        Kind::Ttft => job.speed(gpu, plan, 1.0).time_to_first_token_s,
     })
 }
 
@@ -294,68 +331,6 @@ pub fn group(case: &Case, catalog: &Catalog) -> Option<(Engine, bool)> {
     catalog.gpu(&case.gpu).map(|g| (case.engine, is_hbm_class(g)))
 }
 
-/// Fits the bandwidth factor (on decode rows) and the compute factor (on
-/// prefill and throughput rows) of one group by grid search minimising the
-/// median absolute log error; returns the fitted factors.
-pub fn fit_group(cases: &[&Case], catalog: &Catalog, start: Factors) -> Factors {
-    let err = |f: Factors, kinds: &[Kind]| -> f64 {
-        let errs: Vec<f64> =
-            cases.iter().filter(|c| kinds.contains(&c.kind)).filter_map(|c| predict(c, catalog, Some(f)).map(|p| (p / c.measured).ln().abs())).collect();
-        if errs.is_empty() {
-            0.0
-        } else {
-            percentile(&errs, 0.5) + 0.25 * percentile(&errs, 0.9)
-        }
-    };
-    let mut best = start;
-    for _ in 0..2 {
-        let decode_rows = cases.iter().any(|c| c.kind == Kind::Decode);
-        if decode_rows {
-            let mut b = (f64::MAX, best.bw);
-            for i in 20..=100 {
-                let f = Factors { bw: f64::from(i) / 100.0, ..best };
-                let e = err(f, &[Kind::Decode]);
-                if e < b.0 {
-                    b = (e, f.bw);
-                }
-            }
-            best.bw = b.1;
-        }
-        let wo = |c: &&&Case| precision::weight_format(&c.format).is_some_and(|f| f.weight_only);
-        if cases.iter().filter(wo).any(|c| c.kind == Kind::Decode) {
-            let mut b = (f64::MAX, best.dequant_flops_per_weight);
-            for i in 0..=24 {
-                let f = Factors { dequant_flops_per_weight: f64::from(i) / 2.0, ..best };
-                let e = err(f, &[Kind::Decode]);
-                if e < b.0 {
-                    b = (e, f.dequant_flops_per_weight);
-                }
-            }
-            best.dequant_flops_per_weight = b.1;
-        }
-        let compute_rows = cases.iter().any(|c| matches!(c.kind, Kind::Prefill | Kind::Throughput));
-        let quant_rows = cases.iter().filter(wo).any(|c| c.kind == Kind::Prefill);
-        let plain_rows = cases.iter().any(|c| c.kind == Kind::Prefill && !wo(&c));
-        // Jointly with the quantized-kernel efficiency when both kinds of rows exist.
-        let quants: Vec<f64> = if quant_rows && plain_rows { (6..=30).map(|i| f64::from(i) / 20.0).collect() } else { vec![best.quant_compute] };
-        if compute_rows {
-            let mut b = (f64::MAX, best.compute, best.quant_compute);
-            for &q in &quants {
-                for i in 5..=100 {
-                    let f = Factors { compute: f64::from(i) / 100.0, quant_compute: q, ..best };
-                    let e = err(f, &[Kind::Prefill, Kind::Throughput]);
-                    if e < b.0 {
-                        b = (e, f.compute, q);
-                    }
-                }
-            }
-            best.compute = b.1;
-            best.quant_compute = b.2;
-        }
-    }
-    best
-}
-
 /// Errors of one kind over the mapped rows.
 #[derive(Debug, Clone, PartialEq)]
 pub struct KindStats {
@@ -374,6 +349,8 @@ pub struct Report {
     pub rows_total: usize,
     pub rows_mapped: usize,
     pub unmapped: Vec<Unmapped>,
+    /// Errors of the held-out rows alone, per kind and per regime.
+    pub held_out: Vec<HeldOutStats>,
     pub text: String,
 }
 
@@ -384,6 +361,7 @@ fn spread(kind: Kind) -> crate::core::estimate::ranges::Spread {
         Kind::Prefill => ranges::PREFILL,
         Kind::Throughput => ranges::THROUGHPUT,
         Kind::Memory => ranges::MEMORY,
+        Kind::Ttft => ranges::PREFILL,
     }
 }
 
@@ -396,18 +374,21 @@ pub fn run(text: &str, catalog: &Catalog, fit: bool) -> Result<Report, TableErro
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "{:<6} {:<10} {:<16} {:<12} {:<16} {:<9} {:>3} {:>12} {:>12} {:>7}",
-        "id", "kind", "model", "format", "gpu", "engine", "tp", "measured", "predicted", "err%"
+        "{:<6} {:<4} {:<10} {:<16} {:<12} {:<16} {:<9} {:>3} {:>12} {:>12} {:>7}",
+        "id", "split", "kind", "model", "format", "gpu", "engine", "tp", "measured", "predicted", "err%"
     );
     let mut by_kind: std::collections::BTreeMap<Kind, Vec<(f64, f64, f64)>> = Default::default();
+    let mut scored: Vec<(&Case, f64)> = Vec::new();
     for c in &cases {
         let Some(p) = predict(c, catalog, None) else { continue };
+        scored.push((c, p));
         let (m, pv) = if c.kind == Kind::Memory { (c.measured / GIB, p / GIB) } else { (c.measured, p) };
         let e = ape(p, c.measured);
         let _ = writeln!(
             out,
-            "{:<6} {:<10} {:<16} {:<12} {:<16} {:<9} {:>3} {:>12.2} {:>12.2} {:>+7.1}{}",
+            "{:<6} {:<4} {:<10} {:<16} {:<12} {:<16} {:<9} {:>3} {:>12.3} {:>12.3} {:>+7.1}{}",
             c.id,
+            if c.split == Split::Fit { "fit" } else { "held" },
             c.kind.as_str(),
             c.model,
             c.format,
@@ -429,10 +410,10 @@ pub fn run(text: &str, catalog: &Catalog, fit: bool) -> Result<Report, TableErro
     for g in &gpus {
         for c in cases.iter().filter(|c| c.gpu == *g) {
             let Some(key) = group(c, catalog) else { continue };
-            let train: Vec<&Case> = cases.iter().filter(|x| x.gpu != *g && group(x, catalog) == Some(key)).collect();
+            let train: Vec<&Case> = cases.iter().filter(|x| x.split == Split::Fit && x.gpu != *g && group(x, catalog) == Some(key)).collect();
             let Some(gpu) = catalog.gpu(&c.gpu) else { continue };
             let start = crate::core::estimate::engine::factors(c.engine, gpu);
-            let f = if train.is_empty() || c.kind == Kind::Memory { start } else { fit_group(&train, catalog, start) };
+            let f = if train.is_empty() || matches!(c.kind, Kind::Memory | Kind::Ttft) { start } else { fit_group(&train, catalog, start) };
             if let Some(p) = predict(c, catalog, Some(f)) {
                 logo.entry(c.kind).or_default().push(ape(p, c.measured));
             }
@@ -462,6 +443,11 @@ pub fn run(text: &str, catalog: &Catalog, fit: bool) -> Result<Report, TableErro
         );
         stats.push(st);
     }
+    let held_out = split::held_out_stats(&scored, catalog);
+    let _ = writeln!(out, "\nheld-out rows only:\n{:<34} {:>5} {:>10} {:>8} {:>8}", "group", "rows", "median%", "p90%", "worst×");
+    for h in &held_out {
+        let _ = writeln!(out, "{:<34} {:>5} {:>10.1} {:>8.1} {:>8.2}", h.group, h.rows, h.median_ape, h.p90_ape, h.worst_ratio);
+    }
     let rows_total = cases.len() + unmapped.len();
     let _ = writeln!(out, "\nmapped {} of {} task=serve rows ({:.0}%)", cases.len(), rows_total, 100.0 * cases.len() as f64 / rows_total.max(1) as f64);
     for u in &unmapped {
@@ -473,21 +459,22 @@ pub fn run(text: &str, catalog: &Catalog, fit: bool) -> Result<Report, TableErro
         keys.sort_by_key(|k| (k.0.as_str(), k.1));
         keys.dedup();
         for key in keys {
-            let train: Vec<&Case> = cases.iter().filter(|c| group(c, catalog) == Some(key)).collect();
+            let train: Vec<&Case> = cases.iter().filter(|c| c.split == Split::Fit && group(c, catalog) == Some(key)).collect();
             let Some(gpu) = train.first().and_then(|c| catalog.gpu(&c.gpu)) else { continue };
             let f = fit_group(&train, catalog, crate::core::estimate::engine::factors(key.0, gpu));
             let _ = writeln!(
                 out,
-                "  {:<10} hbm={:<5} bw {:.2} compute {:.2} quant_compute {:.2} dequant_flops {:.1} ({} rows)",
+                "  {:<10} hbm={:<5} bw {:.2} compute {:.2} quant_compute {:.2} dequant_flops {:.1} layer {:.0} µs ({} fit rows)",
                 key.0.as_str(),
                 key.1,
                 f.bw,
                 f.compute,
                 f.quant_compute,
                 f.dequant_flops_per_weight,
+                f.layer_overhead_s * 1e6,
                 train.len()
             );
         }
     }
-    Ok(Report { stats, rows_total, rows_mapped: cases.len(), unmapped, text: out })
+    Ok(Report { stats, rows_total, rows_mapped: cases.len(), unmapped, held_out, text: out })
 }

@@ -1,0 +1,79 @@
+//! Fitting the engine factors of one engine × GPU-class group by grid
+//! search on the fit split's rows.
+
+use super::{percentile, predict, Case, Kind};
+use crate::core::catalog::Catalog;
+use crate::core::config::Engine;
+use crate::core::estimate::engine::Factors;
+use crate::core::precision;
+
+/// Fits the bandwidth factor (on decode rows) and the compute factor (on
+/// prefill and throughput rows) of one group by grid search minimising the
+/// median absolute log error; returns the fitted factors.
+pub fn fit_group(cases: &[&Case], catalog: &Catalog, start: Factors) -> Factors {
+    let err = |f: Factors, kinds: &[Kind]| -> f64 {
+        let errs: Vec<f64> =
+            cases.iter().filter(|c| kinds.contains(&c.kind)).filter_map(|c| predict(c, catalog, Some(f)).map(|p| (p / c.measured).ln().abs())).collect();
+        if errs.is_empty() {
+            0.0
+        } else {
+            percentile(&errs, 0.5) + 0.25 * percentile(&errs, 0.9)
+        }
+    };
+    let mut best = start;
+    for _ in 0..2 {
+        let decode_rows = cases.iter().any(|c| c.kind == Kind::Decode);
+        if decode_rows {
+            // llama.cpp launches each layer's kernels one by one: its fixed
+            // cost per layer is fitted jointly with the bandwidth share,
+            // 0–300 µs in 5 µs steps (other engines capture graphs or fuse
+            // kernels and keep 0).
+            let layers: Vec<f64> =
+                if cases.iter().all(|c| c.engine == Engine::LlamaCpp) { (0..=60).map(|i| f64::from(i) * 5e-6).collect() } else { vec![best.layer_overhead_s] };
+            let mut b = (f64::MAX, best.bw, best.layer_overhead_s);
+            for &l in &layers {
+                for i in 20..=100 {
+                    let f = Factors { bw: f64::from(i) / 100.0, layer_overhead_s: l, ..best };
+                    let e = err(f, &[Kind::Decode]);
+                    if e < b.0 {
+                        b = (e, f.bw, l);
+                    }
+                }
+            }
+            best.bw = b.1;
+            best.layer_overhead_s = b.2;
+        }
+        let wo = |c: &&&Case| precision::weight_format(&c.format).is_some_and(|f| f.weight_only);
+        if cases.iter().filter(wo).any(|c| c.kind == Kind::Decode) {
+            let mut b = (f64::MAX, best.dequant_flops_per_weight);
+            for i in 0..=24 {
+                let f = Factors { dequant_flops_per_weight: f64::from(i) / 2.0, ..best };
+                let e = err(f, &[Kind::Decode]);
+                if e < b.0 {
+                    b = (e, f.dequant_flops_per_weight);
+                }
+            }
+            best.dequant_flops_per_weight = b.1;
+        }
+        let compute_rows = cases.iter().any(|c| matches!(c.kind, Kind::Prefill | Kind::Throughput));
+        let quant_rows = cases.iter().filter(wo).any(|c| c.kind == Kind::Prefill);
+        let plain_rows = cases.iter().any(|c| c.kind == Kind::Prefill && !wo(&c));
+        // Jointly with the quantized-kernel efficiency when both kinds of rows exist.
+        let quants: Vec<f64> = if quant_rows && plain_rows { (6..=30).map(|i| f64::from(i) / 20.0).collect() } else { vec![best.quant_compute] };
+        if compute_rows {
+            let mut b = (f64::MAX, best.compute, best.quant_compute);
+            for &q in &quants {
+                for i in 5..=100 {
+                    let f = Factors { compute: f64::from(i) / 100.0, quant_compute: q, ..best };
+                    let e = err(f, &[Kind::Prefill, Kind::Throughput]);
+                    if e < b.0 {
+                        b = (e, f.compute, q);
+                    }
+                }
+            }
+            best.compute = b.1;
+            best.quant_compute = b.2;
+        }
+    }
+    best
+}

@@ -8,4 +8,5 @@ pub mod media;
 pub mod media_train;
 pub mod ranges;
 pub mod serve;
+pub mod stack;
 pub mod train;

@@ -154,10 +154,14 @@ fn zero3_pays_its_parameter_all_gathers_and_qlora_its_dequantization() {
     let l = Layout::data(8);
     let z1 = job(1, Method::Full).tokens_per_s(gpu, eff, l, link, link);
     let z3 = job(3, Method::Full).tokens_per_s(gpu, eff, l, link, link);
-    // ZeRO-3 is slower by at least its two all-gathers of the parameters.
+    // ZeRO-3 moves 3Ψ per step (two gathers of the parameters and a
+    // reduce-scatter of the gradients) against ZeRO-1's 2Ψ; the gathers
+    // overlap compute, so a step takes at least that traffic's time and
+    // never less than ZeRO-1's.
     let tokens_per_step = 8.0 * l.micro_batches() * 2048.0;
-    let gather_s = 2.0 * 7.0 / 8.0 * m.params_total * 2.0 / link;
-    assert!(tokens_per_step / z3 >= tokens_per_step / z1 + gather_s * 0.999, "ZeRO-3 {z3} vs ZeRO-1 {z1}");
+    let traffic_s = 3.0 * 7.0 / 8.0 * m.params_total * 2.0 / link;
+    assert!(tokens_per_step / z3 >= traffic_s * 0.999, "ZeRO-3 {z3}: step below its traffic {traffic_s} s");
+    assert!(z3 <= z1, "ZeRO-3 {z3} vs ZeRO-1 {z1}");
     // GeForce cards stage collectives through host memory.
     assert!(gpu.pcie_peer_bytes_per_s() < gpu.pcie_bytes_per_s());
     // QLoRA runs 30–40 % longer than LoRA (Raschka 2023: 39 %).
@@ -293,13 +297,15 @@ mod stack_properties {
         #![proptest_config(ProptestConfig::with_cases(96))]
 
         #[test]
-        fn offloading_never_increases_gpu_memory(t in 0usize..6, mb in 1u32..8, seq in 128u32..32768, method in 0usize..3, model in 0usize..60, dp in 1u32..3) {
+        fn offloading_never_increases_gpu_memory(t in 0usize..6, mb in 1u32..8, seq in 128u32..32768, method in 0usize..3, model in 0usize..60) {
             let catalog = common::catalog();
             let m = &catalog.models[model % catalog.models.len()];
             let trainer = Trainer::NAMES[t].1;
             let method = [Method::Full, Method::Lora, Method::Qlora][method];
             let cfg = Config { task: Task::Finetune, method, mb, seq, trainer, zero: 3, ..Config::default() };
-            let mem = |c: &Config| TrainJob::new(m, c).memory(f64::from(dp)).total();
+            // On one GPU; sharded over many, the root unit (embeddings) that
+            // FSDP gathers whole can outweigh a small model's saved shard.
+            let mem = |c: &Config| TrainJob::new(m, c).memory(1.0).total();
             let base = mem(&Config { act_offload: Some(false), ..cfg.clone() });
             let act = mem(&Config { act_offload: Some(true), ..cfg.clone() });
             let params = mem(&Config { act_offload: Some(false), param_offload: true, ..cfg.clone() });
@@ -307,4 +313,23 @@ mod stack_properties {
             prop_assert!(params <= base * 1.0001, "parameter offload {} > {}", params, base);
         }
     }
+}
+
+#[test]
+fn a_zero3_request_is_answered_with_fully_sharded_data_parallelism() {
+    // FSDP / ZeRO-3 prefetches each unit's parameters while the previous
+    // one computes; with the gathers overlapped, sharding over the node
+    // beats splitting every layer for a job that fits either way.
+    let catalog = common::catalog();
+    let cfg = Config {
+        task: Task::Finetune,
+        method: Method::Full,
+        zero: 3,
+        model: Some("llama-3.1-70b".into()),
+        gpu: Some("b200-sxm-180gb".into()),
+        ..Config::default()
+    };
+    let a = evaluate(&cfg, Vec::new(), catalog, common::today());
+    let r = a.results.first().expect("one GPU type");
+    assert_eq!((r.speeds.train_dp(), r.speeds.train_tp(), r.speeds.train_pp()), (Some(8), Some(1), Some(1)), "{:?}", r.speeds);
 }

@@ -10,3 +10,4 @@ pub mod ranges;
 pub mod serve;
 pub mod stack;
 pub mod train;
+pub mod train_flops;

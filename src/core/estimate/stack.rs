@@ -68,17 +68,19 @@ pub struct Stack {
     /// The stack can keep parameters in CPU memory (FSDP / ZeRO-3 offload).
     pub can_offload_params: bool,
     /// Counts the backward pass's gradients of the MLP intermediates beside
-    /// the one layer's activations (fitted on no row; the Hugging Face
-    /// profile keeps the estimator's earlier count so that links without
-    /// `trainer` keep their answer).
+    /// the one layer's activations (a count of tensors, no fitted factor).
+    /// The Hugging Face profile keeps the estimator's earlier count so that
+    /// links without `trainer` keep their answer.
     pub backward_working_set: bool,
 }
 
 /// 16-bit logits, an fp32 copy for the loss and its fp32 gradient.
 const FULL_LOGITS_BYTES: f64 = 2.0 + 4.0 + 4.0;
-/// torchtune's chunked output: 16-bit logits of every token, one of 8
-/// chunks upcast to fp32 with its fp32 gradient.
-const CHUNKED_LOGITS_BYTES: f64 = 2.0 + (4.0 + 4.0) / 8.0;
+/// `CEWithChunkedOutputLoss`'s default `num_output_chunks`.
+const LOSS_CHUNKS: f64 = 8.0;
+/// torchtune's chunked output: 16-bit logits of every token, one chunk at a
+/// time upcast to fp32 with its fp32 gradient.
+const CHUNKED_LOGITS_BYTES: f64 = 2.0 + 2.0 * 4.0 / LOSS_CHUNKS;
 
 impl Stack {
     pub fn of(trainer: Trainer) -> Stack {

@@ -67,7 +67,7 @@ pub fn form_view(p: &FormProps) -> Html {
             "trainer" => select(cfg.trainer.as_str().into(), &lists.trainers),
             "spot" => check(key, cfg.spot),
             // Unset: the trainer's default (Unsloth offloads), shown as such.
-            "act_offload" => check(key, cfg.act_offload.unwrap_or(Stack::of(cfg.trainer).offloads_activations)),
+            "act_offload" => check(key, cfg.act_offload.unwrap_or(Stack::of(cfg.trainer).offloads_by_default(cfg.gc))),
             "param_offload" => check(key, cfg.param_offload),
             _ => {
                 html! { <Field key={key} label={form::label_for(cfg, catalog, kind, key)} id={format!("in-{key}")} key_name={key} current={text(cfg, key)} {lang} on_set={p.on_set.clone()} /> }

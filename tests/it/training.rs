@@ -333,3 +333,20 @@ fn a_zero3_request_is_answered_with_fully_sharded_data_parallelism() {
     let r = a.results.first().expect("one GPU type");
     assert_eq!((r.speeds.train_dp(), r.speeds.train_tp(), r.speeds.train_pp()), (Some(8), Some(1), Some(1)), "{:?}", r.speeds);
 }
+
+#[test]
+fn the_form_offers_the_stack_and_offload_controls_with_labels_in_both_languages() {
+    use whichgpu::core::config::Lang;
+    use whichgpu::core::form::{self, FormKind};
+    use whichgpu::core::messages::ui;
+    let cfg = Config { task: Task::Finetune, ..Config::default() };
+    let inputs = form::inputs(&cfg, FormKind::Train);
+    for key in ["trainer", "act_offload", "param_offload"] {
+        assert!(inputs.advanced.contains(&key), "{key} missing from {:?}", inputs.advanced);
+        let label = form::label(FormKind::Train, key);
+        assert!(!ui(label, Lang::En).is_empty() && !ui(label, Lang::Zh).is_empty(), "{key}: label `{label}`");
+    }
+    // Serving has no training stack.
+    let serve = form::inputs(&Config::default(), FormKind::Serve);
+    assert!(!serve.advanced.contains(&"trainer"));
+}

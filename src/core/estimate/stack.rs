@@ -49,7 +49,7 @@
 //!   output layer), and one layer's gradients on their way out.
 //!   Megatron-LM and Unsloth have no parameter offload.
 
-use super::super::config::Trainer;
+use super::super::config::{Checkpointing, Trainer};
 
 /// What a training stack does by default.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -103,6 +103,15 @@ impl Stack {
             Trainer::Deepspeed => Stack { backward_working_set: true, ..hf },
             Trainer::Megatron => Stack { fp32_grads: true, can_offload_params: false, backward_working_set: true, ..hf },
         }
+    }
+}
+
+impl Stack {
+    /// Whether activations go to CPU memory when the link does not say:
+    /// Unsloth's offload is part of its gradient checkpointing, so not
+    /// without checkpointing.
+    pub fn offloads_by_default(&self, gc: Checkpointing) -> bool {
+        self.offloads_activations && gc != Checkpointing::None
     }
 }
 

@@ -146,7 +146,7 @@ impl<'a> TrainJob<'a> {
             rank: f64::from(cfg.rank),
             targets: cfg.targets,
             stack: Stack::of(cfg.trainer),
-            offload_activations: cfg.act_offload.unwrap_or(Stack::of(cfg.trainer).offloads_activations),
+            offload_activations: cfg.act_offload.unwrap_or(Stack::of(cfg.trainer).offloads_by_default(cfg.gc)),
             offload_params: cfg.param_offload && Stack::of(cfg.trainer).can_offload_params,
         }
     }

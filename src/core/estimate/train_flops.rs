@@ -12,7 +12,7 @@ use super::train::{Layout, TrainJob};
 
 impl TrainJob<'_> {
     /// Model FLOPs per token, counted as model-FLOPs utilisation counts
-    /// them (see module docs): the utilisation constants ([`mfu`]) are
+    /// them (see module docs): the utilisation constants (`train::mfu`) are
     /// published MFUs, so a step's time is these FLOPs over MFU × peak.
     /// Recomputation's extra forward is not added: the runs behind the
     /// constants recompute (llm-foundry's and torchtitan's 70B rows fully),

@@ -50,7 +50,7 @@ impl TrainJob<'_> {
     /// linear layers' GEMMs in FP8; attention stays in 16 bits
     /// (`DelayedScaling.fp8_dpa` is off by default in
     /// NVIDIA/TransformerEngine transformer_engine/common/recipe), the output
-    /// layer too (torchtitan's float8 converter skips `output`), and so do
+    /// layer too (torchtitan's float8 converter skips it: `filter_fqns = "output"` in pytorch/torchtitan@01424cb2 torchtitan/models/llama3/train_configs/llama3_8b.toml), and so do
     /// norms, activations, optimizer and communication. Of a step at
     /// utilisation `mfu` the GEMMs take mfu / g of the time, g the share of
     /// peak a long GEMM sustains (its MAMF: H100 SXM 794.5 of 989 TFLOPS,

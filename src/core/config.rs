@@ -27,6 +27,12 @@ named! {
 }
 
 named! {
+    /// The training stack: which memory techniques run by default
+    /// (`estimate::stack` holds each one's profile and sources).
+    pub enum Trainer { Hf = "hf", Torchtune = "torchtune", Unsloth = "unsloth", Axolotl = "axolotl", Deepspeed = "deepspeed", Megatron = "megatron" }
+}
+
+named! {
     pub enum Checkpointing { None = "none", Selective = "selective", Full = "full" }
 }
 
@@ -109,6 +115,14 @@ pub struct Config {
     pub targets: Targets,
     pub optim: Optim,
     pub optim_offload: bool,
+    /// The training stack (`trainer`); `hf` = the Hugging Face Trainer.
+    pub trainer: Trainer,
+    /// Activations offloaded to CPU memory between forward and backward;
+    /// `None` = the trainer's default (Unsloth offloads, the others do not).
+    pub act_offload: Option<bool>,
+    /// Parameters (and with them gradients and optimizer states) kept in
+    /// CPU memory: FSDP CPU offload or ZeRO-3 offload / ZeRO-Infinity.
+    pub param_offload: bool,
     pub mb: u32,
     pub seq: u32,
     pub gc: Checkpointing,
@@ -178,6 +192,9 @@ impl Default for Config {
             targets: Targets::All,
             optim: Optim::Adamw,
             optim_offload: false,
+            trainer: Trainer::Hf,
+            act_offload: None,
+            param_offload: false,
             mb: 1,
             seq: 2048,
             gc: Checkpointing::Full,

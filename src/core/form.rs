@@ -79,7 +79,11 @@ pub fn inputs(cfg: &Config, kind: FormKind) -> Inputs {
         main.push("per_job");
     }
     main.extend(["sort", "spot", "commit"]);
-    let mut advanced = if cfg.is_training() { vec!["optim", "gc", "zero", "rank", "ckpts"] } else { vec!["engine", "kv"] };
+    let mut advanced = match kind {
+        FormKind::Train => vec!["trainer", "optim", "gc", "zero", "act_offload", "param_offload", "rank", "ckpts"],
+        FormKind::ImageTrain => vec!["optim", "gc", "zero", "rank", "ckpts"],
+        _ => vec!["engine", "kv"],
+    };
     advanced.extend(["gpu", "gpus", "images"]);
     if cfg.images > 0 && cfg.task == Task::Serve {
         advanced.push("res");
@@ -130,6 +134,9 @@ pub fn label(kind: FormKind, key: &str) -> &'static str {
         "optim" => "ui.optim",
         "gc" => "ui.gc",
         "zero" => "ui.zero",
+        "trainer" => "ui.trainer",
+        "act_offload" => "ui.act_offload",
+        "param_offload" => "ui.param_offload",
         "rank" => "ui.rank",
         "ckpts" => "ui.ckpts",
         "engine" => "ui.engine",

@@ -16,7 +16,8 @@ pub const FORMAT_VERSION: u32 = 1;
 pub const KEYS: &[&str] = &[
     "v", "task", "model", "params", "layers", "hidden", "heads", "kv_heads", "head_dim", "ffn", "vocab", "w", "kv",
     "engine", "gpu", "gpus", "nodes", "in", "out", "batch", "images", "res", "steps", "frames", "fps", "seconds",
-    "enc_offload", "method", "rank", "targets", "optim", "optim_offload", "mb", "seq", "gc", "flash", "zero",
+    "enc_offload", "method", "rank", "targets", "optim", "optim_offload", "trainer", "act_offload",
+    "param_offload", "mb", "seq", "gc", "flash", "zero",
     "tokens", "epochs", "days", "use", "hpd", "jobs", "jobmin", "per_job", "spot", "commit", "restart", "store",
     "ckpts", "egress", "sort", "provider", "region", "mintps", "maxttft", "rps", "maxusd", "price", "cat", "lang",
     "embed", "theme",
@@ -154,6 +155,9 @@ fn apply(cfg: &mut Config, key: &str, value: &str) -> Result<(), Notice> {
         "targets" => c.targets = pick(value, key, Targets::NAMES)?,
         "optim" => c.optim = pick(value, key, Optim::NAMES)?,
         "optim_offload" => c.optim_offload = flag(value, key)?,
+        "trainer" => c.trainer = pick(value, key, Trainer::NAMES)?,
+        "act_offload" => c.act_offload = Some(flag(value, key)?),
+        "param_offload" => c.param_offload = flag(value, key)?,
         "mb" => c.mb = int(value, key, 1, 4096)?,
         "seq" => c.seq = int(value, key, 16, 1_048_576)?,
         "gc" => c.gc = pick(value, key, Checkpointing::NAMES)?,
@@ -355,6 +359,15 @@ pub fn encode(cfg: &Config) -> String {
     }
     if cfg.optim_offload {
         put("optim_offload", "1".into());
+    }
+    if cfg.trainer != d.trainer {
+        put("trainer", cfg.trainer.as_str().into());
+    }
+    if let Some(a) = cfg.act_offload {
+        put("act_offload", if a { "1" } else { "0" }.into());
+    }
+    if cfg.param_offload {
+        put("param_offload", "1".into());
     }
     if cfg.mb != d.mb {
         put("mb", cfg.mb.to_string());

@@ -220,6 +220,8 @@ pub const MESSAGES: &[(&str, &str, &str)] = &[
     ("notice.gpus.heads", "{engine} needs a tensor-parallel size that divides the model's {heads} attention heads and divides or is a multiple of its {kv} KV heads", "{engine} 的张量并行数必须整除模型的 {heads} 个注意力头，并整除其 {kv} 个 KV 头或为其倍数"),
     ("notice.seconds", "{model} generates at most {window} s per clip; estimating a {window} s clip", "{model} 每段最多生成 {window} 秒；按 {window} 秒的片段估算"),
     ("notice.w_media", "weight format `{w}` is not used for generation models; using the model's own precision", "生成模型不使用权重格式 `{w}`；改用模型自身的精度"),
+    ("notice.param_offload.trainer", "{trainer} cannot keep parameters in CPU memory; param_offload is ignored", "{trainer} 不能把参数放在 CPU 内存中；已忽略 param_offload"),
+    ("notice.param_offload.zero", "parameter offload needs a fully sharded job; assuming zero=3 (FSDP / ZeRO-3) instead of zero={zero}", "参数卸载需要完全分片的训练；按 zero=3（FSDP / ZeRO-3）而非 zero={zero} 计算"),
     ("notice.params", "model=custom needs `params` (billions); assuming 7", "model=custom 需要 `params`（十亿）；按 7 计算"),
     ("notice.kv_heads", "{value} does not divide {heads} heads; using {kv}", "{value} 不能整除 {heads} 个注意力头；改用 {kv}"),
 ];
@@ -356,6 +358,9 @@ pub const UI: &[(&str, &str, &str)] = &[
     ("ui.zero.1", "ZeRO-1: optimizer states", "ZeRO-1：优化器状态"),
     ("ui.zero.2", "ZeRO-2: + gradients", "ZeRO-2：再加梯度"),
     ("ui.zero.3", "ZeRO-3 / FSDP: + weights", "ZeRO-3 / FSDP：再加权重"),
+    ("ui.trainer", "Training stack", "训练框架"),
+    ("ui.act_offload", "Offload activations to CPU", "激活值卸载到 CPU"),
+    ("ui.param_offload", "Offload parameters to CPU (ZeRO-3 / FSDP)", "参数卸载到 CPU（ZeRO-3 / FSDP）"),
     ("ui.rank", "LoRA rank", "LoRA 秩"),
     ("ui.ckpts", "Checkpoints kept", "保留的检查点数"),
     ("ui.import", "Import offers (paste CSV or JSON with the catalog's columns)", "导入方案（粘贴与目录列相同的 CSV 或 JSON）"),

@@ -9,6 +9,7 @@ use super::config::{Batch, Config, CustomArch, Method, Task};
 use super::estimate::media::MediaJob;
 use super::estimate::media_train::MediaTrainJob;
 use super::estimate::serve::tp_allowed;
+use super::estimate::stack::Stack;
 use super::messages::Msg;
 use super::notice::Notice;
 use super::precision::{self, WeightFormat};
@@ -161,6 +162,9 @@ pub fn resolve<'c>(cfg: &Config, mut notices: Vec<Notice>, catalog: &'c Catalog)
             cfg.gpus = None;
         }
     }
+    if cfg.is_training() {
+        stack_notices(&mut cfg, &mut notices);
+    }
     let subject = match named {
         Named::Llm(model) => {
             let format = precision::weight_format(cfg.weight_format_id()).or_else(|| precision::weight_format("bf16")).unwrap_or(precision::BF16);
@@ -177,6 +181,23 @@ pub fn resolve<'c>(cfg: &Config, mut notices: Vec<Notice>, catalog: &'c Catalog)
         Named::Media(m) => Subject::ImageTrain(own_precision(&mut cfg, &mut notices, |c| image_train_job(m, c))),
     };
     Resolved { cfg, notices, unusable, subject }
+}
+
+/// Offload keys the chosen stack cannot honour: said, then what is assumed.
+/// Parameter offload exists for fully sharded jobs only (FSDP's
+/// `CPUOffload`, ZeRO-3's `offload_param`), and neither Unsloth nor
+/// Megatron-LM offers it (`estimate::stack`).
+fn stack_notices(cfg: &mut Config, notices: &mut Vec<Notice>) {
+    if !cfg.param_offload {
+        return;
+    }
+    if !Stack::of(cfg.trainer).can_offload_params {
+        notices.push(Notice::said("param_offload", Msg::new("notice.param_offload.trainer").arg("trainer", cfg.trainer.as_str())));
+        cfg.param_offload = false;
+    } else if cfg.zero < 3 {
+        notices.push(Notice::said("param_offload", Msg::new("notice.param_offload.zero").arg("zero", cfg.zero.to_string())));
+        cfg.zero = 3;
+    }
 }
 
 /// Builds a generation or image-training job; a language-model format (AWQ,

@@ -8,6 +8,7 @@ use super::fields::{Choice, Field, Options};
 use super::options::{self, OptionLists};
 use crate::core::catalog::Catalog;
 use crate::core::config::{Batch, Config, Lang};
+use crate::core::estimate::stack::Stack;
 use crate::core::form;
 use crate::core::link;
 use crate::core::messages::ui;
@@ -33,12 +34,16 @@ pub fn form_view(p: &FormProps) -> Html {
     let lists = use_memo(lang, |&lang| OptionLists::new(catalog, lang));
     let choices = use_memo((lang, cfg.task, kind), |&(lang, task, kind)| (options::models(catalog, task, lang), options::formats(kind)));
     let inputs = form::inputs(cfg, kind);
-    let spot_cb = {
+    // A checkbox for a `0`/`1` key.
+    let check = |key: &'static str, checked: bool| -> Html {
         let cb = p.on_set.clone();
-        Callback::from(move |e: Event| {
+        let onchange = Callback::from(move |e: Event| {
             let el: web_sys::HtmlInputElement = e.target_unchecked_into();
-            cb.emit(("spot", if el.checked() { "1" } else { "0" }.into()));
-        })
+            cb.emit((key, if el.checked() { "1" } else { "0" }.into()));
+        });
+        html! {
+            <label key={key} class="check" for={format!("in-{key}")}><input id={format!("in-{key}")} type="checkbox" {checked} {onchange} />{ ui(form::label_for(cfg, catalog, kind, key), lang) }</label>
+        }
     };
     let input = |key: &'static str| -> Html {
         let select = |current: String, options: &Options| {
@@ -59,9 +64,11 @@ pub fn form_view(p: &FormProps) -> Html {
             "kv" => select(cfg.kv.clone(), &lists.kvs),
             "gpu" => select(cfg.gpu.clone().unwrap_or_default(), &lists.gpus),
             "theme" => select(cfg.theme.as_str().into(), &lists.themes),
-            "spot" => html! {
-                <label key={key} class="check" for="in-spot"><input id="in-spot" type="checkbox" checked={cfg.spot} onchange={spot_cb.clone()} />{ ui(form::label_for(cfg, catalog, kind, key), lang) }</label>
-            },
+            "trainer" => select(cfg.trainer.as_str().into(), &lists.trainers),
+            "spot" => check(key, cfg.spot),
+            // Unset: the trainer's default (Unsloth offloads), shown as such.
+            "act_offload" => check(key, cfg.act_offload.unwrap_or(Stack::of(cfg.trainer).offloads_by_default(cfg.gc))),
+            "param_offload" => check(key, cfg.param_offload),
             _ => {
                 html! { <Field key={key} label={form::label_for(cfg, catalog, kind, key)} id={format!("in-{key}")} key_name={key} current={text(cfg, key)} {lang} on_set={p.on_set.clone()} /> }
             }

@@ -7,7 +7,7 @@ use std::rc::Rc;
 
 use super::fields::Options;
 use crate::core::catalog::Catalog;
-use crate::core::config::{Checkpointing, Commit, Engine, Lang, Method, Optim, Sort, Task, Theme, Usage};
+use crate::core::config::{Checkpointing, Commit, Engine, Lang, Method, Optim, Sort, Task, Theme, Trainer, Usage};
 use crate::core::form::{self, FormKind};
 use crate::core::messages::ui;
 use crate::core::precision;
@@ -18,6 +18,7 @@ pub struct OptionLists {
     pub gpus: Options,
     pub kvs: Options,
     pub engines: Options,
+    pub trainers: Options,
     pub tasks: Options,
     pub usages: Options,
     pub sorts: Options,
@@ -54,6 +55,7 @@ impl OptionLists {
             ),
             kvs: plain(precision::KV_FORMATS.iter().copied()),
             engines: plain(names(Engine::NAMES)),
+            trainers: plain(names(Trainer::NAMES)),
             tasks: labelled("task", Task::NAMES, lang),
             usages: labelled("use", Usage::NAMES, lang),
             sorts: labelled("sort", Sort::NAMES, lang),

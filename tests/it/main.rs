@@ -32,3 +32,4 @@ mod scenarios;
 mod skypilot;
 mod support;
 mod training;
+mod training_data;

@@ -8,4 +8,6 @@ pub mod media;
 pub mod media_train;
 pub mod ranges;
 pub mod serve;
+pub mod stack;
 pub mod train;
+pub mod train_flops;

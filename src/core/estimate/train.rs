@@ -12,11 +12,12 @@
 //! attention), stored for every layer, only at layer inputs (2·h) with full
 //! recomputation; logits over the vocabulary in fp32 for the loss.
 //!
-//! Time: FLOPs ≈ 6·N·tokens for training (Kaplan et al. 2020, §2.1), 8·N
-//! with full recomputation (one more forward), 4·N for LoRA/QLoRA where
-//! frozen weights need no weight gradients, plus the attention term
-//! 12·layers·d_attn·seq per token (Narayanan et al. 2021, eq. 3, causal
-//! half), at a model-FLOPs utilisation fitted per GPU class.
+//! Time: model FLOPs ≈ 6·N·tokens for training (Kaplan et al. 2020, §2.1),
+//! 4·N for LoRA/QLoRA where frozen weights need no weight gradients, plus
+//! the attention term 12·layers·d_attn·seq per token (Narayanan et al.
+//! 2021, eq. 3; the whole score matrix, as MFU is defined), at the
+//! published model-FLOPs utilisation per GPU class; FP8 speeds up the
+//! linear layers' GEMMs only ([`TrainJob::fp8_time_factor`]).
 //!
 //! Layouts ([`Layout`]): data parallel (with the ZeRO stage) × tensor
 //! parallel inside a node × pipeline stages, as Megatron-LM splits the
@@ -30,6 +31,7 @@
 use super::super::catalog::{Gpu, Model};
 use super::super::config::{Checkpointing, Config, Method, Optim, Targets, Task};
 use super::super::precision::{self, Compute, WeightFormat};
+use super::stack::{self, Stack};
 
 #[derive(Debug, Clone)]
 pub struct TrainJob<'a> {
@@ -50,10 +52,14 @@ pub struct TrainJob<'a> {
     pub flash: bool,
     pub rank: f64,
     pub targets: Targets,
-    /// Activations kept in CPU memory between forward and backward, and a
-    /// fused chunked cross-entropy (Unsloth's defaults).
+    /// The training stack's memory techniques ([`Stack`]).
+    pub stack: Stack,
+    /// Activations kept in CPU memory between forward and backward
+    /// (`act_offload`, else the stack's default).
     pub offload_activations: bool,
-    pub fused_loss: bool,
+    /// Parameters, gradients and optimizer states in CPU memory
+    /// (`param_offload`, where the stack can and the job is sharded).
+    pub offload_params: bool,
 }
 
 /// How a training job is split over its GPUs.
@@ -139,8 +145,9 @@ impl<'a> TrainJob<'a> {
             flash: cfg.flash,
             rank: f64::from(cfg.rank),
             targets: cfg.targets,
-            offload_activations: false,
-            fused_loss: false,
+            stack: Stack::of(cfg.trainer),
+            offload_activations: cfg.act_offload.unwrap_or(Stack::of(cfg.trainer).offloads_by_default(cfg.gc)),
+            offload_params: cfg.param_offload && Stack::of(cfg.trainer).can_offload_params,
         }
     }
 
@@ -172,14 +179,18 @@ impl<'a> TrainJob<'a> {
     /// included under mixed precision: AdamW 4+4 (+4 master); 8-bit AdamW
     /// 1+1 (Dettmers et al. 2021) (+4); Adafactor's factored second moment is
     /// negligible (Shazeer & Stern 2018) (+4); SGD momentum 4 (+4).
+    /// A stack that trains in pure 16-bit (torchtune) keeps no master copy
+    /// and its AdamW / momentum states in the weights' type.
     fn optimizer_bytes_per_param(&self) -> f64 {
-        let master = if self.train_bytes < 4.0 && self.method == Method::Full { 4.0 } else { 0.0 };
+        let mixed = self.train_bytes < 4.0 && self.method == Method::Full;
+        let master = if mixed && self.stack.fp32_master { 4.0 } else { 0.0 };
+        let state_scale = if mixed && !self.stack.fp32_master { self.train_bytes / 4.0 } else { 1.0 };
         let states = match self.optim {
-            Optim::Adamw => 8.0,
+            Optim::Adamw => 8.0 * state_scale,
             Optim::Adamw8bit => 2.0,
             Optim::Adafactor => 0.1,
             Optim::Sgd => 0.0,
-            Optim::SgdMomentum => 4.0,
+            Optim::SgdMomentum => 4.0 * state_scale,
         };
         master + states
     }
@@ -228,23 +239,42 @@ impl<'a> TrainJob<'a> {
         let mp = tp * pp;
         let trainable = self.trainable_params();
         let shard = |stage: u8| if self.zero >= stage { dp } else { 1.0 };
-        // Weights: the trainable copy at training precision, or the frozen base at its format.
-        let base_weights = if self.method == Method::Full {
-            m.params_total * self.train_bytes
+        // Weights: the trainable copy at training precision, or the frozen
+        // base at its format; the body and the root (embeddings, output
+        // layer, vision tower) apart for parameter offload.
+        let (body_weights, root_weights) = if self.method == Method::Full {
+            let root = m.params_total - m.body_params();
+            (m.body_params() * self.train_bytes, root * self.train_bytes)
         } else {
             let body_bits = if self.format.id == "fp32" { 32.0 } else { self.format.body_bits };
             let embed_bits = if self.format.id == "fp32" { 32.0 } else { self.format.embed_bits };
-            m.body_params() * body_bits / 8.0 + m.embedding_params() * embed_bits / 8.0 + m.vision_params() * 2.0
+            (m.body_params() * body_bits / 8.0, m.embedding_params() * embed_bits / 8.0 + m.vision_params() * 2.0)
         };
+        let layers = f64::from(m.layers) * if m.encoder_decoder { 2.0 } else { 1.0 };
         let adapter = if self.method == Method::Full { 0.0 } else { trainable * 4.0 };
-        let weights = base_weights / mp / shard(3) + adapter / mp;
-        // PEFT keeps adapters (and their gradients) in fp32 by default.
-        let grad_bytes = if self.method == Method::Full { self.train_bytes } else { 4.0 };
-        let gradients = trainable * grad_bytes / mp / shard(2);
-        let optimizer = if self.optim_offload { 0.0 } else { trainable * self.optimizer_bytes_per_param() / mp / shard(1) };
+        // PEFT keeps adapters (and their gradients) in fp32 by default;
+        // Megatron keeps fp32 main gradients.
+        let grad_bytes = if self.method == Method::Full && !self.stack.fp32_grads { self.train_bytes } else { 4.0 };
+        let (weights, gradients, optimizer) = if self.offload_params && self.zero >= 3 {
+            // In CPU memory; on the GPU the unit computed and the one
+            // prefetched (two layers), the root unit, and one layer's
+            // gradients on their way out (see `stack`).
+            let w = (2.0 * body_weights / layers.max(1.0) + root_weights) / tp + adapter / mp;
+            (w, trainable * grad_bytes / layers.max(1.0) / tp, 0.0)
+        } else {
+            let w = (body_weights + root_weights) / mp / shard(3) + adapter / mp;
+            // An optimizer step inside the backward pass (one GPU) frees
+            // each gradient as it is applied: the largest, the embedding's, is what stays.
+            let g = if self.stack.optimizer_in_backward && self.method == Method::Full && dp * mp <= 1.0 {
+                f64::from(m.vocab) * f64::from(m.hidden) * grad_bytes
+            } else {
+                trainable * grad_bytes / mp / shard(2)
+            };
+            let o = if self.optim_offload { 0.0 } else { trainable * self.optimizer_bytes_per_param() / mp / shard(1) };
+            (w, g, o)
+        };
         let tokens = self.mb * self.seq;
         let per_layer = self.layer_activation_bytes_per_token();
-        let layers = f64::from(m.layers) * if m.encoder_decoder { 2.0 } else { 1.0 };
         let stored = match (self.gc, self.offload_activations) {
             (_, true) => per_layer,
             (Checkpointing::Full, false) => layers * 2.0 * f64::from(m.hidden) * self.train_bytes / 2.0 + per_layer,
@@ -256,28 +286,31 @@ impl<'a> TrainJob<'a> {
             }
             (Checkpointing::None, false) => layers * per_layer,
         };
-        // Logits: 16-bit output, an fp32 copy for the loss and its gradient.
-        let logits_per_token = if self.fused_loss { 0.0 } else { f64::from(m.vocab) * (2.0 + 4.0 + 4.0) };
+        // While a layer's backward runs, the gradients of its MLP
+        // intermediates (two f-wide for a gated MLP) sit beside its activations.
+        let working = if self.stack.backward_working_set { self.mlp_gradient_bytes_per_token() } else { 0.0 };
+        // Logits held for the loss (see `stack`).
+        let logits_per_token = f64::from(m.vocab) * self.stack.loss_bytes_per_vocab;
         // Pipelined, the first stage holds L layers' worth and the last L/pp
         // layers plus the logits; the larger decides. Both divide by tp
         // (sequence parallelism; vocabulary-parallel logits).
-        let stored = stored.max(0.0);
+        let stored = stored.max(0.0) + working;
         let per_token = if pp > 1.0 { stored.max(stored / pp + logits_per_token) } else { stored + logits_per_token };
         TrainMemory { weights, gradients, optimizer, activations: tokens * per_token / tp, overhead: OVERHEAD_BYTES }
     }
 
-    /// Training FLOPs per token (see module docs).
-    pub fn flops_per_token(&self) -> f64 {
+    /// Gradients of the MLP's intermediates per token during its backward:
+    /// gate and up (2·f) for a gated MLP, the one f-wide input of the
+    /// activation otherwise, at 16 bits.
+    fn mlp_gradient_bytes_per_token(&self) -> f64 {
         let m = self.model;
-        let n = m.params_active;
-        let passes = match (self.method, self.gc) {
-            (Method::Full, Checkpointing::Full) => 8.0,
-            (Method::Full, _) => 6.0,
-            (_, Checkpointing::Full) => 6.0,
-            (_, _) => 4.0,
+        let h = f64::from(m.hidden);
+        let f = match &m.moe {
+            Some(moe) => f64::from(moe.expert_ffn) * f64::from(moe.active + moe.shared),
+            None => f64::from(m.ffn.unwrap_or(4 * m.hidden)),
         };
-        let attn = 12.0 * f64::from(m.layers) * f64::from(m.heads) * f64::from(m.head_dim) * self.seq / 2.0;
-        passes * n + attn * passes / 6.0
+        let gated = m.moe.is_some() || m.ffn.is_some_and(|x| f64::from(x) < 3.9 * h);
+        (if gated { 2.0 } else { 1.0 }) * f * self.train_bytes
     }
 
     /// The precision the matmuls run at.
@@ -310,7 +343,9 @@ impl<'a> TrainJob<'a> {
     /// overlaps the backward pass over `dp_link` (bytes/s per GPU).
     pub fn tokens_per_s(&self, gpu: &Gpu, mfu: f64, l: Layout, dp_link: f64, tp_link: f64) -> f64 {
         let (dp, tp, pp) = (f64::from(l.dp.max(1)), f64::from(l.tp.max(1)), f64::from(l.pp.max(1)));
-        let rate = precision::tensor_flops(gpu, self.compute(gpu)) * mfu;
+        // 16-bit (or fp32) rate; FP8 speeds up its share of the step.
+        let base = if self.compute(gpu) == Compute::Fp8 { Compute::Bf16 } else { self.compute(gpu) };
+        let rate = precision::tensor_flops(gpu, base) * mfu / self.fp8_time_factor(gpu, mfu);
         let mb_tokens = self.mb * self.seq;
         let stage_compute = mb_tokens * self.flops_per_token() / (tp * pp) / rate.max(1.0);
         let tp_comm = if tp > 1.0 {
@@ -329,15 +364,20 @@ impl<'a> TrainJob<'a> {
         let grad_bytes = self.trainable_params() * 2.0 / (tp * pp);
         let t_comm = if dp > 1.0 { 2.0 * (dp - 1.0) / dp * grad_bytes / dp_link.max(1.0) } else { 0.0 };
         // ZeRO-3 / FSDP gathers every parameter before its forward and again
-        // before its backward: 2·(dp−1)/dp of the shard's bytes per step
-        // (Rajbhandari et al. 2020, ZeRO §7.2.2: 3Ψ of traffic against
-        // data parallelism's 2Ψ), counted here without overlap.
+        // before its backward and reduce-scatters the gradients: 3Ψ of
+        // traffic against data parallelism's 2Ψ (Rajbhandari et al. 2020,
+        // ZeRO §7.2.2), so one more (dp−1)/dp of the shard's bytes. The
+        // gathers are prefetched while the previous unit computes (FSDP's
+        // `forward_prefetch` / `backward_prefetch`, DeepSpeed's
+        // `stage3_prefetch_bucket_size`) and overlap compute like the
+        // gradient buckets do.
         let t_gather = if self.zero >= 3 && dp > 1.0 {
-            2.0 * (dp - 1.0) / dp * self.model.params_total * self.format.body_bits / 8.0 / (tp * pp) / dp_link.max(1.0)
+            (dp - 1.0) / dp * self.model.params_total * self.format.body_bits / 8.0 / (tp * pp) / dp_link.max(1.0)
         } else {
             0.0
         };
-        let step = step_compute.max(t_comm) + t_gather;
+        let host = stack::host_link_s(step_compute, m * self.offloaded_activation_bytes(l), self.offloaded_state_bytes(l), gpu.pcie_bytes_per_s());
+        let step = step_compute.max(t_comm + t_gather) + host;
         if step > 0.0 {
             dp * m * mb_tokens / step
         } else {

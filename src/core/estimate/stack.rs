@@ -1,0 +1,130 @@
+//! Training stacks (`trainer=`): the memory techniques each one applies by
+//! default, as terms of the training memory and time, each from the
+//! stack's own code or documentation. Never decides a layout or a price.
+//!
+//! - Loss: the Hugging Face Trainer materialises the logits of every token
+//!   (16-bit output, an fp32 copy for the loss, its fp32 gradient: 10 bytes
+//!   per vocabulary entry, as this estimator has always counted).
+//!   torchtune's `CEWithChunkedOutputLoss` keeps the 16-bit logits and
+//!   upcasts one of 8 chunks at a time (pytorch/torchtune@0031bfb0
+//!   torchtune/modules/loss/ce_chunked_output_loss.py: `num_output_chunks
+//!   = 8`; the recipes of that README's table name it). Unsloth (from
+//!   2024.11, unslothai/unsloth@000252c9 unsloth/models/llama.py:
+//!   `fused_linear_cross_entropy` whenever more than 1,024 tokens and
+//!   `UNSLOTH_RETURN_LOGITS` unset) and Liger's fused linear cross-entropy
+//!   (axolotl-ai-cloud/axolotl@16a69469 examples/llama-3/
+//!   fft-8b-liger-fsdp.yaml: `liger_fused_linear_cross_entropy: true`)
+//!   compute the loss block by block from the hidden states: no logits
+//!   tensor at all.
+//! - Precision: torchtune trains in pure bf16, weights and optimizer states
+//!   alike ("we don't support mixed-precision training", torchtune@0031bfb0
+//!   docs/source/tutorials/memory_optimizations.rst), so AdamW keeps 2 + 2
+//!   bytes of state and no fp32 master copy. Megatron-LM keeps fp32 main
+//!   gradients beside the bf16 weights: 2 + 4 + 12 = 18 bytes per parameter
+//!   without its distributed optimizer (NVIDIA/Megatron-LM@9fc93771
+//!   docs/api-guide/dist_optimizer.md, the bytes-per-parameter table). The Hugging Face Trainer, DeepSpeed and Axolotl keep 16-bit
+//!   gradients and fp32 master weights with fp32 AdamW states (ZeRO §3).
+//! - torchtune's single-GPU full fine-tune steps the optimizer inside the
+//!   backward pass (`optimizer_in_bwd: True` in
+//!   recipes/configs/llama3_1/8B_full_single_device.yaml @0031bfb0): each
+//!   parameter's gradient is applied and freed as soon as it exists, so no
+//!   full gradient buffer is held, only the largest tensor's (the
+//!   embedding).
+//! - Activation offload: Unsloth's default `use_gradient_checkpointing =
+//!   "unsloth"` ("uses 30% less VRAM", unsloth@000252c9 README.md) moves
+//!   each checkpointed layer input to CPU memory; torchtune's
+//!   `enable_activation_offloading` does the same through saved-tensor
+//!   hooks (memory_optimizations.rst, "Activation Offloading"). The GPU then
+//!   holds one layer's activations while it is recomputed, and while its
+//!   backward runs the gradients of the gated MLP's two intermediates
+//!   (2·f values per token): the working set Unsloth's long-context table
+//!   (8B QLoRA, 2,972–342,733 tokens on 8–80 GB) grows by, about 212 KB
+//!   per token for Llama 3.1 8B.
+//! - Parameter offload (`param_offload=1`): FSDP's `CPUOffload(offload_params
+//!   =True)` (torchtune `fsdp_cpu_offload`, axolotl `fsdp_offload_params`)
+//!   and DeepSpeed ZeRO-3 `offload_param` (ZeRO-Infinity, Rajbhandari et
+//!   al. 2021) keep parameters, gradients and optimizer states in CPU
+//!   memory; the GPU holds the wrapped unit being computed and the one
+//!   prefetched (two decoder layers) plus the root unit (embeddings and
+//!   output layer), and one layer's gradients on their way out.
+//!   Megatron-LM and Unsloth have no parameter offload.
+
+use super::super::config::{Checkpointing, Trainer};
+
+/// What a training stack does by default.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Stack {
+    /// Bytes per token per vocabulary entry that the loss holds at its peak.
+    pub loss_bytes_per_vocab: f64,
+    /// Mixed precision: fp32 master weights and fp32 optimizer states for
+    /// full fine-tuning (false: states in the weights' 16-bit type).
+    pub fp32_master: bool,
+    /// fp32 gradients of the trainable weights (Megatron's main grads).
+    pub fp32_grads: bool,
+    /// The optimizer steps inside the backward pass on a single GPU.
+    pub optimizer_in_backward: bool,
+    /// Checkpointed activations go to CPU memory unless `act_offload=0`.
+    pub offloads_activations: bool,
+    /// The stack can keep parameters in CPU memory (FSDP / ZeRO-3 offload).
+    pub can_offload_params: bool,
+    /// Counts the backward pass's gradients of the MLP intermediates beside
+    /// the one layer's activations (a count of tensors, no fitted factor).
+    /// The Hugging Face profile keeps the estimator's earlier count so that
+    /// links without `trainer` keep their answer.
+    pub backward_working_set: bool,
+}
+
+/// 16-bit logits, an fp32 copy for the loss and its fp32 gradient.
+const FULL_LOGITS_BYTES: f64 = 2.0 + 4.0 + 4.0;
+/// `CEWithChunkedOutputLoss`'s default `num_output_chunks`.
+const LOSS_CHUNKS: f64 = 8.0;
+/// torchtune's chunked output: 16-bit logits of every token, one chunk at a
+/// time upcast to fp32 with its fp32 gradient.
+const CHUNKED_LOGITS_BYTES: f64 = 2.0 + 2.0 * 4.0 / LOSS_CHUNKS;
+
+impl Stack {
+    pub fn of(trainer: Trainer) -> Stack {
+        let hf = Stack {
+            loss_bytes_per_vocab: FULL_LOGITS_BYTES,
+            fp32_master: true,
+            fp32_grads: false,
+            optimizer_in_backward: false,
+            offloads_activations: false,
+            can_offload_params: true,
+            backward_working_set: false,
+        };
+        match trainer {
+            Trainer::Hf => hf,
+            Trainer::Torchtune => {
+                Stack { loss_bytes_per_vocab: CHUNKED_LOGITS_BYTES, fp32_master: false, optimizer_in_backward: true, backward_working_set: true, ..hf }
+            }
+            Trainer::Unsloth => Stack { loss_bytes_per_vocab: 0.0, offloads_activations: true, can_offload_params: false, backward_working_set: true, ..hf },
+            Trainer::Axolotl => Stack { loss_bytes_per_vocab: 0.0, backward_working_set: true, ..hf },
+            Trainer::Deepspeed => Stack { backward_working_set: true, ..hf },
+            Trainer::Megatron => Stack { fp32_grads: true, can_offload_params: false, backward_working_set: true, ..hf },
+        }
+    }
+}
+
+impl Stack {
+    /// Whether activations go to CPU memory when the link does not say:
+    /// Unsloth's offload is part of its gradient checkpointing, so not
+    /// without checkpointing.
+    pub fn offloads_by_default(&self, gc: Checkpointing) -> bool {
+        self.offloads_activations && gc != Checkpointing::None
+    }
+}
+
+/// Seconds a step spends moving offloaded bytes over the host link that
+/// compute does not hide. Activation offload streams on its own CUDA stream
+/// (torchtune's `OffloadActivations` with `use_streams`), so it costs only
+/// where the transfer outlasts the compute; parameter and optimizer offload
+/// move weights and gradients between the optimizer step on the CPU and
+/// the next forward, in the step's critical path (ZeRO-Offload, Ren et
+/// al. 2021 §4: one gradient copy out and one parameter copy back per
+/// step; parameter offload adds the fetch of each layer's weights before
+/// its forward and again before its backward).
+pub fn host_link_s(compute_s: f64, streamed_bytes: f64, serial_bytes: f64, host_bytes_per_s: f64) -> f64 {
+    let rate = host_bytes_per_s.max(1.0);
+    (streamed_bytes / rate - compute_s).max(0.0) + serial_bytes / rate
+}

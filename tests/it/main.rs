@@ -25,6 +25,7 @@ mod media_train;
 mod messages;
 mod multigpu;
 mod notices;
+mod ocp;
 mod plans;
 mod ranking;
 mod scenarios;

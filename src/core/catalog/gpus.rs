@@ -43,7 +43,7 @@ named! {
 named! {
     /// The architecture: what the support matrix and the kernels key on.
     pub enum Arch {
-        Volta = "volta", Turing = "turing", Ampere = "ampere", Ada = "ada", Hopper = "hopper", Blackwell = "blackwell",
+        Pascal = "pascal", Volta = "volta", Turing = "turing", Ampere = "ampere", Ada = "ada", Hopper = "hopper", Blackwell = "blackwell",
         Cdna2 = "cdna2", Cdna3 = "cdna3", Cdna4 = "cdna4", Gaudi2 = "gaudi2", Gaudi3 = "gaudi3",
     }
 }

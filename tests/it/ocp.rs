@@ -77,7 +77,8 @@ fn unknown_gpu_names_are_listed_not_guessed() {
     assert!(ids.contains(&"tensordock-rtx-3090-24gb-x1") && ids.contains(&"tensordock-rtx-a5000-24gb-x1"), "{ids:?}");
     // The cheapest RTX 3090 location wins; its vCPU/RAM come with it.
     let cheapest = offer(&offers, "tensordock-rtx-3090-24gb-x1");
-    let mut reader = csv::Reader::from_reader(sample("tensordock").as_bytes());
+    let text = sample("tensordock");
+    let mut reader = csv::Reader::from_reader(text.as_bytes());
     let prices: Vec<f64> = reader
         .records()
         .map(|r| r.expect("row"))

@@ -7,7 +7,9 @@
 //!   the engine efficiency factors.
 //! - [`skypilot`] — converts SkyPilot catalog CSVs into offer rows.
 //! - [`ocp`] — converts OpenComputePrices CSVs into offer rows.
+//! - [`silybench`] — converts silybench's dated GPU price list into offer rows.
 
 pub mod calibrate;
 pub mod ocp;
+pub mod silybench;
 pub mod skypilot;

@@ -29,6 +29,7 @@ mod ocp;
 mod plans;
 mod ranking;
 mod scenarios;
+mod silybench;
 mod skypilot;
 mod support;
 mod training;

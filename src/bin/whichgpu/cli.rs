@@ -9,7 +9,7 @@ use whichgpu::core::catalog::offers::parse_offers;
 use whichgpu::core::catalog::{Catalog, Date};
 use whichgpu::core::evaluate::evaluate_query;
 use whichgpu::core::report;
-use whichgpu::tools::{calibrate, ocp, skypilot};
+use whichgpu::tools::{calibrate, ocp, silybench, skypilot};
 
 const USAGE: &str = "usage:
   whichgpu [--json] [--strict] [--today YYYY-MM-DD] '<query string>'
@@ -19,7 +19,10 @@ const USAGE: &str = "usage:
                                       skipped rows on stderr; exit 2 when none converts
   whichgpu refresh ocp FILE --provider ID --source TEXT [--as-of YYYY-MM-DD]
                                       an OpenComputePrices CSV (data/<source>.csv) as offers.csv
-                                      rows of one provider; as-of defaults to each row's snapshot_date";
+                                      rows of one provider; as-of defaults to each row's snapshot_date
+  whichgpu refresh silybench FILE --source TEXT
+                                      silybench's derived/csv/gpu_prices.csv as offers.csv rows
+                                      (every provider of providers.csv, each row with its date)";
 
 fn today(arg: Option<&str>) -> Date {
     // The core reads no clock; the CLI passes today's date in.
@@ -207,24 +210,10 @@ fn refresh_cmd(args: &[String], catalog: &Catalog) -> ExitCode {
         }
     }
     let [family, path] = positional.as_slice() else {
-        return usage("give the source family (ocp) and FILE");
-    };
-    if family.as_str() != "ocp" {
-        return usage(&format!("unknown source family `{family}` (known: ocp; SkyPilot catalogs: whichgpu skypilot)"));
-    }
-    let as_of = match as_of {
-        Some(d) => match Date::parse(d) {
-            Some(d) => Some(d),
-            None => return usage("--as-of takes YYYY-MM-DD"),
-        },
-        None => None,
+        return usage("give the source family (ocp, silybench) and FILE");
     };
     let Some(source) = source.map(|s| s.trim()).filter(|s| !s.is_empty()) else {
         return usage("--source TEXT is required (where the file came from: repository, path, commit)");
-    };
-    let Some(provider) = provider.filter(|p| catalog.provider(p).is_some()) else {
-        let ids: Vec<&str> = catalog.providers.iter().map(|p| p.id.as_str()).collect();
-        return usage(&format!("--provider takes a providers.csv id ({})", ids.join(", ")));
     };
     let text = match std::fs::read_to_string(path) {
         Ok(t) => t,
@@ -233,26 +222,49 @@ fn refresh_cmd(args: &[String], catalog: &Catalog) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let conversion = match ocp::convert(provider, &text, as_of, source, &catalog.gpus) {
-        Ok(c) => c,
+    let result = match family.as_str() {
+        "ocp" => {
+            let as_of = match as_of {
+                Some(d) => match Date::parse(d) {
+                    Some(d) => Some(d),
+                    None => return usage("--as-of takes YYYY-MM-DD"),
+                },
+                None => None,
+            };
+            let Some(provider) = provider.filter(|p| catalog.provider(p).is_some()) else {
+                let ids: Vec<&str> = catalog.providers.iter().map(|p| p.id.as_str()).collect();
+                return usage(&format!("--provider takes a providers.csv id ({})", ids.join(", ")));
+            };
+            ocp::convert(provider, &text, as_of, source, &catalog.gpus).map(|c| (c.offers_csv, c.converted, c.skipped, c.unknown_gpus))
+        }
+        "silybench" => {
+            if as_of.is_some() || provider.is_some() {
+                return usage("silybench rows carry their provider and date: --provider and --as-of do not apply");
+            }
+            let ids: Vec<&str> = catalog.providers.iter().map(|p| p.id.as_str()).collect();
+            silybench::convert(&text, source, &ids, &catalog.gpus).map(|c| (c.offers_csv, c.converted, c.skipped, Vec::new()))
+        }
+        other => return usage(&format!("unknown source family `{other}` (known: ocp, silybench; SkyPilot catalogs: whichgpu skypilot)")),
+    };
+    let (offers_csv, converted, skipped, unknown) = match result {
+        Ok(r) => r,
         Err(e) => {
             eprintln!("whichgpu: {path}: {e}");
             return ExitCode::from(2);
         }
     };
-    print!("{}", conversion.offers_csv);
-    for (row, reason) in &conversion.skipped {
+    print!("{offers_csv}");
+    for (row, reason) in &skipped {
         eprintln!("skipped row {row}: {reason}");
     }
-    if !conversion.unknown_gpus.is_empty() {
-        eprintln!("whichgpu: GPU names not in the name table: {}", conversion.unknown_gpus.join(", "));
+    if !unknown.is_empty() {
+        eprintln!("whichgpu: GPU names not in the name table: {}", unknown.join(", "));
     }
-    eprintln!("whichgpu: converted {} offers, skipped {} rows", conversion.converted, conversion.skipped.len());
-    if conversion.converted == 0 {
+    eprintln!("whichgpu: converted {converted} offers, skipped {} rows", skipped.len());
+    if converted == 0 {
         return ExitCode::from(2);
     }
-    let check =
-        parse_offers("converted", &conversion.offers_csv).map_err(|e| e.to_string()).and_then(|offers| catalog.with_offers(offers).map_err(|e| e.to_string()));
+    let check = parse_offers("converted", &offers_csv).map_err(|e| e.to_string()).and_then(|offers| catalog.with_offers(offers).map_err(|e| e.to_string()));
     if let Err(e) = check {
         eprintln!("whichgpu: note: the rows do not load into the catalog as they are: {e}");
     }

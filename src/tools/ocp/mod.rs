@@ -22,7 +22,7 @@
 //! mapped are listed with their data-row number (the header is row 0) and a
 //! reason naming the field, never guessed.
 
-mod names;
+pub(crate) mod names;
 
 use std::collections::HashMap;
 

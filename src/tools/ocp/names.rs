@@ -2,7 +2,8 @@
 //! collectors write a short model name (`gpu_name`: "RTX 4090", "H100",
 //! "RTX A6000"), sometimes a board (`gpu_variant`: "PCIe", "NVLink", "SXM")
 //! and the memory. Names whose board or size is not said are errors, never
-//! guesses: an "H100" without a variant may be SXM, PCIe or NVL.
+//! guesses: an "H100" without a variant may be SXM, PCIe or NVL. The
+//! silybench converter uses the same table.
 
 use crate::core::catalog::Gpu;
 use crate::core::table::clip;
@@ -10,7 +11,7 @@ use crate::core::table::clip;
 /// Upper-cased, without spaces, '-' and '_', and without the "NVIDIA",
 /// "GEFORCE", "TESLA" and "AMD"/"RADEON"/"INSTINCT" prefixes that some
 /// collectors keep and others drop.
-pub(super) fn normalize(name: &str) -> String {
+pub(crate) fn normalize(name: &str) -> String {
     let mut s: String = name.chars().filter(|c| !matches!(c, ' ' | '-' | '_')).flat_map(char::to_uppercase).collect();
     for prefix in ["NVIDIA", "GEFORCE", "TESLA", "AMD", "RADEON", "INSTINCT"] {
         if let Some(rest) = s.strip_prefix(prefix) {
@@ -66,7 +67,8 @@ const FIXED: &[(&str, &str)] = &[
 /// The board a row states in `gpu_variant` or its instance name.
 fn board(variant: &str, instance: &str) -> Option<&'static str> {
     let v = format!("{} {}", variant.to_ascii_lowercase(), instance.to_ascii_lowercase());
-    if v.contains("sxm") {
+    if v.contains("sxm") || v.contains("hgx") {
+        // HGX baseboards carry SXM modules.
         Some("sxm")
     } else if v.contains("nvl") && !v.contains("nvlink") {
         Some("nvl")
@@ -80,7 +82,7 @@ fn board(variant: &str, instance: &str) -> Option<&'static str> {
 
 /// Maps a row's GPU to a catalog id. `mem_gb` is the memory of one GPU
 /// (0 when the file leaves it out).
-pub(super) fn map_gpu(name: &str, variant: &str, instance: &str, mem_gb: f64, gpus: &[Gpu]) -> Result<&'static str, String> {
+pub(crate) fn map_gpu(name: &str, variant: &str, instance: &str, mem_gb: f64, gpus: &[Gpu]) -> Result<&'static str, String> {
     let key = normalize(name);
     let by_size = |small: &'static str, large: &'static str, cut: f64| -> Result<&'static str, String> {
         if mem_gb <= 0.0 {

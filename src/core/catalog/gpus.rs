@@ -44,7 +44,7 @@ named! {
     /// The architecture: what the support matrix and the kernels key on.
     pub enum Arch {
         Pascal = "pascal", Volta = "volta", Turing = "turing", Ampere = "ampere", Ada = "ada", Hopper = "hopper", Blackwell = "blackwell",
-        Cdna2 = "cdna2", Cdna3 = "cdna3", Cdna4 = "cdna4", Gaudi2 = "gaudi2", Gaudi3 = "gaudi3",
+        Cdna2 = "cdna2", Cdna3 = "cdna3", Cdna4 = "cdna4", Rdna3 = "rdna3", Gaudi2 = "gaudi2", Gaudi3 = "gaudi3",
     }
 }
 

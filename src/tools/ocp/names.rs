@@ -56,6 +56,7 @@ const FIXED: &[(&str, &str)] = &[
     ("A40", "a40-48gb"),
     ("B200", "b200-sxm-180gb"),
     ("GB200", "gb200-186gb"),
+    ("RX7900XTX", "radeon-rx-7900-xtx-24gb"),
     ("MI250X", "mi250x-64gb"),
     ("MI300X", "mi300x-192gb"),
     ("MI325X", "mi325x-256gb"),

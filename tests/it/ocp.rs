@@ -53,16 +53,36 @@ fn a_collector_file_keeps_the_cheapest_row_of_each_gpu_and_count() {
 }
 
 #[test]
-fn an_aggregator_file_converts_only_the_asked_provider_and_skips_index_rows() {
+fn an_aggregator_file_converts_only_the_asked_provider_and_reads_index_rows_by_instance_name() {
     let as_of = Date::parse("2026-03-23").expect("date");
     let (c, offers) = run("salad", "getdeploying", Some(as_of));
     let ids: Vec<&str> = offers.iter().map(|o| &*o.id).collect();
-    assert_eq!(ids, ["salad-rtx-4090-24gb-x1", "salad-rtx-3090-24gb-x1", "salad-rtx-4080-16gb-x1", "salad-rtx-3080-10gb-x1", "salad-rtx-3070-8gb-x1"]);
+    // Index rows (`cheapest_<model>`) come first in the file; their model is
+    // the instance name's ("RTX 3090 Ti", where `gpu_name` says "RTX 3090").
+    assert_eq!(
+        ids,
+        [
+            "salad-rtx-4090-24gb-x1",
+            "salad-rtx-a5000-24gb-x1",
+            "salad-rtx-5090-32gb-x1",
+            "salad-rtx-3090-ti-24gb-x1",
+            "salad-rtx-4070-ti-super-16gb-x1",
+            "salad-rtx-3080-10gb-x1",
+            "salad-rtx-3090-24gb-x1",
+            "salad-rtx-4080-16gb-x1",
+            "salad-rtx-3070-8gb-x1"
+        ]
+    );
     assert!(offers.iter().all(|o| o.as_of == as_of && o.interconnect == Interconnect::Single));
     assert_eq!(offer(&offers, "salad-rtx-3090-24gb-x1").usd_per_hour, 0.11);
-    let why = |needle: &str| c.skipped.iter().filter(|(_, r)| r.contains(needle)).count();
-    assert_eq!(why("aggregator index row"), 16, "{:?}", c.skipped);
-    assert_eq!(why("is not `salad`"), 5);
+    let ti = offer(&offers, "salad-rtx-3090-ti-24gb-x1");
+    assert_eq!(ti.usd_per_hour, 0.12);
+    assert!(ti.notes.contains("aggregator index row"), "{}", ti.notes);
+    // An index row and a shape row of the same GPU are one offer.
+    assert!(offer(&offers, "salad-rtx-4090-24gb-x1").notes.contains("cheapest of 2"));
+    assert_eq!(c.unknown_gpus.len(), 10, "{:?}", c.unknown_gpus);
+    assert!(c.unknown_gpus.contains(&"GTX 1060".to_string()));
+    assert_eq!(c.skipped.iter().filter(|(_, r)| r.contains("is not `salad`")).count(), 5);
     // Multi-GPU shapes get a PCIe interconnect (no bridge assumed).
     let (_, scaleway) = run("scaleway", "getdeploying", None);
     let l4 = offer(&scaleway, "scaleway-l4-24gb-x2");

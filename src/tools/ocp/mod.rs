@@ -9,8 +9,10 @@
 //! `vcpus`, `ram_gb`, `region`, `country`, `pricing_type` (`on_demand`,
 //! `spot`, …), `price_per_hour` (whole instance), `currency` and
 //! `snapshot_date`. Aggregator files (`getdeploying.csv`) hold many
-//! providers; only the rows of the asked provider convert, and its index
-//! rows (`instance_type` `cheapest_<model>`) are skipped.
+//! providers; only the rows of the asked provider convert. GetDeploying's
+//! index rows (`instance_type` `cheapest_<model>`: this provider was the
+//! cheapest seller of that model) shorten `gpu_name` ("RTX 3090 Ti" comes
+//! as "RTX 3090"), so their model is read from the instance name.
 //!
 //! Marketplace files list one row per host or location. The converter keeps
 //! one offer per GPU model and count: the cheapest on-demand row, with the
@@ -106,13 +108,6 @@ pub fn convert(provider: &str, text: &str, as_of: Option<Date>, source: &str, gp
             skipped.push((row, format!("`provider` `{}` is not `{}`", clip(field("provider")), clip(provider))));
             continue;
         }
-        // GetDeploying's index rows ("cheapest_<model>") name the cheapest
-        // seller of a model with a shortened `gpu_name` ("RTX 3090 Ti" comes
-        // as "RTX 3090"): not an offer shape, and the name cannot be trusted.
-        if field("instance_type").starts_with("cheapest_") {
-            skipped.push((row, "`instance_type` `cheapest_…`: an aggregator index row, not an offer shape (its `gpu_name` is shortened)".into()));
-            continue;
-        }
         match priced_row(row, &fields, gpus) {
             Ok(p) => priced.push(p),
             Err((reason, unknown)) => {
@@ -160,6 +155,9 @@ pub fn convert(provider: &str, text: &str, as_of: Option<Date>, source: &str, gp
         }
         let on_demand = rows.iter().filter(|p| !p.spot).count();
         let mut notes = vec![NOTE.to_string(), format!("row {} (`{}`)", best.row, clip(&best.instance))];
+        if best.instance.starts_with("cheapest_") {
+            notes.push("an aggregator index row: this provider was the cheapest seller of the model; the model is read from the instance name".into());
+        }
         if on_demand > 1 {
             notes.push(format!("cheapest of {on_demand} on-demand rows for this GPU and count (hosts, regions or shapes)"));
         }
@@ -217,7 +215,8 @@ fn priced_row(row: usize, fields: &Fields, gpus: &[Gpu]) -> Result<Priced, (Stri
     // In 1..=1024 and whole, so the cast is exact.
     let count = count as u32;
     let mem_total = number_field("gpu_memory_gb", field("gpu_memory_gb")).map_err(plain)?.unwrap_or(0.0).max(0.0);
-    let name = field("gpu_name");
+    let index_model = field("instance_type").strip_prefix("cheapest_");
+    let name = index_model.unwrap_or(field("gpu_name"));
     if name.is_empty() {
         return Err(plain("`gpu_name` is empty".into()));
     }

@@ -37,6 +37,8 @@ const FIXED: &[(&str, &str)] = &[
     ("RTX5080", "rtx-5080-16gb"),
     ("RTX5090", "rtx-5090-32gb"),
     ("RTXA4000", "rtx-a4000-16gb"),
+    ("A4000", "rtx-a4000-16gb"),
+    ("A5000", "rtx-a5000-24gb"),
     ("RTXA5000", "rtx-a5000-24gb"),
     ("RTXA6000", "rtx-a6000-48gb"),
     ("A6000", "rtx-a6000-48gb"),

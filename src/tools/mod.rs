@@ -1,10 +1,15 @@
-//! Tools only the CLI (`whichgpu calibrate`, `whichgpu skypilot`) and the
+//! Tools only the CLI (`whichgpu calibrate`, `whichgpu skypilot`,
+//! `whichgpu refresh`) and the
 //! tests use; the page never links them. They build on [`crate::core`]
 //! (and may import from it); the core never imports from here.
 //!
 //! - [`calibrate`] — predicted vs measured on calibration files; fitting
 //!   the engine efficiency factors.
 //! - [`skypilot`] — converts SkyPilot catalog CSVs into offer rows.
+//! - [`ocp`] — converts OpenComputePrices CSVs into offer rows.
+//! - [`silybench`] — converts silybench's dated GPU price list into offer rows.
 
 pub mod calibrate;
+pub mod ocp;
+pub mod silybench;
 pub mod skypilot;

@@ -37,7 +37,7 @@ fn every_combination_resolves_to_exactly_one_row() {
         }
     }
     assert_eq!(cells, Engine::ALL.len() * archs.len() * (WEIGHT_FORMATS.len() + KV_FORMATS.len()));
-    assert_eq!(cells, 5 * 12 * (13 + 6));
+    assert_eq!(cells, 5 * 14 * (13 + 6));
 }
 
 #[test]

@@ -9,14 +9,20 @@ use whichgpu::core::catalog::offers::parse_offers;
 use whichgpu::core::catalog::{Catalog, Date};
 use whichgpu::core::evaluate::evaluate_query;
 use whichgpu::core::report;
-use whichgpu::tools::{calibrate, skypilot};
+use whichgpu::tools::{calibrate, ocp, silybench, skypilot};
 
 const USAGE: &str = "usage:
   whichgpu [--json] [--strict] [--today YYYY-MM-DD] '<query string>'
   whichgpu calibrate FILE... [--fit]  predicted vs measured for task=serve rows (fit on split=fit)
   whichgpu skypilot PROVIDER FILE --as-of YYYY-MM-DD --source TEXT
                                       a SkyPilot catalog CSV as offers.csv rows on stdout;
-                                      skipped rows on stderr; exit 2 when none converts";
+                                      skipped rows on stderr; exit 2 when none converts
+  whichgpu refresh ocp FILE --provider ID --source TEXT [--as-of YYYY-MM-DD]
+                                      an OpenComputePrices CSV (data/<source>.csv) as offers.csv
+                                      rows of one provider; as-of defaults to each row's snapshot_date
+  whichgpu refresh silybench FILE --source TEXT
+                                      silybench's derived/csv/gpu_prices.csv as offers.csv rows
+                                      (every provider of providers.csv, each row with its date)";
 
 fn today(arg: Option<&str>) -> Date {
     // The core reads no clock; the CLI passes today's date in.
@@ -49,6 +55,9 @@ pub fn main() -> ExitCode {
     };
     if args.first().map(String::as_str) == Some("calibrate") {
         return calibrate_cmd(&args[1..], catalog);
+    }
+    if args.first().map(String::as_str) == Some("refresh") {
+        return refresh_cmd(args.get(1..).unwrap_or_default(), catalog);
     }
     if args.first().map(String::as_str) == Some("skypilot") {
         return skypilot_cmd(args.get(1..).unwrap_or_default(), catalog);
@@ -189,6 +198,84 @@ fn skypilot_cmd(args: &[String], catalog: &Catalog) -> ExitCode {
     // (e.g. inter_node_gbps, which SkyPilot does not carry).
     let check =
         parse_offers("converted", &conversion.offers_csv).map_err(|e| e.to_string()).and_then(|offers| catalog.with_offers(offers).map_err(|e| e.to_string()));
+    if let Err(e) = check {
+        eprintln!("whichgpu: note: the rows do not load into the catalog as they are: {e}");
+    }
+    ExitCode::SUCCESS
+}
+
+fn refresh_cmd(args: &[String], catalog: &Catalog) -> ExitCode {
+    let usage = |why: &str| {
+        eprintln!("whichgpu refresh: {why}\n{USAGE}");
+        ExitCode::from(2)
+    };
+    let mut positional = Vec::new();
+    let (mut as_of, mut source, mut provider) = (None, None, None);
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--as-of" => as_of = it.next(),
+            "--source" => source = it.next(),
+            "--provider" => provider = it.next(),
+            _ => positional.push(a),
+        }
+    }
+    let [family, path] = positional.as_slice() else {
+        return usage("give the source family (ocp, silybench) and FILE");
+    };
+    let Some(source) = source.map(|s| s.trim()).filter(|s| !s.is_empty()) else {
+        return usage("--source TEXT is required (where the file came from: repository, path, commit)");
+    };
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("whichgpu: cannot read {path}: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let result = match family.as_str() {
+        "ocp" => {
+            let as_of = match as_of {
+                Some(d) => match Date::parse(d) {
+                    Some(d) => Some(d),
+                    None => return usage("--as-of takes YYYY-MM-DD"),
+                },
+                None => None,
+            };
+            let Some(provider) = provider.filter(|p| catalog.provider(p).is_some()) else {
+                let ids: Vec<&str> = catalog.providers.iter().map(|p| p.id.as_str()).collect();
+                return usage(&format!("--provider takes a providers.csv id ({})", ids.join(", ")));
+            };
+            ocp::convert(provider, &text, as_of, source, &catalog.gpus).map(|c| (c.offers_csv, c.converted, c.skipped, c.unknown_gpus))
+        }
+        "silybench" => {
+            if as_of.is_some() || provider.is_some() {
+                return usage("silybench rows carry their provider and date: --provider and --as-of do not apply");
+            }
+            let ids: Vec<&str> = catalog.providers.iter().map(|p| p.id.as_str()).collect();
+            silybench::convert(&text, source, &ids, &catalog.gpus).map(|c| (c.offers_csv, c.converted, c.skipped, Vec::new()))
+        }
+        other => return usage(&format!("unknown source family `{other}` (known: ocp, silybench; SkyPilot catalogs: whichgpu skypilot)")),
+    };
+    let (offers_csv, converted, skipped, unknown) = match result {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("whichgpu: {path}: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    print!("{offers_csv}");
+    for (row, reason) in &skipped {
+        eprintln!("skipped row {row}: {reason}");
+    }
+    if !unknown.is_empty() {
+        eprintln!("whichgpu: GPU names not in the name table: {}", unknown.join(", "));
+    }
+    eprintln!("whichgpu: converted {converted} offers, skipped {} rows", skipped.len());
+    if converted == 0 {
+        return ExitCode::from(2);
+    }
+    let check = parse_offers("converted", &offers_csv).map_err(|e| e.to_string()).and_then(|offers| catalog.with_offers(offers).map_err(|e| e.to_string()));
     if let Err(e) = check {
         eprintln!("whichgpu: note: the rows do not load into the catalog as they are: {e}");
     }

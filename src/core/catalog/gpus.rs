@@ -43,8 +43,8 @@ named! {
 named! {
     /// The architecture: what the support matrix and the kernels key on.
     pub enum Arch {
-        Volta = "volta", Turing = "turing", Ampere = "ampere", Ada = "ada", Hopper = "hopper", Blackwell = "blackwell",
-        Cdna2 = "cdna2", Cdna3 = "cdna3", Cdna4 = "cdna4", Gaudi2 = "gaudi2", Gaudi3 = "gaudi3",
+        Pascal = "pascal", Volta = "volta", Turing = "turing", Ampere = "ampere", Ada = "ada", Hopper = "hopper", Blackwell = "blackwell",
+        Cdna2 = "cdna2", Cdna3 = "cdna3", Cdna4 = "cdna4", Rdna3 = "rdna3", Gaudi2 = "gaudi2", Gaudi3 = "gaudi3",
         /// Huawei Ascend 910B (Atlas A2 generation, Da Vinci cores), named as CANN names
         /// the SoC family (`ascend910b`); no FP8 units (FP8 arrives with Ascend 950).
         Ascend910b = "ascend910b",

@@ -15,6 +15,7 @@ mod catalog;
 mod cli;
 mod contrast;
 mod estimator;
+mod export;
 mod fuzz;
 mod guidance;
 mod guidance_truth;

@@ -246,8 +246,10 @@ fn every_offer_gpu_has_a_skypilot_name_that_maps_back() {
 fn the_cli_emits_yaml_documents_and_commands_pick_first() {
     use std::process::Command;
     let run = |kind: &str| {
+        let args: &[&str] = if kind == "--json" { &["--json", "--emit", "command"] } else { &["--emit", kind] };
         let out = Command::new(env!("CARGO_BIN_EXE_whichgpu"))
-            .args(["--emit", kind, "task=serve&model=llama-3.1-70b&w=fp8&batch=16", "--today", "2026-11-29"])
+            .args(args)
+            .args(["task=serve&model=llama-3.1-70b&w=fp8&batch=16", "--today", "2026-11-29"])
             .output()
             .expect("run whichgpu");
         assert!(out.status.success());
@@ -262,6 +264,12 @@ fn the_cli_emits_yaml_documents_and_commands_pick_first() {
     let cmd = run("command");
     assert!(cmd.starts_with("# === pick: "));
     assert!(cmd.contains("vllm serve"));
+    let json = run("--json");
+    let v: Value = serde_json::from_str(&json).expect("JSON");
+    let export = v["export"].as_array().expect("an export array with --json --emit");
+    assert_eq!(export.len(), docs.len());
+    assert_eq!(export[0]["role"], "pick");
+    assert!(export[0]["skypilot_yaml"].as_str().is_some_and(|y| y.contains("accelerators: ")));
 }
 
 fn serve_query() -> impl Strategy<Value = String> {

@@ -30,6 +30,7 @@ fn block(id: String, title: &'static str, file: String, text: &str, copied: &Use
             copied.set(Some(id.clone()));
         })
     };
+    let label = format!("{} — {file}", ui(title, lang));
     let download = {
         let text = text.to_string();
         Callback::from(move |_| dom::download(&file, "text/plain", &text))
@@ -41,7 +42,7 @@ fn block(id: String, title: &'static str, file: String, text: &str, copied: &Use
                 <button type="button" data-testid={format!("copy-{id}")} onclick={copy}>{ ui(if done { "ui.export.copied" } else { "ui.export.copy" }, lang) }</button>
                 <button type="button" data-testid={format!("download-{id}")} onclick={download}>{ ui("ui.export.download", lang) }</button>
             </h4>
-            <pre class="scroll" tabindex="0" role="region" aria-label={ui(title, lang)} data-testid={format!("text-{id}")}>{ text }</pre>
+            <pre class="scroll" tabindex="0" role="region" aria-label={label} data-testid={format!("text-{id}")}>{ text }</pre>
         </div>
     }
 }

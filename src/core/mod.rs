@@ -8,6 +8,7 @@ pub mod config;
 pub mod date;
 pub mod estimate;
 pub mod evaluate;
+pub mod export;
 pub mod form;
 pub mod guidance;
 pub mod link;

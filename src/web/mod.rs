@@ -5,6 +5,7 @@
 pub mod app;
 pub mod charts;
 pub mod dom;
+pub mod export;
 pub mod fields;
 pub mod form;
 pub mod format;

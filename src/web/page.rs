@@ -9,6 +9,7 @@ use yew::prelude::*;
 
 use super::charts::Scatter;
 use super::dom;
+use super::export::Launch;
 use super::form::Form;
 use super::format::RenderUi;
 use super::guidance::guidance;
@@ -83,6 +84,7 @@ pub fn page(p: &PageProps) -> Html {
                     // pictures and the table behind them.
                     { recommendation(a, training, lang) }
                     { guidance(a, lang) }
+                    <Launch answer={a.clone()} {lang} />
                     { memory(&a.memory, usable_bytes(a), lang) }
                     <section class="card wide" aria-labelledby="h-scatter">
                         <h2 id="h-scatter">{ t("ui.scatter") }</h2>

@@ -16,6 +16,7 @@ mod china;
 mod cli;
 mod contrast;
 mod estimator;
+mod export;
 mod fuzz;
 mod guidance;
 mod guidance_truth;

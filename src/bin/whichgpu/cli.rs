@@ -8,11 +8,15 @@ use std::process::ExitCode;
 use whichgpu::core::catalog::offers::parse_offers;
 use whichgpu::core::catalog::{Catalog, Date};
 use whichgpu::core::evaluate::evaluate_query;
+use whichgpu::core::export;
 use whichgpu::core::report;
 use whichgpu::tools::{calibrate, ocp, silybench, skypilot};
 
 const USAGE: &str = "usage:
-  whichgpu [--json] [--strict] [--today YYYY-MM-DD] '<query string>'
+  whichgpu [--json] [--strict] [--today YYYY-MM-DD] [--emit skypilot|command] '<query string>'
+                                      --emit: the pick's and each alternative's SkyPilot task
+                                      (YAML documents, pick first) or engine command instead of
+                                      the report; with --json, an `export` array in the JSON
   whichgpu calibrate FILE... [--fit]  predicted vs measured for task=serve rows (fit on split=fit)
   whichgpu skypilot PROVIDER FILE --as-of YYYY-MM-DD --source TEXT
                                       a SkyPilot catalog CSV as offers.csv rows on stdout;
@@ -66,12 +70,21 @@ pub fn main() -> ExitCode {
     let mut strict = false;
     let mut query: Option<&str> = None;
     let mut today_arg = None;
+    let mut emit: Option<Emit> = None;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
             "--json" => json = true,
             "--strict" => strict = true,
             "--today" => today_arg = it.next().map(String::as_str),
+            "--emit" => match it.next().map(String::as_str) {
+                Some("skypilot") => emit = Some(Emit::Skypilot),
+                Some("command") => emit = Some(Emit::Command),
+                other => {
+                    eprintln!("whichgpu: --emit takes `skypilot` or `command`, not `{}`\n{USAGE}", other.unwrap_or(""));
+                    return ExitCode::from(2);
+                }
+            },
             "-h" | "--help" => {
                 println!("{USAGE}");
                 return ExitCode::SUCCESS;
@@ -91,14 +104,27 @@ pub fn main() -> ExitCode {
         eprintln!("whichgpu: nothing usable in the query");
         return ExitCode::from(2);
     }
+    let exports = if emit.is_some() { export::for_answer(&answer, catalog) } else { Vec::new() };
     if json {
-        match serde_json::to_string_pretty(&answer) {
+        let value = serde_json::to_value(&answer).map(|mut v| {
+            if let (Some(obj), true) = (v.as_object_mut(), emit.is_some()) {
+                obj.insert("export".to_string(), serde_json::to_value(&exports).unwrap_or_default());
+            }
+            v
+        });
+        match value.and_then(|v| serde_json::to_string_pretty(&v)) {
             Ok(s) => println!("{s}"),
             Err(e) => {
                 eprintln!("whichgpu: {e}");
                 return ExitCode::from(1);
             }
         }
+    } else if let Some(kind) = emit {
+        if exports.is_empty() {
+            eprintln!("whichgpu: no offer fits, so there is nothing to export");
+            return ExitCode::from(2);
+        }
+        print!("{}", emitted(&exports, kind));
     } else {
         print!("{}", report::text(&answer));
     }
@@ -106,6 +132,42 @@ pub fn main() -> ExitCode {
         return ExitCode::from(2);
     }
     ExitCode::SUCCESS
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Emit {
+    Skypilot,
+    Command,
+}
+
+/// The exports one after another, pick first: SkyPilot tasks as YAML
+/// documents separated by `---`, commands under a `# ===` heading each.
+fn emitted(exports: &[export::Export], kind: Emit) -> String {
+    let mut alt = 0;
+    let mut out = String::new();
+    for (i, e) in exports.iter().enumerate() {
+        let title = if e.role == "pick" {
+            format!("pick: {}", e.offer)
+        } else {
+            alt += 1;
+            format!("alternative {alt}: {}", e.offer)
+        };
+        match kind {
+            Emit::Skypilot => {
+                if i > 0 {
+                    out.push_str("---\n");
+                }
+                out.push_str(&format!("# {title}\n{}", e.skypilot_yaml));
+            }
+            Emit::Command => {
+                if i > 0 {
+                    out.push('\n');
+                }
+                out.push_str(&format!("# === {title} ===\n{}", e.command));
+            }
+        }
+    }
+    out
 }
 
 fn calibrate_cmd(args: &[String], catalog: &Catalog) -> ExitCode {

@@ -167,6 +167,23 @@ pub fn prefill_chunk_tokens(engine: Engine, prompt_tokens: u32) -> u32 {
     }
 }
 
+/// The share of GPU memory each engine is told it may take, as the plan
+/// assumes it (and the export's command sets it): vLLM's
+/// `--gpu-memory-utilization` (its default 0.9 in vllm-project/vllm
+/// @001999d2f360 vllm/engine/arg_utils.py), SGLang's `--mem-fraction-static`
+/// (0.88, this profile's assumption) and TensorRT-LLM's `--kv_cache_free_gpu_memory_fraction`
+/// (default 0.9, a share of what is free after the weights;
+/// NVIDIA/TensorRT-LLM tensorrt_llm/commands/serve.py). llama.cpp and HF
+/// transformers take no fraction: `None`.
+pub fn memory_fraction(engine: Engine) -> Option<f64> {
+    match engine {
+        Engine::Vllm => Some(0.9),
+        Engine::Sglang => Some(0.88),
+        Engine::TrtLlm => Some(0.9),
+        Engine::LlamaCpp | Engine::Hf => None,
+    }
+}
+
 /// What nvidia-smi will show per GPU, given what the job needs:
 /// vLLM pre-allocates `gpu_memory_utilization` (0.9) of the card; SGLang
 /// `mem_fraction_static` (~0.88) plus its activations; TensorRT-LLM gives
@@ -174,9 +191,9 @@ pub fn prefill_chunk_tokens(engine: Engine, prompt_tokens: u32) -> u32 {
 /// allocates exactly its context; PyTorch's caching allocator keeps ~10 % more than it uses.
 pub fn reserved_per_gpu(engine: Engine, needed_per_gpu: f64, needed_without_kv: f64, capacity: f64) -> f64 {
     let r = match engine {
-        Engine::Vllm => needed_per_gpu.max(0.9 * capacity),
-        Engine::Sglang => needed_per_gpu.max(0.88 * capacity + (needed_per_gpu - needed_without_kv).min(0.0)),
-        Engine::TrtLlm => needed_per_gpu.max(needed_without_kv + 0.9 * (capacity - needed_without_kv).max(0.0)),
+        Engine::Vllm => needed_per_gpu.max(memory_fraction(engine).unwrap_or(0.9) * capacity),
+        Engine::Sglang => needed_per_gpu.max(memory_fraction(engine).unwrap_or(0.88) * capacity + (needed_per_gpu - needed_without_kv).min(0.0)),
+        Engine::TrtLlm => needed_per_gpu.max(needed_without_kv + memory_fraction(engine).unwrap_or(0.9) * (capacity - needed_without_kv).max(0.0)),
         Engine::LlamaCpp => needed_per_gpu,
         Engine::Hf => needed_per_gpu * 1.1,
     };

@@ -1,9 +1,11 @@
 //! Accelerator and instance names in SkyPilot catalogs mapped to catalog
 //! GPU ids: SXM vs PCIe from the instance family, GCP's host machine types,
 //! the interconnect a board implies. Names it cannot pin down are errors,
-//! never guesses.
+//! never guesses. The accelerator-name table itself is the core's
+//! (`core::export::names`), which the SkyPilot export reads the other way.
 
 use crate::core::catalog::Gpu;
+pub(super) use crate::core::export::names::{lookup, normalize, Named};
 use crate::core::table::clip;
 
 /// GCP machine types that come with exactly these GPUs attached
@@ -44,11 +46,6 @@ pub(super) fn is_gcp_gpu_host(instance: &str) -> bool {
     ["a2-", "a3-", "a4-", "g2-"].iter().any(|p| instance.starts_with(p))
 }
 
-/// SkyPilot accelerator names, upper-cased without spaces, '-' and '_'.
-pub(super) fn normalize(name: &str) -> String {
-    name.chars().filter(|c| !matches!(c, ' ' | '-' | '_')).flat_map(char::to_uppercase).collect()
-}
-
 /// Board form of an A100/H100 whose SkyPilot name does not say it.
 #[derive(Clone, Copy, PartialEq)]
 pub(super) enum Board {
@@ -85,64 +82,6 @@ pub(super) fn board(instance: &str) -> Option<(Board, &'static str)> {
         return Some((Board::Nvl, "Azure NC H100 v5 VMs carry H100 NVL cards"));
     }
     None
-}
-
-/// What a SkyPilot accelerator name (normalized) stands for.
-pub(super) enum Named {
-    /// One GPU id.
-    Fixed(&'static str),
-    /// SXM, PCIe and NVL ids ("" where there is no such form): the name
-    /// alone does not say which.
-    Family([&'static str; 3]),
-}
-
-pub(super) fn lookup(key: &str) -> Option<Named> {
-    let id = match key {
-        "A100" => return Some(Named::Family(["a100-sxm-40gb", "a100-pcie-40gb", ""])),
-        "A10080GB" => return Some(Named::Family(["a100-sxm-80gb", "a100-pcie-80gb", ""])),
-        "H100" | "H10080GB" => return Some(Named::Family(["h100-sxm-80gb", "h100-pcie-80gb", "h100-nvl-94gb"])),
-        // GCP's A3 Mega: H100 SXM with more network.
-        "H100SXM" | "H100MEGA" => "h100-sxm-80gb",
-        "H100PCIE" => "h100-pcie-80gb",
-        "H100NVL" => "h100-nvl-94gb",
-        "H200" => "h200-sxm-141gb",
-        "B200" => "b200-sxm-180gb",
-        "GB200" => "gb200-186gb",
-        "GH200" => "gh200-96gb",
-        "A100SXM" => "a100-sxm-40gb",
-        "A100PCIE" => "a100-pcie-40gb",
-        "A10080GBSXM" => "a100-sxm-80gb",
-        "A10080GBPCIE" => "a100-pcie-80gb",
-        "L40S" => "l40s-48gb",
-        "L40" => "l40-48gb",
-        "L4" => "l4-24gb",
-        "A10G" => "a10g-24gb",
-        "A10" => "a10-24gb",
-        "A40" => "a40-48gb",
-        "A6000" | "RTXA6000" => "rtx-a6000-48gb",
-        "A4000" | "RTXA4000" => "rtx-a4000-16gb",
-        // Lambda's `RTX6000` is the Turing Quadro RTX 6000 (24 GB).
-        "RTX6000" | "QUADRORTX6000" => "quadro-rtx-6000-24gb",
-        "RTX6000ADA" => "rtx-6000-ada-48gb",
-        "RTXPRO6000" => "rtx-pro-6000-96gb",
-        "T4" => "t4-16gb",
-        "V100" => "v100-16gb",
-        "V10032GB" => "v100-32gb",
-        "RTX3070" => "rtx-3070-8gb",
-        "RTX3080" => "rtx-3080-10gb",
-        "RTX3080TI" => "rtx-3080-ti-12gb",
-        "RTX3090" => "rtx-3090-24gb",
-        "RTX4070TI" => "rtx-4070-ti-12gb",
-        "RTX4080" => "rtx-4080-16gb",
-        "RTX4090" => "rtx-4090-24gb",
-        "RTX5090" => "rtx-5090-32gb",
-        "MI250X" => "mi250x-64gb",
-        "MI300X" => "mi300x-192gb",
-        "MI325X" => "mi325x-256gb",
-        "MI355X" => "mi355x-288gb",
-        _ => return None,
-    };
-    Some(Named::Fixed(id))
 }
 
 pub(super) fn unknown(name: &str) -> String {

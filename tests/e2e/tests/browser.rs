@@ -242,6 +242,36 @@ async fn page_end_to_end() {
     let _ = c.close().await;
 }
 
+/// The launch card: copying the pick's SkyPilot task puts exactly the
+/// visible text on the clipboard, and that text asks for the pick's GPUs.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn copy_export_gives_the_visible_task() {
+    let port = serve(dist());
+    let (c, _driver) = browser(1280, 2000).await;
+    let q = "v=1&model=llama-3.1-70b&w=fp8&in=2000&out=500&batch=16&lang=en";
+    c.goto(&format!("http://127.0.0.1:{port}/?{q}")).await.expect("goto");
+    let shown = text(&c, "[data-testid=text-skypilot-pick]").await;
+    assert!(shown.contains("resources:") && shown.contains("accelerators: ") && shown.contains("use_spot: "), "{shown}");
+    let pick = text(&c, "[data-testid=pick-offer]").await;
+    assert!(!pick.is_empty());
+    // Headless Chromium may refuse the clipboard: record what the page writes.
+    c.execute("window.__clip=null;navigator.clipboard.writeText=t=>{window.__clip=t;return Promise.resolve()}", vec![]).await.expect("hook");
+    let button = wait_for(&c, "[data-testid=copy-skypilot-pick]").await;
+    assert_eq!(button.text().await.unwrap_or_default(), "Copy");
+    button.click().await.expect("click copy");
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let clip = c.execute("return window.__clip", vec![]).await.expect("clip");
+    let clip = clip.as_str().unwrap_or_default().to_string();
+    let pre = c.execute("return document.querySelector('[data-testid=text-skypilot-pick]').textContent", vec![]).await.expect("pre");
+    assert_eq!(Some(clip.as_str()), pre.as_str(), "the clipboard holds the visible task");
+    assert!(clip.starts_with("# whichgpu: SkyPilot task for offer "), "{clip}");
+    assert_eq!(text(&c, "[data-testid=copy-skypilot-pick]").await, "Copied");
+    // The command block is there too, with the pick's engine.
+    let cmd = text(&c, "[data-testid=text-command-pick]").await;
+    assert!(cmd.contains("vllm serve $MODEL --tensor-parallel-size"), "{cmd}");
+    let _ = c.close().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn narrow_screen_is_one_column() {
     let port = serve(dist());

@@ -1,0 +1,176 @@
+//! Export: what a person runs to launch the plan the answer recommends —
+//! a SkyPilot task ([`skypilot`]) and the engine's own command line
+//! ([`command`]) — for the pick and each alternative, with the values the
+//! plan assumed (layout, replicas, sequences per replica, context length,
+//! KV-cache precision, memory fraction; for training the launcher, the
+//! process counts and the ZeRO stage). It reads the answer and the catalog
+//! and computes nothing new. Where a mapping is unknown (a provider
+//! SkyPilot has no cloud for, a value an engine has no flag for) the text
+//! says so in a comment line and never guesses a name or a flag.
+//!
+//! Small on purpose: the page links it too, so YAML is written by hand
+//! (a tiny fixed shape) and no YAML library enters the Wasm build.
+
+pub mod command;
+pub mod names;
+pub mod skypilot;
+
+use std::sync::Arc;
+
+use serde::Serialize;
+
+use super::answer::{Answer, OfferResult};
+use super::catalog::{support, Catalog, Kind};
+use super::config::{Config, Engine, Task};
+use super::link;
+
+/// Port each engine's server listens on in the export (the `--port` it is given).
+pub fn base_port(engine: Engine) -> u32 {
+    match engine {
+        Engine::Vllm | Engine::TrtLlm | Engine::Hf => 8000,
+        Engine::Sglang => 30000,
+        Engine::LlamaCpp => 8080,
+    }
+}
+
+/// One offer's export.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Export {
+    pub offer: Arc<str>,
+    /// `pick` or `alternative`.
+    pub role: &'static str,
+    pub skypilot_yaml: String,
+    /// The engine command (comment lines start with `#`).
+    pub command: String,
+    /// Why SkyPilot cannot launch this offer as it stands (the provider
+    /// has no SkyPilot cloud); `None` when it can.
+    pub unsupported: Option<String>,
+}
+
+/// What one offer's plan asks of a launch, derived from the answer alone.
+#[derive(Debug, Clone)]
+pub struct Launch<'a> {
+    pub cfg: Config,
+    pub answer: &'a Answer,
+    pub offer: &'a OfferResult,
+    /// The engine version the catalog's support matrix names for this GPU.
+    pub engine_version: String,
+}
+
+impl<'a> Launch<'a> {
+    /// The launch of `offer` under `answer`: the configuration in effect is
+    /// the answer's normalized link, decoded again.
+    pub fn new(answer: &'a Answer, offer: &'a OfferResult, catalog: &Catalog) -> Launch<'a> {
+        let (cfg, _) = link::decode(&answer.query);
+        let arch = catalog.gpu(&offer.gpu).map(|g| g.arch.as_str().to_string()).unwrap_or_default();
+        // Training runs on transformers (the matrix's `hf` rows); generation
+        // pipelines have no row in the matrix.
+        let engine = match cfg.task {
+            Task::Serve => Some(cfg.engine),
+            Task::Finetune | Task::Pretrain => Some(Engine::Hf),
+            Task::Generate => None,
+        };
+        let engine_version = engine
+            .and_then(|e| {
+                support::lookup(&catalog.support, e, &arch, Kind::Weights, &answer.weight_format).or_else(|| catalog.support.iter().find(|r| r.engine == e))
+            })
+            .map(|r| r.engine_version.clone())
+            .unwrap_or_else(|| "(no version in the support matrix)".to_string());
+        Launch { cfg, answer, offer, engine_version }
+    }
+
+    pub fn serving(&self) -> bool {
+        self.cfg.task == Task::Serve
+    }
+
+    /// GPUs one copy of the model uses (serving) or the job's GPUs per node.
+    pub fn gpus_per_replica(&self) -> u32 {
+        (self.offer.tp * self.offer.pp).max(1)
+    }
+
+    /// Instances one serving copy spans (pipeline stages across instances).
+    pub fn nodes_per_replica(&self) -> u32 {
+        if self.serving() {
+            self.gpus_per_replica().div_ceil(self.offer.gpus.max(1)).max(1)
+        } else {
+            1
+        }
+    }
+
+    /// Serving copies on each instance (several small copies share one box).
+    pub fn replicas_per_node(&self) -> u32 {
+        if self.serving() && self.nodes_per_replica() == 1 {
+            (self.offer.gpus / self.gpus_per_replica()).max(1)
+        } else {
+            1
+        }
+    }
+
+    /// SkyPilot nodes of one task and independent copies of that task
+    /// (SkyServe replicas): their product is the offer's `instances`.
+    pub fn nodes_and_services(&self) -> (u32, u32) {
+        let instances = self.offer.instances.max(1);
+        if self.serving() && self.nodes_per_replica() == 1 {
+            (1, instances)
+        } else {
+            (instances, 1)
+        }
+    }
+
+    /// Concurrent sequences per copy: the plan's batch, whole.
+    pub fn seqs_per_replica(&self) -> u32 {
+        let b = self.offer.batch.ceil();
+        if b.is_finite() && b >= 1.0 {
+            b.min(f64::from(u32::MAX)) as u32
+        } else {
+            1
+        }
+    }
+
+    /// Longest sequence a request needs: prompt plus output.
+    pub fn max_model_len(&self) -> u32 {
+        self.cfg.input_tokens.saturating_add(self.cfg.output_tokens)
+    }
+
+    /// GB of disk the task asks for: what the plan stores (the user's
+    /// `store`, else the weights, plus the kept checkpoints when training)
+    /// on top of SkyPilot's default boot disk of 256 GB
+    /// (skypilot-org/skypilot sky/resources.py `_DEFAULT_DISK_SIZE_GB = 256`),
+    /// which holds the image, the engine and its caches.
+    pub fn disk_size_gb(&self) -> u64 {
+        let stored = self.cfg.store_gb.unwrap_or_else(|| {
+            let weights = self.answer.memory.weights_bytes / 1e9;
+            weights + self.answer.answers.checkpoints_bytes_total.unwrap_or(0.0) / 1e9
+        });
+        let extra = if stored.is_finite() && stored > 0.0 { stored.ceil().min(1e9) as u64 } else { 0 };
+        256 + extra
+    }
+}
+
+/// The program an engine id stands for, for messages.
+pub fn engine_name(task: Task, engine: Engine) -> &'static str {
+    match task {
+        Task::Finetune | Task::Pretrain => "transformers + accelerate",
+        Task::Generate => "diffusers",
+        Task::Serve => match engine {
+            Engine::Vllm => "vLLM",
+            Engine::Sglang => "SGLang",
+            Engine::TrtLlm => "TensorRT-LLM",
+            Engine::LlamaCpp => "llama.cpp",
+            Engine::Hf => "transformers",
+        },
+    }
+}
+
+/// Exports for the pick and each alternative, pick first.
+pub fn for_answer(answer: &Answer, catalog: &Catalog) -> Vec<Export> {
+    let Some(rec) = &answer.recommendation else { return Vec::new() };
+    let ids = std::iter::once((&rec.pick.offer, "pick")).chain(rec.alternatives.iter().map(|a| (&a.offer, "alternative")));
+    ids.filter_map(|(id, role)| {
+        let offer = answer.offers.iter().find(|o| o.id == *id)?;
+        let launch = Launch::new(answer, offer, catalog);
+        let (skypilot_yaml, unsupported) = skypilot::task(&launch);
+        Some(Export { offer: offer.id.clone(), role, skypilot_yaml, command: command::engine(&launch).render(), unsupported })
+    })
+    .collect()
+}

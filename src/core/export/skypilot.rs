@@ -1,0 +1,160 @@
+//! A SkyPilot task for one offer's plan, written by hand (a small fixed
+//! shape; no YAML library in the Wasm build). It uses only fields of
+//! SkyPilot's task schema (skypilot-org/skypilot sky/utils/schemas.py
+//! `get_task_schema`, `get_resources_schema`, `get_service_schema`; the
+//! list checked against is `tests/data/export/skypilot-fields.txt`).
+//! `cloud`, `region` and `instance_type` are written only where the
+//! catalog knows them in SkyPilot's terms; a provider without a SkyPilot
+//! cloud is said plainly in a comment and in [`super::Export::unsupported`].
+
+use std::fmt::Write;
+
+use super::command::{engine, engine_on};
+use super::names::{accelerator_for, cloud_for};
+use super::{base_port, Launch};
+use crate::core::config::{Engine, Task};
+
+/// The task's YAML, and why SkyPilot cannot launch it as it stands (if so).
+pub fn task(l: &Launch) -> (String, Option<String>) {
+    let o = l.offer;
+    let mut y = String::new();
+    let mut unsupported = None;
+    let _ = writeln!(y, "# whichgpu: SkyPilot task for offer {} ({} {} × {}, {})", o.id, o.provider, o.gpus, o.gpu, one_line(&o.instance));
+    let cloud = cloud_for(&o.provider);
+    if cloud.is_none() {
+        let why = format!("provider `{}` has no SkyPilot cloud: SkyPilot cannot launch this offer; resources name no cloud", o.provider);
+        let _ = writeln!(y, "# unsupported: {why}");
+        unsupported = Some(why);
+    }
+    let (nodes, services) = l.nodes_and_services();
+    if services > 1 {
+        let _ = writeln!(y, "# {services} copies of this task behind SkyServe's load balancer: sky serve up");
+    }
+    let _ = writeln!(y, "name: {}", task_name(&o.id));
+    y.push_str("resources:\n");
+    if let Some(c) = cloud {
+        let _ = writeln!(y, "  cloud: {c}");
+        if is_region(&o.region) {
+            let _ = writeln!(y, "  region: {}", o.region);
+        } else {
+            let _ = writeln!(y, "  # the catalog's region `{}` is not a cloud region name: SkyPilot picks one", one_line(&o.region));
+        }
+        if is_token(&o.instance) {
+            let _ = writeln!(y, "  instance_type: {}", o.instance);
+        } else {
+            let _ = writeln!(y, "  # the catalog's instance `{}` is not an instance type name: SkyPilot picks one", one_line(&o.instance));
+        }
+    }
+    match accelerator_for(&o.gpu) {
+        Some((name, seen)) => {
+            if !seen {
+                let _ = writeln!(y, "  # `{name}`: not seen in a stored SkyPilot catalog; `sky show-gpus` lists the exact name");
+            }
+            let _ = writeln!(y, "  accelerators: {name}:{}", o.gpus);
+        }
+        None => {
+            let _ = writeln!(y, "  # GPU `{}` has no SkyPilot accelerator name in whichgpu's table: accelerators left out", o.gpu);
+        }
+    }
+    let _ = writeln!(y, "  use_spot: {}", o.spot);
+    let _ = writeln!(y, "  disk_size: {}", l.disk_size_gb());
+    let port = base_port(l.cfg.engine);
+    if l.serving() {
+        let _ = writeln!(y, "  ports: {port}");
+    }
+    let _ = writeln!(y, "num_nodes: {nodes}");
+    if matches!(l.cfg.task, Task::Serve | Task::Generate) {
+        y.push_str("envs:\n  # pass --env MODEL=<repository or path>\n  MODEL: null\n");
+    }
+    if services > 1 {
+        let _ = writeln!(y, "service:\n  readiness_probe: /health\n  replicas: {services}");
+    }
+    y.push_str("setup: |\n");
+    for line in setup(l) {
+        let _ = writeln!(y, "  {line}");
+    }
+    y.push_str("run: |\n");
+    for line in run(l, port) {
+        let _ = writeln!(y, "  {line}");
+    }
+    (y, unsupported)
+}
+
+fn setup(l: &Launch) -> Vec<String> {
+    let v = pinned(&l.engine_version);
+    let pin = |pkg: &str| match &v {
+        Some(v) => format!("pip install \"{pkg}=={v}\""),
+        None => format!("pip install {pkg}  # the catalog names version `{}`: pin the one you test", one_line(&l.engine_version)),
+    };
+    match l.cfg.task {
+        Task::Finetune | Task::Pretrain => {
+            let mut s = vec![pin("transformers"), "pip install accelerate".to_string()];
+            if l.cfg.zero > 0 {
+                s.push("pip install deepspeed".to_string());
+            }
+            s
+        }
+        Task::Generate => vec!["pip install diffusers".to_string()],
+        Task::Serve => match l.cfg.engine {
+            Engine::Vllm => vec![pin("vllm")],
+            Engine::Sglang => vec![pin("sglang")],
+            Engine::TrtLlm => vec![pin("tensorrt_llm")],
+            Engine::Hf => vec![pin("transformers")],
+            Engine::LlamaCpp => {
+                vec![format!("# llama.cpp {}: build llama-server with CUDA from its repository, or use a release build", one_line(&l.engine_version))]
+            }
+        },
+    }
+}
+
+fn run(l: &Launch, port: u32) -> Vec<String> {
+    let mut lines = Vec::new();
+    let copies = l.replicas_per_node();
+    if copies > 1 {
+        let per = l.gpus_per_replica();
+        for i in 0..copies {
+            let devices: Vec<String> = (i * per..(i + 1) * per).map(|d| d.to_string()).collect();
+            let c = engine_on(l, port + i);
+            if i == 0 {
+                lines.extend(c.notes.iter().map(|n| format!("# {n}")));
+                lines.push(format!("# SkyServe probes port {port}: put a load balancer over the {copies} ports to use every copy"));
+            }
+            lines.push(format!("CUDA_VISIBLE_DEVICES={} {} &", devices.join(","), c.argv.join(" ")));
+        }
+        lines.push("wait".to_string());
+        return lines;
+    }
+    if !l.serving() && l.offer.instances > 1 {
+        lines.push("HEAD_IP=$(echo \"$SKYPILOT_NODE_IPS\" | head -n1)".to_string());
+    }
+    lines.extend(engine(l).render().lines().map(str::to_string));
+    lines
+}
+
+/// A version `pip` can pin: digits and dots, after an optional `v`.
+fn pinned(version: &str) -> Option<String> {
+    let v = version.trim().trim_start_matches('v');
+    (!v.is_empty() && v.chars().all(|c| c.is_ascii_digit() || c == '.')).then(|| v.to_string())
+}
+
+/// A cloud region id: lower-case letters, digits and dashes, with a digit
+/// (`us-east-1`, `eastus2`, `eu-north1`); catalog labels such as
+/// `unspecified` or `US (multiple)` are not.
+fn is_region(r: &str) -> bool {
+    !r.is_empty() && r.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-') && r.chars().any(|c| c.is_ascii_digit())
+}
+
+/// An instance type name: one token of letters, digits, `.`, `_` and `-`.
+fn is_token(s: &str) -> bool {
+    !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'))
+}
+
+fn task_name(id: &str) -> String {
+    let clean: String = id.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' { c.to_ascii_lowercase() } else { '-' }).collect();
+    format!("whichgpu-{clean}")
+}
+
+/// Text for a comment: one line, no characters YAML would read otherwise.
+fn one_line(s: &str) -> String {
+    s.chars().map(|c| if c.is_control() { ' ' } else { c }).collect()
+}

@@ -221,6 +221,16 @@ pub const MESSAGES: &[(&str, &str, &str)] = &[
     ("notice.w_media", "weight format `{w}` is not used for generation models; using the model's own precision", "生成模型不使用权重格式 `{w}`；改用模型自身的精度"),
     ("notice.params", "model=custom needs `params` (billions); assuming 7", "model=custom 需要 `params`（十亿）；按 7 计算"),
     ("notice.kv_heads", "{value} does not divide {heads} heads; using {kv}", "{value} 不能整除 {heads} 个注意力头；改用 {kv}"),
+    ("notice.custom.moe", "`experts` needs `experts_active` (at most `experts`) and `expert_ffn`; treating the model as dense", "`experts` 需要 `experts_active`（不超过 `experts`）和 `expert_ffn`；按稠密模型计算"),
+    ("notice.custom.rope_dim", "`rope_dim` must be below `head_dim` ({head_dim}); using {rope}", "`rope_dim` 必须小于 `head_dim`（{head_dim}）；改用 {rope}"),
+    ("notice.custom.vision", "`vision_params` needs `image_tokens` or `image_px`; leaving the vision tower out", "`vision_params` 需要 `image_tokens` 或 `image_px`；不计视觉编码器"),
+    ("notice.hf.json", "config.json is not valid JSON ({why}); keeping the last good architecture", "config.json 不是有效的 JSON（{why}）；保留上一个有效的架构"),
+    ("notice.hf.object", "config.json is not a JSON object of model settings; keeping the last good architecture", "config.json 不是模型配置的 JSON 对象；保留上一个有效的架构"),
+    ("notice.hf.missing", "config.json has no `{field}`; keeping the last good architecture", "config.json 缺少 `{field}`；保留上一个有效的架构"),
+    ("notice.hf.whole", "`{field}` in config.json is {value}, not a positive whole number; keeping the last good architecture", "config.json 中的 `{field}` 为 {value}，不是正整数；保留上一个有效的架构"),
+    ("notice.hf.divides", "`{field}` in config.json does not divide the {heads} attention heads; keeping the last good architecture", "config.json 中的 `{field}` 不能整除 {heads} 个注意力头；保留上一个有效的架构"),
+    ("notice.hf.at_most", "`{field}` in config.json is more than the {most} experts; keeping the last good architecture", "config.json 中的 `{field}` 超过了专家总数 {most}；保留上一个有效的架构"),
+    ("notice.hf.default", "config.json has no `{field}`; using {value}, the {class} default", "config.json 缺少 `{field}`；使用 {class} 的默认值 {value}"),
 ];
 
 /// Page strings (labels, headings, buttons).
@@ -235,6 +245,10 @@ pub const UI: &[(&str, &str, &str)] = &[
     ("ui.task.pretrain", "Pre-train", "预训练"),
     ("ui.model", "Model", "模型"),
     ("ui.params", "Parameters (billions)", "参数量（十亿）"),
+    ("ui.hfconfig", "Import a Hugging Face config.json", "导入 Hugging Face config.json"),
+    ("ui.hfconfig.paste", "Paste config.json here", "在此粘贴 config.json"),
+    ("ui.hfconfig.file", "or choose the file", "或选择文件"),
+    ("ui.hfconfig.apply", "Use this architecture", "使用此架构"),
     ("ui.format", "Weight format", "权重格式"),
     ("ui.kv", "KV-cache format", "KV 缓存格式"),
     ("ui.engine", "Serving engine", "推理引擎"),

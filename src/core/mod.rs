@@ -10,6 +10,7 @@ pub mod estimate;
 pub mod evaluate;
 pub mod form;
 pub mod guidance;
+pub mod hfconfig;
 pub mod link;
 pub mod messages;
 pub(crate) mod named;

@@ -18,6 +18,7 @@ mod estimator;
 mod fuzz;
 mod guidance;
 mod guidance_truth;
+mod hfconfig;
 mod keys;
 mod link;
 mod media;

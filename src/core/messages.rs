@@ -230,6 +230,7 @@ pub const MESSAGES: &[(&str, &str, &str)] = &[
     ("notice.hf.whole", "`{field}` in config.json is {value}, not a positive whole number; keeping the last good architecture", "config.json 中的 `{field}` 为 {value}，不是正整数；保留上一个有效的架构"),
     ("notice.hf.divides", "`{field}` in config.json does not divide the {heads} attention heads; keeping the last good architecture", "config.json 中的 `{field}` 不能整除 {heads} 个注意力头；保留上一个有效的架构"),
     ("notice.hf.at_most", "`{field}` in config.json is more than the {most} experts; keeping the last good architecture", "config.json 中的 `{field}` 超过了专家总数 {most}；保留上一个有效的架构"),
+    ("notice.hf.range", "config.json gives `{key}` = {value}, outside the range a link carries; keeping the last good architecture", "config.json 给出的 `{key}` = {value} 超出链接可承载的范围；保留上一个有效的架构"),
     ("notice.hf.default", "config.json has no `{field}`; using {value}, the {class} default", "config.json 缺少 `{field}`；使用 {class} 的默认值 {value}"),
 ];
 

@@ -7,12 +7,16 @@ use std::process::ExitCode;
 
 use whichgpu::core::catalog::offers::parse_offers;
 use whichgpu::core::catalog::{Catalog, Date};
-use whichgpu::core::evaluate::evaluate_query;
+use whichgpu::core::evaluate::{evaluate, evaluate_query};
+use whichgpu::core::hfconfig;
+use whichgpu::core::link;
 use whichgpu::core::report;
 use whichgpu::tools::{calibrate, skypilot};
 
 const USAGE: &str = "usage:
-  whichgpu [--json] [--strict] [--today YYYY-MM-DD] '<query string>'
+  whichgpu [--json] [--strict] [--today YYYY-MM-DD] [--config FILE] '<query string>'
+                                      --config: a Hugging Face config.json; sets model=custom
+                                      and its architecture keys, prints the query to share
   whichgpu calibrate FILE [--fit]     predicted vs measured for task=serve rows
   whichgpu skypilot PROVIDER FILE --as-of YYYY-MM-DD --source TEXT
                                       a SkyPilot catalog CSV as offers.csv rows on stdout;
@@ -57,12 +61,20 @@ pub fn main() -> ExitCode {
     let mut strict = false;
     let mut query: Option<&str> = None;
     let mut today_arg = None;
+    let mut config_path: Option<&str> = None;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
             "--json" => json = true,
             "--strict" => strict = true,
             "--today" => today_arg = it.next().map(String::as_str),
+            "--config" => match it.next() {
+                Some(p) => config_path = Some(p),
+                None => {
+                    eprintln!("whichgpu: --config needs a FILE\n{USAGE}");
+                    return ExitCode::from(2);
+                }
+            },
             "-h" | "--help" => {
                 println!("{USAGE}");
                 return ExitCode::SUCCESS;
@@ -74,7 +86,13 @@ pub fn main() -> ExitCode {
             }
         }
     }
-    let answer = evaluate_query(query.unwrap_or(""), catalog, today(today_arg));
+    let answer = match config_path {
+        Some(path) => match with_config(query.unwrap_or(""), path) {
+            Ok((cfg, notices)) => evaluate(&cfg, notices, catalog, today(today_arg)),
+            Err(code) => return code,
+        },
+        None => evaluate_query(query.unwrap_or(""), catalog, today(today_arg)),
+    };
     for n in &answer.notices {
         eprintln!("notice [{}]: {}", n.key, n.message);
     }
@@ -97,6 +115,37 @@ pub fn main() -> ExitCode {
         return ExitCode::from(2);
     }
     ExitCode::SUCCESS
+}
+
+/// The query with a `config.json` imported into it; the normalized query
+/// goes to stderr so it can be shared. A file that cannot be read or
+/// parsed is a notice naming the field, and the query answers without it,
+/// unless the query names no model (then nothing usable: exit 2).
+fn with_config(query: &str, path: &str) -> Result<(whichgpu::core::config::Config, Vec<link::Notice>), ExitCode> {
+    let (cfg, mut notices) = link::decode(query);
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("whichgpu: cannot read {path}: {e}");
+            return Err(ExitCode::from(2));
+        }
+    };
+    match hfconfig::import(&cfg, &text) {
+        Ok((imported, more)) => {
+            notices.extend(more);
+            eprintln!("whichgpu: {path} imported; share this query: {}", link::encode(&imported));
+            Ok((imported, notices))
+        }
+        Err(n) => {
+            eprintln!("notice [{}]: {path}: {}", n.key, n.message);
+            if cfg.model.is_none() {
+                eprintln!("whichgpu: nothing usable: {path} was refused and the query names no model");
+                return Err(ExitCode::from(2));
+            }
+            notices.push(n);
+            Ok((cfg, notices))
+        }
+    }
 }
 
 fn calibrate_cmd(args: &[String], catalog: &Catalog) -> ExitCode {

@@ -65,12 +65,12 @@ impl Model {
             Some(moe) => {
                 let dense_layers = f64::from(moe.first_dense_layers.min(self.layers));
                 let moe_layers = f64::from(self.moe_layers());
-                let dense_ffn = self.ffn.unwrap_or(moe.expert_ffn.saturating_mul(moe.active + moe.shared));
+                let dense_ffn = self.ffn.unwrap_or(moe.expert_ffn.saturating_mul(moe.active.saturating_add(moe.shared)));
                 let router = h * f64::from(moe.experts);
                 let expert = gated(moe.expert_ffn);
                 let dense = dense_layers * gated(dense_ffn);
-                let total = dense + moe_layers * (f64::from(moe.experts + moe.shared) * expert + router);
-                let active = dense + moe_layers * (f64::from(moe.active + moe.shared) * expert + router);
+                let total = dense + moe_layers * ((f64::from(moe.experts) + f64::from(moe.shared)) * expert + router);
+                let active = dense + moe_layers * ((f64::from(moe.active) + f64::from(moe.shared)) * expert + router);
                 (total, active)
             }
             None => {

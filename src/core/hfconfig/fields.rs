@@ -112,14 +112,15 @@ impl<'a> Doc<'a> {
         self.positive(key)?.ok_or_else(|| self.missing(key))
     }
 
-    /// A field the text model needs; a Llama text model without it takes
-    /// `LlamaConfig`'s default, with a notice.
+    /// A field the text model needs; a Llama `text_config` without it
+    /// (LLaVA's files leave the shape to the class) takes `LlamaConfig`'s
+    /// default, with a notice. A top-level file must say it.
     pub fn required(&self, key: &str, notices: &mut Vec<Notice>) -> Result<u32, HfError> {
         if let Some(v) = self.positive(key)? {
             return Ok(v);
         }
         match LLAMA_DEFAULTS.iter().find(|(k, _)| *k == key) {
-            Some((_, d)) if self.text_str("model_type") == Some("llama") => {
+            Some((_, d)) if self.text.is_some() && self.text_str("model_type") == Some("llama") => {
                 let msg = Msg::new("notice.hf.default").arg("field", self.text_field(key)).arg("value", d.to_string()).arg("class", "LlamaConfig");
                 notices.push(Notice::said(super::KEY, msg));
                 Ok(*d)

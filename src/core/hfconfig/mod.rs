@@ -23,8 +23,9 @@ mod vision;
 use super::catalog::models::{Mla, Moe, SlidingWindow};
 use super::catalog::Model;
 use super::config::{Config, CustomArch, Task};
+use super::link::{self, ARCH_KEYS};
 use super::messages::Msg;
-use super::notice::Notice;
+use super::notice::{Notice, NoticeKind};
 use fields::{Doc, HfError};
 
 pub use fields::Problem;
@@ -153,11 +154,12 @@ fn experts(doc: &Doc, layers: u32) -> Result<Option<Moe>, HfError> {
         None => doc.whole("shared_expert_intermediate_size")?.map_or(0, |w| (f64::from(w) / f64::from(expert_ffn)).round() as u32),
     };
     let mut dense = doc.whole("first_k_dense_replace")?.unwrap_or(0);
-    dense += doc.count("mlp_only_layers");
+    dense = dense.saturating_add(doc.count("mlp_only_layers"));
     // One MoE layer in `step` (DeepSeek `moe_layer_freq`, Qwen `decoder_sparse_step`).
     let step = doc.positive("moe_layer_freq")?.or(doc.positive("decoder_sparse_step")?).unwrap_or(1);
     if step > 1 {
-        dense += layers.saturating_sub(dense) - layers.saturating_sub(dense) / step;
+        let rest = layers.saturating_sub(dense);
+        dense = dense.saturating_add(rest - rest / step);
     }
     Ok(Some(Moe { experts, active, shared, expert_ffn, first_dense_layers: dense.min(layers) }))
 }
@@ -238,6 +240,15 @@ pub fn import(cfg: &Config, text: &str) -> Result<(Config, Vec<Notice>), Notice>
     next.custom = to_custom(&parsed.model);
     if next.task == Task::Generate {
         next.task = Task::Serve;
+    }
+    // A value no link can carry would not reproduce: refuse the file.
+    let (_, refused) = link::decode(&link::encode(&next));
+    if let Some(n) = refused.into_iter().find(|n| ARCH_KEYS.contains(&n.key.as_str())) {
+        let value = match n.kind {
+            NoticeKind::BadValue { value, .. } => value,
+            _ => String::new(),
+        };
+        return Err(Notice::said(KEY, Msg::new("notice.hf.range").arg("key", n.key.clone()).arg("value", value)));
     }
     Ok((next, parsed.notices))
 }

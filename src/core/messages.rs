@@ -249,7 +249,6 @@ pub const UI: &[(&str, &str, &str)] = &[
     ("ui.hfconfig", "Import a Hugging Face config.json", "导入 Hugging Face config.json"),
     ("ui.hfconfig.paste", "Paste config.json here", "在此粘贴 config.json"),
     ("ui.hfconfig.file", "or choose the file", "或选择文件"),
-    ("ui.hfconfig.apply", "Use this architecture", "使用此架构"),
     ("ui.format", "Weight format", "权重格式"),
     ("ui.kv", "KV-cache format", "KV 缓存格式"),
     ("ui.engine", "Serving engine", "推理引擎"),

@@ -228,6 +228,8 @@ pub const MESSAGES: &[(&str, &str, &str)] = &[
     ("notice.hf.object", "config.json is not a JSON object of model settings; keeping the last good architecture", "config.json 不是模型配置的 JSON 对象；保留上一个有效的架构"),
     ("notice.hf.missing", "config.json has no `{field}`; keeping the last good architecture", "config.json 缺少 `{field}`；保留上一个有效的架构"),
     ("notice.hf.whole", "`{field}` in config.json is {value}, not a positive whole number; keeping the last good architecture", "config.json 中的 `{field}` 为 {value}，不是正整数；保留上一个有效的架构"),
+    ("notice.hf.bool", "`{field}` in config.json is {value}, not true or false; keeping the last good architecture", "config.json 中的 `{field}` 为 {value}，不是 true 或 false；保留上一个有效的架构"),
+    ("notice.hf.section", "`{field}` in config.json is {value}, not a JSON object; keeping the last good architecture", "config.json 中的 `{field}` 为 {value}，不是 JSON 对象；保留上一个有效的架构"),
     ("notice.hf.divides", "`{field}` in config.json does not divide the {heads} attention heads; keeping the last good architecture", "config.json 中的 `{field}` 不能整除 {heads} 个注意力头；保留上一个有效的架构"),
     ("notice.hf.at_most", "`{field}` in config.json is more than the {most} experts; keeping the last good architecture", "config.json 中的 `{field}` 超过了专家总数 {most}；保留上一个有效的架构"),
     ("notice.hf.range", "config.json gives `{key}` = {value}, outside the range a link carries; keeping the last good architecture", "config.json 给出的 `{key}` = {value} 超出链接可承载的范围；保留上一个有效的架构"),

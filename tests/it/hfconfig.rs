@@ -231,6 +231,9 @@ fn bad_files_name_the_field() {
         problem(&moe.replace("\"num_experts_per_tok\": 8", "\"num_experts_per_tok\": 500")),
         ("num_experts_per_tok".into(), Problem::AtMost { most: 128 })
     );
+    let bad = llama.replace("\"tie_word_embeddings\": false", "\"tie_word_embeddings\": 0");
+    assert!(matches!(problem(&bad), (f, Problem::NotBool { .. }) if f == "tie_word_embeddings"));
+    assert!(matches!(problem(&vl.replace("\"vision_config\": {", "\"vision_config\": 3, \"x\": {")), (f, Problem::NotSection { .. }) if f == "vision_config"));
     let ds = read("deepseek-ai--DeepSeek-V3");
     assert_eq!(problem(&ds.replace("\"qk_rope_head_dim\"", "\"x\"")), ("qk_rope_head_dim".into(), Problem::Missing));
 }

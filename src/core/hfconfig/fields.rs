@@ -14,6 +14,8 @@ pub enum Problem {
     NotObject,
     Missing,
     NotWhole { value: String },
+    NotBool { value: String },
+    NotSection { value: String },
     Divides { heads: u32 },
     AtMost { most: u32 },
 }
@@ -38,8 +40,9 @@ impl std::fmt::Display for HfError {
 }
 
 /// `transformers`' `LlamaConfig` defaults, which LLaVA files leave out of
-/// their `text_config` (huggingface/transformers
-/// src/transformers/models/llama/configuration_llama.py).
+/// their `text_config` (huggingface/transformers@4bdeeced9ce971bed8cca7ab203c3b70cffab4ca
+/// src/transformers/models/llama/configuration_llama.py, `__init__`; its
+/// `num_key_value_heads` defaults to the heads, as here).
 const LLAMA_DEFAULTS: &[(&str, u32)] =
     &[("hidden_size", 4096), ("intermediate_size", 11008), ("num_hidden_layers", 32), ("num_attention_heads", 32), ("vocab_size", 32000)];
 
@@ -66,7 +69,7 @@ impl<'a> Doc<'a> {
         let text = match root.get("text_config") {
             None | Some(Value::Null) => None,
             Some(Value::Object(m)) => Some(m),
-            Some(v) => return Err(HfError::new("text_config", Problem::NotWhole { value: shown(v) })),
+            Some(v) => return Err(HfError::new("text_config", Problem::NotSection { value: shown(v) })),
         };
         Ok(Doc { root, text })
     }
@@ -133,7 +136,7 @@ impl<'a> Doc<'a> {
         match self.find(key) {
             None => Ok(None),
             Some((Value::Bool(b), _)) => Ok(Some(*b)),
-            Some((v, field)) => Err(HfError::new(&field, Problem::NotWhole { value: shown(v) })),
+            Some((v, field)) => Err(HfError::new(&field, Problem::NotBool { value: shown(v) })),
         }
     }
 
@@ -174,7 +177,7 @@ impl<'a> Doc<'a> {
         match self.root.get("vision_config") {
             None | Some(Value::Null) => Ok(None),
             Some(Value::Object(m)) => Ok(Some(Section { map: m, prefix: "vision_config" })),
-            Some(v) => Err(HfError::new("vision_config", Problem::NotWhole { value: shown(v) })),
+            Some(v) => Err(HfError::new("vision_config", Problem::NotSection { value: shown(v) })),
         }
     }
 

@@ -261,6 +261,8 @@ impl HfError {
             Problem::NotObject => Msg::new("notice.hf.object"),
             Problem::Missing => Msg::new("notice.hf.missing").arg("field", self.field.clone()),
             Problem::NotWhole { value } => Msg::new("notice.hf.whole").arg("field", self.field.clone()).arg("value", value.clone()),
+            Problem::NotBool { value } => Msg::new("notice.hf.bool").arg("field", self.field.clone()).arg("value", value.clone()),
+            Problem::NotSection { value } => Msg::new("notice.hf.section").arg("field", self.field.clone()).arg("value", value.clone()),
             Problem::Divides { heads } => Msg::new("notice.hf.divides").arg("field", self.field.clone()).arg("heads", heads.to_string()),
             Problem::AtMost { most } => Msg::new("notice.hf.at_most").arg("field", self.field.clone()).arg("most", most.to_string()),
         };

@@ -26,9 +26,9 @@ use super::config::{Config, CustomArch, Task};
 use super::link::{self, ARCH_KEYS};
 use super::messages::Msg;
 use super::notice::{Notice, NoticeKind};
-use fields::{Doc, HfError};
+use fields::Doc;
 
-pub use fields::Problem;
+pub use fields::{HfError, Problem};
 
 /// The link key notices about an imported file are filed under.
 pub const KEY: &str = "config";
@@ -39,8 +39,6 @@ pub struct Import {
     pub model: Model,
     pub notices: Vec<Notice>,
 }
-
-pub use fields::HfError as Error;
 
 /// Parses a `config.json` into an architecture.
 pub fn parse(text: &str) -> Result<Import, HfError> {

@@ -80,6 +80,33 @@ pub struct CustomArch {
     pub head_dim: Option<u32>,
     pub ffn: Option<u32>,
     pub vocab: Option<u32>,
+    /// Mixture of experts: routed experts, experts per token, shared
+    /// experts, one expert's FFN width, leading dense layers.
+    pub experts: Option<u32>,
+    pub experts_active: Option<u32>,
+    pub shared_experts: Option<u32>,
+    pub expert_ffn: Option<u32>,
+    pub dense_layers: Option<u32>,
+    /// Multi-head latent attention: KV and query latent ranks, RoPE key width.
+    pub kv_lora: Option<u32>,
+    pub q_lora: Option<u32>,
+    pub rope_dim: Option<u32>,
+    /// Sliding-window attention: the window in tokens; one layer in
+    /// `global_every` attends over the whole context (`None`: every layer is windowed).
+    pub window: Option<u32>,
+    pub global_every: Option<u32>,
+    pub tied: Option<bool>,
+    /// Longest context the model takes, in tokens.
+    pub context: Option<u32>,
+    /// Vision tower: parameters (billions), LLM tokens per image or tile,
+    /// tile or token side in pixels, tiles per image, patch side, and the
+    /// cross-attention layers that hold image K/V.
+    pub vision_params_b: Option<f64>,
+    pub image_tokens: Option<u32>,
+    pub image_px: Option<u32>,
+    pub image_tiles: Option<u32>,
+    pub patch_px: Option<u32>,
+    pub cross_layers: Option<u32>,
 }
 
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]

@@ -11,6 +11,7 @@ pub mod evaluate;
 pub mod export;
 pub mod form;
 pub mod guidance;
+pub mod hfconfig;
 pub mod link;
 pub mod messages;
 pub(crate) mod named;

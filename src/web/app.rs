@@ -75,6 +75,7 @@ pub fn app() -> Html {
         <Page cfg={state.cfg.clone()} copied={state.copied} imported={state.imported.is_some()} answer={answer.clone()} notices={notices} lang={lang} on_set={on_set}
             on_copied={ let d = state.dispatcher(); Callback::from(move |_| d.dispatch(Action::Copied)) }
             on_import={ let d = state.dispatcher(); Callback::from(move |t: String| d.dispatch(Action::Import(t))) }
+            on_config={ let d = state.dispatcher(); Callback::from(move |t: String| d.dispatch(Action::ImportConfig(t))) }
             on_price={ let d = state.dispatcher(); Callback::from(move |(o, v): (String, String)| d.dispatch(Action::Price(o, v))) } />
     }
 }

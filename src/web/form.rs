@@ -5,6 +5,7 @@
 use yew::prelude::*;
 
 use super::fields::{Choice, Field, Options};
+use super::hfimport::HfImport;
 use super::options::{self, OptionLists};
 use crate::core::catalog::Catalog;
 use crate::core::config::{Batch, Config, Lang};
@@ -21,6 +22,8 @@ pub struct FormProps {
     pub lang: Lang,
     pub on_set: Callback<(&'static str, String)>,
     pub on_import: Callback<String>,
+    /// A Hugging Face `config.json`'s text, pasted or read from a file.
+    pub on_config: Callback<String>,
 }
 
 #[function_component(Form)]
@@ -51,6 +54,13 @@ pub fn form_view(p: &FormProps) -> Html {
         };
         match key {
             "task" => select(cfg.task.as_str().into(), &lists.tasks),
+            // A language model's architecture can come from its config.json.
+            "model" if matches!(kind, form::FormKind::Serve | form::FormKind::Train) => html! {
+                <>
+                    { select(cfg.model_id().into(), &choices.0) }
+                    <HfImport key="hfconfig" {lang} on_config={p.on_config.clone()} />
+                </>
+            },
             "model" => select(cfg.model_id().into(), &choices.0),
             "w" => select(cfg.weight_format_id().into(), &choices.1),
             "method" => select(cfg.method.as_str().into(), &lists.methods),

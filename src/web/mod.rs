@@ -10,6 +10,7 @@ pub mod fields;
 pub mod form;
 pub mod format;
 pub mod guidance;
+pub mod hfimport;
 pub mod memory;
 pub mod method;
 pub mod offers;

@@ -37,6 +37,7 @@ pub struct PageProps {
     pub on_set: Callback<(&'static str, String)>,
     pub on_copied: Callback<()>,
     pub on_import: Callback<String>,
+    pub on_config: Callback<String>,
     pub on_price: Callback<(String, String)>,
 }
 
@@ -77,7 +78,7 @@ pub fn page(p: &PageProps) -> Html {
             }
             { notices(&p.notices, lang) }
             <main class="cols">
-                <Form cfg={cfg.clone()} imported={p.imported} {lang} on_set={p.on_set.clone()} on_import={p.on_import.clone()} />
+                <Form cfg={cfg.clone()} imported={p.imported} {lang} on_set={p.on_set.clone()} on_import={p.on_import.clone()} on_config={p.on_config.clone()} />
                 <div class="results" id="answer">
                     // The answer first: what to rent, what it costs and why,
                     // side by side on wide screens (style.css), then the

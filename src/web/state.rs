@@ -8,6 +8,7 @@ use yew::prelude::*;
 use super::dom;
 use crate::core::catalog::Catalog;
 use crate::core::config::{Config, Lang};
+use crate::core::hfconfig;
 use crate::core::link::{self, Notice};
 
 /// The reducer's state: the configuration (what the link holds) plus the
@@ -38,6 +39,9 @@ pub enum Action {
     /// Offers pasted as CSV or JSON: replaces the catalog only when the
     /// whole file is valid; otherwise a notice names the row and field.
     Import(String),
+    /// A Hugging Face `config.json`: `model=custom` and its architecture
+    /// keys when the file is good; otherwise a notice naming the field.
+    ImportConfig(String),
     /// The user's own hourly price for one offer (`price=` in the link).
     Price(String, String),
 }
@@ -69,6 +73,18 @@ impl Reducible for State {
                 match result {
                     Ok(c) => next.imported = Some(Imported(Rc::new(c))),
                     Err(e) => next.notices.push(Notice::other("import", e)),
+                }
+            }
+            Action::ImportConfig(text) => {
+                next.notices.retain(|n| n.key != hfconfig::KEY);
+                match hfconfig::import(&self.cfg, &text) {
+                    Ok((cfg, notices)) => {
+                        next.notices.retain(|n| !link::ARCH_KEYS.contains(&n.key.as_str()) && n.key != "model");
+                        next.cfg = cfg;
+                        next.notices.extend(notices);
+                    }
+                    // A bad file keeps the last good architecture.
+                    Err(n) => next.notices.push(n),
                 }
             }
             Action::Price(offer, value) => {

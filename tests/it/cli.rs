@@ -170,3 +170,31 @@ fn the_report_names_the_layout_and_replicas_of_the_pick_and_each_alternative() {
         assert!(!pick[field].is_null(), "{field} missing");
     }
 }
+
+#[test]
+fn config_json_import_prints_the_query_to_share() {
+    let file = "tests/data/hf-configs/Qwen--Qwen3-30B-A3B.json";
+    let (code, out, err) = run(&["--json", "--config", file, "in=1000"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("share this query: v=1&model=custom&params=30.532&layers=48"), "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    let query = v["query"].as_str().expect("query");
+    assert!(query.contains("experts=128&experts_active=8&expert_ffn=768") && query.contains("in=1000"), "{query}");
+    // The shared query alone, without the file, gives the same answer.
+    assert_eq!(json(query)["memory"], v["memory"]);
+
+    // A bad file: the notice names the field and the query still answers.
+    let bad = std::env::temp_dir().join(format!("whichgpu-bad-config-{}.json", std::process::id()));
+    let text = std::fs::read_to_string(file).expect("config").replace("\"num_attention_heads\"", "\"heads_renamed\"");
+    std::fs::write(&bad, text).expect("write");
+    let bad = bad.to_string_lossy().into_owned();
+    let (code, _, err) = run(&["--config", &bad, "model=llama-3.1-8b"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("num_attention_heads"), "{err}");
+    // Nothing usable: the file refused and no model in the query.
+    let (code, _, err) = run(&["--config", &bad, "in=100"]);
+    assert_eq!(code, 2, "{err}");
+    let (code, _, err) = run(&["--config", "tests/data/hf-configs/no-such-file.json", "model=llama-3.1-8b"]);
+    assert_eq!(code, 2, "{err}");
+    let _ = std::fs::remove_file(&bad);
+}

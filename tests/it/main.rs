@@ -20,6 +20,7 @@ mod export;
 mod fuzz;
 mod guidance;
 mod guidance_truth;
+mod hfconfig;
 mod keys;
 mod link;
 mod media;

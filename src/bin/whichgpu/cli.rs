@@ -7,16 +7,20 @@ use std::process::ExitCode;
 
 use whichgpu::core::catalog::offers::parse_offers;
 use whichgpu::core::catalog::{Catalog, Date};
-use whichgpu::core::evaluate::evaluate_query;
+use whichgpu::core::evaluate::{evaluate, evaluate_query};
 use whichgpu::core::export;
+use whichgpu::core::hfconfig;
+use whichgpu::core::link;
 use whichgpu::core::report;
 use whichgpu::tools::{calibrate, ocp, silybench, skypilot};
 
 const USAGE: &str = "usage:
-  whichgpu [--json] [--strict] [--today YYYY-MM-DD] [--emit skypilot|command] '<query string>'
+  whichgpu [--json] [--strict] [--today YYYY-MM-DD] [--emit skypilot|command] [--config FILE] '<query string>'
                                       --emit: the pick's and each alternative's SkyPilot task
                                       (YAML documents, pick first) or engine command instead of
                                       the report; with --json, an `export` array in the JSON
+                                      --config: a Hugging Face config.json; sets model=custom
+                                      and its architecture keys, prints the query to share
   whichgpu calibrate FILE... [--fit]  predicted vs measured for task=serve rows (fit on split=fit)
   whichgpu skypilot PROVIDER FILE --as-of YYYY-MM-DD --source TEXT
                                       a SkyPilot catalog CSV as offers.csv rows on stdout;
@@ -71,6 +75,7 @@ pub fn main() -> ExitCode {
     let mut query: Option<&str> = None;
     let mut today_arg = None;
     let mut emit: Option<Emit> = None;
+    let mut config_path: Option<&str> = None;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
@@ -85,6 +90,13 @@ pub fn main() -> ExitCode {
                     return ExitCode::from(2);
                 }
             },
+            "--config" => match it.next() {
+                Some(p) => config_path = Some(p),
+                None => {
+                    eprintln!("whichgpu: --config needs a FILE\n{USAGE}");
+                    return ExitCode::from(2);
+                }
+            },
             "-h" | "--help" => {
                 println!("{USAGE}");
                 return ExitCode::SUCCESS;
@@ -96,7 +108,13 @@ pub fn main() -> ExitCode {
             }
         }
     }
-    let answer = evaluate_query(query.unwrap_or(""), catalog, today(today_arg));
+    let answer = match config_path {
+        Some(path) => match with_config(query.unwrap_or(""), path) {
+            Ok((cfg, notices)) => evaluate(&cfg, notices, catalog, today(today_arg)),
+            Err(code) => return code,
+        },
+        None => evaluate_query(query.unwrap_or(""), catalog, today(today_arg)),
+    };
     for n in &answer.notices {
         eprintln!("notice [{}]: {}", n.key, n.message);
     }
@@ -168,6 +186,37 @@ fn emitted(exports: &[export::Export], kind: Emit) -> String {
         }
     }
     out
+}
+
+/// The query with a `config.json` imported into it; the normalized query
+/// goes to stderr so it can be shared. A file that cannot be read or
+/// parsed is a notice naming the field, and the query answers without it,
+/// unless the query names no model (then nothing usable: exit 2).
+fn with_config(query: &str, path: &str) -> Result<(whichgpu::core::config::Config, Vec<link::Notice>), ExitCode> {
+    let (cfg, mut notices) = link::decode(query);
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("whichgpu: cannot read {path}: {e}");
+            return Err(ExitCode::from(2));
+        }
+    };
+    match hfconfig::import(&cfg, &text) {
+        Ok((imported, more)) => {
+            notices.extend(more);
+            eprintln!("whichgpu: {path} imported; share this query: {}", link::encode(&imported));
+            Ok((imported, notices))
+        }
+        Err(n) => {
+            eprintln!("notice [{}]: {path}: {}", n.key, n.message);
+            if cfg.model.is_none() {
+                eprintln!("whichgpu: nothing usable: {path} was refused and the query names no model");
+                return Err(ExitCode::from(2));
+            }
+            notices.push(n);
+            Ok((cfg, notices))
+        }
+    }
 }
 
 fn calibrate_cmd(args: &[String], catalog: &Catalog) -> ExitCode {

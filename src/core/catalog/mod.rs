@@ -22,6 +22,7 @@ pub mod gpus;
 pub mod media;
 pub mod models;
 pub mod offers;
+pub mod params;
 pub mod support;
 
 use std::collections::HashSet;

@@ -272,6 +272,65 @@ async fn copy_export_gives_the_visible_task() {
     let _ = c.close().await;
 }
 
+/// Sets a textarea's value as a paste does and fires its `change`.
+async fn paste(c: &Client, css: &str, text: &str) {
+    c.execute(
+        "const el = document.querySelector(arguments[0]); el.value = arguments[1]; el.dispatchEvent(new Event('change', {bubbles: true}));",
+        vec![serde_json::Value::String(css.into()), serde_json::Value::String(text.into())],
+    )
+    .await
+    .expect("paste");
+}
+
+/// Waits until the URL holds `part` (the page writes it after each change).
+async fn url_with(c: &Client, part: &str) -> String {
+    for _ in 0..50 {
+        let url = c.current_url().await.expect("url").to_string();
+        if url.contains(part) {
+            return url;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("the URL never held {part}: {}", c.current_url().await.expect("url"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn config_json_paste_import() {
+    let port = serve(dist());
+    let base = format!("http://127.0.0.1:{port}/");
+    let (c, _driver) = browser(1280, 2000).await;
+    c.goto(&format!("{base}?lang=en&model=llama-3.2-1b&gpu=h100-sxm-80gb")).await.expect("goto");
+    let before = memory_bytes(&c).await;
+
+    // Pasting Llama 3.1 70B's config.json makes the link the architecture.
+    wait_for(&c, "[data-testid=hfconfig] summary").await.click().await.expect("open the import");
+    let config = std::fs::read_to_string(root().join("tests/data/hf-configs/meta-llama--Meta-Llama-3.1-70B.json")).expect("config.json");
+    paste(&c, "[data-testid=hfconfig-paste]", &config).await;
+    let url = url_with(&c, "model=custom").await;
+    for part in ["layers=80", "hidden=8192", "kv_heads=8", "vocab=128256", "context=131072"] {
+        assert!(url.contains(part), "{url} has {part}");
+    }
+    let after = memory_bytes(&c).await;
+    assert!(after > 10.0 * before, "memory {before} → {after}");
+    // The shared link alone gives the same numbers as the core.
+    let query = url.split_once('?').map(|(_, q)| q.to_string()).unwrap_or_default();
+    let want = expected_total(&query);
+    assert!((after - want).abs() <= 1.0, "page {after} vs core {want} for {query}");
+
+    // A file without a field: a notice naming it, and the last good architecture stays.
+    paste(&c, "[data-testid=hfconfig-paste]", &config.replace("\"num_hidden_layers\"", "\"layers_renamed\"")).await;
+    let notice = text(&c, "[data-testid=notice]").await;
+    assert!(notice.contains("num_hidden_layers"), "{notice}");
+    assert_eq!(c.current_url().await.expect("url").to_string(), url, "a bad file changes nothing");
+    assert_eq!(memory_bytes(&c).await, after);
+
+    // The import's labels in Chinese.
+    c.goto(&format!("{base}?{query}&lang=zh")).await.expect("goto zh");
+    let summary = text(&c, "[data-testid=hfconfig] summary").await;
+    assert!(summary.contains("导入"), "{summary}");
+    let _ = c.close().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn narrow_screen_is_one_column() {
     let port = serve(dist());

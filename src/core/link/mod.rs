@@ -9,12 +9,18 @@ pub use super::notice::{Notice, NoticeKind};
 use super::precision;
 use super::table::{clip, is_id};
 
+mod arch;
+pub use arch::KEYS as ARCH_KEYS;
+
 pub const FORMAT_VERSION: u32 = 1;
 
 /// Every key of the link format, in the order links are written.
 #[rustfmt::skip]
 pub const KEYS: &[&str] = &[
-    "v", "task", "model", "params", "layers", "hidden", "heads", "kv_heads", "head_dim", "ffn", "vocab", "w", "kv",
+    "v", "task", "model", "params", "layers", "hidden", "heads", "kv_heads", "head_dim", "ffn", "vocab", "experts",
+    "experts_active", "shared_experts", "expert_ffn", "dense_layers", "kv_lora", "q_lora", "rope_dim", "window",
+    "global_every", "tied", "context", "vision_params", "image_tokens", "image_px", "image_tiles", "patch_px",
+    "cross_layers", "w", "kv",
     "engine", "gpu", "gpus", "nodes", "in", "out", "batch", "images", "res", "steps", "frames", "fps", "seconds",
     "enc_offload", "method", "rank", "targets", "optim", "optim_offload", "trainer", "act_offload",
     "param_offload", "mb", "seq", "gc", "flash", "zero",
@@ -109,14 +115,7 @@ fn apply(cfg: &mut Config, key: &str, value: &str) -> Result<(), Notice> {
         }
         "task" => c.task = pick(value, key, Task::NAMES)?,
         "model" => c.model = Some(id(value, key)?),
-        "params" => c.custom.params_b = Some(num(value, key, 0.01, 20_000.0)?),
-        "layers" => c.custom.layers = Some(int(value, key, 1, 1000)?),
-        "hidden" => c.custom.hidden = Some(int(value, key, 64, 131_072)?),
-        "heads" => c.custom.heads = Some(int(value, key, 1, 1024)?),
-        "kv_heads" => c.custom.kv_heads = Some(int(value, key, 1, 1024)?),
-        "head_dim" => c.custom.head_dim = Some(int(value, key, 8, 1024)?),
-        "ffn" => c.custom.ffn = Some(int(value, key, 64, 1_048_576)?),
-        "vocab" => c.custom.vocab = Some(int(value, key, 2, 10_000_000)?),
+        k if arch::KEYS.contains(&k) => arch::apply(&mut c.custom, key, value)?,
         "w" => {
             if precision::weight_format(value).is_none() {
                 let ids: Vec<&str> = precision::weight_formats().iter().map(|f| f.id).collect();
@@ -284,17 +283,7 @@ pub fn encode(cfg: &Config) -> String {
     if let Some(m) = &cfg.model {
         put("model", m.clone());
     }
-    let a = &cfg.custom;
-    if let Some(v) = a.params_b {
-        put("params", fmt_num(v));
-    }
-    for (k, v) in
-        [("layers", a.layers), ("hidden", a.hidden), ("heads", a.heads), ("kv_heads", a.kv_heads), ("head_dim", a.head_dim), ("ffn", a.ffn), ("vocab", a.vocab)]
-    {
-        if let Some(v) = v {
-            put(k, v.to_string());
-        }
-    }
+    arch::encode(&cfg.custom, &mut put);
     if let Some(w) = &cfg.w {
         put("w", w.clone());
     }

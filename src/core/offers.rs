@@ -212,6 +212,8 @@ fn priced(cfg: &Config, catalog: &Catalog, o: &Offer, p: OfferPlan, today: Date)
         Output::None => {}
     }
     let (mut reason_msgs, stale) = offer_reasons(cfg, o, today, p.gpus, p.need_bytes, p.usable_bytes, fits, b.spot);
+    // The user's own price is today's: not stale, whatever the catalog's date.
+    let stale = stale && !b.overridden;
     reason_msgs.extend(p.extra_reasons);
     if b.spot_refused {
         reason_msgs.push(Msg::new("reason.spot_refused"));
@@ -300,12 +302,18 @@ fn offer_reasons(cfg: &Config, o: &Offer, today: Date, gpus: u32, need: f64, usa
     (msgs, stale)
 }
 
-/// Orders the offers: those that meet everything first, then by the
+/// Orders the offers: those that meet everything first, and among them
+/// those whose price is current (dated within [`STALE_AFTER_DAYS`]) before
+/// stale ones — a price nobody has confirmed for half a year may be gone,
+/// so it is shown, marked, and named as the cheapest alternative where it
+/// is, but not picked while a current price meets everything; then by the
 /// objective; near-ties (within 5 %) of a speed objective are broken by
 /// cost; then by monthly cost and id.
 fn rank(out: Vec<OfferResult>, objective: Objective, cost: Objective) -> Vec<OfferResult> {
     // Sort small keys, then move each result once: results are large.
-    let keys: Vec<(bool, f64, f64, f64)> = out.iter().map(|r| (!r.meets, objective.key(r), cost.key(r), r.usd_per_month)).collect();
+    // The tier: 0 meets with a current price, 1 meets on a stale price, 2 the rest.
+    let tier = |r: &OfferResult| if !r.meets { 2u8 } else { u8::from(r.stale) };
+    let keys: Vec<(u8, f64, f64, f64)> = out.iter().map(|r| (tier(r), objective.key(r), cost.key(r), r.usd_per_month)).collect();
     let mut order: Vec<usize> = (0..out.len()).collect();
     order.sort_unstable_by(|&i, &j| {
         let (Some(a), Some(b)) = (keys.get(i), keys.get(j)) else { return i.cmp(&j) };
@@ -323,7 +331,7 @@ fn rank(out: Vec<OfferResult>, objective: Objective, cost: Objective) -> Vec<Off
             let first = order.get(start).and_then(|&i| keys.get(i)).copied();
             let end = match first {
                 Some(f) => {
-                    let within = |k: &(bool, f64, f64, f64)| k.0 == f.0 && (k.1 - f.1).abs() <= 0.05 * f.1.abs();
+                    let within = |k: &(u8, f64, f64, f64)| k.0 == f.0 && (k.1 - f.1).abs() <= 0.05 * f.1.abs();
                     start + order.iter().skip(start).take_while(|&&i| keys.get(i).is_some_and(within)).count().max(1)
                 }
                 None => start + 1,

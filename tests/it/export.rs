@@ -94,13 +94,18 @@ fn check_yaml(e: &Export, offer: &Value) {
     assert!(map.contains_key("run") && map.contains_key("resources"));
     let r = &y["resources"];
     let gpu = offer["gpu"].as_str().expect("gpu");
-    let acc = r["accelerators"].as_str().expect("accelerators NAME:COUNT");
-    let (name, count) = acc.rsplit_once(':').expect("NAME:COUNT");
-    assert_eq!(count.parse::<u64>().ok(), offer["gpus"].as_u64(), "{acc}");
-    match lookup(&normalize(name)) {
-        Some(Named::Fixed(id)) => assert_eq!(id, gpu),
-        Some(Named::Family(ids)) => assert!(ids.contains(&gpu), "{name} covers {gpu}"),
-        None => panic!("{name} is not in the table"),
+    if let Some(acc) = r["accelerators"].as_str() {
+        let (name, count) = acc.rsplit_once(':').expect("NAME:COUNT");
+        assert_eq!(count.parse::<u64>().ok(), offer["gpus"].as_u64(), "{acc}");
+        match lookup(&normalize(name)) {
+            Some(Named::Fixed(id)) => assert_eq!(id, gpu),
+            Some(Named::Family(ids)) => assert!(ids.contains(&gpu), "{name} covers {gpu}"),
+            None => panic!("{name} is not in the table"),
+        }
+    } else {
+        // A GPU SkyPilot has no name for in the table: said, never guessed.
+        assert!(accelerator_for(gpu).is_none(), "{gpu} has a name but no accelerators line:\n{}", e.skypilot_yaml);
+        assert!(e.unsupported.is_some() && e.skypilot_yaml.contains("has no SkyPilot accelerator name"), "{}", e.skypilot_yaml);
     }
     assert_eq!(r["use_spot"].as_bool(), offer["spot"].as_bool());
     let nodes = y["num_nodes"].as_u64().expect("num_nodes");
@@ -111,7 +116,7 @@ fn check_yaml(e: &Export, offer: &Value) {
         Some(c) => {
             assert_eq!(r["cloud"].as_str(), Some(c));
             assert!(clouds.contains_key(c), "{c} is a SkyPilot cloud");
-            assert!(e.unsupported.is_none());
+            assert_eq!(e.unsupported.is_none(), accelerator_for(gpu).is_some(), "{:?}", e.unsupported);
         }
         None => {
             assert!(r.get("cloud").is_none(), "no cloud guessed for {provider}");
@@ -234,12 +239,17 @@ fn an_unsupported_provider_is_said_plainly() {
 
 #[test]
 fn every_offer_gpu_has_a_skypilot_name_that_maps_back() {
+    // GPUs SkyPilot has no accelerator name for in the table (China-market
+    // and newer consumer boards): their tasks say so (`check_yaml`).
+    let mut named = 0;
     for o in &catalog().offers {
         let gpu: &str = &o.gpu;
-        let (name, _) = accelerator_for(gpu).unwrap_or_else(|| panic!("{gpu} has a SkyPilot name"));
+        let Some((name, _)) = accelerator_for(gpu) else { continue };
+        named += 1;
         let back = lookup(&normalize(name)).expect("in the table");
         assert!(matches!(back, Named::Fixed(id) if id == gpu) || matches!(back, Named::Family(ids) if ids.contains(&gpu)));
     }
+    assert!(named * 10 >= catalog().offers.len() * 7, "{named} of {} offers have a SkyPilot name", catalog().offers.len());
 }
 
 #[test]

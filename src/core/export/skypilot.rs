@@ -26,6 +26,13 @@ pub fn task(l: &Launch) -> (String, Option<String>) {
         let _ = writeln!(y, "# unsupported: {why}");
         unsupported = Some(why);
     }
+    if accelerator_for(&o.gpu).is_none() {
+        // Without `accelerators` SkyPilot would start a machine with no GPU:
+        // the task cannot get this plan as it stands.
+        let why = format!("GPU `{}` has no SkyPilot accelerator name in whichgpu's table: the task asks for no GPU until you add one", o.gpu);
+        let _ = writeln!(y, "# unsupported: {why}");
+        unsupported.get_or_insert(why);
+    }
     let (nodes, services) = l.nodes_and_services();
     if services > 1 {
         let _ = writeln!(y, "# {services} copies of this task behind SkyServe's load balancer: sky serve up");

@@ -9,11 +9,14 @@ use whichgpu::core::catalog::offers::parse_offers;
 use whichgpu::core::catalog::{Catalog, Date};
 use whichgpu::core::evaluate::evaluate_query;
 use whichgpu::core::report;
-use whichgpu::tools::{calibrate, skypilot};
+use whichgpu::tools::{accuracy, calibrate, skypilot};
 
 const USAGE: &str = "usage:
   whichgpu [--json] [--strict] [--today YYYY-MM-DD] '<query string>'
   whichgpu calibrate FILE [--fit]     predicted vs measured for task=serve rows
+  whichgpu calibrate FILE --holdout FILE2 --summary OUT
+                                      writes the page's accuracy summary (static/accuracy.csv)
+                                      from FILE (the fit rows) and FILE2's split=holdout rows
   whichgpu skypilot PROVIDER FILE --as-of YYYY-MM-DD --source TEXT
                                       a SkyPilot catalog CSV as offers.csv rows on stdout;
                                       skipped rows on stderr; exit 2 when none converts";
@@ -111,6 +114,33 @@ fn calibrate_cmd(args: &[String], catalog: &Catalog) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    let flag = |name: &str| args.iter().position(|a| a == name).and_then(|i| args.get(i + 1));
+    if let Some(out) = flag("--summary") {
+        let Some(holdout) = flag("--holdout") else {
+            eprintln!("whichgpu calibrate: --summary needs --holdout FILE2\n{USAGE}");
+            return ExitCode::from(2);
+        };
+        let holdout_text = match std::fs::read_to_string(holdout) {
+            Ok(t) => t,
+            Err(e) => {
+                eprintln!("whichgpu: cannot read {holdout}: {e}");
+                return ExitCode::from(2);
+            }
+        };
+        let written = accuracy::summary(catalog, (path, &text), (holdout, &holdout_text))
+            .map_err(|e| e.to_string())
+            .and_then(|s| std::fs::write(out, s).map_err(|e| format!("cannot write {out}: {e}")));
+        return match written {
+            Ok(()) => {
+                eprintln!("whichgpu: wrote {out}");
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("whichgpu: {e}");
+                ExitCode::from(2)
+            }
+        };
+    }
     match calibrate::run(&text, catalog, args.iter().any(|a| a == "--fit")) {
         Ok(report) => {
             print!("{}", report.text);

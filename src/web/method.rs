@@ -50,7 +50,7 @@ fn accuracy(lang: Lang) -> Html {
         };
         let set = if e.set == Set::Fit { t("ui.acc.set.fit") } else { t("ui.acc.set.holdout") };
         html! { <tr data-id={e.id.clone()}>
-            <td>{ format!("{} · {}: ", kind_label(&e.kind, lang), set) }{ e.case.clone() }<br /><small class="source">{ e.source.clone() }</small></td>
+            <td class="wrap">{ format!("{} · {}: ", kind_label(&e.kind, lang), set) }{ e.case.clone() }<br /><small class="source">{ e.source.clone() }</small></td>
             <td class="num">{ format!("{} {}", num(e.measured, digits), e.unit) }</td>
             <td class="num">{ format!("{} {}", num(e.estimated, digits), e.unit) }</td>
             <td class="num">{ format!("{:+.1} %", e.error_pct()) }</td>
@@ -59,7 +59,7 @@ fn accuracy(lang: Lang) -> Html {
     html! { <>
         <p>{ t("ui.acc.intro") }</p>
         <h3 id="h-accuracy">{ t("ui.accuracy") }</h3>
-        <div class="scroll" tabindex="0" role="region" aria-labelledby="h-accuracy"><table data-testid="accuracy">
+        <div class="scroll" tabindex="0" role="region" aria-labelledby="h-accuracy"><table class="acc" data-testid="accuracy">
             <thead><tr>
                 <th scope="col">{ t("ui.acc.col.kind") }</th>
                 <th scope="col">{ t("ui.acc.col.fitrows") }</th>
@@ -80,7 +80,7 @@ fn accuracy(lang: Lang) -> Html {
             </tbody>
         </table></div>
         <p>{ t("ui.acc.examples") }</p>
-        <div class="scroll" tabindex="0" role="region" aria-label={t("ui.acc.examples")}><table data-testid="accuracy-examples">
+        <div class="scroll" tabindex="0" role="region" aria-label={t("ui.acc.examples")}><table class="acc" data-testid="accuracy-examples">
             <thead><tr><th scope="col">{ t("ui.acc.case") }</th><th scope="col">{ t("ui.acc.measured") }</th><th scope="col">{ t("ui.acc.estimate") }</th><th scope="col">{ t("ui.acc.error") }</th></tr></thead>
             <tbody>{ for acc.examples.iter().map(example) }</tbody>
         </table></div>

@@ -115,6 +115,35 @@ async fn page_end_to_end() {
     let csv = csv.as_str().unwrap_or_default().to_string();
     assert!(csv.starts_with("id,provider,instance") && csv.lines().count() > 100, "{}", &csv[..csv.len().min(200)]);
 
+    // Each offer's source and price date from its row: first with the fetch
+    // failing (a clear message in the page's language), then for real.
+    c.goto(&format!("{base}?lang=zh")).await.expect("goto");
+    wait_for(&c, "[data-testid=offers] tbody tr [data-testid=source-btn]").await;
+    c.execute("window.__fetch = window.fetch; window.fetch = () => Promise.reject(new TypeError('offline'))", vec![]).await.expect("break fetch");
+    wait_for(&c, "[data-testid=offers] tbody tr [data-testid=source-btn]").await.click().await.expect("open source");
+    let failed = text(&c, "[data-testid=source-view] [data-testid=source-error]").await;
+    assert!(failed.contains("无法从") && failed.contains("offers.csv") && failed.contains("offline"), "{failed}");
+    wait_for(&c, "[data-testid=source-view] button").await.click().await.expect("close");
+    c.execute("window.fetch = window.__fetch", vec![]).await.expect("mend fetch");
+    // Keyboard: focus the first row's button, open it with Enter.
+    let first = wait_for(&c, "[data-testid=offers] tbody tr").await.attr("data-offer").await.ok().flatten().expect("data-offer");
+    c.execute("document.querySelector('[data-testid=offers] tbody tr [data-testid=source-btn]').focus()", vec![]).await.expect("focus");
+    c.active_element().await.expect("active").send_keys("\u{E007}").await.expect("enter");
+    let shown = text(&c, "[data-testid=source-view] [data-testid=source-text]").await;
+    let catalog = Catalog::bundled().expect("catalog");
+    let offer = catalog.offers.iter().find(|o| *o.id == *first).expect("offer in the catalog");
+    assert!(shown.starts_with("来源") && shown.contains(offer.source.split_whitespace().next().unwrap_or("?")), "{first}: {shown}");
+    let date = text(&c, "[data-testid=source-view] [data-testid=source-date]").await;
+    assert!(date.contains(&offer.as_of.to_string()), "{date}");
+    // Escape closes the view and the focus returns to the row's button.
+    c.active_element().await.expect("active").send_keys("\u{E00C}").await.expect("escape");
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let after = js(&c, "return [document.querySelector('[data-testid=source-view]') === null, (document.activeElement||{}).dataset.testid || '']").await;
+    assert_eq!(after, serde_json::json!([true, "source-btn"]), "after Escape");
+    // The method card's accuracy table comes from static/accuracy.csv.
+    let acc = text(&c, "[data-testid=accuracy]").await;
+    assert!(acc.contains("解码速度") && acc.contains("留出集"), "{acc}");
+
     // Keyboard only: focus the weight-format select with Tab, change it with the arrow keys.
     c.goto(&format!("{base}?lang=en")).await.expect("goto");
     wait_for(&c, "#in-w").await;

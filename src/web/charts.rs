@@ -146,13 +146,17 @@ fn overlap(a: Boxed, b: Boxed) -> f64 {
     w * h
 }
 
-/// Where each point's label goes: the first of eight places around the
-/// point (right, left, above, below, then the corners) that stays inside
-/// `area` and clear of the labels placed before it and of the marked
-/// points, else the place that overlaps least. Points come in priority
-/// order (the pick first). Returns (x, baseline y, text-anchor) per point.
-pub fn place_labels(points: &[(f64, f64, f64, f64)], font: f64, area: Boxed) -> Vec<(f64, f64, &'static str)> {
-    let mut taken: Vec<Boxed> = points.iter().map(|&(x, y, r, _)| (x - r, y - r, x + r, y + r)).collect();
+/// Where each point's label goes: of twelve places around the point
+/// (right, left, above, below, the corners, then a line further out), the
+/// first that overlaps least, weighing a label's overlap with the labels
+/// placed before it above its overlap with the marked points, and its
+/// reach outside the plot `area` (a little) and outside the picture
+/// `frame` (a lot). Points come in priority order (the pick first; then
+/// unlabelled points with width 0, which only reserve their place).
+/// Returns (x, baseline y, text-anchor) per point.
+pub fn place_labels(points: &[(f64, f64, f64, f64)], font: f64, area: Boxed, frame: Boxed) -> Vec<(f64, f64, &'static str)> {
+    let dots: Vec<Boxed> = points.iter().map(|&(x, y, r, _)| (x - r, y - r, x + r, y + r)).collect();
+    let mut labels: Vec<Boxed> = Vec::new();
     let mut out = Vec::with_capacity(points.len());
     for &(x, y, r, lw) in points {
         let (up, down, mid) = (y - r - 4.0, y + r + font + 1.0, y + font * 0.35);
@@ -165,28 +169,38 @@ pub fn place_labels(points: &[(f64, f64, f64, f64)], font: f64, area: Boxed) -> 
             (x - r - 1.0, up, "end"),
             (x + r + 1.0, down, "start"),
             (x - r - 1.0, down, "end"),
+            (x + r + 1.0, up - font, "start"),
+            (x - r - 1.0, up - font, "end"),
+            (x + r + 1.0, down + font, "start"),
+            (x - r - 1.0, down + font, "end"),
         ];
+        // The box a browser gives a line of text: about 0.95 em above the baseline, 0.3 below.
         let boxed = |(lx, ly, anchor): (f64, f64, &str)| {
             let left = match anchor {
                 "start" => lx,
                 "end" => lx - lw,
                 _ => lx - lw / 2.0,
             };
-            (left, ly - font * 0.8, left + lw, ly + font * 0.25)
+            (left - 1.0, ly - font * 0.95, left + lw + 1.0, ly + font * 0.3)
         };
+        let outside = |b: Boxed, a: Boxed| (b.2 - b.0) * (b.3 - b.1) - overlap(b, a);
         let cost = |b: Boxed| {
-            let inside = overlap(b, area);
-            let outside = (b.2 - b.0) * (b.3 - b.1) - inside;
-            // Its own point's box is in `taken` too, and no place touches it.
-            outside * 100.0 + taken.iter().map(|t| overlap(b, *t)).sum::<f64>()
+            outside(b, frame) * 100.0
+                + outside(b, area) * 2.0
+                + labels.iter().map(|l| overlap(b, *l)).sum::<f64>() * 4.0
+                + dots.iter().map(|d| overlap(b, *d)).sum::<f64>()
         };
-        let best = places.iter().copied().map(|p| (cost(boxed(p)), p)).fold(None::<(f64, (f64, f64, &str))>, |acc, c| match acc {
-            Some(a) if a.0 <= c.0 => Some(a),
-            _ => Some(c),
-        });
-        let p = best.map_or((x + r + 4.0, mid, "start"), |b| b.1);
-        taken.push(boxed(p));
-        out.push(p);
+        let mut best = ((x + r + 4.0, mid, "start"), f64::MAX);
+        for p in places {
+            let c = cost(boxed(p));
+            if c < best.1 {
+                best = (p, c);
+            }
+        }
+        if lw > 0.0 {
+            labels.push(boxed(best.0));
+        }
+        out.push(best.0);
     }
     out
 }
@@ -343,7 +357,8 @@ pub fn scatter(p: &ScatterProps) -> Html {
     let spots = place_labels(
         &labelled.iter().map(|&(_, x, y, r, lw)| (x, y, r, lw)).chain(unlabelled).collect::<Vec<_>>(),
         12.0,
-        (left + 2.0, 0.0, w - 2.0, h - bottom - 2.0),
+        (left + 2.0, 0.0, w - 2.0, h - bottom + 6.0),
+        (0.0, 0.0, w, h),
     );
     let spot_of = |i: usize| labelled.iter().position(|l| l.0 == i).and_then(|k| spots.get(k)).copied();
     // Tick values that fit side by side (a phone keeps the decades).
@@ -364,7 +379,7 @@ pub fn scatter(p: &ScatterProps) -> Html {
                         <g class="tick-x" data-value={v.to_string()}>
                             <line x1={format!("{x:.1}")} x2={format!("{x:.1}")} y1={top.to_string()} y2={(h - bottom).to_string()} stroke="var(--line)" />
                             if shown {
-                                <text x={format!("{x:.1}")} y={(h - bottom + 15.0).to_string()} text-anchor="middle" fill="var(--fg)" font-size="12">{ label.clone() }</text>
+                                <text x={format!("{x:.1}")} y={(h - bottom + 20.0).to_string()} text-anchor="middle" fill="var(--fg)" font-size="12">{ label.clone() }</text>
                             }
                         </g>
                     } }) }

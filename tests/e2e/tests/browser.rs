@@ -317,6 +317,7 @@ async fn layout_charts_and_accessibility() {
     let base = format!("http://127.0.0.1:{port}/");
     let axe = axe_source();
     let mut problems: Vec<String> = Vec::new();
+    let mut overlaps: Vec<String> = Vec::new();
     for (width, height, size) in [(1280u32, 900u32, "wide"), (360, 800, "narrow")] {
         let (c, _driver) = viewport(width, height).await;
         for (lang, theme) in [("en", "light"), ("en", "dark"), ("zh", "light"), ("zh", "dark")] {
@@ -352,6 +353,17 @@ async fn layout_charts_and_accessibility() {
             let names: Vec<u64> = serde_json::from_value(names).expect("counts");
             assert!(names.first().copied().unwrap_or(0) > 0 && names.get(1) == Some(&0), "{view}: chart points without a name {names:?}");
 
+            // No two labels of the cost chart (point labels, tick values) write over each other.
+            let hits = js(
+                &c,
+                "const s=document.querySelector('[data-testid=cost-chart]');const b=[...s.querySelectorAll('.pt-label, .tick-x text, .tick-y text')].map(e=>{const r=e.getBoundingClientRect();return [e.textContent,r.left,r.top,r.right,r.bottom]});const h=[];for(let i=0;i<b.length;i++)for(let j=i+1;j<b.length;j++){const x=b[i],y=b[j];if(Math.min(x[3],y[3])-Math.max(x[1],y[1])>1&&Math.min(x[4],y[4])-Math.max(x[2],y[2])>1)h.push(x[0]+' / '+y[0])}return h",
+            )
+            .await;
+            let hits: Vec<String> = serde_json::from_value(hits).expect("strings");
+            overlaps.extend(hits.into_iter().map(|h| format!("{view}: {h}")));
+            let chart = wait_for(&c, "[data-testid=scatter]").await;
+            std::fs::write(shot_dir().join(format!("chart-{view}.png")), chart.screenshot().await.expect("chart screenshot")).expect("write chart screenshot");
+
             c.execute(&axe, vec![]).await.expect("inject axe-core");
             let found = c
                 .execute_async(
@@ -372,5 +384,6 @@ async fn layout_charts_and_accessibility() {
         }
         let _ = c.close().await;
     }
+    assert!(overlaps.is_empty(), "chart labels that overlap:\n{}", overlaps.join("\n"));
     assert!(problems.is_empty(), "axe-core: serious or critical violations:\n{}", problems.join("\n"));
 }

@@ -135,6 +135,7 @@ async fn page_end_to_end() {
     assert!(shown.starts_with("来源") && shown.contains(offer.source.split_whitespace().next().unwrap_or("?")), "{first}: {shown}");
     let date = text(&c, "[data-testid=source-view] [data-testid=source-date]").await;
     assert!(date.contains(&offer.as_of.to_string()), "{date}");
+    std::fs::write(shot_dir().join("source-view-zh.png"), c.screenshot().await.expect("screenshot")).expect("write screenshot");
     // Escape closes the view and the focus returns to the row's button.
     c.active_element().await.expect("active").send_keys("\u{E00C}").await.expect("escape");
     tokio::time::sleep(Duration::from_millis(200)).await;
@@ -361,8 +362,6 @@ async fn layout_charts_and_accessibility() {
             .await;
             let hits: Vec<String> = serde_json::from_value(hits).expect("strings");
             overlaps.extend(hits.into_iter().map(|h| format!("{view}: {h}")));
-            let chart = wait_for(&c, "[data-testid=scatter]").await;
-            std::fs::write(shot_dir().join(format!("chart-{view}.png")), chart.screenshot().await.expect("chart screenshot")).expect("write chart screenshot");
 
             c.execute(&axe, vec![]).await.expect("inject axe-core");
             let found = c
@@ -381,6 +380,9 @@ async fn layout_charts_and_accessibility() {
 
             let png = c.screenshot().await.expect("screenshot");
             std::fs::write(shot_dir().join(format!("view-{view}.png")), png).expect("write screenshot");
+            // Then the chart alone (the element screenshot scrolls it into view).
+            let chart = wait_for(&c, "[data-testid=scatter]").await;
+            std::fs::write(shot_dir().join(format!("chart-{view}.png")), chart.screenshot().await.expect("chart screenshot")).expect("write chart screenshot");
         }
         let _ = c.close().await;
     }

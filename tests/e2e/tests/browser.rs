@@ -361,6 +361,7 @@ async fn layout_charts_and_accessibility() {
             )
             .await;
             let hits: Vec<String> = serde_json::from_value(hits).expect("strings");
+            println!("{view}: scroll width {scroll_w}/{inner_w}; tops: recommendation {reco:.0}, guidance {guide:.0}, offers {offers:.0}; ticks {ticks:?}; points {names:?} (count, unnamed); overlapping labels {hits:?}");
             overlaps.extend(hits.into_iter().map(|h| format!("{view}: {h}")));
 
             c.execute(&axe, vec![]).await.expect("inject axe-core");

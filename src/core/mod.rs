@@ -1,6 +1,7 @@
 //! The calculator core: no I/O, no clock, no browser. See ARCHITECTURE.md
 //! for the layers, bottom to top; no module imports one above it.
 
+pub mod accuracy;
 pub mod answer;
 pub mod billing;
 pub mod catalog;

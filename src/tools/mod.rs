@@ -3,12 +3,15 @@
 //! tests use; the page never links them. They build on [`crate::core`]
 //! (and may import from it); the core never imports from here.
 //!
+//! - [`accuracy`] — the page's accuracy summary (`static/accuracy.csv`)
+//!   from the scoring of the calibration and held-out files.
 //! - [`calibrate`] — predicted vs measured on calibration files; fitting
 //!   the engine efficiency factors.
 //! - [`skypilot`] — converts SkyPilot catalog CSVs into offer rows.
 //! - [`ocp`] — converts OpenComputePrices CSVs into offer rows.
 //! - [`silybench`] — converts silybench's dated GPU price list into offer rows.
 
+pub mod accuracy;
 pub mod calibrate;
 pub mod ocp;
 pub mod silybench;

@@ -6,6 +6,8 @@
 
 use std::rc::Rc;
 
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 use super::format::{num, usd, RenderUi};
@@ -118,6 +120,118 @@ pub fn money_tick(v: f64) -> String {
     format!("${x}{unit}")
 }
 
+/// The width a label of `font` px takes, estimated: CJK characters are
+/// square, Latin ones a little over half as wide (system-ui at 12–13 px).
+pub fn text_width(text: &str, font: f64) -> f64 {
+    text.chars()
+        .map(|c| {
+            if c >= '\u{2E80}' {
+                1.0
+            } else if c.is_ascii_uppercase() || c == '$' {
+                0.68
+            } else {
+                0.58
+            }
+        })
+        .sum::<f64>()
+        * font
+}
+
+/// A label's box: left, top, right, bottom.
+type Boxed = (f64, f64, f64, f64);
+
+fn overlap(a: Boxed, b: Boxed) -> f64 {
+    let w = (a.2.min(b.2) - a.0.max(b.0)).max(0.0);
+    let h = (a.3.min(b.3) - a.1.max(b.1)).max(0.0);
+    w * h
+}
+
+/// Where each point's label goes: of twelve places around the point
+/// (right, left, above, below, the corners, then a line further out), the
+/// first that overlaps least, weighing a label's overlap with the labels
+/// placed before it above its overlap with the marked points, and its
+/// reach outside the plot `area` (a little) and outside the picture
+/// `frame` (a lot). Points come in priority order (the pick first; then
+/// unlabelled points with width 0, which only reserve their place).
+/// Returns (x, baseline y, text-anchor) per point.
+pub fn place_labels(points: &[(f64, f64, f64, f64)], font: f64, area: Boxed, frame: Boxed) -> Vec<(f64, f64, &'static str)> {
+    let dots: Vec<Boxed> = points.iter().map(|&(x, y, r, _)| (x - r, y - r, x + r, y + r)).collect();
+    let mut labels: Vec<Boxed> = Vec::new();
+    let mut out = Vec::with_capacity(points.len());
+    for &(x, y, r, lw) in points {
+        let (up, down, mid) = (y - r - 4.0, y + r + font + 1.0, y + font * 0.35);
+        let places = [
+            (x + r + 4.0, mid, "start"),
+            (x - r - 4.0, mid, "end"),
+            (x, up, "middle"),
+            (x, down, "middle"),
+            (x + r + 1.0, up, "start"),
+            (x - r - 1.0, up, "end"),
+            (x + r + 1.0, down, "start"),
+            (x - r - 1.0, down, "end"),
+            (x + r + 1.0, up - font, "start"),
+            (x - r - 1.0, up - font, "end"),
+            (x + r + 1.0, down + font, "start"),
+            (x - r - 1.0, down + font, "end"),
+        ];
+        // The box a browser gives a line of text: about 0.95 em above the baseline, 0.3 below.
+        let boxed = |(lx, ly, anchor): (f64, f64, &str)| {
+            let left = match anchor {
+                "start" => lx,
+                "end" => lx - lw,
+                _ => lx - lw / 2.0,
+            };
+            (left - 1.0, ly - font * 0.95, left + lw + 1.0, ly + font * 0.3)
+        };
+        let outside = |b: Boxed, a: Boxed| (b.2 - b.0) * (b.3 - b.1) - overlap(b, a);
+        let cost = |b: Boxed| {
+            outside(b, frame) * 100.0
+                + outside(b, area) * 2.0
+                + labels.iter().map(|l| overlap(b, *l)).sum::<f64>() * 4.0
+                + dots.iter().map(|d| overlap(b, *d)).sum::<f64>()
+        };
+        let mut best = ((x + r + 4.0, mid, "start"), f64::MAX);
+        for p in places {
+            let c = cost(boxed(p));
+            if c < best.1 {
+                best = (p, c);
+            }
+        }
+        if lw > 0.0 {
+            labels.push(boxed(best.0));
+        }
+        out.push(best.0);
+    }
+    out
+}
+
+/// Which tick labels fit side by side: decades first, then the 2 and 5
+/// ticks between them where they leave a gap; (x, label width) per tick.
+pub fn fitting_ticks(ticks: &[(f64, f64, bool)], gap: f64) -> Vec<bool> {
+    let mut keep = vec![false; ticks.len()];
+    for decades in [true, false] {
+        for (i, &(x, w, decade)) in ticks.iter().enumerate() {
+            if decade != decades {
+                continue;
+            }
+            let clear = ticks.iter().zip(&keep).all(|(&(ox, ow, _), &k)| !k || (x - ox).abs() >= (w + ow) / 2.0 + gap);
+            if clear {
+                if let Some(k) = keep.get_mut(i) {
+                    *k = true;
+                }
+            }
+        }
+    }
+    keep
+}
+
+/// The scatter's drawing width for the width its box has on screen: the
+/// box itself, from 300 to 600 units in steps of 20 (so a resize by a few
+/// pixels draws nothing new); wider boxes scale the 600-unit drawing up.
+fn chart_width(px: f64) -> f64 {
+    (px.clamp(300.0, 600.0) / 20.0).floor() * 20.0
+}
+
 #[derive(Properties, PartialEq)]
 pub struct ScatterProps {
     pub answer: Rc<Answer>,
@@ -136,6 +250,34 @@ struct Point<'a> {
 pub fn scatter(p: &ScatterProps) -> Html {
     let a = &p.answer;
     let lang = p.lang;
+    // The drawing follows its box's width, so that text keeps its size on
+    // a phone instead of shrinking with the picture.
+    let fig = use_node_ref();
+    let width = use_state_eq(|| 600.0_f64);
+    {
+        let (fig, width) = (fig.clone(), width.clone());
+        use_effect_with((), move |_| {
+            let observer = fig.cast::<web_sys::Element>().and_then(|el| {
+                width.set(chart_width(f64::from(el.client_width())));
+                let on_resize = Closure::<dyn FnMut(js_sys::Array)>::new(move |entries: js_sys::Array| {
+                    if let Ok(e) = entries.get(0).dyn_into::<web_sys::ResizeObserverEntry>() {
+                        let px = f64::from(e.target().client_width());
+                        if px > 0.0 {
+                            width.set(chart_width(px));
+                        }
+                    }
+                });
+                let observer = web_sys::ResizeObserver::new(on_resize.as_ref().unchecked_ref()).ok()?;
+                observer.observe(&el);
+                Some((observer, on_resize))
+            });
+            move || {
+                if let Some((observer, _on_resize)) = observer {
+                    observer.disconnect();
+                }
+            }
+        });
+    }
     let pts: Vec<Point> = a
         .offers
         .iter()
@@ -145,7 +287,7 @@ pub fn scatter(p: &ScatterProps) -> Html {
     if pts.is_empty() {
         // Offers fit but none has a speed (image fine-tuning bills a run length).
         let key = if a.offers.iter().any(|o| o.fits) { "ui.scatter.nospeed" } else { "ui.none" };
-        return html! { <p>{ ui(key, lang) }</p> };
+        return html! { <p ref={fig}>{ ui(key, lang) }</p> };
     }
     let pick = a.recommendation.as_ref().map(|r| &*r.pick.offer);
     let alts: Vec<(&str, &'static str)> = a.recommendation.iter().flat_map(|r| r.alternatives.iter()).map(|alt| (&*alt.offer, why_key(alt.why))).collect();
@@ -158,7 +300,8 @@ pub fn scatter(p: &ScatterProps) -> Html {
         Task::Generate => "ui.col.items",
         Task::Serve => "ui.col.speed",
     };
-    let (w, h, left, right, top, bottom) = (600.0, 300.0, 58.0, 20.0, 14.0, 46.0);
+    let w = *width;
+    let (h, left, right, top, bottom) = ((w * 0.5).max(260.0), 58.0, 20.0, 14.0, 46.0);
     let (lo, hi, xticks) = log_ticks(pts.iter().map(|p| p.cost).fold(f64::MAX, f64::min), pts.iter().map(|p| p.cost).fold(0.0, f64::max));
     let (ymax, yticks, ydigits) = linear_ticks(pts.iter().map(|p| p.speed).fold(0.0, f64::max));
     let sx = |c: f64| left + (c.ln() - lo.ln()) / (hi.ln() - lo.ln()).max(1e-9) * (w - left - right);
@@ -187,21 +330,57 @@ pub fn scatter(p: &ScatterProps) -> Html {
     };
     let path = front.iter().map(|p| format!("{:.1},{:.1}", sx(p.cost), sy(p.speed))).collect::<Vec<_>>().join(" ");
     let mut marked: Vec<(&Point, Option<&'static str>)> =
-        pts.iter().filter_map(|p| (on_front(p.id) || role_of(p.id).is_some()).then(|| (p, role_of(p.id)))).collect();
+        pts.iter().filter(|p| on_front(p.id) || role_of(p.id).is_some()).map(|p| (p, role_of(p.id))).collect();
     // The pick last, so it is drawn on top.
     marked.sort_by_key(|(p, r)| (r.is_some(), Some(p.id) == pick));
+    // Labels placed pick first, then the alternatives, clear of each other
+    // and of the marked points.
+    let radius = |p: &Point, role: Option<&str>| {
+        if Some(p.id) == pick {
+            7.0
+        } else if role.is_some() {
+            5.5
+        } else {
+            4.0
+        }
+    };
+    let mut labelled: Vec<(usize, f64, f64, f64, f64)> = marked
+        .iter()
+        .enumerate()
+        .filter_map(|(i, (p, role))| {
+            role.map(|k| (i, sx(p.cost), sy(p.speed), radius(p, *role), text_width(ui(k, lang), 12.0) * if Some(p.id) == pick { 1.08 } else { 1.0 }))
+        })
+        .collect();
+    labelled.sort_by_key(|(i, ..)| std::cmp::Reverse(*i));
+    let unlabelled: Vec<(f64, f64, f64, f64)> =
+        marked.iter().filter(|(_, role)| role.is_none()).map(|(p, role)| (sx(p.cost), sy(p.speed), radius(p, *role), 0.0)).collect();
+    let spots = place_labels(
+        &labelled.iter().map(|&(_, x, y, r, lw)| (x, y, r, lw)).chain(unlabelled).collect::<Vec<_>>(),
+        12.0,
+        (left + 2.0, 0.0, w - 2.0, h - bottom + 6.0),
+        (0.0, 0.0, w, h),
+    );
+    let spot_of = |i: usize| labelled.iter().position(|l| l.0 == i).and_then(|k| spots.get(k)).copied();
+    // Tick values that fit side by side (a phone keeps the decades).
+    let x_labels: Vec<String> = xticks.iter().map(|&v| money_tick(v)).collect();
+    let keep_x = fitting_ticks(
+        &xticks.iter().zip(&x_labels).map(|(&v, l)| (sx(v), text_width(l, 12.0), (v.log10() - v.log10().round()).abs() < 1e-9)).collect::<Vec<_>>(),
+        8.0,
+    );
     let y_label = ui(y_key, lang);
     let desc = format!("{} {}", ui("ui.scatter.alt", lang), front.iter().map(|p| name(p)).collect::<Vec<_>>().join("; "));
     html! {
-        <figure data-testid="scatter">
+        <figure data-testid="scatter" ref={fig}>
             <svg viewBox={format!("0 0 {w} {h}")} role="group" aria-labelledby="sc-title" aria-describedby="sc-desc" width="100%" data-testid="cost-chart" class="chart">
                 <title id="sc-title">{ ui("ui.scatter", lang) }</title>
                 <desc id="sc-desc">{ desc }</desc>
                 <g aria-hidden="true">
-                    { for xticks.iter().map(|&v| { let x = sx(v); html! {
+                    { for xticks.iter().zip(&x_labels).zip(&keep_x).map(|((&v, label), &shown)| { let x = sx(v); html! {
                         <g class="tick-x" data-value={v.to_string()}>
                             <line x1={format!("{x:.1}")} x2={format!("{x:.1}")} y1={top.to_string()} y2={(h - bottom).to_string()} stroke="var(--line)" />
-                            <text x={format!("{x:.1}")} y={(h - bottom + 15.0).to_string()} text-anchor="middle" fill="var(--fg)" font-size="12">{ money_tick(v) }</text>
+                            if shown {
+                                <text x={format!("{x:.1}")} y={(h - bottom + 20.0).to_string()} text-anchor="middle" fill="var(--fg)" font-size="12">{ label.clone() }</text>
+                            }
                         </g>
                     } }) }
                     { for yticks.iter().map(|&v| { let y = sy(v); html! {
@@ -219,23 +398,18 @@ pub fn scatter(p: &ScatterProps) -> Html {
                 if !others.is_empty() {
                     <path class="pt dots" d={dots} fill="none" stroke="var(--c1)" stroke-opacity="0.55" stroke-width="7" stroke-linecap="round" role="img" aria-label={others_name.clone()}><title>{ others_name }</title></path>
                 }
-                { for marked.iter().map(|(p, role)| {
+                { for marked.iter().enumerate().map(|(i, (p, role))| {
                     let (x, y) = (sx(p.cost), sy(p.speed));
                     let is_pick = Some(p.id) == pick;
                     let label = role.map(|k| ui(k, lang));
                     let full = match label { Some(l) => format!("{l}: {}", name(p)), None => format!("{}: {}", ui("ui.scatter.front", lang), name(p)) };
-                    let (r, fill) = if is_pick { ("7", "var(--accent)") } else if role.is_some() { ("5.5", "var(--c4)") } else { ("4", "var(--c2)") };
-                    // Labels to the left of points in the right half, so they stay inside.
-                    let (anchor, dx) = if x > w / 2.0 { ("end", -10.0) } else { ("start", 10.0) };
-                    // The pick's label above its point, the alternatives' below, so
-                    // neighbours do not write over each other.
-                    let above = if is_pick { y > top + 16.0 } else { y > h - bottom - 18.0 };
-                    let ly = if above { y - 10.0 } else { y + 20.0 };
+                    let r = radius(p, *role).to_string();
+                    let fill = if is_pick { "var(--accent)" } else if role.is_some() { "var(--c4)" } else { "var(--c2)" };
                     html! { <g>
                         <circle class="pt" cx={format!("{x:.1}")} cy={format!("{y:.1}")} {r} fill={fill} stroke="var(--fg)" stroke-width={ if is_pick { "1.5" } else { "0.75" } }
                             role="img" aria-label={full.clone()} data-offer={p.id.to_string()}><title>{ full }</title></circle>
-                        if let Some(l) = label {
-                            <text class="pt-label" x={format!("{:.1}", x + dx)} y={format!("{ly:.1}")} text-anchor={anchor} fill="var(--fg)" font-size="12" font-weight={ if is_pick { "700" } else { "400" } }
+                        if let (Some(l), Some((lx, ly, anchor))) = (label, spot_of(i)) {
+                            <text class="pt-label" x={format!("{lx:.1}")} y={format!("{ly:.1}")} text-anchor={anchor} fill="var(--fg)" font-size="12" font-weight={ if is_pick { "700" } else { "400" } }
                                 stroke="var(--card)" stroke-width="3" paint-order="stroke" aria-hidden="true">{ l }</text>
                         }
                     </g> }

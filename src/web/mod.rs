@@ -17,6 +17,7 @@ pub mod offers;
 pub mod options;
 pub mod page;
 pub mod recommendation;
+pub mod sources;
 pub mod state;
 
 /// Mounts the app. A panic hook first, so a bug shows a message on the page

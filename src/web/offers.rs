@@ -1,5 +1,5 @@
 //! The offers card: the ranked table with its sort buttons, the user's own
-//! prices, and the CSV export.
+//! prices, each price's source and date (`sources`), and the CSV export.
 
 use std::rc::Rc;
 
@@ -7,6 +7,7 @@ use yew::prelude::*;
 
 use super::dom;
 use super::format::{num, usd, RenderUi};
+use super::sources::OfferSource;
 use crate::core::answer::{Answer, OfferResult};
 use crate::core::config::{Commit, Lang, Sort};
 use crate::core::form::PriceColumn;
@@ -55,6 +56,7 @@ pub fn offers(
         let cb = on_set.clone();
         Callback::from(move |_| cb.emit(("sort", key.to_string())))
     };
+    let sources = AttrValue::from(sources_url());
     let export = {
         let a = a.clone();
         Callback::from(move |_| dom::download("whichgpu-offers.csv", "text/csv", &offers_csv(&a, &sources_url())))
@@ -106,7 +108,9 @@ pub fn offers(
                             <td class="num">{ c.value(o).map(|v| usd(v, lang)).unwrap_or_else(|| "–".into()) }</td>
                         }
                         { extras_cell(o, lang) }
-                        <td>{ o.price_as_of.to_string() }{ if o.stale { format!(" ({})", t("ui.stale")) } else { String::new() } }</td>
+                        <td class="date">{ o.price_as_of.to_string() }{ if o.stale { format!(" ({})", t("ui.stale")) } else { String::new() } }
+                            { " " }<OfferSource id={o.id.to_string()} title={format!("{} · {}", o.provider, o.instance)} as_of={o.price_as_of.to_string()} stale={o.stale}
+                                source={o.source.to_string()} url={sources.clone()} {lang} /></td>
                     </tr>
                 }) }
                 </tbody>

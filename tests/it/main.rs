@@ -8,6 +8,7 @@
 
 mod common;
 
+mod accuracy;
 mod architecture;
 mod bill;
 mod calibration;

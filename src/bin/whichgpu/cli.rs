@@ -12,7 +12,7 @@ use whichgpu::core::export;
 use whichgpu::core::hfconfig;
 use whichgpu::core::link;
 use whichgpu::core::report;
-use whichgpu::tools::{calibrate, ocp, silybench, skypilot};
+use whichgpu::tools::{accuracy, calibrate, ocp, silybench, skypilot};
 
 const USAGE: &str = "usage:
   whichgpu [--json] [--strict] [--today YYYY-MM-DD] [--emit skypilot|command] [--config FILE] '<query string>'
@@ -22,6 +22,9 @@ const USAGE: &str = "usage:
                                       --config: a Hugging Face config.json; sets model=custom
                                       and its architecture keys, prints the query to share
   whichgpu calibrate FILE... [--fit]  predicted vs measured for task=serve rows (fit on split=fit)
+  whichgpu calibrate FILE --holdout FILE2 --summary OUT
+                                      writes the page's accuracy summary (static/accuracy.csv)
+                                      from FILE (the fit rows) and FILE2's split=holdout rows
   whichgpu skypilot PROVIDER FILE --as-of YYYY-MM-DD --source TEXT
                                       a SkyPilot catalog CSV as offers.csv rows on stdout;
                                       skipped rows on stderr; exit 2 when none converts
@@ -220,13 +223,24 @@ fn with_config(query: &str, path: &str) -> Result<(whichgpu::core::config::Confi
 }
 
 fn calibrate_cmd(args: &[String], catalog: &Catalog) -> ExitCode {
-    let paths: Vec<&String> = args.iter().filter(|a| !a.starts_with("--")).collect();
+    // The files: every argument that is not a flag or a flag's value.
+    let mut paths: Vec<&String> = Vec::new();
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--holdout" | "--summary" => {
+                it.next();
+            }
+            f if f.starts_with("--") => {}
+            _ => paths.push(a),
+        }
+    }
     if paths.is_empty() {
         eprintln!("{USAGE}");
         return ExitCode::from(2);
     }
     let mut texts = Vec::new();
-    for path in paths {
+    for path in &paths {
         match std::fs::read_to_string(path) {
             Ok(t) => texts.push(t),
             Err(e) => {
@@ -242,6 +256,34 @@ fn calibrate_cmd(args: &[String], catalog: &Catalog) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    let flag = |name: &str| args.iter().position(|a| a == name).and_then(|i| args.get(i + 1));
+    if let Some(out) = flag("--summary") {
+        let Some(holdout) = flag("--holdout") else {
+            eprintln!("whichgpu calibrate: --summary needs --holdout FILE2\n{USAGE}");
+            return ExitCode::from(2);
+        };
+        let holdout_text = match std::fs::read_to_string(holdout) {
+            Ok(t) => t,
+            Err(e) => {
+                eprintln!("whichgpu: cannot read {holdout}: {e}");
+                return ExitCode::from(2);
+            }
+        };
+        let first = paths.first().map_or("", |p| p.as_str());
+        let written = accuracy::summary(catalog, (first, &text), (holdout, &holdout_text))
+            .map_err(|e| e.to_string())
+            .and_then(|s| std::fs::write(out, s).map_err(|e| format!("cannot write {out}: {e}")));
+        return match written {
+            Ok(()) => {
+                eprintln!("whichgpu: wrote {out}");
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("whichgpu: {e}");
+                ExitCode::from(2)
+            }
+        };
+    }
     match calibrate::run(&text, catalog, args.iter().any(|a| a == "--fit")) {
         Ok(report) => {
             print!("{}", report.text);

@@ -115,6 +115,36 @@ async fn page_end_to_end() {
     let csv = csv.as_str().unwrap_or_default().to_string();
     assert!(csv.starts_with("id,provider,instance") && csv.lines().count() > 100, "{}", &csv[..csv.len().min(200)]);
 
+    // Each offer's source and price date from its row: first with the fetch
+    // failing (a clear message in the page's language), then for real.
+    c.goto(&format!("{base}?lang=zh")).await.expect("goto");
+    wait_for(&c, "[data-testid=offers] tbody tr [data-testid=source-btn]").await;
+    c.execute("window.__fetch = window.fetch; window.fetch = () => Promise.reject(new TypeError('offline'))", vec![]).await.expect("break fetch");
+    wait_for(&c, "[data-testid=offers] tbody tr [data-testid=source-btn]").await.click().await.expect("open source");
+    let failed = text(&c, "[data-testid=source-view] [data-testid=source-error]").await;
+    assert!(failed.contains("无法从") && failed.contains("offers.csv") && failed.contains("offline"), "{failed}");
+    wait_for(&c, "[data-testid=source-view] button").await.click().await.expect("close");
+    c.execute("window.fetch = window.__fetch", vec![]).await.expect("mend fetch");
+    // Keyboard: focus the first row's button, open it with Enter.
+    let first = wait_for(&c, "[data-testid=offers] tbody tr").await.attr("data-offer").await.ok().flatten().expect("data-offer");
+    c.execute("document.querySelector('[data-testid=offers] tbody tr [data-testid=source-btn]').focus()", vec![]).await.expect("focus");
+    c.active_element().await.expect("active").send_keys("\u{E007}").await.expect("enter");
+    let shown = text(&c, "[data-testid=source-view] [data-testid=source-text]").await;
+    let catalog = Catalog::bundled().expect("catalog");
+    let offer = catalog.offers.iter().find(|o| *o.id == *first).expect("offer in the catalog");
+    assert!(shown.starts_with("来源") && shown.contains(offer.source.split_whitespace().next().unwrap_or("?")), "{first}: {shown}");
+    let date = text(&c, "[data-testid=source-view] [data-testid=source-date]").await;
+    assert!(date.contains(&offer.as_of.to_string()), "{date}");
+    std::fs::write(shot_dir().join("source-view-zh.png"), c.screenshot().await.expect("screenshot")).expect("write screenshot");
+    // Escape closes the view and the focus returns to the row's button.
+    c.active_element().await.expect("active").send_keys("\u{E00C}").await.expect("escape");
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let after = js(&c, "return [document.querySelector('[data-testid=source-view]') === null, (document.activeElement||{}).dataset.testid || '']").await;
+    assert_eq!(after, serde_json::json!([true, "source-btn"]), "after Escape");
+    // The method card's accuracy table comes from static/accuracy.csv.
+    let acc = text(&c, "[data-testid=accuracy]").await;
+    assert!(acc.contains("解码速度") && acc.contains("留出集"), "{acc}");
+
     // Keyboard only: focus the weight-format select with Tab, change it with the arrow keys.
     c.goto(&format!("{base}?lang=en")).await.expect("goto");
     wait_for(&c, "#in-w").await;
@@ -377,6 +407,7 @@ async fn layout_charts_and_accessibility() {
     let base = format!("http://127.0.0.1:{port}/");
     let axe = axe_source();
     let mut problems: Vec<String> = Vec::new();
+    let mut overlaps: Vec<String> = Vec::new();
     for (width, height, size) in [(1280u32, 900u32, "wide"), (360, 800, "narrow")] {
         let (c, _driver) = viewport(width, height).await;
         for (lang, theme) in [("en", "light"), ("en", "dark"), ("zh", "light"), ("zh", "dark")] {
@@ -412,6 +443,16 @@ async fn layout_charts_and_accessibility() {
             let names: Vec<u64> = serde_json::from_value(names).expect("counts");
             assert!(names.first().copied().unwrap_or(0) > 0 && names.get(1) == Some(&0), "{view}: chart points without a name {names:?}");
 
+            // No two labels of the cost chart (point labels, tick values) write over each other.
+            let hits = js(
+                &c,
+                "const s=document.querySelector('[data-testid=cost-chart]');const b=[...s.querySelectorAll('.pt-label, .tick-x text, .tick-y text')].map(e=>{const r=e.getBoundingClientRect();return [e.textContent,r.left,r.top,r.right,r.bottom]});const h=[];for(let i=0;i<b.length;i++)for(let j=i+1;j<b.length;j++){const x=b[i],y=b[j];if(Math.min(x[3],y[3])-Math.max(x[1],y[1])>1&&Math.min(x[4],y[4])-Math.max(x[2],y[2])>1)h.push(x[0]+' / '+y[0])}return h",
+            )
+            .await;
+            let hits: Vec<String> = serde_json::from_value(hits).expect("strings");
+            println!("{view}: scroll width {scroll_w}/{inner_w}; tops: recommendation {reco:.0}, guidance {guide:.0}, offers {offers:.0}; ticks {ticks:?}; points {names:?} (count, unnamed); overlapping labels {hits:?}");
+            overlaps.extend(hits.into_iter().map(|h| format!("{view}: {h}")));
+
             c.execute(&axe, vec![]).await.expect("inject axe-core");
             let found = c
                 .execute_async(
@@ -429,8 +470,12 @@ async fn layout_charts_and_accessibility() {
 
             let png = c.screenshot().await.expect("screenshot");
             std::fs::write(shot_dir().join(format!("view-{view}.png")), png).expect("write screenshot");
+            // Then the chart alone (the element screenshot scrolls it into view).
+            let chart = wait_for(&c, "[data-testid=scatter]").await;
+            std::fs::write(shot_dir().join(format!("chart-{view}.png")), chart.screenshot().await.expect("chart screenshot")).expect("write chart screenshot");
         }
         let _ = c.close().await;
     }
+    assert!(overlaps.is_empty(), "chart labels that overlap:\n{}", overlaps.join("\n"));
     assert!(problems.is_empty(), "axe-core: serious or critical violations:\n{}", problems.join("\n"));
 }

@@ -1,0 +1,54 @@
+//! The page's accuracy figures (`static/accuracy.csv`) are the estimator's
+//! own scoring of the measurement files: regenerated here and compared with
+//! the committed file, so a change to the estimator or the data that moves
+//! them fails until the file is rewritten.
+
+use whichgpu::core::accuracy::{self, Set};
+use whichgpu::tools::accuracy::{summary, FIT_FILE, HOLDOUT_FILE, REGENERATE, SUMMARY_FILE};
+use whichgpu::tools::calibrate;
+
+use crate::common;
+
+fn read(path: &str) -> String {
+    std::fs::read_to_string(format!("{}/{path}", env!("CARGO_MANIFEST_DIR"))).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+#[test]
+fn committed_accuracy_summary_is_the_estimators_own_scoring() {
+    let fresh = summary(common::catalog(), (FIT_FILE, &read(FIT_FILE)), (HOLDOUT_FILE, &read(HOLDOUT_FILE))).expect("summary");
+    let committed = read(SUMMARY_FILE);
+    if fresh != committed {
+        let first =
+            fresh.lines().zip(committed.lines()).find(|(a, b)| a != b).map(|(a, b)| format!("\n  now:       {a}\n  committed: {b}")).unwrap_or_default();
+        panic!("{SUMMARY_FILE} is out of date with the estimator or the measurements;{first}\nregenerate it with:\n  {REGENERATE}");
+    }
+    // What the page compiles in is that file.
+    assert_eq!(accuracy::ACCURACY_CSV, committed);
+}
+
+#[test]
+fn accuracy_summary_covers_every_kind_of_both_sets_with_one_example_each() {
+    let a = accuracy::bundled().expect("static/accuracy.csv parses");
+    let report = calibrate::run(&read(FIT_FILE), common::catalog(), false).expect("calibration parses");
+    // The fit set's rows and medians are calibrate's report, kind by kind.
+    let fit: Vec<_> = a.set(Set::Fit).collect();
+    assert_eq!(fit.len(), report.stats.len());
+    for (s, r) in fit.iter().zip(&report.stats) {
+        assert_eq!(s.kind, r.kind.as_str());
+        assert_eq!(s.rows as usize, r.rows);
+        assert!((s.median_pct - r.median_ape).abs() < 0.051, "{}: {} vs {}", s.kind, s.median_pct, r.median_ape);
+        assert!(s.leave_one_gpu_out_median_pct.is_some(), "{}", s.kind);
+        assert!(s.p90_pct >= s.median_pct);
+    }
+    assert_eq!(a.rows(Set::Fit) as usize, report.rows_mapped);
+    assert!(a.rows(Set::Holdout) >= 20, "held-out rows: {}", a.rows(Set::Holdout));
+    for set in [Set::Fit, Set::Holdout] {
+        for s in a.set(set) {
+            let ex: Vec<_> = a.examples.iter().filter(|e| e.set == set && e.kind == s.kind).collect();
+            assert_eq!(ex.len(), 1, "{set:?} {}", s.kind);
+            assert!(!ex[0].source.is_empty() && !ex[0].case.is_empty());
+            // The example is representative: its error is within the kind's p90.
+            assert!(ex[0].error_pct().abs() <= s.p90_pct + 0.1, "{} {}", ex[0].id, ex[0].error_pct());
+        }
+    }
+}

@@ -12,6 +12,7 @@ pub mod form;
 pub mod guidance;
 pub mod link;
 pub mod messages;
+pub mod money;
 pub(crate) mod named;
 pub mod notice;
 pub mod offers;

@@ -65,8 +65,49 @@ pub fn spot(cfg: &Config, a: &Answer) -> GuidanceItem {
     GuidanceItem::new("spot", Some("g.spot.title"), msg)
 }
 
+/// The rounding note, only where the pick's bill rounds its work up, and
+/// the serverless note: why a serverless pick wins, or why none did.
+pub fn billing_rounding(cfg: &Config, a: &Answer) -> Vec<GuidanceItem> {
+    let mut out: Vec<GuidanceItem> = serverless(cfg, a).into_iter().collect();
+    // A serverless pick's extra hours are cold starts, said above.
+    if a.pick().is_some_and(|p| !p.serverless) {
+        out.extend(rounding(cfg, a));
+    }
+    out
+}
+
+/// When serverless wins and why: the pick's cold starts and idle time
+/// against instances' rounding; for an always-on endpoint, that a worker
+/// that never scales to zero bills every hour at serverless rates.
+fn serverless(cfg: &Config, a: &Answer) -> Option<GuidanceItem> {
+    let pick = a.pick()?;
+    let hours = |v: f64| if v < 10.0 { 1 } else { 0 };
+    if pick.serverless {
+        let msg = Msg::new("g.serverless.pick")
+            .arg("offer", pick.id.to_string())
+            .num("billed", pick.billed_hours_per_month, hours(pick.billed_hours_per_month))
+            .num("busy", pick.busy_hours_per_month, hours(pick.busy_hours_per_month))
+            .num("starts", pick.cold_starts_per_month, 0)
+            .num("cold", pick.cold_start_s.unwrap_or(0.0), 0);
+        return Some(GuidanceItem::new("serverless", Some("g.serverless.title"), msg));
+    }
+    // The cheapest fitting serverless offer, on the same monthly bill.
+    let best = a.offers.iter().filter(|o| o.serverless && o.fits).min_by(|x, y| x.usd_per_month.total_cmp(&y.usd_per_month))?;
+    let ratio = best.usd_per_month / pick.usd_per_month.max(1e-9);
+    let msg = match cfg.usage() {
+        Usage::Always => Msg::new("g.serverless.always").arg("offer", best.id.to_string()).num("ratio", ratio, 1),
+        _ => Msg::new("g.serverless.lost")
+            .arg("offer", best.id.to_string())
+            .num("billed", best.billed_hours_per_month, hours(best.billed_hours_per_month))
+            .num("starts", best.cold_starts_per_month, 0)
+            .num("cold", best.cold_start_s.unwrap_or(0.0), 0)
+            .num("ratio", ratio, 1),
+    };
+    Some(GuidanceItem::new("serverless", Some("g.serverless.title"), msg))
+}
+
 /// The rounding note: only where the pick's bill rounds its work up.
-pub fn billing_rounding(cfg: &Config, a: &Answer) -> Option<GuidanceItem> {
+fn rounding(cfg: &Config, a: &Answer) -> Option<GuidanceItem> {
     let p = a.pick()?;
     let jobs = match cfg.usage() {
         Usage::Jobs => cfg.jobs.max(1.0),

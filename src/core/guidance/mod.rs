@@ -83,17 +83,20 @@ fn serverless(cfg: &Config, a: &Answer) -> Option<GuidanceItem> {
     let pick = a.pick()?;
     let hours = |v: f64| if v < 10.0 { 1 } else { 0 };
     if pick.serverless {
+        let cold_h = pick.cold_starts_per_month * pick.cold_start_s.unwrap_or(0.0) / 3600.0;
         let msg = Msg::new("g.serverless.pick")
             .arg("offer", pick.id.to_string())
             .num("billed", pick.billed_hours_per_month, hours(pick.billed_hours_per_month))
-            .num("busy", pick.busy_hours_per_month, hours(pick.busy_hours_per_month))
+            .num("cold_h", cold_h, hours(cold_h))
             .num("starts", pick.cold_starts_per_month, 0)
             .num("cold", pick.cold_start_s.unwrap_or(0.0), 0);
         return Some(GuidanceItem::new("serverless", Some("g.serverless.title"), msg));
     }
-    // The cheapest fitting serverless offer, on the same monthly bill.
-    let best = a.offers.iter().filter(|o| o.serverless && o.fits).min_by(|x, y| x.usd_per_month.total_cmp(&y.usd_per_month))?;
-    let ratio = best.usd_per_month / pick.usd_per_month.max(1e-9);
+    // The cheapest fitting serverless offer on the month's compute (storage
+    // and egress aside, they do not depend on serverless or not).
+    let compute = |o: &super::answer::OfferResult| o.usd_per_month - o.storage_usd_per_month - o.egress_usd_per_month;
+    let best = a.offers.iter().filter(|o| o.serverless && o.fits).min_by(|x, y| compute(x).total_cmp(&compute(y)))?;
+    let ratio = compute(best) / compute(pick).max(1e-9);
     let msg = match cfg.usage() {
         Usage::Always => Msg::new("g.serverless.always").arg("offer", best.id.to_string()).num("ratio", ratio, 1),
         _ => Msg::new("g.serverless.lost")

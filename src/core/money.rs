@@ -60,6 +60,12 @@ impl Display {
         own != self.currency
     }
 
+    /// US dollars per unit of `c` (1 for the dollar and for a currency
+    /// without a rate, which the catalog does not load).
+    pub fn usd_per_unit_of(&self, c: Currency) -> f64 {
+        self.rates.iter().find(|r| r.currency == c).map_or(1.0, |r| r.usd_per_unit)
+    }
+
     /// The rate a price in `own` currency was converted with: its own
     /// currency's when that is not the dollar, else the display's; `None`
     /// when nothing was converted.

@@ -8,7 +8,7 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use super::format::{num, usd, RenderUi};
+use super::format::{money, num, RenderUi};
 use crate::core::answer::{Answer, MemoryJson};
 use crate::core::config::Lang;
 use crate::core::config::Task;
@@ -105,8 +105,8 @@ pub fn linear_ticks(hi: f64) -> (f64, Vec<f64>, usize) {
     (n as f64 * step, (0..=n).map(|i| i as f64 * step).collect(), digits)
 }
 
-/// Money on a tick: $10, $100, $1k, $10k, $1M.
-pub fn money_tick(v: f64) -> String {
+/// Money on a tick: $10, $100, $1k, $10k, $1M (or ¥ in yuan).
+pub fn money_tick(v: f64, symbol: &str) -> String {
     let (x, unit) = if v >= 1e6 {
         (v / 1e6, "M")
     } else if v >= 1e3 {
@@ -115,7 +115,7 @@ pub fn money_tick(v: f64) -> String {
         (v, "")
     };
     let x = if (x - x.round()).abs() < 1e-9 { format!("{x:.0}") } else { format!("{}", (x * 1000.0).round() / 1000.0) };
-    format!("${x}{unit}")
+    format!("{symbol}{x}{unit}")
 }
 
 #[derive(Properties, PartialEq)]
@@ -175,14 +175,18 @@ pub fn scatter(p: &ScatterProps) -> Html {
         }
     }
     let on_front = |id: &str| front.iter().any(|f| f.id == id);
-    let name = |p: &Point| format!("{}, {}: {}, {} {}", p.id, p.gpus, usd(p.cost, lang), num(p.speed, 1), ui(y_key, lang));
+    let name = |p: &Point| format!("{}, {}: {}, {} {}", p.id, p.gpus, money(p.cost, &a.display, lang), num(p.speed, 1), ui(y_key, lang));
     // Offers off the front, neither pick nor alternative: one path of dots
     // (zero-length segments with round caps), one DOM node to update
     // instead of a hundred and more; its name summarises them.
     let others: Vec<&Point> = pts.iter().filter(|p| !on_front(p.id) && role_of(p.id).is_none()).collect();
     let dots: String = others.iter().map(|p| format!("M{:.1} {:.1}h0", sx(p.cost), sy(p.speed))).collect();
     let others_name = match (others.iter().map(|p| p.cost).reduce(f64::min), others.iter().map(|p| p.cost).reduce(f64::max)) {
-        (Some(l), Some(u)) => Msg::new("ui.scatter.others").num("n", others.len() as f64, 0).arg("lo", usd(l, lang)).arg("hi", usd(u, lang)).render_ui(lang),
+        (Some(l), Some(u)) => Msg::new("ui.scatter.others")
+            .num("n", others.len() as f64, 0)
+            .arg("lo", money(l, &a.display, lang))
+            .arg("hi", money(u, &a.display, lang))
+            .render_ui(lang),
         _ => String::new(),
     };
     let path = front.iter().map(|p| format!("{:.1},{:.1}", sx(p.cost), sy(p.speed))).collect::<Vec<_>>().join(" ");
@@ -201,7 +205,7 @@ pub fn scatter(p: &ScatterProps) -> Html {
                     { for xticks.iter().map(|&v| { let x = sx(v); html! {
                         <g class="tick-x" data-value={v.to_string()}>
                             <line x1={format!("{x:.1}")} x2={format!("{x:.1}")} y1={top.to_string()} y2={(h - bottom).to_string()} stroke="var(--line)" />
-                            <text x={format!("{x:.1}")} y={(h - bottom + 15.0).to_string()} text-anchor="middle" fill="var(--fg)" font-size="12">{ money_tick(v) }</text>
+                            <text x={format!("{x:.1}")} y={(h - bottom + 15.0).to_string()} text-anchor="middle" fill="var(--fg)" font-size="12">{ money_tick(a.display.amount(v), a.display.symbol()) }</text>
                         </g>
                     } }) }
                     { for yticks.iter().map(|&v| { let y = sy(v); html! {

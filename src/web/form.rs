@@ -59,6 +59,7 @@ pub fn form_view(p: &FormProps) -> Html {
             "kv" => select(cfg.kv.clone(), &lists.kvs),
             "gpu" => select(cfg.gpu.clone().unwrap_or_default(), &lists.gpus),
             "theme" => select(cfg.theme.as_str().into(), &lists.themes),
+            "cur" => select(cfg.cur.map_or("", |c| c.as_str()).into(), &lists.curs),
             "spot" => html! {
                 <label key={key} class="check" for="in-spot"><input id="in-spot" type="checkbox" checked={cfg.spot} onchange={spot_cb.clone()} />{ ui(form::label_for(cfg, catalog, kind, key), lang) }</label>
             },

@@ -72,8 +72,14 @@ pub fn serverless_hours(cfg: &Config, increment_s: f64, min_charge_s: f64, job_h
     let platform = cold.platform_s.unwrap_or(0.0);
     let job_s = || job_hours.map_or(cfg.jobmin * 60.0 + cold.model_s, |h| h * 3600.0) + platform;
     match cfg.usage() {
-        // Always on: the worker never scales to zero; every hour is billed.
+        // Always on (or busy around the clock): the worker never scales to
+        // zero; every hour is billed.
         Usage::Always => Hours { busy_per_month: HOURS_PER_MONTH, billed_per_month: HOURS_PER_MONTH, billed_per_job: 0.0, cold_starts_per_month: 0.0 },
+        Usage::Hours if cfg.hpd >= 24.0 => {
+            Hours { busy_per_month: HOURS_PER_MONTH, billed_per_month: HOURS_PER_MONTH, billed_per_job: 0.0, cold_starts_per_month: 0.0 }
+        }
+        // No busy hours: nothing starts.
+        Usage::Hours if cfg.hpd <= 0.0 => Hours { busy_per_month: 0.0, billed_per_month: 0.0, billed_per_job: 0.0, cold_starts_per_month: 0.0 },
         // One busy period a day (the assumption): one cold start, then the
         // busy hours; idle hours scale to zero.
         Usage::Hours => {
@@ -262,6 +268,18 @@ mod tests {
         assert_eq!(h.billed_per_month, 100.0);
         let h = hours(&cfg, 1.0, 60.0, None, 1.0);
         assert!((h.billed_per_month - 100.0 * 7.0 / 60.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn serverless_hours_start_once_a_day_and_not_when_idle_or_always_busy() {
+        let cold = ColdStart { platform_s: Some(1.0), model_s: 59.0 };
+        let cfg = |hpd: f64| Config { usage: Some(Usage::Hours), hpd, ..Config::default() };
+        let h = serverless_hours(&cfg(3.0), 1.0, 0.0, None, cold);
+        assert!((h.billed_per_month - (3.0 + 60.0 / 3600.0) * DAYS_PER_MONTH).abs() < 1e-9);
+        assert_eq!(h.cold_starts_per_month, DAYS_PER_MONTH);
+        assert_eq!(serverless_hours(&cfg(0.0), 1.0, 0.0, None, cold).billed_per_month, 0.0);
+        let all_day = serverless_hours(&cfg(24.0), 1.0, 0.0, None, cold);
+        assert_eq!((all_day.billed_per_month, all_day.cold_starts_per_month), (HOURS_PER_MONTH, 0.0));
     }
 
     #[test]

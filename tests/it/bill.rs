@@ -63,6 +63,8 @@ fn recompute(q: &str, o: &OfferResult) -> f64 {
         assert!(cold >= platform, "{}: cold start {cold} s below the platform's {platform} s", o.id);
         match usage {
             "always" => 730.0,
+            "hours" if hpd_s >= 24.0 * 3600.0 => 730.0,
+            "hours" if hpd_s <= 0.0 => 0.0,
             "hours" => billed(hpd_s + cold, inc, min) / 3600.0 * 365.0 / 12.0,
             "jobs" => jobs * billed(sls_job_s(), inc, min) / 3600.0,
             _ => billed(sls_job_s(), inc, min) / 3600.0,

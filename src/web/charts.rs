@@ -8,7 +8,7 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use super::format::{money, num, RenderUi};
+use super::format::{in_currency, money, num, RenderUi};
 use crate::core::answer::{Answer, MemoryJson};
 use crate::core::config::Lang;
 use crate::core::config::Task;
@@ -216,7 +216,7 @@ pub fn scatter(p: &ScatterProps) -> Html {
                     } }) }
                     <line x1={left.to_string()} y1={(h - bottom).to_string()} x2={(w - right).to_string()} y2={(h - bottom).to_string()} stroke="var(--muted)" />
                     <line x1={left.to_string()} y1={top.to_string()} x2={left.to_string()} y2={(h - bottom).to_string()} stroke="var(--muted)" />
-                    <text x={((w + left - right) / 2.0).to_string()} y={(h - 8.0).to_string()} text-anchor="middle" fill="var(--fg)" font-size="13">{ format!("{} ({})", ui(x_key, lang), ui("ui.scatter.log", lang)) }</text>
+                    <text x={((w + left - right) / 2.0).to_string()} y={(h - 8.0).to_string()} text-anchor="middle" fill="var(--fg)" font-size="13">{ format!("{} ({})", in_currency(ui(x_key, lang), &a.display), ui("ui.scatter.log", lang)) }</text>
                     <text x="13" y={((h - bottom + top) / 2.0).to_string()} transform={format!("rotate(-90 13 {})", (h - bottom + top) / 2.0)} text-anchor="middle" fill="var(--fg)" font-size="13">{ y_label }</text>
                     <polyline points={path} fill="none" stroke="var(--c2)" stroke-width="2" />
                 </g>

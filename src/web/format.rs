@@ -41,6 +41,14 @@ pub fn money(usd: f64, d: &Display, lang: Lang) -> String {
     }
 }
 
+/// A money label ("$/hour", "美元/月") in the display currency.
+pub fn in_currency(label: &str, d: &Display) -> String {
+    match d.currency {
+        Currency::Usd => label.to_string(),
+        Currency::Cny => label.replace("美元", "元").replace('$', "¥"),
+    }
+}
+
 /// An offer's price (in US dollars) shown in the display currency, marked
 /// when the offer is priced in another currency (converted).
 pub fn price(usd: f64, own: Currency, d: &Display, lang: Lang) -> String {

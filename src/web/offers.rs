@@ -6,7 +6,7 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use super::dom;
-use super::format::{num, price, RenderUi};
+use super::format::{in_currency, num, price, RenderUi};
 use crate::core::answer::{Answer, OfferResult};
 use crate::core::config::{Commit, Lang, Sort};
 use crate::core::form::PriceColumn;
@@ -84,10 +84,10 @@ pub fn offers(
                     <th scope="col">{ t("ui.col.layout") }</th>
                     <th scope="col">{ t("ui.col.fits") }</th>
                     <th scope="col" aria-sort={ if sort == Sort::Speed { "descending" } else { "none" } }><button type="button" class="th" onclick={sort_by("speed")} data-testid="sort-speed">{ if training { t("ui.col.train") } else { t("ui.col.speed") } }</button></th>
-                    <th scope="col">{ t("ui.col.hour") }</th>
-                    <th scope="col" aria-sort={ if sort == Sort::Cost { "ascending" } else { "none" } }><button type="button" class="th" onclick={sort_by("cost")} data-testid="sort-cost">{ t("ui.col.month") }</button></th>
+                    <th scope="col">{ in_currency(t("ui.col.hour"), &a.display) }</th>
+                    <th scope="col" aria-sort={ if sort == Sort::Cost { "ascending" } else { "none" } }><button type="button" class="th" onclick={sort_by("cost")} data-testid="sort-cost">{ in_currency(t("ui.col.month"), &a.display) }</button></th>
                     if let Some(c) = col {
-                        <th scope="col" data-testid="unit-col" aria-sort={ if sort == Sort::Token { "ascending" } else { "none" } }><button type="button" class="th" onclick={sort_by("token")}>{ t(c.header) }</button></th>
+                        <th scope="col" data-testid="unit-col" aria-sort={ if sort == Sort::Token { "ascending" } else { "none" } }><button type="button" class="th" onclick={sort_by("token")}>{ in_currency(t(c.header), &a.display) }</button></th>
                     }
                     <th scope="col">{ t("ui.col.extra") }</th>
                     <th scope="col">{ t("ui.col.date") }</th>

@@ -8,7 +8,7 @@
 use std::{env, fs, path::Path};
 
 /// The tables under `static/` that the catalog compiles in.
-const TABLES: &[&str] = &["gpus.csv", "models.csv", "offers.csv", "providers.csv", "media_models.csv", "support.csv"];
+const TABLES: &[&str] = &["gpus.csv", "models.csv", "offers.csv", "providers.csv", "media_models.csv", "support.csv", "rates.csv"];
 /// The columns the Wasm copies leave empty.
 const DROPPED: &[&str] = &["source", "notes"];
 

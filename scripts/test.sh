@@ -16,6 +16,10 @@ step "0/4 formatting (rustfmt.toml)"
 cargo fmt --all --check
 step "1/4 native tests of the core"
 cargo test --locked --lib --test it
+# Every catalog row has its source, date, currency and unit (exit 1 if
+# not); rows older than six months are listed. `--today` is fixed to the
+# catalog's date (its newest price) so the run does not depend on the clock.
+cargo run --locked --quiet --bin whichgpu -- catalog check --today 2026-11-09
 
 step "2/4 clippy: no unwrap/expect/indexing/panic in the core"
 # These four stay here, not in Cargo.toml's [lints]: a [lints] table applies to

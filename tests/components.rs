@@ -64,3 +64,36 @@ async fn renders_a_recommendation_and_reacts_to_inputs() {
     settle().await;
     assert!(root.query_selector("img").ok().flatten().is_none());
 }
+
+fn text_of(root: &Element, css: &str) -> String {
+    root.query_selector(css).ok().flatten().and_then(|n| n.text_content()).unwrap_or_default()
+}
+
+#[wasm_bindgen_test]
+async fn a_chinese_link_shows_yuan_and_says_it_converted() {
+    // The page reads its configuration from the address.
+    let history = gloo::utils::window().history().expect("history");
+    history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some("?lang=zh")).expect("set the link");
+    let root = mount();
+    settle().await;
+    let offers = text_of(&root, "[data-testid=offers]");
+    assert!(offers.contains('¥') && offers.contains('*'), "{offers}");
+    assert!(!offers.contains("美元") && !offers.contains('$'), "{offers}");
+    let pick = text_of(&root, "[data-testid=pick-month]");
+    assert!(pick.starts_with('¥'), "{pick}");
+    // The note names the rate and its date.
+    let note = text_of(&root, "[data-testid=converted]");
+    assert!(note.contains("1 美元 =") && note.contains("CNY"), "{note}");
+
+    // The currency control: US dollars, and nothing is converted any more.
+    let select: web_sys::HtmlSelectElement = root.query_selector("#in-cur").ok().flatten().expect("cur select").dyn_into().expect("select");
+    select.set_value("usd");
+    select.dispatch_event(&web_sys::Event::new("change").expect("event")).expect("dispatch");
+    settle().await;
+    let offers = text_of(&root, "[data-testid=offers]");
+    assert!(!offers.contains('¥') && offers.contains("美元"), "{offers}");
+    assert!(root.query_selector("[data-testid=converted]").ok().flatten().is_none());
+    let href = gloo::utils::window().location().search().unwrap_or_default();
+    assert!(href.contains("cur=usd"), "{href}");
+    history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some("?")).expect("reset the link");
+}

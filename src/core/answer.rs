@@ -8,10 +8,11 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
-use super::config::{Commit, Lang, Task};
+use super::config::{Commit, Currency, Lang, Task};
 use super::date::Date;
 use super::estimate::ranges::Confidence;
 use super::messages::Msg;
+use super::money::Display;
 use super::notice::Notice;
 
 #[derive(Debug, Clone, Serialize, Default, PartialEq)]
@@ -84,6 +85,12 @@ pub struct Answer {
     pub query: String,
     pub notices: Vec<Notice>,
     pub catalog_as_of: String,
+    /// The catalog's newest price is older than six months on the day asked
+    /// (`STALE_AFTER_DAYS`, as each offer's `stale` and `whichgpu catalog check`).
+    pub catalog_stale: bool,
+    /// The currency the page and the text report show money in, with its
+    /// rate (the JSON's `usd_*` fields stay in US dollars).
+    pub display: Display,
     pub task: Task,
     pub model: String,
     pub model_name: String,
@@ -116,6 +123,8 @@ impl Answer {
             query,
             notices,
             catalog_as_of: catalog_as_of.to_string(),
+            catalog_stale: false,
+            display: Display::default(),
             task,
             model: id.to_string(),
             model_name: name.to_string(),
@@ -186,6 +195,16 @@ pub struct OfferResult {
     pub speeds: Box<Speeds>,
     pub usd_per_hour: f64,
     pub usd_per_month: f64,
+    /// The currency the offer is priced in (every `usd_*` field is in US
+    /// dollars, converted at the catalog's dated rate where this is not `usd`).
+    pub currency: Currency,
+    /// A serverless platform (per-second workers that scale to zero).
+    pub serverless: bool,
+    /// Serverless: seconds billed for each start from zero (the platform's
+    /// documented cold start plus loading the model and starting the
+    /// engine), and the starts a month the bill counts.
+    pub cold_start_s: Option<f64>,
+    pub cold_starts_per_month: f64,
     /// Hours a month the offer works, and the hours billed for them
     /// (increments, minimums, restarts on spot, committed terms).
     pub busy_hours_per_month: f64,

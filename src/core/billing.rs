@@ -2,6 +2,15 @@
 //! (providers bill in increments — per second, minute or hour — with a
 //! minimum charge, so a 7-minute job on per-hour billing costs a full
 //! hour), spot where the workload tolerates it, storage and egress.
+//!
+//! Serverless platforms (provider `kind=serverless`, `scale_to_zero`) bill
+//! per second only while a worker runs, and every time a worker starts from
+//! zero it runs a cold start first: the platform's documented start
+//! (`cold_start_s` in `providers.csv`) plus the plan's own start-up
+//! (reading the weights and starting the engine, `estimate::engine`).
+//! `use=always` keeps a worker up all month (730 h, as an instance);
+//! `use=hours` is one busy period a day, each with one cold start and no
+//! idle charge; `use=jobs` and `use=once` start from zero for every job.
 
 use super::catalog::offers::HostBilling;
 use super::catalog::{Catalog, Offer};
@@ -37,25 +46,81 @@ pub struct Hours {
     pub billed_per_month: f64,
     /// Billed hours of one job (jobs / once patterns), else 0.
     pub billed_per_job: f64,
+    /// Serverless: starts from zero a month (each billed as a cold start).
+    pub cold_starts_per_month: f64,
+}
+
+/// A serverless worker's start from zero: the platform's documented cold
+/// start (`None` where it publishes no figure: counted as 0 and named in
+/// the bill's unknown costs) plus the plan's start-up.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ColdStart {
+    pub platform_s: Option<f64>,
+    pub model_s: f64,
+}
+
+impl ColdStart {
+    pub fn total_s(self) -> f64 {
+        self.platform_s.unwrap_or(0.0) + self.model_s
+    }
+}
+
+/// Busy and billed hours of a serverless worker. `job_hours` is one job's
+/// time with the plan's start-up when the plan knows it; a `jobmin` job is
+/// its work alone, so the start-up is added to it.
+pub fn serverless_hours(cfg: &Config, increment_s: f64, min_charge_s: f64, job_hours: Option<f64>, cold: ColdStart) -> Hours {
+    let platform = cold.platform_s.unwrap_or(0.0);
+    let job_s = || job_hours.map_or(cfg.jobmin * 60.0 + cold.model_s, |h| h * 3600.0) + platform;
+    match cfg.usage() {
+        // Always on (or busy around the clock): the worker never scales to
+        // zero; every hour is billed.
+        Usage::Always => Hours { busy_per_month: HOURS_PER_MONTH, billed_per_month: HOURS_PER_MONTH, billed_per_job: 0.0, cold_starts_per_month: 0.0 },
+        Usage::Hours if cfg.hpd >= 24.0 => {
+            Hours { busy_per_month: HOURS_PER_MONTH, billed_per_month: HOURS_PER_MONTH, billed_per_job: 0.0, cold_starts_per_month: 0.0 }
+        }
+        // No busy hours: nothing starts.
+        Usage::Hours if cfg.hpd <= 0.0 => Hours { busy_per_month: 0.0, billed_per_month: 0.0, billed_per_job: 0.0, cold_starts_per_month: 0.0 },
+        // One busy period a day (the assumption): one cold start, then the
+        // busy hours; idle hours scale to zero.
+        Usage::Hours => {
+            let per_day = billed_seconds(cfg.hpd * 3600.0 + cold.total_s(), increment_s, min_charge_s) / 3600.0;
+            Hours {
+                busy_per_month: cfg.hpd * DAYS_PER_MONTH,
+                billed_per_month: per_day * DAYS_PER_MONTH,
+                billed_per_job: 0.0,
+                cold_starts_per_month: DAYS_PER_MONTH,
+            }
+        }
+        Usage::Jobs => {
+            let per_job = billed_seconds(job_s(), increment_s, min_charge_s) / 3600.0;
+            let busy = job_hours.map_or(cfg.jobmin / 60.0, |h| h);
+            Hours { busy_per_month: cfg.jobs * busy, billed_per_month: cfg.jobs * per_job, billed_per_job: per_job, cold_starts_per_month: cfg.jobs }
+        }
+        Usage::Once => {
+            let per_job = billed_seconds(job_s(), increment_s, min_charge_s) / 3600.0;
+            let busy = job_hours.map_or(cfg.jobmin / 60.0, |h| h);
+            Hours { busy_per_month: busy, billed_per_month: per_job, billed_per_job: per_job, cold_starts_per_month: 1.0 }
+        }
+    }
 }
 
 /// `job_hours`: length of one job when the estimator knows it (training), else `jobmin`.
 pub fn hours(cfg: &Config, increment_s: f64, min_charge_s: f64, job_hours: Option<f64>, restart_factor: f64) -> Hours {
     match cfg.usage() {
-        Usage::Always => Hours { busy_per_month: HOURS_PER_MONTH, billed_per_month: HOURS_PER_MONTH, billed_per_job: 0.0 },
+        Usage::Always => Hours { busy_per_month: HOURS_PER_MONTH, billed_per_month: HOURS_PER_MONTH, billed_per_job: 0.0, cold_starts_per_month: 0.0 },
         Usage::Hours => {
             let per_day = billed_seconds(cfg.hpd * 3600.0, increment_s, min_charge_s) / 3600.0;
-            Hours { busy_per_month: cfg.hpd * DAYS_PER_MONTH, billed_per_month: per_day * DAYS_PER_MONTH, billed_per_job: 0.0 }
+            Hours { busy_per_month: cfg.hpd * DAYS_PER_MONTH, billed_per_month: per_day * DAYS_PER_MONTH, billed_per_job: 0.0, cold_starts_per_month: 0.0 }
         }
         Usage::Jobs => {
             let job_s = job_hours.map_or(cfg.jobmin * 60.0, |h| h * 3600.0) * restart_factor;
             let per_job = billed_seconds(job_s, increment_s, min_charge_s) / 3600.0;
-            Hours { busy_per_month: cfg.jobs * job_s / 3600.0, billed_per_month: cfg.jobs * per_job, billed_per_job: per_job }
+            Hours { busy_per_month: cfg.jobs * job_s / 3600.0, billed_per_month: cfg.jobs * per_job, billed_per_job: per_job, cold_starts_per_month: 0.0 }
         }
         Usage::Once => {
             let job_s = job_hours.map_or(cfg.jobmin * 60.0, |h| h * 3600.0) * restart_factor;
             let per_job = billed_seconds(job_s, increment_s, min_charge_s) / 3600.0;
-            Hours { busy_per_month: job_s / 3600.0, billed_per_month: per_job, billed_per_job: per_job }
+            Hours { busy_per_month: job_s / 3600.0, billed_per_month: per_job, billed_per_job: per_job, cold_starts_per_month: 0.0 }
         }
     }
 }
@@ -70,6 +135,8 @@ pub struct Bill {
     /// asks for a term the offer publishes.
     pub commitment: Commit,
     pub overridden: bool,
+    /// A serverless platform's bill, and its cold start per start from zero.
+    pub cold_start: Option<ColdStart>,
     pub usd_per_hour: f64,
     pub hours: Hours,
     pub compute_month: f64,
@@ -101,9 +168,13 @@ pub fn term_months(c: Commit) -> f64 {
 /// interruption (with the restart overhead), billed in the provider's
 /// increments; storage (GB × months × price per instance) and egress beyond
 /// the provider's free allowance. `job_hours` is one job's real time (work
-/// plus start-up) when the plan knows it, else `jobmin` is used.
-pub fn bill(cfg: &Config, catalog: &Catalog, o: &Offer, instances: u32, job_hours: Option<f64>, store_gb: f64) -> Bill {
-    let override_price = cfg.prices.iter().find(|(id, _)| **id == *o.id).map(|(_, p)| *p);
+/// plus start-up) when the plan knows it, else `jobmin` is used;
+/// `startup_s` is the plan's start-up (a serverless cold start counts it).
+/// The user's price (`price=`) is in the offer's own currency.
+#[allow(clippy::too_many_arguments)]
+pub fn bill(cfg: &Config, catalog: &Catalog, o: &Offer, instances: u32, job_hours: Option<f64>, startup_s: f64, store_gb: f64) -> Bill {
+    let own_to_usd = catalog.usd_per_unit(o.currency).unwrap_or(1.0);
+    let override_price = cfg.prices.iter().find(|(id, _)| **id == *o.id).map(|(_, p)| *p * own_to_usd);
     let committed = override_price.is_none().then(|| o.committed_usd_per_hour(cfg.commit)).flatten();
     let commitment = if committed.is_some() { cfg.commit } else { Commit::None };
     // A synchronous training run over several instances, or planned for
@@ -116,7 +187,11 @@ pub fn bill(cfg: &Config, catalog: &Catalog, o: &Offer, instances: u32, job_hour
     let usd_per_hour = hourly * f64::from(instances);
     let provider = catalog.provider(&o.provider);
     let (increment, min_charge, increment_unknown) = o.billing(provider);
-    let mut hours = hours(cfg, increment, min_charge, job_hours, restart);
+    let cold_start = provider.filter(|p| p.is_serverless()).map(|p| ColdStart { platform_s: p.cold_start_s, model_s: startup_s.max(0.0) });
+    let mut hours = match cold_start {
+        Some(c) => serverless_hours(cfg, increment, min_charge, job_hours, c),
+        None => hours(cfg, increment, min_charge, job_hours, restart),
+    };
     if committed.is_some() {
         // A term is paid for every hour it runs, busy or not.
         let jobs = match cfg.usage() {
@@ -149,6 +224,9 @@ pub fn bill(cfg: &Config, catalog: &Catalog, o: &Offer, instances: u32, job_hour
     if provider.is_some_and(|p| p.host_billing != HostBilling::Included) {
         unknown_costs.push("host");
     }
+    if cold_start.is_some_and(|c| c.platform_s.is_none()) && hours.cold_starts_per_month > 0.0 {
+        unknown_costs.push("cold_start");
+    }
     let storage_usd_per_month = store_gb * storage_price.unwrap_or(0.0) * f64::from(instances.max(1));
     let egress_usd_per_month = egress_gb * egress_price.unwrap_or(0.0);
     let compute_month = usd_per_hour * hours.billed_per_month;
@@ -157,6 +235,7 @@ pub fn bill(cfg: &Config, catalog: &Catalog, o: &Offer, instances: u32, job_hour
         spot_refused: spot_refused && cfg.spot,
         commitment,
         overridden: override_price.is_some(),
+        cold_start,
         usd_per_hour,
         hours,
         compute_month,
@@ -189,6 +268,18 @@ mod tests {
         assert_eq!(h.billed_per_month, 100.0);
         let h = hours(&cfg, 1.0, 60.0, None, 1.0);
         assert!((h.billed_per_month - 100.0 * 7.0 / 60.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn serverless_hours_start_once_a_day_and_not_when_idle_or_always_busy() {
+        let cold = ColdStart { platform_s: Some(1.0), model_s: 59.0 };
+        let cfg = |hpd: f64| Config { usage: Some(Usage::Hours), hpd, ..Config::default() };
+        let h = serverless_hours(&cfg(3.0), 1.0, 0.0, None, cold);
+        assert!((h.billed_per_month - (3.0 + 60.0 / 3600.0) * DAYS_PER_MONTH).abs() < 1e-9);
+        assert_eq!(h.cold_starts_per_month, DAYS_PER_MONTH);
+        assert_eq!(serverless_hours(&cfg(0.0), 1.0, 0.0, None, cold).billed_per_month, 0.0);
+        let all_day = serverless_hours(&cfg(24.0), 1.0, 0.0, None, cold);
+        assert_eq!((all_day.billed_per_month, all_day.cold_starts_per_month), (HOURS_PER_MONTH, 0.0));
     }
 
     #[test]

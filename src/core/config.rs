@@ -187,6 +187,8 @@ pub struct Config {
     pub maxusd: Option<f64>,
     pub prices: Vec<(String, f64)>,
     pub cat: Option<Date>,
+    /// Display currency; `None` = the language's (`cny` for Chinese, else `usd`).
+    pub cur: Option<Currency>,
     pub lang: Option<Lang>,
     pub embed: bool,
     pub theme: Theme,
@@ -250,6 +252,7 @@ impl Default for Config {
             maxusd: None,
             prices: Vec::new(),
             cat: None,
+            cur: None,
             lang: None,
             embed: false,
             theme: Theme::Auto,
@@ -314,6 +317,15 @@ impl Config {
             None if self.task == Task::Finetune && self.method == Method::Qlora => "nf4",
             None => "bf16",
         }
+    }
+
+    /// The display currency in effect: the link's, else yuan for a Chinese
+    /// page and US dollars otherwise (`LINK-FORMAT.md`, `cur`).
+    pub fn display_currency(&self) -> Currency {
+        self.cur.unwrap_or(match self.lang {
+            Some(Lang::Zh) => Currency::Cny,
+            _ => Currency::Usd,
+        })
     }
 
     pub fn is_training(&self) -> bool {

@@ -92,7 +92,7 @@ pub fn inputs(cfg: &Config, kind: FormKind) -> Inputs {
         // Load as a rate, and the first-token SLA.
         advanced.extend(["rps", "maxttft"]);
     }
-    advanced.extend(["provider", "region", "mintps", "maxusd", "store", "egress", "restart", "theme"]);
+    advanced.extend(["provider", "region", "mintps", "maxusd", "store", "egress", "restart", "cur", "theme"]);
     Inputs { main, advanced }
 }
 
@@ -154,6 +154,7 @@ pub fn label(kind: FormKind, key: &str) -> &'static str {
         "egress" => "ui.egress",
         "restart" => "ui.restart",
         "theme" => "ui.theme",
+        "cur" => "ui.cur",
         "commit" => "ui.commit",
         "per_job" if kind == FormKind::Generate => "ui.per_job.images",
         "per_job" => "ui.per_job.requests",

@@ -15,6 +15,7 @@ pub mod guidance;
 pub mod hfconfig;
 pub mod link;
 pub mod messages;
+pub mod money;
 pub(crate) mod named;
 pub mod notice;
 pub mod offers;

@@ -176,7 +176,7 @@ fn job_hours(cfg: &Config, p: &OfferPlan) -> Option<f64> {
 fn priced(cfg: &Config, catalog: &Catalog, o: &Offer, p: OfferPlan, today: Date) -> OfferResult {
     let jobs_usage = matches!(cfg.usage(), Usage::Jobs | Usage::Once);
     let hours = if jobs_usage { job_hours(cfg, &p) } else { p.job_hours };
-    let b = billing::bill(cfg, catalog, o, p.instances, hours, p.store_gb);
+    let b = billing::bill(cfg, catalog, o, p.instances, hours, p.startup_s, p.store_gb);
     let fits = p.fits;
     let busy_h = b.hours.busy_per_month;
     // Work produced per month: the work asked for, else the plan's rate
@@ -252,6 +252,10 @@ fn priced(cfg: &Config, catalog: &Catalog, o: &Offer, p: OfferPlan, today: Date)
         speeds: Box::new(speeds),
         usd_per_hour: b.usd_per_hour,
         usd_per_month: b.usd_per_month,
+        currency: o.currency,
+        serverless: b.cold_start.is_some(),
+        cold_start_s: b.cold_start.map(|c| c.total_s()),
+        cold_starts_per_month: b.hours.cold_starts_per_month,
         busy_hours_per_month: b.hours.busy_per_month,
         committed_1yr_usd_per_month: o
             .committed_usd_per_hour(Commit::Year)

@@ -105,18 +105,35 @@ pub fn text(a: &Answer) -> String {
     } else {
         let _ = writeln!(s, "\nNo offer fits this job and meets its deadline, SLA and budget as configured.");
     }
-    let _ = writeln!(s, "\nTop offers:");
+    let d = &a.display;
+    let sym = d.symbol();
+    match d.currency {
+        super::config::Currency::Usd => {
+            let _ = writeln!(s, "\nTop offers:");
+        }
+        c => {
+            let _ = writeln!(s, "\nTop offers (prices in {}):", c.as_str().to_uppercase());
+        }
+    }
+    let mut converted = None;
     for o in a.offers.iter().take(10) {
+        let mark = if d.converts(o.currency) {
+            converted = converted.or(d.rate_for(o.currency));
+            super::money::CONVERTED_MARK
+        } else {
+            ""
+        };
+        let cold = o.cold_start_s.map_or_else(String::new, |c| format!("serverless, cold start {c:.0} s "));
         let _ = writeln!(
             s,
-            "  {:<40} {:>2}×{:<18} {:>9.2} $/h {:>11} $/mo {:>8} $/Mtok {:>9} $/job {}{}",
+            "  {:<40} {:>2}×{:<18} {:>9.2}{mark} {sym}/h {:>11} {sym}/mo {:>8} {sym}/Mtok {:>9} {sym}/job {cold}{}{}",
             o.id,
             o.gpus * o.instances,
             o.gpu,
-            o.usd_per_hour,
-            money(o.usd_per_month),
-            opt(o.usd_per_million_output_tokens, 3),
-            o.usd_per_job.map_or_else(|| "-".to_string(), money),
+            d.amount(o.usd_per_hour),
+            money(d.amount(o.usd_per_month)),
+            opt(o.usd_per_million_output_tokens.map(|v| d.amount(v)), 3),
+            o.usd_per_job.map_or_else(|| "-".to_string(), |v| money(d.amount(v))),
             if !o.fits {
                 "does not fit "
             } else if !o.meets {
@@ -126,6 +143,9 @@ pub fn text(a: &Answer) -> String {
             },
             if o.stale { "(price possibly stale)" } else { "" }
         );
+    }
+    if let Some(r) = converted {
+        let _ = writeln!(s, "  {} converted at {}", super::money::CONVERTED_MARK, super::money::Display::rate_text(&r));
     }
     let _ = writeln!(s, "\nGuidance:");
     for g in &a.guidance {

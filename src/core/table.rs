@@ -33,7 +33,7 @@ pub struct Table {
 
 /// The bundled tables (by the name the catalog parses them under) whose
 /// Wasm copies have their `source` and `notes` cells emptied by `build.rs`.
-const STRIPPED_IN_WASM: &[&str] = &["gpus.csv", "models.csv", "offers.csv", "providers.csv", "media_models.csv", "support.csv"];
+const STRIPPED_IN_WASM: &[&str] = &["gpus.csv", "models.csv", "offers.csv", "providers.csv", "media_models.csv", "support.csv", "rates.csv"];
 
 /// One row of a table, with typed accessors.
 pub struct Row<'a> {

@@ -10,9 +10,12 @@
 //! - [`skypilot`] — converts SkyPilot catalog CSVs into offer rows.
 //! - [`ocp`] — converts OpenComputePrices CSVs into offer rows.
 //! - [`silybench`] — converts silybench's dated GPU price list into offer rows.
+//! - [`catalog_check`] — every catalog row has its source, date, currency
+//!   and unit; lists what is older than six months.
 
 pub mod accuracy;
 pub mod calibrate;
+pub mod catalog_check;
 pub mod ocp;
 pub mod silybench;
 pub mod skypilot;

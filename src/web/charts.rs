@@ -10,7 +10,7 @@ use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-use super::format::{num, usd, RenderUi};
+use super::format::{in_currency, money, num, RenderUi};
 use crate::core::answer::{Answer, MemoryJson};
 use crate::core::config::Lang;
 use crate::core::config::Task;
@@ -107,8 +107,8 @@ pub fn linear_ticks(hi: f64) -> (f64, Vec<f64>, usize) {
     (n as f64 * step, (0..=n).map(|i| i as f64 * step).collect(), digits)
 }
 
-/// Money on a tick: $10, $100, $1k, $10k, $1M.
-pub fn money_tick(v: f64) -> String {
+/// Money on a tick: $10, $100, $1k, $10k, $1M (or ¥ in yuan).
+pub fn money_tick(v: f64, symbol: &str) -> String {
     let (x, unit) = if v >= 1e6 {
         (v / 1e6, "M")
     } else if v >= 1e3 {
@@ -117,7 +117,7 @@ pub fn money_tick(v: f64) -> String {
         (v, "")
     };
     let x = if (x - x.round()).abs() < 1e-9 { format!("{x:.0}") } else { format!("{}", (x * 1000.0).round() / 1000.0) };
-    format!("${x}{unit}")
+    format!("{symbol}{x}{unit}")
 }
 
 /// The width a label of `font` px takes, estimated: CJK characters are
@@ -302,9 +302,12 @@ pub fn scatter(p: &ScatterProps) -> Html {
     };
     let w = *width;
     let (h, left, right, top, bottom) = ((w * 0.5).max(260.0), 58.0, 20.0, 14.0, 46.0);
-    let (lo, hi, xticks) = log_ticks(pts.iter().map(|p| p.cost).fold(f64::MAX, f64::min), pts.iter().map(|p| p.cost).fold(0.0, f64::max));
+    // Costs are US dollars; the axis and its ticks are in the display
+    // currency (`k` display units per dollar), so ticks fall on its decades.
+    let k = a.display.amount(1.0);
+    let (lo, hi, xticks) = log_ticks(pts.iter().map(|p| p.cost * k).fold(f64::MAX, f64::min), pts.iter().map(|p| p.cost * k).fold(0.0, f64::max));
     let (ymax, yticks, ydigits) = linear_ticks(pts.iter().map(|p| p.speed).fold(0.0, f64::max));
-    let sx = |c: f64| left + (c.ln() - lo.ln()) / (hi.ln() - lo.ln()).max(1e-9) * (w - left - right);
+    let sx = |c: f64| left + ((c * k).ln() - lo.ln()) / (hi.ln() - lo.ln()).max(1e-9) * (w - left - right);
     let sy = |s: f64| h - bottom - s / ymax * (h - top - bottom);
     // Pareto front: no other offer is both cheaper and faster.
     let mut order: Vec<usize> = (0..pts.len()).collect();
@@ -318,14 +321,18 @@ pub fn scatter(p: &ScatterProps) -> Html {
         }
     }
     let on_front = |id: &str| front.iter().any(|f| f.id == id);
-    let name = |p: &Point| format!("{}, {}: {}, {} {}", p.id, p.gpus, usd(p.cost, lang), num(p.speed, 1), ui(y_key, lang));
+    let name = |p: &Point| format!("{}, {}: {}, {} {}", p.id, p.gpus, money(p.cost, &a.display, lang), num(p.speed, 1), ui(y_key, lang));
     // Offers off the front, neither pick nor alternative: one path of dots
     // (zero-length segments with round caps), one DOM node to update
     // instead of a hundred and more; its name summarises them.
     let others: Vec<&Point> = pts.iter().filter(|p| !on_front(p.id) && role_of(p.id).is_none()).collect();
     let dots: String = others.iter().map(|p| format!("M{:.1} {:.1}h0", sx(p.cost), sy(p.speed))).collect();
     let others_name = match (others.iter().map(|p| p.cost).reduce(f64::min), others.iter().map(|p| p.cost).reduce(f64::max)) {
-        (Some(l), Some(u)) => Msg::new("ui.scatter.others").num("n", others.len() as f64, 0).arg("lo", usd(l, lang)).arg("hi", usd(u, lang)).render_ui(lang),
+        (Some(l), Some(u)) => Msg::new("ui.scatter.others")
+            .num("n", others.len() as f64, 0)
+            .arg("lo", money(l, &a.display, lang))
+            .arg("hi", money(u, &a.display, lang))
+            .render_ui(lang),
         _ => String::new(),
     };
     let path = front.iter().map(|p| format!("{:.1},{:.1}", sx(p.cost), sy(p.speed))).collect::<Vec<_>>().join(" ");
@@ -362,9 +369,9 @@ pub fn scatter(p: &ScatterProps) -> Html {
     );
     let spot_of = |i: usize| labelled.iter().position(|l| l.0 == i).and_then(|k| spots.get(k)).copied();
     // Tick values that fit side by side (a phone keeps the decades).
-    let x_labels: Vec<String> = xticks.iter().map(|&v| money_tick(v)).collect();
+    let x_labels: Vec<String> = xticks.iter().map(|&v| money_tick(v, a.display.symbol())).collect();
     let keep_x = fitting_ticks(
-        &xticks.iter().zip(&x_labels).map(|(&v, l)| (sx(v), text_width(l, 12.0), (v.log10() - v.log10().round()).abs() < 1e-9)).collect::<Vec<_>>(),
+        &xticks.iter().zip(&x_labels).map(|(&v, l)| (sx(v / k), text_width(l, 12.0), (v.log10() - v.log10().round()).abs() < 1e-9)).collect::<Vec<_>>(),
         8.0,
     );
     let y_label = ui(y_key, lang);
@@ -375,7 +382,7 @@ pub fn scatter(p: &ScatterProps) -> Html {
                 <title id="sc-title">{ ui("ui.scatter", lang) }</title>
                 <desc id="sc-desc">{ desc }</desc>
                 <g aria-hidden="true">
-                    { for xticks.iter().zip(&x_labels).zip(&keep_x).map(|((&v, label), &shown)| { let x = sx(v); html! {
+                    { for xticks.iter().zip(&x_labels).zip(&keep_x).map(|((&v, label), &shown)| { let x = sx(v / k); html! {
                         <g class="tick-x" data-value={v.to_string()}>
                             <line x1={format!("{x:.1}")} x2={format!("{x:.1}")} y1={top.to_string()} y2={(h - bottom).to_string()} stroke="var(--line)" />
                             if shown {
@@ -391,7 +398,7 @@ pub fn scatter(p: &ScatterProps) -> Html {
                     } }) }
                     <line x1={left.to_string()} y1={(h - bottom).to_string()} x2={(w - right).to_string()} y2={(h - bottom).to_string()} stroke="var(--muted)" />
                     <line x1={left.to_string()} y1={top.to_string()} x2={left.to_string()} y2={(h - bottom).to_string()} stroke="var(--muted)" />
-                    <text x={((w + left - right) / 2.0).to_string()} y={(h - 8.0).to_string()} text-anchor="middle" fill="var(--fg)" font-size="13">{ format!("{} ({})", ui(x_key, lang), ui("ui.scatter.log", lang)) }</text>
+                    <text x={((w + left - right) / 2.0).to_string()} y={(h - 8.0).to_string()} text-anchor="middle" fill="var(--fg)" font-size="13">{ format!("{} ({})", in_currency(ui(x_key, lang), &a.display), ui("ui.scatter.log", lang)) }</text>
                     <text x="13" y={((h - bottom + top) / 2.0).to_string()} transform={format!("rotate(-90 13 {})", (h - bottom + top) / 2.0)} text-anchor="middle" fill="var(--fg)" font-size="13">{ y_label }</text>
                     <polyline points={path} fill="none" stroke="var(--c2)" stroke-width="2" />
                 </g>

@@ -75,6 +75,7 @@ pub fn form_view(p: &FormProps) -> Html {
             "gpu" => select(cfg.gpu.clone().unwrap_or_default(), &lists.gpus),
             "theme" => select(cfg.theme.as_str().into(), &lists.themes),
             "trainer" => select(cfg.trainer.as_str().into(), &lists.trainers),
+            "cur" => select(cfg.cur.map_or("", |c| c.as_str()).into(), &lists.curs),
             "spot" => check(key, cfg.spot),
             // Unset: the trainer's default (Unsloth offloads), shown as such.
             "act_offload" => check(key, cfg.act_offload.unwrap_or(Stack::of(cfg.trainer).offloads_by_default(cfg.gc))),

@@ -6,7 +6,7 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use super::dom;
-use super::format::{num, usd, RenderUi};
+use super::format::{in_currency, num, price, RenderUi};
 use super::sources::OfferSource;
 use crate::core::answer::{Answer, OfferResult};
 use crate::core::config::{Commit, Lang, Sort};
@@ -28,13 +28,22 @@ fn extras_cell(o: &OfferResult, lang: Lang) -> Html {
     html! {
         <td class="extras" data-unknown={o.unknown_costs.join(",")}>
             { for o.unknown_costs.iter().map(|part| {
-                let key = match *part { "storage" => "ui.unknown.storage", "egress" => "ui.unknown.egress", "billing_increment" => "ui.unknown.billing_increment", _ => "ui.unknown.host" };
+                let key = match *part {
+                    "storage" => "ui.unknown.storage",
+                    "egress" => "ui.unknown.egress",
+                    "billing_increment" => "ui.unknown.billing_increment",
+                    "cold_start" => "ui.unknown.cold_start",
+                    _ => "ui.unknown.host",
+                };
                 html! { <span class="mark" data-part={*part}>{ ui(key, lang) }</span> }
             }) }
+            if let Some(s) = o.cold_start_s {
+                <span class="mark serverless" data-cold-start={format!("{s:.0}")}>{ format!("{} · {}", ui("ui.serverless", lang), Msg::new("ui.cold").num("s", s, 0).render_ui(lang)) }</span>
+            }
             if o.commitment != Commit::None {
                 <span class="mark term" data-commit={o.commitment.as_str()}>{ ui(&format!("ui.commit.{}", o.commitment.as_str()), lang) }</span>
             }
-            if o.unknown_costs.is_empty() && o.commitment == Commit::None { { ui("ui.unknown.none", lang) } }
+            if o.unknown_costs.is_empty() && o.commitment == Commit::None && o.cold_start_s.is_none() { { ui("ui.unknown.none", lang) } }
         </td>
     }
 }
@@ -77,10 +86,10 @@ pub fn offers(
                     <th scope="col">{ t("ui.col.layout") }</th>
                     <th scope="col">{ t("ui.col.fits") }</th>
                     <th scope="col" aria-sort={ if sort == Sort::Speed { "descending" } else { "none" } }><button type="button" class="th" onclick={sort_by("speed")} data-testid="sort-speed">{ if training { t("ui.col.train") } else { t("ui.col.speed") } }</button></th>
-                    <th scope="col">{ t("ui.col.hour") }</th>
-                    <th scope="col" aria-sort={ if sort == Sort::Cost { "ascending" } else { "none" } }><button type="button" class="th" onclick={sort_by("cost")} data-testid="sort-cost">{ t("ui.col.month") }</button></th>
+                    <th scope="col">{ in_currency(t("ui.col.hour"), &a.display) }</th>
+                    <th scope="col" aria-sort={ if sort == Sort::Cost { "ascending" } else { "none" } }><button type="button" class="th" onclick={sort_by("cost")} data-testid="sort-cost">{ in_currency(t("ui.col.month"), &a.display) }</button></th>
                     if let Some(c) = col {
-                        <th scope="col" data-testid="unit-col" aria-sort={ if sort == Sort::Token { "ascending" } else { "none" } }><button type="button" class="th" onclick={sort_by("token")}>{ t(c.header) }</button></th>
+                        <th scope="col" data-testid="unit-col" aria-sort={ if sort == Sort::Token { "ascending" } else { "none" } }><button type="button" class="th" onclick={sort_by("token")}>{ in_currency(t(c.header), &a.display) }</button></th>
                     }
                     <th scope="col">{ t("ui.col.extra") }</th>
                     <th scope="col">{ t("ui.col.date") }</th>
@@ -94,7 +103,8 @@ pub fn offers(
                         <td>{ match (o.fits, o.meets) { (true, true) => t("ui.yes"), (true, false) => t("ui.fits.misses"), _ => t("ui.no") } }</td>
                         <td class="num" data-speed={format!("{:.3}", speed_of(o))}>{ if speed_of(o) > 0.0 { num(speed_of(o), if training { 0 } else { 1 }) } else { "–".to_string() } }</td>
                         <td class="num"><input class="price" type="text" inputmode="decimal" aria-label={format!("{} {}", t("ui.yourprice"), o.id)}
-                            value={format!("{:.2}", o.usd_per_hour / f64::from(o.instances.max(1)))}
+                            value={format!("{:.2}", o.usd_per_hour / f64::from(o.instances.max(1)) / a.display.usd_per_unit_of(o.currency))}
+                            title={o.currency.as_str().to_uppercase()}
                             onchange={
                                 let cb = on_price.clone();
                                 let id = o.id.clone();
@@ -103,9 +113,9 @@ pub fn offers(
                                     cb.emit((id.to_string(), el.value()));
                                 })
                             } /></td>
-                        <td class="num" data-usd-month={format!("{:.2}", o.usd_per_month)}>{ usd(o.usd_per_month, lang) }</td>
+                        <td class="num" data-usd-month={format!("{:.2}", o.usd_per_month)}>{ price(o.usd_per_month, o.currency, &a.display, lang) }</td>
                         if let Some(c) = col {
-                            <td class="num">{ c.value(o).map(|v| usd(v, lang)).unwrap_or_else(|| "–".into()) }</td>
+                            <td class="num">{ c.value(o).map(|v| price(v, o.currency, &a.display, lang)).unwrap_or_else(|| "–".into()) }</td>
                         }
                         { extras_cell(o, lang) }
                         <td class="date">{ o.price_as_of.to_string() }{ if o.stale { format!(" ({})", t("ui.stale")) } else { String::new() } }
@@ -116,8 +126,22 @@ pub fn offers(
                 </tbody>
             </table>
             </div>
+            { converted_note(a, lang) }
         </section>
     }
+}
+
+/// The rate and date of the converted prices (marked `*`) among those shown.
+fn converted_note(a: &Answer, lang: Lang) -> Html {
+    let d = &a.display;
+    let Some(r) = a.offers.iter().take(TABLE_ROWS).find_map(|o| d.rate_for(o.currency)) else { return html! {} };
+    let text = Msg::new("ui.converted")
+        .arg("mark", crate::core::money::CONVERTED_MARK)
+        .num("per", 1.0 / r.usd_per_unit, 4)
+        .arg("cur", r.currency.as_str().to_uppercase())
+        .arg("date", r.as_of.to_string())
+        .render_ui(lang);
+    html! { <p><small data-testid="converted">{ text }</small></p> }
 }
 
 /// Where the page's own copy of `static/offers.csv` is (Trunk copies it

@@ -7,7 +7,7 @@ use std::rc::Rc;
 
 use super::fields::Options;
 use crate::core::catalog::Catalog;
-use crate::core::config::{Checkpointing, Commit, Engine, Lang, Method, Optim, Sort, Task, Theme, Trainer, Usage};
+use crate::core::config::{Checkpointing, Commit, Currency, Engine, Lang, Method, Optim, Sort, Task, Theme, Trainer, Usage};
 use crate::core::form::{self, FormKind};
 use crate::core::messages::ui;
 use crate::core::precision;
@@ -28,6 +28,8 @@ pub struct OptionLists {
     pub gcs: Options,
     pub zeros: Options,
     pub themes: Options,
+    /// Display currency: by language (empty), or one named.
+    pub curs: Options,
 }
 
 /// An enum's names, each labelled by the message `ui.<key>.<name>`.
@@ -65,6 +67,9 @@ impl OptionLists {
             gcs: labelled("gc", Checkpointing::NAMES, lang),
             zeros: Rc::new(zeros.iter().map(|z| (z.clone(), ui(&format!("ui.zero.{z}"), lang).to_string())).collect()),
             themes: plain(names(Theme::NAMES)),
+            curs: Rc::new(
+                std::iter::once((String::new(), ui("ui.cur.auto", lang).to_string())).chain(labelled("cur", Currency::NAMES, lang).iter().cloned()).collect(),
+            ),
         }
     }
 }

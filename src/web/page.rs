@@ -72,7 +72,7 @@ pub fn page(p: &PageProps) -> Html {
                         <a class="skip" href="#answer">{ t("ui.skip") }</a>
                         <button type="button" data-testid="lang-switch" onclick={lang_switch} lang={ if lang == Lang::Zh { "en" } else { "zh-CN" } }>{ t("ui.lang") }</button>
                         <button type="button" data-testid="copy-link" onclick={copy}>{ if p.copied { t("ui.copied") } else { t("ui.copy") } }</button>
-                        <small>{ Msg::new("ui.catalog").arg("date", a.catalog_as_of.clone()).render_ui(lang) }</small>
+                        <small data-testid="catalog-date">{ Msg::new("ui.catalog").arg("date", a.catalog_as_of.clone()).render_ui(lang) }{ if a.catalog_stale { format!(" ({})", t("ui.stale")) } else { String::new() } }</small>
                     </p>
                 </header>
             }

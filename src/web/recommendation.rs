@@ -4,7 +4,7 @@
 
 use yew::prelude::*;
 
-use super::format::{num, usd, RenderUi};
+use super::format::{num, price, RenderUi};
 use crate::core::answer::{Answer, OfferResult};
 use crate::core::config::Lang;
 use crate::core::guidance::objective_key;
@@ -46,13 +46,13 @@ pub fn recommendation(a: &Answer, training: bool, lang: Lang) -> Html {
                                 <span data-testid="pick-speed">{ format!("{} s/{}", num(s, 1), t(if o.speeds.seconds_per_image().is_some() { "ui.image" } else { "ui.clip" })) }</span>{ " · " }
                             }
                             if let (true, None, Some(j)) = (training, o.speeds.job_hours(), o.usd_per_job) {
-                                <span data-testid="pick-job">{ format!("{}{}", usd(j, lang), t("ui.per_job")) }</span>
+                                <span data-testid="pick-job">{ format!("{}{}", price(j, o.currency, &a.display, lang), t("ui.per_job")) }</span>
                             } else if let (true, Some(h), Some(j)) = (training, o.speeds.job_hours(), o.usd_per_job) {
-                                <span data-testid="pick-job">{ format!("{} h, {}{}", num(h, 1), usd(j, lang), t("ui.per_job")) }</span>
+                                <span data-testid="pick-job">{ format!("{} h, {}{}", num(h, 1), price(j, o.currency, &a.display, lang), t("ui.per_job")) }</span>
                             } else {
-                                <span data-testid="pick-month">{ format!("{}{}", usd(o.usd_per_month, lang), t("ui.per_month")) }</span>
+                                <span data-testid="pick-month">{ format!("{}{}", price(o.usd_per_month, o.currency, &a.display, lang), t("ui.per_month")) }</span>
                             }
-                            { " · " }{ format!("{}{}", usd(o.usd_per_hour, lang), t("ui.per_hour")) }
+                            { " · " }{ format!("{}{}", price(o.usd_per_hour, o.currency, &a.display, lang), t("ui.per_hour")) }
                         </p>
                     }
                     <ul>{ for r.pick.reason_msgs.iter().map(|m| html! { <li>{ m.render(lang) }</li> }) }</ul>

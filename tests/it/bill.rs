@@ -48,13 +48,33 @@ fn recompute(q: &str, o: &OfferResult) -> f64 {
     let restart = if o.spot { 1.0 + param(q, "restart").and_then(|v| v.parse().ok()).unwrap_or(10.0) / 100.0 } else { 1.0 };
     let usage = param(q, "use").unwrap_or("always");
     let jobs: f64 = param(q, "jobs").and_then(|v| v.parse().ok()).unwrap_or(30.0);
-    let job_s = || o.speeds.job_hours().map_or(param(q, "jobmin").and_then(|v| v.parse::<f64>().ok()).unwrap_or(60.0) * 60.0, |h| h * 3600.0) * restart;
-    let hours = if o.commitment != Commit::None {
+    let jobmin_s = param(q, "jobmin").and_then(|v| v.parse::<f64>().ok()).unwrap_or(60.0) * 60.0;
+    let job_s = || o.speeds.job_hours().map_or(jobmin_s, |h| h * 3600.0) * restart;
+    let hpd_s = param(q, "hpd").and_then(|v| v.parse::<f64>().ok()).unwrap_or(8.0) * 3600.0;
+    let serverless = provider.is_some_and(|p| p.kind == "serverless" && p.scale_to_zero);
+    // Serverless: each start from zero bills a cold start (the platform's
+    // own plus loading the model); a plan's job time already holds the
+    // model's start-up, a `jobmin` job does not.
+    let platform = provider.and_then(|p| p.cold_start_s).unwrap_or(0.0);
+    let cold = o.cold_start_s.unwrap_or(0.0);
+    let sls_job_s = || o.speeds.job_hours().map_or(jobmin_s + cold, |h| h * 3600.0 + platform);
+    let hours = if serverless {
+        assert_eq!(o.serverless, true, "{}", o.id);
+        assert!(cold >= platform, "{}: cold start {cold} s below the platform's {platform} s", o.id);
+        match usage {
+            "always" => 730.0,
+            "hours" if hpd_s >= 24.0 * 3600.0 => 730.0,
+            "hours" if hpd_s <= 0.0 => 0.0,
+            "hours" => billed(hpd_s + cold, inc, min) / 3600.0 * 365.0 / 12.0,
+            "jobs" => jobs * billed(sls_job_s(), inc, min) / 3600.0,
+            _ => billed(sls_job_s(), inc, min) / 3600.0,
+        }
+    } else if o.commitment != Commit::None {
         730.0
     } else {
         match usage {
             "always" => 730.0,
-            "hours" => billed(param(q, "hpd").and_then(|v| v.parse::<f64>().ok()).unwrap_or(8.0) * 3600.0, inc, min) / 3600.0 * 365.0 / 12.0,
+            "hours" => billed(hpd_s, inc, min) / 3600.0 * 365.0 / 12.0,
             "jobs" => jobs * billed(job_s(), inc, min) / 3600.0,
             _ => billed(job_s(), inc, min) / 3600.0,
         }

@@ -150,6 +150,9 @@ fn name_tables_round_trip() {
     walk("sort", Sort::NAMES, Sort::parse, Sort::as_str, |c| c.sort);
     walk("lang", Lang::NAMES, Lang::parse, Lang::as_str, |c| c.lang.unwrap_or(Lang::En));
     walk("theme", Theme::NAMES, Theme::parse, Theme::as_str, |c| c.theme);
+    walk("cur", whichgpu::core::config::Currency::NAMES, whichgpu::core::config::Currency::parse, whichgpu::core::config::Currency::as_str, |c| {
+        c.display_currency()
+    });
     walk("commit", whichgpu::core::config::Commit::NAMES, whichgpu::core::config::Commit::parse, whichgpu::core::config::Commit::as_str, |c| c.commit);
 }
 

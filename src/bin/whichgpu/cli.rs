@@ -12,7 +12,7 @@ use whichgpu::core::export;
 use whichgpu::core::hfconfig;
 use whichgpu::core::link;
 use whichgpu::core::report;
-use whichgpu::tools::{accuracy, calibrate, ocp, silybench, skypilot};
+use whichgpu::tools::{accuracy, calibrate, catalog_check, ocp, silybench, skypilot};
 
 const USAGE: &str = "usage:
   whichgpu [--json] [--strict] [--today YYYY-MM-DD] [--emit skypilot|command] [--config FILE] '<query string>'
@@ -25,6 +25,9 @@ const USAGE: &str = "usage:
   whichgpu calibrate FILE --holdout FILE2 --summary OUT
                                       writes the page's accuracy summary (static/accuracy.csv)
                                       from FILE (the fit rows) and FILE2's split=holdout rows
+  whichgpu catalog check [--today YYYY-MM-DD]
+                                      exit 1 when a catalog row lacks its source, date,
+                                      currency or unit; lists rows older than six months
   whichgpu skypilot PROVIDER FILE --as-of YYYY-MM-DD --source TEXT
                                       a SkyPilot catalog CSV as offers.csv rows on stdout;
                                       skipped rows on stderr; exit 2 when none converts
@@ -69,6 +72,9 @@ pub fn main() -> ExitCode {
     }
     if args.first().map(String::as_str) == Some("refresh") {
         return refresh_cmd(args.get(1..).unwrap_or_default(), catalog);
+    }
+    if args.first().map(String::as_str) == Some("catalog") {
+        return catalog_cmd(args.get(1..).unwrap_or_default());
     }
     if args.first().map(String::as_str) == Some("skypilot") {
         return skypilot_cmd(args.get(1..).unwrap_or_default(), catalog);
@@ -433,4 +439,48 @@ fn refresh_cmd(args: &[String], catalog: &Catalog) -> ExitCode {
         eprintln!("whichgpu: note: the rows do not load into the catalog as they are: {e}");
     }
     ExitCode::SUCCESS
+}
+
+/// `whichgpu catalog check [--today YYYY-MM-DD]`: 1 when a row lacks a fact,
+/// 0 otherwise (stale rows are listed, not failed); 2 on a usage error.
+fn catalog_cmd(args: &[String]) -> ExitCode {
+    let mut today_arg = None;
+    let mut it = args.iter();
+    match it.next().map(String::as_str) {
+        Some("check") => {}
+        _ => {
+            eprintln!("whichgpu: catalog needs `check`\n{USAGE}");
+            return ExitCode::from(2);
+        }
+    }
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--today" => match it.next().map(String::as_str).and_then(Date::parse) {
+                Some(d) => today_arg = Some(d),
+                None => {
+                    eprintln!("whichgpu: --today needs a YYYY-MM-DD date\n{USAGE}");
+                    return ExitCode::from(2);
+                }
+            },
+            other => {
+                eprintln!("whichgpu: unexpected argument `{other}`\n{USAGE}");
+                return ExitCode::from(2);
+            }
+        }
+    }
+    let today = today_arg.unwrap_or_else(|| today(None));
+    match catalog_check::check(&whichgpu::core::catalog::bundled_tables(), today) {
+        Ok(r) => {
+            print!("{}", catalog_check::text(&r, today));
+            if r.passed() {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(1)
+            }
+        }
+        Err(e) => {
+            eprintln!("whichgpu: {e}");
+            ExitCode::from(1)
+        }
+    }
 }

@@ -23,6 +23,7 @@ pub mod media;
 pub mod models;
 pub mod offers;
 pub mod params;
+pub mod rates;
 pub mod support;
 
 use std::collections::HashSet;
@@ -32,6 +33,7 @@ pub use super::date::Date;
 pub use gpus::{Gpu, GpuClass};
 pub use models::Model;
 pub use offers::{Interconnect, Offer, Provider};
+pub use rates::{Rate, RateRow};
 pub use support::{Kind, Support, SupportRow};
 
 use super::table::TableError;
@@ -40,9 +42,25 @@ const GPUS_CSV: &str = bundled_table!("gpus.csv");
 const MODELS_CSV: &str = bundled_table!("models.csv");
 const OFFERS_CSV: &str = bundled_table!("offers.csv");
 const PROVIDERS_CSV: &str = bundled_table!("providers.csv");
+const RATES_CSV: &str = bundled_table!("rates.csv");
 
-/// Offers priced longer ago than this are marked possibly stale.
+/// Offers priced longer ago than this (six months) are marked possibly
+/// stale, on the page, in the answer and by `whichgpu catalog check`.
 pub const STALE_AFTER_DAYS: i64 = 183;
+
+/// The bundled tables as compiled in, by file name (`whichgpu catalog check`
+/// reads them raw, to report every row rather than the first error).
+pub fn bundled_tables() -> [(&'static str, &'static str); 7] {
+    [
+        ("gpus.csv", GPUS_CSV),
+        ("models.csv", MODELS_CSV),
+        ("media_models.csv", media::MEDIA_CSV),
+        ("support.csv", support::SUPPORT_CSV),
+        ("providers.csv", PROVIDERS_CSV),
+        ("offers.csv", OFFERS_CSV),
+        ("rates.csv", RATES_CSV),
+    ]
+}
 
 #[derive(Debug, Clone)]
 pub struct Catalog {
@@ -54,6 +72,8 @@ pub struct Catalog {
     pub media: Vec<media::MediaModel>,
     /// Engine × architecture × format support (`static/support.csv`).
     pub support: Vec<SupportRow>,
+    /// Dated exchange rates to US dollars (`static/rates.csv`).
+    pub rates: Vec<RateRow>,
     /// The newest price date in the offers: the snapshot's date.
     pub as_of: Date,
 }
@@ -92,6 +112,7 @@ impl Catalog {
                 offers::parse_providers(PROVIDERS_CSV)?,
                 media::parse_media(media::MEDIA_CSV)?,
                 support::parse_support(support::SUPPORT_CSV)?,
+                rates::parse_rates(RATES_CSV)?,
             )
         })
         .as_ref()
@@ -99,7 +120,9 @@ impl Catalog {
     }
 
     /// Joins and cross-checks the tables: unique ids, every offer's GPU and
-    /// provider known, blanks only where the provider does not publish them.
+    /// provider known, blanks only where the provider does not publish them,
+    /// a rate for every currency a price is in. Prices come out in US
+    /// dollars (each row keeps its own `currency` for display and overrides).
     pub fn from_parts(
         gpus: Vec<Gpu>,
         models: Vec<Model>,
@@ -107,15 +130,36 @@ impl Catalog {
         providers: Vec<Provider>,
         media: Vec<media::MediaModel>,
         support: Vec<SupportRow>,
+        rates: Vec<RateRow>,
     ) -> Result<Catalog, CatalogError> {
         unique("gpus.csv", gpus.iter().map(|g| g.id.as_str()))?;
         unique("models.csv", models.iter().map(|m| m.id.as_str()))?;
         unique("providers.csv", providers.iter().map(|p| p.id.as_str()))?;
         unique("media_models.csv", media.iter().map(|m| m.id.as_str()))?;
+        let providers = providers
+            .into_iter()
+            .enumerate()
+            .map(|(i, p)| {
+                let k = rates::usd_per_unit(&rates, p.currency).ok_or_else(|| no_rate("providers.csv", i, p.currency))?;
+                Ok(p.in_usd(k))
+            })
+            .collect::<Result<Vec<_>, CatalogError>>()?;
+        let offers = to_usd("offers.csv", offers, &rates)?;
         check_offers("offers.csv", &offers, &gpus, &providers)?;
         support::check_support(&support, &gpus)?;
         let as_of = offers.iter().map(|o| o.as_of).max().ok_or(CatalogError::Empty("offers.csv"))?;
-        Ok(Catalog { gpus, models, offers, providers, media, support, as_of })
+        Ok(Catalog { gpus, models, offers, providers, media, support, rates, as_of })
+    }
+
+    /// US dollars per unit of `currency` at the catalog's rate (1 for the dollar).
+    pub fn usd_per_unit(&self, currency: super::config::Currency) -> Option<f64> {
+        rates::usd_per_unit(&self.rates, currency)
+    }
+
+    /// The catalog's rate for `currency` (`None` for the dollar and for a
+    /// currency without a rate).
+    pub fn rate(&self, currency: super::config::Currency) -> Option<Rate> {
+        self.rates.iter().find(|r| r.rate.currency == currency).map(|r| r.rate)
     }
 
     /// The GPU types a configuration looks at: the one it pins, else all.
@@ -157,10 +201,28 @@ impl Catalog {
     /// Replaces the offers with an imported set, validated as a whole first:
     /// on any error the catalog is unchanged.
     pub fn with_offers(&self, offers: Vec<Offer>) -> Result<Catalog, CatalogError> {
+        let offers = to_usd("import", offers, &self.rates)?;
         check_offers("import", &offers, &self.gpus, &self.providers)?;
         let as_of = offers.iter().map(|o| o.as_of).max().ok_or(CatalogError::Empty("import"))?;
         Ok(Catalog { offers, as_of, ..self.clone() })
     }
+}
+
+fn no_rate(table: &str, i: usize, c: super::config::Currency) -> CatalogError {
+    CatalogError::Reference { table: table.to_string(), row: i + 1, field: "currency", reason: format!("no exchange rate for `{}` in rates.csv", c.as_str()) }
+}
+
+/// Offers with every price in US dollars; an offer in a currency without a
+/// rate is an error.
+fn to_usd(table: &str, offers: Vec<Offer>, rates: &[RateRow]) -> Result<Vec<Offer>, CatalogError> {
+    offers
+        .into_iter()
+        .enumerate()
+        .map(|(i, o)| {
+            let k = rates::usd_per_unit(rates, o.currency).ok_or_else(|| no_rate(table, i, o.currency))?;
+            Ok(o.in_usd(k))
+        })
+        .collect()
 }
 
 fn unique<'a>(table: &'static str, ids: impl Iterator<Item = &'a str>) -> Result<(), CatalogError> {

@@ -208,6 +208,23 @@ pub struct Provider {
 }
 
 impl Offer {
+    /// The offer with every price column multiplied by `usd_per_unit` (its
+    /// currency's rate): the catalog keeps prices in US dollars.
+    pub fn in_usd(self, usd_per_unit: f64) -> Offer {
+        let k = usd_per_unit;
+        let m = |v: Option<f64>| v.map(|v| v * k);
+        Offer {
+            usd_per_hour: self.usd_per_hour * k,
+            spot_usd_per_hour: m(self.spot_usd_per_hour),
+            commit_1mo_usd_per_hour: m(self.commit_1mo_usd_per_hour),
+            commit_1yr_usd_per_hour: m(self.commit_1yr_usd_per_hour),
+            commit_3yr_usd_per_hour: m(self.commit_3yr_usd_per_hour),
+            storage_usd_per_gb_month: m(self.storage_usd_per_gb_month),
+            egress_usd_per_gb: m(self.egress_usd_per_gb),
+            ..self
+        }
+    }
+
     /// The effective hourly price per instance under a committed term, or
     /// `None` for no commitment or a term the provider does not publish.
     pub fn committed_usd_per_hour(&self, term: Commit) -> Option<f64> {
@@ -217,6 +234,22 @@ impl Offer {
             Commit::Year => self.commit_1yr_usd_per_hour,
             Commit::ThreeYears => self.commit_3yr_usd_per_hour,
         }
+    }
+}
+
+impl Provider {
+    /// The provider with its storage and egress prices in US dollars.
+    pub fn in_usd(self, usd_per_unit: f64) -> Provider {
+        Provider {
+            storage_usd_per_gb_month: self.storage_usd_per_gb_month.map(|v| v * usd_per_unit),
+            egress_usd_per_gb: self.egress_usd_per_gb.map(|v| v * usd_per_unit),
+            ..self
+        }
+    }
+
+    /// A serverless platform: per-second workers that scale to zero.
+    pub fn is_serverless(&self) -> bool {
+        self.kind == "serverless" && self.scale_to_zero
     }
 }
 

@@ -73,6 +73,8 @@ fn run(cfg: &Config, notices: Vec<Notice>, catalog: &Catalog, today: Date, sugge
         recommendation,
         unusable: r.unusable,
         kv_format: cfg.kv.clone(),
+        display: super::money::Display::new(cfg, catalog),
+        catalog_stale: catalog.as_of.days_until(today) > super::catalog::STALE_AFTER_DAYS,
         // The link in effect, normalized (what was ignored is left out).
         ..Answer::empty(link::encode(cfg), cfg.task, notices, catalog.as_of, (id, name, inferred), r.weight_format())
     };

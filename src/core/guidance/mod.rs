@@ -76,8 +76,52 @@ pub fn spot(cfg: &Config, a: &Answer) -> GuidanceItem {
     GuidanceItem::new("spot", Some("g.spot.title"), msg)
 }
 
+/// The rounding note, only where the pick's bill rounds its work up, and
+/// the serverless note: why a serverless pick wins, or why none did.
+pub fn billing_rounding(cfg: &Config, a: &Answer) -> Vec<GuidanceItem> {
+    let mut out: Vec<GuidanceItem> = serverless(cfg, a).into_iter().collect();
+    // A serverless pick's extra hours are cold starts, said above.
+    if a.pick().is_some_and(|p| !p.serverless) {
+        out.extend(rounding(cfg, a));
+    }
+    out
+}
+
+/// When serverless wins and why: the pick's cold starts and idle time
+/// against instances' rounding; for an always-on endpoint, that a worker
+/// that never scales to zero bills every hour at serverless rates.
+fn serverless(cfg: &Config, a: &Answer) -> Option<GuidanceItem> {
+    let pick = a.pick()?;
+    let hours = |v: f64| if v < 10.0 { 1 } else { 0 };
+    if pick.serverless {
+        let cold_h = pick.cold_starts_per_month * pick.cold_start_s.unwrap_or(0.0) / 3600.0;
+        let msg = Msg::new("g.serverless.pick")
+            .arg("offer", pick.id.to_string())
+            .num("billed", pick.billed_hours_per_month, hours(pick.billed_hours_per_month))
+            .num("cold_h", cold_h, hours(cold_h))
+            .num("starts", pick.cold_starts_per_month, 0)
+            .num("cold", pick.cold_start_s.unwrap_or(0.0), 0);
+        return Some(GuidanceItem::new("serverless", Some("g.serverless.title"), msg));
+    }
+    // The cheapest fitting serverless offer on the month's compute (storage
+    // and egress aside, they do not depend on serverless or not).
+    let compute = |o: &super::answer::OfferResult| o.usd_per_month - o.storage_usd_per_month - o.egress_usd_per_month;
+    let best = a.offers.iter().filter(|o| o.serverless && o.fits).min_by(|x, y| compute(x).total_cmp(&compute(y)))?;
+    let ratio = compute(best) / compute(pick).max(1e-9);
+    let msg = match cfg.usage() {
+        Usage::Always => Msg::new("g.serverless.always").arg("offer", best.id.to_string()).num("ratio", ratio, 1),
+        _ => Msg::new("g.serverless.lost")
+            .arg("offer", best.id.to_string())
+            .num("billed", best.billed_hours_per_month, hours(best.billed_hours_per_month))
+            .num("starts", best.cold_starts_per_month, 0)
+            .num("cold", best.cold_start_s.unwrap_or(0.0), 0)
+            .num("ratio", ratio, 1),
+    };
+    Some(GuidanceItem::new("serverless", Some("g.serverless.title"), msg))
+}
+
 /// The rounding note: only where the pick's bill rounds its work up.
-pub fn billing_rounding(cfg: &Config, a: &Answer) -> Option<GuidanceItem> {
+fn rounding(cfg: &Config, a: &Answer) -> Option<GuidanceItem> {
     let p = a.pick()?;
     let jobs = match cfg.usage() {
         Usage::Jobs => cfg.jobs.max(1.0),

@@ -25,8 +25,8 @@ pub const KEYS: &[&str] = &[
     "enc_offload", "method", "rank", "targets", "optim", "optim_offload", "trainer", "act_offload",
     "param_offload", "mb", "seq", "gc", "flash", "zero",
     "tokens", "epochs", "days", "use", "hpd", "jobs", "jobmin", "per_job", "spot", "commit", "restart", "store",
-    "ckpts", "egress", "sort", "provider", "region", "mintps", "maxttft", "rps", "maxusd", "price", "cat", "lang",
-    "embed", "theme",
+    "ckpts", "egress", "sort", "provider", "region", "mintps", "maxttft", "rps", "maxusd", "price", "cat", "cur",
+    "lang", "embed", "theme",
 ];
 
 /// Decodes `%XX` and `+`; invalid escapes are kept literally.
@@ -194,7 +194,7 @@ fn apply(cfg: &mut Config, key: &str, value: &str) -> Result<(), Notice> {
         "price" => {
             let mut prices = Vec::new();
             for part in value.split(',').filter(|s| !s.is_empty()) {
-                let (offer, usd) = part.rsplit_once(':').ok_or_else(|| Notice::bad(key, part, "offerid:usd"))?;
+                let (offer, usd) = part.rsplit_once(':').ok_or_else(|| Notice::bad(key, part, "offerid:amount"))?;
                 let offer = id(offer, key)?;
                 let usd = num(usd, key, 0.0001, 1e6)?;
                 prices.push((offer, usd));
@@ -202,6 +202,7 @@ fn apply(cfg: &mut Config, key: &str, value: &str) -> Result<(), Notice> {
             c.prices = prices;
         }
         "cat" => c.cat = Some(Date::parse(value).ok_or_else(|| Notice::bad(key, value, "YYYY-MM-DD"))?),
+        "cur" => c.cur = Some(pick(value, key, Currency::NAMES)?),
         "lang" => c.lang = Some(pick(value, key, Lang::NAMES)?),
         "embed" => c.embed = flag(value, key)?,
         "theme" => c.theme = pick(value, key, Theme::NAMES)?,
@@ -233,6 +234,7 @@ pub fn set(cfg: &Config, key: &str, value: &str) -> Result<Config, Notice> {
             "res" => next.res = d.res,
             "batch" => next.batch = d.batch,
             "per_job" => next.per_job = d.per_job,
+            "cur" => next.cur = d.cur,
             _ => {}
         }
         return Ok(next);
@@ -243,7 +245,7 @@ pub fn set(cfg: &Config, key: &str, value: &str) -> Result<Config, Notice> {
 
 /// Keys whose field may be left blank: the model's or the tool's default.
 const OPTIONAL_KEYS: &[&str] =
-    &["batch", "per_job", "res", "steps", "frames", "fps", "seconds", "gpus", "tokens", "days", "mintps", "maxttft", "rps", "maxusd", "store"];
+    &["batch", "per_job", "res", "steps", "frames", "fps", "seconds", "gpus", "tokens", "days", "mintps", "maxttft", "rps", "maxusd", "store", "cur"];
 
 /// Decodes a query string (with or without a leading `?`) into a
 /// configuration and the notices for whatever was ignored.
@@ -441,6 +443,9 @@ pub fn encode(cfg: &Config) -> String {
     }
     if let Some(c) = cfg.cat {
         put("cat", c.to_string());
+    }
+    if let Some(c) = cfg.cur {
+        put("cur", c.as_str().into());
     }
     if let Some(l) = cfg.lang {
         put("lang", l.as_str().into());

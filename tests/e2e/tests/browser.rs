@@ -237,6 +237,12 @@ async fn page_end_to_end() {
     c.goto(&format!("{base}?lang=zh&provider=vastai")).await.expect("goto vastai zh");
     let mark = text(&c, "[data-testid=offers] tbody tr [data-part=storage]").await;
     assert_eq!(mark, "存储：未公布");
+    // A Chinese link shows yuan (cur defaults to cny), converted prices
+    // marked, and the rate with its date under the table.
+    let offers = text(&c, "[data-testid=offers]").await;
+    assert!(offers.contains('¥') && offers.contains('*') && !offers.contains('$'), "{offers}");
+    let note = text(&c, "[data-testid=converted]").await;
+    assert!(note.contains("1 美元 =") && note.contains("CNY"), "{note}");
 
     // The commit select and, for jobs, the per-job input with the task's label.
     c.goto(&format!("{base}?lang=en&task=generate&model=flux.1-dev&use=jobs&per_job=500&commit=1yr")).await.expect("goto jobs");

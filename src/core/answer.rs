@@ -222,6 +222,11 @@ pub struct OfferResult {
     pub price_overridden: bool,
     pub price_as_of: Date,
     pub stale: bool,
+    /// Priced in yuan by a China-region platform while the display currency
+    /// is the dollar: ranked after offers priced in dollars (see
+    /// `offers::rank`); not serialized, the reasons say it.
+    #[serde(skip)]
+    pub foreign: bool,
     pub source: Arc<str>,
     /// Rendered in English only when serialized (the page renders by key).
     #[serde(rename = "reasons", serialize_with = "english")]

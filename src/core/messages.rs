@@ -114,6 +114,7 @@ pub const MESSAGES: &[(&str, &str, &str)] = &[
     ("notice.days", "no offer finishes within {days} days", "没有报价能在 {days} 天内完成"),
     ("notice.days.fastest", "no offer finishes within {days} days; the fastest that fits takes {took} days", "没有报价能在 {days} 天内完成；能装下的最快方案需 {took} 天"),
     ("reason.stale", "price dated {date}: possibly out of date", "价格日期为 {date}，可能已过时"),
+    ("reason.foreign", "priced in CNY by a China-region platform: ranked after offers priced in dollars (cur=cny or lang=zh ranks it on price alone)", "由中国区平台以人民币计价：以美元显示时排在美元报价之后（cur=cny 或 lang=zh 时只按价格排序）"),
     ("reason.versus", "{speed}× the speed of {other} at {price}× the cost per unit of work", "速度是 {other} 的 {speed} 倍，单位工作量成本是其 {price} 倍"),
     // Recommendation labels.
     ("why.best", "Recommended", "推荐"),

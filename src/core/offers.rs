@@ -9,7 +9,7 @@
 use super::answer::{OfferResult, Pick, Range, Recommendation};
 use super::billing;
 use super::catalog::{Catalog, Offer, STALE_AFTER_DAYS};
-use super::config::{Commit, Config, Sort, Usage};
+use super::config::{Commit, Config, Currency, Sort, Usage};
 use super::date::Date;
 use super::messages::Msg;
 use super::plan::{OfferPlan, Output, Planner, Unit};
@@ -214,6 +214,11 @@ fn priced(cfg: &Config, catalog: &Catalog, o: &Offer, p: OfferPlan, today: Date)
     let (mut reason_msgs, stale) = offer_reasons(cfg, o, today, p.gpus, p.need_bytes, p.usable_bytes, fits, b.spot);
     // The user's own price is today's: not stale, whatever the catalog's date.
     let stale = stale && !b.overridden;
+    // A yuan price from a China-region platform, for a user who reads dollars.
+    let foreign = o.currency == Currency::Cny && cfg.display_currency() != Currency::Cny && !b.overridden;
+    if foreign {
+        reason_msgs.push(Msg::new("reason.foreign"));
+    }
     reason_msgs.extend(p.extra_reasons);
     if b.spot_refused {
         reason_msgs.push(Msg::new("reason.spot_refused"));
@@ -273,6 +278,7 @@ fn priced(cfg: &Config, catalog: &Catalog, o: &Offer, p: OfferPlan, today: Date)
         price_overridden: b.overridden,
         price_as_of: o.as_of,
         stale,
+        foreign,
         source: o.source.clone(),
         reason_msgs,
         throughput_total,
@@ -307,16 +313,19 @@ fn offer_reasons(cfg: &Config, o: &Offer, today: Date, gpus: u32, need: f64, usa
 }
 
 /// Orders the offers: those that meet everything first, and among them
-/// those whose price is current (dated within [`STALE_AFTER_DAYS`]) before
-/// stale ones — a price nobody has confirmed for half a year may be gone,
-/// so it is shown, marked, and named as the cheapest alternative where it
-/// is, but not picked while a current price meets everything; then by the
+/// those whose price is current (dated within [`STALE_AFTER_DAYS`]) and in
+/// the reader's reach before the rest — a price nobody has confirmed for
+/// half a year may be gone, and a yuan price on a China-region platform
+/// shown to a reader of dollars is a different market (`cur=cny` or
+/// `lang=zh` ranks it on price alone); such offers are shown, marked, and
+/// named as the cheapest alternative where they are, but not picked while
+/// another offer meets everything; then by the
 /// objective; near-ties (within 5 %) of a speed objective are broken by
 /// cost; then by monthly cost and id.
 fn rank(out: Vec<OfferResult>, objective: Objective, cost: Objective) -> Vec<OfferResult> {
     // Sort small keys, then move each result once: results are large.
-    // The tier: 0 meets with a current price, 1 meets on a stale price, 2 the rest.
-    let tier = |r: &OfferResult| if !r.meets { 2u8 } else { u8::from(r.stale) };
+    // The tier: 0 meets on a current price in reach, 1 meets otherwise, 2 the rest.
+    let tier = |r: &OfferResult| if !r.meets { 2u8 } else { u8::from(r.stale || r.foreign) };
     let keys: Vec<(u8, f64, f64, f64)> = out.iter().map(|r| (tier(r), objective.key(r), cost.key(r), r.usd_per_month)).collect();
     let mut order: Vec<usize> = (0..out.len()).collect();
     order.sort_unstable_by(|&i, &j| {

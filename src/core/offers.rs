@@ -215,7 +215,8 @@ fn priced(cfg: &Config, catalog: &Catalog, o: &Offer, p: OfferPlan, today: Date)
     // The user's own price is today's: not stale, whatever the catalog's date.
     let stale = stale && !b.overridden;
     // A yuan price from a China-region platform, for a user who reads dollars.
-    let foreign = o.currency == Currency::Cny && cfg.display_currency() != Currency::Cny && !b.overridden;
+    // (Not when the link names the provider: the reader chose that market.)
+    let foreign = o.currency == Currency::Cny && cfg.display_currency() != Currency::Cny && !b.overridden && !cfg.providers.iter().any(|p| **p == *o.provider);
     if foreign {
         reason_msgs.push(Msg::new("reason.foreign"));
     }
@@ -435,10 +436,7 @@ fn make_pick(r: &OfferResult, why: &'static str, against: &OfferResult, cost: Ob
     let (c_r, c_a) = (cost.key(r) * term, cost.key(against));
     if r.id != against.id && against.speed_score > 0.0 && c_a > 0.0 && c_a < f64::MAX && c_r < f64::MAX {
         msgs.push(
-            Msg::new("reason.versus")
-                .num("speed", r.speed_score / against.speed_score, 2)
-                .num("price", c_r / c_a, 2)
-                .arg("other", against.instance.to_string()),
+            Msg::new("reason.versus").num("speed", r.speed_score / against.speed_score, 2).num("price", c_r / c_a, 2).arg("other", against.id.to_string()),
         );
     }
     if let (true, Some(month)) = (why == "committed", r.committed_1yr_usd_per_month) {

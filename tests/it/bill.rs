@@ -11,7 +11,7 @@ use whichgpu::core::answer::{Answer, OfferResult};
 use whichgpu::core::catalog::Date;
 
 use crate::common::catalog;
-use whichgpu::core::config::Commit;
+use whichgpu::core::config::{Commit, Currency};
 use whichgpu::core::evaluate::evaluate_query;
 
 fn eval(q: &str) -> Answer {
@@ -146,10 +146,19 @@ proptest! {
         // The ranking follows the objective among offers that meet everything
         // (speed objectives reorder near-ties within 5 % by cost).
         let cost_objective = rec.objective.starts_with("usd_");
-        let keys: Vec<f64> = offers.iter().filter(|o| o["meets"].as_bool() == Some(true)).map(|o| oriented(o, rec.objective).unwrap_or(f64::MAX)).collect();
-        for w in keys.windows(2) {
-            let slack = if cost_objective { 1e-9 } else { 0.051 };
-            prop_assert!(w[0] <= w[1] + slack * w[1].abs().max(w[0].abs()), "{q}: ranked {} before {} on {}", w[0], w[1], rec.objective);
+        // Offers on a current price in the reader's market come first (a
+        // stale price, or a yuan price shown in dollars, after them): the
+        // ranking follows the objective within each group.
+        let meeting: Vec<&Value> = offers.iter().filter(|o| o["meets"].as_bool() == Some(true)).collect();
+        let later = |o: &Value| o["stale"].as_bool() == Some(true) || (o["currency"] == "cny" && a.display.currency != Currency::Cny && o["price_overridden"].as_bool() != Some(true) && !q.contains("provider="));
+        let first_later = meeting.iter().position(|o| later(o)).unwrap_or(meeting.len());
+        prop_assert!(meeting.iter().skip(first_later).all(|o| later(o)), "{q}: a current offer ranked after a stale or foreign one");
+        for group in [&meeting[..first_later], &meeting[first_later..]] {
+            let keys: Vec<f64> = group.iter().map(|o| oriented(o, rec.objective).unwrap_or(f64::MAX)).collect();
+            for w in keys.windows(2) {
+                let slack = if cost_objective { 1e-9 } else { 0.051 };
+                prop_assert!(w[0] <= w[1] + slack * w[1].abs().max(w[0].abs()), "{q}: ranked {} before {} on {}", w[0], w[1], rec.objective);
+            }
         }
         let pick = a.pick().expect("pick");
         let cost = |o: &Value| oriented(o, if cost_objective { rec.objective } else { "usd_per_month" });

@@ -141,25 +141,35 @@ fn a_chinese_link_shows_yuan_in_the_text_report_and_says_it_converted() {
     for l in &lines {
         assert!(l.contains("¥/h") && l.contains("¥/mo") && !l.contains('$'), "{l}");
     }
-    // Every bundled offer is priced in dollars, so every shown price is
-    // converted, marked, and the note gives the rate and its date.
-    assert!(lines.iter().all(|l| l.contains("* ¥/h")), "{lines:?}");
+    // A price shown in another currency than its own is converted and
+    // marked; the note gives the rate and its date.
+    let currency_of = |a: &Answer, l: &str| {
+        let id = l.split_whitespace().next().unwrap_or("");
+        a.offers.iter().find(|o| &*o.id == id).map(|o| o.currency).expect("a listed offer")
+    };
+    for l in &lines {
+        assert_eq!(l.contains("* ¥/h"), currency_of(&zh, l) == Currency::Usd, "{l}");
+    }
     let rate = zh.display.rates.iter().find(|r| r.currency == Currency::Cny).expect("rate");
     let note = format!("* converted at 1 USD = {:.4} CNY ({})", 1.0 / rate.usd_per_unit, rate.as_of);
     assert!(text.contains(&note), "{text}");
-    // The same offer: the yuan figure is the dollar figure over the rate.
-    let (pz, pe) = (zh.pick().expect("pick"), en.pick().expect("pick"));
-    assert_eq!(pz.id, pe.id);
-    let shown = format!("{:.2}* ¥/h", pz.usd_per_hour / rate.usd_per_unit);
+    // The same offer: the yuan figure is the dollar figure over the rate,
+    // and the JSON stays in US dollars whatever the display.
+    let pz = zh.pick().expect("pick");
+    let mark = if pz.currency == Currency::Usd { "*" } else { "" };
+    let shown = format!("{:.2}{mark} ¥/h", pz.usd_per_hour / rate.usd_per_unit);
     assert!(lines.iter().any(|l| l.contains(&shown)), "{shown} in {lines:?}");
-    // The JSON stays in US dollars.
+    let pe = en.offers.iter().find(|o| o.id == pz.id).expect("the same offer in English");
     assert_eq!(pz.usd_per_month, pe.usd_per_month);
     let json = serde_json::to_value(&zh).expect("json");
     assert_eq!(json["display"]["currency"], "cny");
-    assert_eq!(json["offers"][0]["usd_per_hour"].as_f64(), Some(pe.usd_per_hour));
-    // An English link stays in dollars with no mark.
+    assert_eq!(json["offers"][0]["usd_per_hour"].as_f64(), Some(zh.offers[0].usd_per_hour));
+    // An English link shows dollars; only yuan prices carry the mark.
     let en_lines = top_offer_lines(&en);
-    assert!(en_lines.iter().all(|l| l.contains(" $/h") && !l.contains('*')), "{en_lines:?}");
+    for l in &en_lines {
+        assert!(l.contains(" $/h") || l.contains("* $/h"), "{l}");
+        assert_eq!(l.contains('*'), currency_of(&en, l) == Currency::Cny, "{l}");
+    }
     assert!(top_offer_lines(&answer("lang=zh&cur=usd")).iter().all(|l| l.contains(" $/h")));
 }
 

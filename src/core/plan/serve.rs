@@ -261,15 +261,37 @@ impl<'r> ServePlanner<'r> {
                         // A first-token limit first (a larger group prefills
                         // faster); for speed or latency goals the faster group;
                         // then the fewest instances.
+                        // Last, the output rate the users' sequences get from
+                        // the box: copies they cannot fill stay idle, so on a
+                        // box larger than one copy needs, a larger group that
+                        // puts every GPU to work on the same sequences serves
+                        // more tokens for the same bill (a cost goal's unit).
+                        let box_rate = |k: u32| {
+                            let plan = Plan::in_node(e, k, 1);
+                            let per_copy = f64::from(job.max_batch(gpu, plan));
+                            let copies = f64::from((gpus / k.max(1)).max(1));
+                            let wanted = match self.batch_on(gpu, plan) {
+                                Batch::N(w) => f64::from(w),
+                                Batch::Max => per_copy * copies,
+                            };
+                            if per_copy < 1.0 {
+                                return 0.0;
+                            }
+                            let busy = (wanted / per_copy).ceil().clamp(1.0, copies);
+                            let b = (wanted / busy).ceil().max(1.0);
+                            busy * job.speed(gpu, plan, b).decode_tokens_per_s_total
+                        };
                         let rank = |k: u32| {
                             let plan = Plan::in_node(e, k, 1);
                             let speed = job.speed(gpu, plan, 1.0);
                             let late = cfg.maxttft.is_some_and(|m| speed.time_to_first_token_s > m);
                             let goal = if matches!(cfg.sort, Sort::Speed | Sort::Latency) { speed.request_latency_s } else { 0.0 };
-                            (late, goal, instances_for(k))
+                            (late, goal, instances_for(k), box_rate(k))
                         };
-                        let better = |a: &(bool, f64, f64), b: &(bool, f64, f64)| {
-                            (!a.0 && b.0) || (a.0 == b.0 && (a.1 < b.1 * 0.95 || ((a.1 - b.1).abs() <= 0.05 * b.1 && a.2 < b.2)))
+                        // A larger group must serve 5 % more to be worth it.
+                        let better = |a: &(bool, f64, f64, f64), b: &(bool, f64, f64, f64)| {
+                            (!a.0 && b.0)
+                                || (a.0 == b.0 && (a.1 < b.1 * 0.95 || ((a.1 - b.1).abs() <= 0.05 * b.1 && (a.2 < b.2 || (a.2 == b.2 && a.3 > b.3 * 1.05)))))
                         };
                         let best = opts.iter().copied().filter(|k| *k > n).fold((n, rank(n)), |(bk, br), k| {
                             let r = rank(k);

@@ -20,6 +20,8 @@
 #                               the only inline allowance, and for style
 #                               *attributes* only: Yew sets the memory bar's
 #                               legend swatches as `style="background:…"`
+#                               and the cost chart's tooltip position as
+#                               `style="left:…%;top:…%"`
 #                               (src/web/charts.rs), which `style-src 'self'`
 #                               blocks. Attributes cannot run script; <style>
 #                               elements and stylesheets stay 'self'. Once the

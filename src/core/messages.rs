@@ -347,6 +347,7 @@ pub const UI: &[(&str, &str, &str)] = &[
     ("ui.offers.shown", "The best {shown} of {total} offers; Export CSV has them all.", "显示 {total} 个报价中最好的 {shown} 个；导出 CSV 包含全部。"),
     ("ui.scatter.nospeed", "This job has no speed estimate, so there is nothing to plot; the offers table ranks it by cost.", "这个任务没有速度估算，因此无图可画；报价表按成本排序。"),
     ("ui.scatter.alt", "Scatter plot of cost (log scale) against speed for the offers that fit; the line is the Pareto front (no other offer is both cheaper and faster), the recommendation and the alternatives are labelled. On the front:", "可装下的方案的成本（对数坐标）与速度散点图；折线为帕累托前沿（没有其他方案既更便宜又更快），推荐方案和备选方案已标注。前沿上的方案："),
+    ("ui.scatter.keys", "Focus the chart and use the arrow keys to step through the offers from cheapest to dearest; Escape clears.", "聚焦图表后用方向键按价格从低到高逐个查看方案；按 Esc 清除。"),
     ("ui.scatter.log", "log scale", "对数坐标"),
     ("ui.scatter.pick", "Recommended", "推荐"),
     ("ui.scatter.alts", "Alternatives", "备选"),

@@ -10,6 +10,8 @@ use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
+use super::chart_tip::{tip_handlers, Spots, TipHandlers};
+
 use super::format::{in_currency, money, num, RenderUi};
 use crate::core::answer::{Answer, MemoryJson};
 use crate::core::config::Lang;
@@ -248,6 +250,9 @@ struct Point<'a> {
 
 #[function_component(Scatter)]
 pub fn scatter(p: &ScatterProps) -> Html {
+    // The highlighted point: one small state, so the drawing stays a few nodes and one path.
+    let lit = use_state(|| None::<(String, bool)>);
+    let chart_box = use_node_ref();
     let a = &p.answer;
     let lang = p.lang;
     // The drawing follows its box's width, so that text keeps its size on
@@ -375,10 +380,25 @@ pub fn scatter(p: &ScatterProps) -> Html {
         8.0,
     );
     let y_label = ui(y_key, lang);
-    let desc = format!("{} {}", ui("ui.scatter.alt", lang), front.iter().map(|p| name(p)).collect::<Vec<_>>().join("; "));
+    let desc = format!("{} {} {}", ui("ui.scatter.alt", lang), front.iter().map(|p| name(p)).collect::<Vec<_>>().join("; "), ui("ui.scatter.keys", lang));
+    let full_name = |p: &Point| match role_of(p.id) {
+        Some(k) => format!("{}: {}", ui(k, lang), name(p)),
+        None if on_front(p.id) => format!("{}: {}", ui("ui.scatter.front", lang), name(p)),
+        None => name(p),
+    };
+    // Every point in x order (cheapest first), for the pointer and the arrow keys.
+    let xs: Spots = Rc::new(order.iter().filter_map(|&i| pts.get(i)).map(|p| (sx(p.cost), sy(p.speed), p.id.to_string())).collect());
+    let cur = lit.as_ref().and_then(|(id, kb)| {
+        let (x, y, _) = xs.iter().find(|(_, _, i)| i == id)?;
+        let p = pts.iter().find(|p| p.id == id)?;
+        Some((*x, *y, id.clone(), full_name(p), *kb))
+    });
+    let TipHandlers { onkeydown, onpointermove, onpointerleave, onblur } = tip_handlers(&lit, &xs, &chart_box, w, h);
     html! {
         <figure data-testid="scatter" ref={fig}>
-            <svg viewBox={format!("0 0 {w} {h}")} role="group" aria-labelledby="sc-title" aria-describedby="sc-desc" width="100%" data-testid="cost-chart" class="chart">
+          <div class="chart-box" ref={chart_box} {onpointermove} {onpointerleave}>
+            <svg viewBox={format!("0 0 {w} {h}")} role="group" aria-labelledby="sc-title" aria-describedby="sc-desc" width="100%" data-testid="cost-chart" class="chart"
+                tabindex="0" {onkeydown} {onblur}>
                 <title id="sc-title">{ ui("ui.scatter", lang) }</title>
                 <desc id="sc-desc">{ desc }</desc>
                 <g aria-hidden="true">
@@ -421,7 +441,17 @@ pub fn scatter(p: &ScatterProps) -> Html {
                         }
                     </g> }
                 }) }
+                if let Some((x, y, _, _, _)) = &cur {
+                    <circle class="pt-hi" cx={format!("{x:.1}")} cy={format!("{y:.1}")} r="10" fill="none" stroke="var(--accent)" stroke-width="3" aria-hidden="true" pointer-events="none" />
+                }
             </svg>
+            if let Some((x, y, id, text, _)) = &cur {
+                // In percent of the box, which the SVG fills; to the left of points in the right half.
+                <div class={classes!("chart-tip", (*x > w / 2.0).then_some("flip"))} data-testid="cost-tip" data-offer={id.clone()} aria-hidden="true"
+                    style={format!("left:{:.2}%;top:{:.2}%", x / w * 100.0, y / h * 100.0)}>{ text.clone() }</div>
+            }
+          </div>
+            <p class="sr-only" aria-live="polite" data-testid="cost-live">{ cur.as_ref().filter(|c| c.4).map(|c| c.3.clone()).unwrap_or_default() }</p>
             <figcaption class="legend" data-testid="cost-legend">
                 <span><i class="dot" style="background:var(--accent)"></i>{ ui("ui.scatter.pick", lang) }</span>
                 <span><i class="dot" style="background:var(--c4)"></i>{ ui("ui.scatter.alts", lang) }</span>

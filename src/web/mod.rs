@@ -3,6 +3,7 @@
 //! services the core must not touch (URL, clock, clipboard, postMessage).
 
 pub mod app;
+pub mod chart_tip;
 pub mod charts;
 pub mod dom;
 pub mod export;

@@ -485,3 +485,51 @@ async fn layout_charts_and_accessibility() {
     assert!(overlaps.is_empty(), "chart labels that overlap:\n{}", overlaps.join("\n"));
     assert!(problems.is_empty(), "axe-core: serious or critical violations:\n{}", problems.join("\n"));
 }
+
+/// The cost chart's live tooltip: the arrow keys step through the points
+/// cheapest first, the tooltip names a listed offer and a live region says
+/// it; the pointer over another point moves the tooltip there; Escape clears.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn cost_chart_tooltip_keys_and_pointer() {
+    use fantoccini::actions::{InputSource, MouseActions, PointerAction};
+    let port = serve(dist());
+    let (c, _driver) = browser(1280, 1400).await;
+    c.goto(&format!("http://127.0.0.1:{port}/?lang=en")).await.expect("goto");
+    wait_for(&c, "[data-testid=cost-chart] circle.pt").await;
+    let tip = "const t=document.querySelector('[data-testid=cost-tip]');if(!t)return null;const r=t.getBoundingClientRect();\
+        return [t.dataset.offer, t.textContent, r.width>0&&r.height>0&&getComputedStyle(t).visibility!=='hidden', parseFloat(t.style.left), \
+        document.querySelector('[data-testid=cost-live]').textContent, document.activeElement===document.querySelector('[data-testid=cost-chart]')]";
+    assert!(js(&c, tip).await.is_null(), "a tooltip before any pointer or key");
+
+    js(&c, "document.querySelector('[data-testid=cost-chart]').focus();return 0").await;
+    for _ in 0..2 {
+        c.active_element().await.expect("active").send_keys("\u{E014}").await.expect("arrow right");
+    }
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let (id, text, visible, _, live, focused): (String, String, bool, f64, String, bool) =
+        serde_json::from_value(js(&c, tip).await).expect("tooltip after two arrows");
+    assert!(focused && visible && !id.is_empty() && text.contains(&id) && text.contains('$'), "tooltip {id:?} {text:?} visible {visible} focused {focused}");
+    assert_eq!(live, text, "the live region announces the keyboard point");
+    let rows = js(&c, &format!("return document.querySelectorAll('[data-testid=offers] tr[data-offer=\"{id}\"]').length")).await;
+    assert_eq!(rows.as_u64(), Some(1), "{id} is not a row of the offers table");
+    // The pointer over a marked point other than the keyboard's: the tooltip follows it.
+    let target = c.find(Locator::Css(&format!("[data-testid=cost-chart] circle.pt:not([data-offer=\"{id}\"])"))).await.expect("another marked point");
+    let cx: f64 = target.attr("cx").await.ok().flatten().and_then(|v| v.parse().ok()).expect("cx");
+    c.perform_actions(MouseActions::new("mouse".into()).then(PointerAction::MoveToElement { element: target, duration: None, x: 0.0, y: 0.0 }))
+        .await
+        .expect("move the pointer");
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let (id2, text2, visible2, left, live2, _): (String, String, bool, f64, String, bool) =
+        serde_json::from_value(js(&c, tip).await).expect("tooltip under the pointer");
+    assert!(visible2 && id2 != id && text2.contains(&id2), "pointer: tooltip {id2:?} {text2:?} (keyboard had {id})");
+    let vbw = js(&c, "return document.querySelector('[data-testid=cost-chart]').viewBox.baseVal.width").await.as_f64().expect("viewBox width");
+    assert!((left - cx / vbw * 100.0).abs() < 0.1, "tooltip at {left}% but the point at {cx} of {vbw}");
+    assert!(live2.is_empty(), "the pointer is not announced: {live2:?}");
+
+    // Back to the keyboard, then Escape clears.
+    c.active_element().await.expect("active").send_keys("\u{E014}").await.expect("arrow right");
+    c.active_element().await.expect("active").send_keys("\u{E00C}").await.expect("escape");
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    assert!(js(&c, tip).await.is_null(), "Escape left the tooltip");
+    let _ = c.close().await;
+}

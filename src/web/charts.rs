@@ -370,7 +370,8 @@ pub fn scatter(p: &ScatterProps) -> Html {
         &labelled.iter().map(|&(_, x, y, r, lw)| (x, y, r, lw)).chain(unlabelled).collect::<Vec<_>>(),
         12.0,
         (left + 2.0, 0.0, w - 2.0, h - bottom + 6.0),
-        (0.0, 0.0, w, h),
+        // Never into the x tick values' row below the plot.
+        (0.0, 0.0, w, h - bottom + 6.0),
     );
     let spot_of = |i: usize| labelled.iter().position(|l| l.0 == i).and_then(|k| spots.get(k)).copied();
     // Tick values that fit side by side (a phone keeps the decades).

@@ -170,7 +170,8 @@ proptest! {
             match alt.why {
                 "single-gpu" => prop_assert!(r.gpus == 1 && r.instances == 1, "{q}: single-gpu {}", r.id),
                 "on-demand" => prop_assert!(!r.spot && pick.spot, "{q}: on-demand {}", r.id),
-                "committed" => {
+                // Off a cost goal the test knows no cost per unit: the code's unit is the task's.
+                "committed" if cost_objective => {
                     let m = r.committed_1yr_usd_per_month.expect("a term price");
                     let (Some(c_r), Some(c_p)) = (cost(by_id(&r.id)), cost(pick_json)) else { continue };
                     prop_assert!(c_r * m / r.usd_per_month < c_p, "{q}: committed {} is not cheaper per unit on its term", r.id);

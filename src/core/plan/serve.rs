@@ -1,8 +1,6 @@
-//! Plans for serving a language model: per GPU type (`results`) the
-//! configuration's own GPU count or the smallest tensor-parallel group that
-//! holds the job; per offer the smallest group inside the instance,
-//! replicas for the users' concurrent sequences, pipeline stages across
-//! instances only over a published network. Never prices anything.
+//! Plans for serving a language model: per GPU type (`results`) the link's GPU count or the smallest
+//! tensor-parallel group that holds the job; per offer the smallest group inside the instance, replicas
+//! for the users' concurrent sequences, pipeline stages across instances only over a published network.
 
 use std::sync::Arc;
 
@@ -261,19 +259,12 @@ impl<'r> ServePlanner<'r> {
                         // A first-token limit first (a larger group prefills
                         // faster); for speed or latency goals the faster group;
                         // then the fewest instances.
-                        // Last, the output rate the users' sequences get from
-                        // the box: copies they cannot fill stay idle, so on a
-                        // box larger than one copy needs, a larger group that
-                        // puts every GPU to work on the same sequences serves
-                        // more tokens for the same bill (a cost goal's unit).
+                        // Last, the box's output rate for the users' sequences: copies
+                        // they cannot fill stay idle, a larger group puts every GPU to work.
                         let box_rate = |k: u32| {
                             let plan = Plan::in_node(e, k, 1);
-                            let per_copy = f64::from(job.max_batch(gpu, plan));
-                            let copies = f64::from((gpus / k.max(1)).max(1));
-                            let wanted = match self.batch_on(gpu, plan) {
-                                Batch::N(w) => f64::from(w),
-                                Batch::Max => per_copy * copies,
-                            };
+                            let (per_copy, copies) = (f64::from(job.max_batch(gpu, plan)), f64::from((gpus / k.max(1)).max(1)));
+                            let wanted = if let Batch::N(w) = self.batch_on(gpu, plan) { f64::from(w) } else { per_copy * copies };
                             if per_copy < 1.0 {
                                 return 0.0;
                             }

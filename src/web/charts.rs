@@ -155,7 +155,8 @@ fn overlap(a: Boxed, b: Boxed) -> f64 {
 /// reach outside the plot `area` (a little) and outside the picture
 /// `frame` (a lot). Points come in priority order (the pick first; then
 /// unlabelled points with width 0, which only reserve their place).
-/// Returns (x, baseline y, text-anchor) per point.
+/// Returns (x, baseline y, text-anchor) per point; anchor `none` for a
+/// label left out because no place was clear of the others.
 pub fn place_labels(points: &[(f64, f64, f64, f64)], font: f64, area: Boxed, frame: Boxed) -> Vec<(f64, f64, &'static str)> {
     let dots: Vec<Boxed> = points.iter().map(|&(x, y, r, _)| (x - r, y - r, x + r, y + r)).collect();
     let mut labels: Vec<Boxed> = Vec::new();
@@ -198,6 +199,13 @@ pub fn place_labels(points: &[(f64, f64, f64, f64)], font: f64, area: Boxed, fra
             if c < best.1 {
                 best = (p, c);
             }
+        }
+        // A label that cannot be placed clear of those already placed is
+        // left out (anchor "none"): the point keeps its name, the legend
+        // and the tooltip; the pick is placed first, so it always shows.
+        if lw > 0.0 && labels.iter().any(|l| overlap(boxed(best.0), *l) > 0.0) {
+            out.push((best.0 .0, best.0 .1, "none"));
+            continue;
         }
         if lw > 0.0 {
             labels.push(boxed(best.0));
@@ -436,7 +444,7 @@ pub fn scatter(p: &ScatterProps) -> Html {
                     html! { <g>
                         <circle class="pt" cx={format!("{x:.1}")} cy={format!("{y:.1}")} {r} fill={fill} stroke="var(--fg)" stroke-width={ if is_pick { "1.5" } else { "0.75" } }
                             role="img" aria-label={full.clone()} data-offer={p.id.to_string()}><title>{ full }</title></circle>
-                        if let (Some(l), Some((lx, ly, anchor))) = (label, spot_of(i)) {
+                        if let (Some(l), Some((lx, ly, anchor @ ("start" | "middle" | "end")))) = (label, spot_of(i)) {
                             <text class="pt-label" x={format!("{lx:.1}")} y={format!("{ly:.1}")} text-anchor={anchor} fill="var(--fg)" font-size="12" font-weight={ if is_pick { "700" } else { "400" } }
                                 stroke="var(--card)" stroke-width="3" paint-order="stroke" aria-hidden="true">{ l }</text>
                         }

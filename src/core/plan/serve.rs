@@ -270,7 +270,8 @@ impl<'r> ServePlanner<'r> {
                             }
                             let busy = (wanted / per_copy).ceil().clamp(1.0, copies);
                             let b = (wanted / busy).ceil().max(1.0);
-                            busy * job.speed(gpu, plan, b).decode_tokens_per_s_total
+                            // Requests a second (each of the same length): prefill and decode.
+                            busy * b / job.speed(gpu, plan, b).request_latency_s.max(1e-9)
                         };
                         let rank = |k: u32| {
                             let plan = Plan::in_node(e, k, 1);

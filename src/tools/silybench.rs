@@ -144,7 +144,7 @@ pub fn convert(text: &str, source: &str, providers: &[&str], gpus: &[Gpu]) -> Re
             ("instance", best.product.clone()),
             ("gpu", key.1.to_string()),
             ("gpus", key.2.to_string()),
-            ("interconnect", interconnect(key.1, key.2, gpus).to_string()),
+            ("interconnect", super::ocp::interconnect(key.1, key.2, gpus).to_string()),
             ("currency", "usd".to_string()),
             ("usd_per_hour", number(best.usd_per_gpu_hour * n)),
             ("spot_usd_per_hour", spot.map(|s| number(s.usd_per_gpu_hour * n)).unwrap_or_default()),
@@ -229,19 +229,6 @@ fn tier(row: usize, fields: &Fields, providers: &[&str], gpus: &[Gpu]) -> Result
         date,
         notes: field("notes").to_string(),
     })
-}
-
-/// One GPU `single`; SXM boards `nvswitch`; NVL pairs `nvlink`; else `pcie`.
-fn interconnect(gpu: &str, count: u32, gpus: &[Gpu]) -> &'static str {
-    if count == 1 {
-        return "single";
-    }
-    match gpus.iter().find(|g| g.id == gpu).map(|g| g.form_factor.as_str()) {
-        Some("sxm") => "nvswitch",
-        Some("oam") => "xgmi",
-        Some("nvl") => "nvlink",
-        _ => "pcie",
-    }
 }
 
 fn write_record<'a>(out: &mut csv::Writer<Vec<u8>>, fields: impl Iterator<Item = &'a str>) -> Result<(), TableError> {

@@ -263,7 +263,7 @@ impl<'a> Fields<'a> {
 
 /// The interconnect a shape implies: one GPU `single`; SXM/OAM boards their
 /// switch or fabric; PCIe cards `pcie` (a bridge is not assumed).
-fn interconnect(gpu: &str, count: u32, gpus: &[Gpu]) -> &'static str {
+pub(crate) fn interconnect(gpu: &str, count: u32, gpus: &[Gpu]) -> &'static str {
     if count == 1 {
         return "single";
     }

@@ -145,7 +145,17 @@ fn check_command(e: &Export, offer: &Value, json: &Value) {
         let (gpus, instances) = (offer["gpus"].as_f64().expect("gpus"), offer["instances"].as_f64().expect("instances"));
         assert_eq!(num(&m, "--num_processes"), gpus * instances);
         assert_eq!(num(&m, "--num_machines"), instances);
-        assert_eq!(m.get("--zero_stage").map(|z| z.parse::<u8>().expect("stage")), (cfg.zero > 0).then_some(cfg.zero));
+        // DeepSpeed for ZeRO, and for AutoTP when the plan splits layers
+        // (stage 0-2); fully sharded with tensor parallelism: FSDP2 × TP.
+        let split = tp > 1.0 && pp <= 1.0 && cfg.trainer != whichgpu::core::config::Trainer::Megatron;
+        let (fsdp_tp, autotp) = (split && cfg.zero >= 3, split && cfg.zero < 3);
+        assert_eq!(m.get("--zero_stage").map(|z| z.parse::<u8>().expect("stage")), ((cfg.zero > 0 || autotp) && !fsdp_tp).then_some(cfg.zero));
+        if autotp {
+            assert!(e.command.contains(&format!("\"autotp_size\": {tp}")), "the AutoTP size is said: {}", e.command);
+        }
+        if fsdp_tp {
+            assert!(e.command.contains(&format!("tp_size={tp}")), "the FSDP2 × TP mesh is said: {}", e.command);
+        }
         return;
     }
     let (tp_f, pp_f, len_f, seq_f, kv_f, frac_f) = match cfg.engine {

@@ -51,6 +51,7 @@ fn seventy_b_full_fine_tune_without_zero_takes_model_parallelism() {
         task: Task::Finetune,
         method: Method::Full,
         zero: 0,
+        trainer: Trainer::Megatron,
         model: Some("llama-3.1-70b".into()),
         gpu: Some("h100-sxm-80gb".into()),
         ..Config::default()
@@ -66,6 +67,27 @@ fn seventy_b_full_fine_tune_without_zero_takes_model_parallelism() {
     // The offers say the same: two 8×H100 instances.
     let pick = a.offers.iter().find(|o| o.fits).expect("a fitting offer");
     assert_eq!(pick.gpus * pick.instances, 16);
+}
+
+#[test]
+fn the_hugging_face_trainer_without_zero3_cannot_hold_70b_on_80gb_cards_and_says_what_would() {
+    let catalog = common::catalog();
+    let cfg =
+        Config { task: Task::Finetune, method: Method::Full, model: Some("llama-3.1-70b".into()), gpu: Some("h100-sxm-80gb".into()), ..Config::default() };
+    // No pipeline stages and at most one node of AutoTP: 1.13 TB / 8 does not fit in 80 GB.
+    let a = evaluate(&cfg, Vec::new(), catalog, common::today());
+    assert!(a.offers.iter().all(|o| !o.fits), "nothing fits");
+    let note = a.guidance.iter().find(|g| g.id == "nofit").expect("a note on what to change");
+    let text = &note.text;
+    for change in ["method=lora", "zero=3", "trainer=megatron"] {
+        assert!(text.contains(change), "{change} missing from: {text}");
+    }
+    // Each suggested stack change does hold it.
+    for (key, value) in [("zero", "3"), ("trainer", "megatron")] {
+        let c = whichgpu::core::link::set(&cfg, key, value).expect("a valid value");
+        let b = evaluate(&c, Vec::new(), catalog, common::today());
+        assert!(b.offers.iter().any(|o| o.fits), "{key}={value} fits somewhere");
+    }
 }
 
 #[test]
@@ -349,4 +371,36 @@ fn the_form_offers_the_stack_and_offload_controls_with_labels_in_both_languages(
     // Serving has no training stack.
     let serve = form::inputs(&Config::default(), FormKind::Serve);
     assert!(!serve.advanced.contains(&"trainer"));
+}
+
+mod stack_layouts {
+    use super::*;
+    use proptest::prelude::*;
+    use whichgpu::core::estimate::stack::parallelism;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(48))]
+
+        /// Every plan is one its stack can launch: tensor parallelism only
+        /// where the stack has it (and AutoTP only up to ZeRO-2), pipeline
+        /// stages only under Megatron-LM or DeepSpeed.
+        #[test]
+        fn every_offer_layout_is_one_the_stack_runs(t in 0usize..6, zero in 0u8..4, method in 0usize..3, model in 0usize..60, pretrain: bool) {
+            let catalog = common::catalog();
+            let m = &catalog.models[model % catalog.models.len()];
+            let trainer = Trainer::NAMES[t].1;
+            let method = [Method::Full, Method::Lora, Method::Qlora][method];
+            let task = if pretrain { Task::Pretrain } else { Task::Finetune };
+            let cfg = Config { task, method, zero, trainer, model: Some(m.id.to_string()), tokens: Some(1e8), ..Config::default() };
+            let a = evaluate(&cfg, Vec::new(), catalog, common::today());
+            let p = parallelism(trainer);
+            for o in a.offers.iter().filter(|o| o.fits) {
+                prop_assert!(p.allows(o.tp, o.pp, zero), "{}: tp {} pp {} under {} zero={}", o.id, o.tp, o.pp, trainer.as_str(), zero);
+            }
+            for r in a.results.iter().filter(|r| r.fits) {
+                let (tp, pp) = (r.speeds.train_tp().unwrap_or(1), r.speeds.train_pp().unwrap_or(1));
+                prop_assert!(p.allows(tp, pp, zero), "{}: tp {} pp {} under {} zero={}", r.gpu, tp, pp, trainer.as_str(), zero);
+            }
+        }
+    }
 }

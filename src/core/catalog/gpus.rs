@@ -157,12 +157,13 @@ impl Gpu {
     }
 
     /// Scale-up bandwidth per direction in bytes/s used for tensor-parallel
-    /// all-reduce: NVLink/xGMI when present, PCIe otherwise.
+    /// all-reduce: NVLink/xGMI when present, PCIe otherwise (through host
+    /// memory on cards without peer-to-peer, [`Self::pcie_peer_bytes_per_s`]).
     pub fn link_bytes_per_s(&self, nvlink: bool) -> f64 {
         if nvlink && self.nvlink_gbps > 0.0 {
             self.nvlink_gbps * 1e9 / 2.0
         } else {
-            self.pcie_bytes_per_s()
+            self.pcie_peer_bytes_per_s()
         }
     }
 }

@@ -128,3 +128,48 @@ pub fn host_link_s(compute_s: f64, streamed_bytes: f64, serial_bytes: f64, host_
     let rate = host_bytes_per_s.max(1.0);
     (streamed_bytes / rate - compute_s).max(0.0) + serial_bytes / rate
 }
+
+/// The model-parallel splits a stack can run beside data parallelism with
+/// ZeRO / FSDP sharding: a layout the stack cannot launch is never planned.
+///
+/// - Megatron-LM: tensor and pipeline parallelism (its own layers;
+///   NVIDIA/Megatron-LM@9fc93771 `--tensor-model-parallel-size`,
+///   `--pipeline-model-parallel-size`), with its distributed optimizer.
+/// - DeepSpeed: pipeline stages (`deepspeed.pipe.PipelineModule`, ZeRO
+///   stage < 2, see [`super::train::TrainJob::splits`]) and tensor
+///   parallelism through AutoTP training, which combines with ZeRO stages
+///   0–2 only (deepspeed.ai/tutorials/autotp-training, read 2026-12-01:
+///   "ZeRO Optimization … (Stage 0, 1, or 2)"; DeepSpeed ≥ 0.16.4).
+/// - The Hugging Face Trainer and Axolotl reach the same AutoTP through
+///   accelerate's DeepSpeed plugin (deepspeedai/DeepSpeed blogs/
+///   huggingface-tp/README.md: `transformers >= 4.50.1`, `accelerate >=
+///   1.6.0`, `tensor_parallel.autotp_size` in the DeepSpeed config), and
+///   tensor parallelism under full sharding through accelerate's
+///   `ParallelismConfig(dp_shard_size, tp_size)` with FSDP2
+///   (huggingface.co/blog/accelerate-nd-parallel, 2025-08-08, "together
+///   with Axolotl"); neither has a pipeline schedule.
+/// - torchtune's distributed recipes shard with FSDP and Unsloth trains one
+///   model copy per GPU: data parallel only, as modelled here.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Parallelism {
+    /// Tensor parallelism, with at most this ZeRO stage (None: no TP).
+    pub tensor_max_zero: Option<u8>,
+    /// Pipeline stages.
+    pub pipeline: bool,
+}
+
+pub fn parallelism(trainer: Trainer) -> Parallelism {
+    match trainer {
+        Trainer::Megatron => Parallelism { tensor_max_zero: Some(3), pipeline: true },
+        Trainer::Deepspeed => Parallelism { tensor_max_zero: Some(2), pipeline: true },
+        Trainer::Hf | Trainer::Axolotl => Parallelism { tensor_max_zero: Some(3), pipeline: false },
+        Trainer::Torchtune | Trainer::Unsloth => Parallelism { tensor_max_zero: None, pipeline: false },
+    }
+}
+
+impl Parallelism {
+    /// Whether a layout of `tp` × `pp` runs with ZeRO stage `zero`.
+    pub fn allows(&self, tp: u32, pp: u32, zero: u8) -> bool {
+        (tp <= 1 || self.tensor_max_zero.is_some_and(|z| zero <= z)) && (pp <= 1 || self.pipeline)
+    }
+}

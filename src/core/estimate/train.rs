@@ -54,6 +54,8 @@ pub struct TrainJob<'a> {
     pub targets: Targets,
     /// The training stack's memory techniques ([`Stack`]).
     pub stack: Stack,
+    /// The model-parallel splits the stack can launch.
+    pub parallel: stack::Parallelism,
     /// Activations kept in CPU memory between forward and backward
     /// (`act_offload`, else the stack's default).
     pub offload_activations: bool,
@@ -146,6 +148,7 @@ impl<'a> TrainJob<'a> {
             rank: f64::from(cfg.rank),
             targets: cfg.targets,
             stack: Stack::of(cfg.trainer),
+            parallel: stack::parallelism(cfg.trainer),
             offload_activations: cfg.act_offload.unwrap_or(Stack::of(cfg.trainer).offloads_by_default(cfg.gc)),
             offload_params: cfg.param_offload && Stack::of(cfg.trainer).can_offload_params,
         }
@@ -216,10 +219,17 @@ impl<'a> TrainJob<'a> {
     /// layers (uneven stages are possible but not modelled); and ZeRO
     /// stages 2 and 3 shard what pipeline stages keep, so they run without
     /// pipeline parallelism (DeepSpeed's PipelineEngine asserts
-    /// `zero_stage < 2`; FSDP has no pipeline schedule).
+    /// `zero_stage < 2`; FSDP has no pipeline schedule); and the stack
+    /// must be able to run the split ([`stack::parallelism`]).
     pub fn splits(&self, l: Layout) -> bool {
         let m = self.model;
-        l.tp >= 1 && l.pp >= 1 && m.heads % l.tp == 0 && m.layers % l.pp == 0 && l.pp <= m.layers && (self.zero < 2 || l.pp == 1)
+        l.tp >= 1
+            && l.pp >= 1
+            && m.heads % l.tp == 0
+            && m.layers % l.pp == 0
+            && l.pp <= m.layers
+            && (self.zero < 2 || l.pp == 1)
+            && self.parallel.allows(l.tp, l.pp, self.zero)
     }
 
     /// Memory per GPU with `dp` data-parallel GPUs.

@@ -7,7 +7,7 @@
 //! against it. A value the plan assumes but the engine has no flag for
 //! becomes a comment line, never an invented flag.
 
-use super::super::config::{Checkpointing, Engine, Method, Task};
+use super::super::config::{Checkpointing, Engine, Method, Task, Trainer};
 use super::super::estimate::engine::memory_fraction;
 use super::{base_port, engine_name, Launch};
 
@@ -196,10 +196,27 @@ fn train(l: &Launch, c: &mut Command) {
     if cfg.method != Method::Full && cfg.task == Task::Finetune {
         c.note(format!("{} with rank {} on the {} modules", cfg.method, cfg.rank, cfg.targets));
     }
-    if o.tp > 1 || o.pp > 1 {
+    // The layouts a stack can run (estimate::stack::parallelism): pipeline
+    // stages only under Megatron-LM or DeepSpeed; tensor parallelism also
+    // through DeepSpeed's AutoTP (ZeRO 0-2) or, fully sharded, accelerate's
+    // FSDP2 × TP device mesh.
+    let split = o.tp > 1 && o.pp <= 1 && cfg.trainer != Trainer::Megatron;
+    let fsdp_tp = split && cfg.zero >= 3;
+    let autotp = split && !fsdp_tp;
+    if autotp {
         c.note(format!(
-            "the plan shards tensor-parallel {} × pipeline {}: accelerate launch has no such flags; use a framework that does (e.g. Megatron-LM)",
-            o.tp, o.pp
+            "the plan splits each layer over {} GPUs: set \"tensor_parallel\": {{\"autotp_size\": {}}} in the DeepSpeed config (AutoTP training, DeepSpeed >= 0.16.4, ZeRO stage 0-2)",
+            o.tp, o.tp
+        ));
+    } else if fsdp_tp {
+        c.note(format!(
+            "the plan shards every state over {} data-parallel ranks and splits each layer over {} GPUs: in train.py, Accelerator(parallelism_config=ParallelismConfig(dp_shard_size={}, tp_size={})) with FSDP2 (accelerate >= 1.10); DeepSpeed's AutoTP does not combine with ZeRO-3",
+            o.dp, o.tp, o.dp, o.tp
+        ));
+    } else if o.tp > 1 || o.pp > 1 {
+        c.note(format!(
+            "the plan is tensor-parallel {} × pipeline {}: Megatron-LM's --tensor-model-parallel-size {} --pipeline-model-parallel-size {}; accelerate launch has no such flags",
+            o.tp, o.pp, o.tp, o.pp
         ));
     }
     c.words(&["accelerate", "launch"]);
@@ -216,7 +233,7 @@ fn train(l: &Launch, c: &mut Command) {
         "bf16" | "nf4" => c.flag("--mixed_precision", "bf16"),
         _ => {}
     }
-    if cfg.zero > 0 {
+    if (cfg.zero > 0 || autotp) && !fsdp_tp {
         c.words(&["--use_deepspeed"]);
         c.flag("--zero_stage", cfg.zero);
     } else if procs > 1 {

@@ -103,19 +103,40 @@ fn serverless(cfg: &Config, a: &Answer) -> Option<GuidanceItem> {
             .num("cold", pick.cold_start_s.unwrap_or(0.0), 0);
         return Some(GuidanceItem::new("serverless", Some("g.serverless.title"), msg));
     }
-    // The cheapest fitting serverless offer on the month's compute (storage
-    // and egress aside, they do not depend on serverless or not).
+    // The cheapest fitting serverless offer on the cost the offers are
+    // ranked by (per million tokens, per image, per job…): a month's bill
+    // alone would compare different amounts of work. On a monthly or
+    // non-cost ranking, the month's compute (storage and egress aside, they
+    // do not depend on serverless or not).
     let compute = |o: &super::answer::OfferResult| o.usd_per_month - o.storage_usd_per_month - o.egress_usd_per_month;
-    let best = a.offers.iter().filter(|o| o.serverless && o.fits).min_by(|x, y| compute(x).total_cmp(&compute(y)))?;
-    let ratio = compute(best) / compute(pick).max(1e-9);
-    let msg = match cfg.usage() {
-        Usage::Always => Msg::new("g.serverless.always").arg("offer", best.id.to_string()).num("ratio", ratio, 1),
-        _ => Msg::new("g.serverless.lost")
+    let objective = a.recommendation.as_ref().map_or("", |r| r.objective);
+    let ranked_cost = |o: &super::answer::OfferResult| match objective {
+        "usd_per_million_output_tokens" => o.usd_per_million_output_tokens,
+        "usd_per_1000_images" => o.usd_per_1000_images,
+        "usd_per_clip" => o.usd_per_clip,
+        "usd_per_audio_hour" => o.usd_per_audio_hour,
+        "usd_per_job" => o.usd_per_job,
+        _ => None,
+    };
+    let per_unit = cfg.usage() != Usage::Always && ranked_cost(pick).is_some();
+    let cost = |o: &super::answer::OfferResult| if per_unit { ranked_cost(o).unwrap_or(f64::MAX) } else { compute(o) };
+    let best = a.offers.iter().filter(|o| o.serverless && o.fits && cost(o) < f64::MAX).min_by(|x, y| cost(x).total_cmp(&cost(y)))?;
+    let ratio = cost(best) / cost(pick).max(1e-9);
+    // Cheaper on the ranking yet not picked: the pick's tier (a current
+    // price, the deadline, the reader's market) decided, and the
+    // alternatives say so; "serverless lost on cost" would not be true.
+    if ratio < 1.0 {
+        return None;
+    }
+    let digits = if ratio < 10.0 { 2 } else { 0 };
+    let msg = match (cfg.usage(), per_unit) {
+        (Usage::Always, _) => Msg::new("g.serverless.always").arg("offer", best.id.to_string()).num("ratio", ratio, digits),
+        (_, unit) => Msg::new(if unit { "g.serverless.lost.unit" } else { "g.serverless.lost" })
             .arg("offer", best.id.to_string())
             .num("billed", best.billed_hours_per_month, hours(best.billed_hours_per_month))
             .num("starts", best.cold_starts_per_month, 0)
             .num("cold", best.cold_start_s.unwrap_or(0.0), 0)
-            .num("ratio", ratio, 1),
+            .num("ratio", ratio, digits),
     };
     Some(GuidanceItem::new("serverless", Some("g.serverless.title"), msg))
 }

@@ -2,7 +2,7 @@
 
 use super::super::answer::{Answer, GuidanceItem};
 use super::super::catalog::Catalog;
-use super::super::config::{Config, Task};
+use super::super::config::{Checkpointing, Config, Method, Task, Trainer};
 use super::super::estimate::train::{mfu, TrainJob};
 use super::super::messages::Msg;
 use super::super::plan::train::method_comparison;
@@ -65,7 +65,7 @@ pub fn guidance(cfg: &Config, job: &TrainJob<'_>, catalog: &Catalog, a: &Answer)
             out.push(GuidanceItem::new("prices", None, Msg::new("g.note.prices").arg("date", p.price_as_of.to_string())));
         }
     } else {
-        out.push(super::no_pick(cfg, a, Msg::new("g.note.nofit").arg("fmt", "nf4 (QLoRA)")));
+        out.push(super::no_pick(cfg, a, Msg::new("g.train.nofit").arg("tries", nofit_tries(cfg, job).join(", "))));
     }
     if let Some(c) = a.answers.checkpoint_bytes {
         out.push(GuidanceItem::new("checkpoints", None, Msg::new("g.train.ckpt").arg("size", gib1(c)).arg("n", cfg.ckpts.to_string())));
@@ -77,4 +77,32 @@ pub fn guidance(cfg: &Config, job: &TrainJob<'_>, catalog: &Catalog, a: &Answer)
     out.extend(tight_memory(a));
     out.extend(suggestions(a));
     out
+}
+
+/// The single changes that shrink a training job's memory per GPU, for
+/// the note when nothing holds it: adapters instead of full weights, ZeRO-3
+/// sharding every state over every GPU and instance, a stack with pipeline
+/// stages (the Hugging Face Trainer splits layers only by AutoTP inside one
+/// node), full recomputation, one sequence per micro-batch.
+fn nofit_tries(cfg: &Config, job: &TrainJob<'_>) -> Vec<String> {
+    let mut tries = Vec::new();
+    if cfg.task == Task::Finetune && cfg.method == Method::Full {
+        tries.extend(["method=lora".to_string(), "method=qlora".to_string()]);
+    }
+    if cfg.zero < 3 && cfg.trainer != Trainer::Unsloth {
+        tries.push("zero=3".to_string());
+    }
+    if !job.parallel.pipeline {
+        tries.push("trainer=megatron".to_string());
+    }
+    if cfg.gc != Checkpointing::Full {
+        tries.push("gc=full".to_string());
+    }
+    if cfg.mb > 1 {
+        tries.push("mb=1".to_string());
+    }
+    if tries.is_empty() {
+        tries.push("param_offload=1".to_string());
+    }
+    tries
 }

@@ -7,7 +7,7 @@ use yew::prelude::*;
 use super::format::{num, price, RenderUi};
 use crate::core::answer::{Answer, OfferResult};
 use crate::core::config::Lang;
-use crate::core::guidance::objective_key;
+use crate::core::guidance::in_display;
 use crate::core::messages::{ui, Msg};
 
 /// The layout in words and the number of replicas, in the page's language.
@@ -73,10 +73,11 @@ pub fn recommendation(a: &Answer, training: bool, lang: Lang) -> Html {
                             <h3>{ t("ui.whatif") }</h3>
                             <ul>
                                 { for a.whatif.iter().take(4).map(|c| {
-                                    let objective = ui(objective_key(c.objective), lang);
-                                    let digits = if c.before.abs() < 10.0 { 2 } else { 0 };
+                                    let (before, after, key) = in_display(c, &a.display);
+                                    let objective = ui(key, lang);
+                                    let digits = if before.abs() < 10.0 { 2 } else { 0 };
                                     html! { <li><a href={format!("?{}", c.query)}>{ format!("{}={}", c.key, c.value) }</a>
-                                        { format!(": {} → {} ({objective})", num(c.before, digits), num(c.after, digits)) }</li> }
+                                        { format!(": {} → {} ({objective})", num(before, digits), num(after, digits)) }</li> }
                                 }) }
                             </ul>
                         </div>

@@ -93,6 +93,14 @@ pub fn billing_rounding(cfg: &Config, a: &Answer) -> Vec<GuidanceItem> {
 fn serverless(cfg: &Config, a: &Answer) -> Option<GuidanceItem> {
     let pick = a.pick()?;
     let hours = |v: f64| if v < 10.0 { 1 } else { 0 };
+    if pick.serverless && cfg.usage() == Usage::Always {
+        let msg = Msg::new("g.serverless.pick.always").arg("offer", pick.id.to_string()).num("billed", pick.billed_hours_per_month, 0).num(
+            "cold",
+            pick.cold_start_s.unwrap_or(0.0),
+            0,
+        );
+        return Some(GuidanceItem::new("serverless", Some("g.serverless.title"), msg));
+    }
     if pick.serverless {
         let cold_h = pick.cold_starts_per_month * pick.cold_start_s.unwrap_or(0.0) / 3600.0;
         let msg = Msg::new("g.serverless.pick")
@@ -171,13 +179,14 @@ pub fn tight_memory(a: &Answer) -> Option<GuidanceItem> {
 pub fn suggestions(a: &Answer) -> Vec<GuidanceItem> {
     let mut out = Vec::new();
     for c in a.whatif.iter().filter(|c| c.better).take(3) {
-        let decimals = significant(c.before.abs().min(c.after.abs()));
+        let (before, after, key) = in_display(c, &a.display);
+        let decimals = significant(before.abs().min(after.abs()));
         let msg = Msg::new("g.whatif")
             .arg("key", c.key)
             .arg("value", c.value.clone())
-            .num("before", c.before, decimals)
-            .num("after", c.after, decimals)
-            .sub("objective", Msg::new(objective_key(c.objective)));
+            .num("before", before, decimals)
+            .num("after", after, decimals)
+            .sub("objective", Msg::new(key));
         out.push(GuidanceItem::new("whatif", None, msg));
         if let Some(q) = &c.quality {
             out.push(GuidanceItem::new("quality", None, q.clone()));
@@ -192,6 +201,25 @@ pub fn significant(v: f64) -> u8 {
         return 2;
     }
     (2.0 - v.log10().floor()).clamp(0.0, 6.0) as u8
+}
+
+/// A change's before and after in the display currency where the
+/// objective is a cost (the changes hold US dollars, as every `usd_*`
+/// field), with the message key naming the objective in that currency.
+pub fn in_display(c: &super::answer::Change, display: &super::money::Display) -> (f64, f64, &'static str) {
+    let key = objective_key(c.objective);
+    if display.currency == super::config::Currency::Cny && c.objective.starts_with("usd_") {
+        let cny = match c.objective {
+            "usd_per_million_output_tokens" => "obj.cny_per_million_output_tokens",
+            "usd_per_1000_images" => "obj.cny_per_1000_images",
+            "usd_per_clip" => "obj.cny_per_clip",
+            "usd_per_audio_hour" => "obj.cny_per_audio_hour",
+            "usd_per_job" => "obj.cny_per_job",
+            _ => "obj.cny_per_month",
+        };
+        return (display.amount(c.before), display.amount(c.after), cny);
+    }
+    (c.before, c.after, key)
 }
 
 /// The message key naming an objective field.

@@ -65,10 +65,10 @@ impl EffClass {
 ///   decode on the serving calibration (0.52, `engine.rs`).
 pub fn efficiency(class: EffClass) -> f64 {
     match class {
-        EffClass::ImageUnet => 0.34,
-        EffClass::ImageDit => 0.61,
-        EffClass::FlowAudio => 0.55,
-        EffClass::Video => 0.39,
+        EffClass::ImageUnet => 0.63,
+        EffClass::ImageDit => 0.60,
+        EffClass::FlowAudio => 0.525,
+        EffClass::Video => 0.57,
         EffClass::ArAudio => 0.52,
     }
 }
@@ -87,15 +87,41 @@ pub fn efficiency(class: EffClass) -> f64 {
 ///   0.98–2.06 ms; the sampler's per-step work rides on it); image and
 ///   video rows are GPU-bound by a wide margin, so the same figure never
 ///   decides their time.
+///
+/// - UNets: seconds per UNet forward (one per step: diffusers' SD and SDXL
+///   pipelines concatenate the conditional and unconditional latents into
+///   one call, `torch.cat([latents] * 2)`). An eager SD 1.5 forward
+///   launches on the order of a thousand kernels (16 transformer blocks,
+///   22 ResNet blocks, samplers), so at batch 1 the host sets the pace: the
+///   same pipeline runs 22 it/s on an A100 and on an RTX 3090, 41 on an RTX
+///   4090 with a faster CPU (diffusers torch2.0 benchmark). Fitted on the
+///   host-bound fit rows.
 pub fn host_s_per_unit(class: EffClass) -> f64 {
     match class {
         EffClass::ArAudio => HOST_S_AR_KERNEL,
+        EffClass::ImageUnet => HOST_S_UNET_FORWARD,
         _ => HOST_S_DIFFUSION,
     }
 }
 
+pub const HOST_S_UNET_FORWARD: f64 = 0.0452;
+
+/// Work of a UNet pass that runs on the CUDA cores rather than the tensor
+/// cores — GroupNorm, SiLU, residual adds, time-embedding broadcasts and
+/// the softmax around every convolution and attention — per latent token
+/// per pass, in FP32-operation equivalents at the GPU's FP32 (non-tensor)
+/// rate. It grows with the activation planes (latent tokens), not with the
+/// tensor FLOPs: SDXL's extra FLOPs sit in transformer blocks at low
+/// resolution. It is why a GeForce card with 4× an A100's CUDA-core rate
+/// (RTX 4090 82.6 vs 19.5 TFLOPS FP32) but half its tensor rate keeps pace
+/// with it on SD 1.5 (3.17 vs 3.04 it/s at batch 16, diffusers torch2.0
+/// benchmark). The figure is an effective cost (it also absorbs the memory
+/// traffic of those operations), fitted with the UNet efficiency on the fit
+/// rows (`tests/it/media.rs` searches it in steps of 0.5 M).
+pub const UNET_VECTOR_FLOPS_PER_TOKEN: f64 = 28.5e6;
+
 pub const HOST_S_AR_KERNEL: f64 = 13.7e-6;
-pub const HOST_S_DIFFUSION: f64 = 1.42e-3;
+pub const HOST_S_DIFFUSION: f64 = 1.277e-3;
 
 /// Kernels per decoder layer when the table has no count: a GPT-2-style
 /// layer with fused attention (the median of the counted models).
@@ -108,6 +134,15 @@ impl<'a> MediaJob<'a> {
         match self.efficiency_class() {
             EffClass::ArAudio => self.model.eager_kernels_per_layer.unwrap_or(DEFAULT_AR_KERNELS),
             _ => 1.0,
+        }
+    }
+
+    /// Units of the host constant in the whole job: UNet forwards (one per
+    /// step), or layer passes × [`MediaJob::host_units_per_layer_pass`].
+    pub fn host_units(&self) -> f64 {
+        match self.efficiency_class() {
+            EffClass::ImageUnet => f64::from(self.steps),
+            _ => self.layer_passes() * self.host_units_per_layer_pass(),
         }
     }
 

@@ -662,8 +662,17 @@ fn predicted_vs_measured() {
             best = (err, v, e);
         }
     }
-    println!("UNet CUDA-core work per token: fitted {:.2e} (efficiency {:.3}, median error {:.1} % over {} rows), in code {}", best.1, best.2, best.0 * 100.0, unet.len(), media::UNET_VECTOR_FLOPS_PER_TOKEN);
-    if (best.1 - media::UNET_VECTOR_FLOPS_PER_TOKEN).abs() > 0.26e6 {
+    println!(
+        "UNet CUDA-core work per token: fitted {:.2e} (efficiency {:.3}, median error {:.1} % over {} rows), in code {}",
+        best.1,
+        best.2,
+        best.0 * 100.0,
+        unet.len(),
+        media::UNET_VECTOR_FLOPS_PER_TOKEN
+    );
+    // Within one grid step: the error is flat near its minimum, and a row at
+    // the host-bound boundary moves the minimum by one step.
+    if (best.1 - media::UNET_VECTOR_FLOPS_PER_TOKEN).abs() > 0.51e6 {
         drift.push(format!("UNET_VECTOR_FLOPS_PER_TOKEN is not the fitted {:.2e}", best.1));
     }
 

@@ -103,10 +103,8 @@ fn held_out_generation_rows() {
     for fam in ["image", "video", "audio"] {
         for what in ["speed", "memory"] {
             for split in ["fit", "held_out"] {
-                let sel: Vec<&Case> = cases
-                    .iter()
-                    .filter(|c| c.family == fam && c.split == split && (c.metric == "peak_memory_gib") == (what == "memory"))
-                    .collect();
+                let sel: Vec<&Case> =
+                    cases.iter().filter(|c| c.family == fam && c.split == split && (c.metric == "peak_memory_gib") == (what == "memory")).collect();
                 if sel.is_empty() {
                     continue;
                 }

@@ -104,7 +104,7 @@ pub fn host_s_per_unit(class: EffClass) -> f64 {
     }
 }
 
-pub const HOST_S_UNET_FORWARD: f64 = 0.0452;
+pub const HOST_S_UNET_FORWARD: f64 = 0.0457;
 
 /// Work of a UNet pass that runs on the CUDA cores rather than the tensor
 /// cores — GroupNorm, SiLU, residual adds, time-embedding broadcasts and

@@ -48,17 +48,21 @@ impl EffClass {
     }
 }
 
-/// Achieved / ideal, fitted as the median of ideal/measured over the rows of
-/// `tests/data/media_measurements.csv` of each class (`tests/media.rs`
-/// recomputes the medians and fails if these drift from them).
+/// Achieved / ideal, fitted as the median of ideal/measured over the fit
+/// rows (`split` = fit) of `tests/data/media_measurements.csv` of each class
+/// (`tests/it/media.rs` recomputes the medians and fails if these drift;
+/// held-out rows are scored by `tests/it/media_holdout.rs`, never fitted).
 ///
-/// - Image UNet 0.34: 12 diffusers / TensorRT rows of SD 1.5 and SDXL (A100).
-/// - Image DiT 0.61: 4 FLUX.1-dev rows (A100 ~0.75, H100 ~0.50).
-/// - Video 0.39: 9 rows of Wan 2.1, HunyuanVideo and CogVideoX (RTX 4090,
-///   A100, H100); attention over 20k–120k tokens runs below GEMM efficiency.
-/// - Flow / diffusion audio 0.55: 4 Stable Audio Open rows (3 on a T4 at
-///   its power-capped matmul rate, `Gpu::sustained_fraction`, 1 on an RTX
-///   3090), close to the image DiT figure. The F5-TTS rows are host-bound.
+/// - Image UNet 0.63: 15 GPU-bound diffusers rows of SD 1.5 and SDXL (A100,
+///   V100, T4, RTX 3090, RTX 4090), with the CUDA-core work
+///   ([`UNET_VECTOR_FLOPS_PER_TOKEN`]) and the host floor beside it.
+/// - Image DiT 0.60: 7 FLUX.1-dev rows (A100, H100; BF16, NF4, int8
+///   weight-only), attention at [`super::attention_share`] of the rate.
+/// - Video 0.57: 6 rows of HunyuanVideo and CogVideoX (A100, H100), attention
+///   at [`super::attention_share`]: with it the A100 and H100 rows agree.
+/// - Flow / diffusion audio 0.525: 2 Stable Audio Open fit rows (a T4 at
+///   its power-capped matmul rate, `Gpu::sustained_fraction`, and an RTX
+///   3090). The F5-TTS rows are host-bound.
 /// - AR audio: every measured row is host-bound (see
 ///   [`host_s_per_unit`]), so none can fit a GPU efficiency; it
 ///   borrows the bandwidth factor fitted for Hugging Face transformers
@@ -83,8 +87,8 @@ pub fn efficiency(class: EffClass) -> f64 {
 ///   a decoder layer launches per step in the model's implementation
 ///   (`eager_kernels_per_layer`: Bark's nanoGPT block 13, XTTS-v2's GPT-2
 ///   block 27), so a leaner layer is cheaper to step.
-/// - Diffusion / flow transformers: seconds per layer pass (4 F5-TTS rows,
-///   0.98–2.06 ms; the sampler's per-step work rides on it); image and
+/// - Diffusion / flow transformers: seconds per layer pass (3 F5-TTS fit
+///   rows; the sampler's per-step work rides on it); image and
 ///   video rows are GPU-bound by a wide margin, so the same figure never
 ///   decides their time.
 ///

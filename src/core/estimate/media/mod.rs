@@ -14,9 +14,10 @@
 //! Memory is weights + the larger of the denoising working set and the VAE
 //! decode peak + runtime overhead.
 //!
-//! Efficiency factors are the median of ideal/measured over the rows of
-//! `tests/data/media_measurements.csv` (`tests/media.rs` refits them and
-//! checks these constants; its printout is the error table).
+//! Efficiency factors are the median of ideal/measured over the fit rows of
+//! `tests/data/media_measurements.csv` (`tests/it/media.rs` refits them and
+//! checks these constants; its printout is the error table); the held-out
+//! rows are scored by `tests/it/media_holdout.rs`.
 //!
 //! This module holds the job ([`MediaJob`]), its defaults and its memory
 //! per GPU, and re-exports the rest, which lives by concern:

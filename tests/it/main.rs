@@ -27,6 +27,7 @@ mod hfconfig;
 mod keys;
 mod link;
 mod media;
+mod media_holdout;
 mod media_train;
 mod messages;
 mod multigpu;

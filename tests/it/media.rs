@@ -13,7 +13,7 @@ use whichgpu::core::table::TableError;
 use crate::common;
 
 const GIB: f64 = 1_073_741_824.0;
-const MEASUREMENTS: &str = include_str!("../data/media_measurements.csv");
+pub(crate) const MEASUREMENTS: &str = include_str!("../data/media_measurements.csv");
 
 fn models() -> &'static [MediaModel] {
     bundled_media().expect("bundled media table")
@@ -155,7 +155,11 @@ fn flux_dev_pass_flops_follow_dit_formula() {
     // Guidance-distilled: one pass per step.
     let h100 = gpu("h100-sxm-80gb");
     let s = j.speed_with(h100, 1.0);
-    let ideal = 50.0 * (p.linear + p.attention) / 989e12 + VAE_DECODE_FLOPS_PER_PIXEL * 1024.0 * 1024.0 / 989e12;
+    // Attention at FlashAttention-2's share of the H100's rate (35 % vs 73 % on an A100).
+    assert!(close(media::attention_share(h100), 0.35 / 0.73, 1e-12));
+    assert_eq!(media::attention_share(gpu("a100-sxm-80gb")), 1.0);
+    assert_eq!(media::attention_share(gpu("rtx-5090-32gb")), 1.0);
+    let ideal = 50.0 * (p.linear / 989e12 + p.attention / (989e12 * media::FA2_HOPPER_SHARE)) + VAE_DECODE_FLOPS_PER_PIXEL * 1024.0 * 1024.0 / 989e12;
     assert!(close(s.total_s, ideal, 1e-9), "{} vs {ideal}", s.total_s);
     assert!(close(s.items_per_hour, 3600.0 / s.total_s, 1e-12));
 }
@@ -180,8 +184,64 @@ fn fp32_pipelines_use_tf32_and_4_byte_encoders() {
     let m = model("sdxl");
     let fp32 = job(m, "fp32");
     let bf16 = job(m, "bf16");
-    assert!(close(fp32.speed(a100).total_s, 2.0 * bf16.speed(a100).total_s, 1e-9));
+    // The UNet's convolutions run on TF32 at half the BF16 rate.
+    assert!(close(fp32.speed_with(a100, 1.0).ideal_s, 2.0 * bf16.speed_with(a100, 1.0).ideal_s, 1e-9));
     assert!(close(fp32.weights().text_encoders, 0.818e9 * 4.0, 1e-12));
+}
+
+#[test]
+fn sdxl_decodes_in_fp32_under_fp16_and_the_decoder_sets_the_peak_at_batch_4() {
+    let m = model("sdxl");
+    assert!(m.vae_upcast_fp16);
+    let a100 = gpu("a100-sxm-80gb");
+    let fp16 = MediaJob { batch: 4, ..job(m, "fp16") };
+    let bf16 = MediaJob { batch: 4, ..job(m, "bf16") };
+    assert!(fp16.vae_upcast() && !bf16.vae_upcast());
+    // 768 planes × 1024² × 4 bytes × 4 images, against 2 bytes in bf16.
+    let decode = 768.0 * 1024.0 * 1024.0 * 4.0 * 4.0;
+    assert!(close(fp16.decode_activation_bytes(), decode, 1e-12));
+    assert!(close(bf16.decode_activation_bytes(), decode / 2.0, 1e-12));
+    let mem = fp16.memory();
+    assert!(mem.decode_activation_bytes > mem.denoise_activation_bytes);
+    assert_eq!(mem.activations_bytes, decode);
+    // The VAE weights are fp32 while it decodes.
+    assert!(close(fp16.weights().vae, 0.084e9 * 4.0, 1e-12));
+    // The decode runs at the TF32 rate (half the 16-bit rate on an A100).
+    let (s16, sb) = (fp16.speed(a100), bf16.speed(a100));
+    assert!(close(s16.decode_s, 2.0 * sb.decode_s, 1e-9), "{} vs {}", s16.decode_s, sb.decode_s);
+    // SD 1.5's pipeline does not upcast.
+    assert!(!job(model("sd-1.5"), "fp16").vae_upcast());
+}
+
+#[test]
+fn fp32_transformers_run_their_matmuls_without_tf32() {
+    let a100 = gpu("a100-sxm-80gb");
+    let m = model("flux.1-dev");
+    let fp32 = job(m, "fp32");
+    let bf16 = job(m, "bf16");
+    let p = fp32.pass_flops();
+    // Linear layers and attention at plain FP32 (19.5 TFLOPS), the VAE's
+    // convolutions at TF32 (156).
+    let fp32_rate = whichgpu::core::precision::tensor_flops(a100, whichgpu::core::precision::Compute::Fp32);
+    let ideal = 50.0 * (p.linear + p.attention) / fp32_rate + VAE_DECODE_FLOPS_PER_PIXEL * 1024.0 * 1024.0 / 156e12;
+    let s = fp32.speed_with(a100, 1.0);
+    assert!(close(s.ideal_s, ideal, 1e-9), "{} vs {ideal}", s.ideal_s);
+    assert!(s.total_s > 10.0 * bf16.speed_with(a100, 1.0).total_s);
+}
+
+#[test]
+fn bitsandbytes_int8_matmuls_run_at_a_share_of_the_16_bit_rate() {
+    let h100 = gpu("h100-sxm-80gb");
+    let m = model("flux.1-dev");
+    let bnb = job(m, "int8-bnb").speed_with(h100, 1.0);
+    let bf = job(m, "bf16").speed_with(h100, 1.0);
+    let lin = 50.0 * job(m, "bf16").pass_flops().linear / 989e12;
+    assert!(close(bnb.bnb_matmul_16bit_s, lin, 1e-9));
+    let extra = lin / media::BNB_INT8_MATMUL_FRACTION - lin;
+    assert!(close(bnb.total_s - bf.total_s, extra, 1e-9), "{} vs {extra}", bnb.total_s - bf.total_s);
+    assert_eq!(bf.bnb_matmul_16bit_s, 0.0);
+    // Weight-only int8 (torchao) and NF4 dequantise into 16-bit GEMMs.
+    assert!(close(job(m, "int8-wo").speed_with(h100, 1.0).total_s, bf.total_s, 1e-9));
 }
 
 #[test]
@@ -374,25 +434,33 @@ proptest! {
 
 // ---------------------------------------------------------------- data
 
-struct Case {
-    id: String,
-    family: String,
-    model: String,
-    gpu: String,
-    metric: String,
-    measured: f64,
-    predicted: f64,
-    error_pct: f64,
+pub(crate) struct Case {
+    pub(crate) id: String,
+    /// `fit` or `held_out`, assigned by source before any fitting
+    /// (`media_holdout.rs` checks that no source is on both sides).
+    pub(crate) split: String,
+    pub(crate) family: String,
+    pub(crate) model: String,
+    pub(crate) gpu: String,
+    pub(crate) metric: String,
+    pub(crate) measured: f64,
+    pub(crate) predicted: f64,
+    pub(crate) error_pct: f64,
     class: Option<EffClass>,
     /// ideal and fixed seconds of the batch, and the measured batch seconds
     /// (speed rows only), to refit the efficiency.
     fit: Option<(f64, f64, f64)>,
     /// Layer passes of the batch and the measured batch seconds.
     host: Option<(f64, f64)>,
-    low_confidence: bool,
+    /// bitsandbytes int8 rows: the weight matmuls' ideal seconds at the
+    /// 16-bit rate (they fit `BNB_INT8_MATMUL_FRACTION`, not the efficiency).
+    bnb_16bit_s: Option<f64>,
+    /// UNets: the CUDA-core seconds at the code's `UNET_VECTOR_FLOPS_PER_TOKEN`.
+    vector_s: f64,
+    pub(crate) low_confidence: bool,
 }
 
-fn median(v: &mut [f64]) -> f64 {
+pub(crate) fn median(v: &mut [f64]) -> f64 {
     v.sort_by(|a, b| a.total_cmp(b));
     let n = v.len();
     if n == 0 {
@@ -406,7 +474,7 @@ fn median(v: &mut [f64]) -> f64 {
 }
 
 /// Maps one measurement row to a job; `Err` says why it cannot be mapped.
-fn evaluate(r: &csv::StringRecord, col: &BTreeMap<String, usize>) -> Result<Case, String> {
+pub(crate) fn evaluate(r: &csv::StringRecord, col: &BTreeMap<String, usize>) -> Result<Case, String> {
     let get = |k: &str| col.get(k).and_then(|&i| r.get(i)).unwrap_or("").trim().to_string();
     let num = |k: &str| get(k).parse::<f64>().ok();
     let int = |k: &str| get(k).parse::<u32>().ok();
@@ -456,6 +524,10 @@ fn evaluate(r: &csv::StringRecord, col: &BTreeMap<String, usize>) -> Result<Case
     let (predicted, measured_batch_s) = match metric.as_str() {
         "seconds_per_image" | "seconds_per_clip" => (s.seconds_per_item, Some(value * batch)),
         "it_per_s" => (f64::from(j.steps) / s.seconds_per_item, Some(f64::from(j.steps) / value * batch)),
+        // The pipeline's progress bar: denoising iterations of the whole
+        // batch per second, the VAE decode left out (the fit adds the
+        // predicted decode back to compare with the whole job's ideal time).
+        "it_per_s_batch" => (f64::from(j.steps) / s.denoise_s.max(f64::MIN_POSITIVE), Some(f64::from(j.steps) / value + s.decode_s)),
         "realtime_factor" => (s.realtime_factor.ok_or("no realtime factor for this model")?, Some(j.seconds * batch / value)),
         "peak_memory_gib" => {
             let unit = match get("unit").as_str() {
@@ -468,6 +540,7 @@ fn evaluate(r: &csv::StringRecord, col: &BTreeMap<String, usize>) -> Result<Case
     };
     Ok(Case {
         id: get("id"),
+        split: get("split"),
         family,
         model: m.id.clone(),
         gpu: g.id.clone(),
@@ -477,7 +550,10 @@ fn evaluate(r: &csv::StringRecord, col: &BTreeMap<String, usize>) -> Result<Case
         error_pct: (predicted / value - 1.0) * 100.0,
         class: measured_batch_s.map(|_| j.efficiency_class()),
         fit: measured_batch_s.map(|t| (s.ideal_s, s.fixed_s, t)),
-        host: measured_batch_s.map(|t| (s.layer_passes * j.host_units_per_layer_pass(), t)),
+        // The host floor covers the denoising loop: the decode is taken off.
+        host: measured_batch_s.map(|t| (j.host_units(), t - s.decode_s)),
+        vector_s: s.vector_s,
+        bnb_16bit_s: Some(s.bnb_matmul_16bit_s).filter(|b| *b > 0.0),
         // tests/data/MEDIA-NOTES.md: the vendor blog's table is malformed, and
         // rows whose notes call them anecdotal are one person's rough figure.
         low_confidence: get("source").contains("gigagpu") || get("notes").contains("anecdot"),
@@ -521,19 +597,22 @@ fn predicted_vs_measured() {
     // constant (median of measured seconds / layer passes), the others the
     // efficiency (median of ideal / (measured − fixed)).
     println!("\n{:<11} {:>5} {:>8} {:>8}   {:>5} {:>12} {:>12}", "class", "gpu", "fitted", "in code", "host", "fitted ms", "in code ms");
+    // Only rows of the fit split; held-out rows are scored, never fitted.
     let mut by_class: BTreeMap<&str, (EffClass, Vec<f64>, Vec<f64>)> = BTreeMap::new();
-    for c in &cases {
+    for c in cases.iter().filter(|c| c.split == "fit" && c.bnb_16bit_s.is_none()) {
         if let (Some(class), Some((ideal, fixed, t)), Some((passes, _))) = (c.class, c.fit, c.host) {
             let e = by_class.entry(class.as_str()).or_insert((class, Vec::new(), Vec::new()));
-            let gpu_s = ideal / media::efficiency(class) + fixed;
+            let gpu_s = ideal / media::efficiency(class) + fixed + c.vector_s;
             if passes * media::host_s_per_unit(class) > gpu_s {
-                e.2.push(t / passes);
+                e.2.push(c.host.map_or(t, |h| h.1) / passes);
             } else {
-                e.1.push(ideal / (t - fixed));
+                e.1.push(ideal / (t - fixed - c.vector_s));
             }
         }
     }
     let mut host_fits: BTreeMap<u64, Vec<f64>> = BTreeMap::new();
+    // Constants that drifted from their fit, reported after every printout.
+    let mut drift: Vec<String> = Vec::new();
     for (name, (class, ratios, host)) in &mut by_class {
         let used = media::efficiency(*class);
         let used_host = media::host_s_per_unit(*class);
@@ -542,8 +621,8 @@ fn predicted_vs_measured() {
         let fitted = median(ratios);
         let fitted_host = median(host);
         println!("{name:<11} {n:>5} {fitted:>8.3} {used:>8.3}   {nh:>5} {:>12.3} {:>12.3}", fitted_host * 1e3, used_host * 1e3);
-        if n > 0 {
-            assert!((fitted - used).abs() <= 0.005, "{name}: factor {used} is not the fitted median {fitted:.3}");
+        if n > 0 && (fitted - used).abs() > 0.005 {
+            drift.push(format!("{name}: factor {used} is not the fitted median {fitted:.3}"));
         }
     }
     // Each host constant is the median over the host-bound rows of the
@@ -553,8 +632,67 @@ fn predicted_vs_measured() {
         if !v.is_empty() {
             let fitted = median(&mut v);
             println!("host constant {:.4} ms: fitted {:.4} ms over {} rows", used * 1e3, fitted * 1e3, v.len());
-            assert!((fitted / used - 1.0).abs() <= 0.02, "host constant {used} is not the fitted median {fitted}");
+            if (fitted / used - 1.0).abs() > 0.02 {
+                drift.push(format!("host constant {used} is not the fitted median {fitted}"));
+            }
         }
+    }
+
+    // UNets: the CUDA-core share is searched on a grid with the efficiency
+    // refitted at each point (median of ideal / (measured − fixed − vector))
+    // over the GPU-bound fit rows; the code's value is the one with the
+    // smallest median error.
+    let unet: Vec<&Case> = cases
+        .iter()
+        .filter(|c| c.split == "fit" && c.class == Some(EffClass::ImageUnet) && c.bnb_16bit_s.is_none())
+        .filter(|c| {
+            let (Some((ideal, fixed, _)), Some((units, _))) = (c.fit, c.host) else { return false };
+            ideal / media::efficiency(EffClass::ImageUnet) + fixed + c.vector_s >= units * media::HOST_S_UNET_FORWARD
+        })
+        .collect();
+    let mut best = (f64::MAX, 0.0, 0.0);
+    for step in 0..=120 {
+        let v = f64::from(step) * 0.5e6;
+        let scale = v / media::UNET_VECTOR_FLOPS_PER_TOKEN;
+        let mut ratios: Vec<f64> = unet.iter().filter_map(|c| c.fit.map(|(i, fx, t)| i / (t - fx - c.vector_s * scale))).filter(|r| *r > 0.0).collect();
+        let e = median(&mut ratios);
+        let mut errs: Vec<f64> = unet.iter().filter_map(|c| c.fit.map(|(i, fx, t)| ((i / e + fx + c.vector_s * scale) / t - 1.0).abs())).collect();
+        let err = median(&mut errs);
+        if err < best.0 - 1e-9 {
+            best = (err, v, e);
+        }
+    }
+    println!(
+        "UNet CUDA-core work per token: fitted {:.2e} (efficiency {:.3}, median error {:.1} % over {} rows), in code {}",
+        best.1,
+        best.2,
+        best.0 * 100.0,
+        unet.len(),
+        media::UNET_VECTOR_FLOPS_PER_TOKEN
+    );
+    // Within one grid step: the error is flat near its minimum, and a row at
+    // the host-bound boundary moves the minimum by one step.
+    if (best.1 - media::UNET_VECTOR_FLOPS_PER_TOKEN).abs() > 0.51e6 {
+        drift.push(format!("UNET_VECTOR_FLOPS_PER_TOKEN is not the fitted {:.2e}", best.1));
+    }
+
+    // bitsandbytes int8: the share of the 16-bit matmul rate its weight
+    // matmuls reach, from the fit rows in that format, with everything
+    // else at the class's efficiency: fraction = 16-bit matmul seconds /
+    // ((measured − fixed) · efficiency − the rest of the ideal time).
+    let mut bnb: Vec<f64> = cases
+        .iter()
+        .filter(|c| c.split == "fit")
+        .filter_map(|c| {
+            let (b16, (ideal, fixed, t), class) = (c.bnb_16bit_s?, c.fit?, c.class?);
+            let rest = ideal - b16 / media::BNB_INT8_MATMUL_FRACTION;
+            Some(b16 / ((t - fixed) * media::efficiency(class) - rest))
+        })
+        .collect();
+    let fitted_bnb = median(&mut bnb);
+    println!("bitsandbytes int8 matmul fraction: fitted {fitted_bnb:.3} over {} rows, in code {}", bnb.len(), media::BNB_INT8_MATMUL_FRACTION);
+    if bnb.is_empty() || (fitted_bnb - media::BNB_INT8_MATMUL_FRACTION).abs() > 0.01 {
+        drift.push(format!("BNB_INT8_MATMUL_FRACTION is not the fitted {fitted_bnb:.3}"));
     }
 
     println!("\n{:<11} {:>5} {:>9} {:>9} {:>9}  gate", "family", "rows", "median%", "speed%", "memory%");
@@ -594,7 +732,7 @@ fn predicted_vs_measured() {
     println!("\nif one factor per family:");
     for fam in &families {
         let rows: Vec<&Case> = cases.iter().filter(|c| &c.family == fam && c.fit.is_some()).collect();
-        let mut ratios: Vec<f64> = rows.iter().filter_map(|c| c.fit).map(|(i, fx, t)| i / (t - fx)).collect();
+        let mut ratios: Vec<f64> = rows.iter().filter(|c| c.split == "fit").filter_map(|c| c.fit).map(|(i, fx, t)| i / (t - fx)).collect();
         let eff = median(&mut ratios);
         let mut errs: Vec<f64> = rows
             .iter()
@@ -617,6 +755,7 @@ fn predicted_vs_measured() {
     assert!(unmapped.iter().all(|(id, _)| id.starts_with("mm-")), "only multimodal rows may be unmapped: {unmapped:?}");
     assert!(cases.len() >= 37, "mapped {} rows", cases.len());
     assert!(failures.is_empty(), "{failures:?}");
+    assert!(drift.is_empty(), "{drift:?}");
 }
 
 /// Prompt and output tokens per request of each multimodal run, from the
@@ -847,7 +986,10 @@ fn host_bound_rule_fires_for_small_audio_models_only() {
     let today = common::today();
     let rule = |q: &str| evaluate_query(q, catalog, today).guidance.iter().any(|g| g.id == "host-bound");
     assert!(rule("task=generate&model=musicgen-small&batch=1&gpu=h100-sxm-80gb"));
-    assert!(!rule("task=generate&model=sdxl&gpu=h100-sxm-80gb"));
+    // An eager UNet forward launches about a thousand kernels (45 ms of
+    // host time per step, fitted): SDXL at batch 1 on an H100 is host-bound,
+    // at batch 8 it is not.
+    assert!(!rule("task=generate&model=sdxl&batch=8&gpu=h100-sxm-80gb"));
     assert!(!rule("task=generate&model=wan-2.1-14b&gpu=h100-sxm-80gb"));
 }
 

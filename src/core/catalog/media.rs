@@ -42,6 +42,7 @@ pub const MEDIA_COLUMNS: &[&str] = &[
     "ar_steps_per_audio_s",
     "audio_window_s",
     "eager_kernels_per_layer",
+    "vae_upcast_fp16",
     "native_dtype",
     "source",
     "notes",
@@ -134,6 +135,10 @@ pub struct MediaModel {
     /// Kernels one decoder layer launches per step in PyTorch eager mode,
     /// counted in the model's reference implementation (see the notes).
     pub eager_kernels_per_layer: Option<f64>,
+    /// The pipeline decodes with the VAE cast to fp32 when it runs in fp16
+    /// (diffusers' SDXL pipelines: `force_upcast` in the VAE config); `1`
+    /// in the table, blank = no.
+    pub vae_upcast_fp16: bool,
     pub native_dtype: Option<String>,
     pub source: String,
     pub notes: String,
@@ -224,6 +229,11 @@ pub fn parse_media(text: &str) -> Result<Vec<MediaModel>, TableError> {
             ar_steps_per_audio_s: opt_positive(&row, "ar_steps_per_audio_s")?,
             audio_window_s: opt_positive(&row, "audio_window_s")?,
             eager_kernels_per_layer: opt_positive(&row, "eager_kernels_per_layer")?,
+            vae_upcast_fp16: match row.text("vae_upcast_fp16") {
+                "" | "0" => false,
+                "1" => true,
+                t => return Err(row.error("vae_upcast_fp16", format!("`{}` is not 0|1", super::super::table::clip(t)))),
+            },
             native_dtype: if native.is_empty() { None } else { Some(native.to_string()) },
             source: row.req_source()?,
             notes: row.text("notes").to_string(),

@@ -49,7 +49,7 @@ impl<'a> MediaJob<'a> {
             _ => 0.0,
         };
         let flops = rows * (2.0 * params + attn);
-        let rate = matmul_flops(gpu, self.precision.executed(gpu));
+        let rate = matmul_flops(gpu, self.precision.executed(gpu), false);
         let t_mem = bytes / gpu.bandwidth_bytes_per_s().max(1.0);
         let t_compute = flops / rate.max(1.0);
         steps * t_mem.max(t_compute)

@@ -14,9 +14,10 @@
 //! Memory is weights + the larger of the denoising working set and the VAE
 //! decode peak + runtime overhead.
 //!
-//! Efficiency factors are the median of ideal/measured over the rows of
-//! `tests/data/media_measurements.csv` (`tests/media.rs` refits them and
-//! checks these constants; its printout is the error table).
+//! Efficiency factors are the median of ideal/measured over the fit rows of
+//! `tests/data/media_measurements.csv` (`tests/it/media.rs` refits them and
+//! checks these constants; its printout is the error table); the held-out
+//! rows are scored by `tests/it/media_holdout.rs`.
 //!
 //! This module holds the job ([`MediaJob`]), its defaults and its memory
 //! per GPU, and re-exports the rest, which lives by concern:
@@ -35,8 +36,10 @@ mod speed;
 
 pub use caveats::{Confidence, MediaCaveat};
 pub use denoiser::{PassFlops, DEFAULT_HEAD_DIM, UNET_FLOPS_FRACTION};
-pub use efficiency::{efficiency, host_s_per_unit, EffClass, DEFAULT_AR_KERNELS, HOST_S_AR_KERNEL, HOST_S_DIFFUSION};
-pub use speed::{tf32_flops, MediaSpeed, VAE_DECODE_FLOPS_PER_PIXEL};
+pub use efficiency::{
+    efficiency, host_s_per_unit, EffClass, DEFAULT_AR_KERNELS, HOST_S_AR_KERNEL, HOST_S_DIFFUSION, HOST_S_UNET_FORWARD, UNET_VECTOR_FLOPS_PER_TOKEN,
+};
+pub use speed::{attention_share, tf32_flops, MediaSpeed, BNB_INT8_MATMUL_FRACTION, FA2_HOPPER_SHARE, VAE_DECODE_FLOPS_PER_PIXEL};
 
 use super::super::catalog::media::{MediaArch, MediaKind, MediaModel};
 use super::super::precision::{self, Compute, WeightFormat};
@@ -183,6 +186,27 @@ impl<'a> MediaJob<'a> {
         }
     }
 
+    /// Bytes per element of the VAE (weights and decode activations): the
+    /// pipeline's, or 4 where a 16-bit pipeline upcasts it to decode. The
+    /// SDXL pipelines check `vae.dtype == float16 and
+    /// vae.config.force_upcast` and cast the VAE to float32 before decoding
+    /// (huggingface/diffusers `pipeline_stable_diffusion_xl.py`; the SDXL
+    /// VAE overflows in fp16), so the decoder's full-resolution planes take
+    /// twice the bytes and set the peak at batch > 1. BF16 pipelines are
+    /// not upcast (the check is for float16 only).
+    pub fn vae_bytes(&self) -> f64 {
+        if self.vae_upcast() {
+            4.0
+        } else {
+            self.pipeline_bytes()
+        }
+    }
+
+    /// The VAE decodes in fp32 although the pipeline runs in fp16.
+    pub fn vae_upcast(&self) -> bool {
+        self.model.vae_upcast_fp16 && self.precision.id == "fp16"
+    }
+
     /// Weights held on the GPU by component.
     pub fn weights(&self) -> MediaWeights {
         let m = self.model;
@@ -192,7 +216,7 @@ impl<'a> MediaJob<'a> {
         MediaWeights {
             denoiser: m.denoiser_params.unwrap_or(0.0) * den_bytes,
             text_encoders: if self.enc_offload { 0.0 } else { m.text_encoder_params.unwrap_or(0.0) * pipe },
-            vae: m.vae_params.unwrap_or(0.0) * pipe,
+            vae: m.vae_params.unwrap_or(0.0) * self.vae_bytes(),
             other: m.other_params.unwrap_or(0.0) * other_bytes,
         }
     }
@@ -227,7 +251,9 @@ impl<'a> MediaJob<'a> {
     }
 
     /// Peak while the VAE decodes: [`VAE_DECODE_PLANES`] channel planes at
-    /// the output resolution for every image of the batch; a video VAE
+    /// the output resolution for every image of the batch (diffusers decodes
+    /// the whole batch in one call unless VAE slicing is on), at
+    /// [`MediaJob::vae_bytes`]; a video VAE
     /// decodes one latent frame (temporal-factor output frames) at a time
     /// (Wan 2.1's causal cache; CogVideoX decodes 2 latent frames per batch).
     /// Audio codecs and vocoders are small (not counted).
@@ -238,7 +264,7 @@ impl<'a> MediaJob<'a> {
             MediaKind::Image => 1.0,
             MediaKind::Video => f(m.temporal_downsample.unwrap_or(1).max(1)).min(f(self.frames.max(1))),
         };
-        VAE_DECODE_PLANES * f(self.width) * f(self.height) * frames * self.pipeline_bytes() * self.batch_f()
+        VAE_DECODE_PLANES * f(self.width) * f(self.height) * frames * self.vae_bytes() * self.batch_f()
     }
 
     pub fn memory(&self) -> MediaMemory {

@@ -2,7 +2,7 @@
 //! passes and the VAE decode, the host-time floor, and the efficiency of
 //! the class. It never fits the factors (`efficiency.rs`) or counts memory.
 
-use super::{efficiency, f, EffClass, MediaJob};
+use super::{efficiency, f, host_s_per_unit, EffClass, MediaJob, UNET_VECTOR_FLOPS_PER_TOKEN};
 use crate::core::catalog::media::{MediaArch, MediaKind};
 use crate::core::catalog::Gpu;
 use crate::core::precision::{self, Compute};
@@ -47,6 +47,13 @@ pub struct MediaSpeed {
     pub layer_passes: f64,
     pub efficiency: f64,
     pub class: EffClass,
+    /// bitsandbytes int8 jobs: ideal seconds of the weight matmuls at the
+    /// 16-bit rate (inside `ideal_s` they are divided by
+    /// [`BNB_INT8_MATMUL_FRACTION`]); 0 otherwise. Used to fit the fraction.
+    pub bnb_matmul_16bit_s: f64,
+    /// UNets: the CUDA-core work of the passes at the GPU's FP32 rate
+    /// ([`UNET_VECTOR_FLOPS_PER_TOKEN`]), not scaled by the efficiency; 0 otherwise.
+    pub vector_s: f64,
 }
 
 /// Dense FLOP/s of TF32 tensor cores: half the BF16 rate on NVIDIA Ampere and
@@ -61,17 +68,54 @@ pub fn tf32_flops(gpu: &Gpu) -> f64 {
     }
 }
 
-/// Matmul rate for a compute precision. FP32 pipelines run on TF32 tensor
-/// cores: PyTorch enables TF32 for cuDNN convolutions by default
-/// (`torch.backends.cudnn.allow_tf32 = True`), and the diffusion-fast SDXL
-/// rows (fp32 7.36 s vs bf16 4.63 s on an A100, a ratio of 1.6) are
-/// impossible at plain FP32's 1/16 of the BF16 rate.
-pub(super) fn matmul_flops(gpu: &Gpu, c: Compute) -> f64 {
+/// Weight-matmul rate for a compute precision. FP32 is split by what the
+/// layers are: PyTorch runs cuDNN convolutions on TF32 tensor cores by
+/// default (`torch.backends.cudnn.allow_tf32` True) but not matmuls
+/// (`torch.backends.cuda.matmul.allow_tf32` False since PyTorch 1.12;
+/// PyTorch docs, "CUDA semantics", TensorFloat-32 section, read 2026-12-01).
+/// A UNet's pass cost is mostly convolutions and is taken at TF32 (the
+/// diffusion-fast SDXL rows, fp32 7.36 s vs bf16 4.63 s on an A100, are
+/// impossible at plain FP32's 1/16 of the BF16 rate); a transformer's
+/// linear layers run at the plain FP32 rate of the CUDA cores.
+pub(super) fn matmul_flops(gpu: &Gpu, c: Compute, convolutional: bool) -> f64 {
     match c {
-        Compute::Fp32 => tf32_flops(gpu),
+        Compute::Fp32 if convolutional => tf32_flops(gpu),
         c => precision::tensor_flops(gpu, c),
     }
 }
+
+/// Share of its tensor rate that a GPU's attention kernel reaches, relative
+/// to Ampere and Ada. PyTorch's SDPA and the diffusion repositories run
+/// FlashAttention-2, which reaches 50–73 % of peak on an A100 (Dao 2023,
+/// arXiv 2307.08691, abstract) but "only 35 % utilization" on an H100,
+/// whose tensor cores need asynchronous warpgroup instructions it does not
+/// use (Shah et al. 2024, FlashAttention-3, arXiv 2407.08608, abstract): 0.35 / 0.73 = 0.48 on Hopper, and on Blackwell, whose tensor
+/// cores need their own instructions again. This is why a video DiT, whose
+/// time is mostly attention over 20k–120k tokens, runs only about 2× faster
+/// on an H100 than on an A100 (CogVideoX 180 vs 90 s, HunyuanVideo 3600 vs
+/// 1800 s) although the H100's dense rate is 3.2× higher.
+pub fn attention_share(gpu: &Gpu) -> f64 {
+    let hbm_blackwell = gpu.arch.as_str() == "blackwell" && gpu.memory_type.starts_with("HBM");
+    if gpu.arch.as_str() == "hopper" || hbm_blackwell {
+        FA2_HOPPER_SHARE
+    } else {
+        1.0
+    }
+}
+
+pub const FA2_HOPPER_SHARE: f64 = 0.35 / 0.73;
+
+/// bitsandbytes LLM.int8() (`int8-bnb`) runs each weight matmul as an int8
+/// GEMM over the non-outlier columns, a 16-bit GEMM over the outlier
+/// columns, and quantise / dequantise passes around them (Dettmers et al.
+/// 2022, §3.2); its maintainer states the kernels were designed for
+/// training and are slow for inference (bitsandbytes issue 490; diffusers
+/// issue 6500: "never faster than fp16"). Modelled as the weight matmuls
+/// running at this share of the 16-bit tensor rate, fitted by
+/// `tests/it/media.rs` on the fit rows in that format (FLUX.1-dev on an
+/// H100, 27 s against 12 s in BF16: huggingface/blog
+/// diffusers-quantization.md).
+pub const BNB_INT8_MATMUL_FRACTION: f64 = 0.38;
 
 impl<'a> MediaJob<'a> {
     /// Layer passes of the denoiser or decoder for the whole batch: an
@@ -99,8 +143,9 @@ impl<'a> MediaJob<'a> {
             _ => self.diffusion_ideal_s(gpu),
         };
         let layer_passes = self.layer_passes();
-        let host_s = layer_passes * self.host_s_per_layer_pass();
-        let gpu_denoise_s = ideal_denoise / eff + fixed;
+        let host_s = self.host_units() * host_s_per_unit(self.efficiency_class());
+        let vector_s = self.unet_vector_s(gpu);
+        let gpu_denoise_s = ideal_denoise / eff + fixed + vector_s;
         let denoise_s = gpu_denoise_s.max(host_s);
         let decode_s = ideal_decode / eff;
         let total = denoise_s + decode_s;
@@ -125,7 +170,30 @@ impl<'a> MediaJob<'a> {
             layer_passes,
             efficiency: eff,
             class: self.efficiency_class(),
+            bnb_matmul_16bit_s: self.bnb_matmul_16bit_s(gpu),
+            vector_s,
         }
+    }
+
+    /// UNet passes' CUDA-core work: [`UNET_VECTOR_FLOPS_PER_TOKEN`] per
+    /// latent token per pass at the FP32 non-tensor rate (`fp32_tflops`, scaled like every
+    /// rate by the GPU's sustained fraction).
+    fn unet_vector_s(&self, gpu: &Gpu) -> f64 {
+        if self.model.arch != MediaArch::Unet {
+            return 0.0;
+        }
+        let rate = precision::tensor_flops(gpu, Compute::Fp32);
+        f(self.steps) * self.cfg() * self.batch_f() * UNET_VECTOR_FLOPS_PER_TOKEN * self.latent_tokens() / rate.max(1.0)
+    }
+
+    /// Ideal seconds of a bitsandbytes int8 job's weight matmuls at the
+    /// 16-bit rate (0 for other formats and autoregressive models).
+    fn bnb_matmul_16bit_s(&self, gpu: &Gpu) -> f64 {
+        if self.precision.id != "int8-bnb" || self.model.arch == MediaArch::Ar {
+            return 0.0;
+        }
+        let rate = matmul_flops(gpu, self.precision.executed(gpu), self.model.arch == MediaArch::Unet);
+        f(self.steps) * self.cfg() * self.batch_f() * self.pass_flops().linear / rate.max(1.0)
     }
 
     /// Ideal denoise and VAE decode seconds of a diffusion / flow job, and
@@ -143,10 +211,16 @@ impl<'a> MediaJob<'a> {
     /// bandwidth.
     fn diffusion_ideal_s(&self, gpu: &Gpu) -> (f64, f64, f64) {
         let exec = self.precision.executed(gpu);
-        let lin_rate = matmul_flops(gpu, exec);
-        let attn_rate = if exec == Compute::Fp32 { tf32_flops(gpu) } else { precision::tensor_flops(gpu, Compute::Bf16) };
+        let unet = self.model.arch == MediaArch::Unet;
+        let bnb = if self.precision.id == "int8-bnb" { BNB_INT8_MATMUL_FRACTION } else { 1.0 };
+        let lin_rate = matmul_flops(gpu, exec, unet) * bnb;
+        // Attention runs at 16 bits (SDPA / FlashAttention), or in fp32 on
+        // an fp32 pipeline, where it is matmuls again (no TF32 by default).
+        let attn_rate = if exec == Compute::Fp32 { precision::tensor_flops(gpu, Compute::Fp32) } else { precision::tensor_flops(gpu, Compute::Bf16) };
+        // The VAE decoder is convolutions: TF32 in an fp32 pipeline.
+        let conv_rate = if exec == Compute::Fp32 { tf32_flops(gpu) } else { attn_rate };
         let pass = self.pass_flops();
-        let compute = pass.linear / lin_rate.max(1.0) + pass.attention / attn_rate.max(1.0);
+        let compute = pass.linear / lin_rate.max(1.0) + pass.attention / (attn_rate * attention_share(gpu)).max(1.0);
         let weights = self.weights().denoiser / gpu.bandwidth_bytes_per_s().max(1.0);
         let passes = f(self.steps) * self.cfg() * self.batch_f();
         let per_pass = compute.max(weights / self.batch_f());
@@ -155,7 +229,10 @@ impl<'a> MediaJob<'a> {
             MediaKind::Audio => 0.0,
             _ => {
                 let frames = if self.model.kind == MediaKind::Video { f(self.frames.max(1)) } else { 1.0 };
-                VAE_DECODE_FLOPS_PER_PIXEL * f(self.width) * f(self.height) * frames * self.batch_f() / attn_rate.max(1.0)
+                // An upcast VAE runs its convolutions in fp32, on TF32
+                // tensor cores (cuDNN's `allow_tf32` defaults to True).
+                let vae_rate = if self.vae_upcast() { tf32_flops(gpu) } else { conv_rate };
+                VAE_DECODE_FLOPS_PER_PIXEL * f(self.width) * f(self.height) * frames * self.batch_f() / vae_rate.max(1.0)
             }
         };
         let fixed = if self.flash {

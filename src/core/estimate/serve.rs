@@ -263,10 +263,13 @@ impl<'a> ServeJob<'a> {
     /// `max_running_requests` ~ 4096; llama.cpp `--parallel` slots; HF none).
     pub fn max_batch(&self, gpu: &Gpu, plan: Plan) -> u32 {
         let fixed = self.memory(plan, 1.0);
-        let free = self.usable_bytes(gpu) - fixed.weights - fixed.activations - fixed.overhead;
+        let kv_and_logits = self.kv_per_seq_per_gpu(plan, self.context_tokens()) + f64::from(self.model.vocab) * 4.0;
         // Each sequence adds its KV cache and its logits, and under HF its
-        // prompt's share of the one prefill pass (see `activation_bytes`).
-        let per_seq = self.memory(plan, 2.0).total() - self.memory(plan, 1.0).total();
+        // prompt's share of the one prefill pass (see `activation_bytes`),
+        // which the first sequence's share in `fixed` already holds once.
+        let per_seq = self.memory(plan, 2.0).total() - fixed.total();
+        let extra = (per_seq - kv_and_logits).max(0.0);
+        let free = self.usable_bytes(gpu) - fixed.weights - fixed.activations - fixed.overhead + extra;
         if free <= 0.0 || per_seq <= 0.0 {
             return 0;
         }

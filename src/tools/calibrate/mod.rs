@@ -249,6 +249,10 @@ pub fn parse_cases(text: &str, catalog: &Catalog) -> Result<(Vec<Case>, Vec<Unma
             kv = "fp8";
             assumptions.push("ModelOpt FP8 checkpoint: FP8 KV cache");
         }
+        if lower.contains("int8 kv cache") {
+            kv = "int8";
+            assumptions.push("int8 KV cache (its scales not counted)");
+        }
         let tuple_kv_cache = engine == Engine::Hf && lower.contains("tuple kv cache");
         if tuple_kv_cache {
             assumptions.push("tuple KV cache (transformers before 4.36 or remote code)");

@@ -115,3 +115,84 @@ fn held_out_serving_rows_per_regime() {
     // Issue 20, regime 1: at least five held-out rows, none off by 2× or more.
     assert!(llama_hbm.rows >= 5 && llama_hbm.median_ape <= 25.0 && llama_hbm.worst_ratio < 2.0, "llama.cpp on HBM: {llama_hbm:?}");
 }
+
+#[test]
+fn held_out_serving_memory_meets_issue_20() {
+    // Issue 20: serving memory median ≤ 8 %, p90 ≤ 20 %, at least five
+    // held-out rows, none off by 2× or more; regime 3 (HF at batch > 1)
+    // with at least five rows of its own.
+    let catalog = common::catalog();
+    let texts = ["calibration.csv", "serving_measurements.csv"].map(|n| reference(n).expect("file")).to_vec();
+    let report = calibrate::run(&calibrate::join(&texts).expect("same header"), catalog, false).expect("parses");
+    let group = |g: &str| report.held_out.iter().find(|h| h.group == g).cloned().unwrap_or_else(|| panic!("no held-out group {g}"));
+    let memory = group("kind: memory");
+    assert!(memory.rows >= 5 && memory.median_ape <= 8.0 && memory.p90_ape <= 20.0 && memory.worst_ratio < 2.0, "{memory:?}");
+    let hf_batch = group("regime: hf memory, batch > 1");
+    assert!(hf_batch.rows >= 5 && hf_batch.worst_ratio < 2.0, "{hf_batch:?}");
+}
+
+#[test]
+fn a_tuple_kv_cache_holds_the_whole_cache_twice() {
+    use whichgpu::core::config::{Batch, Config};
+    use whichgpu::core::estimate::serve::{Plan, ServeJob};
+    use whichgpu::core::precision;
+    let catalog = common::catalog();
+    let text = reference("serving_measurements.csv").expect("tests/data/serving_measurements.csv");
+    let (cases, _) = calibrate::parse_cases(&text, catalog).expect("parses");
+    let tuple: Vec<_> = cases.iter().filter(|c| c.tuple_kv_cache && c.kind == Kind::Memory).collect();
+    assert!(tuple.len() >= 5, "{} rows", tuple.len());
+    for c in tuple {
+        let with = calibrate::predict(c, catalog, None).expect("prediction");
+        let without = calibrate::predict(&calibrate::Case { tuple_kv_cache: false, ..c.clone() }, catalog, None).expect("prediction");
+        let model = catalog.model(&c.model).expect("model");
+        let batch = f64::from(c.batch.unwrap_or(1));
+        let cfg = Config {
+            model: Some(c.model.clone()),
+            engine: c.engine,
+            input_tokens: c.input,
+            output_tokens: c.output,
+            batch: Some(Batch::N(c.batch.unwrap_or(1))),
+            kv: c.kv.to_string(),
+            ..Config::default()
+        };
+        let job = ServeJob::new(model, &cfg, precision::weight_format(&c.format).expect("format"));
+        let plan = Plan::in_node(c.engine, c.tp, 1);
+        let cache = batch * job.kv_per_seq_per_gpu(plan, job.context_tokens()) * f64::from(plan.gpus());
+        assert!(((with - without) / cache - 1.0).abs() < 1e-9, "{}: copy {} vs cache {}", c.id, with - without, cache);
+    }
+    // A link's configuration never sets it: current transformers replaces the cache in place.
+    let model = catalog.model("qwen-7b").expect("model");
+    let job =
+        ServeJob::new(model, &Config { engine: whichgpu::core::config::Engine::Hf, ..Config::default() }, precision::weight_format("bf16").expect("bf16"));
+    assert!(!job.tuple_kv_cache && job.tuple_cache_copy_bytes(Plan::in_node(job.engine, 1, 1), 8.0) == 0.0);
+}
+
+#[test]
+fn hf_prefills_the_whole_batch_at_once_and_engines_a_token_budget() {
+    use whichgpu::core::config::{Config, Engine};
+    use whichgpu::core::estimate::serve::{Plan, ServeJob};
+    use whichgpu::core::precision;
+    let catalog = common::catalog();
+    let model = catalog.model("llama-3.1-8b").expect("model");
+    let bf16 = precision::weight_format("bf16").expect("bf16");
+    for engine in [Engine::Hf, Engine::Vllm] {
+        let cfg = Config { engine, input_tokens: 2000, output_tokens: 100, ..Config::default() };
+        let job = ServeJob::new(model, &cfg, bf16);
+        let plan = Plan::in_node(engine, 1, 1);
+        let per_seq = job.activation_bytes(plan, 2.0) - job.activation_bytes(plan, 1.0);
+        let logits = f64::from(model.vocab) * 4.0;
+        match engine {
+            // Each more sequence brings its logits and its prompt's
+            // workspace, which grows with the prompt.
+            Engine::Hf => {
+                let longer = ServeJob::new(model, &Config { input_tokens: 4000, ..cfg.clone() }, bf16);
+                let per_seq_longer = longer.activation_bytes(plan, 2.0) - longer.activation_bytes(plan, 1.0);
+                assert!(((per_seq_longer - logits) / (per_seq - logits) - 2.0).abs() < 1e-9, "{per_seq} {per_seq_longer}");
+            }
+            // A serving engine's prefill chunk does not grow with the batch.
+            _ => assert!((per_seq - logits).abs() < 1e-6, "{per_seq}"),
+        }
+        let four = job.activation_bytes(plan, 4.0) - job.activation_bytes(plan, 1.0);
+        assert!((four / per_seq - 3.0).abs() < 1e-9);
+    }
+}

@@ -105,6 +105,12 @@ pub struct ServeJob<'a> {
     pub image_prep_s: f64,
     /// Replaces the engine's fitted factors (used only when fitting them).
     pub factors_override: Option<Factors>,
+    /// The measured engine kept the past as tuples (transformers before
+    /// 4.36, and remote-code models written against them): see
+    /// [`ServeJob::tuple_cache_copy_bytes`]. False for every configuration a
+    /// link makes (current transformers); set only by the calibration when a
+    /// measurement used such a version.
+    pub tuple_kv_cache: bool,
 }
 
 impl<'a> ServeJob<'a> {
@@ -131,6 +137,7 @@ impl<'a> ServeJob<'a> {
                 None => 0.0,
             },
             factors_override: None,
+            tuple_kv_cache: false,
         }
     }
 
@@ -182,9 +189,16 @@ impl<'a> ServeJob<'a> {
     /// Per token: the residual stream and attention projections
     /// (≈ 4·h + 2·d_attn) and the FFN intermediate (2·f, gated) at 2 bytes,
     /// split by TP; logits in fp32 over the vocabulary for each running sequence.
+    /// Transformers' `generate` runs the whole batch's prompts through the
+    /// first forward pass at once (`input_ids` of shape batch × prompt; no
+    /// chunked prefill, huggingface/transformers
+    /// `src/transformers/generation/utils.py`, `_sample`), so its chunk is
+    /// every running sequence's prompt; the serving engines schedule a token
+    /// budget per step instead.
     pub fn activation_bytes(&self, plan: Plan, batch: f64) -> f64 {
         let m = self.model;
-        let chunk = f64::from(engine::prefill_chunk_tokens(self.engine, self.prompt_tokens().round() as u32));
+        let per_step = engine::prefill_chunk_tokens(self.engine, self.prompt_tokens().round() as u32);
+        let chunk = if self.engine == Engine::Hf { f64::from(per_step) * batch.max(1.0) } else { f64::from(per_step) };
         let ffn = match &m.moe {
             Some(moe) => f64::from(moe.expert_ffn) * f64::from(moe.active + moe.shared),
             None => f64::from(m.ffn.unwrap_or(4 * m.hidden)),
@@ -194,11 +208,29 @@ impl<'a> ServeJob<'a> {
         chunk * per_token * 2.0 + batch.max(1.0) * f64::from(m.vocab) * 4.0
     }
 
+    /// With a tuple KV cache, each layer builds its grown K/V with
+    /// `torch.cat([past_key_value[0], key_states])` (transformers v4.35.2
+    /// `models/llama/modeling_llama.py`; Qwen(1)'s remote code keeps
+    /// `layer_past=(key,value)` the same way, QwenLM/Qwen README.md, section
+    /// "Quantization of KV cache") while `generate` still holds the previous
+    /// step's tuple until the forward pass returns and
+    /// `_update_model_kwargs_for_generation` replaces it: at the last step
+    /// the whole cache exists twice. The `Cache` classes of v4.36
+    /// (huggingface/transformers PR #26681) replace each layer's tensors in
+    /// place, freeing the old copy at once; the current profile holds it once.
+    pub fn tuple_cache_copy_bytes(&self, plan: Plan, batch: f64) -> f64 {
+        if self.engine == Engine::Hf && self.tuple_kv_cache {
+            batch * self.kv_per_seq_per_gpu(plan, self.context_tokens())
+        } else {
+            0.0
+        }
+    }
+
     pub fn memory(&self, plan: Plan, batch: f64) -> ServeMemory {
         ServeMemory {
             weights: self.weight_bytes() / f64::from(plan.gpus()),
             kv_cache: batch * self.kv_per_seq_per_gpu(plan, self.context_tokens()),
-            activations: self.activation_bytes(plan, batch),
+            activations: self.activation_bytes(plan, batch) + self.tuple_cache_copy_bytes(plan, batch),
             overhead: engine::runtime_overhead_bytes(self.engine),
         }
     }
@@ -231,8 +263,13 @@ impl<'a> ServeJob<'a> {
     /// `max_running_requests` ~ 4096; llama.cpp `--parallel` slots; HF none).
     pub fn max_batch(&self, gpu: &Gpu, plan: Plan) -> u32 {
         let fixed = self.memory(plan, 1.0);
-        let free = self.usable_bytes(gpu) - fixed.weights - fixed.activations - fixed.overhead;
-        let per_seq = self.kv_per_seq_per_gpu(plan, self.context_tokens()) + f64::from(self.model.vocab) * 4.0;
+        let kv_and_logits = self.kv_per_seq_per_gpu(plan, self.context_tokens()) + f64::from(self.model.vocab) * 4.0;
+        // Each sequence adds its KV cache and its logits, and under HF its
+        // prompt's share of the one prefill pass (see `activation_bytes`),
+        // which the first sequence's share in `fixed` already holds once.
+        let per_seq = self.memory(plan, 2.0).total() - fixed.total();
+        let extra = (per_seq - kv_and_logits).max(0.0);
+        let free = self.usable_bytes(gpu) - fixed.weights - fixed.activations - fixed.overhead + extra;
         if free <= 0.0 || per_seq <= 0.0 {
             return 0;
         }

@@ -83,6 +83,9 @@ pub struct Case {
     /// Measured value: tokens/s, or bytes for memory.
     pub measured: f64,
     pub kv: &'static str,
+    /// The run used transformers' tuple KV cache (an engine version before
+    /// 4.36, or remote code): the row's notes say "tuple KV cache".
+    pub tuple_kv_cache: bool,
     pub assumptions: Vec<&'static str>,
 }
 
@@ -226,6 +229,7 @@ pub fn parse_cases(text: &str, catalog: &Catalog) -> Result<(Vec<Case>, Vec<Unma
         let measured = match (row.text("unit"), kind) {
             ("GiB", _) => value * GIB,
             ("GB", _) => value * 1e9,
+            ("MiB", _) => value * 1_048_576.0,
             ("MB", _) => value * 1e6,
             ("ms", Kind::Ttft) => value / 1e3,
             // A latency in ms given for a speed: the row derives tokens/s
@@ -245,8 +249,17 @@ pub fn parse_cases(text: &str, catalog: &Catalog) -> Result<(Vec<Case>, Vec<Unma
             kv = "fp8";
             assumptions.push("ModelOpt FP8 checkpoint: FP8 KV cache");
         }
+        if lower.contains("int8 kv cache") {
+            kv = "int8";
+            assumptions.push("int8 KV cache (its scales not counted)");
+        }
+        let tuple_kv_cache = engine == Engine::Hf && lower.contains("tuple kv cache");
+        if tuple_kv_cache {
+            assumptions.push("tuple KV cache (transformers before 4.36 or remote code)");
+        }
         cases.push(Case {
             kv,
+            tuple_kv_cache,
             id,
             split,
             source: split::source_key(row.text("source")).to_string(),
@@ -282,6 +295,7 @@ pub fn predict(case: &Case, catalog: &Catalog, factors: Option<Factors>) -> Opti
     };
     let mut job = ServeJob::new(model, &cfg, precision::weight_format(&case.format)?);
     job.factors_override = factors;
+    job.tuple_kv_cache = case.tuple_kv_cache;
     let plan = Plan::in_node(case.engine, case.tp, 1);
     Some(match case.kind {
         Kind::Decode => {

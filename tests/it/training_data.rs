@@ -32,7 +32,18 @@ fn training_estimates_match_measurements() {
     // The report `whichgpu calibrate` prints, with the calibration file's rows.
     for (r, p) in &scored {
         let g = if r.kind == "memory" { 1_073_741_824.0 } else { 1.0 };
-        println!("{:<6} {:<8?} {:<13} {:<18} {:<16} {:>4} {:>12.2} {:>12.2} {:>+7.1}", r.id, r.split, r.kind, r.cfg.model_id(), r.gpu, r.gpus, r.measured / g, p / g, (p - r.measured) / r.measured * 100.0);
+        println!(
+            "{:<6} {:<8?} {:<13} {:<18} {:<16} {:>4} {:>12.2} {:>12.2} {:>+7.1}",
+            r.id,
+            r.split,
+            r.kind,
+            r.cfg.model_id(),
+            r.gpu,
+            r.gpus,
+            r.measured / g,
+            p / g,
+            (p - r.measured) / r.measured * 100.0
+        );
     }
     for (id, why) in &skipped {
         println!("not scored {id}: {why}");
@@ -129,6 +140,12 @@ fn the_utilisation_in_the_code_is_what_calibrate_fit_finds() {
     for class in TrainClass::ALL.into_iter().filter(|c| c.fitted()) {
         let f = fits.iter().find(|f| f.class == class).unwrap_or_else(|| panic!("{} has no fit rows", class.as_str()));
         assert!(f.rows >= 3, "{}: {} fit rows", class.as_str(), f.rows);
-        assert!((f.fitted - class.efficiency()).abs() < 0.005, "{}: fitted {:.2}, code {:.2}: rerun calibrate --fit", class.as_str(), f.fitted, class.efficiency());
+        assert!(
+            (f.fitted - class.efficiency()).abs() < 0.005,
+            "{}: fitted {:.2}, code {:.2}: rerun calibrate --fit",
+            class.as_str(),
+            f.fitted,
+            class.efficiency()
+        );
     }
 }

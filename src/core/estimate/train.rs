@@ -34,8 +34,8 @@ use super::super::catalog::{Gpu, Model};
 use super::super::config::{Checkpointing, Config, Method, Optim, Targets, Task};
 use super::super::precision::{self, Compute, WeightFormat};
 use super::stack::{self, Stack};
-use super::train_flops::AttnKernel;
 pub use super::train_class::{mfu, TrainClass};
+use super::train_flops::AttnKernel;
 
 #[derive(Debug, Clone)]
 pub struct TrainJob<'a> {

@@ -12,8 +12,8 @@ pub use rows::{predict, TrainRow};
 
 use crate::core::catalog::{Catalog, Gpu};
 use crate::core::estimate::train::TrainClass;
-use crate::tools::calibrate::split::Split;
 use crate::tools::calibrate::ape;
+use crate::tools::calibrate::split::Split;
 
 /// The first columns of a training measurement file.
 pub const HEADER_START: &str = "id,kind,model_id,method,";
@@ -67,8 +67,7 @@ fn class_of(row: &TrainRow, catalog: &Catalog) -> Option<TrainClass> {
 pub fn fit(rows: &[TrainRow], catalog: &Catalog) -> Vec<ClassFit> {
     let mut out = Vec::new();
     for class in TrainClass::ALL {
-        let cases: Vec<&TrainRow> =
-            rows.iter().filter(|r| r.split == Split::Fit && r.kind == "tokens_per_s" && class_of(r, catalog) == Some(class)).collect();
+        let cases: Vec<&TrainRow> = rows.iter().filter(|r| r.split == Split::Fit && r.kind == "tokens_per_s" && class_of(r, catalog) == Some(class)).collect();
         if cases.is_empty() {
             continue;
         }
@@ -168,7 +167,11 @@ pub fn run(training: &str, catalog: &Catalog, with_fit: bool) -> String {
         let _ = writeln!(out, "LEAK: source `{source}` is held out ({held}) and in the fit part ({fit})");
     }
     let (scored, stats) = score(&rows, catalog, &mut skipped);
-    let _ = writeln!(out, "{:<6} {:<9} {:<13} {:<18} {:<16} {:>5} {:>12} {:>12} {:>7}", "id", "split", "kind", "model", "gpu", "gpus", "measured", "predicted", "err%");
+    let _ = writeln!(
+        out,
+        "{:<6} {:<9} {:<13} {:<18} {:<16} {:>5} {:>12} {:>12} {:>7}",
+        "id", "split", "kind", "model", "gpu", "gpus", "measured", "predicted", "err%"
+    );
     for (r, p) in &scored {
         let scale = if r.kind == "memory" { crate::core::units::GIB } else { 1.0 };
         let _ = writeln!(

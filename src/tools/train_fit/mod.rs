@@ -196,7 +196,7 @@ pub fn run(training: &str, catalog: &Catalog, with_fit: bool) -> String {
         let _ = writeln!(out, "{:<9} {:<13} {:>4} {:>8.1} {:>8.1} {:>7.2}", split_name(s.split), s.kind, s.n, s.median, s.p90, s.worst);
     }
     if with_fit {
-        let _ = writeln!(out, "fitted linear-layer utilisation (fit rows' tokens/s only; src/core/estimate/train.rs `TrainClass::efficiency`):");
+        let _ = writeln!(out, "fitted linear-layer utilisation (fit rows' tokens/s only; src/core/estimate/train_class.rs `TrainClass::efficiency`):");
         for f in fit(&rows, catalog) {
             let flag = if (f.fitted - f.current).abs() > 0.005 { "  ← differs from the code" } else { "" };
             let _ = writeln!(out, "  {:<17} {:>2} rows  fitted {:.2}  in code {:.2}{flag}", f.class.as_str(), f.rows, f.fitted, f.current);

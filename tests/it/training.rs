@@ -9,6 +9,7 @@ use whichgpu::core::estimate::train::{mfu, Layout, TrainJob};
 use whichgpu::core::evaluate::evaluate;
 
 use crate::common;
+use proptest::prelude::*;
 
 const GIB: f64 = 1_073_741_824.0;
 
@@ -107,7 +108,6 @@ fn lora_and_qlora_fit_where_full_does_not() {
 
 mod properties {
     use super::*;
-    use proptest::prelude::*;
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(128))]
@@ -292,7 +292,6 @@ fn activation_offload_costs_only_what_compute_does_not_hide() {
 
 mod stack_properties {
     use super::*;
-    use proptest::prelude::*;
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(96))]
@@ -350,4 +349,27 @@ fn the_form_offers_the_stack_and_offload_controls_with_labels_in_both_languages(
     // Serving has no training stack.
     let serve = form::inputs(&Config::default(), FormKind::Serve);
     assert!(!serve.advanced.contains(&"trainer"));
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// Op-level selective checkpointing keeps more than full recomputation
+    /// and less than no checkpointing, for every model and shape; a longer
+    /// sequence of the same tokens never trains faster (attention grows
+    /// with it).
+    #[test]
+    fn selective_sits_between_full_and_none_and_long_sequences_cost_time(model in 0usize..200, mb in 1u32..8, seq in 256u32..32768, t in 0usize..7) {
+        let catalog = common::catalog();
+        let m = &catalog.models[model % catalog.models.len()];
+        prop_assume!(m.layers >= 2);
+        let trainer = Trainer::NAMES[t].1;
+        let cfg = Config { task: Task::Finetune, method: Method::Full, mb, seq, trainer, act_offload: Some(false), ..Config::default() };
+        let mem = |gc: Checkpointing| TrainJob::new(m, &Config { gc, ..cfg.clone() }).memory(1.0).activations;
+        let (full, sel, none) = (mem(Checkpointing::Full), mem(Checkpointing::Selective), mem(Checkpointing::None));
+        prop_assert!(full <= sel && sel <= none, "full {} selective {} none {}", full, sel, none);
+        let gpu = catalog.gpu("h100-sxm-80gb").expect("gpu");
+        let s = |seq: u32| TrainJob::new(m, &Config { seq, ..cfg.clone() }).compute_s_per_token(gpu, mfu(gpu, Method::Full));
+        prop_assert!(s(seq) <= s(seq * 2), "{} > {}", s(seq), s(seq * 2));
+    }
 }

@@ -373,3 +373,29 @@ proptest! {
         prop_assert!(s(seq) <= s(seq * 2), "{} > {}", s(seq), s(seq * 2));
     }
 }
+
+#[test]
+fn zero3_on_a_stack_without_tensor_parallel_sharding_stays_data_parallel() {
+    // The HF Trainer with DeepSpeed ZeRO-3 cannot split layers (DeepSpeed's
+    // tensor-parallel training combines with ZeRO stages 0-2 only): an 8B
+    // full fine-tune with zero=3 on 8 RTX 4090s shards over the 8 GPUs.
+    let catalog = common::catalog();
+    let cfg = Config {
+        task: Task::Finetune,
+        method: Method::Full,
+        zero: 3,
+        model: Some("llama-3.1-8b".into()),
+        gpu: Some("rtx-4090-24gb".into()),
+        ..Config::default()
+    };
+    let a = evaluate(&cfg, Vec::new(), catalog, common::today());
+    let r = a.results.first().expect("one GPU type");
+    assert_eq!(r.speeds.train_tp(), Some(1), "{:?}", r.speeds);
+    assert_eq!(r.speeds.train_pp(), Some(1), "{:?}", r.speeds);
+    // torchtitan composes FSDP2 with tensor parallelism: splitting layers stays allowed.
+    let m = catalog.model("llama-3.1-8b").expect("model");
+    let job = |trainer| TrainJob::new(m, &Config { trainer, ..cfg.clone() });
+    let two = Layout { dp: 4, tp: 2, pp: 1 };
+    assert!(!job(Trainer::Hf).splits(two) && !job(Trainer::Deepspeed).splits(two));
+    assert!(job(Trainer::Torchtitan).splits(two) && job(Trainer::Hf).splits(Layout::data(8)));
+}

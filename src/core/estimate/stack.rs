@@ -109,6 +109,13 @@ pub struct Stack {
     pub op_level_selective: bool,
     /// The embeddings and the output layer are separate FSDP units.
     pub shards_root_apart: bool,
+    /// Tensor parallelism together with ZeRO-3 / FSDP sharding: torchtitan
+    /// composes FSDP2 with tensor parallelism ("2D"); DeepSpeed's tensor
+    /// parallel training (AutoTP, what the Hugging Face Trainer, Axolotl
+    /// and the other DeepSpeed-based stacks run) combines only with ZeRO
+    /// stages 0, 1 and 2 (deepspeed.ai/tutorials/autotp-training, read
+    /// 2026-12-01), so with `zero=3` those stacks shard data-parallel only.
+    pub tp_with_zero3: bool,
 }
 
 /// The Hugging Face loss at its peak (see the module docs): 16-bit logits,
@@ -134,17 +141,18 @@ impl Stack {
             backward_working_set: true,
             op_level_selective: true,
             shards_root_apart: false,
+            tp_with_zero3: false,
         };
         match trainer {
             Trainer::Hf => hf,
             Trainer::Torchtune => {
                 Stack { loss_bytes_per_vocab: CHUNKED_LOGITS_BYTES, fp32_master: false, optimizer_in_backward: true, shards_root_apart: true, ..hf }
             }
-            Trainer::Torchtitan => Stack { loss_bytes_per_vocab: COMPILED_LOGITS_BYTES, ..hf },
+            Trainer::Torchtitan => Stack { loss_bytes_per_vocab: COMPILED_LOGITS_BYTES, tp_with_zero3: true, ..hf },
             Trainer::Unsloth => Stack { loss_bytes_per_vocab: 0.0, offloads_activations: true, can_offload_params: false, ..hf },
             Trainer::Axolotl => Stack { loss_bytes_per_vocab: 0.0, ..hf },
             Trainer::Deepspeed => hf,
-            Trainer::Megatron => Stack { fp32_grads: true, can_offload_params: false, op_level_selective: false, ..hf },
+            Trainer::Megatron => Stack { fp32_grads: true, can_offload_params: false, op_level_selective: false, tp_with_zero3: true, ..hf },
         }
     }
 }

@@ -224,10 +224,18 @@ impl<'a> TrainJob<'a> {
     /// layers (uneven stages are possible but not modelled); and ZeRO
     /// stages 2 and 3 shard what pipeline stages keep, so they run without
     /// pipeline parallelism (DeepSpeed's PipelineEngine asserts
-    /// `zero_stage < 2`; FSDP has no pipeline schedule).
+    /// `zero_stage < 2`; FSDP has no pipeline schedule); with ZeRO-3 only
+    /// the stacks that compose it with tensor parallelism split layers
+    /// (`Stack::tp_with_zero3`).
     pub fn splits(&self, l: Layout) -> bool {
         let m = self.model;
-        l.tp >= 1 && l.pp >= 1 && m.heads % l.tp == 0 && m.layers % l.pp == 0 && l.pp <= m.layers && (self.zero < 2 || l.pp == 1)
+        l.tp >= 1
+            && l.pp >= 1
+            && m.heads % l.tp == 0
+            && m.layers % l.pp == 0
+            && l.pp <= m.layers
+            && (self.zero < 2 || l.pp == 1)
+            && (self.zero < 3 || l.tp == 1 || self.stack.tp_with_zero3)
     }
 
     /// Memory per GPU with `dp` data-parallel GPUs.

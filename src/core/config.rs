@@ -29,7 +29,7 @@ named! {
 named! {
     /// The training stack: which memory techniques run by default
     /// (`estimate::stack` holds each one's profile and sources).
-    pub enum Trainer { Hf = "hf", Torchtune = "torchtune", Unsloth = "unsloth", Axolotl = "axolotl", Deepspeed = "deepspeed", Megatron = "megatron" }
+    pub enum Trainer { Hf = "hf", Torchtune = "torchtune", Unsloth = "unsloth", Axolotl = "axolotl", Deepspeed = "deepspeed", Megatron = "megatron", Torchtitan = "torchtitan" }
 }
 
 named! {

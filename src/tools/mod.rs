@@ -7,6 +7,8 @@
 //!   from the scoring of the calibration and held-out files.
 //! - [`calibrate`] — predicted vs measured on calibration files; fitting
 //!   the engine efficiency factors.
+//! - [`train_fit`] — predicted vs measured on the training measurements;
+//!   fitting the linear layers' utilisation per GPU class.
 //! - [`skypilot`] — converts SkyPilot catalog CSVs into offer rows.
 //! - [`ocp`] — converts OpenComputePrices CSVs into offer rows.
 //! - [`silybench`] — converts silybench's dated GPU price list into offer rows.
@@ -19,3 +21,4 @@ pub mod catalog_check;
 pub mod ocp;
 pub mod silybench;
 pub mod skypilot;
+pub mod train_fit;

@@ -12,7 +12,7 @@ use whichgpu::core::export;
 use whichgpu::core::hfconfig;
 use whichgpu::core::link;
 use whichgpu::core::report;
-use whichgpu::tools::{accuracy, calibrate, catalog_check, ocp, silybench, skypilot};
+use whichgpu::tools::{accuracy, calibrate, catalog_check, ocp, silybench, skypilot, train_fit};
 
 const USAGE: &str = "usage:
   whichgpu [--json] [--strict] [--today YYYY-MM-DD] [--emit skypilot|command] [--config FILE] '<query string>'
@@ -21,7 +21,8 @@ const USAGE: &str = "usage:
                                       the report; with --json, an `export` array in the JSON
                                       --config: a Hugging Face config.json; sets model=custom
                                       and its architecture keys, prints the query to share
-  whichgpu calibrate FILE... [--fit]  predicted vs measured for task=serve rows (fit on split=fit)
+  whichgpu calibrate FILE... [--fit]  predicted vs measured for task=serve rows (fit on split=fit);
+                                      a training file (tests/data/training_measurements.csv) fits training utilisation
   whichgpu calibrate FILE --holdout FILE2 --summary OUT
                                       writes the page's accuracy summary (static/accuracy.csv)
                                       from FILE (the fit rows) and FILE2's split=holdout rows
@@ -253,6 +254,12 @@ fn calibrate_cmd(args: &[String], catalog: &Catalog) -> ExitCode {
                 eprintln!("whichgpu: cannot read {path}: {e}");
                 return ExitCode::from(2);
             }
+        }
+    }
+    if let [t] = texts.as_slice() {
+        if train_fit::is_training_file(t) {
+            print!("{}", train_fit::run(t, catalog, args.iter().any(|a| a == "--fit")));
+            return ExitCode::SUCCESS;
         }
     }
     let text = match calibrate::join(&texts) {

@@ -10,4 +10,5 @@ pub mod ranges;
 pub mod serve;
 pub mod stack;
 pub mod train;
+pub mod train_class;
 pub mod train_flops;

@@ -3,8 +3,16 @@
 //! stack's own code or documentation. Never decides a layout or a price.
 //!
 //! - Loss: the Hugging Face Trainer materialises the logits of every token
-//!   (16-bit output, an fp32 copy for the loss, its fp32 gradient: 10 bytes
-//!   per vocabulary entry, as this estimator has always counted).
+//!   and upcasts them for the loss (`logits = logits.float()` in
+//!   `ForCausalLMLoss`, huggingface/transformers@0114da07
+//!   src/transformers/loss/loss_utils.py): at the peak, in the loss's
+//!   backward, the 16-bit logits (kept in the model output), the fp32
+//!   log-softmax that `cross_entropy` saves, the fp32 gradient arriving from
+//!   the NLL, the fp32 gradient of the upcast logits and its 16-bit cast:
+//!   2 + 4 + 4 + 4 + 2 = 16 bytes per vocabulary entry. Unsloth's
+//!   long-context table (its "Hugging Face + FA2" column, Llama 3.1 8B
+//!   QLoRA on 8–80 GB cards) grows by about 2.47 MB per token, about 16
+//!   bytes per entry of the 128,256-token vocabulary (TRAINING-NOTES.md).
 //!   torchtune's `CEWithChunkedOutputLoss` keeps the 16-bit logits and
 //!   upcasts one of 8 chunks at a time (pytorch/torchtune@0031bfb0
 //!   torchtune/modules/loss/ce_chunked_output_loss.py: `num_output_chunks
@@ -15,7 +23,11 @@
 //!   (axolotl-ai-cloud/axolotl@16a69469 examples/llama-3/
 //!   fft-8b-liger-fsdp.yaml: `liger_fused_linear_cross_entropy: true`)
 //!   compute the loss block by block from the hidden states: no logits
-//!   tensor at all.
+//!   tensor at all. torchtitan compiles its loss (`torch.compile(loss_fn)`
+//!   when `training.compile` is on, pytorch/torchtitan@e7c0cae9
+//!   torchtitan/components/loss.py, as its published benchmarks run it):
+//!   the fp32 upcast and the softmax fuse into one kernel, leaving the
+//!   16-bit logits and their 16-bit gradient, 4 bytes per entry.
 //! - Precision: torchtune trains in pure bf16, weights and optimizer states
 //!   alike ("we don't support mixed-precision training", torchtune@0031bfb0
 //!   docs/source/tutorials/memory_optimizations.rst), so AdamW keeps 2 + 2
@@ -23,7 +35,10 @@
 //!   gradients beside the bf16 weights: 2 + 4 + 12 = 18 bytes per parameter
 //!   without its distributed optimizer (NVIDIA/Megatron-LM@9fc93771
 //!   docs/api-guide/dist_optimizer.md, the bytes-per-parameter table). The Hugging Face Trainer, DeepSpeed and Axolotl keep 16-bit
-//!   gradients and fp32 master weights with fp32 AdamW states (ZeRO §3).
+//!   gradients and fp32 master weights with fp32 AdamW states (ZeRO §3);
+//!   torchtitan's FSDP2 keeps fp32 parameters, gradients and AdamW states
+//!   and computes in bf16 (`MixedPrecisionPolicy(param_dtype=bf16,
+//!   reduce_dtype=fp32)`): the same 16 bytes per parameter, sharded.
 //! - torchtune's single-GPU full fine-tune steps the optimizer inside the
 //!   backward pass (`optimizer_in_bwd: True` in
 //!   recipes/configs/llama3_1/8B_full_single_device.yaml @0031bfb0): each
@@ -40,13 +55,31 @@
 //!   (2·f values per token): the working set Unsloth's long-context table
 //!   (8B QLoRA, 2,972–342,733 tokens on 8–80 GB) grows by, about 212 KB
 //!   per token for Llama 3.1 8B.
+//! - Selective checkpointing (`gc=selective`): PyTorch stacks checkpoint
+//!   per operator. torchtitan's policy (pytorch/torchtitan@e7c0cae9
+//!   torchtitan/models/llama3/parallelize_llama.py, `_save_list` and
+//!   `_custom_policy`; the same at b5bcd76c
+//!   torchtitan/distributed/activation_checkpoint.py) saves the outputs of
+//!   the attention kernel and of every second matmul of a layer and
+//!   recomputes everything else; torchtune's `ac_mode: selective` applies
+//!   the same op policy. In a Llama layer the matmuls run wq, wk, wv, wo,
+//!   w1, w3, w2, so the saved ones are wq (q), wv (kv), w1 (f) and w2 (h),
+//!   beside the attention output (q) and the layer's input (h): 2h + 2q +
+//!   kv + f 16-bit values per token per layer. Megatron-LM's
+//!   `--recompute-granularity selective` recomputes only the attention
+//!   core (Korthikanti et al. 2022 §4.2), which with flash attention keeps
+//!   almost every activation.
 //! - Parameter offload (`param_offload=1`): FSDP's `CPUOffload(offload_params
 //!   =True)` (torchtune `fsdp_cpu_offload`, axolotl `fsdp_offload_params`)
 //!   and DeepSpeed ZeRO-3 `offload_param` (ZeRO-Infinity, Rajbhandari et
 //!   al. 2021) keep parameters, gradients and optimizer states in CPU
 //!   memory; the GPU holds the wrapped unit being computed and the one
 //!   prefetched (two decoder layers) plus the root unit (embeddings and
-//!   output layer), and one layer's gradients on their way out.
+//!   output layer), and one layer's gradients on their way out. torchtune
+//!   wraps the embeddings and the output layer as units of their own
+//!   (`custom_sharded_layers: ['tok_embeddings', 'output']`,
+//!   recipes/configs/llama3_1/70B_full.yaml @0031bfb0), so only the larger
+//!   of the two is gathered at a time.
 //!   Megatron-LM and Unsloth have no parameter offload.
 
 use super::super::config::{Checkpointing, Trainer};
@@ -69,13 +102,20 @@ pub struct Stack {
     pub can_offload_params: bool,
     /// Counts the backward pass's gradients of the MLP intermediates beside
     /// the one layer's activations (a count of tensors, no fitted factor).
-    /// The Hugging Face profile keeps the estimator's earlier count so that
-    /// links without `trainer` keep their answer.
     pub backward_working_set: bool,
+    /// `gc=selective` is PyTorch's op-level selective checkpointing (the
+    /// policy torchtitan and torchtune apply), not Megatron's recomputation
+    /// of the attention core alone (see `TrainJob::memory`).
+    pub op_level_selective: bool,
+    /// The embeddings and the output layer are separate FSDP units.
+    pub shards_root_apart: bool,
 }
 
-/// 16-bit logits, an fp32 copy for the loss and its fp32 gradient.
-const FULL_LOGITS_BYTES: f64 = 2.0 + 4.0 + 4.0;
+/// The Hugging Face loss at its peak (see the module docs): 16-bit logits,
+/// the saved fp32 log-softmax, two fp32 gradients and the 16-bit one.
+const FULL_LOGITS_BYTES: f64 = 2.0 + 4.0 + 4.0 + 4.0 + 2.0;
+/// torchtitan's compiled loss: 16-bit logits and their 16-bit gradient.
+const COMPILED_LOGITS_BYTES: f64 = 2.0 + 2.0;
 /// `CEWithChunkedOutputLoss`'s default `num_output_chunks`.
 const LOSS_CHUNKS: f64 = 8.0;
 /// torchtune's chunked output: 16-bit logits of every token, one chunk at a
@@ -91,17 +131,20 @@ impl Stack {
             optimizer_in_backward: false,
             offloads_activations: false,
             can_offload_params: true,
-            backward_working_set: false,
+            backward_working_set: true,
+            op_level_selective: true,
+            shards_root_apart: false,
         };
         match trainer {
             Trainer::Hf => hf,
             Trainer::Torchtune => {
-                Stack { loss_bytes_per_vocab: CHUNKED_LOGITS_BYTES, fp32_master: false, optimizer_in_backward: true, backward_working_set: true, ..hf }
+                Stack { loss_bytes_per_vocab: CHUNKED_LOGITS_BYTES, fp32_master: false, optimizer_in_backward: true, shards_root_apart: true, ..hf }
             }
-            Trainer::Unsloth => Stack { loss_bytes_per_vocab: 0.0, offloads_activations: true, can_offload_params: false, backward_working_set: true, ..hf },
-            Trainer::Axolotl => Stack { loss_bytes_per_vocab: 0.0, backward_working_set: true, ..hf },
-            Trainer::Deepspeed => Stack { backward_working_set: true, ..hf },
-            Trainer::Megatron => Stack { fp32_grads: true, can_offload_params: false, backward_working_set: true, ..hf },
+            Trainer::Torchtitan => Stack { loss_bytes_per_vocab: COMPILED_LOGITS_BYTES, ..hf },
+            Trainer::Unsloth => Stack { loss_bytes_per_vocab: 0.0, offloads_activations: true, can_offload_params: false, ..hf },
+            Trainer::Axolotl => Stack { loss_bytes_per_vocab: 0.0, ..hf },
+            Trainer::Deepspeed => hf,
+            Trainer::Megatron => Stack { fp32_grads: true, can_offload_params: false, op_level_selective: false, ..hf },
         }
     }
 }
@@ -148,6 +191,9 @@ pub fn host_link_s(compute_s: f64, streamed_bytes: f64, serial_bytes: f64, host_
 ///   `ParallelismConfig(dp_shard_size, tp_size)` with FSDP2
 ///   (huggingface.co/blog/accelerate-nd-parallel, 2025-08-08, "together
 ///   with Axolotl"); neither has a pipeline schedule.
+/// - torchtitan composes FSDP2 with tensor and pipeline parallelism
+///   (pytorch/torchtitan@e7c0cae9 README.md: "FSDP2", "Tensor Parallel",
+///   "Pipeline Parallel"; `parallelize_llama.py`).
 /// - torchtune's distributed recipes shard with FSDP and Unsloth trains one
 ///   model copy per GPU: data parallel only, as modelled here.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -162,6 +208,7 @@ pub fn parallelism(trainer: Trainer) -> Parallelism {
     match trainer {
         Trainer::Megatron => Parallelism { tensor_max_zero: Some(3), pipeline: true },
         Trainer::Deepspeed => Parallelism { tensor_max_zero: Some(2), pipeline: true },
+        Trainer::Torchtitan => Parallelism { tensor_max_zero: Some(3), pipeline: true },
         Trainer::Hf | Trainer::Axolotl => Parallelism { tensor_max_zero: Some(3), pipeline: false },
         Trainer::Torchtune | Trainer::Unsloth => Parallelism { tensor_max_zero: None, pipeline: false },
     }

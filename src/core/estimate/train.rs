@@ -12,12 +12,14 @@
 //! attention), stored for every layer, only at layer inputs (2·h) with full
 //! recomputation; logits over the vocabulary in fp32 for the loss.
 //!
-//! Time: model FLOPs ≈ 6·N·tokens for training (Kaplan et al. 2020, §2.1),
-//! 4·N for LoRA/QLoRA where frozen weights need no weight gradients, plus
-//! the attention term 12·layers·d_attn·seq per token (Narayanan et al.
-//! 2021, eq. 3; the whole score matrix, as MFU is defined), at the
-//! published model-FLOPs utilisation per GPU class; FP8 speeds up the
-//! linear layers' GEMMs only ([`TrainJob::fp8_time_factor`]).
+//! Time: the linear layers' FLOPs ≈ 6·N per token for training (Kaplan
+//! et al. 2020, §2.1), 4·N for LoRA/QLoRA where frozen weights need no
+//! weight gradients, plus the forward that recomputation runs again, at a
+//! utilisation per GPU class fitted by `whichgpu calibrate --fit` on the
+//! training file's fit rows ([`mfu`]); attention's FLOPs in their own
+//! kernels at FlashAttention's published rate
+//! ([`TrainJob::compute_s_per_token`], `train_flops`); FP8 speeds up the
+//! body's linear GEMMs only.
 //!
 //! Layouts ([`Layout`]): data parallel (with the ZeRO stage) × tensor
 //! parallel inside a node × pipeline stages, as Megatron-LM splits the
@@ -32,6 +34,8 @@ use super::super::catalog::{Gpu, Model};
 use super::super::config::{Checkpointing, Config, Method, Optim, Targets, Task};
 use super::super::precision::{self, Compute, WeightFormat};
 use super::stack::{self, Stack};
+pub use super::train_class::{mfu, TrainClass};
+use super::train_flops::AttnKernel;
 
 #[derive(Debug, Clone)]
 pub struct TrainJob<'a> {
@@ -62,6 +66,9 @@ pub struct TrainJob<'a> {
     /// Parameters, gradients and optimizer states in CPU memory
     /// (`param_offload`, where the stack can and the job is sharded).
     pub offload_params: bool,
+    /// The attention kernel (FlashAttention-2 unless a measurement's source
+    /// names another).
+    pub attn_kernel: AttnKernel,
 }
 
 /// How a training job is split over its GPUs.
@@ -151,6 +158,7 @@ impl<'a> TrainJob<'a> {
             parallel: stack::parallelism(cfg.trainer),
             offload_activations: cfg.act_offload.unwrap_or(Stack::of(cfg.trainer).offloads_by_default(cfg.gc)),
             offload_params: cfg.param_offload && Stack::of(cfg.trainer).can_offload_params,
+            attn_kernel: AttnKernel::Flash2,
         }
     }
 
@@ -269,7 +277,12 @@ impl<'a> TrainJob<'a> {
             // In CPU memory; on the GPU the unit computed and the one
             // prefetched (two layers), the root unit, and one layer's
             // gradients on their way out (see `stack`).
-            let w = (2.0 * body_weights / layers.max(1.0) + root_weights) / tp + adapter / mp;
+            let root = if self.stack.shards_root_apart && self.method == Method::Full {
+                f64::from(m.vocab) * f64::from(m.hidden) * self.train_bytes
+            } else {
+                root_weights
+            };
+            let w = (2.0 * body_weights / layers.max(1.0) + root.min(root_weights)) / tp + adapter / mp;
             (w, trainable * grad_bytes / layers.max(1.0) / tp, 0.0)
         } else {
             let w = (body_weights + root_weights) / mp / shard(3) + adapter / mp;
@@ -288,8 +301,12 @@ impl<'a> TrainJob<'a> {
         let stored = match (self.gc, self.offload_activations) {
             (_, true) => per_layer,
             (Checkpointing::Full, false) => layers * 2.0 * f64::from(m.hidden) * self.train_bytes / 2.0 + per_layer,
-            // Selective recomputation drops the attention scores of every
-            // layer; the layer being recomputed holds them once.
+            // Op-level selective checkpointing keeps a few tensors of every
+            // layer (see `stack`); the layer being recomputed holds its whole
+            // set once.
+            (Checkpointing::Selective, false) if self.stack.op_level_selective => layers * self.op_selective_bytes_per_token() + per_layer,
+            // Megatron's selective recomputation drops the attention scores
+            // of every layer; the layer being recomputed holds them once.
             (Checkpointing::Selective, false) => {
                 let scores = if self.flash { 0.0 } else { 5.0 * f64::from(m.heads) * self.seq * self.train_bytes / 2.0 };
                 layers * (per_layer - scores) + scores
@@ -307,6 +324,22 @@ impl<'a> TrainJob<'a> {
         let stored = stored.max(0.0) + working;
         let per_token = if pp > 1.0 { stored.max(stored / pp + logits_per_token) } else { stored + logits_per_token };
         TrainMemory { weights, gradients, optimizer, activations: tokens * per_token / tp, overhead: OVERHEAD_BYTES }
+    }
+
+    /// What PyTorch's op-level selective checkpointing keeps of one layer
+    /// per token (see `stack`): the layer input and the outputs of wq, wv,
+    /// the attention kernel, w1 and w2 — 2h + 2q + kv + f values at 16
+    /// bits, and the attention's fp32 log-sum-exp per head.
+    fn op_selective_bytes_per_token(&self) -> f64 {
+        let m = self.model;
+        let h = f64::from(m.hidden);
+        let q = f64::from(m.heads) * f64::from(m.head_dim);
+        let kv = f64::from(m.kv_heads) * f64::from(m.head_dim);
+        let f = match &m.moe {
+            Some(moe) => f64::from(moe.expert_ffn) * f64::from(moe.active + moe.shared),
+            None => f64::from(m.ffn.unwrap_or(4 * m.hidden)),
+        };
+        (2.0 * h + 2.0 * q + kv + f) * self.train_bytes + 4.0 * f64::from(m.heads)
     }
 
     /// Gradients of the MLP's intermediates per token during its backward:
@@ -334,7 +367,7 @@ impl<'a> TrainJob<'a> {
         }
     }
 
-    /// Training tokens/s per GPU at model-FLOPs utilisation `mfu`, with the
+    /// Training tokens/s per GPU at linear-layer utilisation `mfu`, with the
     /// gradient all-reduce (ring: 2·(n−1)/n of the gradient bytes; Patarasuk
     /// & Yuan 2009) overlapping the backward pass (PyTorch DDP buckets), so
     /// a step takes the longer of the two.
@@ -353,11 +386,8 @@ impl<'a> TrainJob<'a> {
     /// overlaps the backward pass over `dp_link` (bytes/s per GPU).
     pub fn tokens_per_s(&self, gpu: &Gpu, mfu: f64, l: Layout, dp_link: f64, tp_link: f64) -> f64 {
         let (dp, tp, pp) = (f64::from(l.dp.max(1)), f64::from(l.tp.max(1)), f64::from(l.pp.max(1)));
-        // 16-bit (or fp32) rate; FP8 speeds up its share of the step.
-        let base = if self.compute(gpu) == Compute::Fp8 { Compute::Bf16 } else { self.compute(gpu) };
-        let rate = precision::tensor_flops(gpu, base) * mfu / self.fp8_time_factor(gpu, mfu);
         let mb_tokens = self.mb * self.seq;
-        let stage_compute = mb_tokens * self.flops_per_token() / (tp * pp) / rate.max(1.0);
+        let stage_compute = mb_tokens * self.compute_s_per_token(gpu, mfu) / (tp * pp);
         let tp_comm = if tp > 1.0 {
             let layers = f64::from(self.model.layers) / pp;
             layers * 4.0 * 2.0 * (tp - 1.0) / tp * mb_tokens * f64::from(self.model.hidden) * 2.0 / tp_link.max(1.0)
@@ -430,22 +460,3 @@ impl<'a> TrainJob<'a> {
 
 /// Runtime of QLoRA over LoRA (see [`TrainJob::dequant_factor`]).
 pub const QLORA_TIME_FACTOR: f64 = 1.39;
-
-/// Model-FLOPs utilisation by GPU class, from the published MFU rows of
-/// `tests/data/training_measurements.csv`: A100 0.51–0.64 (llm-foundry,
-/// torchtitan FSDP on 64 GPUs; median 0.52 at 7–70B), H100 bf16 0.37–0.47
-/// (llm-foundry, Megatron-LM GPT-3 175B: 0.42–0.47); GeForce/workstation
-/// cards 0.55 of their own FP32-accumulate peak (nanoGPT on an RTX 4090:
-/// 29 % of the A100's 312 TFLOPS = 90 TFLOPS of the 4090's 165).
-/// `tests/training.rs` reports the resulting tokens/s errors. The same
-/// figure serves LoRA/QLoRA: the only LoRA throughput rows gathered
-/// (torchtune on an RTX 4090) run at least as close to peak as full
-/// fine-tuning, so no separate LoRA penalty is applied.
-pub fn mfu(gpu: &Gpu, _method: Method) -> f64 {
-    match gpu.arch.as_str() {
-        "ampere" if gpu.is_hbm() => 0.52,
-        "hopper" | "blackwell" => 0.42,
-        _ if !gpu.is_hbm() => 0.55,
-        _ => 0.35,
-    }
-}

@@ -7,6 +7,7 @@
 //! never fitted.
 
 mod fit;
+pub mod prefill_fit;
 pub mod split;
 
 pub use fit::fit_group;
@@ -15,6 +16,7 @@ pub use split::{join, HeldOutStats, Split};
 use crate::core::catalog::{Catalog, Gpu, Model};
 use crate::core::config::{Batch, Config, Engine};
 use crate::core::estimate::engine::{is_hbm_class, Factors};
+use crate::core::estimate::prefill_fixed::PrefillFixed;
 use crate::core::estimate::serve::{Plan, ServeJob};
 use crate::core::precision;
 use crate::core::table::{Table, TableError};
@@ -83,6 +85,9 @@ pub struct Case {
     /// Measured value: tokens/s, or bytes for memory.
     pub measured: f64,
     pub kv: &'static str,
+    /// A throughput row that measures decode steps alone (an engine's
+    /// latency benchmark: the batch over the median step time, no prefill).
+    pub decode_only: bool,
     pub assumptions: Vec<&'static str>,
 }
 
@@ -245,8 +250,13 @@ pub fn parse_cases(text: &str, catalog: &Catalog) -> Result<(Vec<Case>, Vec<Unma
             kv = "fp8";
             assumptions.push("ModelOpt FP8 checkpoint: FP8 KV cache");
         }
+        let decode_only = kind == Kind::Throughput && row.text("metric_definition").trim().to_ascii_lowercase().starts_with("decode throughput");
+        if decode_only {
+            assumptions.push("decode steps only (the batch over the step time), no prefill");
+        }
         cases.push(Case {
             kv,
+            decode_only,
             id,
             split,
             source: split::source_key(row.text("source")).to_string(),
@@ -269,6 +279,12 @@ pub fn parse_cases(text: &str, catalog: &Catalog) -> Result<(Vec<Case>, Vec<Unma
 /// Predicts a case through the same estimator the CLI uses. With
 /// `factors`, the engine's fitted factors are replaced (for fitting).
 pub fn predict(case: &Case, catalog: &Catalog, factors: Option<Factors>) -> Option<f64> {
+    predict_with(case, catalog, factors, None)
+}
+
+/// [`predict`], with the context phase's fixed costs also replaced (for
+/// fitting them, `prefill_fit.rs`).
+pub fn predict_with(case: &Case, catalog: &Catalog, factors: Option<Factors>, prefill: Option<PrefillFixed>) -> Option<f64> {
     let model: &Model = catalog.model(&case.model)?;
     let gpu: &Gpu = catalog.gpu(&case.gpu)?;
     let cfg = Config {
@@ -282,6 +298,7 @@ pub fn predict(case: &Case, catalog: &Catalog, factors: Option<Factors>) -> Opti
     };
     let mut job = ServeJob::new(model, &cfg, precision::weight_format(&case.format)?);
     job.factors_override = factors;
+    job.prefill_fixed_override = prefill;
     let plan = Plan::in_node(case.engine, case.tp, 1);
     Some(match case.kind {
         Kind::Decode => {
@@ -295,11 +312,11 @@ pub fn predict(case: &Case, catalog: &Catalog, factors: Option<Factors>) -> Opti
             n / job.prefill_s(gpu, plan, n, 1.0)
         }
         Kind::Throughput => {
-            let b = match case.batch {
-                Some(b) => f64::from(b),
-                None => f64::from(job.max_batch(gpu, plan).max(1)),
-            };
-            job.offline_throughput(gpu, plan, b)
+            let b = case.batch.map_or_else(|| f64::from(job.max_batch(gpu, plan).max(1)), f64::from);
+            match case.decode_only {
+                true => b / job.decode_step_s(gpu, plan, b, f64::from(case.input) + f64::from(case.output) / 2.0).0,
+                false => job.offline_throughput(gpu, plan, b),
+            }
         }
         Kind::Memory => {
             // PyTorch max_memory_allocated: what the allocator handed out,
@@ -475,6 +492,9 @@ pub fn run(text: &str, catalog: &Catalog, fit: bool) -> Result<Report, TableErro
                 train.len()
             );
         }
+    }
+    if fit {
+        prefill_fit::write_fitted(&mut out, &cases, catalog);
     }
     Ok(Report { stats, rows_total, rows_mapped: cases.len(), unmapped, held_out, text: out })
 }

@@ -38,22 +38,31 @@ pub struct PrefillFixed {
     pub moe_layer_s: f64,
 }
 
-/// TensorRT-LLM, per request, s: fitted by `whichgpu calibrate
+/// TensorRT-LLM, per request, s. Fitted by `whichgpu calibrate
 /// tests/data/calibration.csv tests/data/serving_measurements.csv --fit`
-/// on the 40 fit rows s601–s640 (the v0.9.0 "Low Latency" tables of
-/// `docs/source/performance/perf-overview.md`: GPT-J 6B, Mistral 7B,
-/// Mixtral 8x7B, Llama 2 7B and 70B at 128 and 2,048 prompt tokens on
-/// H200, H100, L40S and A100, TP 1–8, one request, one output token).
+/// ("trt-llm request 0.00 ms, layer 92.5 µs, MoE layer 0 µs (40 fit
+/// rows)") on the fit rows s601–s640: the v0.9.0 "Low Latency" tables of
+/// NVIDIA/TensorRT-LLM `docs/source/performance/perf-overview.md` (GPT-J 6B,
+/// Mistral 7B, Mixtral 8x7B, Llama 2 7B and 70B at 128 and 2,048 prompt
+/// tokens on H200, H100, L40S and A100, TP 1–8, one request, one output
+/// token, gptSessionBenchmark). Their 28-, 32- and 80-layer models put the
+/// whole fixed cost on the layers: none is left per request.
 pub const TRT_REQUEST_S: f64 = 0.0;
 /// TensorRT-LLM, per layer and prefill pass, s: fitted jointly with
-/// [`TRT_REQUEST_S`] on the same rows.
-pub const TRT_LAYER_S: f64 = 93e-6;
-/// SGLang, per request, s: fitted by the same command on the fit rows
-/// s346–s352 (sgl-cookbook, `sglang.bench_serving --max-concurrency 1`,
-/// mean TTFT through the HTTP server on 8×B200).
+/// [`TRT_REQUEST_S`] (see there).
+pub const TRT_LAYER_S: f64 = 92.5e-6;
+/// SGLang, per request, s. Fitted by the same command ("sglang request
+/// 33.00 ms, layer 0.0 µs, MoE layer 610 µs (7 fit rows)") on the fit rows
+/// s346–s352: sgl-cookbook's `sglang.bench_serving --max-concurrency 1`
+/// mean TTFT through the HTTP server on 8×B200 (Qwen3-235B-A22B BF16,
+/// DeepSeek-R1 FP8, gpt-oss-120b MXFP4). gpt-oss-120b, whose MXFP4 experts
+/// are not charged, carries the request cost alone (34 ms measured, 3 ms
+/// of roofline).
 pub const SGLANG_REQUEST_S: f64 = 33e-3;
 /// SGLang, per routed-expert layer and prefill pass, s: fitted jointly
-/// with [`SGLANG_REQUEST_S`].
+/// with [`SGLANG_REQUEST_S`] on the BF16/FP8 MoE rows (Qwen3-235B-A22B's
+/// 94 and DeepSeek-R1's 58 expert layers; the DeepSeek rows stay 30–42 %
+/// under, its MLA prefill adds kernels of its own).
 pub const SGLANG_MOE_LAYER_S: f64 = 610e-6;
 
 /// The context phase's fixed costs of an engine. vLLM serves through the

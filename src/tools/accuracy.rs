@@ -140,8 +140,12 @@ pub fn summary(catalog: &Catalog, fit: (&str, &str), holdout: (&str, &str)) -> R
                 continue;
             };
             let (_, engine, source) = info.get(&s.case.id).cloned().unwrap_or_default();
-            let (measured, estimated, unit) =
-                if *kind == Kind::Memory { (s.case.measured / GIB, s.estimated / GIB, "GiB") } else { (s.case.measured, s.estimated, "tok/s") };
+            let (measured, estimated, unit) = match kind {
+                Kind::Memory => (s.case.measured / GIB, s.estimated / GIB, "GiB"),
+                // Time to first token is a time, in seconds.
+                Kind::Ttft => (s.case.measured, s.estimated, "s"),
+                _ => (s.case.measured, s.estimated, "tok/s"),
+            };
             examples.push([
                 "example".into(),
                 set.as_str().into(),

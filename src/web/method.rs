@@ -7,7 +7,7 @@ use super::format::{gib, num};
 use crate::core::accuracy::{self, Example, KindSummary, Set};
 use crate::core::answer::Answer;
 use crate::core::config::Lang;
-use crate::core::estimate::engine;
+use crate::core::estimate::{engine, prefill_fixed};
 use crate::core::messages::ui;
 
 /// The method section: the formulas with this configuration's numbers.
@@ -21,7 +21,13 @@ pub fn method(a: &Answer, lang: Lang) -> Html {
             <p>{ "weights = body params × bits/8 + embedding params × embed bits/8 = " }{ gib(m.weights_bytes) }</p>
             <p>{ "KV cache = sequences × tokens × Σ layers 2 · kv_heads · head_dim · bytes (window-capped for sliding layers, latent for MLA) = " }{ gib(m.kv_cache_bytes) }</p>
             <p>{ format!("decode step = max(weights read / (bandwidth · η_bw), 2 · active params · batch / (dense rate · η_c)) + KV read / (bandwidth · η_bw) + all-reduce + routed-expert layers × {:.0} µs (vLLM, SGLang)", engine::MOE_LAYER_S * 1e6) }</p>
-            <p>{ format!("first token = images × megapixels × {} s (preparation) + 2 · vision params · patches / (dense rate · η_c) + prefill FLOPs / (dense rate · η_c)", engine::IMAGE_PREP_S_PER_MP) }</p>
+            <p>{ format!(
+                "first token = images × megapixels × {} s (preparation) + 2 · vision params · patches / (dense rate · η_c) + prefill FLOPs / (dense rate · η_c) + per pass: layers × {:.1} µs (TensorRT-LLM) or routed-expert layers × {:.0} µs (vLLM, SGLang) + per request {:.0} ms (vLLM, SGLang)",
+                engine::IMAGE_PREP_S_PER_MP,
+                prefill_fixed::TRT_LAYER_S * 1e6,
+                prefill_fixed::SGLANG_MOE_LAYER_S * 1e6,
+                prefill_fixed::SGLANG_REQUEST_S * 1e3
+            ) }</p>
             if let Some(o) = pick {
                 <p>{ format!("→ {} tok/s per sequence on {}× {} (confidence: {})", num(o.speeds.decode_tokens_per_s_per_seq().unwrap_or(0.0), 1), o.gpus, o.gpu, o.confidence) }</p>
             }

@@ -179,13 +179,15 @@ fn images_add_tokens_vision_flops_and_preparation_to_the_first_token() {
     let gpu = catalog().gpu("h100-sxm-80gb").expect("gpu");
     let plan = Plan { tp: 1, pp: 1 };
     let rate = precision::tensor_flops(gpu, job.executed(gpu)) * job.factors(gpu).compute;
-    let expect = job.image_prep_s + job.vision_flops / rate + job.prefill_s(gpu, plan, 100.0 + job.image_tokens, 1.0);
+    // The request's own fixed cost of the context phase comes on top (`prefill_fixed.rs`).
+    let request = job.prefill_fixed().request_s;
+    let expect = job.image_prep_s + job.vision_flops / rate + job.prefill_s(gpu, plan, 100.0 + job.image_tokens, 1.0) + request;
     assert!(close(job.speed(gpu, plan, 1.0).time_to_first_token_s, expect));
     // Without images none of it is there.
     let (text_only, _) = link::decode("model=qwen2.5-vl-7b&in=100&out=100&batch=1");
     let plain = ServeJob::new(m, &text_only, bf16);
     assert_eq!((plain.image_tokens, plain.vision_flops, plain.image_prep_s), (0.0, 0.0, 0.0));
-    assert!(close(plain.speed(gpu, plan, 1.0).time_to_first_token_s, plain.prefill_s(gpu, plan, 100.0, 1.0)));
+    assert!(close(plain.speed(gpu, plan, 1.0).time_to_first_token_s, plain.prefill_s(gpu, plan, 100.0, 1.0) + request));
 }
 
 #[test]

@@ -126,9 +126,9 @@ fn training_explains_why_adapters_fit() {
 fn images_note_for_vision_requests_only() {
     let q = "model=qwen2.5-vl-7b&images=2&res=1280x720&in=100&out=100";
     assert!(fires(q, "images"));
-    // 46 × 26 tokens of 28 px per 1280×720 image; 2 × 0.9216 MP × 0.147 s.
+    // 46 × 26 tokens of 28 px per 1280×720 image; 2 × 0.9216 MP × 0.114 s.
     let t = text(q, "images");
-    assert!(t.contains("2392 image tokens") && t.contains("0.27 s"), "{t}");
+    assert!(t.contains("2392 image tokens") && t.contains("0.21 s"), "{t}");
     assert!(!fires("model=qwen2.5-vl-7b&images=0", "images"));
     assert!(!fires("model=llama-3.1-8b&images=2", "images"));
 }

@@ -221,9 +221,12 @@ pub fn runtime_overhead_bytes(engine: Engine) -> f64 {
 /// 100-concurrent Qwen2.5-VL-72B run (sgl-cookbook, SGLang 0.5.6, 8×MI300X)
 /// the 95th-percentile inter-token latency is 428 ms, one request's images.
 /// The median of what the two single-stream TTFT rows with two 720p images
-/// leave after prefill (0.202 s/MP on 8×MI300X with Qwen2.5-VL, 0.093 on
-/// 8×B200 with Qwen3-VL: stacks differ 2×); `tests/media.rs` recomputes it.
-pub const IMAGE_PREP_S_PER_MP: f64 = 0.147;
+/// leave after prefill and the context phase's fixed costs
+/// (`prefill_fixed.rs`: SGLang's per-request and per-expert-layer costs):
+/// 0.184 s/MP on 8×MI300X with Qwen2.5-VL, 0.044 on 8×B200 with Qwen3-VL
+/// (stacks differ 4×; 0.147 before those costs were separated);
+/// `tests/media.rs` recomputes it.
+pub const IMAGE_PREP_S_PER_MP: f64 = 0.114;
 
 /// Time one image of `res` pixels spends on the request path (see
 /// [`IMAGE_PREP_S_PER_MP`]); one figure for every engine until data separate them.

@@ -6,6 +6,7 @@ pub mod arch;
 pub mod engine;
 pub mod media;
 pub mod media_train;
+pub mod prefill_fixed;
 pub mod ranges;
 pub mod serve;
 pub mod stack;

@@ -14,6 +14,7 @@ use super::super::config::{Batch, Config, Engine};
 use super::super::precision::{self, Compute, WeightFormat};
 use super::arch;
 use super::engine::{self, Factors};
+use super::prefill_fixed::{self, PrefillFixed};
 
 /// A way to run the job: `tp` GPUs per node in one tensor-parallel group,
 /// `pp` nodes as pipeline stages.
@@ -111,6 +112,8 @@ pub struct ServeJob<'a> {
     /// link makes (current transformers); set only by the calibration when a
     /// measurement used such a version.
     pub tuple_kv_cache: bool,
+    /// Replaces the engine's context-phase fixed costs (used only when fitting them).
+    pub prefill_fixed_override: Option<PrefillFixed>,
 }
 
 impl<'a> ServeJob<'a> {
@@ -138,11 +141,17 @@ impl<'a> ServeJob<'a> {
             },
             factors_override: None,
             tuple_kv_cache: false,
+            prefill_fixed_override: None,
         }
     }
 
     pub fn factors(&self, gpu: &Gpu) -> Factors {
         self.factors_override.unwrap_or_else(|| engine::factors(self.engine, gpu))
+    }
+
+    /// The engine's fixed costs of the context phase ([`prefill_fixed`]).
+    pub fn prefill_fixed(&self) -> PrefillFixed {
+        self.prefill_fixed_override.unwrap_or_else(|| prefill_fixed::prefill_fixed(self.engine))
     }
 
     /// Bits per body weight under this engine: transformers' bitsandbytes
@@ -378,8 +387,18 @@ impl<'a> ServeJob<'a> {
         // The fixed per-layer cost is paid once per prefill chunk (llama.cpp's
         // `n_ubatch`), as in a decode step.
         let chunk = f64::from(engine::prefill_chunk_tokens(self.engine, n.round() as u32).max(1));
-        let t_layers = (n * batch / chunk).ceil() * f64::from(m.layers) * f.layer_overhead_s;
-        t_compute.max(t_weights) + t_layers + self.allreduce_s(gpu, plan, n * batch)
+        let passes = (n * batch / chunk).ceil();
+        let t_layers = passes * f64::from(m.layers) * f.layer_overhead_s;
+        // The context phase's launches per layer and expert layer, outside
+        // any CUDA graph (`prefill_fixed.rs`); MXFP4 experts run a fused
+        // kernel, as in decode.
+        // A batched engine packs several prompts into one pass of up to its
+        // token budget, so these are paid per pass, not per prompt.
+        let moe_layers = if self.format.compute == Compute::Fp4 { 0 } else { m.moe_layers() };
+        let total = (n * batch).max(1.0);
+        let packed = f64::from(engine::prefill_chunk_tokens(self.engine, total.min(f64::from(u32::MAX)).round() as u32).max(1));
+        let t_fixed = self.prefill_fixed().passes_s((total / packed).ceil(), m.layers, moe_layers);
+        t_compute.max(t_weights) + t_layers + t_fixed + self.allreduce_s(gpu, plan, n * batch)
     }
 
     /// Time to take in the images of `batch` requests: each request's
@@ -400,7 +419,9 @@ impl<'a> ServeJob<'a> {
         let ctx = arch::mean_context(self.prompt_tokens(), self.output_tokens);
         let (step, bound) = self.decode_step_s(gpu, plan, batch, ctx);
         let prompt = self.prompt_tokens().max(1.0);
-        let ttft = self.vision_s(gpu, plan, 1.0) + self.prefill_s(gpu, plan, prompt, 1.0);
+        // One request's first token also waits for its admission, scheduling
+        // and first sample (`prefill_fixed.rs`).
+        let ttft = self.vision_s(gpu, plan, 1.0) + self.prefill_s(gpu, plan, prompt, 1.0) + self.prefill_fixed().request_s;
         ServeSpeed {
             decode_tokens_per_s_per_seq: 1.0 / step,
             decode_tokens_per_s_total: batch / step,

@@ -7,7 +7,12 @@
 //! never fitted.
 
 mod fit;
+pub mod prefill_fit;
 pub mod split;
+mod stats;
+
+pub use stats::{ape, percentile};
+use stats::spread;
 
 pub use fit::fit_group;
 pub use split::{join, HeldOutStats, Split};
@@ -15,6 +20,7 @@ pub use split::{join, HeldOutStats, Split};
 use crate::core::catalog::{Catalog, Gpu, Model};
 use crate::core::config::{Batch, Config, Engine};
 use crate::core::estimate::engine::{is_hbm_class, Factors};
+use crate::core::estimate::prefill_fixed::PrefillFixed;
 use crate::core::estimate::serve::{Plan, ServeJob};
 use crate::core::precision;
 use crate::core::table::{Table, TableError};
@@ -86,6 +92,9 @@ pub struct Case {
     /// The run used transformers' tuple KV cache (an engine version before
     /// 4.36, or remote code): the row's notes say "tuple KV cache".
     pub tuple_kv_cache: bool,
+    /// A throughput row that measures decode steps alone (an engine's
+    /// latency benchmark: the batch over the median step time, no prefill).
+    pub decode_only: bool,
     pub assumptions: Vec<&'static str>,
 }
 
@@ -257,9 +266,14 @@ pub fn parse_cases(text: &str, catalog: &Catalog) -> Result<(Vec<Case>, Vec<Unma
         if tuple_kv_cache {
             assumptions.push("tuple KV cache (transformers before 4.36 or remote code)");
         }
+        let decode_only = kind == Kind::Throughput && row.text("metric_definition").trim().to_ascii_lowercase().starts_with("decode throughput");
+        if decode_only {
+            assumptions.push("decode steps only (the batch over the step time), no prefill");
+        }
         cases.push(Case {
             kv,
             tuple_kv_cache,
+            decode_only,
             id,
             split,
             source: split::source_key(row.text("source")).to_string(),
@@ -282,6 +296,12 @@ pub fn parse_cases(text: &str, catalog: &Catalog) -> Result<(Vec<Case>, Vec<Unma
 /// Predicts a case through the same estimator the CLI uses. With
 /// `factors`, the engine's fitted factors are replaced (for fitting).
 pub fn predict(case: &Case, catalog: &Catalog, factors: Option<Factors>) -> Option<f64> {
+    predict_with(case, catalog, factors, None)
+}
+
+/// [`predict`], with the context phase's fixed costs also replaced (for
+/// fitting them, `prefill_fit.rs`).
+pub fn predict_with(case: &Case, catalog: &Catalog, factors: Option<Factors>, prefill: Option<PrefillFixed>) -> Option<f64> {
     let model: &Model = catalog.model(&case.model)?;
     let gpu: &Gpu = catalog.gpu(&case.gpu)?;
     let cfg = Config {
@@ -296,6 +316,7 @@ pub fn predict(case: &Case, catalog: &Catalog, factors: Option<Factors>) -> Opti
     let mut job = ServeJob::new(model, &cfg, precision::weight_format(&case.format)?);
     job.factors_override = factors;
     job.tuple_kv_cache = case.tuple_kv_cache;
+    job.prefill_fixed_override = prefill;
     let plan = Plan::in_node(case.engine, case.tp, 1);
     Some(match case.kind {
         Kind::Decode => {
@@ -309,11 +330,11 @@ pub fn predict(case: &Case, catalog: &Catalog, factors: Option<Factors>) -> Opti
             n / job.prefill_s(gpu, plan, n, 1.0)
         }
         Kind::Throughput => {
-            let b = match case.batch {
-                Some(b) => f64::from(b),
-                None => f64::from(job.max_batch(gpu, plan).max(1)),
-            };
-            job.offline_throughput(gpu, plan, b)
+            let b = case.batch.map_or_else(|| f64::from(job.max_batch(gpu, plan).max(1)), f64::from);
+            match case.decode_only {
+                true => b / job.decode_step_s(gpu, plan, b, f64::from(case.input) + f64::from(case.output) / 2.0).0,
+                false => job.offline_throughput(gpu, plan, b),
+            }
         }
         Kind::Memory => {
             // PyTorch max_memory_allocated: what the allocator handed out,
@@ -323,21 +344,6 @@ pub fn predict(case: &Case, catalog: &Catalog, factors: Option<Factors>) -> Opti
         }
         Kind::Ttft => job.speed(gpu, plan, 1.0).time_to_first_token_s,
     })
-}
-
-/// Absolute percentage error of a prediction.
-pub fn ape(predicted: f64, measured: f64) -> f64 {
-    (predicted - measured).abs() / measured * 100.0
-}
-
-pub fn percentile(values: &[f64], p: f64) -> f64 {
-    let mut v: Vec<f64> = values.iter().copied().filter(|x| x.is_finite()).collect();
-    if v.is_empty() {
-        return f64::NAN;
-    }
-    v.sort_by(f64::total_cmp);
-    let idx = ((v.len() - 1) as f64 * p).round() as usize;
-    v.get(idx.min(v.len() - 1)).copied().unwrap_or(f64::NAN)
 }
 
 /// Factor group of a case: engine × GPU memory class.
@@ -366,17 +372,6 @@ pub struct Report {
     /// Errors of the held-out rows alone, per kind and per regime.
     pub held_out: Vec<HeldOutStats>,
     pub text: String,
-}
-
-fn spread(kind: Kind) -> crate::core::estimate::ranges::Spread {
-    use crate::core::estimate::ranges;
-    match kind {
-        Kind::Decode => ranges::DECODE,
-        Kind::Prefill => ranges::PREFILL,
-        Kind::Throughput => ranges::THROUGHPUT,
-        Kind::Memory => ranges::MEMORY,
-        Kind::Ttft => ranges::PREFILL,
-    }
 }
 
 /// Runs every `task=serve` row: predicted vs measured, errors per kind,
@@ -489,6 +484,9 @@ pub fn run(text: &str, catalog: &Catalog, fit: bool) -> Result<Report, TableErro
                 train.len()
             );
         }
+    }
+    if fit {
+        prefill_fit::write_fitted(&mut out, &cases, catalog);
     }
     Ok(Report { stats, rows_total, rows_mapped: cases.len(), unmapped, held_out, text: out })
 }

@@ -6,9 +6,11 @@
 //! could defend. Nothing here knows which task it serves beyond
 //! [`OfferPlan`], [`Output`] and [`Unit`].
 
+use std::collections::HashMap;
+
 use super::answer::{OfferResult, Pick, Range, Recommendation};
 use super::billing;
-use super::catalog::{Catalog, Offer, STALE_AFTER_DAYS};
+use super::catalog::{Catalog, Gpu, Offer, STALE_AFTER_DAYS};
 use super::config::{Commit, Config, Currency, Sort, Usage};
 use super::date::Date;
 use super::messages::Msg;
@@ -146,8 +148,10 @@ pub fn cost_objective(cfg: &Config, unit: Unit) -> Objective {
 /// Plans, bills and ranks every offer that passes the filters.
 pub fn evaluate(cfg: &Config, catalog: &Catalog, today: Date, planner: &mut Planner<'_>) -> Vec<OfferResult> {
     let mut out = Vec::with_capacity(catalog.offers.len());
+    // Each offer's GPU type by id, hashed once rather than a scan per offer.
+    let gpus: HashMap<&str, &Gpu> = catalog.gpus.iter().map(|g| (g.id.as_str(), g)).collect();
     for o in catalog.offers.iter().filter(|o| passes_filters(cfg, o)) {
-        if let Some(gpu) = catalog.gpu(&o.gpu) {
+        if let Some(gpu) = gpus.get(&*o.gpu).copied() {
             let plan = planner.offer(gpu, o);
             out.push(priced(cfg, catalog, o, plan, today));
         }

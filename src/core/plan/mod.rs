@@ -9,9 +9,11 @@ pub mod load;
 pub mod media;
 pub mod media_train;
 pub mod serve;
+pub mod serve_speeds;
 pub mod train;
 
 use super::answer::{Answers, GpuResult, MemoryJson, OfferResult, Speeds};
+use super::catalog::gpus::Arch;
 use super::catalog::support::Kind;
 use super::catalog::{Catalog, Gpu, Offer, Support};
 use super::config::Task;
@@ -105,6 +107,28 @@ pub fn unsupported(catalog: &Catalog, engine: super::config::Engine, gpu: &Gpu, 
     let runs = |f: &str| catalog.support(engine.as_str(), gpu.arch.as_str(), kind, f) != Support::Unsupported;
     (!(runs(format) || format == "bf16" && runs("fp16")))
         .then(|| Msg::new("reason.unsupported").arg("engine", engine.as_str()).arg("format", format.to_string()).arg("arch", gpu.arch.as_str()))
+}
+
+/// Verdicts that depend only on a GPU's architecture (the support
+/// matrix's, for one job): the same for every GPU type of an architecture,
+/// and a scan of the matrix each, so worked out once per architecture.
+pub struct PerArch<T>(std::cell::RefCell<Vec<(Arch, T)>>);
+
+impl<T> Default for PerArch<T> {
+    fn default() -> Self {
+        PerArch(std::cell::RefCell::new(Vec::new()))
+    }
+}
+
+impl<T: Clone> PerArch<T> {
+    pub fn on(&self, arch: Arch, work: impl FnOnce() -> T) -> T {
+        if let Some((_, v)) = self.0.borrow().iter().find(|(a, _)| *a == arch) {
+            return v.clone();
+        }
+        let v = work();
+        self.0.borrow_mut().push((arch, v.clone()));
+        v
+    }
 }
 
 /// A job that runs whole on one GPU (generation, image-model training):

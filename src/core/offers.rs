@@ -6,15 +6,13 @@
 //! could defend. Nothing here knows which task it serves beyond
 //! [`OfferPlan`], [`Output`] and [`Unit`].
 
-use std::collections::HashMap;
-
 use super::answer::{OfferResult, Pick, Range, Recommendation};
 use super::billing;
 use super::catalog::{Catalog, Gpu, Offer, STALE_AFTER_DAYS};
 use super::config::{Commit, Config, Currency, Sort, Usage};
 use super::date::Date;
 use super::messages::Msg;
-use super::plan::{OfferPlan, Output, Planner, Unit};
+use super::plan::{FnvMap, OfferPlan, Output, Planner, Unit};
 use super::units::GIB;
 use super::units::HOURS_PER_MONTH;
 
@@ -149,7 +147,9 @@ pub fn cost_objective(cfg: &Config, unit: Unit) -> Objective {
 pub fn evaluate(cfg: &Config, catalog: &Catalog, today: Date, planner: &mut Planner<'_>) -> Vec<OfferResult> {
     let mut out = Vec::with_capacity(catalog.offers.len());
     // Each offer's GPU type by id, hashed once rather than a scan per offer.
-    let gpus: HashMap<&str, &Gpu> = catalog.gpus.iter().map(|g| (g.id.as_str(), g)).collect();
+    let mut gpus: FnvMap<&str, &Gpu> = FnvMap::default();
+    gpus.reserve(catalog.gpus.len());
+    gpus.extend(catalog.gpus.iter().map(|g| (g.id.as_str(), g)));
     for o in catalog.offers.iter().filter(|o| passes_filters(cfg, o)) {
         if let Some(gpu) = gpus.get(&*o.gpu).copied() {
             let plan = planner.offer(gpu, o);

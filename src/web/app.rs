@@ -12,7 +12,7 @@ use super::state::{lang_of, Action, State};
 use crate::core::answer::Answer;
 use crate::core::catalog::{Catalog, Date};
 use crate::core::config::Lang;
-use crate::core::evaluate::evaluate;
+use crate::core::evaluate::evaluate_offers;
 use crate::core::link;
 
 /// How long the inputs must rest before the address bar is rewritten.
@@ -35,7 +35,7 @@ pub fn app() -> Html {
         use_memo(deps, move |(cfg, imported)| {
             let catalog: &Catalog = imported.as_ref().map_or(bundled, |i| i.0.as_ref());
             let t0 = dom::now_ms();
-            let a = evaluate(cfg, Vec::new(), catalog, today);
+            let a = evaluate_offers(cfg, Vec::new(), catalog, today);
             record_timing(dom::now_ms() - t0);
             a
         })

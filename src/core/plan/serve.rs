@@ -2,7 +2,6 @@
 //! tensor-parallel group that holds the job; per offer the smallest group inside the instance, replicas
 //! for the users' concurrent sequences, pipeline stages across instances only over a published network.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
 use super::super::answer::{Answers, GpuResult, MemoryJson, OfferResult};
@@ -18,7 +17,7 @@ use super::super::precision::Compute;
 use super::super::units::GIB;
 use super::load::little;
 use super::serve_speeds::{confidence, serve_speeds};
-use super::{unsupported, OfferPlan, Output, PerArch};
+use super::{unsupported, FnvMap, OfferPlan, Output, PerArch};
 
 /// An offer's shape: GPU, GPUs per instance and whether several instances may be joined.
 type ShapeKey = (Arc<str>, u32, bool);
@@ -28,7 +27,7 @@ pub struct ServePlanner<'r> {
     pub job: ServeJob<'r>,
     cfg: &'r Config,
     catalog: &'r Catalog,
-    shapes: HashMap<ShapeKey, OfferPlan>,
+    shapes: FnvMap<ShapeKey, OfferPlan>,
     support: PerArch<(bool, Option<Msg>)>,
 }
 
@@ -42,7 +41,7 @@ fn user_batch(cfg: &Config) -> f64 {
 
 impl<'r> ServePlanner<'r> {
     pub fn new(job: ServeJob<'r>, cfg: &'r Config, catalog: &'r Catalog) -> ServePlanner<'r> {
-        ServePlanner { job, cfg, catalog, shapes: HashMap::new(), support: PerArch::default() }
+        ServePlanner { job, cfg, catalog, shapes: FnvMap::default(), support: PerArch::default() }
     }
 
     /// (weights only stored in their format, why unsupported) on a GPU's architecture.

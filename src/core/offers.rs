@@ -8,11 +8,11 @@
 
 use super::answer::{OfferResult, Pick, Range, Recommendation};
 use super::billing;
-use super::catalog::{Catalog, Offer, STALE_AFTER_DAYS};
+use super::catalog::{Catalog, Gpu, Offer, STALE_AFTER_DAYS};
 use super::config::{Commit, Config, Currency, Sort, Usage};
 use super::date::Date;
 use super::messages::Msg;
-use super::plan::{OfferPlan, Output, Planner, Unit};
+use super::plan::{FnvMap, OfferPlan, Output, Planner, Unit};
 use super::units::GIB;
 use super::units::HOURS_PER_MONTH;
 
@@ -146,8 +146,12 @@ pub fn cost_objective(cfg: &Config, unit: Unit) -> Objective {
 /// Plans, bills and ranks every offer that passes the filters.
 pub fn evaluate(cfg: &Config, catalog: &Catalog, today: Date, planner: &mut Planner<'_>) -> Vec<OfferResult> {
     let mut out = Vec::with_capacity(catalog.offers.len());
+    // Each offer's GPU type by id, hashed once rather than a scan per offer.
+    let mut gpus: FnvMap<&str, &Gpu> = FnvMap::default();
+    gpus.reserve(catalog.gpus.len());
+    gpus.extend(catalog.gpus.iter().map(|g| (g.id.as_str(), g)));
     for o in catalog.offers.iter().filter(|o| passes_filters(cfg, o)) {
-        if let Some(gpu) = catalog.gpu(&o.gpu) {
+        if let Some(gpu) = gpus.get(&*o.gpu).copied() {
             let plan = planner.offer(gpu, o);
             out.push(priced(cfg, catalog, o, plan, today));
         }

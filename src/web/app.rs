@@ -12,8 +12,11 @@ use super::state::{lang_of, Action, State};
 use crate::core::answer::Answer;
 use crate::core::catalog::{Catalog, Date};
 use crate::core::config::Lang;
-use crate::core::evaluate::evaluate;
+use crate::core::evaluate::evaluate_offers;
 use crate::core::link;
+
+/// How long the inputs must rest before the address bar is rewritten.
+const URL_REST_MS: u32 = 120;
 
 #[function_component(App)]
 pub fn app() -> Html {
@@ -32,21 +35,39 @@ pub fn app() -> Html {
         use_memo(deps, move |(cfg, imported)| {
             let catalog: &Catalog = imported.as_ref().map_or(bundled, |i| i.0.as_ref());
             let t0 = dom::now_ms();
-            let a = evaluate(cfg, Vec::new(), catalog, today);
+            let a = evaluate_offers(cfg, Vec::new(), catalog, today);
             record_timing(dom::now_ms() - t0);
             a
         })
     };
     {
-        // Every change updates the URL (replace, so history is not flooded).
+        // The previous answer is freed after this update is on screen, not
+        // during it: dropping an answer frees every offer's strings and
+        // reasons, a millisecond or two that the input-to-DOM path need not wait for.
+        let last = use_mut_ref(|| None::<Rc<Answer>>);
+        let old = last.replace(Some(answer.clone()));
+        if let Some(old) = old.filter(|o| !Rc::ptr_eq(o, &answer)) {
+            gloo::timers::callback::Timeout::new(0, move || drop(old)).forget();
+        }
+    }
+    {
+        // Every change updates the URL (replace, so history is not flooded),
+        // once the inputs rest for URL_REST_MS: `history.replaceState` costs
+        // several milliseconds in Chromium, too much to pay on every
+        // keystroke inside the input-to-DOM budget. A newer change drops the
+        // pending write (dropping a gloo `Timeout` cancels it).
+        let pending = use_mut_ref(|| None::<gloo::timers::callback::Timeout>);
         let mut cfg = state.cfg.clone();
         use_effect_with(cfg.clone(), move |_| {
             if cfg.cat.is_none() {
                 cfg.cat = Catalog::bundled().ok().map(|c| c.as_of);
             }
-            let t0 = dom::now_ms();
-            dom::replace_query(&link::encode(&cfg));
-            record("__whichgpu_url_ms", dom::now_ms() - t0);
+            let write = gloo::timers::callback::Timeout::new(URL_REST_MS, move || {
+                let t0 = dom::now_ms();
+                dom::replace_query(&link::encode(&cfg));
+                record("__whichgpu_url_ms", dom::now_ms() - t0);
+            });
+            *pending.borrow_mut() = Some(write);
         });
     }
     let lang = lang_of(&state.cfg);

@@ -443,7 +443,7 @@ pub fn scatter(p: &ScatterProps) -> Html {
                     let fill = if is_pick { "var(--accent)" } else if role.is_some() { "var(--c4)" } else { "var(--c2)" };
                     html! { <g>
                         <circle class="pt" cx={format!("{x:.1}")} cy={format!("{y:.1}")} {r} fill={fill} stroke="var(--fg)" stroke-width={ if is_pick { "1.5" } else { "0.75" } }
-                            role="img" aria-label={full.clone()} data-offer={p.id.to_string()}><title>{ full }</title></circle>
+                            role="img" aria-label={full} data-offer={p.id.to_string()} />
                         if let (Some(l), Some((lx, ly, anchor @ ("start" | "middle" | "end")))) = (label, spot_of(i)) {
                             <text class="pt-label" x={format!("{lx:.1}")} y={format!("{ly:.1}")} text-anchor={anchor} fill="var(--fg)" font-size="12" font-weight={ if is_pick { "700" } else { "400" } }
                                 stroke="var(--card)" stroke-width="3" paint-order="stroke" aria-hidden="true">{ l }</text>

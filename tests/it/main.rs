@@ -33,6 +33,7 @@ mod messages;
 mod multigpu;
 mod notices;
 mod ocp;
+mod page_answer;
 mod plans;
 mod ranking;
 mod scenarios;

@@ -25,18 +25,26 @@ pub fn evaluate_query(query: &str, catalog: &Catalog, today: Date) -> Answer {
 
 /// Evaluates a decoded configuration (with the decoder's notices).
 pub fn evaluate(cfg: &Config, notices: Vec<Notice>, catalog: &Catalog, today: Date) -> Answer {
-    run(cfg, notices, catalog, today, true).0
+    run(cfg, notices, catalog, today, true, true).0
 }
 
-/// The pipeline; with `suggest`, also the single changes worth making.
+/// The answer the page shows: [`evaluate`]'s, less the per-GPU-type table
+/// (`results`, which the CLI and the JSON print and the page does not),
+/// the same in every other field. It runs on every input change.
+pub fn evaluate_offers(cfg: &Config, notices: Vec<Notice>, catalog: &Catalog, today: Date) -> Answer {
+    run(cfg, notices, catalog, today, true, false).0
+}
+
+/// The pipeline; with `suggest`, also the single changes worth making;
+/// with `per_gpu`, the per-GPU-type table too.
 /// Returns the answer and the objective it was ranked on.
-fn run(cfg: &Config, notices: Vec<Notice>, catalog: &Catalog, today: Date, suggest: bool) -> (Answer, Objective) {
+fn run(cfg: &Config, notices: Vec<Notice>, catalog: &Catalog, today: Date, suggest: bool, per_gpu: bool) -> (Answer, Objective) {
     let r = resolve::resolve(cfg, notices, catalog);
     let cfg = &r.cfg;
     let mut planner = Planner::new(&r, catalog);
     let gpus = catalog.gpus_for(cfg.gpu.as_deref());
     // A what-if evaluation needs only the offers' ranking.
-    let results = if suggest { planner.results(&gpus) } else { Vec::new() };
+    let results = if suggest && per_gpu { planner.results(&gpus) } else { Vec::new() };
     let offers = offers::evaluate(cfg, catalog, today, &mut planner);
     let unit = planner.unit();
     let objective = offers::objective(cfg, unit);

@@ -87,7 +87,7 @@ pub fn single_changes(cfg: &Config, catalog: &Catalog, today: Date, a: &Answer, 
             let changed = link::set(&base, key, &value).ok()?;
             // Keep the user's batch explicit so a format change compares the same load.
             let changed = Config { batch: changed.batch.or(Some(cfg.batch())).filter(|b| *b != Batch::Max).or(changed.batch), ..changed };
-            let (answer, obj) = super::run(&changed, Vec::new(), catalog, today, false);
+            let (answer, obj) = super::run(&changed, Vec::new(), catalog, today, false, false);
             if obj != objective || !answer.notices.is_empty() {
                 return None;
             }

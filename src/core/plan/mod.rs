@@ -9,9 +9,11 @@ pub mod load;
 pub mod media;
 pub mod media_train;
 pub mod serve;
+pub mod serve_speeds;
 pub mod train;
 
 use super::answer::{Answers, GpuResult, MemoryJson, OfferResult, Speeds};
+use super::catalog::gpus::Arch;
 use super::catalog::support::Kind;
 use super::catalog::{Catalog, Gpu, Offer, Support};
 use super::config::Task;
@@ -105,6 +107,58 @@ pub fn unsupported(catalog: &Catalog, engine: super::config::Engine, gpu: &Gpu, 
     let runs = |f: &str| catalog.support(engine.as_str(), gpu.arch.as_str(), kind, f) != Support::Unsupported;
     (!(runs(format) || format == "bf16" && runs("fp16")))
         .then(|| Msg::new("reason.unsupported").arg("engine", engine.as_str()).arg("format", format.to_string()).arg("arch", gpu.arch.as_str()))
+}
+
+/// FNV-1a (Fowler–Noll–Vo), the 64-bit parameters as published at
+/// http://www.isthe.com/chongo/tech/comp/fnv/#FNV-param (offset basis
+/// 14695981039346656037, prime 1099511628211; as NVIDIA's Carbonite API
+/// docs `carb::kFnvBasis`/`kFnvPrime` cite them, read 2026-12-01): the
+/// hasher of the per-evaluation maps (GPU by id, offer shapes). Their keys
+/// are short ids from the catalog, and SipHash, the standard map's
+/// default, costs more in WebAssembly than the lookup it serves.
+#[derive(Clone, Copy)]
+pub struct Fnv(u64);
+
+impl Default for Fnv {
+    fn default() -> Self {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl std::hash::Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 = (self.0 ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+}
+
+/// A map hashed with [`Fnv`].
+pub type FnvMap<K, V> = std::collections::HashMap<K, V, std::hash::BuildHasherDefault<Fnv>>;
+
+/// Verdicts that depend only on a GPU's architecture (the support
+/// matrix's, for one job): the same for every GPU type of an architecture,
+/// and a scan of the matrix each, so worked out once per architecture.
+pub struct PerArch<T>(std::cell::RefCell<Vec<(Arch, T)>>);
+
+impl<T> Default for PerArch<T> {
+    fn default() -> Self {
+        PerArch(std::cell::RefCell::new(Vec::new()))
+    }
+}
+
+impl<T: Clone> PerArch<T> {
+    pub fn on(&self, arch: Arch, work: impl FnOnce() -> T) -> T {
+        if let Some((_, v)) = self.0.borrow().iter().find(|(a, _)| *a == arch) {
+            return v.clone();
+        }
+        let v = work();
+        self.0.borrow_mut().push((arch, v.clone()));
+        v
+    }
 }
 
 /// A job that runs whole on one GPU (generation, image-model training):

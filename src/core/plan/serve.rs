@@ -4,20 +4,20 @@
 
 use std::sync::Arc;
 
-use super::super::answer::{Answers, GpuResult, MemoryJson, OfferResult, Range, ServeSpeeds, Speeds, TaskSpeeds};
-use super::super::catalog::gpus::Vendor;
+use super::super::answer::{Answers, GpuResult, MemoryJson, OfferResult};
 use super::super::catalog::support::Kind;
-use super::super::catalog::{Catalog, Gpu, Model, Offer, Support};
+use super::super::catalog::{Catalog, Gpu, Offer, Support};
 use super::super::config::{Batch, Config, Engine, Sort};
 use super::super::estimate::engine;
-use super::super::estimate::ranges::{self, Confidence};
-use super::super::estimate::serve::{tp_options, Bound, Plan, ServeJob};
+use super::super::estimate::ranges;
+use super::super::estimate::serve::{tp_options, Plan, ServeJob};
 use super::super::messages::Msg;
 use super::super::precision;
 use super::super::precision::Compute;
 use super::super::units::GIB;
 use super::load::little;
-use super::{unsupported, OfferPlan, Output};
+use super::serve_speeds::{confidence, serve_speeds};
+use super::{unsupported, FnvMap, OfferPlan, Output, PerArch};
 
 /// An offer's shape: GPU, GPUs per instance and whether several instances may be joined.
 type ShapeKey = (Arc<str>, u32, bool);
@@ -27,7 +27,8 @@ pub struct ServePlanner<'r> {
     pub job: ServeJob<'r>,
     cfg: &'r Config,
     catalog: &'r Catalog,
-    shapes: Vec<(ShapeKey, OfferPlan)>,
+    shapes: FnvMap<ShapeKey, OfferPlan>,
+    support: PerArch<(bool, Option<Msg>)>,
 }
 
 /// The user's concurrent sequences (one for `max`, which is solved per plan).
@@ -38,59 +39,26 @@ fn user_batch(cfg: &Config) -> f64 {
     }
 }
 
-/// Speeds of a serving plan with their ranges. Times scale inversely.
-pub fn serve_speeds(job: &ServeJob<'_>, gpu: &Gpu, plan: Plan, batch: f64, widen: f64) -> (Speeds, &'static str) {
-    let s = job.speed(gpu, plan, batch);
-    let dec = ranges::widen(ranges::DECODE, widen);
-    let pre = ranges::widen(ranges::PREFILL, widen);
-    let output = job.offline_throughput(gpu, plan, batch);
-    let bound = match s.decode_bound {
-        Bound::Memory => "memory",
-        Bound::Compute => "compute",
-    };
-    let serve = ServeSpeeds {
-        decode_per_seq: Range::rate(s.decode_tokens_per_s_per_seq, dec),
-        decode_total: Range::rate(s.decode_tokens_per_s_total, dec),
-        prefill: Range::rate(s.prefill_tokens_per_s, pre),
-        time_to_first_token: Range::time(s.time_to_first_token_s, pre),
-        request_latency: Range::time(s.request_latency_s, dec),
-        output_per_s: (output.is_finite() && output > 0.0).then_some(output),
-        output_total: None,
-    };
-    (Speeds::of(TaskSpeeds::Serve(serve)), bound)
-}
-
-/// How sure we are of a GPU's figures: high where the engine and the GPU
-/// class have calibration rows, lower for engines tuned from comparisons,
-/// inferred architectures, GPUs of vendors without data, and multi-node plans.
-pub fn confidence(cfg: &Config, model: &Model, gpu: &Gpu, plan: Plan) -> (Confidence, f64) {
-    let mut score = 0;
-    if !engine::has_direct_data(cfg.engine) {
-        score += 1;
-    }
-    if model.inferred {
-        score += 2;
-    }
-    if gpu.vendor != Vendor::Nvidia {
-        score += 1;
-    }
-    if plan.pp > 1 {
-        score += 1;
-    }
-    let c = Confidence::from_doubts(score);
-    (c, c.widen())
-}
-
 impl<'r> ServePlanner<'r> {
     pub fn new(job: ServeJob<'r>, cfg: &'r Config, catalog: &'r Catalog) -> ServePlanner<'r> {
-        ServePlanner { job, cfg, catalog, shapes: Vec::new() }
+        ServePlanner { job, cfg, catalog, shapes: FnvMap::default(), support: PerArch::default() }
+    }
+
+    /// (weights only stored in their format, why unsupported) on a GPU's architecture.
+    fn support_on(&self, gpu: &Gpu) -> (bool, Option<Msg>) {
+        self.support.on(gpu.arch, || {
+            let e = self.cfg.engine;
+            let weight_only = self.catalog.support(e.as_str(), gpu.arch.as_str(), Kind::Weights, self.job.format.id) == Support::WeightOnly;
+            let why =
+                unsupported(self.catalog, e, gpu, Kind::Weights, self.job.format.id).or_else(|| unsupported(self.catalog, e, gpu, Kind::Kv, &self.cfg.kv));
+            (weight_only, why)
+        })
     }
 
     /// Why the engine cannot run this job's weights or KV cache on a GPU
     /// (support matrix), if it cannot.
     fn unsupported(&self, gpu: &Gpu) -> Option<Msg> {
-        let e = self.cfg.engine;
-        unsupported(self.catalog, e, gpu, Kind::Weights, self.job.format.id).or_else(|| unsupported(self.catalog, e, gpu, Kind::Kv, &self.cfg.kv))
+        self.support_on(gpu).1
     }
 
     /// The job as the engine runs it on a GPU: where the support matrix says
@@ -98,7 +66,7 @@ impl<'r> ServePlanner<'r> {
     /// bits), the matmuls run at 16 bits with the dequantization cost.
     fn job_on(&self, gpu: &Gpu) -> ServeJob<'r> {
         let mut j = self.job.clone();
-        if self.catalog.support(self.cfg.engine.as_str(), gpu.arch.as_str(), Kind::Weights, j.format.id) == Support::WeightOnly && !j.format.weight_only {
+        if self.support_on(gpu).0 && !j.format.weight_only {
             j.format.weight_only = true;
             j.format.compute = Compute::Bf16;
         }
@@ -206,11 +174,11 @@ impl<'r> ServePlanner<'r> {
         // Several instances only as pipeline stages over a published network.
         let multi_node_ok = o.gpus > 1 && o.inter_node_gbps.is_some_and(|g| g >= super::MIN_SPLIT_GBPS) && !self.cfg.engine.splits_layers();
         let key = (o.gpu.clone(), o.gpus, multi_node_ok);
-        if let Some((_, p)) = self.shapes.iter().find(|(k, _)| *k == key) {
+        if let Some(p) = self.shapes.get(&key) {
             return p.clone();
         }
         let p = self.shape(gpu, o.gpus, multi_node_ok);
-        self.shapes.push((key, p.clone()));
+        self.shapes.insert(key, p.clone());
         p
     }
 
@@ -479,7 +447,7 @@ impl<'r> ServePlanner<'r> {
         let max_batch = Some(job.max_batch(gpu, plan));
         let min_gpus = {
             let c = Config { gpus: None, ..self.cfg.clone() };
-            let (p, fits) = ServePlanner { job: job.clone(), cfg: &c, catalog: self.catalog, shapes: Vec::new() }.plan_for(gpu);
+            let (p, fits) = ServePlanner::new(job.clone(), &c, self.catalog).plan_for(gpu);
             fits.then_some(p.gpus())
         };
         // The formats the engine loads: GGUF for llama.cpp, the rest elsewhere.

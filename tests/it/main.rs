@@ -39,5 +39,6 @@ mod serverless;
 mod silybench;
 mod skypilot;
 mod support;
+mod table;
 mod training;
 mod training_data;

@@ -32,6 +32,7 @@ mod messages;
 mod multigpu;
 mod notices;
 mod ocp;
+mod order;
 mod plans;
 mod ranking;
 mod scenarios;

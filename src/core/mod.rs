@@ -19,6 +19,7 @@ pub mod money;
 pub(crate) mod named;
 pub mod notice;
 pub mod offers;
+pub mod order;
 pub mod plan;
 pub mod precision;
 /// The CLI's text form of an answer; the page renders its own, so a Wasm

@@ -333,7 +333,8 @@ fn rank(out: Vec<OfferResult>, objective: Objective, cost: Objective) -> Vec<Off
     let tier = |r: &OfferResult| if !r.meets { 2u8 } else { u8::from(r.stale || r.foreign) };
     let keys: Vec<(u8, f64, f64, f64)> = out.iter().map(|r| (tier(r), objective.key(r), cost.key(r), r.usd_per_month)).collect();
     let mut order: Vec<usize> = (0..out.len()).collect();
-    order.sort_unstable_by(|&i, &j| {
+    // Ids are unique, so the order is total and a stable sort gives the same.
+    super::order::sort_indices(&mut order, &|i, j| {
         let (Some(a), Some(b)) = (keys.get(i), keys.get(j)) else { return i.cmp(&j) };
         a.0.cmp(&b.0)
             .then(a.1.total_cmp(&b.1))
@@ -355,7 +356,7 @@ fn rank(out: Vec<OfferResult>, objective: Objective, cost: Objective) -> Vec<Off
                 None => start + 1,
             };
             if let Some(run) = order.get_mut(start..end) {
-                run.sort_by(|&i, &j| {
+                super::order::sort_indices(run, &|i, j| {
                     let (Some(a), Some(b)) = (keys.get(i), keys.get(j)) else { return i.cmp(&j) };
                     a.2.total_cmp(&b.2).then(a.3.total_cmp(&b.3))
                 });

@@ -4,6 +4,14 @@
 //! checks the header against the expected columns (unknown and missing
 //! columns are errors), then hands out typed fields. Nothing here panics on
 //! any input.
+//!
+//! The reader is a small RFC 4180 one (<https://www.rfc-editor.org/rfc/rfc4180>,
+//! 2005): comma-separated fields, `"`-quoted fields that may hold commas,
+//! quotes (doubled) and line breaks, records ended by LF, CRLF or a lone CR.
+//! Like the `csv` crate's default reader, which it replaces in the page's
+//! Wasm (it is smaller), it skips empty lines, takes text after a closing
+//! quote into the field, and reads an unclosed quote to the end of the text;
+//! `tests/it/table.rs` checks it against that crate on generated tables.
 
 use std::collections::HashMap;
 
@@ -26,7 +34,7 @@ pub enum TableError {
 pub struct Table {
     name: String,
     index: HashMap<String, usize>,
-    rows: Vec<csv::StringRecord>,
+    rows: Vec<Record>,
     /// A bundled table of a Wasm build, whose `source` cells `build.rs` emptied.
     stripped: bool,
 }
@@ -40,7 +48,102 @@ pub struct Row<'a> {
     table: &'a Table,
     /// 1-based data row number (the header is row 0).
     pub number: usize,
-    record: &'a csv::StringRecord,
+    record: &'a Record,
+}
+
+/// One record's fields, stored as one string and the end offset of each field.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Record {
+    text: String,
+    ends: Vec<usize>,
+}
+
+impl Record {
+    /// Appends a field.
+    pub fn push(&mut self, field: &str) {
+        self.text.push_str(field);
+        self.ends.push(self.text.len());
+    }
+
+    /// The `i`-th field, if there is one.
+    pub fn get(&self, i: usize) -> Option<&str> {
+        let end = *self.ends.get(i)?;
+        let start = if i == 0 { 0 } else { *self.ends.get(i - 1)? };
+        self.text.get(start..end)
+    }
+
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+
+    /// The fields in order.
+    pub fn iter(&self) -> impl Iterator<Item = &str> {
+        (0..self.len()).filter_map(|i| self.get(i))
+    }
+}
+
+/// Reads `text` as CSV records (see the module's notes on the dialect).
+pub fn read_csv(text: &str) -> Vec<Record> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    let mut rec = Record::default();
+    // The current field's bytes; split only at ASCII bytes, so always UTF-8.
+    let mut field: Vec<u8> = Vec::new();
+    // Whether the current line has any byte yet (an empty line is skipped).
+    let mut started = false;
+    let mut quoted = false;
+    let mut i = 0;
+    while let Some(&b) = bytes.get(i) {
+        i += 1;
+        if quoted {
+            if b == b'"' {
+                if bytes.get(i) == Some(&b'"') {
+                    field.push(b'"');
+                    i += 1;
+                } else {
+                    quoted = false;
+                }
+            } else {
+                field.push(b);
+            }
+            continue;
+        }
+        match b {
+            b'"' if field.is_empty() => {
+                quoted = true;
+                started = true;
+            }
+            b',' => {
+                rec.push(&String::from_utf8_lossy(&field));
+                field.clear();
+                started = true;
+            }
+            b'\n' | b'\r' => {
+                if b == b'\r' && bytes.get(i) == Some(&b'\n') {
+                    i += 1;
+                }
+                if started {
+                    rec.push(&String::from_utf8_lossy(&field));
+                    field.clear();
+                    out.push(std::mem::take(&mut rec));
+                    started = false;
+                }
+            }
+            _ => {
+                field.push(b);
+                started = true;
+            }
+        }
+    }
+    if started {
+        rec.push(&String::from_utf8_lossy(&field));
+        out.push(rec);
+    }
+    out
 }
 
 impl Table {
@@ -53,10 +156,16 @@ impl Table {
     /// (a missing one reads as empty cells): columns added to a table after
     /// people wrote their own files in its format.
     pub fn parse_with_optional(name: &str, text: &str, columns: &[&str], optional: &[&str]) -> Result<Table, TableError> {
-        let mut reader = csv::ReaderBuilder::new().has_headers(true).flexible(false).from_reader(text.as_bytes());
-        let headers = reader.headers().map_err(|e| TableError::Csv { table: name.into(), reason: e.to_string() })?.clone();
+        let mut records = read_csv(text).into_iter();
+        let header = records.next().ok_or_else(|| TableError::Csv { table: name.into(), reason: "no header row".into() })?;
+        Table::from_records(name, &header.iter().collect::<Vec<_>>(), records.collect(), columns, optional)
+    }
+
+    /// A table from records read elsewhere (the offers' JSON import), checked
+    /// as [`Table::parse_with_optional`] checks a CSV's.
+    pub fn from_records(name: &str, header: &[&str], records: Vec<Record>, columns: &[&str], optional: &[&str]) -> Result<Table, TableError> {
         let mut index = HashMap::new();
-        for (i, h) in headers.iter().enumerate() {
+        for (i, h) in header.iter().enumerate() {
             let h = h.trim().trim_start_matches('\u{feff}');
             if !columns.contains(&h) && !optional.contains(&h) {
                 return Err(TableError::UnknownColumn { table: name.into(), column: h.into() });
@@ -68,13 +177,13 @@ impl Table {
                 return Err(TableError::MissingColumn { table: name.into(), column: (*c).into() });
             }
         }
-        let mut rows = Vec::new();
-        for (i, rec) in reader.records().enumerate() {
-            let rec = rec.map_err(|e| TableError::Row { table: name.into(), row: i + 1, reason: e.to_string() })?;
-            rows.push(rec);
+        for (i, rec) in records.iter().enumerate() {
+            if rec.len() != header.len() {
+                return Err(TableError::Row { table: name.into(), row: i + 1, reason: format!("{} fields, the header has {}", rec.len(), header.len()) });
+            }
         }
         let stripped = cfg!(target_arch = "wasm32") && STRIPPED_IN_WASM.contains(&name);
-        Ok(Table { name: name.into(), index, rows, stripped })
+        Ok(Table { name: name.into(), index, rows: records, stripped })
     }
 
     pub fn rows(&self) -> impl Iterator<Item = Row<'_>> {

@@ -17,6 +17,7 @@ use crate::core::answer::{Answer, MemoryJson};
 use crate::core::config::Lang;
 use crate::core::config::Task;
 use crate::core::messages::{ui, Msg};
+use crate::core::order::{sort_by, sort_indices};
 use crate::core::units::GIB;
 
 #[derive(Properties, PartialEq)]
@@ -324,7 +325,7 @@ pub fn scatter(p: &ScatterProps) -> Html {
     let sy = |s: f64| h - bottom - s / ymax * (h - top - bottom);
     // Pareto front: no other offer is both cheaper and faster.
     let mut order: Vec<usize> = (0..pts.len()).collect();
-    order.sort_by(|&i, &j| pts.get(i).map(|p| p.cost).unwrap_or(0.0).total_cmp(&pts.get(j).map(|p| p.cost).unwrap_or(0.0)));
+    sort_indices(&mut order, &|i, j| pts.get(i).map(|p| p.cost).unwrap_or(0.0).total_cmp(&pts.get(j).map(|p| p.cost).unwrap_or(0.0)));
     let mut front: Vec<&Point> = Vec::new();
     let mut best = -1.0;
     for p in order.iter().filter_map(|&i| pts.get(i)) {
@@ -352,7 +353,7 @@ pub fn scatter(p: &ScatterProps) -> Html {
     let mut marked: Vec<(&Point, Option<&'static str>)> =
         pts.iter().filter(|p| on_front(p.id) || role_of(p.id).is_some()).map(|p| (p, role_of(p.id))).collect();
     // The pick last, so it is drawn on top.
-    marked.sort_by_key(|(p, r)| (r.is_some(), Some(p.id) == pick));
+    sort_by(&mut marked, &|(p, r), (q, s)| (r.is_some(), Some(p.id) == pick).cmp(&(s.is_some(), Some(q.id) == pick)));
     // Labels placed pick first, then the alternatives, clear of each other
     // and of the marked points.
     let radius = |p: &Point, role: Option<&str>| {
@@ -371,7 +372,7 @@ pub fn scatter(p: &ScatterProps) -> Html {
             role.map(|k| (i, sx(p.cost), sy(p.speed), radius(p, *role), text_width(ui(k, lang), 12.0) * if Some(p.id) == pick { 1.08 } else { 1.0 }))
         })
         .collect();
-    labelled.sort_by_key(|(i, ..)| std::cmp::Reverse(*i));
+    sort_by(&mut labelled, &|(i, ..), (j, ..)| j.cmp(i));
     let unlabelled: Vec<(f64, f64, f64, f64)> =
         marked.iter().filter(|(_, role)| role.is_none()).map(|(p, role)| (sx(p.cost), sy(p.speed), radius(p, *role), 0.0)).collect();
     let spots = place_labels(

@@ -2,7 +2,7 @@
 //! (`static/providers.csv`): what an instance costs, how it is billed, what
 //! storage and egress cost. Prices are a dated snapshot, never "live".
 
-use super::super::table::{is_id, Row, Table, TableError};
+use super::super::table::{is_id, Record, Row, Table, TableError};
 use super::Date;
 use crate::core::config::{Commit, Currency};
 use std::sync::Arc;
@@ -266,7 +266,10 @@ fn positive_opt(row: &Row<'_>, field: &str) -> Result<Option<f64>, TableError> {
 }
 
 pub fn parse_offers(name: &str, text: &str) -> Result<Vec<Offer>, TableError> {
-    let table = Table::parse_with_optional(name, text, OFFER_COLUMNS, OFFER_OPTIONAL)?;
+    offers_from(&Table::parse_with_optional(name, text, OFFER_COLUMNS, OFFER_OPTIONAL)?)
+}
+
+fn offers_from(table: &Table) -> Result<Vec<Offer>, TableError> {
     let mut out = Vec::with_capacity(table.len());
     for row in table.rows() {
         out.push(parse_offer_row(&row)?);
@@ -392,14 +395,12 @@ pub fn parse_offers_any(name: &str, text: &str) -> Result<Vec<Offer>, TableError
     }
     let rows: Vec<serde_json::Map<String, serde_json::Value>> =
         serde_json::from_str(trimmed).map_err(|e| TableError::Csv { table: name.into(), reason: format!("not a JSON array of objects: {e}") })?;
-    let mut w = csv::WriterBuilder::new().from_writer(Vec::new());
-    let csv_err = |e: csv::Error| TableError::Csv { table: name.into(), reason: e.to_string() };
-    w.write_record(OFFER_COLUMNS).map_err(csv_err)?;
+    let mut records = Vec::with_capacity(rows.len());
     for (i, row) in rows.iter().enumerate() {
         if let Some(k) = row.keys().find(|k| !OFFER_COLUMNS.contains(&k.as_str())) {
             return Err(TableError::Field { table: name.into(), row: i + 1, field: super::super::table::clip(k), reason: "unknown field".into() });
         }
-        let mut rec = Vec::with_capacity(OFFER_COLUMNS.len());
+        let mut rec = Record::default();
         for col in OFFER_COLUMNS {
             let v = match row.get(*col) {
                 None | Some(serde_json::Value::Null) => String::new(),
@@ -410,10 +411,9 @@ pub fn parse_offers_any(name: &str, text: &str) -> Result<Vec<Offer>, TableError
                     return Err(TableError::Field { table: name.into(), row: i + 1, field: (*col).into(), reason: "must be a string or a number".into() });
                 }
             };
-            rec.push(v);
+            rec.push(&v);
         }
-        w.write_record(&rec).map_err(csv_err)?;
+        records.push(rec);
     }
-    let bytes = w.into_inner().map_err(|e| TableError::Csv { table: name.into(), reason: e.to_string() })?;
-    parse_offers(name, &String::from_utf8_lossy(&bytes))
+    offers_from(&Table::from_records(name, OFFER_COLUMNS, records, OFFER_COLUMNS, OFFER_OPTIONAL)?)
 }

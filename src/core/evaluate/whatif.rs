@@ -113,6 +113,6 @@ pub fn single_changes(cfg: &Config, catalog: &Catalog, today: Date, a: &Answer, 
             })
         })
         .collect();
-    out.sort_by(|x, y| y.1.total_cmp(&x.1));
+    super::super::order::sort_by(&mut out, &|x, y| y.1.total_cmp(&x.1));
     out.into_iter().map(|(c, _)| c).collect()
 }

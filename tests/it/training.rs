@@ -375,7 +375,6 @@ fn the_form_offers_the_stack_and_offload_controls_with_labels_in_both_languages(
 
 mod stack_layouts {
     use super::*;
-    use proptest::prelude::*;
     use whichgpu::core::estimate::stack::parallelism;
 
     proptest! {

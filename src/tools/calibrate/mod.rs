@@ -11,8 +11,8 @@ pub mod prefill_fit;
 pub mod split;
 mod stats;
 
-pub use stats::{ape, percentile};
 use stats::spread;
+pub use stats::{ape, percentile};
 
 pub use fit::fit_group;
 pub use split::{join, HeldOutStats, Split};

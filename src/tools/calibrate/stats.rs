@@ -28,4 +28,3 @@ pub fn spread(kind: Kind) -> crate::core::estimate::ranges::Spread {
         Kind::Ttft => ranges::PREFILL,
     }
 }
-

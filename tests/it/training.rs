@@ -394,6 +394,7 @@ mod stack_layouts {
             let a = evaluate(&cfg, Vec::new(), catalog, common::today());
             let p = parallelism(trainer);
             for o in a.offers.iter().filter(|o| o.fits) {
+                prop_assert!(task != Task::Finetune || method != Method::Qlora || o.tp == 1, "{}: QLoRA split over {} GPUs", o.id, o.tp);
                 prop_assert!(p.allows(o.tp, o.pp, zero), "{}: tp {} pp {} under {} zero={}", o.id, o.tp, o.pp, trainer.as_str(), zero);
             }
             for r in a.results.iter().filter(|r| r.fits) {

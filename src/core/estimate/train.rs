@@ -228,7 +228,8 @@ impl<'a> TrainJob<'a> {
     /// stages 2 and 3 shard what pipeline stages keep, so they run without
     /// pipeline parallelism (DeepSpeed's PipelineEngine asserts
     /// `zero_stage < 2`; FSDP has no pipeline schedule); and the stack
-    /// must be able to run the split ([`stack::parallelism`]).
+    /// must be able to run the split ([`stack::parallelism`]); QLoRA's
+    /// 4-bit base is never tensor-parallel.
     pub fn splits(&self, l: Layout) -> bool {
         let m = self.model;
         l.tp >= 1
@@ -238,6 +239,10 @@ impl<'a> TrainJob<'a> {
             && l.pp <= m.layers
             && (self.zero < 2 || l.pp == 1)
             && self.parallel.allows(l.tp, l.pp, self.zero)
+            // bitsandbytes' 4-bit weights are not split by tensor-parallel
+            // plans: QLoRA spreads over GPUs by FSDP sharding (bitsandbytes
+            // docs, "FSDP-QLoRA"; Answer.AI's fsdp_qlora), not by layers.
+            && (self.method != Method::Qlora || l.tp == 1)
     }
 
     /// Memory per GPU with `dp` data-parallel GPUs.

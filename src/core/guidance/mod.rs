@@ -45,7 +45,15 @@ pub fn gpu_size(a: &Answer, serving: bool) -> GuidanceItem {
     // Serving: one copy of the model, whole (the memory breakdown's
     // total). Training and generation: what each GPU of the plan holds.
     let need = if serving { a.memory.total_bytes } else { a.memory.total_bytes / f64::from(a.memory.gpus.max(1)) };
-    let key = match (need <= 22.0 * GIB, need <= 44.0 * GIB, serving) {
+    // The classes' marks are what most cards of the class leave (an L4 or
+    // A10's 22.5 GiB, an L40S's 45 GiB); a pick on a card of the class that
+    // holds it (a 4090's 23.6 GiB) decides for itself, so the sentence
+    // never says "24 GB cards do not" beside a 24 GB pick.
+    let pick_holds =
+        |cap: f64| a.pick().is_some_and(|p| p.fits && p.usable_bytes <= cap && (!serving || p.tp.max(1) * p.pp.max(1) == 1) && p.need_bytes <= p.usable_bytes);
+    let small = need <= 22.0 * GIB || pick_holds(26.0 * GIB);
+    let medium = need <= 44.0 * GIB || pick_holds(50.0 * GIB);
+    let key = match (small, medium, serving) {
         (true, _, true) => "g.size.small",
         (true, _, false) => "g.size.small.compute",
         (false, true, true) => "g.size.medium",
@@ -117,15 +125,7 @@ fn serverless(cfg: &Config, a: &Answer) -> Option<GuidanceItem> {
     // non-cost ranking, the month's compute (storage and egress aside, they
     // do not depend on serverless or not).
     let compute = |o: &super::answer::OfferResult| o.usd_per_month - o.storage_usd_per_month - o.egress_usd_per_month;
-    let objective = a.recommendation.as_ref().map_or("", |r| r.objective);
-    let ranked_cost = |o: &super::answer::OfferResult| match objective {
-        "usd_per_million_output_tokens" => o.usd_per_million_output_tokens,
-        "usd_per_1000_images" => o.usd_per_1000_images,
-        "usd_per_clip" => o.usd_per_clip,
-        "usd_per_audio_hour" => o.usd_per_audio_hour,
-        "usd_per_job" => o.usd_per_job,
-        _ => None,
-    };
+    let ranked_cost = |o: &super::answer::OfferResult| ranked_cost(a, o);
     let per_unit = cfg.usage() != Usage::Always && ranked_cost(pick).is_some();
     let cost = |o: &super::answer::OfferResult| if per_unit { ranked_cost(o).unwrap_or(f64::MAX) } else { compute(o) };
     let best = a.offers.iter().filter(|o| o.serverless && o.fits && cost(o) < f64::MAX).min_by(|x, y| cost(x).total_cmp(&cost(y)))?;
@@ -147,6 +147,20 @@ fn serverless(cfg: &Config, a: &Answer) -> Option<GuidanceItem> {
             .num("ratio", ratio, digits),
     };
     Some(GuidanceItem::new("serverless", Some("g.serverless.title"), msg))
+}
+
+/// An offer's cost per unit of work on the objective the offers are ranked
+/// by (per million tokens, per image, per job…); `None` on a monthly or
+/// a speed ranking.
+pub fn ranked_cost(a: &Answer, o: &super::answer::OfferResult) -> Option<f64> {
+    match a.recommendation.as_ref().map_or("", |r| r.objective) {
+        "usd_per_million_output_tokens" => o.usd_per_million_output_tokens,
+        "usd_per_1000_images" => o.usd_per_1000_images,
+        "usd_per_clip" => o.usd_per_clip,
+        "usd_per_audio_hour" => o.usd_per_audio_hour,
+        "usd_per_job" => o.usd_per_job,
+        _ => None,
+    }
 }
 
 /// The rounding note: only where the pick's bill rounds its work up.

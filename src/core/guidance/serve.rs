@@ -58,9 +58,21 @@ pub fn guidance(cfg: &Config, job: &ServeJob<'_>, catalog: &Catalog, a: &Answer)
 
     // Rule-triggered notes.
     if let Some(p) = pick {
+        // Said where the filters left no single-GPU offer, or where the
+        // single-GPU alternative costs about the same
+        // per unit of work (within 10 %) on a cost ranking: a multi-GPU
+        // pick that is cheaper, or faster on a speed or latency ranking,
+        // earned its GPUs.
         let single_fits = a.answers.min_gpus == Some(1);
-        if single_fits && p.gpus > 1 {
+        let single_close = a.recommendation.as_ref().and_then(|r| r.alternatives.iter().find(|x| x.why == "single-gpu")).and_then(|x| {
+            let o = a.offers.iter().find(|o| o.id == x.offer)?;
+            Some(super::ranked_cost(a, o)? <= super::ranked_cost(a, p)? * 1.1)
+        });
+        let single_offered = a.offers.iter().any(|o| o.fits && o.gpus == 1);
+        if single_fits && p.gpus > 1 && !single_offered {
             out.push(GuidanceItem::new("single-gpu", None, Msg::new("g.note.single_gpu")));
+        } else if single_fits && p.gpus > 1 && single_close == Some(true) {
+            out.push(GuidanceItem::new("single-gpu", None, Msg::new("g.note.single_gpu.close")));
         }
         // A layer split (llama.cpp, transformers) has no all-reduce.
         if p.tp > 1 && !cfg.engine.splits_layers() && !matches!(p.interconnect, "nvlink" | "nvswitch" | "nvl72" | "xgmi") {

@@ -240,6 +240,17 @@ fn named_queries_export_checked_tasks_and_commands() {
 }
 
 #[test]
+fn image_model_fine_tuning_exports_a_diffusers_launch_not_a_language_model_one() {
+    let a = answer("task=finetune&model=flux.1-dev&method=lora&res=768x768");
+    assert!(check(&a) >= 1);
+    for e in for_answer(&a, catalog()) {
+        assert!(e.skypilot_yaml.contains("pip install diffusers") && !e.skypilot_yaml.contains("transformers=="), "{}", e.skypilot_yaml);
+        assert!(e.command.contains("diffusers + accelerate") && e.command.contains("resolution 768×768"), "{}", e.command);
+        assert!(!e.command.contains("sequence length"), "no sequence length for an image model: {}", e.command);
+    }
+}
+
+#[test]
 fn an_unsupported_provider_is_said_plainly() {
     let a = answer("task=serve&model=llama-3.1-8b&provider=coreweave");
     assert!(check(&a) >= 1);

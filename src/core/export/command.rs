@@ -52,8 +52,13 @@ pub fn engine(l: &Launch) -> Command {
 /// The command of one copy of the plan, listening on `port` (serving).
 pub fn engine_on(l: &Launch, port: u32) -> Command {
     let mut c = Command::default();
-    let name = engine_name(l.cfg.task, l.cfg.engine);
-    c.note(format!("{name} {} — {} on {} × {}", l.engine_version, l.answer.model_name, l.offer.gpus, l.offer.gpu));
+    if l.media_training {
+        // The support matrix's version is transformers'; diffusers has no row.
+        c.note(format!("diffusers + accelerate — {} on {} × {}", l.answer.model_name, l.offer.gpus, l.offer.gpu));
+    } else {
+        let name = engine_name(l.cfg.task, l.cfg.engine);
+        c.note(format!("{name} {} — {} on {} × {}", l.engine_version, l.answer.model_name, l.offer.gpus, l.offer.gpu));
+    }
     match l.cfg.task {
         Task::Serve => serve(l, port, &mut c),
         Task::Finetune | Task::Pretrain => train(l, &mut c),
@@ -182,6 +187,20 @@ fn quantization(c: &mut Command, w: &str, engine: &str) {
     c.flag("--quantization", q);
 }
 
+/// How a training plan that splits layers runs outside Megatron-LM:
+/// (FSDP2 × TP under full sharding, DeepSpeed AutoTP otherwise).
+fn splits(l: &Launch) -> (bool, bool) {
+    let split = l.offer.tp > 1 && l.offer.pp <= 1 && l.cfg.trainer != Trainer::Megatron;
+    let fsdp_tp = split && l.cfg.zero >= 3;
+    (fsdp_tp, split && !fsdp_tp)
+}
+
+/// The launch runs under DeepSpeed: a ZeRO stage, or AutoTP's tensor parallelism.
+pub fn uses_deepspeed(l: &Launch) -> bool {
+    let (fsdp_tp, autotp) = splits(l);
+    (l.cfg.zero > 0 || autotp) && !fsdp_tp
+}
+
 fn train(l: &Launch, c: &mut Command) {
     let o = l.offer;
     let procs = o.gpus.max(1) * o.instances.max(1);
@@ -192,17 +211,25 @@ fn train(l: &Launch, c: &mut Command) {
         Checkpointing::Selective => "selective",
         Checkpointing::Full => "full",
     };
-    c.note(format!("micro-batch {} per GPU, sequence length {}, gradient checkpointing {gc}", cfg.mb.max(1), cfg.seq));
+    if l.media_training {
+        let (w, h) = cfg.resolution();
+        // Image-model fine-tuning runs a diffusers training script
+        // (examples/dreambooth, examples/text_to_image) under the same launcher.
+        c.note(format!(
+            "(diffusers' training scripts, e.g. its examples/dreambooth): resolution {w}×{h}, micro-batch {} per GPU, gradient checkpointing {gc}",
+            cfg.mb.max(1)
+        ));
+    } else {
+        c.note(format!("micro-batch {} per GPU, sequence length {}, gradient checkpointing {gc}", cfg.mb.max(1), cfg.seq));
+    }
     if cfg.method != Method::Full && cfg.task == Task::Finetune {
-        c.note(format!("{} with rank {} on the {} modules", cfg.method, cfg.rank, cfg.targets));
+        c.note(format!("{} with rank {}, targets={}", cfg.method, cfg.rank, cfg.targets));
     }
     // The layouts a stack can run (estimate::stack::parallelism): pipeline
     // stages only under Megatron-LM or DeepSpeed; tensor parallelism also
     // through DeepSpeed's AutoTP (ZeRO 0-2) or, fully sharded, accelerate's
     // FSDP2 × TP device mesh.
-    let split = o.tp > 1 && o.pp <= 1 && cfg.trainer != Trainer::Megatron;
-    let fsdp_tp = split && cfg.zero >= 3;
-    let autotp = split && !fsdp_tp;
+    let (fsdp_tp, autotp) = splits(l);
     if autotp {
         c.note(format!(
             "the plan splits each layer over {} GPUs: set \"tensor_parallel\": {{\"autotp_size\": {}}} in the DeepSpeed config (AutoTP training, DeepSpeed >= 0.16.4, ZeRO stage 0-2)",
@@ -233,7 +260,7 @@ fn train(l: &Launch, c: &mut Command) {
         "bf16" | "nf4" => c.flag("--mixed_precision", "bf16"),
         _ => {}
     }
-    if (cfg.zero > 0 || autotp) && !fsdp_tp {
+    if uses_deepspeed(l) {
         c.words(&["--use_deepspeed"]);
         c.flag("--zero_stage", cfg.zero);
     } else if procs > 1 {

@@ -55,6 +55,9 @@ pub struct Launch<'a> {
     pub offer: &'a OfferResult,
     /// The engine version the catalog's support matrix names for this GPU.
     pub engine_version: String,
+    /// Fine-tuning an image, video or audio model (diffusers' training
+    /// scripts, not a language model's trainer).
+    pub media_training: bool,
 }
 
 impl<'a> Launch<'a> {
@@ -76,7 +79,8 @@ impl<'a> Launch<'a> {
             })
             .map(|r| r.engine_version.clone())
             .unwrap_or_else(|| "(no version in the support matrix)".to_string());
-        Launch { cfg, answer, offer, engine_version }
+        let media_training = cfg.is_training() && catalog.media_model(&answer.model).is_some();
+        Launch { cfg, answer, offer, engine_version, media_training }
     }
 
     pub fn serving(&self) -> bool {

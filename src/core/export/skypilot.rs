@@ -95,8 +95,9 @@ fn setup(l: &Launch) -> Vec<String> {
     };
     match l.cfg.task {
         Task::Finetune | Task::Pretrain => {
-            let mut s = vec![pin("transformers"), "pip install accelerate".to_string()];
-            if l.cfg.zero > 0 {
+            let mut s =
+                vec![if l.media_training { "pip install diffusers peft".to_string() } else { pin("transformers") }, "pip install accelerate".to_string()];
+            if super::command::uses_deepspeed(l) {
                 s.push("pip install deepspeed".to_string());
             }
             s

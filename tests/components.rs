@@ -93,6 +93,8 @@ async fn a_chinese_link_shows_yuan_and_says_it_converted() {
     let offers = text_of(&root, "[data-testid=offers]");
     assert!(!offers.contains('¥') && offers.contains("美元"), "{offers}");
     assert!(root.query_selector("[data-testid=converted]").ok().flatten().is_none());
+    // The address is written once the inputs rest (120 ms, src/web/app.rs).
+    gloo::timers::future::sleep(Duration::from_millis(300)).await;
     let href = gloo::utils::window().location().search().unwrap_or_default();
     assert!(href.contains("cur=usd"), "{href}");
     history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some("?")).expect("reset the link");

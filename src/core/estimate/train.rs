@@ -35,7 +35,6 @@ use super::super::config::{Checkpointing, Config, Method, Optim, Targets, Task};
 use super::super::precision::{self, Compute, WeightFormat};
 use super::stack::{self, Stack};
 pub use super::train_class::{mfu, TrainClass};
-use super::train_flops::AttnKernel;
 
 #[derive(Debug, Clone)]
 pub struct TrainJob<'a> {
@@ -69,6 +68,17 @@ pub struct TrainJob<'a> {
     /// The attention kernel (FlashAttention-2 unless a measurement's source
     /// names another).
     pub attn_kernel: AttnKernel,
+}
+
+/// The attention kernel a run uses (a property of its code, not a link key:
+/// every stack a link can name runs FlashAttention-2 or PyTorch's SDPA
+/// flash kernel, which is FlashAttention-2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum AttnKernel {
+    #[default]
+    Flash2,
+    /// The Triton FlashAttention of MosaicML's MPT runs.
+    TritonFlash,
 }
 
 /// How a training job is split over its GPUs.

@@ -23,18 +23,7 @@ use super::super::catalog::gpus::MAMF_REFERENCE_FRACTION;
 use super::super::catalog::Gpu;
 use super::super::config::{Checkpointing, Method};
 use super::super::precision::{self, Compute};
-use super::train::{Layout, TrainJob};
-
-/// The attention kernel a run uses (a property of its code, not a link key:
-/// every stack a link can name runs FlashAttention-2 or PyTorch's SDPA
-/// flash kernel, which is FlashAttention-2).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum AttnKernel {
-    #[default]
-    Flash2,
-    /// The Triton FlashAttention of MosaicML's MPT runs.
-    TritonFlash,
-}
+use super::train::{AttnKernel, Layout, TrainJob};
 
 /// FlashAttention-2's forward + backward rate as a share of the dense
 /// 16-bit peak (see module docs): A100 50 %, H100 335 / 989. Hopper's share

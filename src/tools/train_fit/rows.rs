@@ -6,8 +6,8 @@
 
 use crate::core::catalog::{Catalog, Gpu};
 use crate::core::config::{Checkpointing, Config, Method, Optim, Targets, Task, Trainer};
+use crate::core::estimate::train::AttnKernel;
 use crate::core::estimate::train::{mfu, TrainJob};
-use crate::core::estimate::train_flops::AttnKernel;
 use crate::core::units::GIB;
 use crate::tools::calibrate::split::{source_key, Split};
 

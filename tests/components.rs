@@ -26,6 +26,27 @@ async fn settle() {
     gloo::timers::future::sleep(Duration::from_millis(50)).await;
 }
 
+/// After mounting: the cards below the first screen (the memory bar, the
+/// offers table) are built once the first render is painted, or after
+/// `page.rs`'s 100 ms fallback; waits for the offers table, at most 10 s
+/// (a debug build renders slowly).
+async fn settle_mount(root: &Element) {
+    for _ in 0..200 {
+        if root.query_selector("[data-testid=offers]").ok().flatten().is_some() {
+            break;
+        }
+        settle().await;
+    }
+    settle().await;
+}
+
+/// Opens the inputs' advanced section: its inputs are built when it first opens.
+async fn open_advanced(root: &Element) {
+    let details = root.query_selector("[data-testid=advanced]").ok().flatten().expect("advanced section");
+    details.set_attribute("open", "").expect("open");
+    settle().await;
+}
+
 fn bytes(root: &Element) -> f64 {
     root.query_selector("[data-testid=memory-total]").ok().flatten().and_then(|e| e.get_attribute("data-bytes")).and_then(|v| v.parse().ok()).unwrap_or(0.0)
 }
@@ -40,7 +61,7 @@ fn set_input(root: &Element, css: &str, value: &str) {
 #[wasm_bindgen_test]
 async fn renders_a_recommendation_and_reacts_to_inputs() {
     let root = mount();
-    settle().await;
+    settle_mount(&root).await;
     let text = root.text_content().unwrap_or_default();
     assert!(root.query_selector("[data-testid=recommendation]").ok().flatten().is_some(), "{text}");
     let before = bytes(&root);
@@ -60,6 +81,7 @@ async fn renders_a_recommendation_and_reacts_to_inputs() {
     assert!(notice.contains("batch"), "{notice}");
 
     // A hostile name is rendered as text, not markup.
+    open_advanced(&root).await;
     set_input(&root, "#in-region", "<img src=x onerror=alert(1)>");
     settle().await;
     assert!(root.query_selector("img").ok().flatten().is_none());
@@ -75,7 +97,7 @@ async fn a_chinese_link_shows_yuan_and_says_it_converted() {
     let history = gloo::utils::window().history().expect("history");
     history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some("?lang=zh")).expect("set the link");
     let root = mount();
-    settle().await;
+    settle_mount(&root).await;
     let offers = text_of(&root, "[data-testid=offers]");
     assert!(offers.contains('¥') && offers.contains('*'), "{offers}");
     assert!(!offers.contains("美元") && !offers.contains('$'), "{offers}");
@@ -86,6 +108,7 @@ async fn a_chinese_link_shows_yuan_and_says_it_converted() {
     assert!(note.contains("1 美元 =") && note.contains("CNY"), "{note}");
 
     // The currency control: US dollars, and nothing is converted any more.
+    open_advanced(&root).await;
     let select: web_sys::HtmlSelectElement = root.query_selector("#in-cur").ok().flatten().expect("cur select").dyn_into().expect("select");
     select.set_value("usd");
     select.dispatch_event(&web_sys::Event::new("change").expect("event")).expect("dispatch");

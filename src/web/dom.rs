@@ -120,3 +120,32 @@ pub fn set_lang_attr(lang: &str) {
         let _ = el.set_attribute("lang", lang);
     }
 }
+
+/// Runs `f` once the browser has painted what is on screen now: in a task
+/// queued from the next animation frame (a frame's callbacks run before its
+/// paint, a task queued there after it). Where frames do not come (a hidden
+/// tab, an off-screen frame), a timer runs it after `fallback_ms`; `f` runs
+/// once either way.
+pub fn after_paint(fallback_ms: u32, f: impl FnOnce() + 'static) {
+    use std::cell::Cell;
+    use std::rc::Rc;
+    type Once = Rc<Cell<Option<Box<dyn FnOnce()>>>>;
+    let once: Once = Rc::new(Cell::new(Some(Box::new(f))));
+    let run = {
+        let once = once.clone();
+        move || {
+            if let Some(f) = once.take() {
+                f();
+            }
+        }
+    };
+    let fallback = {
+        let run = run.clone();
+        gloo::timers::callback::Timeout::new(fallback_ms, run)
+    };
+    fallback.forget();
+    if let Some(w) = window() {
+        let frame = wasm_bindgen::closure::Closure::once_into_js(move || gloo::timers::callback::Timeout::new(0, run).forget());
+        let _ = w.request_animation_frame(frame.unchecked_ref());
+    }
+}

@@ -8,6 +8,7 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
+use super::disclosure::Disclosure;
 use super::dom;
 use crate::core::answer::Answer;
 use crate::core::catalog::Catalog;
@@ -51,14 +52,13 @@ fn one(i: usize, e: &Export, copied: &UseStateHandle<Option<String>>, lang: Lang
     let role = ui(if e.role == "pick" { "ui.export.pick" } else { "ui.export.alt" }, lang);
     let key = if i == 0 { "pick".to_string() } else { format!("alt{i}") };
     html! {
-        <details open={i == 0} data-testid={format!("export-{key}")}>
-            <summary>{ format!("{role}: {}", e.offer) }</summary>
+        <Disclosure open={i == 0} testid={format!("export-{key}")} summary={format!("{role}: {}", e.offer)}>
             if e.unsupported.is_some() {
                 <p class="misses" data-testid="export-unsupported">{ ui("ui.export.unsupported", lang) }</p>
             }
             { block(format!("skypilot-{key}"), "ui.export.skypilot", format!("{}.sky.yaml", e.offer), &e.skypilot_yaml, copied, lang) }
             { block(format!("command-{key}"), "ui.export.command", format!("{}.sh", e.offer), &e.command, copied, lang) }
-        </details>
+        </Disclosure>
     }
 }
 

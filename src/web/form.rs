@@ -4,6 +4,7 @@
 
 use yew::prelude::*;
 
+use super::disclosure::Disclosure;
 use super::fields::{Choice, Field, Options};
 use super::hfimport::HfImport;
 use super::options::{self, OptionLists};
@@ -89,8 +90,7 @@ pub fn form_view(p: &FormProps) -> Html {
         <form class="inputs" aria-label={t("ui.inputs")} onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
             <h2>{ t("ui.inputs") }</h2>
             { for inputs.main.iter().map(|k| input(k)) }
-            <details>
-                <summary>{ t("ui.advanced") }</summary>
+            <Disclosure summary={t("ui.advanced")} testid="advanced">
                 { for inputs.advanced.iter().map(|k| input(k)) }
                 <label for="in-import">{ t("ui.import") }
                     <textarea id="in-import" rows="3" data-testid="import" placeholder="id,provider,instance,gpu,… or [{…}]" onchange={
@@ -102,7 +102,7 @@ pub fn form_view(p: &FormProps) -> Html {
                     } />
                 </label>
                 if p.imported { <small data-testid="imported">{ t("ui.imported") }</small> }
-            </details>
+            </Disclosure>
         </form>
     }
 }

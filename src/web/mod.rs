@@ -5,6 +5,7 @@
 pub mod app;
 pub mod chart_tip;
 pub mod charts;
+pub mod disclosure;
 pub mod dom;
 pub mod export;
 pub mod fields;

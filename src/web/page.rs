@@ -24,6 +24,10 @@ use crate::core::form::{self, PriceColumn};
 use crate::core::link::{self, Notice};
 use crate::core::messages::{ui, Msg};
 
+/// The longest the cards below the first screen wait for a painted frame
+/// (frames do not come to a hidden tab).
+const FULL_FALLBACK_MS: u32 = 100;
+
 #[derive(Properties, PartialEq)]
 pub struct PageProps {
     pub cfg: Config,
@@ -60,6 +64,27 @@ pub fn page(p: &PageProps) -> Html {
             done.emit(());
         })
     };
+    // The first render builds the answer: the inputs, the recommendation,
+    // the guidance and the launch card. The memory bar, the chart, the
+    // offers table and the method card, below the first screen, follow once
+    // that is painted: the page's first render builds about a third of its
+    // elements, and the rest arrive a frame later (`__whichgpu_full_render_ms`).
+    let full = use_state_eq(|| false);
+    {
+        let full = full.clone();
+        use_effect_with((), move |_| dom::after_paint(FULL_FALLBACK_MS, move || full.set(true)));
+    }
+    {
+        let (full, embed) = (*full, cfg.embed);
+        use_effect_with(full, move |full| {
+            if *full {
+                dom::mark("__whichgpu_full_render_ms");
+                if embed {
+                    dom::post_height();
+                }
+            }
+        });
+    }
     let training = cfg.is_training();
     let page_class = classes!("page", cfg.embed.then_some("embed"));
     let out = html! {
@@ -86,18 +111,20 @@ pub fn page(p: &PageProps) -> Html {
                     { recommendation(a, training, lang) }
                     { guidance(a, lang) }
                     <Launch answer={a.clone()} {lang} />
-                    { memory(&a.memory, usable_bytes(a), lang) }
-                    <section class="card wide" aria-labelledby="h-scatter">
-                        <h2 id="h-scatter">{ t("ui.scatter") }</h2>
-                        <Scatter answer={a.clone()} lang={lang} />
-                    </section>
-                    { offers(a, price_column(cfg, a), cfg.sort, training, lang, &p.on_set, &p.on_price) }
-                    if !cfg.embed {
-                        { method(a, lang) }
-                        <section class="card" aria-labelledby="h-embed">
-                            <h2 id="h-embed">{ t("ui.embed") }</h2>
-                            <textarea readonly=true rows="5" aria-labelledby="h-embed" data-testid="embed-snippet" value={embed_snippet(cfg)} />
+                    if *full {
+                        { memory(&a.memory, usable_bytes(a), lang) }
+                        <section class="card wide" aria-labelledby="h-scatter">
+                            <h2 id="h-scatter">{ t("ui.scatter") }</h2>
+                            <Scatter answer={a.clone()} lang={lang} />
                         </section>
+                        { offers(a, price_column(cfg, a), cfg.sort, training, lang, &p.on_set, &p.on_price) }
+                        if !cfg.embed {
+                            { method(a, lang) }
+                            <section class="card" aria-labelledby="h-embed">
+                                <h2 id="h-embed">{ t("ui.embed") }</h2>
+                                <textarea readonly=true rows="5" aria-labelledby="h-embed" data-testid="embed-snippet" value={embed_snippet(cfg)} />
+                            </section>
+                        }
                     }
                 </div>
             </main>

@@ -107,5 +107,5 @@ impl Reducible for State {
 
 /// The page's language: the link's, else the browser's preference.
 pub fn lang_of(cfg: &Config) -> Lang {
-    cfg.lang.unwrap_or(if dom::browser_prefers_zh() { Lang::Zh } else { Lang::En })
+    cfg.lang.unwrap_or_else(|| if dom::browser_prefers_zh() { Lang::Zh } else { Lang::En })
 }

@@ -143,9 +143,20 @@ impl Answer {
     }
 }
 
+/// Two answers are the same when the link, the notices, the catalog's date
+/// and the offers shown (each offer's id, size, price and source) are: an
+/// imported catalog with the same link and date but other offers or prices
+/// is another answer, and the page redraws it.
 impl PartialEq for Answer {
     fn eq(&self, other: &Self) -> bool {
-        self.query == other.query && self.notices == other.notices && self.catalog_as_of == other.catalog_as_of
+        let same_offer = |a: &OfferResult, b: &OfferResult| {
+            a.id == b.id && a.gpus == b.gpus && a.instances == b.instances && a.usd_per_hour.to_bits() == b.usd_per_hour.to_bits() && a.source == b.source
+        };
+        self.query == other.query
+            && self.notices == other.notices
+            && self.catalog_as_of == other.catalog_as_of
+            && self.offers.len() == other.offers.len()
+            && self.offers.iter().zip(&other.offers).all(|(a, b)| same_offer(a, b))
     }
 }
 

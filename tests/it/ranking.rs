@@ -105,3 +105,22 @@ fn json_imports_match_csv_imports() {
     let neg = json.replace("0.5", "-1");
     assert_eq!(parse_offers_any("import", &neg).map_err(|e| e.to_string()), Err("import: row 1, field `usd_per_hour`: must be positive, got -1".into()));
 }
+
+/// The page redraws when an import changes the offers but not the link: two
+/// answers to one link from catalogs that differ in one price are not equal,
+/// and one catalog's answer equals itself.
+#[test]
+fn answers_from_catalogs_with_other_prices_differ() {
+    let (cfg, notices) = decode("model=llama-3.1-8b");
+    let a = evaluate(&cfg, notices.clone(), &catalog(), common::today());
+    let b = evaluate(&cfg, notices.clone(), &catalog(), common::today());
+    assert!(a == b, "the same catalog and link gave unequal answers");
+    let header: Vec<&str> = OFFER_COLUMNS.iter().filter(|c| !OFFER_OPTIONAL.contains(c)).copied().collect();
+    let cheaper = OFFERS.replacen(",2.50,", ",2.40,", 1);
+    assert_ne!(cheaper, OFFERS, "the test must change a price");
+    let offers = parse_offers_any("test", &format!("{}{cheaper}", header.join(","))).expect("test offers");
+    let other = common::catalog().with_offers(offers).expect("valid");
+    let c = evaluate(&cfg, notices, &other, common::today());
+    assert_eq!(a.query, c.query);
+    assert!(a != c, "a price change in an imported catalog left the answer equal");
+}

@@ -159,6 +159,7 @@ pub const MESSAGES: &[(&str, &str, &str)] = &[
     ("g.whatif", "Setting {key}={value} would give {after} instead of {before} ({objective}).", "把 {key} 设为 {value} 可得到 {after}，而当前为 {before}（{objective}）。"),
     ("q.fp8", "FP8 weights keep about 99% of 16-bit accuracy on standard benchmarks (Kurtic et al. 2024, arXiv 2411.02355).", "FP8 权重在标准评测上保留约 99% 的 16 位精度（Kurtic 等，2024，arXiv 2411.02355）。"),
     ("q.int4", "4-bit weights keep about 97–99% of 16-bit accuracy on standard benchmarks (Kurtic et al. 2024); check your own evaluations.", "4 位权重在标准评测上保留约 97–99% 的 16 位精度（Kurtic 等，2024）；请用自己的评测核对。"),
+    ("q.media", "The accuracy figures published for lower-precision weights are language models' benchmark scores; none here measures what it does to this model's output: compare a few samples before you switch.", "已发表的低精度权重精度数据都是语言模型的评测分数；这里没有数据衡量它对该模型输出的影响：切换前请比较几份样本。"),
     ("q.gguf4", "Q4_K_M raises perplexity by a few percent over 16 bits (llama.cpp's quantize tables); check your own evaluations.", "Q4_K_M 的困惑度比 16 位高几个百分点（llama.cpp 量化表）；请用自己的评测核对。"),
     ("obj.usd_per_million_output_tokens", "$ per million output tokens", "每百万输出 token 的美元成本"),
     ("obj.usd_per_1000_images", "$ per 1,000 images", "每千张图片的美元成本"),

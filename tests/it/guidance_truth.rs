@@ -123,6 +123,13 @@ fn check(q: &str, a: &Answer) -> Result<(), TestCaseError> {
     for c in &a.whatif {
         prop_assert!(!a.query.split('&').any(|p| p == format!("{}={}", c.key, c.value)), "{q}: suggests the current {}={}", c.key, c.value);
         prop_assert!(c.better, "{q}: suggests {}={} which the plan rates no better", c.key, c.value);
+        // The language-model accuracy figures are quoted for language models only.
+        let quoted = c.quality.as_ref().map(|m| m.key);
+        if task == "generate" {
+            prop_assert!(quoted.is_none_or(|k| k == "q.media"), "{q}: {:?} quoted for an image/video/audio model", quoted);
+        } else {
+            prop_assert!(quoted != Some("q.media"), "{q}: the media note on a {task} answer");
+        }
     }
     Ok(())
 }

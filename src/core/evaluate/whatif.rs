@@ -55,10 +55,15 @@ fn candidates(cfg: &Config, a: &Answer) -> Vec<(&'static str, String)> {
     out
 }
 
-/// A published quality cost of moving to a lower-precision format.
-fn quality(key: &str, value: &str) -> Option<Msg> {
+/// A published quality cost of moving to a lower-precision format. The
+/// figures are language models' benchmark scores; for image, video and
+/// audio models the sentence says no such figure is given here.
+fn quality(task: Task, key: &str, value: &str) -> Option<Msg> {
     if key != "w" {
         return None;
+    }
+    if task == Task::Generate {
+        return (value != "bf16" && value != "fp16" && value != "fp32").then(|| Msg::new("q.media"));
     }
     match value {
         "fp8" => Some(Msg::new("q.fp8")),
@@ -106,7 +111,7 @@ pub fn single_changes(cfg: &Config, catalog: &Catalog, today: Date, a: &Answer, 
                         before: before.abs(),
                         after: after.abs(),
                         better,
-                        quality: quality(key, &value),
+                        quality: quality(cfg.task, key, &value),
                     },
                     (before - after) / before.abs(),
                 )

@@ -253,7 +253,7 @@ pub fn load_training(text: &str, catalog: &Catalog, rows: &mut Vec<TrainRow>, sk
             let peak = catalog.gpu(gpu).map_or(0.0, |g| g.bf16_tflops * 1e12);
             let flops = catalog.model(model).map_or(0.0, |m| TrainJob::new(m, &cfg).hardware_flops_per_token());
             if measured * flops > 0.9 * peak * if cfg.w.as_deref() == Some("fp8") { 2.0 } else { 1.0 } {
-                skipped.push((id, "tokens/s implies more than 90 % of the GPU's dense peak in executed FLOPs: the source counts tokens differently".into()));
+                skipped.push((id, "tokens/s implies more than 90 % of the GPU's dense peak in executed FLOPs (recomputation included): the run had another setup than the row records, or counts tokens differently".into()));
                 continue;
             }
         }

@@ -53,20 +53,15 @@ fn training_estimates_match_measurements() {
     }
     let total = scored.len() + skipped.len();
     println!("scored {} of {total} rows ({:.0} %)", scored.len(), 100.0 * scored.len() as f64 / total as f64);
-    assert!(scored.len() as f64 >= 0.7 * total as f64, "too few rows scored: {} of {total}", scored.len());
+    // Issue 20: at least 80 % of the gathered rows scored, the rest listed with their reason.
+    assert!(scored.len() as f64 >= 0.8 * total as f64, "too few rows scored: {} of {total}", scored.len());
 
     // Issue 20's goals on the held-out rows: median 15 % / p90 30 % for
-    // memory, 20 % / 40 % for throughput, none off by 2×. Met: both
-    // medians and the 2× bound. Not met, guarded at today's figure: the
-    // memory p90 (torchtune's README rows disagree between cards — the same
-    // 8B LoRA recipe measures 16.2 GiB on a 4090 and 30.3 GiB on an A6000 —
-    // and its 4090 QLoRA row sits 34 % under the estimate) and the
-    // throughput p90 (torchtune's 4090 QLoRA rate, 47 % above the estimate:
-    // TRAINING-NOTES.md).
+    // memory, 20 % / 40 % for throughput, none off by 2×.
     let mem = stats(&all, Split::HeldOut, "memory");
     assert!(mem.n >= 5, "at least five held-out memory rows, got {}", mem.n);
     assert!(
-        mem.median <= 15.0 && mem.p90 <= 35.0 && mem.worst <= 2.0,
+        mem.median <= 15.0 && mem.p90 <= 30.0 && mem.worst <= 2.0,
         "held-out training memory: median {:.1} %, p90 {:.1} %, worst {:.2}×",
         mem.median,
         mem.p90,
@@ -77,7 +72,7 @@ fn training_estimates_match_measurements() {
     let tps = stats(&all, Split::HeldOut, "tokens_per_s");
     assert!(tps.n >= 5, "at least five held-out throughput rows, got {}", tps.n);
     assert!(
-        tps.median <= 20.0 && tps.p90 <= 50.0 && tps.worst <= 2.0,
+        tps.median <= 20.0 && tps.p90 <= 40.0 && tps.worst <= 2.0,
         "held-out training throughput: median {:.1} %, p90 {:.1} %, worst {:.2}×",
         tps.median,
         tps.p90,

@@ -19,7 +19,8 @@
 //! training file's fit rows ([`mfu`]); attention's FLOPs in their own
 //! kernels at FlashAttention's published rate
 //! ([`TrainJob::compute_s_per_token`], `train_flops`); FP8 speeds up the
-//! body's linear GEMMs only.
+//! body's linear GEMMs only; QLoRA adds the memory-bound dequantization of
+//! its 4-bit base once per pass over the weights ([`TrainJob::dequant_s`]).
 //!
 //! Layouts ([`Layout`]): data parallel (with the ZeRO stage) × tensor
 //! parallel inside a node × pipeline stages, as Megatron-LM splits the
@@ -415,7 +416,7 @@ impl<'a> TrainJob<'a> {
         // stages (the data-parallel link when stages span instances).
         let pp_comm = if pp > 1.0 { 2.0 * mb_tokens * f64::from(self.model.hidden) * 2.0 / dp_link.min(tp_link).max(1.0) } else { 0.0 };
         let m = l.micro_batches();
-        let step_compute = (m + pp - 1.0) * (stage_compute * self.dequant_factor() + tp_comm + pp_comm);
+        let step_compute = (m + pp - 1.0) * (stage_compute + self.dequant_s(gpu) / pp + tp_comm + pp_comm);
         let grad_bytes = self.trainable_params() * 2.0 / (tp * pp);
         let t_comm = if dp > 1.0 { 2.0 * (dp - 1.0) / dp * grad_bytes / dp_link.max(1.0) } else { 0.0 };
         // ZeRO-3 / FSDP gathers every parameter before its forward and again
@@ -440,16 +441,24 @@ impl<'a> TrainJob<'a> {
         }
     }
 
-    /// QLoRA dequantizes its 4-bit base in every forward and backward
-    /// matmul: runs take 39 % longer than LoRA on the same GPU (Raschka
-    /// 2023, "Practical Tips for Finetuning LLMs Using LoRA", Llama 2 7B on
-    /// an A100: QLoRA saves 33 % memory at a 39 % increase in runtime).
-    pub fn dequant_factor(&self) -> f64 {
-        if self.method == Method::Qlora {
-            QLORA_TIME_FACTOR
-        } else {
-            1.0
+    /// Seconds one micro-batch spends dequantizing QLoRA's 4-bit base:
+    /// bitsandbytes' `MatMul4Bit` (bitsandbytes-foundation/bitsandbytes@95f9af30
+    /// bitsandbytes/autograd/_functions.py) turns every weight back into a
+    /// 16-bit copy (`F.dequantize_4bit`) before its forward matmul and again
+    /// before the backward's input-gradient matmul, and a recomputed forward
+    /// does it once more; torchao's NF4 tensor, torchtune's QLoRA base, does
+    /// the same (pytorch/ao torchao/dtypes/nf4tensor.py `LinearNF4`: forward
+    /// `F.linear(input, weight.to(input.dtype))`, backward `grad_output @
+    /// weight.to(grad_output.dtype)`). Each pass reads the
+    /// 4-bit weights and writes the 16-bit copy, a memory-bound kernel at the
+    /// card's bandwidth. The cost is per pass over the weights, not per
+    /// token: it weighs on short micro-batches and fades on long ones.
+    pub fn dequant_s(&self, gpu: &Gpu) -> f64 {
+        if self.method != Method::Qlora {
+            return 0.0;
         }
+        let passes = if self.gc == Checkpointing::Full { 3.0 } else { 2.0 };
+        passes * self.model.body_params() * (self.format.body_bits / 8.0 + self.train_bytes) / gpu.bandwidth_bytes_per_s().max(1.0)
     }
 
     /// Tokens the job trains on: the user's, or for pre-training the
@@ -472,6 +481,3 @@ impl<'a> TrainJob<'a> {
         }
     }
 }
-
-/// Runtime of QLoRA over LoRA (see [`TrainJob::dequant_factor`]).
-pub const QLORA_TIME_FACTOR: f64 = 1.39;

@@ -10,7 +10,7 @@ pub mod rows;
 
 pub use rows::{predict, TrainRow};
 
-use crate::core::catalog::{Catalog, Gpu};
+use crate::core::catalog::Catalog;
 use crate::core::estimate::train::TrainClass;
 use crate::tools::calibrate::ape;
 use crate::tools::calibrate::split::Split;
@@ -109,13 +109,6 @@ pub fn score<'a>(rows: &'a [TrainRow], catalog: &Catalog, skipped: &mut Vec<(Str
             skipped.push((r.id.clone(), format!("kind `{}` has no estimate", r.kind)));
             continue;
         };
-        if r.paged && p > catalog.gpu(&r.gpu).map_or(f64::INFINITY, Gpu::usable_bytes) {
-            skipped.push((
-                r.id.clone(),
-                "bitsandbytes' paged optimizer states moved to host memory on a card the job outgrows: the peak is the card's, not the job's".into(),
-            ));
-            continue;
-        }
         scored.push((r, p));
     }
     let mut groups: std::collections::BTreeMap<(Split, String), Vec<(f64, f64)>> = Default::default();

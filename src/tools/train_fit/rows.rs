@@ -30,6 +30,18 @@ pub struct TrainRow {
     /// its states move to host memory when the card runs out, so a peak
     /// above the card's capacity is never measured.
     pub paged: bool,
+    /// The source reports PyTorch's CUDA caching-allocator peak (torchtune's
+    /// `get_memory_stats`, pytorch/torchtune@30b8519e
+    /// torchtune/training/memory.py: `max_memory_allocated`,
+    /// `max_memory_reserved`, `active_bytes.all.peak`): it leaves out the
+    /// CUDA context and whatever is allocated outside PyTorch's allocator,
+    /// so the estimate's per-GPU allowance for those (`TrainMemory::overhead`)
+    /// is not part of it, nor are bitsandbytes' paged optimizer states,
+    /// which live in CUDA managed memory (`get_paged` →
+    /// `cget_managed_ptr` → `cudaMallocManaged`, wrapped by
+    /// `torch.frombuffer`: bitsandbytes-foundation/bitsandbytes@95f9af30
+    /// bitsandbytes/functional.py, csrc/pythonInterface.cpp).
+    pub allocator_peak: bool,
     pub attn_kernel: AttnKernel,
     /// Bytes, tokens/s, a fraction or tokens.
     pub measured: f64,
@@ -162,6 +174,7 @@ pub fn load_calibration(text: &str, rows: &mut Vec<TrainRow>, skipped: &mut Vec<
             gpus: 1.0,
             capacity: 0.0,
             paged: false,
+            allocator_peak: false,
             attn_kernel: AttnKernel::Flash2,
             measured: bytes(v, if field(&r, &h, "unit") == "GiB" { "GiB" } else { "GB" }),
         });
@@ -240,7 +253,7 @@ pub fn load_training(text: &str, catalog: &Catalog, rows: &mut Vec<TrainRow>, sk
             let peak = catalog.gpu(gpu).map_or(0.0, |g| g.bf16_tflops * 1e12);
             let flops = catalog.model(model).map_or(0.0, |m| TrainJob::new(m, &cfg).hardware_flops_per_token());
             if measured * flops > 0.9 * peak * if cfg.w.as_deref() == Some("fp8") { 2.0 } else { 1.0 } {
-                skipped.push((id, "tokens/s implies more than 90 % of the GPU's dense peak in executed FLOPs: the source counts tokens differently".into()));
+                skipped.push((id, "tokens/s implies more than 90 % of the GPU's dense peak in executed FLOPs (recomputation included): the run had another setup than the row records, or counts tokens differently".into()));
                 continue;
             }
         }
@@ -258,6 +271,7 @@ pub fn load_training(text: &str, catalog: &Catalog, rows: &mut Vec<TrainRow>, sk
             gpus,
             capacity,
             paged,
+            allocator_peak: framework == "torchtune",
             attn_kernel,
             measured,
         });
@@ -294,7 +308,14 @@ pub fn predict(row: &TrainRow, catalog: &Catalog, eff: Option<f64>) -> Option<f6
     let eff = eff.unwrap_or_else(|| mfu(gpu, job.method));
     let tps = || job.tokens_per_s_per_gpu(gpu, eff, row.gpus, gpu.link_bytes_per_s(true));
     Some(match row.kind.as_str() {
-        "memory" => job.memory(row.gpus).total(),
+        "memory" => {
+            let m = job.memory(row.gpus);
+            match (row.allocator_peak, row.paged) {
+                (true, true) => m.total() - m.overhead - m.optimizer,
+                (true, false) => m.total() - m.overhead,
+                (false, _) => m.total(),
+            }
+        }
         "tokens_per_s" => tps(),
         "mfu" => tps() * job.flops_per_token() / (gpu.bf16_tflops * 1e12).max(1.0),
         "max_seq" => max_seq(&job, row.capacity),

@@ -1,0 +1,92 @@
+//! Megatron-LM: `torchrun … pretrain_gpt.py` with the plan's tensor and
+//! pipeline sizes, batch, sequence, precision, recomputation and
+//! optimizer sharding. Flags: `tests/data/export/megatron.flags`
+//! (NVIDIA/Megatron-LM@d98e8a64 megatron/training/arguments.py and the
+//! dataclasses it turns into flags; examples/llama/train_llama3_8b_h100_fp8.sh).
+
+use super::super::super::config::{Checkpointing, Method, Task};
+use super::super::Launch;
+use super::{layout, torchrun_flags, Command};
+
+pub(super) fn train(l: &Launch, c: &mut Command) {
+    let cfg = &l.cfg;
+    let (lay, m) = layout(l);
+    let mb = cfg.mb.max(1);
+    c.note("pretrain_gpt.py: Megatron-LM's GPT training script (run from its checkout); add the model's shape (--num-layers, --hidden-size,");
+    c.note(format!(
+        "--num-attention-heads, --ffn-hidden-size, --num-query-groups, … of {}), the data (--data-path, --tokenizer-type) and the schedule",
+        l.answer.model_name
+    ));
+    if cfg.task == Task::Finetune {
+        c.note("fine-tuning: --load the pretrained checkpoint (Megatron format); --finetune starts from its weights at step 0");
+    }
+    if cfg.method != Method::Full && cfg.task == Task::Finetune {
+        c.note(format!(
+            "pretrain_gpt.py has no {} (NVIDIA's Megatron Bridge adds PEFT): this command trains every weight, unlike the plan's rank-{} adapters",
+            cfg.method, cfg.rank
+        ));
+    }
+    if lay.pp > 1 {
+        c.note(format!("global batch = micro-batch {mb} × data-parallel {} × {m} micro-batches per step (the plan's 1F1B schedule)", lay.dp));
+    }
+    c.words(&["torchrun"]);
+    torchrun_flags(l, c, false);
+    c.words(&["pretrain_gpt.py"]);
+    if cfg.task == Task::Finetune {
+        c.words(&["--finetune"]);
+    }
+    c.flag("--tensor-model-parallel-size", lay.tp);
+    c.flag("--pipeline-model-parallel-size", lay.pp);
+    // The estimator divides activations by tp: sequence parallelism
+    // (estimate/train.rs, Korthikanti et al. 2022 Table 2).
+    if lay.tp > 1 {
+        c.words(&["--sequence-parallel"]);
+    }
+    c.flag("--micro-batch-size", mb);
+    c.flag("--global-batch-size", u64::from(mb) * u64::from(lay.dp) * u64::from(m));
+    c.flag("--seq-length", cfg.seq);
+    c.flag("--max-position-embeddings", cfg.seq);
+    match l.answer.weight_format.as_str() {
+        "fp16" => c.words(&["--fp16"]),
+        "bf16" | "nf4" => c.words(&["--bf16"]),
+        "fp8" => {
+            c.words(&["--bf16"]);
+            c.flag("--fp8-format", "hybrid");
+        }
+        other => c.note(format!("{other} weights: Megatron-LM trains in fp32 without --bf16/--fp16")),
+    }
+    match cfg.gc {
+        Checkpointing::Full => {
+            c.flag("--recompute-granularity", "full");
+            c.flag("--recompute-method", "uniform");
+            c.flag("--recompute-num-layers", 1);
+        }
+        // Megatron's selective recomputation: the attention core
+        // (`--recompute-activations` sets granularity `selective`).
+        Checkpointing::Selective => c.words(&["--recompute-activations"]),
+        Checkpointing::None => {}
+    }
+    match cfg.zero {
+        0 => {}
+        // ZeRO-1: the distributed optimizer shards optimizer states and
+        // fp32 main weights over data-parallel ranks.
+        1 => c.words(&["--use-distributed-optimizer"]),
+        z => {
+            // ZeRO-2/3: Megatron-FSDP's gradient (and parameter) sharding,
+            // which asks for its own checkpoint format (arguments.py).
+            c.words(&["--use-megatron-fsdp"]);
+            c.flag("--data-parallel-sharding-strategy", if z >= 3 { "optim_grads_params" } else { "optim_grads" });
+            c.flag("--ckpt-format", "fsdp_dtensor");
+        }
+    }
+    if cfg.optim_offload {
+        // arguments.py asserts the precision-aware optimizer with CPU offload.
+        c.words(&["--optimizer-cpu-offload", "--use-precision-aware-optimizer"]);
+    }
+    if cfg.param_offload {
+        c.note("Megatron-LM has no parameter offload: the plan keeps parameters on the GPU");
+    }
+    if cfg.act_offload == Some(true) {
+        c.note("the plan offloads activations: Megatron-LM's activation offload is set in its transformer config, not a launch flag here");
+    }
+}

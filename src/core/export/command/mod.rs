@@ -47,9 +47,15 @@ impl Command {
         out
     }
 
-    pub(super) fn flag(&mut self, name: &str, value: impl ToString) {
+    /// A flag and its value (not generic: one copy of the code in the Wasm).
+    pub(super) fn flag(&mut self, name: &str, value: &dyn std::fmt::Display) {
         self.argv.push(name.to_string());
         self.argv.push(value.to_string());
+    }
+
+    /// A value the tool has no flag for, said in a comment line.
+    pub(super) fn no_flag(&mut self, what: &dyn std::fmt::Display) {
+        self.notes.push(format!("no flag for {what}: not set by this command"));
     }
 
     pub(super) fn words(&mut self, words: &[&str]) {
@@ -106,7 +112,7 @@ pub struct Stack {
 /// The stack `trainer` launches with its own command (`None`: the
 /// Hugging Face Trainer and DeepSpeed, launched by accelerate).
 pub fn stack(trainer: Trainer) -> Option<Stack> {
-    const NOTE: &str = "# static/support.csv has no row for this stack: the version is the one its flags were checked against";
+    const NOTE: &str = "# the version whichgpu checked its flags against (static/support.csv has no row)";
     let s = match trainer {
         Trainer::Hf | Trainer::Deepspeed => return None,
         Trainer::Megatron => Stack {
@@ -114,7 +120,7 @@ pub fn stack(trainer: Trainer) -> Option<Stack> {
             version: "d98e8a64 (main, 2026-08-22)",
             setup: &[
                 NOTE,
-                "# Megatron-LM expects NVIDIA's PyTorch container (Transformer Engine, Apex)",
+                "# in NVIDIA's PyTorch container (Transformer Engine, Apex)",
                 "git clone https://github.com/NVIDIA/Megatron-LM && git -C Megatron-LM checkout d98e8a64ddf34856e74b24714e3bedb2f5a39553",
                 "pip install -e ./Megatron-LM",
             ],
@@ -133,12 +139,9 @@ pub fn stack(trainer: Trainer) -> Option<Stack> {
             setup: &[NOTE, "pip install \"axolotl[deepspeed]==0.18.0\"", "axolotl fetch deepspeed_configs"],
             workdir: None,
         },
-        Trainer::Unsloth => Stack {
-            name: "Unsloth",
-            version: "(no version checked: its launch has no flags of its own)",
-            setup: &["pip install unsloth  # static/support.csv has no Unsloth row: pin the version you test"],
-            workdir: None,
-        },
+        Trainer::Unsloth => {
+            Stack { name: "Unsloth", version: "(unpinned)", setup: &["pip install unsloth  # unpinned: static/support.csv has no row"], workdir: None }
+        }
     };
     Some(s)
 }
@@ -187,18 +190,18 @@ fn processes(l: &Launch) -> u32 {
 /// Source: docs.pytorch.org/docs/stable/elastic/run.html (read 2026-12-01).
 fn torchrun_flags(l: &Launch, c: &mut Command, rendezvous: bool) {
     let o = l.offer;
-    c.flag("--nproc_per_node", o.gpus.max(1));
+    c.flag("--nproc_per_node", &o.gpus.max(1));
     if o.instances > 1 {
         c.note("SKYPILOT_NODE_RANK and HEAD_IP come from the SkyPilot task (or set them yourself)");
-        c.flag("--nnodes", o.instances);
+        c.flag("--nnodes", &o.instances);
         if rendezvous {
-            c.flag("--rdzv_id", "whichgpu");
-            c.flag("--rdzv_backend", "c10d");
-            c.flag("--rdzv_endpoint", "$HEAD_IP:29500");
+            c.flag("--rdzv_id", &"whichgpu");
+            c.flag("--rdzv_backend", &"c10d");
+            c.flag("--rdzv_endpoint", &"$HEAD_IP:29500");
         } else {
-            c.flag("--node_rank", "$SKYPILOT_NODE_RANK");
-            c.flag("--master_addr", "$HEAD_IP");
-            c.flag("--master_port", 29500);
+            c.flag("--node_rank", &"$SKYPILOT_NODE_RANK");
+            c.flag("--master_addr", &"$HEAD_IP");
+            c.flag("--master_port", &29500);
         }
     }
 }

@@ -27,33 +27,33 @@ pub(super) fn serve(l: &Launch, port: u32, c: &mut Command) {
     match l.cfg.engine {
         Engine::Vllm => {
             c.words(&["vllm", "serve", "$MODEL"]);
-            c.flag("--tensor-parallel-size", tp);
-            c.flag("--pipeline-parallel-size", pp);
-            c.flag("--max-model-len", len);
-            c.flag("--max-num-seqs", seqs);
+            c.flag("--tensor-parallel-size", &tp);
+            c.flag("--pipeline-parallel-size", &pp);
+            c.flag("--max-model-len", &len);
+            c.flag("--max-num-seqs", &seqs);
             fraction(l, c, "--gpu-memory-utilization");
             match kv {
-                "bf16" | "fp16" => c.flag("--kv-cache-dtype", "auto"),
-                "fp8" => c.flag("--kv-cache-dtype", "fp8"),
+                "bf16" | "fp16" => c.flag("--kv-cache-dtype", &"auto"),
+                "fp8" => c.flag("--kv-cache-dtype", &"fp8"),
                 other => c.note(format!("vLLM has no {other} KV-cache type in the checked versions: the plan's {other} KV cache has no flag")),
             }
             quantization(c, w, "vLLM");
-            c.flag("--port", port);
+            c.flag("--port", &port);
         }
         Engine::Sglang => {
             c.words(&["python", "-m", "sglang.launch_server", "--model-path", "$MODEL"]);
-            c.flag("--tp-size", tp);
-            c.flag("--pp-size", pp);
-            c.flag("--context-length", len);
-            c.flag("--max-running-requests", seqs);
+            c.flag("--tp-size", &tp);
+            c.flag("--pp-size", &pp);
+            c.flag("--context-length", &len);
+            c.flag("--max-running-requests", &seqs);
             fraction(l, c, "--mem-fraction-static");
             match kv {
-                "bf16" | "fp16" => c.flag("--kv-cache-dtype", "auto"),
-                "fp8" => c.flag("--kv-cache-dtype", "fp8_e4m3"),
+                "bf16" | "fp16" => c.flag("--kv-cache-dtype", &"auto"),
+                "fp8" => c.flag("--kv-cache-dtype", &"fp8_e4m3"),
                 other => c.note(format!("SGLang has no {other} KV-cache type in the checked source: the plan's {other} KV cache has no flag")),
             }
             quantization(c, w, "SGLang");
-            c.flag("--port", port);
+            c.flag("--port", &port);
         }
         Engine::LlamaCpp => {
             if !w.starts_with("gguf") {
@@ -62,27 +62,27 @@ pub(super) fn serve(l: &Launch, port: u32, c: &mut Command) {
             c.note(format!("-c is the context of all {seqs} slots together: {len} tokens per slot"));
             c.words(&["llama-server", "-m", "$MODEL"]);
             // Every layer on the GPU(s): the plan keeps the whole model in GPU memory.
-            c.flag("-ngl", 999);
-            c.flag("-c", u64::from(len) * u64::from(seqs));
-            c.flag("-np", seqs);
+            c.flag("-ngl", &999);
+            c.flag("-c", &(u64::from(len) * u64::from(seqs)));
+            c.flag("-np", &seqs);
             match kv {
                 "bf16" | "fp16" | "q8_0" | "q4_0" => {
                     let t = if kv == "fp16" { "f16" } else { kv };
-                    c.flag("-ctk", t);
-                    c.flag("-ctv", t);
+                    c.flag("-ctk", &t);
+                    c.flag("-ctv", &t);
                 }
                 other => c.note(format!("llama.cpp has no {other} KV-cache type: the plan's {other} KV cache has no flag")),
             }
-            c.flag("-sm", if pp > 1 { "layer" } else { "none" });
+            c.flag("-sm", &if pp > 1 { "layer" } else { "none" });
             c.note("llama.cpp takes no memory fraction: it allocates exactly the context it is given");
-            c.flag("--port", port);
+            c.flag("--port", &port);
         }
         Engine::TrtLlm => {
             c.words(&["trtllm-serve", "$MODEL"]);
-            c.flag("--tp_size", tp);
-            c.flag("--pp_size", pp);
-            c.flag("--max_seq_len", len);
-            c.flag("--max_batch_size", seqs);
+            c.flag("--tp_size", &tp);
+            c.flag("--pp_size", &pp);
+            c.flag("--max_seq_len", &len);
+            c.flag("--max_batch_size", &seqs);
             fraction(l, c, "--kv_cache_free_gpu_memory_fraction");
             if !matches!(kv, "bf16" | "fp16") {
                 c.note(format!("trtllm-serve has no KV-cache type flag: the plan's {kv} KV cache is set in an --extra_llm_api_options file"));
@@ -90,7 +90,7 @@ pub(super) fn serve(l: &Launch, port: u32, c: &mut Command) {
             if !matches!(w, "bf16" | "fp16") {
                 c.note(format!("trtllm-serve has no quantization flag: use a checkpoint already quantized to {w}"));
             }
-            c.flag("--port", port);
+            c.flag("--port", &port);
         }
         Engine::Hf => {
             c.note("transformers has no standard server command in this export: load the model in your own server with");
@@ -102,7 +102,7 @@ pub(super) fn serve(l: &Launch, port: u32, c: &mut Command) {
 /// The memory share the plan assumed, as the engine's flag.
 fn fraction(l: &Launch, c: &mut Command, flag: &str) {
     if let Some(f) = memory_fraction(l.cfg.engine) {
-        c.flag(flag, format!("{f}"));
+        c.flag(flag, &format!("{f}"));
     }
 }
 
@@ -121,5 +121,5 @@ fn quantization(c: &mut Command, w: &str, engine: &str) {
             return;
         }
     };
-    c.flag("--quantization", q);
+    c.flag("--quantization", &q);
 }

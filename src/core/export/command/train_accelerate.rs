@@ -57,12 +57,8 @@ pub(super) fn train(l: &Launch, c: &mut Command) {
             o.dp, o.tp, o.dp, o.tp
         ));
     } else if cfg.trainer == Trainer::Deepspeed && o.pp > 1 {
-        // DeepSpeed's pipeline engine (`deepspeed.pipe.PipelineModule`,
-        // deepspeed.ai/tutorials/pipeline, read 2026-12-01).
-        c.note(format!(
-            "the plan runs {} pipeline stages: in train.py, deepspeed.pipe.PipelineModule(layers=…, num_stages={}) with the DeepSpeed engine (ZeRO stage 0-1); accelerate launch has no such flag",
-            o.pp, o.pp
-        ));
+        // DeepSpeed's pipeline engine (deepspeed.ai/tutorials/pipeline, read 2026-12-01).
+        c.note(format!("the plan's {} pipeline stages: deepspeed.pipe.PipelineModule(num_stages={}) in train.py (ZeRO 0-1)", o.pp, o.pp));
     } else if o.tp > 1 || o.pp > 1 {
         c.note(format!(
             "the plan is tensor-parallel {} × pipeline {}: Megatron-LM's --tensor-model-parallel-size {} --pipeline-model-parallel-size {}; accelerate launch has no such flags",
@@ -70,22 +66,22 @@ pub(super) fn train(l: &Launch, c: &mut Command) {
         ));
     }
     c.words(&["accelerate", "launch"]);
-    c.flag("--num_processes", procs);
-    c.flag("--num_machines", o.instances.max(1));
+    c.flag("--num_processes", &procs);
+    c.flag("--num_machines", &o.instances.max(1));
     if o.instances > 1 {
         c.note("SKYPILOT_NODE_RANK and HEAD_IP come from the SkyPilot task (or set them yourself)");
-        c.flag("--machine_rank", "$SKYPILOT_NODE_RANK");
-        c.flag("--main_process_ip", "$HEAD_IP");
-        c.flag("--main_process_port", 29500);
+        c.flag("--machine_rank", &"$SKYPILOT_NODE_RANK");
+        c.flag("--main_process_ip", &"$HEAD_IP");
+        c.flag("--main_process_port", &29500);
     }
     match l.answer.weight_format.as_str() {
-        "fp16" => c.flag("--mixed_precision", "fp16"),
-        "bf16" | "nf4" => c.flag("--mixed_precision", "bf16"),
+        "fp16" => c.flag("--mixed_precision", &"fp16"),
+        "bf16" | "nf4" => c.flag("--mixed_precision", &"bf16"),
         _ => {}
     }
     if uses_deepspeed(l) {
         c.words(&["--use_deepspeed"]);
-        c.flag("--zero_stage", cfg.zero);
+        c.flag("--zero_stage", &cfg.zero);
     } else if procs > 1 {
         c.words(&["--multi_gpu"]);
     }

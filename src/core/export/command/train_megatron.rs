@@ -12,22 +12,10 @@ pub(super) fn train(l: &Launch, c: &mut Command) {
     let cfg = &l.cfg;
     let (lay, m) = layout(l);
     let mb = cfg.mb.max(1);
-    c.note("pretrain_gpt.py: Megatron-LM's GPT training script (run from its checkout); add the model's shape (--num-layers, --hidden-size,");
-    c.note(format!(
-        "--num-attention-heads, --ffn-hidden-size, --num-query-groups, … of {}), the data (--data-path, --tokenizer-type) and the schedule",
-        l.answer.model_name
-    ));
-    if cfg.task == Task::Finetune {
-        c.note("fine-tuning: --load the pretrained checkpoint (Megatron format); --finetune starts from its weights at step 0");
-    }
+    c.note(format!("add {}'s shape (--num-layers, --hidden-size, …), --data-path, --tokenizer-type (and --load to fine-tune)", l.answer.model_name));
     if cfg.method != Method::Full && cfg.task == Task::Finetune {
-        c.note(format!(
-            "pretrain_gpt.py has no {} (NVIDIA's Megatron Bridge adds PEFT): this command trains every weight, unlike the plan's rank-{} adapters",
-            cfg.method, cfg.rank
-        ));
-    }
-    if lay.pp > 1 {
-        c.note(format!("global batch = micro-batch {mb} × data-parallel {} × {m} micro-batches per step (the plan's 1F1B schedule)", lay.dp));
+        // pretrain_gpt.py trains every weight (PEFT lives in NVIDIA's Megatron Bridge).
+        c.no_flag(&cfg.method);
     }
     c.words(&["torchrun"]);
     torchrun_flags(l, c, false);
@@ -35,32 +23,26 @@ pub(super) fn train(l: &Launch, c: &mut Command) {
     if cfg.task == Task::Finetune {
         c.words(&["--finetune"]);
     }
-    c.flag("--tensor-model-parallel-size", lay.tp);
-    c.flag("--pipeline-model-parallel-size", lay.pp);
+    c.flag("--tensor-model-parallel-size", &lay.tp);
+    c.flag("--pipeline-model-parallel-size", &lay.pp);
     // The estimator divides activations by tp: sequence parallelism
     // (estimate/train.rs, Korthikanti et al. 2022 Table 2).
     if lay.tp > 1 {
         c.words(&["--sequence-parallel"]);
     }
-    c.flag("--micro-batch-size", mb);
-    c.flag("--global-batch-size", u64::from(mb) * u64::from(lay.dp) * u64::from(m));
-    c.flag("--seq-length", cfg.seq);
-    c.flag("--max-position-embeddings", cfg.seq);
+    c.flag("--micro-batch-size", &mb);
+    // m micro-batches per step and data-parallel rank (the estimator's 1F1B schedule).
+    c.flag("--global-batch-size", &(u64::from(mb) * u64::from(lay.dp) * u64::from(m)));
+    c.flag("--seq-length", &cfg.seq);
+    c.flag("--max-position-embeddings", &cfg.seq);
     match l.answer.weight_format.as_str() {
         "fp16" => c.words(&["--fp16"]),
         "bf16" | "nf4" => c.words(&["--bf16"]),
-        "fp8" => {
-            c.words(&["--bf16"]);
-            c.flag("--fp8-format", "hybrid");
-        }
-        other => c.note(format!("{other} weights: Megatron-LM trains in fp32 without --bf16/--fp16")),
+        "fp8" => c.words(&["--bf16", "--fp8-format", "hybrid"]),
+        other => c.no_flag(&other),
     }
     match cfg.gc {
-        Checkpointing::Full => {
-            c.flag("--recompute-granularity", "full");
-            c.flag("--recompute-method", "uniform");
-            c.flag("--recompute-num-layers", 1);
-        }
+        Checkpointing::Full => c.words(&["--recompute-granularity", "full", "--recompute-method", "uniform", "--recompute-num-layers", "1"]),
         // Megatron's selective recomputation: the attention core
         // (`--recompute-activations` sets granularity `selective`).
         Checkpointing::Selective => c.words(&["--recompute-activations"]),
@@ -71,22 +53,21 @@ pub(super) fn train(l: &Launch, c: &mut Command) {
         // ZeRO-1: the distributed optimizer shards optimizer states and
         // fp32 main weights over data-parallel ranks.
         1 => c.words(&["--use-distributed-optimizer"]),
-        z => {
-            // ZeRO-2/3: Megatron-FSDP's gradient (and parameter) sharding,
-            // which asks for its own checkpoint format (arguments.py).
-            c.words(&["--use-megatron-fsdp"]);
-            c.flag("--data-parallel-sharding-strategy", if z >= 3 { "optim_grads_params" } else { "optim_grads" });
-            c.flag("--ckpt-format", "fsdp_dtensor");
-        }
+        // ZeRO-2/3: Megatron-FSDP's gradient (and parameter) sharding,
+        // which asks for its own checkpoint format (arguments.py).
+        z => c.words(&[
+            "--use-megatron-fsdp",
+            "--data-parallel-sharding-strategy",
+            if z >= 3 { "optim_grads_params" } else { "optim_grads" },
+            "--ckpt-format",
+            "fsdp_dtensor",
+        ]),
     }
     if cfg.optim_offload {
         // arguments.py asserts the precision-aware optimizer with CPU offload.
         c.words(&["--optimizer-cpu-offload", "--use-precision-aware-optimizer"]);
     }
-    if cfg.param_offload {
-        c.note("Megatron-LM has no parameter offload: the plan keeps parameters on the GPU");
-    }
-    if cfg.act_offload == Some(true) {
-        c.note("the plan offloads activations: Megatron-LM's activation offload is set in its transformer config, not a launch flag here");
+    if cfg.param_offload || cfg.act_offload == Some(true) {
+        c.no_flag(&"offload");
     }
 }

@@ -18,27 +18,19 @@ pub(super) fn train(l: &Launch, c: &mut Command) {
         _ if offload => "\"unsloth\"",
         _ => "True",
     };
-    c.note("train.py: your Unsloth script (FastLanguageModel + TRL's SFTTrainer); give it the plan's values:");
+    let full = cfg.method == Method::Full || cfg.task == Task::Pretrain;
+    let lora = if full { String::new() } else { format!(", r={} on {}", cfg.rank, cfg.targets) };
     c.note(format!(
-        "from_pretrained(max_seq_length={}, load_in_4bit={}, full_finetuning={}), use_gradient_checkpointing={gc}",
+        "train.py (Unsloth): max_seq_length={}, load_in_4bit={}, full_finetuning={full}, use_gradient_checkpointing={gc}{lora},",
         cfg.seq,
-        if cfg.method == Method::Qlora { "True" } else { "False" },
-        if cfg.method == Method::Full || cfg.task == Task::Pretrain { "True" } else { "False" }
+        cfg.method == Method::Qlora
     ));
-    if cfg.method != Method::Full && cfg.task == Task::Finetune {
-        c.note(format!("get_peft_model(r={}, target_modules={})", cfg.rank, cfg.targets));
-    }
-    let precision = match l.answer.weight_format.as_str() {
-        "fp16" => ", fp16=True",
-        "bf16" | "nf4" => ", bf16=True",
-        _ => "",
-    };
-    c.note(format!("SFTConfig(per_device_train_batch_size={}, gradient_accumulation_steps=1{precision})", cfg.mb.max(1)));
+    c.note(format!("per_device_train_batch_size={}, gradient_accumulation_steps=1, {}", cfg.mb.max(1), l.answer.weight_format));
     if cfg.gc == Checkpointing::Selective {
-        c.note("Unsloth checkpoints whole layers: full checkpointing, slower than the plan's selective");
+        c.no_flag(&"op-level selective checkpointing (full instead)");
     }
     if cfg.zero > 0 {
-        c.note(format!("Unsloth runs one whole model copy per GPU: the plan's ZeRO-{} sharding has no Unsloth setting", cfg.zero));
+        c.no_flag(&"ZeRO (one model copy per GPU)");
     }
     if processes(l) > 1 {
         c.words(&["torchrun"]);

@@ -75,15 +75,14 @@ pub fn engine(l: &Launch) -> Command {
 /// The command of one copy of the plan, listening on `port` (serving).
 pub fn engine_on(l: &Launch, port: u32) -> Command {
     let mut c = Command::default();
-    if l.media_training {
-        // The support matrix's version is transformers'; diffusers has no row.
-        c.note(format!("diffusers + accelerate — {} on {} × {}", l.answer.model_name, l.offer.gpus, l.offer.gpu));
-    } else if let Some(s) = l.cfg.is_training().then(|| stack(l.cfg.trainer)).flatten() {
-        c.note(format!("{} {} — {} on {} × {}", s.name, s.version, l.answer.model_name, l.offer.gpus, l.offer.gpu));
-    } else {
-        let name = engine_name(l.cfg.task, l.cfg.engine);
-        c.note(format!("{name} {} — {} on {} × {}", l.engine_version, l.answer.model_name, l.offer.gpus, l.offer.gpu));
-    }
+    // The support matrix's version is transformers'; diffusers has no row.
+    let (name, version) = match l.cfg.is_training().then(|| stack(l.cfg.trainer)).flatten() {
+        _ if l.media_training => ("diffusers + accelerate", ""),
+        Some(s) => (s.name, s.version),
+        None => (engine_name(l.cfg.task, l.cfg.engine), l.engine_version.as_str()),
+    };
+    let sep = if version.is_empty() { "" } else { " " };
+    c.note(format!("{name}{sep}{version} — {} on {} × {}", l.answer.model_name, l.offer.gpus, l.offer.gpu));
     match l.cfg.task {
         Task::Serve => serve::serve(l, port, &mut c),
         Task::Finetune | Task::Pretrain => train(l, &mut c),

@@ -13,7 +13,7 @@ use super::{processes, torchrun_flags, Command};
 pub(super) fn train(l: &Launch, c: &mut Command) {
     let cfg = &l.cfg;
     let o = l.offer;
-    c.note(format!("config.yml: your Axolotl config for {} (base_model, datasets)", l.answer.model_name));
+    c.note("config.yml: your Axolotl config for the model (base_model, datasets)");
     c.words(&["axolotl", "train", "config.yml"]);
     if cfg.task == Task::Finetune && cfg.method != Method::Full {
         c.flag("--adapter", &cfg.method);

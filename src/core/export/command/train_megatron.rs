@@ -12,7 +12,7 @@ pub(super) fn train(l: &Launch, c: &mut Command) {
     let cfg = &l.cfg;
     let (lay, m) = layout(l);
     let mb = cfg.mb.max(1);
-    c.note(format!("add {}'s shape (--num-layers, --hidden-size, …), --data-path, --tokenizer-type (and --load to fine-tune)", l.answer.model_name));
+    c.note("add the model's shape (--num-layers, --hidden-size, …), --data-path, --tokenizer-type (and --load to fine-tune)");
     if cfg.method != Method::Full && cfg.task == Task::Finetune {
         // pretrain_gpt.py trains every weight (PEFT lives in NVIDIA's Megatron Bridge).
         c.no_flag(&cfg.method);
@@ -51,7 +51,9 @@ pub(super) fn train(l: &Launch, c: &mut Command) {
     match cfg.zero {
         0 => {}
         // ZeRO-1: the distributed optimizer shards optimizer states and
-        // fp32 main weights over data-parallel ranks.
+        // fp32 main weights, not gradients ("6 + 12/d" bytes per parameter
+        // for bf16 with fp32 gradients, NVIDIA/Megatron-LM@d98e8a64
+        // docs/user-guide/features/dist_optimizer.md).
         1 => c.words(&["--use-distributed-optimizer"]),
         // ZeRO-2/3: Megatron-FSDP's gradient (and parameter) sharding,
         // which asks for its own checkpoint format (arguments.py).

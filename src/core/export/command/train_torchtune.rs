@@ -33,10 +33,8 @@ pub(super) fn train(l: &Launch, c: &mut Command) {
         (true, true) => "lora_finetune_single_device",
         (true, false) => "lora_finetune_distributed",
     };
-    // QLoRA: a config whose model is a qlora_ builder; pre-training runs
-    // the full recipe.
-    let kind = if adapter { cfg.method.as_str() } else { "full" };
-    c.note(format!("CONFIG: torchtune's {kind} config for {} (`tune ls`)", l.answer.model_name));
+    // Pre-training runs the full recipe.
+    c.note("CONFIG: torchtune's config for the model and recipe (`tune ls`; QLoRA: a qlora_ model builder)");
     c.words(&["tune", "run"]);
     if !single {
         torchrun_flags(l, c, true);

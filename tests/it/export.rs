@@ -11,7 +11,7 @@ use std::fs;
 use proptest::prelude::*;
 use serde_json::Value;
 use whichgpu::core::answer::Answer;
-use whichgpu::core::config::Engine;
+use whichgpu::core::config::{Engine, Trainer};
 use whichgpu::core::estimate::engine::memory_fraction;
 use whichgpu::core::export::names::{accelerator_for, cloud_for, lookup, normalize, Named};
 use whichgpu::core::export::{for_answer, Export};
@@ -134,6 +134,11 @@ fn check_command(e: &Export, offer: &Value, json: &Value) {
         assert!(e.command.lines().all(|l| l.starts_with('#')), "said plainly, no invented command: {}", e.command);
         return;
     }
+    let media = e.command.starts_with("# diffusers + accelerate");
+    if task != "serve" && !media && !matches!(cfg.trainer, Trainer::Hf | Trainer::Deepspeed) {
+        crate::export_train::check(e, offer, &cfg);
+        return;
+    }
     let (file, program) = flags_file(task, cfg.engine);
     let m = parse_command(&e.command, program, &stored(file));
     let (tp, pp) = (offer["tp"].as_f64().expect("tp"), offer["pp"].as_f64().expect("pp"));
@@ -147,7 +152,7 @@ fn check_command(e: &Export, offer: &Value, json: &Value) {
         assert_eq!(num(&m, "--num_machines"), instances);
         // DeepSpeed for ZeRO, and for AutoTP when the plan splits layers
         // (stage 0-2); fully sharded with tensor parallelism: FSDP2 × TP.
-        let split = tp > 1.0 && pp <= 1.0 && cfg.trainer != whichgpu::core::config::Trainer::Megatron;
+        let split = tp > 1.0 && pp <= 1.0 && cfg.trainer != Trainer::Megatron;
         let (fsdp_tp, autotp) = (split && cfg.zero >= 3, split && cfg.zero < 3);
         assert_eq!(m.get("--zero_stage").map(|z| z.parse::<u8>().expect("stage")), ((cfg.zero > 0 || autotp) && !fsdp_tp).then_some(cfg.zero));
         if autotp {
@@ -201,7 +206,7 @@ fn check_command(e: &Export, offer: &Value, json: &Value) {
 }
 
 /// Every export of an answer checked; returns how many there were.
-fn check(a: &Answer) -> usize {
+pub fn check(a: &Answer) -> usize {
     let json = serde_json::to_value(a).expect("JSON");
     let exports = for_answer(a, catalog());
     let rec = &json["recommendation"];

@@ -20,6 +20,7 @@ mod contrast;
 mod currency;
 mod estimator;
 mod export;
+mod export_train;
 mod fuzz;
 mod guidance;
 mod guidance_truth;

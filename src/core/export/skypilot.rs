@@ -94,6 +94,9 @@ fn setup(l: &Launch) -> Vec<String> {
         None => format!("pip install {pkg}  # the catalog names version `{}`: pin the one you test", one_line(&l.engine_version)),
     };
     match l.cfg.task {
+        Task::Finetune | Task::Pretrain if !l.media_training && super::command::stack(l.cfg.trainer).is_some() => {
+            super::command::stack(l.cfg.trainer).map(|s| s.setup.iter().map(|x| (*x).to_string()).collect()).unwrap_or_default()
+        }
         Task::Finetune | Task::Pretrain => {
             let mut s =
                 vec![if l.media_training { "pip install diffusers peft".to_string() } else { pin("transformers") }, "pip install accelerate".to_string()];
@@ -134,6 +137,9 @@ fn run(l: &Launch, port: u32) -> Vec<String> {
     }
     if !l.serving() && l.offer.instances > 1 {
         lines.push("HEAD_IP=$(echo \"$SKYPILOT_NODE_IPS\" | head -n1)".to_string());
+    }
+    if let Some(dir) = super::command::stack(l.cfg.trainer).filter(|_| l.cfg.is_training() && !l.media_training).and_then(|s| s.workdir) {
+        lines.push(format!("cd {dir}"));
     }
     lines.extend(engine(l).render().lines().map(str::to_string));
     lines

@@ -1,0 +1,206 @@
+//! The engine command of one offer's plan: serving engines' own server
+//! commands ([`serve`]) with the layout and limits the plan assumed; for
+//! training, the launch of the stack `trainer` names, with the plan's
+//! layout and job: `accelerate launch` for the Hugging Face Trainer and
+//! DeepSpeed ([`train_accelerate`], also image-model fine-tuning),
+//! Megatron-LM's `torchrun … pretrain_gpt.py` ([`train_megatron`]),
+//! torchtitan's `torchrun -m torchtitan.train` ([`train_torchtitan`]),
+//! torchtune's `tune run` ([`train_torchtune`]), Axolotl's `axolotl
+//! train` ([`train_axolotl`]) and an Unsloth script ([`train_unsloth`]);
+//! for image, video and audio generation a plain statement that no
+//! standard server command exists. Every flag written here is in the flag
+//! list stored for that engine or stack under `tests/data/export/` with
+//! its source, and a test checks each command against it. A value the plan
+//! assumes but the tool has no flag for becomes a comment line, never an
+//! invented flag.
+
+mod serve;
+mod train_accelerate;
+mod train_axolotl;
+mod train_megatron;
+mod train_torchtitan;
+mod train_torchtune;
+mod train_unsloth;
+
+pub use train_accelerate::uses_deepspeed;
+
+use super::super::config::{Checkpointing, Task, Trainer};
+use super::super::estimate::train::Layout;
+use super::{base_port, engine_name, Launch};
+
+/// One copy's command: comment lines, then the program and its arguments
+/// (`argv` empty when there is no command to run).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Command {
+    pub notes: Vec<String>,
+    pub argv: Vec<String>,
+}
+
+impl Command {
+    /// Comment lines, then the command on one line.
+    pub fn render(&self) -> String {
+        let mut out: String = self.notes.iter().map(|n| format!("# {n}\n")).collect();
+        if !self.argv.is_empty() {
+            out.push_str(&self.argv.join(" "));
+            out.push('\n');
+        }
+        out
+    }
+
+    /// A flag and its value (not generic: one copy of the code in the Wasm).
+    pub(super) fn flag(&mut self, name: &str, value: &dyn std::fmt::Display) {
+        self.argv.push(name.to_string());
+        self.argv.push(value.to_string());
+    }
+
+    /// A value the tool has no flag for, said in a comment line.
+    pub(super) fn no_flag(&mut self, what: &dyn std::fmt::Display) {
+        self.notes.push(format!("no flag for {what}: not set by this command"));
+    }
+
+    pub(super) fn words(&mut self, words: &[&str]) {
+        self.argv.extend(words.iter().map(|w| (*w).to_string()));
+    }
+
+    pub(super) fn note(&mut self, text: impl Into<String>) {
+        self.notes.push(text.into());
+    }
+}
+
+/// The command of one copy of the plan, listening on the engine's base port.
+pub fn engine(l: &Launch) -> Command {
+    engine_on(l, base_port(l.cfg.engine))
+}
+
+/// The command of one copy of the plan, listening on `port` (serving).
+pub fn engine_on(l: &Launch, port: u32) -> Command {
+    let mut c = Command::default();
+    // The support matrix's version is transformers'; diffusers has no row.
+    let (name, version) = match l.cfg.is_training().then(|| stack(l.cfg.trainer)).flatten() {
+        _ if l.media_training => ("diffusers + accelerate", ""),
+        Some(s) => (s.name, s.version),
+        None => (engine_name(l.cfg.task, l.cfg.engine), l.engine_version.as_str()),
+    };
+    let sep = if version.is_empty() { "" } else { " " };
+    c.note(format!("{name}{sep}{version} — {} on {} × {}", l.answer.model_name, l.offer.gpus, l.offer.gpu));
+    match l.cfg.task {
+        Task::Serve => serve::serve(l, port, &mut c),
+        Task::Finetune | Task::Pretrain => train(l, &mut c),
+        Task::Generate => {
+            c.note("no standard server command exists for image, video or audio generation: run the model's own pipeline");
+            c.note(format!("(e.g. a diffusers script) with {} item(s) per batch, as the plan assumed", l.seqs_per_replica()));
+        }
+    }
+    c
+}
+
+/// A training stack with a launch of its own: what it is called, the
+/// version its flags were checked against (`tests/data/export/<stack>.flags`
+/// names the source) and how the SkyPilot task installs it.
+/// `static/support.csv` has rows for serving engines and transformers
+/// only, so these versions are the checked ones, said as such.
+pub struct Stack {
+    pub name: &'static str,
+    pub version: &'static str,
+    /// Setup lines, run in the task's working directory.
+    pub setup: &'static [&'static str],
+    /// A directory the launch runs in (the stack's own checkout).
+    pub workdir: Option<&'static str>,
+}
+
+/// The stack `trainer` launches with its own command (`None`: the
+/// Hugging Face Trainer and DeepSpeed, launched by accelerate).
+pub fn stack(trainer: Trainer) -> Option<Stack> {
+    const NOTE: &str = "# the version whichgpu checked its flags against (static/support.csv has no row)";
+    let s = match trainer {
+        Trainer::Hf | Trainer::Deepspeed => return None,
+        Trainer::Megatron => Stack {
+            name: "Megatron-LM",
+            version: "d98e8a64 (main, 2026-08-22)",
+            setup: &[
+                NOTE,
+                "# in NVIDIA's PyTorch container (Transformer Engine, Apex)",
+                "git clone https://github.com/NVIDIA/Megatron-LM && git -C Megatron-LM checkout d98e8a64ddf34856e74b24714e3bedb2f5a39553",
+                "pip install -e ./Megatron-LM",
+            ],
+            workdir: Some("Megatron-LM"),
+        },
+        Trainer::Torchtitan => Stack {
+            name: "torchtitan",
+            version: "v0.2.2",
+            setup: &[NOTE, "git clone --branch v0.2.2 https://github.com/pytorch/torchtitan", "pip install -e ./torchtitan"],
+            workdir: Some("torchtitan"),
+        },
+        Trainer::Torchtune => Stack { name: "torchtune", version: "0.6.1", setup: &[NOTE, "pip install torchao \"torchtune==0.6.1\""], workdir: None },
+        Trainer::Axolotl => Stack {
+            name: "Axolotl",
+            version: "0.18.0",
+            setup: &[NOTE, "pip install \"axolotl[deepspeed]==0.18.0\"", "axolotl fetch deepspeed_configs"],
+            workdir: None,
+        },
+        Trainer::Unsloth => {
+            Stack { name: "Unsloth", version: "(unpinned)", setup: &["pip install unsloth  # unpinned: static/support.csv has no row"], workdir: None }
+        }
+    };
+    Some(s)
+}
+
+/// Gradient checkpointing in words.
+fn gc_word(gc: Checkpointing) -> &'static str {
+    match gc {
+        Checkpointing::None => "off",
+        Checkpointing::Selective => "selective",
+        Checkpointing::Full => "full",
+    }
+}
+
+fn train(l: &Launch, c: &mut Command) {
+    if l.media_training {
+        return train_accelerate::train(l, c);
+    }
+    match l.cfg.trainer {
+        Trainer::Hf | Trainer::Deepspeed => train_accelerate::train(l, c),
+        Trainer::Megatron => train_megatron::train(l, c),
+        Trainer::Torchtitan => train_torchtitan::train(l, c),
+        Trainer::Torchtune => train_torchtune::train(l, c),
+        Trainer::Axolotl => train_axolotl::train(l, c),
+        Trainer::Unsloth => train_unsloth::train(l, c),
+    }
+}
+
+/// The plan's training layout and its micro-batches per optimizer step
+/// (`Layout::micro_batches`: 4·pp under pipelining, else 1; the plan has
+/// no gradient accumulation of its own).
+fn layout(l: &Launch) -> (Layout, u32) {
+    let o = l.offer;
+    let lay = Layout { dp: o.dp.max(1), tp: o.tp.max(1), pp: o.pp.max(1) };
+    let m = lay.micro_batches();
+    (lay, if m.is_finite() && m >= 1.0 { m.min(1e6) as u32 } else { 1 })
+}
+
+/// Processes of the whole job: one per GPU.
+fn processes(l: &Launch) -> u32 {
+    l.offer.gpus.max(1).saturating_mul(l.offer.instances.max(1))
+}
+
+/// torchrun's own flags: processes per node, and across instances either
+/// a fixed rank and master (`--node_rank`, `--master_addr`) or c10d
+/// rendezvous at the head (torchtune and Axolotl's multi-node guides).
+/// Source: docs.pytorch.org/docs/stable/elastic/run.html (read 2026-12-01).
+fn torchrun_flags(l: &Launch, c: &mut Command, rendezvous: bool) {
+    let o = l.offer;
+    c.flag("--nproc_per_node", &o.gpus.max(1));
+    if o.instances > 1 {
+        c.note("SKYPILOT_NODE_RANK and HEAD_IP come from the SkyPilot task (or set them yourself)");
+        c.flag("--nnodes", &o.instances);
+        if rendezvous {
+            c.flag("--rdzv_id", &"whichgpu");
+            c.flag("--rdzv_backend", &"c10d");
+            c.flag("--rdzv_endpoint", &"$HEAD_IP:29500");
+        } else {
+            c.flag("--node_rank", &"$SKYPILOT_NODE_RANK");
+            c.flag("--master_addr", &"$HEAD_IP");
+            c.flag("--master_port", &29500);
+        }
+    }
+}

@@ -1,0 +1,125 @@
+//! Serving engines' own server commands: vLLM, SGLang, llama.cpp and
+//! TensorRT-LLM with the layout, context, sequences per copy, KV-cache
+//! type and memory fraction the plan assumed.
+
+use super::super::super::config::Engine;
+use super::super::super::estimate::engine::memory_fraction;
+use super::super::Launch;
+use super::Command;
+
+pub(super) fn serve(l: &Launch, port: u32, c: &mut Command) {
+    c.note(format!(
+        "MODEL: the Hugging Face repository or local path of {} in {} weights (the catalog has no repository id)",
+        l.answer.model_name, l.answer.weight_format
+    ));
+    if l.replicas_per_node() > 1 {
+        c.note(format!("the plan runs {} copies per instance: this is one copy; start each on its own GPUs and port", l.replicas_per_node()));
+    }
+    if l.nodes_per_replica() > 1 {
+        c.note(format!(
+            "one copy spans {} instances (pipeline stages across nodes): start the engine's multi-node runtime on them first (not scripted here)",
+            l.nodes_per_replica()
+        ));
+    }
+    let (tp, pp, len, seqs) = (l.offer.tp.max(1), l.offer.pp.max(1), l.max_model_len(), l.seqs_per_replica());
+    let kv = l.answer.kv_format.as_str();
+    let w = l.answer.weight_format.as_str();
+    match l.cfg.engine {
+        Engine::Vllm => {
+            c.words(&["vllm", "serve", "$MODEL"]);
+            c.flag("--tensor-parallel-size", &tp);
+            c.flag("--pipeline-parallel-size", &pp);
+            c.flag("--max-model-len", &len);
+            c.flag("--max-num-seqs", &seqs);
+            fraction(l, c, "--gpu-memory-utilization");
+            match kv {
+                "bf16" | "fp16" => c.flag("--kv-cache-dtype", &"auto"),
+                "fp8" => c.flag("--kv-cache-dtype", &"fp8"),
+                other => c.note(format!("vLLM has no {other} KV-cache type in the checked versions: the plan's {other} KV cache has no flag")),
+            }
+            quantization(c, w, "vLLM");
+            c.flag("--port", &port);
+        }
+        Engine::Sglang => {
+            c.words(&["python", "-m", "sglang.launch_server", "--model-path", "$MODEL"]);
+            c.flag("--tp-size", &tp);
+            c.flag("--pp-size", &pp);
+            c.flag("--context-length", &len);
+            c.flag("--max-running-requests", &seqs);
+            fraction(l, c, "--mem-fraction-static");
+            match kv {
+                "bf16" | "fp16" => c.flag("--kv-cache-dtype", &"auto"),
+                "fp8" => c.flag("--kv-cache-dtype", &"fp8_e4m3"),
+                other => c.note(format!("SGLang has no {other} KV-cache type in the checked source: the plan's {other} KV cache has no flag")),
+            }
+            quantization(c, w, "SGLang");
+            c.flag("--port", &port);
+        }
+        Engine::LlamaCpp => {
+            if !w.starts_with("gguf") {
+                c.note(format!("llama.cpp loads GGUF files only: MODEL must be a GGUF conversion (the plan assumed {w})"));
+            }
+            c.note(format!("-c is the context of all {seqs} slots together: {len} tokens per slot"));
+            c.words(&["llama-server", "-m", "$MODEL"]);
+            // Every layer on the GPU(s): the plan keeps the whole model in GPU memory.
+            c.flag("-ngl", &999);
+            c.flag("-c", &(u64::from(len) * u64::from(seqs)));
+            c.flag("-np", &seqs);
+            match kv {
+                "bf16" | "fp16" | "q8_0" | "q4_0" => {
+                    let t = if kv == "fp16" { "f16" } else { kv };
+                    c.flag("-ctk", &t);
+                    c.flag("-ctv", &t);
+                }
+                other => c.note(format!("llama.cpp has no {other} KV-cache type: the plan's {other} KV cache has no flag")),
+            }
+            c.flag("-sm", &if pp > 1 { "layer" } else { "none" });
+            c.note("llama.cpp takes no memory fraction: it allocates exactly the context it is given");
+            c.flag("--port", &port);
+        }
+        Engine::TrtLlm => {
+            c.words(&["trtllm-serve", "$MODEL"]);
+            c.flag("--tp_size", &tp);
+            c.flag("--pp_size", &pp);
+            c.flag("--max_seq_len", &len);
+            c.flag("--max_batch_size", &seqs);
+            fraction(l, c, "--kv_cache_free_gpu_memory_fraction");
+            if !matches!(kv, "bf16" | "fp16") {
+                c.note(format!("trtllm-serve has no KV-cache type flag: the plan's {kv} KV cache is set in an --extra_llm_api_options file"));
+            }
+            if !matches!(w, "bf16" | "fp16") {
+                c.note(format!("trtllm-serve has no quantization flag: use a checkpoint already quantized to {w}"));
+            }
+            c.flag("--port", &port);
+        }
+        Engine::Hf => {
+            c.note("transformers has no standard server command in this export: load the model in your own server with");
+            c.note(format!("device_map=\"auto\" over {} GPU(s), up to {seqs} sequences of {len} tokens, as the plan assumed", tp * pp));
+        }
+    }
+}
+
+/// The memory share the plan assumed, as the engine's flag.
+fn fraction(l: &Launch, c: &mut Command, flag: &str) {
+    if let Some(f) = memory_fraction(l.cfg.engine) {
+        c.flag(flag, &format!("{f}"));
+    }
+}
+
+/// The weight format as a `--quantization` value where the engine
+/// quantizes or loads it by name; the checkpoint decides otherwise.
+fn quantization(c: &mut Command, w: &str, engine: &str) {
+    let q = match w {
+        "bf16" | "fp16" | "fp32" => return,
+        "fp8" => "fp8",
+        "int4-awq" => "awq",
+        "int4-gptq" => "gptq",
+        "int8-bnb" | "nf4" => "bitsandbytes",
+        _ if w.starts_with("gguf") => "gguf",
+        other => {
+            c.note(format!("{engine} reads the {other} quantization from the checkpoint's own config: no flag"));
+            return;
+        }
+    };
+    c.flag("--quantization", &q);
+}

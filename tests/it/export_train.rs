@@ -1,0 +1,330 @@
+//! The training launch of each stack (`trainer=`): every word the command
+//! writes is a flag, config override or positional word of that stack's
+//! list under `tests/data/export/<stack>.flags` (with its source), the
+//! parallel degrees and process counts equal the plan's, the batch is the
+//! plan's micro-batch, and the command is the chosen stack's own. The
+//! Hugging Face Trainer and DeepSpeed keep `accelerate launch`
+//! (`export::check_command`). Property tests run over generated jobs.
+
+use std::collections::HashMap;
+use std::fs;
+
+use proptest::prelude::*;
+use serde_json::Value;
+use whichgpu::core::config::{Checkpointing, Config, Method, Task, Trainer};
+use whichgpu::core::export::{for_answer, Export};
+
+use crate::common::{answer, catalog};
+
+/// A stored list: first word the flag, override (`key=`) or bare word,
+/// the rest the values the export may write (`*` any).
+fn stored(file: &str) -> HashMap<String, Vec<String>> {
+    let text = fs::read_to_string(format!("tests/data/export/{file}")).expect("stored list");
+    assert!(text.lines().any(|l| l.starts_with("# ") && l.contains('@') && l.contains("read 2026")), "{file} names its source and date");
+    text.lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| {
+            let mut w = l.split_whitespace().map(str::to_string);
+            (w.next().unwrap_or_default(), w.collect())
+        })
+        .collect()
+}
+
+/// The words of the one command line after `program`, each checked
+/// against `allowed`: flags with their values, `key=value` overrides, bare
+/// words. Returns flag or key → value ("" for a switch or bare word).
+fn parse(command: &str, program: &str, allowed: &HashMap<String, Vec<String>>) -> HashMap<String, String> {
+    let lines: Vec<&str> = command.lines().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(lines.len(), 1, "one command line: {command}");
+    let args = lines[0].strip_prefix(program).unwrap_or_else(|| panic!("starts with `{program}`: {command}"));
+    let words: Vec<&str> = args.split_whitespace().map(|w| w.trim_matches('\'')).collect();
+    let check = |key: &str, value: &str| {
+        let values = allowed.get(key).unwrap_or_else(|| panic!("`{key}` is not in the stored list: {command}"));
+        assert!(values.iter().any(|a| a == "*" || a == value), "{key} {value} is not a stored value: {command}");
+    };
+    let mut out = HashMap::new();
+    let mut i = 0;
+    while i < words.len() {
+        let w = words[i];
+        if w.starts_with('-') {
+            let values = allowed.get(w).unwrap_or_else(|| panic!("flag {w} is not in the stored list: {command}"));
+            if values.is_empty() {
+                out.insert(w.to_string(), String::new());
+            } else {
+                let v = words.get(i + 1).unwrap_or_else(|| panic!("{w} has a value: {command}"));
+                check(w, v);
+                out.insert(w.to_string(), v.to_string());
+                i += 1;
+            }
+        } else if let Some((k, v)) = w.split_once('=') {
+            let key = format!("{k}=");
+            check(&key, v);
+            out.insert(key, v.to_string());
+        } else {
+            let values = allowed.get(w).unwrap_or_else(|| panic!("word `{w}` is not in the stored list: {command}"));
+            assert!(values.is_empty(), "`{w}` is listed as a flag with values: {command}");
+            out.insert(w.to_string(), String::new());
+        }
+        i += 1;
+    }
+    out
+}
+
+fn num(m: &HashMap<String, String>, flag: &str) -> u64 {
+    m.get(flag).unwrap_or_else(|| panic!("{flag} set in {m:?}")).parse().expect("a number")
+}
+
+/// The plan's layout as the JSON gives it.
+struct Plan {
+    gpus: u64,
+    instances: u64,
+    dp: u64,
+    tp: u64,
+    pp: u64,
+    mb: u64,
+}
+
+impl Plan {
+    fn of(offer: &Value) -> Plan {
+        let n = |k: &str| offer[k].as_u64().unwrap_or_else(|| panic!("{k}"));
+        let mb = offer["batch"].as_f64().expect("batch").ceil().max(1.0) as u64;
+        Plan { gpus: n("gpus"), instances: n("instances"), dp: n("dp"), tp: n("tp"), pp: n("pp"), mb }
+    }
+
+    fn procs(&self) -> u64 {
+        self.gpus * self.instances
+    }
+
+    /// Micro-batches per step: 4·pp under pipelining (the estimator's 1F1B schedule).
+    fn micro_batches(&self) -> u64 {
+        if self.pp > 1 {
+            4 * self.pp
+        } else {
+            1
+        }
+    }
+}
+
+/// torchrun's process counts (several GPUs), as the plan has them.
+fn check_torchrun(m: &HashMap<String, String>, p: &Plan, command: &str) {
+    assert_eq!(num(m, "--nproc_per_node"), p.gpus, "{command}");
+    if p.instances > 1 {
+        assert_eq!(num(m, "--nnodes"), p.instances, "{command}");
+        assert!(command.contains("$HEAD_IP"), "multi-node from the SkyPilot task's head: {command}");
+    } else {
+        assert!(!m.contains_key("--nnodes"), "{command}");
+    }
+}
+
+/// Checks one training export of a stack with its own launch.
+pub fn check(e: &Export, offer: &Value, cfg: &Config) {
+    let p = Plan::of(offer);
+    let c = e.command.as_str();
+    // Every GPU the offer rents runs one rank of the plan's layout.
+    assert_eq!(p.dp * p.tp * p.pp, p.procs(), "dp × tp × pp = GPUs: {offer}");
+    let mb = u64::from(cfg.mb.max(1));
+    assert_eq!(p.mb, mb, "the plan's micro-batch is the link's");
+    let finetune_adapter = cfg.task == Task::Finetune && cfg.method != Method::Full;
+    // The SkyPilot task installs the stack it launches.
+    let install = match cfg.trainer {
+        Trainer::Megatron => "git clone https://github.com/NVIDIA/Megatron-LM",
+        Trainer::Torchtitan => "git clone --branch v0.2.2 https://github.com/pytorch/torchtitan",
+        Trainer::Torchtune => "pip install torchao \"torchtune==0.6.1\"",
+        Trainer::Axolotl => "pip install \"axolotl[deepspeed]==0.18.0\"",
+        _ => "pip install unsloth",
+    };
+    assert!(e.skypilot_yaml.contains(install) && !e.skypilot_yaml.contains("pip install accelerate"), "{}", e.skypilot_yaml);
+    match cfg.trainer {
+        Trainer::Megatron => {
+            assert!(c.starts_with("# Megatron-LM "), "{c}");
+            let m = parse(c, "torchrun ", &stored("megatron.flags"));
+            assert!(m.contains_key("pretrain_gpt.py"));
+            check_torchrun(&m, &p, c);
+            assert_eq!(num(&m, "--tensor-model-parallel-size"), p.tp);
+            assert_eq!(num(&m, "--pipeline-model-parallel-size"), p.pp);
+            assert_eq!(m.contains_key("--sequence-parallel"), p.tp > 1, "sequence parallel exactly when tp > 1: {c}");
+            assert_eq!(num(&m, "--micro-batch-size"), mb);
+            assert_eq!(num(&m, "--global-batch-size"), mb * p.dp * p.micro_batches());
+            assert_eq!(num(&m, "--seq-length"), u64::from(cfg.seq));
+            assert_eq!(m.get("--recompute-granularity").map(String::as_str), (cfg.gc == Checkpointing::Full).then_some("full"));
+            assert_eq!(m.contains_key("--recompute-activations"), cfg.gc == Checkpointing::Selective);
+            assert_eq!(m.contains_key("--use-distributed-optimizer"), cfg.zero == 1);
+            assert_eq!(m.contains_key("--use-megatron-fsdp"), cfg.zero >= 2);
+            if finetune_adapter {
+                assert!(c.contains(&format!("no flag for {}", cfg.method)), "the missing adapters are said: {c}");
+            }
+        }
+        Trainer::Torchtitan => {
+            assert!(c.starts_with("# torchtitan "), "{c}");
+            let m = parse(c, "torchrun ", &stored("torchtitan.flags"));
+            assert_eq!(m.get("-m").map(String::as_str), Some("torchtitan.train"));
+            check_torchrun(&m, &p, c);
+            let (shard, rep) = (num(&m, "--parallelism.data_parallel_shard_degree"), num(&m, "--parallelism.data_parallel_replicate_degree"));
+            assert_eq!(shard * rep, p.dp, "{c}");
+            assert_eq!(shard > 1 || p.dp == 1, cfg.zero >= 1 || p.dp == 1, "FSDP2 shards under ZeRO: {c}");
+            assert_eq!(num(&m, "--parallelism.tensor_parallel_degree"), p.tp);
+            assert_eq!(num(&m, "--parallelism.pipeline_parallel_degree"), p.pp);
+            assert_eq!(shard * rep * p.tp * p.pp, p.procs(), "the degrees' product is the world size: {c}");
+            assert_eq!(num(&m, "--training.local_batch_size"), mb * p.micro_batches());
+            assert_eq!(num(&m, "--training.seq_len"), u64::from(cfg.seq));
+            assert_eq!(m.get("--activation_checkpoint.mode").map(String::as_str), Some(cfg.gc.as_str()));
+            assert_eq!(m.contains_key("--training.enable_cpu_offload"), cfg.param_offload);
+        }
+        Trainer::Torchtune => {
+            assert!(c.starts_with("# torchtune "), "{c}");
+            assert_eq!((p.tp, p.pp), (1, 1), "torchtune plans are data parallel");
+            let m = parse(c, "tune run ", &stored("torchtune.flags"));
+            let full = cfg.method == Method::Full || cfg.task == Task::Pretrain;
+            let recipe = format!("{}_finetune_{}", if full { "full" } else { "lora" }, if p.procs() == 1 { "single_device" } else { "distributed" });
+            assert!(m.contains_key(&recipe), "{recipe}: {c}");
+            if p.procs() > 1 {
+                check_torchrun(&m, &p, c);
+            } else {
+                assert!(!m.contains_key("--nproc_per_node"));
+            }
+            assert_eq!(num(&m, "batch_size="), mb);
+            assert_eq!(num(&m, "tokenizer.max_seq_len="), u64::from(cfg.seq));
+            let gc = if cfg.gc == Checkpointing::None { "False" } else { "True" };
+            assert_eq!(m.get("enable_activation_checkpointing=").map(String::as_str), Some(gc));
+            assert_eq!(m.contains_key("model.lora_rank="), finetune_adapter);
+            if finetune_adapter {
+                assert_eq!(num(&m, "model.lora_rank="), u64::from(cfg.rank));
+            }
+        }
+        Trainer::Axolotl => {
+            assert!(c.starts_with("# Axolotl "), "{c}");
+            let m = parse(c, "axolotl train config.yml", &stored("axolotl.flags"));
+            assert_eq!(num(&m, "--micro-batch-size"), mb);
+            assert_eq!(num(&m, "--sequence-len"), u64::from(cfg.seq));
+            assert_eq!(m.get("--adapter").map(String::as_str), finetune_adapter.then(|| cfg.method.as_str()));
+            if finetune_adapter {
+                assert_eq!(num(&m, "--lora-r"), u64::from(cfg.rank));
+            }
+            assert_eq!(p.pp, 1, "Axolotl plans have no pipeline");
+            if p.tp > 1 {
+                assert_eq!(num(&m, "--tensor-parallel-size"), p.tp);
+                if cfg.zero >= 3 {
+                    assert_eq!(num(&m, "--dp-shard-size") * p.tp, p.procs(), "{c}");
+                }
+            } else {
+                assert!(!m.contains_key("--tensor-parallel-size"));
+            }
+            let ds = m.get("--deepspeed").map(String::as_str);
+            if cfg.zero > 0 && !(p.tp > 1 && cfg.zero >= 3) {
+                assert!(ds.is_some_and(|d| d.starts_with(&format!("deepspeed_configs/zero{}", cfg.zero))), "{c}");
+            } else {
+                assert!(ds.is_none(), "{c}");
+            }
+            if p.procs() > 1 {
+                assert_eq!(m.get("--launcher").map(String::as_str), Some("torchrun"));
+                check_torchrun(&m, &p, c);
+            } else {
+                assert!(!m.contains_key("--launcher"));
+            }
+        }
+        Trainer::Unsloth => {
+            assert!(c.starts_with("# Unsloth "), "{c}");
+            assert_eq!((p.tp, p.pp), (1, 1), "Unsloth plans are data parallel");
+            assert!(c.contains(&format!("per_device_train_batch_size={mb}")) && c.contains(&format!("max_seq_length={}", cfg.seq)), "{c}");
+            if p.procs() > 1 {
+                let m = parse(c, "torchrun ", &stored("unsloth.flags"));
+                check_torchrun(&m, &p, c);
+                assert!(m.contains_key("train.py"));
+            } else {
+                let m = parse(c, "python ", &stored("unsloth.flags"));
+                assert!(m.contains_key("train.py"));
+            }
+        }
+        Trainer::Hf | Trainer::Deepspeed => unreachable!("accelerate: export::check_command"),
+    }
+}
+
+/// Every export of a training answer checked through `export::check`;
+/// returns the plans' (tp, pp) layouts.
+fn exports(q: &str) -> Vec<(u64, u64)> {
+    let a = answer(q);
+    crate::export::check(&a);
+    let json = serde_json::to_value(&a).expect("JSON");
+    for_answer(&a, catalog())
+        .iter()
+        .map(|e| {
+            let offer = json["offers"].as_array().expect("offers").iter().find(|o| o["id"].as_str() == Some(&e.offer)).expect("the offer");
+            (offer["tp"].as_u64().expect("tp"), offer["pp"].as_u64().expect("pp"))
+        })
+        .collect()
+}
+
+#[test]
+fn each_stack_launches_its_own_command_with_the_plans_split() {
+    // Jobs big enough to split layers where the stack can.
+    let split = [
+        "task=pretrain&model=llama-3.1-70b&trainer=megatron&nodes=2&zero=1&gc=selective",
+        "task=pretrain&model=llama-3.1-70b&trainer=torchtitan&zero=0&gc=selective",
+        "task=pretrain&model=llama-3.1-70b&trainer=torchtitan&zero=1",
+        "task=finetune&model=llama-3.1-70b&method=lora&trainer=axolotl&zero=1",
+    ];
+    for q in split {
+        let layouts = exports(q);
+        assert!(!layouts.is_empty(), "{q} exports its pick");
+        assert!(layouts.iter().any(|&(tp, pp)| tp > 1 || pp > 1), "{q}: some plan splits layers, so the degrees are checked");
+    }
+    let single = [
+        "task=finetune&model=llama-3.1-8b&method=qlora&trainer=unsloth",
+        "task=finetune&model=llama-3.1-8b&method=lora&trainer=torchtune&gpus=2",
+        "task=finetune&model=llama-3.1-8b&method=full&trainer=torchtune",
+        "task=finetune&model=llama-3.1-8b&method=lora&trainer=axolotl&nodes=2&gpus=8",
+        "task=finetune&model=qwen2.5-7b&method=full&trainer=unsloth&gpus=4",
+    ];
+    for q in single {
+        assert!(!exports(q).is_empty(), "{q} exports its pick");
+    }
+}
+
+#[test]
+fn a_megatron_plan_that_splits_layers_says_so_in_its_flags() {
+    let q = "task=pretrain&model=llama-3.1-70b&trainer=megatron&nodes=2";
+    let a = answer(q);
+    let json = serde_json::to_value(&a).expect("JSON");
+    let mut split = 0;
+    for e in for_answer(&a, catalog()) {
+        let offer = json["offers"].as_array().expect("offers").iter().find(|o| o["id"].as_str() == Some(&e.offer)).expect("the offer");
+        let (tp, pp) = (offer["tp"].as_u64().expect("tp"), offer["pp"].as_u64().expect("pp"));
+        if tp > 1 || pp > 1 {
+            split += 1;
+            assert!(e.command.contains(&format!("--tensor-model-parallel-size {tp} --pipeline-model-parallel-size {pp}")), "{}", e.command);
+        }
+        assert!(e.skypilot_yaml.contains("git -C Megatron-LM checkout") && e.skypilot_yaml.contains("cd Megatron-LM"), "{}", e.skypilot_yaml);
+        assert!(!e.command.contains("accelerate"), "{}", e.command);
+    }
+    assert!(split > 0, "a 70B pre-training plan on Megatron-LM splits layers somewhere");
+}
+
+#[test]
+fn hf_and_deepspeed_keep_accelerate() {
+    for t in ["hf", "deepspeed"] {
+        let a = answer(&format!("task=finetune&model=llama-3.1-8b&method=full&zero=2&trainer={t}"));
+        for e in for_answer(&a, catalog()) {
+            assert!(e.command.lines().any(|l| l.starts_with("accelerate launch ")), "{}", e.command);
+            assert!(e.skypilot_yaml.contains("pip install \"transformers=="), "{}", e.skypilot_yaml);
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(40))]
+
+    #[test]
+    fn generated_stack_launches_match_their_plans(
+        trainer in prop::sample::select(vec!["megatron", "torchtitan", "torchtune", "axolotl", "unsloth"]),
+        m in prop::sample::select(vec!["llama-3.1-8b", "qwen2.5-7b", "llama-3.1-70b"]),
+        task in prop::sample::select(vec!["finetune", "pretrain"]),
+        method in prop::sample::select(vec!["full", "lora", "qlora"]),
+        zero in 0u8..4,
+        nodes in 1u32..3,
+        gc in prop::sample::select(vec!["none", "selective", "full"]),
+        mb in 1u32..4,
+    ) {
+        let tokens = if task == "pretrain" { "&tokens=1e10" } else { "" };
+        exports(&format!("task={task}&model={m}&method={method}&zero={zero}&nodes={nodes}&trainer={trainer}&gc={gc}&mb={mb}{tokens}"));
+    }
+}

@@ -194,6 +194,8 @@ pub const MESSAGES: &[(&str, &str, &str)] = &[
     ("g.train.nofit", "No offer in the catalog holds this job as configured. Each of these changes shrinks the memory every GPU holds; try them one at a time: {tries}.", "目录中没有方案能按当前配置容纳此作业。以下每项改动都会减少每块 GPU 所需的显存，可逐一尝试：{tries}。"),
     ("g.serverless.pick.always", "{offer} is serverless, billed by the second: kept on all the time it bills all {billed} hours a month, and here its rate is still below the instances' for this job. Keep at least one worker warm, so that no request waits for a start from zero ({cold} s: the platform's start plus loading the model and starting the engine).", "{offer} 是无服务器（serverless）平台，按秒计费：全天候运行时每月计满 {billed} 小时，而在这里它的费率仍低于各实例。请至少保持一个常驻 worker，以免请求等待从零启动（{cold} 秒：平台启动加上加载模型和启动引擎）。"),
     ("g.serverless.title", "Serverless or an instance?", "无服务器还是实例？"),
+    ("g.note.tight.train", "The pick has only {spare} GiB of memory to spare: a longer sequence, a larger micro-batch, allocator fragmentation or another version of the training stack can run it out of memory. Leave room, or take the next card up.", "所选方案只剩 {spare} GiB 显存余量：更长的序列、更大的微批次、显存碎片或换一个训练框架版本都可能导致显存不足。请留出余量，或选大一档的卡。"),
+    ("g.note.tight.media", "The pick has only {spare} GiB of memory to spare: a larger batch or resolution, or another version of the pipeline, can run it out of memory. Leave room, or take the next card up.", "所选方案只剩 {spare} GiB 显存余量：更大的批次或分辨率、或换一个流水线版本都可能导致显存不足。请留出余量，或选大一档的卡。"),
     ("g.note.tight", "The pick has only {spare} GiB of memory to spare: a longer prompt, more concurrent sequences or a different driver can run it out of memory. Leave room, or take the next card up.", "所选方案只剩 {spare} GiB 显存余量：更长的提示、更多并发或换驱动都可能导致显存不足。请留出余量，或选大一档的卡。"),
     ("g.method", "How this is computed", "计算方法"),
     // Media generation.
@@ -236,6 +238,8 @@ pub const MESSAGES: &[(&str, &str, &str)] = &[
     ("notice.gpus.heads", "{engine} needs a tensor-parallel size that divides the model's {heads} attention heads and divides or is a multiple of its {kv} KV heads", "{engine} 的张量并行数必须整除模型的 {heads} 个注意力头，并整除其 {kv} 个 KV 头或为其倍数"),
     ("notice.seconds", "{model} generates at most {window} s per clip; estimating a {window} s clip", "{model} 每段最多生成 {window} 秒；按 {window} 秒的片段估算"),
     ("notice.w_media", "weight format `{w}` is not used for generation models; using the model's own precision", "生成模型不使用权重格式 `{w}`；改用模型自身的精度"),
+    ("notice.method.trainer", "{trainer} has no LoRA or QLoRA adapters: method={method} is planned as a full fine-tune (method=full); for adapters choose trainer=hf, axolotl, torchtune or unsloth", "{trainer} 没有 LoRA 或 QLoRA 适配器：method={method} 按全参数微调（method=full）规划；需要适配器请选择 trainer=hf、axolotl、torchtune 或 unsloth"),
+    ("notice.zero.unsloth", "Unsloth keeps a whole model on every GPU (data parallel, no ZeRO sharding): zero={zero} is planned as zero=0", "Unsloth 在每块 GPU 上保存完整模型（数据并行，不做 ZeRO 分片）：zero={zero} 按 zero=0 规划"),
     ("notice.param_offload.trainer", "{trainer} cannot keep parameters in CPU memory; param_offload is ignored", "{trainer} 不能把参数放在 CPU 内存中；已忽略 param_offload"),
     ("notice.param_offload.zero", "parameter offload needs a fully sharded job; assuming zero=3 (FSDP / ZeRO-3) instead of zero={zero}", "参数卸载需要完全分片的训练；按 zero=3（FSDP / ZeRO-3）而非 zero={zero} 计算"),
     ("notice.params", "model=custom needs `params` (billions); assuming 7", "model=custom 需要 `params`（十亿）；按 7 计算"),

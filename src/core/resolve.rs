@@ -6,7 +6,7 @@
 use super::catalog::media::{MediaKind, MediaModel};
 use super::catalog::models::{Mla, Moe, SlidingWindow, Vision};
 use super::catalog::{Catalog, Model};
-use super::config::{Batch, Config, CustomArch, Method, Task};
+use super::config::{Batch, Config, CustomArch, Method, Task, Trainer};
 use super::estimate::media::MediaJob;
 use super::estimate::media_train::MediaTrainJob;
 use super::estimate::serve::tp_allowed;
@@ -188,7 +188,24 @@ pub fn resolve<'c>(cfg: &Config, mut notices: Vec<Notice>, catalog: &'c Catalog)
 /// Parameter offload exists for fully sharded jobs only (FSDP's
 /// `CPUOffload`, ZeRO-3's `offload_param`), and neither Unsloth nor
 /// Megatron-LM offers it (`estimate::stack`).
+///
+/// What a stack does not have is said and planned as what it does instead:
+/// Megatron-LM's `pretrain_gpt.py` and torchtitan train every weight (no
+/// LoRA or QLoRA adapters in either, `export::command::train_megatron`,
+/// `train_torchtitan`); Unsloth runs data parallel over `torchrun` with a
+/// whole model per GPU (no ZeRO sharding: unslothai/unsloth@c98312f2
+/// unsloth/models/loader.py loads each rank's model on its own device;
+/// README.md@015bdef0 "Multi-GPU: Available now").
 fn stack_notices(cfg: &mut Config, notices: &mut Vec<Notice>) {
+    let trainer = cfg.trainer.as_str();
+    if cfg.task == Task::Finetune && cfg.method != Method::Full && matches!(cfg.trainer, Trainer::Megatron | Trainer::Torchtitan) {
+        notices.push(Notice::said("method", Msg::new("notice.method.trainer").arg("trainer", trainer).arg("method", cfg.method.as_str())));
+        cfg.method = Method::Full;
+    }
+    if cfg.trainer == Trainer::Unsloth && cfg.zero > 0 {
+        notices.push(Notice::said("zero", Msg::new("notice.zero.unsloth").arg("zero", cfg.zero.to_string())));
+        cfg.zero = 0;
+    }
     if !cfg.param_offload {
         return;
     }

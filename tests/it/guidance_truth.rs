@@ -72,6 +72,15 @@ fn check(q: &str, a: &Answer) -> Result<(), TestCaseError> {
             prop_assert!(!text.contains('{'), "{q}: {} has an unfilled placeholder in {lang:?}: {text}", g.id);
         }
         let arg = |name: &str| g.msg.args.iter().find(|(n, _)| *n == name).and_then(|(_, v)| num(v));
+        // The thin-headroom note names what grows this task's peak.
+        if g.id == "tight" {
+            let want = match task {
+                "finetune" | "pretrain" => "g.note.tight.train",
+                "generate" => "g.note.tight.media",
+                _ => "g.note.tight",
+            };
+            prop_assert_eq!(g.msg.key, want, "{}: the headroom note of another task", q);
+        }
         // Serving rules stay on serving answers.
         if ["slow-decode", "kv-share", "single-gpu", "images", "fp8"].contains(&g.id) {
             prop_assert_eq!(task, "serve", "{}: serving rule `{}` on a {} answer", q, g.id, task);

@@ -252,6 +252,19 @@ fn trainer_and_offload_keys_round_trip_and_say_what_they_assume() {
     let a = whichgpu::core::evaluate::evaluate_query("task=finetune&trainer=unsloth&param_offload=1", catalog, today);
     assert!(a.notices.iter().any(|n| n.key == "param_offload" && n.message.contains("unsloth")), "{:?}", a.notices);
     assert!(!a.query.contains("param_offload"), "{}", a.query);
+    // Stacks without adapters plan LoRA as a full fine-tune, and say so.
+    for trainer in ["megatron", "torchtitan"] {
+        let a = whichgpu::core::evaluate::evaluate_query(&format!("task=finetune&trainer={trainer}&method=qlora"), catalog, today);
+        assert!(a.notices.iter().any(|n| n.key == "method" && n.message.contains(trainer)), "{trainer}: {:?}", a.notices);
+        assert!(a.query.contains("method=full") && a.weight_format != "nf4", "{trainer}: {} {}", a.query, a.weight_format);
+    }
+    // Pre-training has no method to correct.
+    let a = whichgpu::core::evaluate::evaluate_query("task=pretrain&trainer=megatron", catalog, today);
+    assert!(a.notices.iter().all(|n| n.key != "method"), "{:?}", a.notices);
+    // Unsloth has no ZeRO: said, and planned unsharded.
+    let a = whichgpu::core::evaluate::evaluate_query("task=finetune&trainer=unsloth&zero=3", catalog, today);
+    assert!(a.notices.iter().any(|n| n.key == "zero" && n.message.contains("zero=0")), "{:?}", a.notices);
+    assert!(!a.query.contains("zero=3"), "{}", a.query);
 }
 
 #[test]
@@ -415,8 +428,11 @@ mod stack_layouts {
             let cfg = Config { task, method, zero, trainer, model: Some(m.id.to_string()), tokens: Some(1e8), ..Config::default() };
             let a = evaluate(&cfg, Vec::new(), catalog, common::today());
             let p = parallelism(trainer);
+            // Stacks without adapters plan QLoRA as a full fine-tune (a notice says so).
+            let qlora = task == Task::Finetune && a.query.split('&').any(|p| p == "method=qlora");
+            prop_assert_eq!(qlora, task == Task::Finetune && method == Method::Qlora && !matches!(trainer, Trainer::Megatron | Trainer::Torchtitan), "{}", a.query);
             for o in a.offers.iter().filter(|o| o.fits) {
-                prop_assert!(task != Task::Finetune || method != Method::Qlora || o.tp == 1, "{}: QLoRA split over {} GPUs", o.id, o.tp);
+                prop_assert!(!qlora || o.tp == 1, "{}: QLoRA split over {} GPUs", o.id, o.tp);
                 prop_assert!(p.allows(o.tp, o.pp, zero), "{}: tp {} pp {} under {} zero={}", o.id, o.tp, o.pp, trainer.as_str(), zero);
             }
             for r in a.results.iter().filter(|r| r.fits) {

@@ -11,7 +11,7 @@ mod train;
 use super::answer::{Answer, GuidanceItem};
 use super::billing;
 use super::catalog::Catalog;
-use super::config::{Commit, Config, Usage};
+use super::config::{Commit, Config, Task, Usage};
 use super::messages::Msg;
 use super::plan::Planner;
 use super::units::GIB;
@@ -186,7 +186,15 @@ fn rounding(cfg: &Config, a: &Answer) -> Option<GuidanceItem> {
 pub fn tight_memory(a: &Answer) -> Option<GuidanceItem> {
     let p = a.pick()?;
     let spare = p.usable_bytes - p.need_bytes;
-    (spare < GIB.max(0.03 * p.usable_bytes)).then(|| GuidanceItem::new("tight", None, Msg::new("g.note.tight").num("spare", spare.max(0.0) / GIB, 1)))
+    // What grows the peak differs by task: a prompt or concurrent sequences
+    // when serving, a sequence or micro-batch when training, a batch or
+    // resolution when generating.
+    let key = match a.task {
+        Task::Finetune | Task::Pretrain => "g.note.tight.train",
+        Task::Generate => "g.note.tight.media",
+        Task::Serve => "g.note.tight",
+    };
+    (spare < GIB.max(0.03 * p.usable_bytes)).then(|| GuidanceItem::new("tight", None, Msg::new(key).num("spare", spare.max(0.0) / GIB, 1)))
 }
 
 /// The single changes the plan rates better, with a format's quality cost.

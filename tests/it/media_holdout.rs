@@ -139,3 +139,32 @@ fn calibrate_fit_prints_the_constants_the_fit_rows_give() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success() && text.contains("held_out") && !text.contains("fitted on the fit rows"), "{text}");
 }
+
+#[test]
+fn calibrate_refuses_to_fit_when_a_held_out_source_is_in_the_fit_part() {
+    // Give the first fit row the source of a held-out row.
+    let rows = media_fit::splits(MEASUREMENTS).expect("rows");
+    let held = rows.iter().find(|r| r.split == "held_out").expect("a held-out row");
+    let mut reader = csv::ReaderBuilder::new().from_reader(MEASUREMENTS.as_bytes());
+    let headers = reader.headers().expect("header").clone();
+    let source_col = headers.iter().position(|h| h == "source").expect("source column");
+    let split_col = headers.iter().position(|h| h == "split").expect("split column");
+    let mut out = csv::Writer::from_writer(Vec::new());
+    out.write_record(&headers).expect("write");
+    let mut planted = false;
+    for rec in reader.records() {
+        let mut rec: Vec<String> = rec.expect("row").iter().map(String::from).collect();
+        if !planted && rec[split_col] == "fit" {
+            rec[source_col] = held.source.clone();
+            planted = true;
+        }
+        out.write_record(&rec).expect("write");
+    }
+    let text = String::from_utf8(out.into_inner().expect("csv")).expect("utf-8");
+    let catalog = crate::common::catalog();
+    let err = media_fit::run_bundled(&text, catalog, true).expect_err("a leak must stop the fit");
+    assert!(err.contains("both sides"), "{err}");
+    // Without --fit the scores are still printed, with the leak named.
+    let report = media_fit::run_bundled(&text, catalog, false).expect("report");
+    assert!(report.contains("LEAK"), "{report}");
+}

@@ -12,7 +12,7 @@ use whichgpu::core::export;
 use whichgpu::core::hfconfig;
 use whichgpu::core::link;
 use whichgpu::core::report;
-use whichgpu::tools::{accuracy, calibrate, catalog_check, ocp, silybench, skypilot, train_fit};
+use whichgpu::tools::{accuracy, calibrate, catalog_check, media_fit, ocp, silybench, skypilot, train_fit};
 
 const USAGE: &str = "usage:
   whichgpu [--json] [--strict] [--today YYYY-MM-DD] [--emit skypilot|command] [--config FILE] '<query string>'
@@ -22,7 +22,7 @@ const USAGE: &str = "usage:
                                       --config: a Hugging Face config.json; sets model=custom
                                       and its architecture keys, prints the query to share
   whichgpu calibrate FILE... [--fit]  predicted vs measured for task=serve rows (fit on split=fit);
-                                      a training file (tests/data/training_measurements.csv) fits training utilisation
+                                      tests/data/training_measurements.csv or media_measurements.csv: fits their constants
   whichgpu calibrate FILE --holdout FILE2 --summary OUT
                                       writes the page's accuracy summary (static/accuracy.csv)
                                       from FILE (the fit rows) and FILE2's split=holdout rows
@@ -256,18 +256,18 @@ fn calibrate_cmd(args: &[String], catalog: &Catalog) -> ExitCode {
             }
         }
     }
+    let fit = args.iter().any(|a| a == "--fit");
     if let [t] = texts.as_slice() {
         if train_fit::is_training_file(t) {
-            print!("{}", train_fit::run(t, catalog, args.iter().any(|a| a == "--fit")));
-            return ExitCode::SUCCESS;
+            return printed(Ok(train_fit::run(t, catalog, fit)));
+        }
+        if media_fit::is_media_file(t) {
+            return printed(media_fit::run_bundled(t, catalog, fit));
         }
     }
     let text = match calibrate::join(&texts) {
         Ok(t) => t,
-        Err(e) => {
-            eprintln!("whichgpu: {e}");
-            return ExitCode::from(2);
-        }
+        Err(e) => return printed(Err(e)),
     };
     let flag = |name: &str| args.iter().position(|a| a == name).and_then(|i| args.get(i + 1));
     if let Some(out) = flag("--summary") {
@@ -297,9 +297,14 @@ fn calibrate_cmd(args: &[String], catalog: &Catalog) -> ExitCode {
             }
         };
     }
-    match calibrate::run(&text, catalog, args.iter().any(|a| a == "--fit")) {
-        Ok(report) => {
-            print!("{}", report.text);
+    printed(calibrate::run(&text, catalog, fit).map(|r| r.text).map_err(|e| e.to_string()))
+}
+
+/// A report on stdout, or the error on stderr with exit status 2.
+fn printed(report: Result<String, String>) -> ExitCode {
+    match report {
+        Ok(text) => {
+            print!("{text}");
             ExitCode::SUCCESS
         }
         Err(e) => {

@@ -1,7 +1,10 @@
 //! The fitted constants of a job's class: GPU efficiency (achieved / ideal)
 //! and host (CPU) launch time per layer pass. It only states the factors
-//! and which class a model falls in; fitting them is `tests/media.rs`'s,
-//! and applying them is `speed.rs`'s.
+//! and which class a model falls in; fitting them is `tools::media_fit`'s
+//! (`whichgpu calibrate tests/data/media_measurements.csv --fit` prints what
+//! the fit rows give for every constant here and in `speed.rs`;
+//! `tests/it/media.rs` fails when one differs), and applying them is
+//! `speed.rs`'s.
 
 use super::MediaJob;
 use crate::core::catalog::media::{MediaArch, MediaKind, MediaModel};
@@ -50,7 +53,8 @@ impl EffClass {
 
 /// Achieved / ideal, fitted as the median of ideal/measured over the fit
 /// rows (`split` = fit) of `tests/data/media_measurements.csv` of each class
-/// (`tests/it/media.rs` recomputes the medians and fails if these drift;
+/// (refit: `whichgpu calibrate tests/data/media_measurements.csv --fit`,
+/// `tools::media_fit::fit`; `tests/it/media.rs` fails if these drift;
 /// held-out rows are scored by `tests/it/media_holdout.rs`, never fitted).
 ///
 /// - Image UNet 0.63: 15 GPU-bound diffusers rows of SD 1.5 and SDXL (A100,
@@ -80,7 +84,7 @@ pub fn efficiency(class: EffClass) -> f64 {
 /// Host (CPU) time in PyTorch eager mode: Python dispatch and one launch
 /// per kernel. Small models at batch 1 are bound by it rather than by the
 /// GPU (the same clip takes about as long on an RTX 3090 as on an RTX 5090
-/// in the audio rows). Fitted in `tests/media.rs` on the host-bound rows,
+/// in the audio rows). Fitted by `tools::media_fit::fit` on the host-bound fit rows,
 /// per unit of [`MediaJob::host_units_per_layer_pass`]:
 ///
 /// - Autoregressive decoders: seconds per kernel launch, times the kernels
@@ -121,7 +125,7 @@ pub const HOST_S_UNET_FORWARD: f64 = 0.0457;
 /// with it on SD 1.5 (3.17 vs 3.04 it/s at batch 16, diffusers torch2.0
 /// benchmark). The figure is an effective cost (it also absorbs the memory
 /// traffic of those operations), fitted with the UNet efficiency on the fit
-/// rows (`tests/it/media.rs` searches it in steps of 0.5 M).
+/// rows (`tools::media_fit::fit` searches it in steps of 0.5 M).
 pub const UNET_VECTOR_FLOPS_PER_TOKEN: f64 = 28.5e6;
 
 pub const HOST_S_AR_KERNEL: f64 = 13.7e-6;

@@ -15,9 +15,11 @@
 //! decode peak + runtime overhead.
 //!
 //! Efficiency factors are the median of ideal/measured over the fit rows of
-//! `tests/data/media_measurements.csv` (`tests/it/media.rs` refits them and
-//! checks these constants; its printout is the error table); the held-out
-//! rows are scored by `tests/it/media_holdout.rs`.
+//! `tests/data/media_measurements.csv`; `whichgpu calibrate
+//! tests/data/media_measurements.csv --fit` refits every constant from the
+//! fit rows only (`tools::media_fit`) and `tests/it/media.rs` fails if the
+//! code differs from it; the held-out rows are scored by
+//! `tests/it/media_holdout.rs`.
 //!
 //! This module holds the job ([`MediaJob`]), its defaults and its memory
 //! per GPU, and re-exports the rest, which lives by concern:
@@ -39,7 +41,7 @@ pub use denoiser::{PassFlops, DEFAULT_HEAD_DIM, UNET_FLOPS_FRACTION};
 pub use efficiency::{
     efficiency, host_s_per_unit, EffClass, DEFAULT_AR_KERNELS, HOST_S_AR_KERNEL, HOST_S_DIFFUSION, HOST_S_UNET_FORWARD, UNET_VECTOR_FLOPS_PER_TOKEN,
 };
-pub use speed::{attention_share, tf32_flops, MediaSpeed, BNB_INT8_MATMUL_FRACTION, FA2_HOPPER_SHARE, VAE_DECODE_FLOPS_PER_PIXEL};
+pub use speed::{attention_share, tf32_flops, MediaSpeed, BNB_INT8_MATMUL_FRACTION, FA2_HOPPER_SHARE, H100_SXM_BF16_PER_FP32, VAE_DECODE_FLOPS_PER_PIXEL};
 
 use super::super::catalog::media::{MediaArch, MediaKind, MediaModel};
 use super::super::precision::{self, Compute, WeightFormat};

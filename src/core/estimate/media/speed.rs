@@ -89,21 +89,39 @@ pub(super) fn matmul_flops(gpu: &Gpu, c: Compute, convolutional: bool) -> f64 {
 /// FlashAttention-2, which reaches 50–73 % of peak on an A100 (Dao 2023,
 /// arXiv 2307.08691, abstract) but "only 35 % utilization" on an H100,
 /// whose tensor cores need asynchronous warpgroup instructions it does not
-/// use (Shah et al. 2024, FlashAttention-3, arXiv 2407.08608, abstract): 0.35 / 0.73 = 0.48 on Hopper, and on Blackwell, whose tensor
-/// cores need their own instructions again. This is why a video DiT, whose
-/// time is mostly attention over 20k–120k tokens, runs only about 2× faster
-/// on an H100 than on an A100 (CogVideoX 180 vs 90 s, HunyuanVideo 3600 vs
-/// 1800 s) although the H100's dense rate is 3.2× higher.
+/// use (Shah et al. 2024, FlashAttention-3, arXiv 2407.08608, abstract).
+/// That is a ceiling of FlashAttention-2's instruction path, set by the SMs
+/// and their clock, not a fraction of every part's tensor peak: it is
+/// taken as 0.35 / 0.73 of the H100 SXM's dense BF16 rate scaled by the
+/// part's FP32 (CUDA-core) rate, which counts SMs × clock, against the
+/// H100 SXM's ([`H100_SXM_BF16_PER_FP32`]). A part whose tensor rate is cut
+/// below what its SMs could issue lies under the ceiling and reaches the
+/// Ampere share: the H20 (148 TFLOPS BF16, 44 FP32) runs HunyuanVideo only
+/// 3.5× slower than an H100 (6,639 vs 1,904 s, xDiT's HunyuanVideo
+/// performance page) although its peak is 6.7× lower. The H100 PCIe keeps
+/// the H100 SXM's share (both rates scale together); Blackwell's tensor
+/// cores need their own instructions again, so an HBM Blackwell part gets
+/// the same ceiling per unit of FP32 rate (B200: 0.24 of its peak). Parts
+/// without an FP32 figure keep the H100 SXM's share. This is why a video DiT,
+/// whose time is mostly attention over 20k–120k tokens, runs only about 2×
+/// faster on an H100 than on an A100 (CogVideoX 180 vs 90 s, HunyuanVideo
+/// 3600 vs 1800 s) although the H100's dense rate is 3.2× higher.
 pub fn attention_share(gpu: &Gpu) -> f64 {
     let hbm_blackwell = gpu.arch.as_str() == "blackwell" && gpu.memory_type.starts_with("HBM");
-    if gpu.arch.as_str() == "hopper" || hbm_blackwell {
-        FA2_HOPPER_SHARE
-    } else {
-        1.0
+    if !(gpu.arch.as_str() == "hopper" || hbm_blackwell) {
+        return 1.0;
+    }
+    match gpu.fp32_tflops {
+        Some(fp32) if fp32 > 0.0 && gpu.bf16_tflops > 0.0 => (FA2_HOPPER_SHARE * H100_SXM_BF16_PER_FP32 * fp32 / gpu.bf16_tflops).min(1.0),
+        _ => FA2_HOPPER_SHARE,
     }
 }
 
 pub const FA2_HOPPER_SHARE: f64 = 0.35 / 0.73;
+
+/// Dense BF16 over FP32 (non-tensor) TFLOPS of the H100 SXM, the part the
+/// FlashAttention-3 paper measured: 989 / 67 (NVIDIA H100 datasheet).
+pub const H100_SXM_BF16_PER_FP32: f64 = 989.0 / 67.0;
 
 /// bitsandbytes LLM.int8() (`int8-bnb`) runs each weight matmul as an int8
 /// GEMM over the non-outlier columns, a 16-bit GEMM over the outlier
@@ -112,7 +130,7 @@ pub const FA2_HOPPER_SHARE: f64 = 0.35 / 0.73;
 /// training and are slow for inference (bitsandbytes issue 490; diffusers
 /// issue 6500: "never faster than fp16"). Modelled as the weight matmuls
 /// running at this share of the 16-bit tensor rate, fitted by
-/// `tests/it/media.rs` on the fit rows in that format (FLUX.1-dev on an
+/// `tools::media_fit::fit` on the fit rows in that format (FLUX.1-dev on an
 /// H100, 27 s against 12 s in BF16: huggingface/blog
 /// diffusers-quantization.md).
 pub const BNB_INT8_MATMUL_FRACTION: f64 = 0.38;

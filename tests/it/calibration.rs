@@ -110,7 +110,9 @@ fn held_out_serving_rows_per_regime() {
     assert!(scored >= 0.8, "only {:.0}% of task=serve rows scored", scored * 100.0);
     let group = |g: &str| report.held_out.iter().find(|h| h.group == g);
     let decode = group("kind: decode").expect("held-out decode rows");
-    assert!(decode.median_ape <= 20.0, "held-out decode median {:.1}%", decode.median_ape);
+    // Issue 20 asks ≤ 10 % and p90 ≤ 25 %; this guards what the build
+    // generations reached (11.1 %, p90 25.5 %, from 15.0 % and 25.6 %).
+    assert!(decode.median_ape <= 12.0 && decode.p90_ape <= 26.0 && decode.worst_ratio < 2.0, "held-out decode: {decode:?}");
     let llama_hbm = group("regime: llama.cpp on HBM").expect("held-out llama.cpp rows on HBM cards");
     // Issue 20, regime 1: at least five held-out rows, the decode targets
     // (median ≤ 10 %, p90 ≤ 25 %), none off by 2× or more.
@@ -251,12 +253,16 @@ fn llama_cpp_rows_are_placed_before_or_after_cuda_graphs() {
     assert_eq!(launch_of("llama.cpp main with the CUDA-graphs branch (2024-04-19)", ""), Some(Launch::Graph));
     assert_eq!(launch_of("llama.cpp main (Dec 2023 build)", ""), Some(Launch::PerKernel));
     assert_eq!(launch_of("llama.cpp llama-bench (build of 2024-01-10)", ""), Some(Launch::PerKernel));
-    assert_eq!(launch_of("llama.cpp (server)", "https://example.org/x (posted 2026-06-07)"), Some(Launch::Graph));
+    assert_eq!(launch_of("llama.cpp (server)", "https://example.org/x (posted 2026-06-07)"), Some(Launch::Fused));
+    assert_eq!(launch_of("llama.cpp llama-bench master of 2026-01-23 (CUDA graphs)", ""), Some(Launch::Fused));
+    assert_eq!(launch_of("llama.cpp llama-bench build 233d773d0 (6413, Sep 2025)", ""), Some(Launch::Fused));
+    assert_eq!(launch_of("llama.cpp llama-bench, Aug 2025", ""), None);
     assert_eq!(launch_of("llama.cpp, master of 2024-05-08", ""), Some(Launch::Graph));
     assert_eq!(launch_of("llama.cpp, May 2024", ""), None);
     assert_eq!(launch_of("llama.cpp, Jun 2024", ""), Some(Launch::Graph));
     // Every llama.cpp row of both files is placed, and a graph build's step
-    // is never slower than the same step launched kernel by kernel.
+    // is never slower than the same step launched kernel by kernel, nor a
+    // build with fused kernels slower than one without.
     let catalog = common::catalog();
     let texts = ["calibration.csv", "serving_measurements.csv"].map(|n| reference(n).expect("file")).to_vec();
     let (cases, unmapped) = calibrate::parse_cases(&calibrate::join(&texts).expect("same header"), catalog).expect("parses");
@@ -266,11 +272,12 @@ fn llama_cpp_rows_are_placed_before_or_after_cuda_graphs() {
     for c in llama {
         let graph = calibrate::predict(&calibrate::Case { launch: Launch::Graph, ..c.clone() }, catalog, None).expect("prediction");
         let per_kernel = calibrate::predict(&calibrate::Case { launch: Launch::PerKernel, ..c.clone() }, catalog, None).expect("prediction");
-        assert!(graph >= per_kernel, "{}: {graph} < {per_kernel}", c.id);
+        let fused = calibrate::predict(&calibrate::Case { launch: Launch::Fused, ..c.clone() }, catalog, None).expect("prediction");
+        assert!(fused >= graph && graph >= per_kernel, "{}: {fused} < {graph} < {per_kernel}", c.id);
     }
     // A link's configuration is a current build.
     let model = catalog.model("llama-3-8b").expect("model");
     let cfg = whichgpu::core::config::Config { engine: Engine::LlamaCpp, ..Default::default() };
     let job = whichgpu::core::estimate::serve::ServeJob::new(model, &cfg, whichgpu::core::precision::weight_format("gguf-q4_k_m").expect("format"));
-    assert_eq!(job.launch, Launch::Graph);
+    assert_eq!(job.launch, Launch::Fused);
 }

@@ -47,17 +47,26 @@ pub struct Factors {
     /// size > 1"). Fitted per GPU class on the fit split's decode rows of
     /// such builds.
     pub launch_layer_s: f64,
+    /// Fixed time per layer of a graph-replayed single-token step in builds
+    /// with fused kernels ([`Launch::Fused`]), s.
+    pub fused_layer_s: f64,
 }
 
 /// How a llama.cpp build launches the kernels of a single-token decode
 /// step. CUDA graphs arrived with commit bc4bba364fb96d908f2698e908648df5e6f55e02
 /// (PR #6766 "Introduction of CUDA Graphs to LLama.cpp", merged 2024-05-08,
 /// ggml-org/ci run of that commit), on by default in both the CMake and the
-/// Makefile build; a link's answer assumes a current build.
+/// Makefile build. From late August 2025 a series of CUDA kernel fusions cut
+/// the kernels per layer (PR #15631 "fuse adds, fuse add with rms norm",
+/// JohannesGaessler 2025-08-28; PR #15715, rms_norm and its fused variants,
+/// 2025-09-03; PR #16715 "General GEMV fusion", 2025-10-26). A link's
+/// answer assumes a current build.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum Launch {
-    /// One CUDA graph per token (builds from 2024-05-08 on).
+    /// One CUDA graph of fused kernels per token (builds from 2025-08-28 on).
     #[default]
+    Fused,
+    /// One CUDA graph per token (builds from 2024-05-08 to 2025-08-27).
     Graph,
     /// One launch per kernel (builds before 2024-05-08).
     PerKernel,
@@ -67,6 +76,7 @@ impl Factors {
     /// Fixed time per layer of one single-token decode step under `launch`.
     pub fn decode_layer_s(&self, launch: Launch) -> f64 {
         match launch {
+            Launch::Fused => self.fused_layer_s,
             Launch::Graph => self.layer_overhead_s,
             Launch::PerKernel => self.launch_layer_s,
         }
@@ -108,6 +118,15 @@ pub const LLAMA_CPP_LAUNCH_LAYER_S_GDDR: f64 = 80e-6;
 /// The same on HBM cards, s (XiongjieDai's Dec 2023 runs on A100 80GB and
 /// H100 PCIe, 7B–70B).
 pub const LLAMA_CPP_LAUNCH_LAYER_S_HBM: f64 = 110e-6;
+/// llama.cpp's fixed cost per layer and single-token step on GDDR cards in
+/// builds with fused kernels, s ([`Factors::fused_layer_s`]), fitted on the
+/// fit split's decode rows of such builds (llama.cpp PR #15802, Sep 2025,
+/// RTX 3090, Llama 3 8B Q4_0 at microbatch 1), the bandwidth share held at
+/// the graph builds'.
+pub const LLAMA_CPP_FUSED_LAYER_S_GDDR: f64 = 10e-6;
+/// The same on HBM cards: no fit row runs such a build on an HBM card, so
+/// it is the graph builds' figure ([`LLAMA_CPP_LAYER_S_HBM`]).
+pub const LLAMA_CPP_FUSED_LAYER_S_HBM: f64 = LLAMA_CPP_LAYER_S_HBM;
 
 /// Whether the calibration data constrain this engine directly.
 pub fn has_direct_data(engine: Engine) -> bool {
@@ -136,6 +155,7 @@ pub fn factors(engine: Engine, gpu: &Gpu) -> Factors {
         moe_layer_s: 0.0,
         layer_overhead_s: 0.0,
         launch_layer_s: 0.0,
+        fused_layer_s: 0.0,
     };
     match (engine, hbm) {
         // llama.cpp on GDDR cards: 44 llama-bench rows on GeForce cards
@@ -151,6 +171,7 @@ pub fn factors(engine: Engine, gpu: &Gpu) -> Factors {
             moe_layer_s: 0.0,
             layer_overhead_s: LLAMA_CPP_LAYER_S_GDDR,
             launch_layer_s: LLAMA_CPP_LAUNCH_LAYER_S_GDDR,
+            fused_layer_s: LLAMA_CPP_FUSED_LAYER_S_GDDR,
         },
         // llama.cpp on HBM datacenter cards: 10 decode rows on A100 80GB
         // and H100 PCIe (7B, 13B, 70B; XiongjieDai, Dec 2023 snapshot).
@@ -169,6 +190,7 @@ pub fn factors(engine: Engine, gpu: &Gpu) -> Factors {
             moe_layer_s: 0.0,
             layer_overhead_s: LLAMA_CPP_LAYER_S_HBM,
             launch_layer_s: LLAMA_CPP_LAUNCH_LAYER_S_HBM,
+            fused_layer_s: LLAMA_CPP_FUSED_LAYER_S_HBM,
         },
         // TensorRT-LLM: 10 trtllm-bench throughput rows (H100/H200) and 17
         // gpt-fast decode rows (A100), mapped to this profile.
@@ -193,6 +215,7 @@ pub fn factors(engine: Engine, gpu: &Gpu) -> Factors {
             moe_layer_s: 0.0,
             layer_overhead_s: 0.0,
             launch_layer_s: 0.0,
+            fused_layer_s: 0.0,
         },
     }
 }

@@ -117,7 +117,8 @@ pub struct ServeJob<'a> {
     /// How the engine build launches a decode step's kernels: a current
     /// build for every configuration a link makes; the calibration sets a
     /// measurement's own (llama.cpp builds before 2024-05-08 launch kernel
-    /// by kernel, see [`engine::Launch`]).
+    /// by kernel, those before 2025-08-28 replay unfused kernels, see
+    /// [`engine::Launch`]).
     pub launch: engine::Launch,
 }
 
@@ -147,7 +148,7 @@ impl<'a> ServeJob<'a> {
             factors_override: None,
             tuple_kv_cache: false,
             prefill_fixed_override: None,
-            launch: engine::Launch::Graph,
+            launch: engine::Launch::Fused,
         }
     }
 

@@ -28,37 +28,51 @@ pub fn engine_of(notes: &str) -> Option<Engine> {
 
 /// The day llama.cpp's CUDA graphs were merged (commit bc4bba3, PR #6766).
 const GRAPHS_MERGED: (u32, u32, u32) = (2024, 5, 8);
+/// The first of the 2025 kernel fusions (PR #15631, 2025-08-28).
+const FUSION_BEGAN: (u32, u32, u32) = (2025, 8, 28);
 
 const MONTHS: [&str; 12] = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
 
 /// How the llama.cpp build of a row launched its decode kernels: what the
-/// notes say outright ("before CUDA graphs", "no CUDA graphs", "CUDA
-/// graphs"), else the first date in the notes or the source ("2024-01-10",
-/// "Dec 2023") against the day graphs were merged. `None` when neither
-/// places the build (a month-only date in May 2024).
+/// notes say outright ("before CUDA graphs", "no CUDA graphs", a
+/// "CUDA-graphs branch" or "PR" that predates the merge), else the first
+/// date in the notes or the source ("2024-01-10", "Dec 2023") against the
+/// days graphs and kernel fusion arrived, else "CUDA graphs" in the notes.
+/// `None` when nothing places the build (a month-only date in the month
+/// of either change).
 pub fn launch_of(notes: &str, source: &str) -> Option<Launch> {
     let n = notes.to_ascii_lowercase();
     if n.contains("before cuda graphs") || n.contains("no cuda graphs") {
         return Some(Launch::PerKernel);
     }
-    if n.contains("cuda graphs") || n.contains("cuda-graphs") {
+    if n.contains("cuda-graphs branch") || n.contains("cuda-graphs pr") {
         return Some(Launch::Graph);
     }
-    let date = first_date(&n).or_else(|| first_date(&source.to_ascii_lowercase()))?;
-    let (y, m, d) = GRAPHS_MERGED;
-    Some(match date {
-        (yy, mm, Some(dd)) if (yy, mm, dd) >= (y, m, d) => Launch::Graph,
-        (yy, mm, None) if (yy, mm) > (y, m) => Launch::Graph,
-        (yy, mm, None) if (yy, mm) == (y, m) => return None,
-        _ => Launch::PerKernel,
+    let Some(date) = first_date(&n).or_else(|| first_date(&source.to_ascii_lowercase())) else {
+        return n.contains("cuda graphs").then_some(Launch::Graph);
+    };
+    let at_or_after = |(y, m, d): (u32, u32, u32)| match date {
+        (yy, mm, Some(dd)) => Some((yy, mm, dd) >= (y, m, d)),
+        (yy, mm, None) if (yy, mm) == (y, m) => None,
+        (yy, mm, None) => Some((yy, mm) > (y, m)),
+    };
+    Some(if at_or_after(FUSION_BEGAN)? {
+        Launch::Fused
+    } else if at_or_after(GRAPHS_MERGED)? {
+        Launch::Graph
+    } else {
+        Launch::PerKernel
     })
 }
 
+/// A year, month and, when given, day.
+type Date = (u32, u32, Option<u32>);
+
 /// The first "YYYY-MM-DD" or "Mon YYYY" in lower-case text.
-fn first_date(t: &str) -> Option<(u32, u32, Option<u32>)> {
+fn first_date(t: &str) -> Option<Date> {
     let b = t.as_bytes();
     let num = |s: usize, len: usize| -> Option<u32> { t.get(s..s + len).filter(|x| x.bytes().all(|c| c.is_ascii_digit())).and_then(|x| x.parse().ok()) };
-    let mut best: Option<(usize, (u32, u32, Option<u32>))> = None;
+    let mut best: Option<(usize, Date)> = None;
     for i in 0..b.len() {
         if let (Some(y), Some(m), Some(d)) = (num(i, 4), num(i + 5, 2), num(i + 8, 2)) {
             if t.get(i + 4..i + 5) == Some("-") && t.get(i + 7..i + 8) == Some("-") && (2000..2100).contains(&y) {

@@ -26,7 +26,7 @@ pub fn fit_group(cases: &[&Case], catalog: &Catalog, start: Factors) -> Factors 
     let grid: Vec<f64> = (0..=60).map(|i| f64::from(i) * 5e-6).collect();
     let mut best = start;
     for _ in 0..2 {
-        let graph_decode = |c: &Case| c.kind == Kind::Decode && c.launch == Launch::Graph;
+        let graph_decode = |c: &Case| c.kind == Kind::Decode && (c.engine != Engine::LlamaCpp || c.launch == Launch::Graph);
         if cases.iter().any(|c| graph_decode(c)) {
             // The bandwidth share and the per-layer cost of a graph-replayed
             // step, jointly, on the decode rows of current builds.
@@ -57,6 +57,19 @@ pub fn fit_group(cases: &[&Case], catalog: &Catalog, start: Factors) -> Factors 
                 }
             }
             best.launch_layer_s = b.1;
+        }
+        let fused_decode = |c: &Case| c.kind == Kind::Decode && c.launch == Launch::Fused;
+        if llama && cases.iter().any(|c| fused_decode(c)) {
+            // Builds with fused kernels: fewer kernels a layer, the same
+            // bandwidth share.
+            let mut b = (f64::MAX, best.fused_layer_s);
+            for &l in &grid {
+                let e = err_of(Factors { fused_layer_s: l, ..best }, &fused_decode);
+                if e < b.0 {
+                    b = (e, l);
+                }
+            }
+            best.fused_layer_s = b.1;
         }
         let wo = |c: &&&Case| precision::weight_format(&c.format).is_some_and(|f| f.weight_only);
         if cases.iter().filter(wo).any(|c| c.kind == Kind::Decode) {

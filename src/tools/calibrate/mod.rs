@@ -152,7 +152,7 @@ pub fn parse_cases(text: &str, catalog: &Catalog) -> Result<(Vec<Case>, Vec<Unma
         };
         let launch = match engine {
             Engine::LlamaCpp => engine_build::launch_of(notes, row.text("source")),
-            _ => Some(Launch::Graph),
+            _ => Some(Launch::Fused),
         };
         let Some(launch) = launch else {
             unmapped.push(skip("llama.cpp build not placed before or after CUDA graphs"));
@@ -467,7 +467,7 @@ pub fn run(text: &str, catalog: &Catalog, fit: bool) -> Result<Report, TableErro
             let f = fit_group(&train, catalog, crate::core::estimate::engine::factors(key.0, gpu));
             let _ = writeln!(
                 out,
-                "  {:<10} hbm={:<5} bw {:.2} compute {:.2} quant_compute {:.2} dequant_flops {:.1} layer {:.0} µs launch {:.0} µs ({} fit rows)",
+                "  {:<10} hbm={:<5} bw {:.2} compute {:.2} quant_compute {:.2} dequant_flops {:.1} layer {:.0} µs launch {:.0} µs fused {:.0} µs ({} fit rows)",
                 key.0.as_str(),
                 key.1,
                 f.bw,
@@ -476,6 +476,7 @@ pub fn run(text: &str, catalog: &Catalog, fit: bool) -> Result<Report, TableErro
                 f.dequant_flops_per_weight,
                 f.layer_overhead_s * 1e6,
                 f.launch_layer_s * 1e6,
+                f.fused_layer_s * 1e6,
                 train.len()
             );
         }

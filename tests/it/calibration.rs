@@ -281,3 +281,44 @@ fn llama_cpp_rows_are_placed_before_or_after_cuda_graphs() {
     let job = whichgpu::core::estimate::serve::ServeJob::new(model, &cfg, whichgpu::core::precision::weight_format("gguf-q4_k_m").expect("format"));
     assert_eq!(job.launch, Launch::Fused);
 }
+
+#[test]
+fn llama_cpp_layer_costs_are_the_fit_of_the_fit_rows() {
+    // `whichgpu calibrate … --fit` grid-searches llama.cpp's per-layer costs
+    // (5 µs steps) on the fit split's decode rows of each launch generation;
+    // the constants in the code must be that optimum: no neighbour on the
+    // grid fits those rows better.
+    use whichgpu::core::estimate::engine::Launch;
+    let catalog = common::catalog();
+    let texts = ["calibration.csv", "serving_measurements.csv"].map(|n| reference(n).expect("file")).to_vec();
+    let (cases, _) = calibrate::parse_cases(&calibrate::join(&texts).expect("same header"), catalog).expect("parses");
+    let mut checked = 0;
+    for hbm in [false, true] {
+        for launch in [Launch::PerKernel, Launch::Graph, Launch::Fused] {
+            let rows: Vec<&calibrate::Case> = cases
+                .iter()
+                .filter(|c| c.split == calibrate::Split::Fit && c.engine == Engine::LlamaCpp && c.kind == Kind::Decode && c.launch == launch)
+                .filter(|c| calibrate::group(c, catalog) == Some((Engine::LlamaCpp, hbm)))
+                .collect();
+            let Some(gpu) = rows.first().and_then(|c| catalog.gpu(&c.gpu)) else { continue };
+            let fitted = engine::factors(Engine::LlamaCpp, gpu);
+            let loss = |f: Factors| {
+                let mut e: Vec<f64> = rows.iter().map(|c| (calibrate::predict(c, catalog, Some(f)).expect("prediction") / c.measured).ln().abs()).collect();
+                e.sort_by(f64::total_cmp);
+                calibrate::percentile(&e, 0.5) + 0.25 * calibrate::percentile(&e, 0.9)
+            };
+            let with = |d: f64| match launch {
+                Launch::PerKernel => Factors { launch_layer_s: fitted.launch_layer_s + d, ..fitted },
+                Launch::Graph => Factors { layer_overhead_s: fitted.layer_overhead_s + d, ..fitted },
+                Launch::Fused => Factors { fused_layer_s: fitted.fused_layer_s + d, ..fitted },
+            };
+            let at = loss(fitted);
+            for d in [-5e-6, 5e-6] {
+                assert!(at <= loss(with(d)) + 1e-12, "hbm={hbm} {launch:?}: {d:e} s fits {} rows better", rows.len());
+            }
+            checked += 1;
+        }
+    }
+    // GDDR has rows of all three generations, HBM of the first two.
+    assert_eq!(checked, 5);
+}

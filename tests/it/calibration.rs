@@ -110,10 +110,16 @@ fn held_out_serving_rows_per_regime() {
     assert!(scored >= 0.8, "only {:.0}% of task=serve rows scored", scored * 100.0);
     let group = |g: &str| report.held_out.iter().find(|h| h.group == g);
     let decode = group("kind: decode").expect("held-out decode rows");
-    assert!(decode.median_ape <= 20.0, "held-out decode median {:.1}%", decode.median_ape);
+    // Issue 20 asks ≤ 10 % and p90 ≤ 25 %; this guards what the build
+    // generations reached (11.1 %, p90 25.5 %, from 15.0 % and 25.6 %).
+    assert!(decode.median_ape <= 12.0 && decode.p90_ape <= 26.0 && decode.worst_ratio < 2.0, "held-out decode: {decode:?}");
     let llama_hbm = group("regime: llama.cpp on HBM").expect("held-out llama.cpp rows on HBM cards");
-    // Issue 20, regime 1: at least five held-out rows, none off by 2× or more.
-    assert!(llama_hbm.rows >= 5 && llama_hbm.median_ape <= 25.0 && llama_hbm.worst_ratio < 2.0, "llama.cpp on HBM: {llama_hbm:?}");
+    // Issue 20, regime 1: at least five held-out rows, the decode targets
+    // (median ≤ 10 %, p90 ≤ 25 %), none off by 2× or more.
+    assert!(llama_hbm.rows >= 5 && llama_hbm.median_ape <= 10.0 && llama_hbm.p90_ape <= 25.0 && llama_hbm.worst_ratio < 2.0, "llama.cpp on HBM: {llama_hbm:?}");
+    // Prompt processing: at least five held-out rows, none off by 2×.
+    let prefill = group("kind: prefill").expect("held-out prefill rows");
+    assert!(prefill.rows >= 5 && prefill.p90_ape <= 40.0 && prefill.worst_ratio < 2.0, "prefill: {prefill:?}");
     // Issue 20, regime 2 and the throughput rows: median ≤ 20 %, p90 ≤ 40 %,
     // no held-out point off by 2× (time to first token, prompts ≤ 256
     // tokens with at least five rows, offline throughput).
@@ -235,4 +241,84 @@ fn hf_prefills_the_whole_batch_at_once_and_engines_a_token_budget() {
         let four = job.activation_bytes(plan, 4.0) - job.activation_bytes(plan, 1.0);
         assert!((four / per_seq - 3.0).abs() < 1e-9);
     }
+}
+
+#[test]
+fn llama_cpp_rows_are_placed_before_or_after_cuda_graphs() {
+    use whichgpu::core::estimate::engine::Launch;
+    use whichgpu::tools::calibrate::engine_build::launch_of;
+    // What the notes say outright wins over any date; else the first date
+    // against the merge of llama.cpp PR #6766 (2024-05-08).
+    assert_eq!(launch_of("llama.cpp main (master of 2024-04-19, no CUDA graphs)", ""), Some(Launch::PerKernel));
+    assert_eq!(launch_of("llama.cpp main with the CUDA-graphs branch (2024-04-19)", ""), Some(Launch::Graph));
+    assert_eq!(launch_of("llama.cpp main (Dec 2023 build)", ""), Some(Launch::PerKernel));
+    assert_eq!(launch_of("llama.cpp llama-bench (build of 2024-01-10)", ""), Some(Launch::PerKernel));
+    assert_eq!(launch_of("llama.cpp (server)", "https://example.org/x (posted 2026-06-07)"), Some(Launch::Fused));
+    assert_eq!(launch_of("llama.cpp llama-bench master of 2026-01-23 (CUDA graphs)", ""), Some(Launch::Fused));
+    assert_eq!(launch_of("llama.cpp llama-bench build 233d773d0 (6413, Sep 2025)", ""), Some(Launch::Fused));
+    assert_eq!(launch_of("llama.cpp llama-bench, Aug 2025", ""), None);
+    assert_eq!(launch_of("llama.cpp, master of 2024-05-08", ""), Some(Launch::Graph));
+    assert_eq!(launch_of("llama.cpp, May 2024", ""), None);
+    assert_eq!(launch_of("llama.cpp, Jun 2024", ""), Some(Launch::Graph));
+    // Every llama.cpp row of both files is placed, and a graph build's step
+    // is never slower than the same step launched kernel by kernel, nor a
+    // build with fused kernels slower than one without.
+    let catalog = common::catalog();
+    let texts = ["calibration.csv", "serving_measurements.csv"].map(|n| reference(n).expect("file")).to_vec();
+    let (cases, unmapped) = calibrate::parse_cases(&calibrate::join(&texts).expect("same header"), catalog).expect("parses");
+    assert!(unmapped.iter().all(|u| !u.reason.contains("CUDA graphs")), "{unmapped:?}");
+    let llama: Vec<_> = cases.iter().filter(|c| c.engine == Engine::LlamaCpp && c.kind == Kind::Decode).collect();
+    assert!(llama.iter().any(|c| c.launch == Launch::PerKernel) && llama.iter().any(|c| c.launch == Launch::Graph));
+    for c in llama {
+        let graph = calibrate::predict(&calibrate::Case { launch: Launch::Graph, ..c.clone() }, catalog, None).expect("prediction");
+        let per_kernel = calibrate::predict(&calibrate::Case { launch: Launch::PerKernel, ..c.clone() }, catalog, None).expect("prediction");
+        let fused = calibrate::predict(&calibrate::Case { launch: Launch::Fused, ..c.clone() }, catalog, None).expect("prediction");
+        assert!(fused >= graph && graph >= per_kernel, "{}: {fused} < {graph} < {per_kernel}", c.id);
+    }
+    // A link's configuration is a current build.
+    let model = catalog.model("llama-3-8b").expect("model");
+    let cfg = whichgpu::core::config::Config { engine: Engine::LlamaCpp, ..Default::default() };
+    let job = whichgpu::core::estimate::serve::ServeJob::new(model, &cfg, whichgpu::core::precision::weight_format("gguf-q4_k_m").expect("format"));
+    assert_eq!(job.launch, Launch::Fused);
+}
+
+#[test]
+fn llama_cpp_layer_costs_are_the_fit_of_the_fit_rows() {
+    // `whichgpu calibrate … --fit` grid-searches llama.cpp's per-layer costs
+    // (5 µs steps) on the fit split's decode rows of each launch generation;
+    // the constants in the code must be that optimum: no neighbour on the
+    // grid fits those rows better.
+    use whichgpu::core::estimate::engine::Launch;
+    let catalog = common::catalog();
+    let texts = ["calibration.csv", "serving_measurements.csv"].map(|n| reference(n).expect("file")).to_vec();
+    let (cases, _) = calibrate::parse_cases(&calibrate::join(&texts).expect("same header"), catalog).expect("parses");
+    let mut checked = 0;
+    for hbm in [false, true] {
+        for launch in [Launch::PerKernel, Launch::Graph, Launch::Fused] {
+            let rows: Vec<&calibrate::Case> = cases
+                .iter()
+                .filter(|c| c.split == calibrate::Split::Fit && c.engine == Engine::LlamaCpp && c.kind == Kind::Decode && c.launch == launch)
+                .filter(|c| calibrate::group(c, catalog) == Some((Engine::LlamaCpp, hbm)))
+                .collect();
+            let Some(gpu) = rows.first().and_then(|c| catalog.gpu(&c.gpu)) else { continue };
+            let fitted = engine::factors(Engine::LlamaCpp, gpu);
+            let loss = |f: Factors| {
+                let mut e: Vec<f64> = rows.iter().map(|c| (calibrate::predict(c, catalog, Some(f)).expect("prediction") / c.measured).ln().abs()).collect();
+                e.sort_by(f64::total_cmp);
+                calibrate::percentile(&e, 0.5) + 0.25 * calibrate::percentile(&e, 0.9)
+            };
+            let with = |d: f64| match launch {
+                Launch::PerKernel => Factors { launch_layer_s: fitted.launch_layer_s + d, ..fitted },
+                Launch::Graph => Factors { layer_overhead_s: fitted.layer_overhead_s + d, ..fitted },
+                Launch::Fused => Factors { fused_layer_s: fitted.fused_layer_s + d, ..fitted },
+            };
+            let at = loss(fitted);
+            for d in [-5e-6, 5e-6] {
+                assert!(at <= loss(with(d)) + 1e-12, "hbm={hbm} {launch:?}: {d:e} s fits {} rows better", rows.len());
+            }
+            checked += 1;
+        }
+    }
+    // GDDR has rows of all three generations, HBM of the first two.
+    assert_eq!(checked, 5);
 }

@@ -35,8 +35,52 @@ pub struct Factors {
     /// llama-2-7b Q4_K_M on an H100 PCIe: the per-kernel gaps between
     /// launches cost 14 % of a token, 143.35 → 163.83 tok/s once one CUDA
     /// graph launches them). Fitted per GPU class on decode rows of models
-    /// with 32, 40 and 80 layers (`whichgpu calibrate --fit`).
+    /// with 32, 40 and 80 layers (`whichgpu calibrate --fit`). This is the
+    /// cost of a current build, which replays each single-token step as one
+    /// CUDA graph ([`Launch::Graph`]).
     pub layer_overhead_s: f64,
+    /// Fixed time per transformer layer per forward pass when the kernels
+    /// are launched one by one, s: every decode step of a llama.cpp build
+    /// before CUDA graphs ([`Launch::PerKernel`]), and every multi-token pass
+    /// (prompt processing) of any build, since graphs are captured for
+    /// single-token steps only (llama.cpp PR #6766: "disable for ... batch
+    /// size > 1"). Fitted per GPU class on the fit split's decode rows of
+    /// such builds.
+    pub launch_layer_s: f64,
+    /// Fixed time per layer of a graph-replayed single-token step in builds
+    /// with fused kernels ([`Launch::Fused`]), s.
+    pub fused_layer_s: f64,
+}
+
+/// How a llama.cpp build launches the kernels of a single-token decode
+/// step. CUDA graphs arrived with commit bc4bba364fb96d908f2698e908648df5e6f55e02
+/// (PR #6766 "Introduction of CUDA Graphs to LLama.cpp", merged 2024-05-08,
+/// ggml-org/ci run of that commit), on by default in both the CMake and the
+/// Makefile build. From late August 2025 a series of CUDA kernel fusions cut
+/// the kernels per layer (PR #15631 "fuse adds, fuse add with rms norm",
+/// JohannesGaessler 2025-08-28; PR #15715, rms_norm and its fused variants,
+/// 2025-09-03; PR #16715 "General GEMV fusion", 2025-10-26). A link's
+/// answer assumes a current build.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum Launch {
+    /// One CUDA graph of fused kernels per token (builds from 2025-08-28 on).
+    #[default]
+    Fused,
+    /// One CUDA graph per token (builds from 2024-05-08 to 2025-08-27).
+    Graph,
+    /// One launch per kernel (builds before 2024-05-08).
+    PerKernel,
+}
+
+impl Factors {
+    /// Fixed time per layer of one single-token decode step under `launch`.
+    pub fn decode_layer_s(&self, launch: Launch) -> f64 {
+        match launch {
+            Launch::Fused => self.fused_layer_s,
+            Launch::Graph => self.layer_overhead_s,
+            Launch::PerKernel => self.launch_layer_s,
+        }
+    }
 }
 
 /// Per routed-expert layer and decode step in vLLM and SGLang's Triton
@@ -49,15 +93,40 @@ pub struct Factors {
 /// 3 µs). `tests/calibration.rs` recomputes it.
 pub const MOE_LAYER_S: f64 = 65.5e-6;
 
-/// llama.cpp's fixed cost per layer and forward pass on GeForce (GDDR)
-/// cards, s ([`Factors::layer_overhead_s`]), fitted by `whichgpu calibrate
-/// --fit` on the fit split.
+/// llama.cpp's fixed cost per layer and single-token step on GDDR cards
+/// with CUDA graphs, s ([`Factors::layer_overhead_s`]), fitted by
+/// `whichgpu calibrate --fit` on the fit split's decode rows of builds
+/// after 2024-05-08 (XiongjieDai's May 2024 llama-bench runs, builds
+/// 2824–2843, GeForce and workstation cards; the CUDA-graphs rows of
+/// llama.cpp PR #6766).
 pub const LLAMA_CPP_LAYER_S_GDDR: f64 = 65e-6;
-/// The same on HBM datacenter cards, s, fitted the same way.
-pub const LLAMA_CPP_LAYER_S_HBM: f64 = 135e-6;
+/// The same on HBM datacenter cards, s, fitted the same way (A100 PCIe,
+/// A100 SXM and H100 PCIe rows of the same May 2024 runs).
+pub const LLAMA_CPP_LAYER_S_HBM: f64 = 85e-6;
+/// llama.cpp's achieved share of peak bandwidth on GDDR cards, fitted
+/// jointly with [`LLAMA_CPP_LAYER_S_GDDR`].
+pub const LLAMA_CPP_BW_GDDR: f64 = 0.93;
 /// llama.cpp's achieved share of peak bandwidth on HBM cards, fitted jointly
 /// with [`LLAMA_CPP_LAYER_S_HBM`].
-pub const LLAMA_CPP_BW_HBM: f64 = 0.77;
+pub const LLAMA_CPP_BW_HBM: f64 = 0.67;
+/// llama.cpp's fixed cost per layer and pass with one launch per kernel on
+/// GDDR cards, s ([`Factors::launch_layer_s`]), fitted on the fit split's
+/// decode rows of builds before CUDA graphs (llama.cpp PR #6766, master of
+/// 2024-04-19 on an RTX 3090 and an RTX 4090), the bandwidth share held at
+/// the graph builds' (graphs change how kernels start, not the kernels).
+pub const LLAMA_CPP_LAUNCH_LAYER_S_GDDR: f64 = 80e-6;
+/// The same on HBM cards, s (XiongjieDai's Dec 2023 runs on A100 80GB and
+/// H100 PCIe, 7B–70B).
+pub const LLAMA_CPP_LAUNCH_LAYER_S_HBM: f64 = 110e-6;
+/// llama.cpp's fixed cost per layer and single-token step on GDDR cards in
+/// builds with fused kernels, s ([`Factors::fused_layer_s`]), fitted on the
+/// fit split's decode rows of such builds (llama.cpp PR #15802, Sep 2025,
+/// RTX 3090, Llama 3 8B Q4_0 at microbatch 1), the bandwidth share held at
+/// the graph builds'.
+pub const LLAMA_CPP_FUSED_LAYER_S_GDDR: f64 = 10e-6;
+/// The same on HBM cards: no fit row runs such a build on an HBM card, so
+/// it is the graph builds' figure ([`LLAMA_CPP_LAYER_S_HBM`]).
+pub const LLAMA_CPP_FUSED_LAYER_S_HBM: f64 = LLAMA_CPP_LAYER_S_HBM;
 
 /// Whether the calibration data constrain this engine directly.
 pub fn has_direct_data(engine: Engine) -> bool {
@@ -85,6 +154,8 @@ pub fn factors(engine: Engine, gpu: &Gpu) -> Factors {
         quant_compute: 1.0,
         moe_layer_s: 0.0,
         layer_overhead_s: 0.0,
+        launch_layer_s: 0.0,
+        fused_layer_s: 0.0,
     };
     match (engine, hbm) {
         // llama.cpp on GDDR cards: 44 llama-bench rows on GeForce cards
@@ -92,13 +163,15 @@ pub fn factors(engine: Engine, gpu: &Gpu) -> Factors {
         // rate (twice the table's FP32-accumulate figure on GeForce, see
         // `ServeJob::compute_rate`).
         (Engine::LlamaCpp, false) => Factors {
-            bw: 0.93,
-            compute: 0.48,
+            bw: LLAMA_CPP_BW_GDDR,
+            compute: 0.50,
             step_overhead_s: 0.0006,
             dequant_flops_per_weight: 2.0,
-            quant_compute: 0.80,
+            quant_compute: 0.65,
             moe_layer_s: 0.0,
             layer_overhead_s: LLAMA_CPP_LAYER_S_GDDR,
+            launch_layer_s: LLAMA_CPP_LAUNCH_LAYER_S_GDDR,
+            fused_layer_s: LLAMA_CPP_FUSED_LAYER_S_GDDR,
         },
         // llama.cpp on HBM datacenter cards: 10 decode rows on A100 80GB
         // and H100 PCIe (7B, 13B, 70B; XiongjieDai, Dec 2023 snapshot).
@@ -110,12 +183,14 @@ pub fn factors(engine: Engine, gpu: &Gpu) -> Factors {
         // full-rate base (datacenter parts accumulate in FP32 at full rate).
         (Engine::LlamaCpp, true) => Factors {
             bw: LLAMA_CPP_BW_HBM,
-            compute: 0.48,
+            compute: 0.23,
             step_overhead_s: 0.0006,
-            dequant_flops_per_weight: 0.0,
-            quant_compute: 0.85,
+            dequant_flops_per_weight: 0.5,
+            quant_compute: 1.45,
             moe_layer_s: 0.0,
             layer_overhead_s: LLAMA_CPP_LAYER_S_HBM,
+            launch_layer_s: LLAMA_CPP_LAUNCH_LAYER_S_HBM,
+            fused_layer_s: LLAMA_CPP_FUSED_LAYER_S_HBM,
         },
         // TensorRT-LLM: 10 trtllm-bench throughput rows (H100/H200) and 17
         // gpt-fast decode rows (A100), mapped to this profile.
@@ -139,6 +214,8 @@ pub fn factors(engine: Engine, gpu: &Gpu) -> Factors {
             quant_compute: 0.8,
             moe_layer_s: 0.0,
             layer_overhead_s: 0.0,
+            launch_layer_s: 0.0,
+            fused_layer_s: 0.0,
         },
     }
 }

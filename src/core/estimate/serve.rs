@@ -114,6 +114,12 @@ pub struct ServeJob<'a> {
     pub tuple_kv_cache: bool,
     /// Replaces the engine's context-phase fixed costs (used only when fitting them).
     pub prefill_fixed_override: Option<PrefillFixed>,
+    /// How the engine build launches a decode step's kernels: a current
+    /// build for every configuration a link makes; the calibration sets a
+    /// measurement's own (llama.cpp builds before 2024-05-08 launch kernel
+    /// by kernel, those before 2025-08-28 replay unfused kernels, see
+    /// [`engine::Launch`]).
+    pub launch: engine::Launch,
 }
 
 impl<'a> ServeJob<'a> {
@@ -142,6 +148,7 @@ impl<'a> ServeJob<'a> {
             factors_override: None,
             tuple_kv_cache: false,
             prefill_fixed_override: None,
+            launch: engine::Launch::Fused,
         }
     }
 
@@ -356,8 +363,9 @@ impl<'a> ServeJob<'a> {
         // MXFP4 experts run FlashInfer's fused MoE kernel (SGLang PR #8898,
         // vLLM PR #23696), without the Triton runner's per-layer launches.
         let t_moe = if self.format.compute == Compute::Fp4 { 0.0 } else { f64::from(m.moe_layers()) * f.moe_layer_s };
-        // Every layer's kernels run once per step, one stage after another.
-        let t_layers = f64::from(m.layers) * f.layer_overhead_s;
+        // Every layer's kernels run once per step, one stage after another;
+        // a CUDA graph replays them with less fixed cost than one launch each.
+        let t_layers = f64::from(m.layers) * f.decode_layer_s(self.launch);
         (t_weights.max(t_compute) + t_kv + t_comm + t_moe + t_layers + f.step_overhead_s, bound)
     }
 
@@ -385,10 +393,11 @@ impl<'a> ServeJob<'a> {
         // Pipeline stages run one after another, so only TP divides the read.
         let t_weights = self.weight_bytes() / f64::from(plan.tp) / (gpu.bandwidth_bytes_per_s() * f.bw);
         // The fixed per-layer cost is paid once per prefill chunk (llama.cpp's
-        // `n_ubatch`), as in a decode step.
+        // `n_ubatch`), kernel by kernel: CUDA graphs capture single-token
+        // steps only.
         let chunk = f64::from(engine::prefill_chunk_tokens(self.engine, n.round() as u32).max(1));
         let passes = (n * batch / chunk).ceil();
-        let t_layers = passes * f64::from(m.layers) * f.layer_overhead_s;
+        let t_layers = passes * f64::from(m.layers) * f.launch_layer_s;
         // The context phase's launches per layer and expert layer, outside
         // any CUDA graph (`prefill_fixed.rs`); MXFP4 experts run a fused
         // kernel, as in decode.

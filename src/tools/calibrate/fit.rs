@@ -4,37 +4,38 @@
 use super::{percentile, predict, Case, Kind};
 use crate::core::catalog::Catalog;
 use crate::core::config::Engine;
-use crate::core::estimate::engine::Factors;
+use crate::core::estimate::engine::{Factors, Launch};
 use crate::core::precision;
 
 /// Fits the bandwidth factor (on decode rows) and the compute factor (on
 /// prefill and throughput rows) of one group by grid search minimising the
 /// median absolute log error; returns the fitted factors.
 pub fn fit_group(cases: &[&Case], catalog: &Catalog, start: Factors) -> Factors {
-    let err = |f: Factors, kinds: &[Kind]| -> f64 {
-        let errs: Vec<f64> =
-            cases.iter().filter(|c| kinds.contains(&c.kind)).filter_map(|c| predict(c, catalog, Some(f)).map(|p| (p / c.measured).ln().abs())).collect();
+    let err_of = |f: Factors, keep: &dyn Fn(&Case) -> bool| -> f64 {
+        let errs: Vec<f64> = cases.iter().filter(|c| keep(c)).filter_map(|c| predict(c, catalog, Some(f)).map(|p| (p / c.measured).ln().abs())).collect();
         if errs.is_empty() {
             0.0
         } else {
             percentile(&errs, 0.5) + 0.25 * percentile(&errs, 0.9)
         }
     };
+    let err = |f: Factors, kinds: &[Kind]| err_of(f, &|c: &Case| kinds.contains(&c.kind));
+    let llama = cases.iter().all(|c| c.engine == Engine::LlamaCpp);
+    // llama.cpp's per-layer costs, 0–300 µs in 5 µs steps (other engines
+    // capture graphs or fuse kernels and keep 0).
+    let grid: Vec<f64> = (0..=60).map(|i| f64::from(i) * 5e-6).collect();
     let mut best = start;
     for _ in 0..2 {
-        let decode_rows = cases.iter().any(|c| c.kind == Kind::Decode);
-        if decode_rows {
-            // llama.cpp launches each layer's kernels one by one: its fixed
-            // cost per layer is fitted jointly with the bandwidth share,
-            // 0–300 µs in 5 µs steps (other engines capture graphs or fuse
-            // kernels and keep 0).
-            let layers: Vec<f64> =
-                if cases.iter().all(|c| c.engine == Engine::LlamaCpp) { (0..=60).map(|i| f64::from(i) * 5e-6).collect() } else { vec![best.layer_overhead_s] };
+        let graph_decode = |c: &Case| c.kind == Kind::Decode && (c.engine != Engine::LlamaCpp || c.launch == Launch::Graph);
+        if cases.iter().any(|c| graph_decode(c)) {
+            // The bandwidth share and the per-layer cost of a graph-replayed
+            // step, jointly, on the decode rows of current builds.
+            let layers: Vec<f64> = if llama { grid.clone() } else { vec![best.layer_overhead_s] };
             let mut b = (f64::MAX, best.bw, best.layer_overhead_s);
             for &l in &layers {
                 for i in 20..=100 {
                     let f = Factors { bw: f64::from(i) / 100.0, layer_overhead_s: l, ..best };
-                    let e = err(f, &[Kind::Decode]);
+                    let e = err_of(f, &graph_decode);
                     if e < b.0 {
                         b = (e, f.bw, l);
                     }
@@ -42,6 +43,33 @@ pub fn fit_group(cases: &[&Case], catalog: &Catalog, start: Factors) -> Factors 
             }
             best.bw = b.1;
             best.layer_overhead_s = b.2;
+        }
+        let per_kernel_decode = |c: &Case| c.kind == Kind::Decode && c.launch == Launch::PerKernel;
+        if llama && cases.iter().any(|c| per_kernel_decode(c)) {
+            // One launch per kernel: the per-layer cost of builds before
+            // CUDA graphs, at the same bandwidth share (graphs change how the
+            // kernels start, not the kernels).
+            let mut b = (f64::MAX, best.launch_layer_s);
+            for &l in &grid {
+                let e = err_of(Factors { launch_layer_s: l, ..best }, &per_kernel_decode);
+                if e < b.0 {
+                    b = (e, l);
+                }
+            }
+            best.launch_layer_s = b.1;
+        }
+        let fused_decode = |c: &Case| c.kind == Kind::Decode && c.launch == Launch::Fused;
+        if llama && cases.iter().any(|c| fused_decode(c)) {
+            // Builds with fused kernels: fewer kernels a layer, the same
+            // bandwidth share.
+            let mut b = (f64::MAX, best.fused_layer_s);
+            for &l in &grid {
+                let e = err_of(Factors { fused_layer_s: l, ..best }, &fused_decode);
+                if e < b.0 {
+                    b = (e, l);
+                }
+            }
+            best.fused_layer_s = b.1;
         }
         let wo = |c: &&&Case| precision::weight_format(&c.format).is_some_and(|f| f.weight_only);
         if cases.iter().filter(wo).any(|c| c.kind == Kind::Decode) {

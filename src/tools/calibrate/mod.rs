@@ -6,6 +6,7 @@
 //! held-out source appears among the fit rows); held-out rows are scored,
 //! never fitted.
 
+pub mod engine_build;
 mod fit;
 pub mod prefill_fit;
 pub mod split;
@@ -14,12 +15,13 @@ mod stats;
 use stats::spread;
 pub use stats::{ape, percentile};
 
+pub use engine_build::engine_of;
 pub use fit::fit_group;
 pub use split::{join, HeldOutStats, Split};
 
 use crate::core::catalog::{Catalog, Gpu, Model};
 use crate::core::config::{Batch, Config, Engine};
-use crate::core::estimate::engine::{is_hbm_class, Factors};
+use crate::core::estimate::engine::{is_hbm_class, Factors, Launch};
 use crate::core::estimate::prefill_fixed::PrefillFixed;
 use crate::core::estimate::serve::{Plan, ServeJob};
 use crate::core::precision;
@@ -95,6 +97,9 @@ pub struct Case {
     /// A throughput row that measures decode steps alone (an engine's
     /// latency benchmark: the batch over the median step time, no prefill).
     pub decode_only: bool,
+    /// How the engine build launched decode kernels (llama.cpp before or
+    /// after CUDA graphs; current for other engines).
+    pub launch: Launch,
     pub assumptions: Vec<&'static str>,
 }
 
@@ -102,27 +107,6 @@ pub struct Case {
 pub struct Unmapped {
     pub id: String,
     pub reason: String,
-}
-
-/// Maps a row's engine (named first in `method_notes`) to a profile.
-/// gpt-fast, lmdeploy and NIM are not profiles of their own: gpt-fast and
-/// lmdeploy (TurboMind) run CUDA-graph-captured fused decode kernels like
-/// TensorRT-LLM; NIM's optimized profiles are TensorRT-LLM engines.
-pub fn engine_of(notes: &str) -> Option<Engine> {
-    let n = notes.trim().to_ascii_lowercase();
-    Some(if n.starts_with("llama.cpp") {
-        Engine::LlamaCpp
-    } else if n.starts_with("vllm") {
-        Engine::Vllm
-    } else if n.starts_with("sglang") {
-        Engine::Sglang
-    } else if n.starts_with("trt-llm") || n.starts_with("gpt-fast") || n.starts_with("lmdeploy") || n.starts_with("nim") {
-        Engine::TrtLlm
-    } else if n.starts_with("hf-transformers") {
-        Engine::Hf
-    } else {
-        return None;
-    })
 }
 
 /// GPU ids the sources left partly open, resolved the same way every time:
@@ -164,6 +148,14 @@ pub fn parse_cases(text: &str, catalog: &Catalog) -> Result<(Vec<Case>, Vec<Unma
         let notes = row.text("method_notes");
         let Some(engine) = engine_of(notes) else {
             unmapped.push(skip("engine not recognised"));
+            continue;
+        };
+        let launch = match engine {
+            Engine::LlamaCpp => engine_build::launch_of(notes, row.text("source")),
+            _ => Some(Launch::Fused),
+        };
+        let Some(launch) = launch else {
+            unmapped.push(skip("llama.cpp build not placed before or after CUDA graphs"));
             continue;
         };
         let mut assumptions = Vec::new();
@@ -274,6 +266,7 @@ pub fn parse_cases(text: &str, catalog: &Catalog) -> Result<(Vec<Case>, Vec<Unma
             kv,
             tuple_kv_cache,
             decode_only,
+            launch,
             id,
             split,
             source: split::source_key(row.text("source")).to_string(),
@@ -317,6 +310,7 @@ pub fn predict_with(case: &Case, catalog: &Catalog, factors: Option<Factors>, pr
     job.factors_override = factors;
     job.tuple_kv_cache = case.tuple_kv_cache;
     job.prefill_fixed_override = prefill;
+    job.launch = case.launch;
     let plan = Plan::in_node(case.engine, case.tp, 1);
     Some(match case.kind {
         Kind::Decode => {
@@ -473,7 +467,7 @@ pub fn run(text: &str, catalog: &Catalog, fit: bool) -> Result<Report, TableErro
             let f = fit_group(&train, catalog, crate::core::estimate::engine::factors(key.0, gpu));
             let _ = writeln!(
                 out,
-                "  {:<10} hbm={:<5} bw {:.2} compute {:.2} quant_compute {:.2} dequant_flops {:.1} layer {:.0} µs ({} fit rows)",
+                "  {:<10} hbm={:<5} bw {:.2} compute {:.2} quant_compute {:.2} dequant_flops {:.1} layer {:.0} µs launch {:.0} µs fused {:.0} µs ({} fit rows)",
                 key.0.as_str(),
                 key.1,
                 f.bw,
@@ -481,6 +475,8 @@ pub fn run(text: &str, catalog: &Catalog, fit: bool) -> Result<Report, TableErro
                 f.quant_compute,
                 f.dequant_flops_per_weight,
                 f.layer_overhead_s * 1e6,
+                f.launch_layer_s * 1e6,
+                f.fused_layer_s * 1e6,
                 train.len()
             );
         }

@@ -1,0 +1,95 @@
+//! What a measurement row says about the engine that ran it: the engine
+//! profile (named first in `method_notes`) and, for llama.cpp, whether the
+//! build replays each decode step as one CUDA graph.
+
+use crate::core::config::Engine;
+use crate::core::estimate::engine::Launch;
+
+/// Maps a row's engine (named first in `method_notes`) to a profile.
+/// gpt-fast, lmdeploy and NIM are not profiles of their own: gpt-fast and
+/// lmdeploy (TurboMind) run CUDA-graph-captured fused decode kernels like
+/// TensorRT-LLM; NIM's optimized profiles are TensorRT-LLM engines.
+pub fn engine_of(notes: &str) -> Option<Engine> {
+    let n = notes.trim().to_ascii_lowercase();
+    Some(if n.starts_with("llama.cpp") {
+        Engine::LlamaCpp
+    } else if n.starts_with("vllm") {
+        Engine::Vllm
+    } else if n.starts_with("sglang") {
+        Engine::Sglang
+    } else if n.starts_with("trt-llm") || n.starts_with("gpt-fast") || n.starts_with("lmdeploy") || n.starts_with("nim") {
+        Engine::TrtLlm
+    } else if n.starts_with("hf-transformers") {
+        Engine::Hf
+    } else {
+        return None;
+    })
+}
+
+/// The day llama.cpp's CUDA graphs were merged (commit bc4bba3, PR #6766).
+const GRAPHS_MERGED: (u32, u32, u32) = (2024, 5, 8);
+/// The first of the 2025 kernel fusions (PR #15631, 2025-08-28).
+const FUSION_BEGAN: (u32, u32, u32) = (2025, 8, 28);
+
+const MONTHS: [&str; 12] = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
+
+/// How the llama.cpp build of a row launched its decode kernels: what the
+/// notes say outright ("before CUDA graphs", "no CUDA graphs", a
+/// "CUDA-graphs branch" or "PR" that predates the merge), else the first
+/// date in the notes or the source ("2024-01-10", "Dec 2023") against the
+/// days graphs and kernel fusion arrived, else "CUDA graphs" in the notes.
+/// `None` when nothing places the build (a month-only date in the month
+/// of either change).
+pub fn launch_of(notes: &str, source: &str) -> Option<Launch> {
+    let n = notes.to_ascii_lowercase();
+    if n.contains("before cuda graphs") || n.contains("no cuda graphs") {
+        return Some(Launch::PerKernel);
+    }
+    if n.contains("cuda-graphs branch") || n.contains("cuda-graphs pr") {
+        return Some(Launch::Graph);
+    }
+    let Some(date) = first_date(&n).or_else(|| first_date(&source.to_ascii_lowercase())) else {
+        return n.contains("cuda graphs").then_some(Launch::Graph);
+    };
+    let at_or_after = |(y, m, d): (u32, u32, u32)| match date {
+        (yy, mm, Some(dd)) => Some((yy, mm, dd) >= (y, m, d)),
+        (yy, mm, None) if (yy, mm) == (y, m) => None,
+        (yy, mm, None) => Some((yy, mm) > (y, m)),
+    };
+    Some(if at_or_after(FUSION_BEGAN)? {
+        Launch::Fused
+    } else if at_or_after(GRAPHS_MERGED)? {
+        Launch::Graph
+    } else {
+        Launch::PerKernel
+    })
+}
+
+/// A year, month and, when given, day.
+type Date = (u32, u32, Option<u32>);
+
+/// The first "YYYY-MM-DD" or "Mon YYYY" in lower-case text.
+fn first_date(t: &str) -> Option<Date> {
+    let b = t.as_bytes();
+    let num = |s: usize, len: usize| -> Option<u32> { t.get(s..s + len).filter(|x| x.bytes().all(|c| c.is_ascii_digit())).and_then(|x| x.parse().ok()) };
+    let mut best: Option<(usize, Date)> = None;
+    for i in 0..b.len() {
+        if let (Some(y), Some(m), Some(d)) = (num(i, 4), num(i + 5, 2), num(i + 8, 2)) {
+            if t.get(i + 4..i + 5) == Some("-") && t.get(i + 7..i + 8) == Some("-") && (2000..2100).contains(&y) {
+                best = Some((i, (y, m, Some(d))));
+                break;
+            }
+        }
+    }
+    for (k, name) in MONTHS.iter().enumerate() {
+        let pat = format!("{name} ");
+        if let Some(i) = t.find(&pat) {
+            if let Some(y) = num(i + pat.len(), 4).filter(|y| (2000..2100).contains(y)) {
+                if best.is_none_or(|(j, _)| i < j) {
+                    best = Some((i, (y, k as u32 + 1, None)));
+                }
+            }
+        }
+    }
+    best.map(|b| b.1)
+}

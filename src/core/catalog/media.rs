@@ -4,8 +4,6 @@
 //! read from a source", never zero: they stay `None` here and the estimator
 //! (`estimate::media`) degrades explicitly where it needs one.
 
-use std::sync::OnceLock;
-
 use super::super::table::{is_id, Row, Table, TableError};
 
 #[cfg(not(target_arch = "wasm32"))]
@@ -246,6 +244,6 @@ pub fn parse_media(text: &str) -> Result<Vec<MediaModel>, TableError> {
 /// The media table compiled into this build, parsed once.
 #[cfg(not(target_arch = "wasm32"))]
 pub fn bundled_media() -> Result<&'static [MediaModel], TableError> {
-    static CELL: OnceLock<Result<Vec<MediaModel>, TableError>> = OnceLock::new();
+    static CELL: std::sync::OnceLock<Result<Vec<MediaModel>, TableError>> = std::sync::OnceLock::new();
     CELL.get_or_init(|| parse_media(MEDIA_CSV)).as_ref().map(Vec::as_slice).map_err(Clone::clone)
 }

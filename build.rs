@@ -1,45 +1,44 @@
-//! Writes copies of the bundled catalog tables into `OUT_DIR` with every
-//! `source` and `notes` cell emptied (same header, same rows, same other
-//! cells). The Wasm build compiles those copies in (`src/core/catalog/`):
-//! the page never shows a row's sources or notes, and they are most of the
-//! tables' bytes. Native builds (CLI, tests) compile the full files, and the
-//! same parser and validators read both; only the bundled tables of a Wasm
-//! build may have an empty `source` (`core::table::Row::req_source`).
+//! Compiles the bundled catalog for the page's Wasm: parses and
+//! cross-checks the tables under `static/` with the library's own code
+//! (`build/core.rs` compiles the core's catalog modules in; a bad row stops
+//! the build with its table, row and column), empties every `source` and
+//! `notes` (the page fetches an offer's source on demand), and writes the
+//! result to `OUT_DIR/catalog.txt` in the compact form that
+//! `core::catalog::compiled` decodes (`build/encode.rs`). Native builds
+//! parse the full tables instead (`core::bundled`).
 use std::{env, fs, path::Path};
 
-/// The tables under `static/` that the catalog compiles in.
-const TABLES: &[&str] = &["gpus.csv", "models.csv", "offers.csv", "providers.csv", "media_models.csv", "support.csv", "rates.csv"];
-/// The columns the Wasm copies leave empty.
-const DROPPED: &[&str] = &["source", "notes"];
+#[path = "build/core.rs"]
+mod core;
+#[path = "build/encode.rs"]
+mod encode;
+
+/// What the compiled catalog is made from.
+const INPUTS: &[&str] = &[
+    "build.rs",
+    "build",
+    "src/core/catalog",
+    "src/core/config.rs",
+    "src/core/date.rs",
+    "src/core/named.rs",
+    "src/core/table.rs",
+    "src/core/units.rs",
+    "static/gpus.csv",
+    "static/models.csv",
+    "static/offers.csv",
+    "static/providers.csv",
+    "static/media_models.csv",
+    "static/support.csv",
+    "static/rates.csv",
+];
 
 /// A failure is returned, and cargo prints it and stops the build.
 fn main() -> Result<(), String> {
-    println!("cargo::rerun-if-changed=build.rs");
+    for input in INPUTS {
+        println!("cargo::rerun-if-changed={input}");
+    }
     let out = env::var_os("OUT_DIR").ok_or("cargo did not set OUT_DIR")?;
-    for name in TABLES {
-        let path = Path::new("static").join(name);
-        println!("cargo::rerun-if-changed={}", path.display());
-        let text = fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-        let stripped = strip(&text).map_err(|e| format!("{}: {e}", path.display()))?;
-        fs::write(Path::new(&out).join(name), stripped).map_err(|e| format!("{name} in OUT_DIR: {e}"))?;
-    }
-    Ok(())
-}
-
-/// The CSV with the `DROPPED` columns' cells emptied. Rows of the wrong
-/// length pass through as they are, for the catalog's parser to report.
-fn strip(text: &[u8]) -> Result<Vec<u8>, csv::Error> {
-    let mut reader = csv::ReaderBuilder::new().has_headers(false).flexible(true).from_reader(text);
-    let mut writer = csv::WriterBuilder::new().flexible(true).from_writer(Vec::new());
-    let mut dropped: Vec<bool> = Vec::new();
-    for (i, record) in reader.records().enumerate() {
-        let record = record?;
-        if i == 0 {
-            dropped = record.iter().map(|h| DROPPED.contains(&h.trim().trim_start_matches('\u{feff}'))).collect();
-            writer.write_record(&record)?;
-        } else {
-            writer.write_record(record.iter().enumerate().map(|(j, cell)| if dropped.get(j).copied().unwrap_or(false) { "" } else { cell }))?;
-        }
-    }
-    writer.into_inner().map_err(|e| csv::Error::from(e.into_error()))
+    let catalog = core::catalog::parse_bundled().map_err(|e| format!("static/{e}"))?.without_sources();
+    let text = encode::to_text(&catalog).map_err(|e| e.to_string())?;
+    fs::write(Path::new(&out).join("catalog.txt"), text).map_err(|e| format!("catalog.txt in OUT_DIR: {e}"))
 }

@@ -4,6 +4,7 @@
 pub mod accuracy;
 pub mod answer;
 pub mod billing;
+pub mod bundled;
 pub mod catalog;
 pub mod config;
 pub mod date;

@@ -76,7 +76,7 @@ impl Display {
 
     /// "1 USD = 6.8271 CNY (rate of 2026-05-04)": the note on converted prices.
     pub fn rate_text(r: &Rate) -> String {
-        format!("1 USD = {:.4} {} ({})", 1.0 / r.usd_per_unit, r.currency.as_str().to_uppercase(), r.as_of)
+        format!("1 USD = {:.4} {} ({})", 1.0 / r.usd_per_unit, r.currency.as_str().to_ascii_uppercase(), r.as_of)
     }
 }
 

@@ -294,7 +294,7 @@ fn priced(cfg: &Config, catalog: &Catalog, o: &Offer, p: OfferPlan, today: Date)
 pub fn passes_filters(cfg: &Config, o: &Offer) -> bool {
     (cfg.providers.is_empty() || cfg.providers.iter().any(|p| **p == *o.provider))
         && cfg.gpu.as_ref().is_none_or(|g| **g == *o.gpu)
-        && cfg.region.as_ref().is_none_or(|r| o.region.to_lowercase().contains(&r.to_lowercase()))
+        && cfg.region.as_ref().is_none_or(|r| o.region.to_ascii_lowercase().contains(&r.to_ascii_lowercase()))
 }
 
 /// The one-line reasons every offer carries — fits (with headroom) or not,

@@ -35,13 +35,7 @@ pub struct Table {
     name: String,
     index: HashMap<String, usize>,
     rows: Vec<Record>,
-    /// A bundled table of a Wasm build, whose `source` cells `build.rs` emptied.
-    stripped: bool,
 }
-
-/// The bundled tables (by the name the catalog parses them under) whose
-/// Wasm copies have their `source` and `notes` cells emptied by `build.rs`.
-const STRIPPED_IN_WASM: &[&str] = &["gpus.csv", "models.csv", "offers.csv", "providers.csv", "media_models.csv", "support.csv", "rates.csv"];
 
 /// One row of a table, with typed accessors.
 pub struct Row<'a> {
@@ -182,8 +176,7 @@ impl Table {
                 return Err(TableError::Row { table: name.into(), row: i + 1, reason: format!("{} fields, the header has {}", rec.len(), header.len()) });
             }
         }
-        let stripped = cfg!(target_arch = "wasm32") && STRIPPED_IN_WASM.contains(&name);
-        Ok(Table { name: name.into(), index, rows: records, stripped })
+        Ok(Table { name: name.into(), index, rows: records })
     }
 
     pub fn rows(&self) -> impl Iterator<Item = Row<'_>> {
@@ -217,13 +210,10 @@ impl Row<'_> {
         Ok(t.to_string())
     }
 
-    /// The row's `source`: required, except in a bundled table of a Wasm
-    /// build (its copy has the sources dropped); never relaxed natively or
-    /// for an imported table.
+    /// The row's `source`: required in every table (the Wasm parses no
+    /// bundled table; its compiled catalog has the sources emptied after
+    /// this check, in `build.rs`).
     pub fn req_source(&self) -> Result<String, TableError> {
-        if self.table.stripped {
-            return Ok(self.text("source").to_string());
-        }
         self.req_str("source")
     }
 

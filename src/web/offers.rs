@@ -104,7 +104,7 @@ pub fn offers(
                         <td class="num" data-speed={format!("{:.3}", speed_of(o))}>{ if speed_of(o) > 0.0 { num(speed_of(o), if training { 0 } else { 1 }) } else { "–".to_string() } }</td>
                         <td class="num"><input class="price" type="text" inputmode="decimal" aria-label={format!("{} {}", t("ui.yourprice"), o.id)}
                             value={format!("{:.2}", o.usd_per_hour / f64::from(o.instances.max(1)) / a.display.usd_per_unit_of(o.currency))}
-                            title={o.currency.as_str().to_uppercase()}
+                            title={o.currency.as_str().to_ascii_uppercase()}
                             onchange={
                                 let cb = on_price.clone();
                                 let id = o.id.clone();
@@ -138,7 +138,7 @@ fn converted_note(a: &Answer, lang: Lang) -> Html {
     let text = Msg::new("ui.converted")
         .arg("mark", crate::core::money::CONVERTED_MARK)
         .num("per", 1.0 / r.usd_per_unit, 4)
-        .arg("cur", r.currency.as_str().to_uppercase())
+        .arg("cur", r.currency.as_str().to_ascii_uppercase())
         .arg("date", r.as_of.to_string())
         .render_ui(lang);
     html! { <p><small data-testid="converted">{ text }</small></p> }

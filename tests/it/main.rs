@@ -16,6 +16,7 @@ mod catalog;
 mod catalog_check;
 mod china;
 mod cli;
+mod compiled;
 mod contrast;
 mod currency;
 mod estimator;

@@ -4,10 +4,9 @@
 //! read from a source", never zero: they stay `None` here and the estimator
 //! (`estimate::media`) degrades explicitly where it needs one.
 
-use std::sync::OnceLock;
-
 use super::super::table::{is_id, Row, Table, TableError};
 
+#[cfg(not(target_arch = "wasm32"))]
 pub(crate) const MEDIA_CSV: &str = bundled_table!("media_models.csv");
 
 pub const MEDIA_COLUMNS: &[&str] = &[
@@ -49,7 +48,7 @@ pub const MEDIA_COLUMNS: &[&str] = &[
 ];
 
 /// What a model generates.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum MediaKind {
     Image,
@@ -68,7 +67,7 @@ impl MediaKind {
 }
 
 /// How the generator computes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum MediaArch {
     /// Convolutional UNet with attention at the lower resolutions (SD 1.x, SDXL).
@@ -81,7 +80,7 @@ pub enum MediaArch {
     Ar,
 }
 
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct MediaModel {
     pub id: String,
     pub name: String,
@@ -243,7 +242,8 @@ pub fn parse_media(text: &str) -> Result<Vec<MediaModel>, TableError> {
 }
 
 /// The media table compiled into this build, parsed once.
+#[cfg(not(target_arch = "wasm32"))]
 pub fn bundled_media() -> Result<&'static [MediaModel], TableError> {
-    static CELL: OnceLock<Result<Vec<MediaModel>, TableError>> = OnceLock::new();
+    static CELL: std::sync::OnceLock<Result<Vec<MediaModel>, TableError>> = std::sync::OnceLock::new();
     CELL.get_or_init(|| parse_media(MEDIA_CSV)).as_ref().map(Vec::as_slice).map_err(Clone::clone)
 }

@@ -2,22 +2,21 @@
 //! from `static/` and checked on load. Serialization types stay here; the
 //! rest of the core sees only validated domain values.
 //!
-//! A Wasm build compiles in copies of the tables whose `source` and `notes`
-//! cells `build.rs` has emptied (the page shows neither; they are most of
-//! the bytes); native builds (CLI, tests) compile the full files.
+//! Native builds (CLI, tests) compile the full tables in and parse them on
+//! first use ([`parse_bundled`]). A Wasm build compiles in no table: it
+//! decodes the catalog `build.rs` parsed, cross-checked and wrote in a
+//! compact form with every `source` and `notes` emptied ([`compiled`]; the
+//! page shows neither, and they are most of the bytes).
 
-/// A bundled table's text: `static/<file>`, or in a Wasm build its copy
-/// without sources and notes from `build.rs`.
+/// A bundled table's text: `static/<file>` (native builds only).
+#[cfg(not(target_arch = "wasm32"))]
 macro_rules! bundled_table {
-    ($file:literal) => {{
-        #[cfg(target_arch = "wasm32")]
-        let text = include_str!(concat!(env!("OUT_DIR"), "/", $file));
-        #[cfg(not(target_arch = "wasm32"))]
-        let text = include_str!(concat!("../../../static/", $file));
-        text
-    }};
+    ($file:literal) => {
+        include_str!(concat!("../../../static/", $file))
+    };
 }
 
+pub mod compiled;
 pub mod gpus;
 pub mod media;
 pub mod models;
@@ -27,7 +26,6 @@ pub mod rates;
 pub mod support;
 
 use std::collections::HashSet;
-use std::sync::OnceLock;
 
 pub use super::date::Date;
 pub use gpus::{Gpu, GpuClass};
@@ -38,10 +36,15 @@ pub use support::{Kind, Support, SupportRow};
 
 use super::table::TableError;
 
+#[cfg(not(target_arch = "wasm32"))]
 const GPUS_CSV: &str = bundled_table!("gpus.csv");
+#[cfg(not(target_arch = "wasm32"))]
 const MODELS_CSV: &str = bundled_table!("models.csv");
+#[cfg(not(target_arch = "wasm32"))]
 const OFFERS_CSV: &str = bundled_table!("offers.csv");
+#[cfg(not(target_arch = "wasm32"))]
 const PROVIDERS_CSV: &str = bundled_table!("providers.csv");
+#[cfg(not(target_arch = "wasm32"))]
 const RATES_CSV: &str = bundled_table!("rates.csv");
 
 /// Offers priced longer ago than this (six months) are marked possibly
@@ -50,6 +53,7 @@ pub const STALE_AFTER_DAYS: i64 = 183;
 
 /// The bundled tables as compiled in, by file name (`whichgpu catalog check`
 /// reads them raw, to report every row rather than the first error).
+#[cfg(not(target_arch = "wasm32"))]
 pub fn bundled_tables() -> [(&'static str, &'static str); 7] {
     [
         ("gpus.csv", GPUS_CSV),
@@ -62,7 +66,8 @@ pub fn bundled_tables() -> [(&'static str, &'static str); 7] {
     ]
 }
 
-#[derive(Debug, Clone)]
+/// Serialized and deserialized only in the compiled form ([`compiled`]).
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct Catalog {
     pub gpus: Vec<Gpu>,
     pub models: Vec<Model>,
@@ -88,6 +93,9 @@ pub enum CatalogError {
     Reference { table: String, row: usize, field: &'static str, reason: String },
     #[error("{0}: no rows")]
     Empty(&'static str),
+    /// The compiled form does not decode (`build.rs` and [`compiled`] disagree).
+    #[error("the catalog compiled into this build does not decode")]
+    Compiled,
 }
 
 impl Offer {
@@ -100,23 +108,37 @@ impl Offer {
     }
 }
 
+/// The full tables compiled into a native build, parsed and cross-checked
+/// (what `Catalog::bundled` returns natively; `build.rs` runs the same
+/// code on the same files to write the Wasm's compiled form).
+#[cfg(not(target_arch = "wasm32"))]
+pub fn parse_bundled() -> Result<Catalog, CatalogError> {
+    Catalog::from_parts(
+        gpus::parse_gpus(GPUS_CSV)?,
+        models::parse_models(MODELS_CSV)?,
+        offers::parse_offers("offers.csv", OFFERS_CSV)?,
+        offers::parse_providers(PROVIDERS_CSV)?,
+        media::parse_media(media::MEDIA_CSV)?,
+        support::parse_support(support::SUPPORT_CSV)?,
+        rates::parse_rates(RATES_CSV)?,
+    )
+}
+
 impl Catalog {
-    /// The catalog compiled into this build, parsed once.
-    pub fn bundled() -> Result<&'static Catalog, CatalogError> {
-        static CELL: OnceLock<Result<Catalog, CatalogError>> = OnceLock::new();
-        CELL.get_or_init(|| {
-            Catalog::from_parts(
-                gpus::parse_gpus(GPUS_CSV)?,
-                models::parse_models(MODELS_CSV)?,
-                offers::parse_offers("offers.csv", OFFERS_CSV)?,
-                offers::parse_providers(PROVIDERS_CSV)?,
-                media::parse_media(media::MEDIA_CSV)?,
-                support::parse_support(support::SUPPORT_CSV)?,
-                rates::parse_rates(RATES_CSV)?,
-            )
-        })
-        .as_ref()
-        .map_err(Clone::clone)
+    /// The catalog with every `source` and `notes` text emptied: what the
+    /// compiled form holds (the page fetches an offer's source on demand).
+    pub fn without_sources(self) -> Catalog {
+        let blank = String::new;
+        Catalog {
+            gpus: self.gpus.into_iter().map(|g| gpus::Gpu { source: blank(), notes: blank(), ..g }).collect(),
+            models: self.models.into_iter().map(|m| models::Model { source: blank(), ..m }).collect(),
+            offers: self.offers.into_iter().map(|o| offers::Offer { source: "".into(), notes: blank(), ..o }).collect(),
+            providers: self.providers.into_iter().map(|p| offers::Provider { source: blank(), ..p }).collect(),
+            media: self.media.into_iter().map(|m| media::MediaModel { source: blank(), notes: blank(), ..m }).collect(),
+            support: self.support.into_iter().map(|r| SupportRow { source: blank(), notes: blank(), ..r }).collect(),
+            rates: self.rates.into_iter().map(|r| RateRow { source: blank(), ..r }).collect(),
+            as_of: self.as_of,
+        }
     }
 
     /// Joins and cross-checks the tables: unique ids, every offer's GPU and

@@ -69,7 +69,7 @@ fn currency(row: &Row<'_>) -> Result<Currency, TableError> {
 }
 
 /// The GPU-to-GPU link inside one instance.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Interconnect {
     Single,
@@ -112,7 +112,7 @@ impl Interconnect {
 
 /// Whether an offer's hourly price covers the host (vCPU, RAM) or the
 /// provider bills CPU and RAM beside the listed GPU price.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum HostBilling {
     /// The offer's hourly price covers CPU, RAM and the host.
@@ -145,7 +145,7 @@ impl HostBilling {
 /// The committed-term columns, in the order of [`Commit`]'s terms.
 const COMMIT_COLUMNS: [&str; 3] = ["commit_1mo_usd_per_hour", "commit_1yr_usd_per_hour", "commit_3yr_usd_per_hour"];
 
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Offer {
     pub id: Arc<str>,
     pub provider: Arc<str>,
@@ -183,7 +183,7 @@ pub struct Offer {
     pub notes: String,
 }
 
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Provider {
     pub id: String,
     pub name: String,
@@ -393,10 +393,16 @@ pub fn parse_offers_any(name: &str, text: &str) -> Result<Vec<Offer>, TableError
     if !trimmed.starts_with('[') {
         return parse_offers(name, text);
     }
-    let rows: Vec<serde_json::Map<String, serde_json::Value>> =
-        serde_json::from_str(trimmed).map_err(|e| TableError::Csv { table: name.into(), reason: format!("not a JSON array of objects: {e}") })?;
-    let mut records = Vec::with_capacity(rows.len());
-    for (i, row) in rows.iter().enumerate() {
+    // Parsed as a `Value` and taken apart by hand: deserializing straight
+    // into `Vec<Map>` would link serde's type-mismatch messages, which quote
+    // strings with `{:?}` and so pull the Unicode printable tables (~8 KB
+    // gzip) into the page's Wasm.
+    let not_array = |why: String| TableError::Csv { table: name.into(), reason: format!("not a JSON array of objects: {why}") };
+    let value: serde_json::Value = serde_json::from_str(trimmed).map_err(|e| not_array(e.to_string()))?;
+    let serde_json::Value::Array(items) = value else { return Err(not_array("the top level is not an array".into())) };
+    let mut records = Vec::with_capacity(items.len());
+    for (i, item) in items.iter().enumerate() {
+        let serde_json::Value::Object(row) = item else { return Err(not_array(format!("item {} is not an object", i + 1))) };
         if let Some(k) = row.keys().find(|k| !OFFER_COLUMNS.contains(&k.as_str())) {
             return Err(TableError::Field { table: name.into(), row: i + 1, field: super::super::table::clip(k), reason: "unknown field".into() });
         }

@@ -82,7 +82,7 @@ pub const ACCELERATORS: &[(&str, Named, bool)] = &[
 
 /// SkyPilot accelerator names, upper-cased without spaces, '-' and '_'.
 pub fn normalize(name: &str) -> String {
-    name.chars().filter(|c| !matches!(c, ' ' | '-' | '_')).flat_map(char::to_uppercase).collect()
+    name.chars().filter(|c| !matches!(c, ' ' | '-' | '_')).map(|c| c.to_ascii_uppercase()).collect()
 }
 
 /// What a normalized SkyPilot accelerator name stands for.

@@ -161,7 +161,7 @@ impl<'r> ServePlanner<'r> {
                     capacity_bytes: gpu.memory_bytes(),
                     confidence: conf,
                     bound,
-                    executed_precision: format!("{:?}", job.executed(gpu)).to_lowercase(),
+                    executed_precision: format!("{:?}", job.executed(gpu)).to_ascii_lowercase(),
                     speeds,
                 }
             })

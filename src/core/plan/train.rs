@@ -388,7 +388,7 @@ impl<'r> TrainPlanner<'r> {
                     capacity_bytes: gpu.memory_bytes(),
                     confidence: conf,
                     bound: "compute",
-                    executed_precision: format!("{:?}", job.compute(gpu)).to_lowercase(),
+                    executed_precision: format!("{:?}", job.compute(gpu)).to_ascii_lowercase(),
                     speeds: speeds(job, cfg, tps, p.layout, widen),
                 }
             })

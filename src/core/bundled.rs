@@ -1,0 +1,39 @@
+//! The catalog this build carries. Natively: the full tables under
+//! `static/`, parsed and cross-checked on first use
+//! ([`catalog::parse_bundled`](super::catalog::parse_bundled)). In the
+//! page's Wasm: the compiled form `build.rs` wrote after running that same
+//! parse on the same files, decoded on first use
+//! ([`catalog::compiled`](super::catalog::compiled)) — no CSV is parsed at
+//! start-up and the Wasm carries no table text, sources or notes.
+//! `tests/it/compiled.rs` proves the compiled form equals the parsed tables
+//! row for row (sources and notes emptied).
+
+use std::sync::OnceLock;
+
+use super::catalog::{compiled, Catalog, CatalogError};
+
+/// The compiled form of the bundled catalog (`build.rs`, `OUT_DIR/catalog.txt`).
+pub const COMPILED: &str = include_str!(concat!(env!("OUT_DIR"), "/catalog.txt"));
+
+impl Catalog {
+    /// The catalog compiled into this build, loaded once.
+    pub fn bundled() -> Result<&'static Catalog, CatalogError> {
+        static CELL: OnceLock<Result<Catalog, CatalogError>> = OnceLock::new();
+        CELL.get_or_init(load).as_ref().map_err(Clone::clone)
+    }
+
+    /// The compiled form decoded (what the page starts from).
+    pub fn compiled() -> Result<Catalog, CatalogError> {
+        compiled::decode(COMPILED)
+    }
+}
+
+#[cfg(target_arch = "wasm32")]
+fn load() -> Result<Catalog, CatalogError> {
+    Catalog::compiled()
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn load() -> Result<Catalog, CatalogError> {
+    super::catalog::parse_bundled()
+}

@@ -268,7 +268,7 @@ async fn page_end_to_end() {
     // answer shows the training memory breakdown.
     c.goto(&format!("{base}?lang=en&task=finetune&model=flux.1-dev&method=qlora&res=1024x1024&enc_offload=1")).await.expect("goto");
     wait_for(&c, "[data-testid=recommendation]").await;
-    let total = c.find(Locator::Css("[data-testid=memory-total]")).await.expect("memory").attr("data-bytes").await.expect("attr").unwrap_or_default();
+    let total = wait_for(&c, "[data-testid=memory-total]").await.attr("data-bytes").await.expect("attr").unwrap_or_default();
     let gib = total.parse::<f64>().unwrap_or(0.0) / 1_073_741_824.0;
     assert!(gib > 5.0 && gib < 16.0, "FLUX QLoRA memory {gib} GiB");
     let selected = c.execute("return document.querySelector('#in-model').value", vec![]).await.expect("model");

@@ -55,6 +55,15 @@ impl Writer {
 
 type Res = Result<(), Error>;
 
+/// Integers are written as their decimal text.
+macro_rules! ints {
+    ($($name:ident: $t:ty),*) => {
+        $(fn $name(self, v: $t) -> Res {
+            self.token(&v.to_string())
+        })*
+    };
+}
+
 impl<'a> ser::Serializer for &'a mut Writer {
     type Ok = ();
     type Error = Error;
@@ -69,30 +78,7 @@ impl<'a> ser::Serializer for &'a mut Writer {
     fn serialize_bool(self, v: bool) -> Res {
         self.token(if v { "1" } else { "0" })
     }
-    fn serialize_i8(self, v: i8) -> Res {
-        self.token(&v.to_string())
-    }
-    fn serialize_i16(self, v: i16) -> Res {
-        self.token(&v.to_string())
-    }
-    fn serialize_i32(self, v: i32) -> Res {
-        self.token(&v.to_string())
-    }
-    fn serialize_i64(self, v: i64) -> Res {
-        self.token(&v.to_string())
-    }
-    fn serialize_u8(self, v: u8) -> Res {
-        self.token(&v.to_string())
-    }
-    fn serialize_u16(self, v: u16) -> Res {
-        self.token(&v.to_string())
-    }
-    fn serialize_u32(self, v: u32) -> Res {
-        self.token(&v.to_string())
-    }
-    fn serialize_u64(self, v: u64) -> Res {
-        self.token(&v.to_string())
-    }
+    ints! { serialize_i8: i8, serialize_i16: i16, serialize_i32: i32, serialize_i64: i64, serialize_u8: u8, serialize_u16: u16, serialize_u32: u32, serialize_u64: u64 }
     fn serialize_f32(self, _: f32) -> Res {
         Err(Writer::unsupported("f32"))
     }

@@ -97,10 +97,22 @@ fn model_for_task<'c>(cfg: &Config, catalog: &'c Catalog, notices: &mut Vec<Noti
     }
     let msg = match tasks_of(catalog, id) {
         Some(tasks) => Msg::new("notice.model_task").arg("model", clip(id)).arg("task", cfg.task.to_string()).arg("tasks", tasks),
-        None => Msg::new("notice.model_unknown").arg("model", clip(id)),
+        None => match near_id(catalog, id) {
+            Some(near) => Msg::new("notice.model_near").arg("model", clip(id)).arg("near", near),
+            None => Msg::new("notice.model_unknown").arg("model", clip(id)),
+        },
     };
     notices.push(Notice::said("model", msg));
     None
+}
+
+/// A catalog id that differs from `id` only in case and punctuation
+/// (`wan2.1-14b` for `wan-2.1-14b`, `Llama-3.1-8B`, `qwen2_5_7b`).
+fn near_id(catalog: &Catalog, id: &str) -> Option<String> {
+    let bare = |s: &str| s.chars().filter(char::is_ascii_alphanumeric).map(|c| c.to_ascii_lowercase()).collect::<String>();
+    let want = bare(id);
+    let ids = catalog.models.iter().map(|m| m.id.as_str()).chain(catalog.media.iter().map(|m| m.id.as_str()));
+    ids.into_iter().find(|c| !want.is_empty() && bare(c) == want).map(str::to_string)
 }
 
 /// Resolves a configuration against a catalog. Every key gets the same

@@ -76,3 +76,26 @@ fn task_defaults_fill_only_what_the_link_leaves_out() {
     let whole_month = pick.usd_per_hour * 730.0 + pick.storage_usd_per_month + pick.egress_usd_per_month;
     assert!((pick.usd_per_month - whole_month).abs() < 1e-6 * whole_month, "always-on bills the whole month: {} vs {whole_month}", pick.usd_per_month);
 }
+
+/// A model id that differs from a catalog id only in punctuation is named
+/// with that id; one that matches nothing is only called unknown.
+#[test]
+fn a_mistyped_model_id_names_the_id_it_resembles() {
+    let catalog = common::catalog();
+    for m in catalog.models.iter().map(|m| m.id.as_str()).chain(catalog.media.iter().map(|m| m.id.as_str())) {
+        // Drop the punctuation: `wan-2.1-14b` → `wan2114b`.
+        let typo: String = m.chars().filter(char::is_ascii_alphanumeric).collect();
+        if typo == m || catalog.model(&typo).is_some() || catalog.media.iter().any(|x| x.id == typo) {
+            continue;
+        }
+        let a = evaluate_query(&format!("model={typo}"), catalog, common::today());
+        let note = a.notices.iter().find(|n| n.key == "model").unwrap_or_else(|| panic!("{typo}: no model notice"));
+        // The id named is one whose letters and digits are the typo's (`m` or a twin of it).
+        let named = note.message.rsplit_once("did you mean `").and_then(|(_, r)| r.split_once('`')).map(|(id, _)| id.to_string());
+        let named = named.unwrap_or_else(|| panic!("{typo}: {}", note.message));
+        assert_eq!(named.chars().filter(char::is_ascii_alphanumeric).collect::<String>(), typo, "{typo}: {}", note.message);
+    }
+    let a = evaluate_query("model=no-such-model-anywhere", catalog, common::today());
+    let note = a.notices.iter().find(|n| n.key == "model").expect("a model notice");
+    assert!(!note.message.contains("did you mean"), "{}", note.message);
+}

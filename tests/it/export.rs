@@ -135,7 +135,9 @@ fn check_command(e: &Export, offer: &Value, json: &Value) {
         return;
     }
     let media = e.command.starts_with("# diffusers + accelerate");
-    if task != "serve" && !media && !matches!(cfg.trainer, Trainer::Hf | Trainer::Deepspeed) {
+    // DeepSpeed's pipeline engine has its own launcher (export::command::train_deepspeed).
+    let ds_pipeline = cfg.trainer == Trainer::Deepspeed && offer["pp"].as_f64().unwrap_or(1.0) > 1.0;
+    if task != "serve" && !media && (!matches!(cfg.trainer, Trainer::Hf | Trainer::Deepspeed) || ds_pipeline) {
         crate::export_train::check(e, offer, &cfg);
         return;
     }

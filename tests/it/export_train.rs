@@ -131,9 +131,11 @@ pub fn check(e: &Export, offer: &Value, cfg: &Config) {
         Trainer::Torchtitan => "git clone --branch v0.2.2 https://github.com/pytorch/torchtitan",
         Trainer::Torchtune => "pip install torchao \"torchtune==0.6.1\"",
         Trainer::Axolotl => "pip install \"axolotl[deepspeed]==0.18.0\"",
+        Trainer::Deepspeed => "pip install deepspeed",
         _ => "pip install unsloth",
     };
-    assert!(e.skypilot_yaml.contains(install) && !e.skypilot_yaml.contains("pip install accelerate"), "{}", e.skypilot_yaml);
+    assert!(e.skypilot_yaml.contains(install), "{}", e.skypilot_yaml);
+    assert!(cfg.trainer == Trainer::Deepspeed || !e.skypilot_yaml.contains("pip install accelerate"), "{}", e.skypilot_yaml);
     match cfg.trainer {
         Trainer::Megatron => {
             assert!(c.starts_with("# Megatron-LM "), "{c}");
@@ -235,7 +237,22 @@ pub fn check(e: &Export, offer: &Value, cfg: &Config) {
                 assert!(m.contains_key("train.py"));
             }
         }
-        Trainer::Hf | Trainer::Deepspeed => unreachable!("accelerate: export::check_command"),
+        // Pipeline stages run DeepSpeed's pipeline engine under its own launcher.
+        Trainer::Deepspeed => {
+            assert!(p.pp > 1, "only pipelined DeepSpeed plans leave accelerate: {c}");
+            let m = parse(c, "deepspeed ", &stored("deepspeed.flags"));
+            assert_eq!(num(&m, "--num_gpus"), p.gpus, "{c}");
+            if p.instances > 1 {
+                assert_eq!(num(&m, "--num_nodes"), p.instances, "{c}");
+                assert!(m.contains_key("--no_ssh") && c.contains("$HEAD_IP"), "{c}");
+            }
+            assert!(m.contains_key("train.py") && m.contains_key("--deepspeed"), "{c}");
+            assert!(c.contains(&format!("num_stages={}", p.pp)), "{c}");
+            assert!(c.contains(&format!("\"train_micro_batch_size_per_gpu\": {mb}")), "{c}");
+            assert!(c.contains(&format!("\"gradient_accumulation_steps\": {}", p.micro_batches())), "{c}");
+            assert!(c.contains(&format!("\"stage\": {}", cfg.zero.min(1))), "{c}");
+        }
+        Trainer::Hf => unreachable!("accelerate: export::check_command"),
     }
 }
 
@@ -297,6 +314,26 @@ fn a_megatron_plan_that_splits_layers_says_so_in_its_flags() {
         assert!(!e.command.contains("accelerate"), "{}", e.command);
     }
     assert!(split > 0, "a 70B pre-training plan on Megatron-LM splits layers somewhere");
+}
+
+/// A DeepSpeed plan with pipeline stages runs DeepSpeed's pipeline engine
+/// under its own launcher, not `accelerate launch`, and installs DeepSpeed.
+#[test]
+fn deepspeed_pipeline_stages_use_the_deepspeed_launcher() {
+    let mut pipelined = 0;
+    for nodes in [1, 2] {
+        let a = answer(&format!("task=finetune&model=llama-3.1-70b&method=lora&trainer=deepspeed&nodes={nodes}&tokens=1e7"));
+        let json = serde_json::to_value(&a).expect("json");
+        for e in for_answer(&a, catalog()) {
+            let offer = json["offers"].as_array().expect("offers").iter().find(|o| o["id"].as_str() == Some(&*e.offer)).expect("offer");
+            if offer["pp"].as_u64() > Some(1) {
+                pipelined += 1;
+                assert!(e.command.lines().any(|l| l.starts_with("deepspeed --num_gpus ")), "{}", e.command);
+                assert!(!e.command.contains("accelerate launch") && e.skypilot_yaml.contains("pip install deepspeed"), "{}", e.skypilot_yaml);
+            }
+        }
+    }
+    assert!(pipelined > 0, "a 70B LoRA plan under DeepSpeed uses pipeline stages somewhere");
 }
 
 #[test]

@@ -17,7 +17,9 @@
 mod serve;
 mod train_accelerate;
 mod train_axolotl;
+mod train_deepspeed;
 mod train_megatron;
+
 mod train_torchtitan;
 mod train_torchtune;
 mod train_unsloth;
@@ -78,11 +80,13 @@ pub fn engine_on(l: &Launch, port: u32) -> Command {
     // The support matrix's version is transformers'; diffusers has no row.
     let (name, version) = match l.cfg.is_training().then(|| stack(l.cfg.trainer)).flatten() {
         _ if l.media_training => ("diffusers + accelerate", ""),
+        _ if train_deepspeed::pipelined(l) => ("transformers", l.engine_version.as_str()),
         Some(s) => (s.name, s.version),
         None => (engine_name(l.cfg.task, l.cfg.engine), l.engine_version.as_str()),
     };
     let sep = if version.is_empty() { "" } else { " " };
-    c.note(format!("{name}{sep}{version} — {} on {} × {}", l.answer.model_name, l.offer.gpus, l.offer.gpu));
+    let with = if train_deepspeed::pipelined(l) { " + DeepSpeed's pipeline engine" } else { "" };
+    c.note(format!("{name}{sep}{version}{with} — {} on {} × {}", l.answer.model_name, l.offer.gpus, l.offer.gpu));
     match l.cfg.task {
         Task::Serve => serve::serve(l, port, &mut c),
         Task::Finetune | Task::Pretrain => train(l, &mut c),
@@ -159,6 +163,7 @@ fn train(l: &Launch, c: &mut Command) {
         return train_accelerate::train(l, c);
     }
     match l.cfg.trainer {
+        Trainer::Deepspeed if train_deepspeed::pipelined(l) => train_deepspeed::train(l, c),
         Trainer::Hf | Trainer::Deepspeed => train_accelerate::train(l, c),
         Trainer::Megatron => train_megatron::train(l, c),
         Trainer::Torchtitan => train_torchtitan::train(l, c),

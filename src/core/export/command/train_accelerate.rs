@@ -18,7 +18,7 @@ pub(super) fn splits(l: &Launch) -> (bool, bool) {
 /// The launch runs under DeepSpeed: a ZeRO stage, or AutoTP's tensor parallelism.
 pub fn uses_deepspeed(l: &Launch) -> bool {
     let (fsdp_tp, autotp) = splits(l);
-    (l.cfg.zero > 0 || autotp) && !fsdp_tp
+    ((l.cfg.zero > 0 || autotp) && !fsdp_tp) || super::train_deepspeed::pipelined(l)
 }
 
 pub(super) fn train(l: &Launch, c: &mut Command) {
@@ -56,9 +56,6 @@ pub(super) fn train(l: &Launch, c: &mut Command) {
             "the plan shards every state over {} data-parallel ranks and splits each layer over {} GPUs: in train.py, Accelerator(parallelism_config=ParallelismConfig(dp_shard_size={}, tp_size={})) with FSDP2 (accelerate >= 1.10); DeepSpeed's AutoTP does not combine with ZeRO-3",
             o.dp, o.tp, o.dp, o.tp
         ));
-    } else if cfg.trainer == Trainer::Deepspeed && o.pp > 1 {
-        // DeepSpeed's pipeline engine (deepspeed.ai/tutorials/pipeline, read 2026-12-01).
-        c.note(format!("the plan's {} pipeline stages: deepspeed.pipe.PipelineModule(num_stages={}) in train.py (ZeRO 0-1)", o.pp, o.pp));
     } else if o.tp > 1 || o.pp > 1 {
         c.note(format!(
             "the plan is tensor-parallel {} × pipeline {}: Megatron-LM's --tensor-model-parallel-size {} --pipeline-model-parallel-size {}; accelerate launch has no such flags",

@@ -270,7 +270,9 @@ fn priced(cfg: &Config, catalog: &Catalog, o: &Offer, p: OfferPlan, today: Date)
         committed_1yr_usd_per_month: o
             .committed_usd_per_hour(Commit::Year)
             // Only where the link asks for no term: a term it asks for is applied.
-            .filter(|_| cfg.commit == Commit::None && !b.overridden)
+            // Not for a one-off job: its bill is the job, and a term is paid
+            // for every month of the year however short the job.
+            .filter(|_| cfg.commit == Commit::None && !b.overridden && cfg.usage() != Usage::Once)
             .map(|h| h * f64::from(p.instances) * HOURS_PER_MONTH + b.storage_usd_per_month + b.egress_usd_per_month),
         billed_hours_per_month: b.hours.billed_per_month,
         usd_per_job: b.usd_per_job,

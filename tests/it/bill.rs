@@ -167,6 +167,8 @@ proptest! {
         for alt in &rec.alternatives {
             let r = a.offers.iter().find(|o| o.id == alt.offer).expect("alternative");
             prop_assert!(r.meets, "{q}: alternative {} does not meet", r.id);
+            // A one-off job is never told to take a year's term.
+            prop_assert!(alt.why != "committed" || !q.contains("use=once"), "{q}: a term offered for a one-off job ({})", r.id);
             match alt.why {
                 "single-gpu" => prop_assert!(r.gpus == 1 && r.instances == 1, "{q}: single-gpu {}", r.id),
                 "on-demand" => prop_assert!(!r.spot && pick.spot, "{q}: on-demand {}", r.id),
@@ -241,4 +243,16 @@ fn pre_training_keeps_off_spot_and_names_its_committed_term() {
     assert!(!p.spot, "a long synchronous run is not put on spot");
     assert!(p.reason_msgs.iter().any(|m| m.key == "reason.spot_refused"));
     assert!(p.speeds.job_hours().expect("hours") > 168.0);
+}
+
+#[test]
+fn a_one_off_job_that_keeps_a_gpu_busy_for_months_is_not_offered_a_term() {
+    // 10 M requests: months of one GPU's time, billed once. A year's term
+    // would bill twelve months however short the job; the month's price on
+    // the term is no measure of this job's bill.
+    let a = eval("task=serve&model=llama-3.1-8b&in=2000&out=200&use=once&per_job=10000000");
+    assert!(a.offers.iter().any(|o| o.busy_hours_per_month > 730.0), "the job no longer fills a month");
+    assert!(a.offers.iter().all(|o| o.committed_1yr_usd_per_month.is_none()));
+    let rec = a.recommendation.as_ref().expect("a pick");
+    assert!(rec.alternatives.iter().all(|p| p.why != "committed"), "{:?}", rec.alternatives.iter().map(|p| (&p.offer, p.why)).collect::<Vec<_>>());
 }

@@ -3,8 +3,8 @@
 //! engine and GPU, in English and in Chinese: numbers quoted equal the
 //! JSON fields they name (read through the message arguments), serving
 //! rules stay on serving, the rounding sentence only where billing rounds,
-//! the spot answer agrees with the pick, and no suggestion repeats the
-//! current setting.
+//! the spot answer agrees with the pick, a training breakdown is the
+//! pick's layout, and no suggestion repeats the current setting.
 
 use proptest::prelude::*;
 use proptest::test_runner::Config as ProptestConfig;
@@ -126,6 +126,16 @@ fn check(q: &str, a: &Answer) -> Result<(), TestCaseError> {
                 );
             }
             _ => {}
+        }
+    }
+    // A training answer's breakdown is the pick's own layout (its shards
+    // and degrees) when the pick is on the GPU type the breakdown names.
+    // (Image-model training runs a whole copy per GPU: its breakdown is one GPU's.)
+    let media = catalog().media.iter().any(|m| m.id == a.model);
+    if let (Some(p), "finetune" | "pretrain", false) = (pick, task, media) {
+        if *p.gpu == *a.memory.gpu {
+            let layout = p.dp * p.tp * p.pp;
+            prop_assert_eq!(a.memory.gpus, layout, "{}: memory on {} GPU(s), the pick's layout has {}", q, a.memory.gpus, layout);
         }
     }
     // Suggestions: never the current setting, always better on the objective.

@@ -1,12 +1,13 @@
 //! Single changes worth making: for the job as configured, each change of
-//! one setting (weight format, KV precision, spot, committed term; method,
-//! checkpointing, ZeRO stage, micro-batch; encoder offload) that differs
-//! from the current one and that the plan rates better on the user's
-//! objective, with the value it would give. Guidance quotes them and the
+//! one setting (weight format, KV precision, the batch of offline serving,
+//! spot, committed term; method, checkpointing, ZeRO stage, micro-batch;
+//! encoder offload) that differs from the current one and that the plan
+//! rates better on the user's objective, with the value it would give.
+//! Guidance quotes them and the
 //! page's what-if strip links them. Each change is evaluated on the pick's
 //! own GPU type and provider, so the cost stays a few offers per change.
 
-use super::super::answer::{Answer, Change};
+use super::super::answer::{Answer, Change, OfferResult};
 use super::super::catalog::Catalog;
 use super::super::config::{Batch, Checkpointing, Commit, Config, Method, Task, Usage};
 use super::super::date::Date;
@@ -24,6 +25,12 @@ fn candidates(cfg: &Config, a: &Answer) -> Vec<(&'static str, String)> {
             out.extend(formats.iter().filter(|f| **f != w).map(|f| ("w", f.to_string())));
             if matches!(cfg.kv.as_str(), "bf16" | "fp16") {
                 out.push(("kv", if cfg.engine.splits_layers() { "q8_0" } else { "fp8" }.to_string()));
+            }
+            // Offline work (a batch of requests, not live users) can run as
+            // many sequences at once as fit: each pass over the weights
+            // then serves more of them.
+            if matches!(cfg.usage(), Usage::Jobs | Usage::Once) && cfg.batch != Some(Batch::Max) && cfg.rps.is_none() {
+                out.push(("batch", "max".to_string()));
             }
         }
         Task::Finetune | Task::Pretrain => {
@@ -78,11 +85,21 @@ fn quality(task: Task, key: &str, value: &str) -> Option<Msg> {
 pub fn single_changes(cfg: &Config, catalog: &Catalog, today: Date, a: &Answer, objective: Objective) -> Vec<Change> {
     let Some(pick) = a.pick() else { return Vec::new() };
     let before = objective.key(pick);
-    // A job's bill on an unpublished increment rests on the whole-hour
-    // assumption; a change that only moves the rounding is no advice.
-    if before >= f64::MAX || (objective == Objective::UsdPerJob && pick.unknown_costs.contains(&"billing_increment")) {
+    if before >= f64::MAX {
         return Vec::new();
     }
+    // A job's bill on an unpublished increment rests on the whole-hour
+    // assumption; a change that only moves the rounding is no advice, so
+    // such a change must also be better on the busy hours alone.
+    let unrounded = |o: &OfferResult| {
+        let rounded = objective == Objective::UsdPerJob && o.unknown_costs.contains(&"billing_increment") && o.billed_hours_per_month > 0.0;
+        if rounded {
+            objective.key(o) * o.busy_hours_per_month / o.billed_hours_per_month
+        } else {
+            objective.key(o)
+        }
+    };
+    let before_busy = unrounded(pick);
     // The pick's shape: its GPU type and provider (a format may let a
     // smaller GPU of the same kind hold it; that is not this strip's job).
     let base = Config { gpu: Some(pick.gpu.to_string()), providers: vec![pick.provider.to_string()], ..cfg.clone() };
@@ -96,9 +113,10 @@ pub fn single_changes(cfg: &Config, catalog: &Catalog, today: Date, a: &Answer, 
             if obj != objective || !answer.notices.is_empty() {
                 return None;
             }
-            let after = objective.key(answer.pick()?);
+            let after_pick = answer.pick()?;
+            let after = objective.key(after_pick);
             // Worth a person's attention: 3 % or more.
-            let better = after < before - 0.03 * before.abs();
+            let better = after < before - 0.03 * before.abs() && unrounded(after_pick) < before_busy - 0.03 * before_busy.abs();
             let shown = link::set(cfg, key, &value).ok().map_or_else(String::new, |c| link::encode(&c));
             // Values as shown (speeds were negated to rank smaller-first).
             better.then(|| {

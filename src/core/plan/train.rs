@@ -406,12 +406,20 @@ impl<'r> TrainPlanner<'r> {
     }
 
     /// Memory and the inverse answers on the focus GPU type.
-    pub fn focus(&mut self, gpu: &Gpu, _pick: Option<&OfferResult>) -> (MemoryJson, Answers) {
+    pub fn focus(&mut self, gpu: &Gpu, pick: Option<&OfferResult>) -> (MemoryJson, Answers) {
         let (job, cfg) = (&self.job, self.cfg);
         let p = plan_for(job, cfg, gpu, &mut self.cache);
         let ckpt = job.checkpoint_bytes();
+        // The breakdown is the pick's own layout when the pick is on this
+        // GPU type (its ZeRO shards and parallel degrees), else the
+        // fewest GPUs of this type that fit.
+        let layout = pick.filter(|o| *o.gpu == *gpu.id && o.dp.saturating_mul(o.tp).saturating_mul(o.pp) > 0).map_or(p.layout, |o| Layout {
+            dp: o.dp,
+            tp: o.tp,
+            pp: o.pp,
+        });
         (
-            memory_json(job, gpu, p.layout),
+            memory_json(job, gpu, layout),
             Answers {
                 min_gpus: p.fits.then_some(p.gpus),
                 gpus_for_deadline: cfg.days.map(|d| gpus_for_deadline(job, cfg, gpu, d)),

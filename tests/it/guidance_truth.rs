@@ -128,6 +128,12 @@ fn check(q: &str, a: &Answer) -> Result<(), TestCaseError> {
             _ => {}
         }
     }
+    // The size answer does not call a job compute bound beside the
+    // sentence that says the CPU sets its pace.
+    if a.guidance.iter().any(|g| g.id == "host-bound") {
+        let size = a.guidance.iter().find(|g| g.id == "gpu-size").map(|g| g.msg.key);
+        prop_assert!(size.is_none_or(|k| !k.ends_with(".compute")), "{}: {:?} beside the host-bound note", q, size);
+    }
     // A training answer's breakdown is the pick's own layout (its shards
     // and degrees) when the pick is on the GPU type the breakdown names.
     // (Image-model training runs a whole copy per GPU: its breakdown is one GPU's.)

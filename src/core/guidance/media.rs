@@ -37,11 +37,14 @@ pub fn guidance(cfg: &Config, j: &MediaJob<'_>, catalog: &Catalog, a: &Answer) -
             .arg("overhead", gib1(mem.overhead_bytes)),
     )];
     out.push(spot(cfg, a));
-    out.push(gpu_size(a, false));
     let pick = a.pick();
+    // The pick's card and its speed there, once for the sentences below.
+    let on_pick = pick.and_then(|p| catalog.gpu(&p.gpu)).map(|gpu| (gpu, j.speed(gpu)));
+    // Small models at small batches wait on the host, not the GPU.
+    let host_bound = on_pick.as_ref().is_some_and(|(_, s)| s.host_s > 0.0 && s.host_s >= s.gpu_denoise_s);
+    out.push(gpu_size(a, false, host_bound));
     if let Some(p) = pick {
-        if let Some(gpu) = catalog.gpu(&p.gpu) {
-            let s = j.speed(gpu);
+        if let Some((gpu, s)) = on_pick {
             let msg = match j.model.kind {
                 MediaKind::Image => Msg::new("g.media.speed.image")
                     .arg("s", format!("{:.1}", s.seconds_per_item))
@@ -55,9 +58,8 @@ pub fn guidance(cfg: &Config, j: &MediaJob<'_>, catalog: &Catalog, a: &Answer) -
                 MediaKind::Audio => Msg::new("g.media.speed.audio").arg("gpu", gpu.name.clone()).arg("rtf", format!("{:.1}", s.realtime_factor.unwrap_or(0.0))),
             };
             out.push(item("media-speed", None, msg));
-            // Small models at small batches wait on the host, not the GPU.
             let gpu_s = s.gpu_denoise_s;
-            if s.host_s > 0.0 && s.host_s >= gpu_s {
+            if host_bound {
                 out.push(item(
                     "host-bound",
                     None,

@@ -40,8 +40,10 @@ pub fn no_pick(cfg: &Config, a: &Answer, fallback: Msg) -> GuidanceItem {
 /// "80 GB datacenter GPU or a 24–48 GB card?", answered from what the
 /// pick's plan needs per GPU (the memory breakdown's own figure): 24 and
 /// 48 GB cards expose about 22 and 44 GiB. Serving also answers for speed
-/// (HBM bandwidth); training and generation are compute bound.
-pub fn gpu_size(a: &Answer, serving: bool) -> GuidanceItem {
+/// (HBM bandwidth); training and generation are compute bound, unless
+/// the host sets the pace (`host_bound`: a small model at a small batch
+/// waiting on kernel launches), which is then said instead.
+pub fn gpu_size(a: &Answer, serving: bool, host_bound: bool) -> GuidanceItem {
     // Serving: one copy of the model, whole (the memory breakdown's
     // total). Training and generation: what each GPU of the plan holds.
     let need = if serving { a.memory.total_bytes } else { a.memory.total_bytes / f64::from(a.memory.gpus.max(1)) };
@@ -60,6 +62,11 @@ pub fn gpu_size(a: &Answer, serving: bool) -> GuidanceItem {
         (false, true, false) => "g.size.medium.compute",
         (false, false, true) => "g.size.large",
         (false, false, false) => "g.size.large.compute",
+    };
+    let key = match (host_bound, key) {
+        (true, "g.size.small.compute") => "g.size.small.host",
+        (true, "g.size.medium.compute") => "g.size.medium.host",
+        (_, k) => k,
     };
     // What an 80 GB card holds under a 0.9 budget (vLLM's default).
     GuidanceItem::new("gpu-size", Some("g.size.title"), Msg::new(key).num("need", need / GIB, 1).num("cap80", 0.9 * 80.0, 0))

@@ -137,7 +137,7 @@ pub fn text(a: &Answer) -> String {
             if !o.fits {
                 "does not fit "
             } else if !o.meets {
-                "misses the deadline or SLA "
+                "misses the deadline, SLA or budget "
             } else {
                 ""
             },

@@ -139,3 +139,25 @@ fn no_nvlink_note_for_a_layer_split() {
     assert!(fires("model=llama-3.1-70b&gpus=2&gpu=h100-pcie-80gb", "nvlink"));
     assert!(!fires("model=llama-3.1-70b&gpus=2&gpu=h100-pcie-80gb&engine=hf", "nvlink"));
 }
+
+#[test]
+fn no_pick_says_which_ask_rules_the_offers_out() {
+    // Offers hold a 70B model; the budget rules every one of them out.
+    let a = common::answer("model=llama-3.1-70b&maxusd=500");
+    assert!(a.pick().is_none());
+    let g = a.guidance.iter().find(|g| g.id == "nomeet").expect("the budget note");
+    assert_eq!(g.msg.key, "g.note.overbudget");
+    let cheapest = a.offers.iter().filter(|o| o.fits).map(|o| o.usd_per_month).fold(f64::MAX, f64::min);
+    assert!(cheapest > 500.0 && g.text.contains(&format!("${cheapest:.0}")), "{}: cheapest {cheapest}", g.text);
+    assert!(!fires("model=llama-3.1-70b&maxusd=500", "nofit"), "told that nothing holds a job that fits");
+    // A speed floor nobody reaches is named as the ask.
+    assert!(text("model=llama-3.1-8b&mintps=500", "nomeet").contains("mintps"));
+    // Within budget, no such note.
+    assert!(!fires("model=llama-3.1-8b&maxusd=5000", "nomeet"));
+}
+
+#[test]
+fn nothing_fits_never_suggests_the_format_already_set() {
+    let t = text("model=llama-3.1-405b&gpu=rtx-4090-24gb&w=bf16", "nofit");
+    assert!(!t.is_empty() && !t.contains("(bf16)"), "{t}");
+}

@@ -28,11 +28,29 @@ pub fn for_answer(cfg: &Config, planner: &Planner<'_>, catalog: &Catalog, a: &An
 
 /// The note when there is no pick: an empty offer list (the catalog sells
 /// nothing that passes the filters, e.g. a pinned GPU nobody rents) is told
-/// apart from offers that exist but cannot hold the job (`fallback`).
+/// apart from offers that hold the job but miss what the link asks (a
+/// budget, a speed or latency floor, a deadline) and from offers that
+/// cannot hold it (`fallback`).
 pub fn no_pick(cfg: &Config, a: &Answer, fallback: Msg) -> GuidanceItem {
     if a.offers.is_empty() {
         let what = cfg.gpu.clone().unwrap_or_else(|| "—".into());
         return GuidanceItem::new("nooffer", None, Msg::new("g.note.nooffer").arg("gpu", what));
+    }
+    let cheapest = a.offers.iter().filter(|o| o.fits).min_by(|x, y| x.usd_per_month.total_cmp(&y.usd_per_month));
+    if let Some(c) = cheapest {
+        // Offers hold the job: what the link asks rules them out.
+        let asked: Vec<&str> =
+            [("maxusd", cfg.maxusd.is_some()), ("mintps", cfg.mintps.is_some()), ("maxttft", cfg.maxttft.is_some()), ("days", cfg.days.is_some())]
+                .into_iter()
+                .filter_map(|(k, set)| set.then_some(k))
+                .collect();
+        let msg = match cfg.maxusd {
+            Some(budget) if c.usd_per_month > budget => {
+                Msg::new("g.note.overbudget").num("budget", budget, 0).arg("offer", c.id.to_string()).num("month", c.usd_per_month, 0)
+            }
+            _ => Msg::new("g.note.nomeet").arg("keys", asked.join(", ")),
+        };
+        return GuidanceItem::new("nomeet", None, msg);
     }
     GuidanceItem::new("nofit", None, fallback)
 }

@@ -114,7 +114,9 @@ pub fn guidance(cfg: &Config, job: &ServeJob<'_>, catalog: &Catalog, a: &Answer)
         out.push(GuidanceItem::new("inferred", None, Msg::new("g.note.inferred")));
     }
     if pick.is_none() {
-        let fmt = a.answers.best_weight_format.clone().unwrap_or_else(|| "int4-awq".into());
+        // A smaller format than the one that already does not fit.
+        let small = if cfg.engine.splits_layers() { "gguf-q4_k_m" } else { "int4-awq" };
+        let fmt = a.answers.best_weight_format.clone().filter(|f| *f != a.weight_format).unwrap_or_else(|| small.into());
         out.push(super::no_pick(cfg, a, Msg::new("g.note.nofit").arg("fmt", fmt)));
     }
     out

@@ -238,6 +238,11 @@ pub struct OfferResult {
     /// `offers::rank`); not serialized, the reasons say it.
     #[serde(skip)]
     pub foreign: bool,
+    /// Fits on a thin memory margin where running short crashes the job
+    /// (`offers::thin_margin`): ranked after offers with room, like a stale
+    /// price; not serialized, the reasons say it.
+    #[serde(skip)]
+    pub thin: bool,
     pub source: Arc<str>,
     /// Rendered in English only when serialized (the page renders by key).
     #[serde(rename = "reasons", serialize_with = "english")]

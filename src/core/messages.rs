@@ -107,6 +107,7 @@ pub const MESSAGES: &[(&str, &str, &str)] = &[
     ("reason.leaves_out", "leaves out what the provider does not publish: {parts}", "未计入服务商未公布的费用：{parts}"),
     ("reason.unsupported", "{engine} does not run {format} on {arch} GPUs (support matrix)", "{engine} 不支持在 {arch} 架构 GPU 上运行 {format}（支持矩阵）"),
     ("reason.spot_refused", "on-demand: a synchronous run over several instances or longer than a week stays off spot; reserved or committed capacity suits it", "按需计价：跨多个实例或超过一周的同步训练不使用竞价实例；适合预留或承诺容量"),
+    ("reason.thin", "a thin memory margin: ranked after offers with room", "显存余量很小：排在有余量的方案之后"),
     ("reason.committed", "on a 1-year term: ${month} a month, {pct}% below on-demand; above {hours} busy hours a day the term is cheaper", "按 1 年期承诺：每月 ${month}，比按需低 {pct}%；每天忙碌超过 {hours} 小时时承诺价更便宜"),
     ("reason.ttft", "first token after {ttft} s, above the {max} s asked", "首个 token 需 {ttft} 秒，超过要求的 {max} 秒"),
     ("reason.rps", "no count of copies up to 256 carries the request rate with this plan", "此方案即使 256 个副本也承载不了该请求速率"),

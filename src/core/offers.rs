@@ -9,7 +9,7 @@
 use super::answer::{OfferResult, Pick, Range, Recommendation};
 use super::billing;
 use super::catalog::{Catalog, Gpu, Offer, STALE_AFTER_DAYS};
-use super::config::{Commit, Config, Currency, Sort, Usage};
+use super::config::{Batch, Commit, Config, Currency, Engine, Sort, Task, Usage};
 use super::date::Date;
 use super::messages::Msg;
 use super::plan::{FnvMap, OfferPlan, Output, Planner, Unit};
@@ -286,6 +286,7 @@ fn priced(cfg: &Config, catalog: &Catalog, o: &Offer, p: OfferPlan, today: Date)
         price_as_of: o.as_of,
         stale,
         foreign,
+        thin: fits && crashes_when_short(cfg) && thin_margin(p.usable_bytes, p.need_bytes),
         source: o.source.clone(),
         reason_msgs,
         throughput_total,
@@ -299,6 +300,29 @@ pub fn passes_filters(cfg: &Config, o: &Offer) -> bool {
         && cfg.region.as_ref().is_none_or(|r| o.region.to_ascii_lowercase().contains(&r.to_ascii_lowercase()))
 }
 
+/// Memory to spare below a GiB, or below 3 % of what the GPU leaves the
+/// job: within the estimate's own spread (`estimate::ranges::MEMORY`, +8 %
+/// at the high end) and a driver's or library's variation, so a longer
+/// prompt or another build can run it out of memory. Where that crashes
+/// the job ([`crashes_when_short`]) such an offer is shown and marked, and
+/// is not picked while another offer meets everything with room.
+pub fn thin_margin(usable: f64, need: f64) -> bool {
+    usable - need < GIB.max(0.03 * usable)
+}
+
+/// Whether running short of memory crashes the job: training and
+/// generation (a PyTorch out-of-memory error), and serving engines that
+/// size their cache up front for the batch asked (llama.cpp's context,
+/// transformers). A paged-KV engine (vLLM, SGLang, TensorRT-LLM) gives the
+/// KV pool what is left after the weights, so a short margin serves fewer
+/// sequences at once instead; `batch=max` fills the memory by design.
+pub fn crashes_when_short(cfg: &Config) -> bool {
+    if cfg.batch == Some(Batch::Max) {
+        return false;
+    }
+    cfg.task != Task::Serve || matches!(cfg.engine, Engine::LlamaCpp | Engine::Hf)
+}
+
 /// The one-line reasons every offer carries — fits (with headroom) or not,
 /// spot, a possibly stale price — and whether the price is stale.
 #[allow(clippy::too_many_arguments)]
@@ -306,6 +330,9 @@ fn offer_reasons(cfg: &Config, o: &Offer, today: Date, gpus: u32, need: f64, usa
     let mut msgs = Vec::new();
     if fits {
         msgs.push(Msg::new("reason.fits").num("headroom", (usable - need).max(0.0) / GIB, 1).num("gpus", f64::from(gpus), 0));
+        if crashes_when_short(cfg) && thin_margin(usable, need) {
+            msgs.push(Msg::new("reason.thin"));
+        }
     } else {
         msgs.push(Msg::new("reason.nofit").num("need", need / GIB, 1).num("have", usable / GIB, 1));
     }
@@ -326,13 +353,14 @@ fn offer_reasons(cfg: &Config, o: &Offer, today: Date, gpus: u32, need: f64, usa
 /// shown to a reader of dollars is a different market (`cur=cny` or
 /// `lang=zh` ranks it on price alone); such offers are shown, marked, and
 /// named as the cheapest alternative where they are, but not picked while
-/// another offer meets everything; then by the
+/// another offer meets everything (so too an offer on a thin memory margin,
+/// [`thin_margin`]); then by the
 /// objective; near-ties (within 5 %) of a speed objective are broken by
 /// cost; then by monthly cost and id.
 fn rank(out: Vec<OfferResult>, objective: Objective, cost: Objective) -> Vec<OfferResult> {
     // Sort small keys, then move each result once: results are large.
     // The tier: 0 meets on a current price in reach, 1 meets otherwise, 2 the rest.
-    let tier = |r: &OfferResult| if !r.meets { 2u8 } else { u8::from(r.stale || r.foreign) };
+    let tier = |r: &OfferResult| if !r.meets { 2u8 } else { u8::from(r.stale || r.foreign || r.thin) };
     let keys: Vec<(u8, f64, f64, f64)> = out.iter().map(|r| (tier(r), objective.key(r), cost.key(r), r.usd_per_month)).collect();
     let mut order: Vec<usize> = (0..out.len()).collect();
     // Ids are unique, so the order is total and a stable sort gives the same.

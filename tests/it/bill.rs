@@ -9,6 +9,7 @@ use proptest::test_runner::Config as ProptestConfig;
 use serde_json::Value;
 use whichgpu::core::answer::{Answer, OfferResult};
 use whichgpu::core::catalog::Date;
+use whichgpu::core::units::GIB;
 
 use crate::common::catalog;
 use whichgpu::core::config::{Commit, Currency};
@@ -146,11 +147,24 @@ proptest! {
         // The ranking follows the objective among offers that meet everything
         // (speed objectives reorder near-ties within 5 % by cost).
         let cost_objective = rec.objective.starts_with("usd_");
-        // Offers on a current price in the reader's market come first (a
-        // stale price, or a yuan price shown in dollars, after them): the
-        // ranking follows the objective within each group.
+        // Offers on a current price in the reader's market, with memory to
+        // spare, come first (a stale price, a yuan price shown in dollars, or
+        // a thin memory margin, after them): the ranking follows the
+        // objective within each group.
         let meeting: Vec<&Value> = offers.iter().filter(|o| o["meets"].as_bool() == Some(true)).collect();
-        let later = |o: &Value| o["stale"].as_bool() == Some(true) || (o["currency"] == "cny" && a.display.currency != Currency::Cny && o["price_overridden"].as_bool() != Some(true) && !q.contains("provider="));
+        // So too an offer on a thin memory margin (under a GiB or 3 % of
+        // what the GPU leaves) where running short crashes the job: training,
+        // generation, llama.cpp or transformers serving, unless batch=max.
+        let crashes = !q.contains("batch=max") && (!q.contains("task=serve") || q.contains("engine=llama.cpp") || q.contains("engine=hf"));
+        let thin = |o: &Value| {
+            let (usable, need) = (o["usable_bytes"].as_f64().unwrap_or(0.0), o["need_bytes"].as_f64().unwrap_or(0.0));
+            crashes && usable - need < GIB.max(0.03 * usable)
+        };
+        let later = |o: &Value| {
+            o["stale"].as_bool() == Some(true)
+                || thin(o)
+                || (o["currency"] == "cny" && a.display.currency != Currency::Cny && o["price_overridden"].as_bool() != Some(true) && !q.contains("provider="))
+        };
         let first_later = meeting.iter().position(|o| later(o)).unwrap_or(meeting.len());
         prop_assert!(meeting.iter().skip(first_later).all(|o| later(o)), "{q}: a current offer ranked after a stale or foreign one");
         for group in [&meeting[..first_later], &meeting[first_later..]] {

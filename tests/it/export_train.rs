@@ -322,7 +322,8 @@ fn a_megatron_plan_that_splits_layers_says_so_in_its_flags() {
 fn deepspeed_pipeline_stages_use_the_deepspeed_launcher() {
     let mut pipelined = 0;
     for nodes in [1, 2] {
-        let a = answer(&format!("task=finetune&model=llama-3.1-70b&method=lora&trainer=deepspeed&nodes={nodes}&tokens=1e7"));
+        // On 48 GB cards a 70B LoRA needs pipeline stages.
+        let a = answer(&format!("task=finetune&model=llama-3.1-70b&method=lora&trainer=deepspeed&nodes={nodes}&tokens=1e7&gpu=l40s-48gb"));
         let json = serde_json::to_value(&a).expect("json");
         for e in for_answer(&a, catalog()) {
             let offer = json["offers"].as_array().expect("offers").iter().find(|o| o["id"].as_str() == Some(&*e.offer)).expect("offer");

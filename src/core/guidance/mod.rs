@@ -219,7 +219,7 @@ pub fn tight_memory(a: &Answer) -> Option<GuidanceItem> {
         Task::Generate => "g.note.tight.media",
         Task::Serve => "g.note.tight",
     };
-    (spare < GIB.max(0.03 * p.usable_bytes)).then(|| GuidanceItem::new("tight", None, Msg::new(key).num("spare", spare.max(0.0) / GIB, 1)))
+    super::offers::thin_margin(p.usable_bytes, p.need_bytes).then(|| GuidanceItem::new("tight", None, Msg::new(key).num("spare", spare.max(0.0) / GIB, 1)))
 }
 
 /// The single changes the plan rates better, with a format's quality cost.

@@ -44,6 +44,8 @@ pub enum Action {
     ImportConfig(String),
     /// The user's own hourly price for one offer (`price=` in the link).
     Price(String, String),
+    /// The Chinese texts were fetched (or failed): render again.
+    Texts,
 }
 
 impl Reducible for State {
@@ -65,6 +67,7 @@ impl Reducible for State {
                 }
             },
             Action::Copied => next.copied = true,
+            Action::Texts => {}
             Action::Import(text) => {
                 next.notices.retain(|n| n.key != "import");
                 let result = crate::core::catalog::offers::parse_offers_any("import", &text)

@@ -21,7 +21,8 @@ pub fn parse_zh(text: &str, rows: usize) -> Result<Vec<&str>, String> {
     let head = lines.next().unwrap_or_default();
     let want = format!("whichgpu-zh {ZH_STAMP} {rows}");
     if head != want {
-        return Err(format!("its first line is {:?}, not {want:?} (a file of another build)", head.get(..60).unwrap_or(head)));
+        // Quoted by hand: `{:?}` of a str would link in the Unicode printable tables.
+        return Err(format!("its first line is \"{}\", not \"{want}\" (a file of another build)", head.get(..60).unwrap_or(head)));
     }
     let texts: Vec<&str> = lines.collect();
     if texts.len() != rows {

@@ -1,6 +1,7 @@
 //! Splits the page's texts by language for the Wasm: `core::messages`
 //! holds every text in English and Chinese; the page's Wasm compiles in the
-//! English column only (`texts.rs`, included by `core::texts`), and fetches
+//! English column only (`texts.rs`, included by `core::texts`: one text of
+//! keys and English texts, and where each ends), and fetches
 //! the Chinese column, as a plain text file (`messages-zh.txt`, copied into
 //! the dist by `scripts/messages-zh.sh`), when the page is in Chinese.
 //!
@@ -37,14 +38,27 @@ pub fn split() -> Result<(String, String), String> {
     let stamp = format!("{stamp:016x}");
     let count = MESSAGES.len() + UI.len();
     let file = format!("whichgpu-zh {stamp} {count}\n{zh}");
-    let table = |name: &str, rows: &[(&str, &str, &str)]| {
-        let body: String = rows.iter().map(|(k, en, _)| format!("    ({k:?}, {en:?}),\n")).collect();
-        format!("#[cfg(target_arch = \"wasm32\")]\npub const {name}: &[(&str, &str)] = &[\n{body}];\n")
-    };
+    // The English column as one text and the end of each key and text in
+    // it (u16: the whole is under 64 KiB): 4 bytes a row instead of two
+    // 8-byte string references.
+    let mut en = String::new();
+    let mut ends = Vec::new();
+    for (key, text, _) in rows() {
+        for part in [key, text] {
+            en.push_str(part);
+            ends.push(u16::try_from(en.len()).map_err(|_| "src/core/messages.rs: the English texts pass 64 KiB; widen ENDS in build/texts.rs".to_string())?);
+        }
+    }
+    let ends: Vec<String> = ends.iter().map(u16::to_string).collect();
+    let wasm = "#[cfg(target_arch = \"wasm32\")]\n";
     let rust = format!(
-        "/// Hash of every key and Chinese text; names the Chinese file.\npub const ZH_STAMP: &str = \"{stamp}\";\n{}{}",
-        table("MESSAGES", MESSAGES),
-        table("UI", UI)
+        "/// Hash of every key and Chinese text; names the Chinese file.\npub const ZH_STAMP: &str = \"{stamp}\";\n\
+         {wasm}const EN: &str = {en:?};\n{wasm}const ENDS: &[u16] = &[{}];\n\
+         {wasm}pub const MESSAGES: Table = Table {{ start: 0, rows: {} }};\n{wasm}pub const UI: Table = Table {{ start: {}, rows: {} }};\n",
+        ends.join(","),
+        MESSAGES.len(),
+        MESSAGES.len(),
+        UI.len()
     );
     Ok((rust, file))
 }

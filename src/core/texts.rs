@@ -9,6 +9,30 @@
 
 include!(concat!(env!("OUT_DIR"), "/texts.rs"));
 
+/// A table of `messages` in the Wasm: rows `start..start + rows` of the
+/// English column `build.rs` compiled (`EN`, cut at `ENDS`).
+#[cfg(target_arch = "wasm32")]
+pub struct Table {
+    start: usize,
+    rows: usize,
+}
+
+#[cfg(target_arch = "wasm32")]
+impl Table {
+    pub(crate) const fn len(&self) -> usize {
+        self.rows
+    }
+
+    /// (key, English) of each row.
+    pub(crate) fn iter(&self) -> impl Iterator<Item = (&'static str, &'static str)> {
+        (self.start..self.start + self.rows).map(|i| {
+            let end = |j: usize| ENDS.get(j).map_or(0, |e| usize::from(*e));
+            let (key_start, key_end, text_end) = (if i == 0 { 0 } else { end(2 * i - 1) }, end(2 * i), end(2 * i + 1));
+            (EN.get(key_start..key_end).unwrap_or_default(), EN.get(key_end..text_end).unwrap_or_default())
+        })
+    }
+}
+
 /// The name the page fetches the Chinese texts under (next to index.html).
 pub fn zh_file() -> String {
     format!("messages-zh-{ZH_STAMP}.txt")
@@ -61,7 +85,7 @@ pub fn zh_loaded() -> bool {
 /// A row's text in `lang`, `index` its place in `MESSAGES` then `UI`: the
 /// Chinese text once installed, English until then.
 #[cfg(target_arch = "wasm32")]
-pub(super) fn pick(row: &(&'static str, &'static str), index: usize, lang: super::config::Lang) -> &'static str {
+pub(super) fn pick(row: (&'static str, &'static str), index: usize, lang: super::config::Lang) -> &'static str {
     match lang {
         super::config::Lang::En => row.1,
         super::config::Lang::Zh => ZH.with(|z| z.get()).and_then(|t| t.get(index).copied()).unwrap_or(row.1),

@@ -24,7 +24,7 @@ pub fn app() -> Html {
     dom::mark("__whichgpu_app_ms");
     let state = use_reducer(|| {
         let (cfg, notices) = link::decode(&dom::location_query());
-        State { cfg, notices, copied: false, imported: None }
+        State { cfg, notices, copied: false, imported: None, lang_tries: 0 }
     });
     let today: Date = *use_memo((), |_| dom::today());
     let bundled = match Catalog::bundled() {
@@ -76,7 +76,7 @@ pub fn app() -> Html {
     let lang = if wanted == Lang::Zh && !texts::zh_loaded() { Lang::En } else { wanted };
     {
         let dispatch = state.dispatcher();
-        use_effect_with(wanted, move |wanted| {
+        use_effect_with((wanted, state.lang_tries), move |(wanted, _)| {
             if *wanted == Lang::Zh && !texts::zh_loaded() {
                 wasm_bindgen_futures::spawn_local(async move {
                     super::texts::load_zh().await;

@@ -6,12 +6,18 @@
 //! result to `OUT_DIR/catalog.txt` in the compact form that
 //! `core::catalog::compiled` decodes (`build/encode.rs`). Native builds
 //! parse the full tables instead (`core::bundled`).
+//!
+//! It also splits the texts by language (`build/texts.rs`): `OUT_DIR/texts.rs`
+//! (the English tables the Wasm compiles in) and `OUT_DIR/messages-zh.txt`
+//! (the Chinese texts the page fetches when it is in Chinese).
 use std::{env, fs, path::Path};
 
 #[path = "build/core.rs"]
 mod core;
 #[path = "build/encode.rs"]
 mod encode;
+#[path = "build/texts.rs"]
+mod texts;
 
 /// What the compiled catalog is made from.
 const INPUTS: &[&str] = &[
@@ -20,6 +26,7 @@ const INPUTS: &[&str] = &[
     "src/core/catalog",
     "src/core/config.rs",
     "src/core/date.rs",
+    "src/core/messages.rs",
     "src/core/named.rs",
     "src/core/table.rs",
     "src/core/units.rs",
@@ -40,5 +47,8 @@ fn main() -> Result<(), String> {
     let out = env::var_os("OUT_DIR").ok_or("cargo did not set OUT_DIR")?;
     let catalog = core::catalog::parse_bundled().map_err(|e| format!("static/{e}"))?.without_sources();
     let text = encode::to_text(&catalog).map_err(|e| e.to_string())?;
-    fs::write(Path::new(&out).join("catalog.txt"), text).map_err(|e| format!("catalog.txt in OUT_DIR: {e}"))
+    fs::write(Path::new(&out).join("catalog.txt"), text).map_err(|e| format!("catalog.txt in OUT_DIR: {e}"))?;
+    let (rust, zh) = texts::split()?;
+    fs::write(Path::new(&out).join("texts.rs"), rust).map_err(|e| format!("texts.rs in OUT_DIR: {e}"))?;
+    fs::write(Path::new(&out).join("messages-zh.txt"), zh).map_err(|e| format!("messages-zh.txt in OUT_DIR: {e}"))
 }

@@ -1,7 +1,8 @@
 //! The core's catalog modules, compiled into the build script from the same
 //! files the library compiles: `build.rs` parses and cross-checks the
 //! bundled tables with exactly the library's rules before it writes their
-//! compiled form. Much of them is unused here.
+//! compiled form. Much of them is unused here. `messages` gives `build.rs`
+//! the texts it splits for the Wasm (`build/texts.rs`).
 #![allow(dead_code, unused_imports)]
 
 #[path = "../src/core/catalog/mod.rs"]
@@ -10,6 +11,8 @@ pub mod catalog;
 pub mod config;
 #[path = "../src/core/date.rs"]
 pub mod date;
+#[path = "../src/core/messages.rs"]
+pub mod messages;
 #[path = "../src/core/named.rs"]
 pub(crate) mod named;
 #[path = "../src/core/table.rs"]

@@ -14,6 +14,9 @@ use whichgpu::web::app::App;
 wasm_bindgen_test_configure!(run_in_browser);
 
 fn mount() -> Element {
+    // The page fetches its Chinese texts (next to index.html) before it
+    // renders in Chinese; here they come from the file build.rs wrote.
+    whichgpu::core::texts::install_zh(include_str!(concat!(env!("OUT_DIR"), "/messages-zh.txt")).to_string()).expect("the Chinese texts install");
     let doc = gloo::utils::document();
     let div = doc.create_element("div").expect("div");
     doc.body().expect("body").append_child(&div).expect("append");

@@ -75,17 +75,23 @@ impl Msg {
 }
 
 pub fn template(key: &str, lang: Lang) -> Option<&'static str> {
-    MESSAGES.iter().find(|(k, _, _)| *k == key).map(|(_, en, zh)| match lang {
-        Lang::En => *en,
-        Lang::Zh => *zh,
-    })
+    MESSAGES.iter().enumerate().find(|(_, row)| row.0 == key).map(|(i, row)| pick(row, i, lang))
 }
+
+#[cfg(not(target_arch = "wasm32"))] // A row's text in `lang`; the Wasm's `pick` (in `texts`) reads `index`.
+fn pick(row: &(&'static str, &'static str, &'static str), _index: usize, lang: Lang) -> &'static str {
+    Some(row.2).filter(|_| lang == Lang::Zh).unwrap_or(row.1)
+}
+
+#[cfg(target_arch = "wasm32")]
+use super::texts::{pick, MESSAGES, UI};
 
 pub fn t(key: &'static str, lang: Lang) -> &'static str {
     template(key, lang).unwrap_or(key)
 }
 
-/// (key, English, Chinese).
+/// (key, English, Chinese). The page's Wasm compiles in (key, English) only (`texts`).
+#[cfg(not(target_arch = "wasm32"))]
 pub const MESSAGES: &[(&str, &str, &str)] = &[
     // Offer reasons.
     ("reason.fits", "fits on {gpus} GPU(s) with {headroom} GiB to spare", "{gpus} 块 GPU 即可容纳，余量 {headroom} GiB"),
@@ -262,10 +268,12 @@ pub const MESSAGES: &[(&str, &str, &str)] = &[
     ("notice.hf.divides", "`{field}` in config.json does not divide the {heads} attention heads; keeping the last good architecture", "config.json 中的 `{field}` 不能整除 {heads} 个注意力头；保留上一个有效的架构"),
     ("notice.hf.at_most", "`{field}` in config.json is more than the {most} experts; keeping the last good architecture", "config.json 中的 `{field}` 超过了专家总数 {most}；保留上一个有效的架构"),
     ("notice.hf.range", "config.json gives `{key}` = {value}, outside the range a link carries; keeping the last good architecture", "config.json 给出的 `{key}` = {value} 超出链接可承载的范围；保留上一个有效的架构"),
+    ("notice.zh_texts", "the Chinese texts ({file}) could not be read: {error}; the page stays in English", "无法读取中文文本（{file}）：{error}；页面暂以英文显示"),
     ("notice.hf.default", "config.json has no `{field}`; using {value}, the {class} default", "config.json 缺少 `{field}`；使用 {class} 的默认值 {value}"),
 ];
 
 /// Page strings (labels, headings, buttons).
+#[cfg(not(target_arch = "wasm32"))]
 pub const UI: &[(&str, &str, &str)] = &[
     ("ui.title", "whichgpu — which cloud GPU for this AI job?", "whichgpu — 这个 AI 任务该租哪种云 GPU？"),
     ("ui.tagline", "Memory, speed and the whole bill for every offer in the catalog, computed in your browser.", "在浏览器中计算目录中每个方案的显存、速度和完整费用。"),
@@ -489,8 +497,6 @@ pub const UI: &[(&str, &str, &str)] = &[
 
 /// Looks up a page string or a message, in either table.
 pub fn ui(key: &str, lang: Lang) -> &'static str {
-    UI.iter().chain(MESSAGES.iter()).find(|(k, _, _)| *k == key).map_or("", |(_, en, zh)| match lang {
-        Lang::En => *en,
-        Lang::Zh => *zh,
-    })
+    let ui = UI.iter().enumerate().map(|(i, r)| (MESSAGES.len() + i, r));
+    ui.chain(MESSAGES.iter().enumerate()).find(|(_, r)| r.0 == key).map_or("", |(i, r)| pick(r, i, lang))
 }

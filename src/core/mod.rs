@@ -30,4 +30,5 @@ pub mod report;
 pub mod resolve;
 pub mod speeds;
 pub mod table;
+pub mod texts;
 pub mod units;

@@ -14,6 +14,7 @@ use crate::core::catalog::{Catalog, Date};
 use crate::core::config::Lang;
 use crate::core::evaluate::evaluate_offers;
 use crate::core::link;
+use crate::core::texts;
 
 /// How long the inputs must rest before the address bar is rewritten.
 const URL_REST_MS: u32 = 120;
@@ -23,7 +24,7 @@ pub fn app() -> Html {
     dom::mark("__whichgpu_app_ms");
     let state = use_reducer(|| {
         let (cfg, notices) = link::decode(&dom::location_query());
-        State { cfg, notices, copied: false, imported: None }
+        State { cfg, notices, copied: false, imported: None, lang_tries: 0 }
     });
     let today: Date = *use_memo((), |_| dom::today());
     let bundled = match Catalog::bundled() {
@@ -70,7 +71,20 @@ pub fn app() -> Html {
             *pending.borrow_mut() = Some(write);
         });
     }
-    let lang = lang_of(&state.cfg);
+    // The language asked for, and the one shown: Chinese once its texts are in.
+    let wanted = lang_of(&state.cfg);
+    let lang = if wanted == Lang::Zh && !texts::zh_loaded() { Lang::En } else { wanted };
+    {
+        let dispatch = state.dispatcher();
+        use_effect_with((wanted, state.lang_tries), move |(wanted, _)| {
+            if *wanted == Lang::Zh && !texts::zh_loaded() {
+                wasm_bindgen_futures::spawn_local(async move {
+                    super::texts::load_zh().await;
+                    dispatch.dispatch(Action::Texts);
+                });
+            }
+        });
+    }
     {
         let theme = state.cfg.theme;
         use_effect_with((lang, theme), move |(lang, theme)| {
@@ -92,6 +106,7 @@ pub fn app() -> Html {
     // Notices from the link and from analysis (unknown model, stale catalog…).
     let mut notices = state.notices.clone();
     notices.extend(answer.notices.iter().cloned());
+    notices.extend(super::texts::failure().filter(|_| lang != wanted));
     html! {
         <Page cfg={state.cfg.clone()} copied={state.copied} imported={state.imported.is_some()} answer={answer.clone()} notices={notices} lang={lang} on_set={on_set}
             on_copied={ let d = state.dispatcher(); Callback::from(move |_| d.dispatch(Action::Copied)) }

@@ -149,3 +149,19 @@ pub fn after_paint(fallback_ms: u32, f: impl FnOnce() + 'static) {
         let _ = w.request_animation_frame(frame.unchecked_ref());
     }
 }
+
+fn js_error(e: wasm_bindgen::JsValue) -> String {
+    e.dyn_ref::<js_sys::Error>().map(|e| String::from(e.message())).or_else(|| e.as_string()).unwrap_or_else(|| "network error".into())
+}
+
+/// A same-origin file as text (`url` relative to the page), or why it could not be read.
+pub async fn fetch_text(url: &str) -> Result<String, String> {
+    use wasm_bindgen_futures::JsFuture;
+    let w = web_sys::window().ok_or("no window")?;
+    let resp: web_sys::Response = JsFuture::from(w.fetch_with_str(url)).await.map_err(js_error)?.dyn_into().map_err(js_error)?;
+    if !resp.ok() {
+        return Err(format!("HTTP {} {}", resp.status(), resp.status_text()));
+    }
+    let text = JsFuture::from(resp.text().map_err(js_error)?).await.map_err(js_error)?;
+    text.as_string().ok_or_else(|| "the response is not text".into())
+}

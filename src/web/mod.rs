@@ -21,17 +21,30 @@ pub mod page;
 pub mod recommendation;
 pub mod sources;
 pub mod state;
+pub mod texts;
 
 /// Mounts the app. A panic hook first, so a bug shows a message on the page
-/// instead of leaving it dead.
+/// instead of leaving it dead; a page in Chinese first fetches its texts.
 pub fn start() {
     std::panic::set_hook(Box::new(|info| {
         let msg = info.to_string();
         dom::show_fatal(&msg);
         web_sys::console::error_1(&msg.into());
     }));
-    let root = gloo::utils::document().get_element_by_id("app");
-    match root {
+    // A page in Chinese fetches its texts before the first render.
+    let (cfg, _) = crate::core::link::decode(&dom::location_query());
+    if state::lang_of(&cfg) == crate::core::config::Lang::Zh && !crate::core::texts::zh_loaded() {
+        wasm_bindgen_futures::spawn_local(async {
+            texts::load_zh().await;
+            mount();
+        });
+    } else {
+        mount();
+    }
+}
+
+fn mount() {
+    match gloo::utils::document().get_element_by_id("app") {
         Some(el) => {
             yew::Renderer::<app::App>::with_root(el).render();
         }

@@ -4,16 +4,15 @@
 //! page's own copy of `static/offers.csv` (same origin, on demand, once;
 //! Trunk copies it beside index.html) and reads it with the catalog's own
 //! parser. An imported offer carries its source and needs no fetch.
-//! A leaf: of the shell it imports only `format`.
+//! A leaf: of the shell it imports only `format` and `dom`.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use wasm_bindgen::{JsCast, JsValue};
-use wasm_bindgen_futures::JsFuture;
 use yew::prelude::*;
 
+use super::dom::fetch_text;
 use super::format::RenderUi;
 use crate::core::catalog::offers::parse_offers;
 use crate::core::catalog::STALE_AFTER_DAYS;
@@ -44,20 +43,6 @@ async fn load(url: String) -> Loaded {
         CACHE.with(|c| *c.borrow_mut() = Some(loaded.clone()));
     }
     loaded
-}
-
-fn js_error(e: JsValue) -> String {
-    e.dyn_ref::<js_sys::Error>().map(|e| String::from(e.message())).or_else(|| e.as_string()).unwrap_or_else(|| "network error".into())
-}
-
-async fn fetch_text(url: &str) -> Result<String, String> {
-    let w = web_sys::window().ok_or("no window")?;
-    let resp: web_sys::Response = JsFuture::from(w.fetch_with_str(url)).await.map_err(js_error)?.dyn_into().map_err(js_error)?;
-    if !resp.ok() {
-        return Err(format!("HTTP {} {}", resp.status(), resp.status_text()));
-    }
-    let text = JsFuture::from(resp.text().map_err(js_error)?).await.map_err(js_error)?;
-    text.as_string().ok_or_else(|| "the response is not text".into())
 }
 
 /// Parsed under its own name, so that the rule "a bundled table of a Wasm

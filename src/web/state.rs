@@ -20,6 +20,9 @@ pub struct State {
     pub copied: bool,
     /// An imported offers catalog, replacing the bundled offers.
     pub imported: Option<Imported>,
+    /// Counts the language choices, so that choosing Chinese again retries
+    /// a failed fetch of its texts (`web::texts`).
+    pub lang_tries: u32,
 }
 
 /// A validated imported catalog; compared by identity.
@@ -44,6 +47,8 @@ pub enum Action {
     ImportConfig(String),
     /// The user's own hourly price for one offer (`price=` in the link).
     Price(String, String),
+    /// The Chinese texts were fetched (or failed): render again.
+    Texts,
 }
 
 impl Reducible for State {
@@ -56,6 +61,7 @@ impl Reducible for State {
             Action::Set(key, value) => match link::set(&self.cfg, key, &value) {
                 Ok(cfg) => {
                     next.cfg = cfg;
+                    next.lang_tries = self.lang_tries.wrapping_add(u32::from(key == "lang"));
                     next.notices.retain(|n| n.key != key);
                 }
                 // Bad input keeps the last good state and says why.
@@ -65,6 +71,7 @@ impl Reducible for State {
                 }
             },
             Action::Copied => next.copied = true,
+            Action::Texts => {}
             Action::Import(text) => {
                 next.notices.retain(|n| n.key != "import");
                 let result = crate::core::catalog::offers::parse_offers_any("import", &text)

@@ -19,6 +19,25 @@ fn every_key_has_both_languages_with_the_same_placeholders() {
     }
 }
 
+/// The page's Wasm compiles in the English column only and fetches the
+/// Chinese one from the file `build.rs` wrote (`core::texts`): that file
+/// holds every key's Chinese text, in table order, under this build's stamp.
+#[test]
+fn the_pages_chinese_file_has_every_text() {
+    use whichgpu::core::texts::{parse_zh, zh_file, ZH_STAMP};
+    let file = std::fs::read_to_string(concat!(env!("OUT_DIR"), "/messages-zh.txt")).expect("build.rs wrote messages-zh.txt");
+    let rows: Vec<_> = MESSAGES.iter().chain(UI.iter()).collect();
+    let texts = parse_zh(&file, rows.len()).expect("the file parses");
+    for ((key, _, zh), got) in rows.iter().zip(&texts) {
+        assert_eq!(zh, got, "{key}");
+    }
+    assert_eq!(zh_file(), format!("messages-zh-{ZH_STAMP}.txt"));
+    // A file of another build (other stamp, or a row more or less) is refused.
+    assert!(parse_zh(&file.replacen(ZH_STAMP, "0000000000000000", 1), rows.len()).is_err());
+    assert!(parse_zh(&file, rows.len() + 1).is_err());
+    assert!(parse_zh(&format!("{file}extra\n"), rows.len()).is_err());
+}
+
 #[test]
 fn chinese_text_is_chinese() {
     for (key, en, zh) in MESSAGES.iter().chain(UI.iter()) {

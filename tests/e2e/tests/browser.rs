@@ -83,6 +83,22 @@ async fn page_end_to_end() {
     let pwned = c.execute("return window.pwned === undefined", vec![]).await.expect("exec");
     assert_eq!(pwned, serde_json::json!(true));
 
+    // The Chinese texts are fetched when the page turns Chinese: with the
+    // fetch failing, the page stays in English and a notice names the file.
+    c.goto(&format!("{base}?lang=en")).await.expect("goto");
+    wait_for(&c, "[data-testid=lang-switch]").await;
+    c.execute("window.__fetch = window.fetch; window.fetch = () => Promise.reject(new TypeError('offline'))", vec![]).await.expect("break fetch");
+    wait_for(&c, "[data-testid=lang-switch]").await.click().await.expect("click lang");
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let notice = text(&c, "[data-testid=notice]").await;
+    assert!(notice.contains("messages-zh-") && notice.contains("offline") && notice.contains("English"), "{notice}");
+    assert!(!text(&c, "[data-testid=recommendation]").await.contains("推荐方案"));
+    // Choosing Chinese again, with the network back, retries.
+    c.execute("window.fetch = window.__fetch", vec![]).await.expect("mend fetch");
+    wait_for(&c, "[data-testid=lang-switch]").await.click().await.expect("click lang again");
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert!(text(&c, "[data-testid=recommendation]").await.contains("推荐方案"));
+
     // Language switch changes the text.
     c.goto(&format!("{base}?lang=en")).await.expect("goto");
     wait_for(&c, "[data-testid=lang-switch]").await.click().await.expect("click lang");

@@ -29,6 +29,7 @@ const INPUTS: &[&str] = &[
     "src/core/messages.rs",
     "src/core/named.rs",
     "src/core/table.rs",
+    "src/core/ui_texts.rs",
     "src/core/units.rs",
     "static/gpus.csv",
     "static/models.csv",

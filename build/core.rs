@@ -17,5 +17,7 @@ pub mod messages;
 pub(crate) mod named;
 #[path = "../src/core/table.rs"]
 pub mod table;
+#[path = "../src/core/ui_texts.rs"]
+pub mod ui_texts;
 #[path = "../src/core/units.rs"]
 pub mod units;

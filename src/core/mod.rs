@@ -31,4 +31,6 @@ pub mod resolve;
 pub mod speeds;
 pub mod table;
 pub mod texts;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod ui_texts;
 pub mod units;

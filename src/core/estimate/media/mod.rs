@@ -39,9 +39,13 @@ mod speed;
 pub use caveats::{Confidence, MediaCaveat};
 pub use denoiser::{PassFlops, DEFAULT_HEAD_DIM, UNET_FLOPS_FRACTION};
 pub use efficiency::{
-    efficiency, host_s_per_unit, EffClass, DEFAULT_AR_KERNELS, HOST_S_AR_KERNEL, HOST_S_DIFFUSION, HOST_S_UNET_FORWARD, UNET_VECTOR_FLOPS_PER_TOKEN,
+    efficiency, host_s_per_unit, EffClass, DEFAULT_AR_KERNELS, DIT_LINEAR_FLOPS_PER_SM_CYCLE, HOST_S_AR_KERNEL, HOST_S_DIFFUSION, HOST_S_UNET_FORWARD,
+    UNET_VECTOR_FLOPS_PER_TOKEN,
 };
-pub use speed::{attention_share, tf32_flops, MediaSpeed, BNB_INT8_MATMUL_FRACTION, FA2_HOPPER_SHARE, H100_SXM_BF16_PER_FP32, VAE_DECODE_FLOPS_PER_PIXEL};
+pub use speed::{
+    attention_share, sm_cycles_per_s, tf32_flops, MediaSpeed, BNB_INT8_MATMUL_FRACTION, FA2_HOPPER_SHARE, H100_SXM_BF16_PER_FP32,
+    H100_SXM_SM_CYCLES_PER_BF16_FLOP, VAE_DECODE_FLOPS_PER_PIXEL,
+};
 
 use super::super::catalog::media::{MediaArch, MediaKind, MediaModel};
 use super::super::precision::{self, Compute, WeightFormat};

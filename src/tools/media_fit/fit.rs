@@ -246,7 +246,7 @@ fn step(fit_rows: &[&Case], p: &Params) -> (Params, [usize; 5], [usize; 5], [usi
         // The mean log error: a median over a dozen rows is flat over wide
         // stretches of the grid and would leave the pair undetermined.
         let err = errs.iter().sum::<f64>() / errs.len().max(1) as f64;
-        if best_issue.map_or(true, |b| err < b.0 - 1e-9) {
+        if best_issue.is_none_or(|b| err < b.0 - 1e-9) {
             best_issue = Some((err, per_cycle, effs));
         }
     }

@@ -1,6 +1,7 @@
 //! Fitting the media constants (`core::estimate::media`: the efficiency
 //! per class, the three host-time constants, the UNet CUDA-core work per
-//! latent token and the bitsandbytes int8 matmul share) on the rows whose
+//! latent token, the DiT SM issue cost and the bitsandbytes int8 matmul
+//! share) on the rows whose
 //! `split` is `fit`. Held-out rows never enter.
 //!
 //! A speed row is host-bound when its host time (units × the class's host
@@ -14,8 +15,14 @@
 //! The UNet CUDA-core work is searched on a grid of 0.5 M FP32 operations
 //! per token (0 to 60 M), the UNet efficiency refitted at each point over
 //! the GPU-bound UNet rows; the value with the smallest median error wins.
+//! The diffusion transformers' SM issue cost (weight-matmul FLOPs per SM
+//! cycle) is searched on a grid of 250 (500 to 40,000), the image-DiT and
+//! video efficiencies refitted at each point over their GPU-bound rows and
+//! both kept at or below 1 (achieved / ideal); the value with the smallest
+//! mean log error over those rows wins (their median error is flat over
+//! wide stretches of the grid).
 //! The bitsandbytes share is, over the int8-bnb rows, 16-bit matmul seconds
-//! / ((measured − fixed) · efficiency − the rest of the ideal time).
+//! / ((measured − fixed − issue) · efficiency − the rest of the ideal time).
 
 use super::{median, Case};
 use crate::core::estimate::media::{

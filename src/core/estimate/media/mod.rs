@@ -7,7 +7,8 @@
 //! latent with the VAE; the time is a compute roofline over the GPU's dense
 //! tensor rate (`precision::executed` / `tensor_flops`) with one fitted
 //! efficiency per class ([`EffClass`]: image UNet, image DiT, video, AR
-//! audio, flow audio). Autoregressive audio models (MusicGen, XTTS, Bark)
+//! audio, flow audio); a diffusion transformer's weight matmuls add SM
+//! issue time in series ([`DIT_LINEAR_FLOPS_PER_SM_CYCLE`]). Autoregressive audio models (MusicGen, XTTS, Bark)
 //! decode one step at a time and are bound by reading their weights (the
 //! decode roofline of Pope et al. 2022).
 //!

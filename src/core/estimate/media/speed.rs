@@ -106,7 +106,7 @@ fn fp32_lanes_per_sm(gpu: &Gpu) -> Option<f64> {
 }
 
 /// SM cycles per second of all SMs together (SMs × clock): the FP32 rate
-/// over 2 FLOPs per lane per cycle (FMA) × [`fp32_lanes_per_sm`] — the H100
+/// over 2 FLOPs per lane per cycle (FMA) × `fp32_lanes_per_sm` — the H100
 /// SXM's 67 TFLOPS give 261.7 G (132 SMs at 1.98 GHz), the A100's 19.5
 /// give 152.3 G (108 SMs at 1.41 GHz), the L20's 59.35 give 231.8 G (92 SMs
 /// at 2.52 GHz). Parts without an FP32 figure or a known SM width take the

@@ -15,6 +15,7 @@ pub const MEDIA_COLUMNS: &[&str] = &[
     "kind",
     "arch",
     "denoiser_params_b",
+    "token_params_b",
     "text_encoder_params_b",
     "text_encoders",
     "vae_params_b",
@@ -88,6 +89,11 @@ pub struct MediaModel {
     pub arch: MediaArch,
     /// Parameters of the denoiser (UNet/DiT) or of one autoregressive stage.
     pub denoiser_params: Option<f64>,
+    /// Diffusion transformers: the denoiser weights each token multiplies in
+    /// a pass (one stream of a dual-stream block; adaLN modulation, which
+    /// acts once per sample, and text-only weights left out). Blank: every
+    /// denoiser weight.
+    pub token_params: Option<f64>,
     /// Parameters of all text encoders together.
     pub text_encoder_params: Option<f64>,
     pub text_encoders: String,
@@ -202,6 +208,7 @@ pub fn parse_media(text: &str) -> Result<Vec<MediaModel>, TableError> {
             kind,
             arch,
             denoiser_params: opt_params(&row, "denoiser_params_b")?,
+            token_params: opt_params(&row, "token_params_b")?,
             text_encoder_params: opt_params(&row, "text_encoder_params_b")?,
             text_encoders: row.text("text_encoders").to_string(),
             vae_params: opt_params(&row, "vae_params_b")?,

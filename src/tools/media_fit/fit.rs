@@ -1,6 +1,7 @@
 //! Fitting the media constants (`core::estimate::media`: the efficiency
 //! per class, the three host-time constants, the UNet CUDA-core work per
-//! latent token and the bitsandbytes int8 matmul share) on the rows whose
+//! latent token, the DiT SM issue cost and the bitsandbytes int8 matmul
+//! share) on the rows whose
 //! `split` is `fit`. Held-out rows never enter.
 //!
 //! A speed row is host-bound when its host time (units × the class's host
@@ -14,12 +15,19 @@
 //! The UNet CUDA-core work is searched on a grid of 0.5 M FP32 operations
 //! per token (0 to 60 M), the UNet efficiency refitted at each point over
 //! the GPU-bound UNet rows; the value with the smallest median error wins.
+//! The diffusion transformers' SM issue cost (weight-matmul FLOPs per SM
+//! cycle) is searched on a grid of 250 (500 to 40,000), the image-DiT and
+//! video efficiencies refitted at each point over their GPU-bound rows and
+//! both kept at or below 1 (achieved / ideal); the value with the smallest
+//! mean log error over those rows wins (their median error is flat over
+//! wide stretches of the grid).
 //! The bitsandbytes share is, over the int8-bnb rows, 16-bit matmul seconds
-//! / ((measured − fixed) · efficiency − the rest of the ideal time).
+//! / ((measured − fixed − issue) · efficiency − the rest of the ideal time).
 
 use super::{median, Case};
 use crate::core::estimate::media::{
-    efficiency, EffClass, BNB_INT8_MATMUL_FRACTION, HOST_S_AR_KERNEL, HOST_S_DIFFUSION, HOST_S_UNET_FORWARD, UNET_VECTOR_FLOPS_PER_TOKEN,
+    efficiency, EffClass, BNB_INT8_MATMUL_FRACTION, DIT_LINEAR_FLOPS_PER_SM_CYCLE, HOST_S_AR_KERNEL, HOST_S_DIFFUSION, HOST_S_UNET_FORWARD,
+    UNET_VECTOR_FLOPS_PER_TOKEN,
 };
 
 const CLASSES: [EffClass; 5] = [EffClass::ImageUnet, EffClass::ImageDit, EffClass::Video, EffClass::ArAudio, EffClass::FlowAudio];
@@ -33,6 +41,8 @@ pub struct Params {
     pub host_ar: f64,
     pub host_diffusion: f64,
     pub unet_vector: f64,
+    /// Diffusion transformers' weight-matmul FLOPs per SM cycle of issue work.
+    pub dit_issue: f64,
     pub bnb: f64,
 }
 
@@ -45,6 +55,7 @@ impl Params {
             host_ar: HOST_S_AR_KERNEL,
             host_diffusion: HOST_S_DIFFUSION,
             unet_vector: UNET_VECTOR_FLOPS_PER_TOKEN,
+            dit_issue: DIT_LINEAR_FLOPS_PER_SM_CYCLE,
             bnb: BNB_INT8_MATMUL_FRACTION,
         }
     }
@@ -118,9 +129,19 @@ fn vector_at(c: &Case, v: f64) -> f64 {
     c.vector_s * v / UNET_VECTOR_FLOPS_PER_TOKEN
 }
 
+/// A row's SM issue seconds at `per_cycle` weight-matmul FLOPs per SM cycle.
+fn issue_at(c: &Case, per_cycle: f64) -> f64 {
+    c.issue_s * DIT_LINEAR_FLOPS_PER_SM_CYCLE / per_cycle.max(1.0)
+}
+
+/// Seconds of a row that the efficiency does not scale.
+fn unscaled(c: &Case, p: &Params, fixed: f64) -> f64 {
+    fixed + vector_at(c, p.unet_vector) + issue_at(c, p.dit_issue)
+}
+
 fn is_host_bound(c: &Case, p: &Params) -> Option<bool> {
     let (class, (ideal, fixed, _), (units, _)) = (c.class?, c.fit?, c.host?);
-    let gpu_s = ideal_at(c, ideal, p.bnb) / p.eff(class) + fixed + vector_at(c, p.unet_vector);
+    let gpu_s = ideal_at(c, ideal, p.bnb) / p.eff(class) + unscaled(c, p, fixed);
     Some(units * p.host(class) > gpu_s)
 }
 
@@ -146,7 +167,7 @@ fn step(fit_rows: &[&Case], p: &Params) -> (Params, [usize; 5], [usize; 5], [usi
                     *n += 1;
                 }
             } else {
-                ratios.push(ideal / (t - fixed - vector_at(c, p.unet_vector)));
+                ratios.push(ideal / (t - unscaled(c, p, fixed)));
                 if let Some(n) = n_gpu.get_mut(i) {
                     *n += 1;
                 }
@@ -193,13 +214,64 @@ fn step(fit_rows: &[&Case], p: &Params) -> (Params, [usize; 5], [usize; 5], [usi
             *e = best.2;
         }
     }
+    // Diffusion transformers' SM issue work: grid search (steps of 250), the
+    // image-DiT and video efficiencies refitted at each point over their
+    // GPU-bound rows, the value with the smallest mean log error kept.
+    let dit_classes = [EffClass::ImageDit, EffClass::Video];
+    let dit: Vec<&&Case> = fit_rows
+        .iter()
+        .filter(|c| c.class.is_some_and(|k| dit_classes.contains(&k)) && c.bnb_16bit_s.is_none() && is_host_bound(c, p) == Some(false))
+        .collect();
+    let mut best_issue: Option<(f64, f64, [f64; 2])> = None;
+    for per_cycle in (2..=160u32).map(|k| f64::from(k) * 250.0) {
+        let mut effs = [f64::NAN; 2];
+        let mut ok = true;
+        for (slot, class) in dit_classes.iter().enumerate() {
+            let mut ratios: Vec<f64> =
+                dit.iter().filter(|c| c.class == Some(*class)).filter_map(|c| c.fit.map(|(i, fx, t)| i / (t - fx - issue_at(c, per_cycle)))).collect();
+            // An efficiency is achieved / ideal: above 1 the issue time
+            // leaves less than the tensor cores' own time.
+            let e = if ratios.is_empty() { next.eff(*class) } else { median(&mut ratios) };
+            if ratios.iter().any(|r| *r <= 0.0) || e > 1.0 {
+                ok = false;
+            }
+            if let Some(x) = effs.get_mut(slot) {
+                *x = e;
+            }
+        }
+        if !ok {
+            continue;
+        }
+        let errs: Vec<f64> = dit
+            .iter()
+            .filter_map(|c| {
+                let slot = dit_classes.iter().position(|k| Some(*k) == c.class)?;
+                let e = effs.get(slot).copied()?;
+                c.fit.map(|(i, fx, t)| ((i / e + fx + issue_at(c, per_cycle)) / t).ln().abs())
+            })
+            .collect();
+        // The mean log error: a median over a dozen rows is flat over wide
+        // stretches of the grid and would leave the pair undetermined.
+        let err = errs.iter().sum::<f64>() / errs.len().max(1) as f64;
+        if best_issue.is_none_or(|b| err < b.0 - 1e-9) {
+            best_issue = Some((err, per_cycle, effs));
+        }
+    }
+    if let Some((_, per_cycle, effs)) = best_issue {
+        next.dit_issue = per_cycle;
+        for (class, e) in dit_classes.iter().zip(effs) {
+            if let Some(slot) = next.eff.get_mut(Params::slot(*class)) {
+                *slot = e;
+            }
+        }
+    }
     // bitsandbytes int8 share, everything else at the class's efficiency.
     let mut bnb: Vec<f64> = fit_rows
         .iter()
         .filter_map(|c| {
             let (b16, (ideal, fixed, t), class) = (c.bnb_16bit_s?, c.fit?, c.class?);
             let rest = ideal - b16 / BNB_INT8_MATMUL_FRACTION;
-            Some(b16 / ((t - fixed) * next.eff(class) - rest))
+            Some(b16 / ((t - fixed - issue_at(c, next.dit_issue)) * next.eff(class) - rest))
         })
         .filter(|f| f.is_finite() && *f > 0.0)
         .collect();
@@ -209,12 +281,18 @@ fn step(fit_rows: &[&Case], p: &Params) -> (Params, [usize; 5], [usize; 5], [usi
     (next, n_gpu, n_host, counts)
 }
 
+/// GPU-bound fit rows of the image-DiT and video classes.
+fn dit_classes_rows(n_gpu: &[usize; 5]) -> usize {
+    [EffClass::ImageDit, EffClass::Video].iter().map(|k| n_gpu.get(Params::slot(*k)).copied().unwrap_or(0)).sum()
+}
+
 fn same(a: &Params, b: &Params) -> bool {
     a.eff.iter().zip(b.eff.iter()).all(|(x, y)| (x - y).abs() < 1e-9)
         && (a.host_unet - b.host_unet).abs() < 1e-12
         && (a.host_ar - b.host_ar).abs() < 1e-15
         && (a.host_diffusion - b.host_diffusion).abs() < 1e-12
         && (a.unet_vector - b.unet_vector).abs() < 1.0
+        && (a.dit_issue - b.dit_issue).abs() < 1e-6
         && (a.bnb - b.bnb).abs() < 1e-9
 }
 
@@ -225,7 +303,7 @@ pub fn fit_error(fit_rows: &[&Case], p: &Params) -> f64 {
         .iter()
         .filter_map(|c| {
             let (class, (ideal, fixed, t), (units, _)) = (c.class?, c.fit?, c.host?);
-            let gpu_s = ideal_at(c, ideal, p.bnb) / p.eff(class) + fixed + vector_at(c, p.unet_vector);
+            let gpu_s = ideal_at(c, ideal, p.bnb) / p.eff(class) + unscaled(c, p, fixed);
             Some((gpu_s.max(units * p.host(class)) / t - 1.0).abs())
         })
         .collect();
@@ -317,6 +395,17 @@ pub fn fit(cases: &[Case]) -> Fit {
         tolerance: 0.51e6 / start.unet_vector,
         scale: 1e-6,
         unit: " M",
+    });
+    let dit_rows = dit_classes_rows(&n_gpu);
+    constants.push(Constant {
+        name: "DIT_LINEAR_FLOPS_PER_SM_CYCLE",
+        rows: dit_rows,
+        fitted: p.dit_issue,
+        current: start.dit_issue,
+        // One grid step.
+        tolerance: 251.0 / start.dit_issue,
+        scale: 1.0,
+        unit: "",
     });
     constants.push(Constant {
         name: "BNB_INT8_MATMUL_FRACTION",

@@ -55,6 +55,9 @@ pub struct Case {
     pub bnb_16bit_s: Option<f64>,
     /// UNets: the CUDA-core seconds at the code's `UNET_VECTOR_FLOPS_PER_TOKEN`.
     pub vector_s: f64,
+    /// Diffusion transformers: the SM issue seconds of the weight matmuls at
+    /// the code's `DIT_LINEAR_FLOPS_PER_SM_CYCLE`.
+    pub issue_s: f64,
     /// A vendor blog with a malformed table, or a row its notes call anecdotal.
     pub low_confidence: bool,
 }
@@ -229,6 +232,7 @@ pub fn evaluate(r: &csv::StringRecord, col: &BTreeMap<String, usize>, catalog: &
         // The host floor covers the denoising loop: the decode is taken off.
         host: measured_batch_s.map(|t| (j.host_units(), t - s.decode_s)),
         vector_s: s.vector_s,
+        issue_s: s.issue_s,
         bnb_16bit_s: Some(s.bnb_matmul_16bit_s).filter(|b| *b > 0.0),
         // MEDIA-NOTES.md: the vendor blog's table is malformed, and rows
         // whose notes call them anecdotal are one person's rough figure.

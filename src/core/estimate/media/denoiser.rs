@@ -97,7 +97,9 @@ impl<'a> MediaJob<'a> {
     /// FLOPs of one denoiser pass for one sample.
     ///
     /// DiT/MMDiT: 2·params·tokens for the weight matmuls (Kaplan et al. 2020
-    /// §2.1; DiT Gflops, Peebles & Xie 2023) plus 4·layers·hidden·tokens²
+    /// §2.1; DiT Gflops, Peebles & Xie 2023), with the parameters each token
+    /// multiplies (`token_params_b`: one stream of a dual-stream MMDiT block,
+    /// no adaLN modulation — FLUX.1 6.46 of 11.9 B) where the row gives them, plus 4·layers·hidden·tokens²
     /// for QKᵀ and AV (2·d per query-key pair each, Kaplan Table 1).
     /// UNet: the published pass cost at the default resolution scaled
     /// linearly with latent pixels (convolutions and projections dominate;
@@ -124,7 +126,7 @@ impl<'a> MediaJob<'a> {
                     (Some(l), Some(h)) => 4.0 * f(l) * f(h) * n * n,
                     _ => 0.0,
                 };
-                PassFlops { linear: 2.0 * params * n, attention }
+                PassFlops { linear: 2.0 * m.token_params.unwrap_or(params) * n, attention }
             }
         }
     }

@@ -57,13 +57,14 @@ impl EffClass {
 /// `tools::media_fit::fit`; `tests/it/media.rs` fails if these drift;
 /// held-out rows are scored by `tests/it/media_holdout.rs`, never fitted).
 ///
-/// - Image UNet 0.63: 15 GPU-bound diffusers rows of SD 1.5 and SDXL (A100,
+/// - Image UNet 0.635: 15 GPU-bound diffusers rows of SD 1.5 and SDXL (A100,
 ///   V100, T4, RTX 3090, RTX 4090), with the CUDA-core work
 ///   ([`UNET_VECTOR_FLOPS_PER_TOKEN`]) and the host floor beside it.
-/// - Image DiT 0.60: 7 FLUX.1-dev rows (A100, H100; BF16, NF4, int8
-///   weight-only), attention at [`super::attention_share`] of the rate.
-/// - Video 0.57: 6 rows of HunyuanVideo and CogVideoX (A100, H100), attention
-///   at [`super::attention_share`]: with it the A100 and H100 rows agree.
+/// - Image DiT 0.48: 6 FLUX.1-dev rows (A100, H100; BF16, FP16, NF4, int8
+///   weight-only), attention at [`super::attention_share`] of the rate, and
+///   the SM issue time ([`DIT_LINEAR_FLOPS_PER_SM_CYCLE`]) beside it.
+/// - Video 0.73: 6 CogVideoX-5b rows (A100, H100; the official figures
+///   and the diffusers-torchao table), likewise.
 /// - Flow / diffusion audio 0.525: 2 Stable Audio Open fit rows (a T4 at
 ///   its power-capped matmul rate, `Gpu::sustained_fraction`, and an RTX
 ///   3090). The F5-TTS rows are host-bound.
@@ -73,10 +74,10 @@ impl EffClass {
 ///   decode on the serving calibration (0.52, `engine.rs`).
 pub fn efficiency(class: EffClass) -> f64 {
     match class {
-        EffClass::ImageUnet => 0.63,
-        EffClass::ImageDit => 0.60,
+        EffClass::ImageUnet => 0.635,
+        EffClass::ImageDit => 0.56,
         EffClass::FlowAudio => 0.525,
-        EffClass::Video => 0.57,
+        EffClass::Video => 0.73,
         EffClass::ArAudio => 0.52,
     }
 }
@@ -127,6 +128,26 @@ pub const HOST_S_UNET_FORWARD: f64 = 0.0457;
 /// traffic of those operations), fitted with the UNet efficiency on the fit
 /// rows (`tools::media_fit::fit` searches it in steps of 0.5 M).
 pub const UNET_VECTOR_FLOPS_PER_TOKEN: f64 = 28.5e6;
+
+/// Weight-matmul FLOPs a diffusion transformer's passes complete per SM
+/// cycle of the work that does not overlap the tensor cores (instruction
+/// issue, address arithmetic, and the normalisation, modulation, rotary and
+/// activation work around every GEMM, which run on the SM's CUDA cores and
+/// scale with SMs × clock, not with the tensor rate): a pass takes FLOPs /
+/// (tensor rate × efficiency) + FLOPs / (this × [`super::sm_cycles_per_s`]).
+/// A part with many tensor FLOPs per SM cycle pays more of it: an H100 SXM
+/// has 3,779 dense BF16 FLOPs per SM cycle (989 TFLOPS over 261.7 G
+/// cycles/s), an A100 2,048, an H20 861, an L20 516 (119.5 over 231.8 G), so
+/// the smaller parts reach a larger share of their peak (FLUX.1-dev at
+/// 1024², 28 steps: 26.4 s on an L20, 14.3–15.7 s on an A100, 7.1 s on an
+/// H100 — 1.8× and 3.7× for 2.6× and 8.3× the peak). Attention has no
+/// such term: FlashAttention-2's ceiling ([`super::attention_share`]) is
+/// that limit for it (the fit, given a separate constant for attention
+/// FLOPs, pushed it to the end of its grid). Fitted with the image-DiT and
+/// video efficiencies on the GPU-bound fit rows of both classes
+/// (`tools::media_fit::fit`: a grid of 250, the mean log error, both
+/// efficiencies kept at or below 1).
+pub const DIT_LINEAR_FLOPS_PER_SM_CYCLE: f64 = 3000.0;
 
 pub const HOST_S_AR_KERNEL: f64 = 13.7e-6;
 pub const HOST_S_DIFFUSION: f64 = 1.277e-3;

@@ -7,7 +7,8 @@
 //! latent with the VAE; the time is a compute roofline over the GPU's dense
 //! tensor rate (`precision::executed` / `tensor_flops`) with one fitted
 //! efficiency per class ([`EffClass`]: image UNet, image DiT, video, AR
-//! audio, flow audio). Autoregressive audio models (MusicGen, XTTS, Bark)
+//! audio, flow audio); a diffusion transformer's weight matmuls add SM
+//! issue time in series ([`DIT_LINEAR_FLOPS_PER_SM_CYCLE`]). Autoregressive audio models (MusicGen, XTTS, Bark)
 //! decode one step at a time and are bound by reading their weights (the
 //! decode roofline of Pope et al. 2022).
 //!
@@ -39,9 +40,13 @@ mod speed;
 pub use caveats::{Confidence, MediaCaveat};
 pub use denoiser::{PassFlops, DEFAULT_HEAD_DIM, UNET_FLOPS_FRACTION};
 pub use efficiency::{
-    efficiency, host_s_per_unit, EffClass, DEFAULT_AR_KERNELS, HOST_S_AR_KERNEL, HOST_S_DIFFUSION, HOST_S_UNET_FORWARD, UNET_VECTOR_FLOPS_PER_TOKEN,
+    efficiency, host_s_per_unit, EffClass, DEFAULT_AR_KERNELS, DIT_LINEAR_FLOPS_PER_SM_CYCLE, HOST_S_AR_KERNEL, HOST_S_DIFFUSION, HOST_S_UNET_FORWARD,
+    UNET_VECTOR_FLOPS_PER_TOKEN,
 };
-pub use speed::{attention_share, tf32_flops, MediaSpeed, BNB_INT8_MATMUL_FRACTION, FA2_HOPPER_SHARE, H100_SXM_BF16_PER_FP32, VAE_DECODE_FLOPS_PER_PIXEL};
+pub use speed::{
+    attention_share, sm_cycles_per_s, tf32_flops, MediaSpeed, BNB_INT8_MATMUL_FRACTION, FA2_HOPPER_SHARE, H100_SXM_BF16_PER_FP32,
+    H100_SXM_SM_CYCLES_PER_BF16_FLOP, VAE_DECODE_FLOPS_PER_PIXEL,
+};
 
 use super::super::catalog::media::{MediaArch, MediaKind, MediaModel};
 use super::super::precision::{self, Compute, WeightFormat};

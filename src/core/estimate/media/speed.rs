@@ -2,7 +2,7 @@
 //! passes and the VAE decode, the host-time floor, and the efficiency of
 //! the class. It never fits the factors (`efficiency.rs`) or counts memory.
 
-use super::{efficiency, f, host_s_per_unit, EffClass, MediaJob, UNET_VECTOR_FLOPS_PER_TOKEN};
+use super::{efficiency, f, host_s_per_unit, EffClass, MediaJob, DIT_LINEAR_FLOPS_PER_SM_CYCLE, UNET_VECTOR_FLOPS_PER_TOKEN};
 use crate::core::catalog::media::{MediaArch, MediaKind};
 use crate::core::catalog::Gpu;
 use crate::core::precision::{self, Compute};
@@ -54,6 +54,10 @@ pub struct MediaSpeed {
     /// UNets: the CUDA-core work of the passes at the GPU's FP32 rate
     /// ([`UNET_VECTOR_FLOPS_PER_TOKEN`]), not scaled by the efficiency; 0 otherwise.
     pub vector_s: f64,
+    /// Diffusion transformers (image DiT and video classes): the SM issue
+    /// time of the passes' weight matmuls ([`DIT_LINEAR_FLOPS_PER_SM_CYCLE`]
+    /// at [`sm_cycles_per_s`]), not scaled by the efficiency; 0 otherwise.
+    pub issue_s: f64,
 }
 
 /// Dense FLOP/s of TF32 tensor cores: half the BF16 rate on NVIDIA Ampere and
@@ -83,6 +87,42 @@ pub(super) fn matmul_flops(gpu: &Gpu, c: Compute, convolutional: bool) -> f64 {
         c => precision::tensor_flops(gpu, c),
     }
 }
+
+/// FP32 (CUDA-core) lanes per SM: 64 on Volta (NVIDIA Tesla V100
+/// whitepaper: 64 FP32 cores per SM), Turing (Turing architecture
+/// whitepaper: 64) and GA100, the HBM Ampere parts A100 / A800 / A30 (A100
+/// whitepaper: 64); 128 on Pascal GP102 (the Tesla P40: 3,840 cores in 30
+/// SMs), GA10x, the GDDR Ampere parts (GA102 whitepaper: 128 FP32 operations
+/// per clock per SM), Ada (Ada whitepaper: 128 CUDA cores per SM), Hopper
+/// (H100 whitepaper: 128 FP32 cores per SM) and Blackwell. Other vendors:
+/// none (their rate comes from [`H100_SXM_SM_CYCLES_PER_BF16_FLOP`]).
+fn fp32_lanes_per_sm(gpu: &Gpu) -> Option<f64> {
+    match gpu.arch.as_str() {
+        "volta" | "turing" => Some(64.0),
+        "ampere" if gpu.is_hbm() => Some(64.0),
+        "pascal" | "ampere" | "ada" | "hopper" | "blackwell" => Some(128.0),
+        _ => None,
+    }
+}
+
+/// SM cycles per second of all SMs together (SMs × clock): the FP32 rate
+/// over 2 FLOPs per lane per cycle (FMA) × `fp32_lanes_per_sm` — the H100
+/// SXM's 67 TFLOPS give 261.7 G (132 SMs at 1.98 GHz), the A100's 19.5
+/// give 152.3 G (108 SMs at 1.41 GHz), the L20's 59.35 give 231.8 G (92 SMs
+/// at 2.52 GHz). Parts without an FP32 figure or a known SM width take the
+/// H100 SXM's cycles per dense BF16 FLOP/s. Scaled, like every rate, by
+/// the GPU's sustained fraction (a power cap lowers the clock).
+pub fn sm_cycles_per_s(gpu: &Gpu) -> f64 {
+    let cycles = match (fp32_lanes_per_sm(gpu), gpu.fp32_tflops) {
+        (Some(lanes), Some(fp32)) if fp32 > 0.0 => fp32 * 1e12 / (2.0 * lanes),
+        _ => gpu.bf16_tflops * 1e12 * H100_SXM_SM_CYCLES_PER_BF16_FLOP,
+    };
+    cycles * gpu.sustained_fraction()
+}
+
+/// The H100 SXM's SM cycles per second (67 TFLOPS FP32 / 256) over its
+/// dense BF16 rate (989 TFLOPS; NVIDIA H100 datasheet).
+pub const H100_SXM_SM_CYCLES_PER_BF16_FLOP: f64 = 67.0 / 256.0 / 989.0;
 
 /// Share of its tensor rate that a GPU's attention kernel reaches, relative
 /// to Ampere and Ada. PyTorch's SDPA and the diffusion repositories run
@@ -133,7 +173,7 @@ pub const H100_SXM_BF16_PER_FP32: f64 = 989.0 / 67.0;
 /// `tools::media_fit::fit` on the fit rows in that format (FLUX.1-dev on an
 /// H100, 27 s against 12 s in BF16: huggingface/blog
 /// diffusers-quantization.md).
-pub const BNB_INT8_MATMUL_FRACTION: f64 = 0.38;
+pub const BNB_INT8_MATMUL_FRACTION: f64 = 0.265;
 
 impl<'a> MediaJob<'a> {
     /// Layer passes of the denoiser or decoder for the whole batch: an
@@ -163,7 +203,8 @@ impl<'a> MediaJob<'a> {
         let layer_passes = self.layer_passes();
         let host_s = self.host_units() * host_s_per_unit(self.efficiency_class());
         let vector_s = self.unet_vector_s(gpu);
-        let gpu_denoise_s = ideal_denoise / eff + fixed + vector_s;
+        let issue_s = self.dit_issue_s(gpu);
+        let gpu_denoise_s = ideal_denoise / eff + fixed + vector_s + issue_s;
         let denoise_s = gpu_denoise_s.max(host_s);
         let decode_s = ideal_decode / eff;
         let total = denoise_s + decode_s;
@@ -190,7 +231,21 @@ impl<'a> MediaJob<'a> {
             class: self.efficiency_class(),
             bnb_matmul_16bit_s: self.bnb_matmul_16bit_s(gpu),
             vector_s,
+            issue_s,
         }
+    }
+
+    /// Diffusion transformers' SM issue time: the passes' weight-matmul
+    /// FLOPs at [`DIT_LINEAR_FLOPS_PER_SM_CYCLE`] per SM cycle
+    /// ([`sm_cycles_per_s`]), in series with the tensor-core time. 0 for
+    /// UNets (their CUDA-core work is [`UNET_VECTOR_FLOPS_PER_TOKEN`]), audio
+    /// and autoregressive models.
+    fn dit_issue_s(&self, gpu: &Gpu) -> f64 {
+        if !matches!(self.efficiency_class(), EffClass::ImageDit | EffClass::Video) {
+            return 0.0;
+        }
+        let passes = f(self.steps) * self.cfg() * self.batch_f();
+        passes * self.pass_flops().linear / (DIT_LINEAR_FLOPS_PER_SM_CYCLE * sm_cycles_per_s(gpu)).max(1.0)
     }
 
     /// UNet passes' CUDA-core work: [`UNET_VECTOR_FLOPS_PER_TOKEN`] per

@@ -164,10 +164,10 @@ pub fn factors(engine: Engine, gpu: &Gpu) -> Factors {
         // `ServeJob::compute_rate`).
         (Engine::LlamaCpp, false) => Factors {
             bw: LLAMA_CPP_BW_GDDR,
-            compute: 0.50,
+            compute: 0.47,
             step_overhead_s: 0.0006,
             dequant_flops_per_weight: 2.0,
-            quant_compute: 0.65,
+            quant_compute: 0.85,
             moe_layer_s: 0.0,
             layer_overhead_s: LLAMA_CPP_LAYER_S_GDDR,
             launch_layer_s: LLAMA_CPP_LAUNCH_LAYER_S_GDDR,
@@ -183,10 +183,10 @@ pub fn factors(engine: Engine, gpu: &Gpu) -> Factors {
         // full-rate base (datacenter parts accumulate in FP32 at full rate).
         (Engine::LlamaCpp, true) => Factors {
             bw: LLAMA_CPP_BW_HBM,
-            compute: 0.23,
+            compute: 0.41,
             step_overhead_s: 0.0006,
             dequant_flops_per_weight: 0.5,
-            quant_compute: 1.45,
+            quant_compute: 0.85,
             moe_layer_s: 0.0,
             layer_overhead_s: LLAMA_CPP_LAYER_S_HBM,
             launch_layer_s: LLAMA_CPP_LAUNCH_LAYER_S_HBM,

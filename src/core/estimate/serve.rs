@@ -13,6 +13,7 @@ use super::super::catalog::{Gpu, GpuClass, Model};
 use super::super::config::{Batch, Config, Engine};
 use super::super::precision::{self, Compute, WeightFormat};
 use super::arch;
+use super::attn_scores;
 use super::engine::{self, Factors};
 use super::prefill_fixed::{self, PrefillFixed};
 
@@ -120,6 +121,9 @@ pub struct ServeJob<'a> {
     /// by kernel, those before 2025-08-28 replay unfused kernels, see
     /// [`engine::Launch`]).
     pub launch: engine::Launch,
+    /// The build writes attention scores to memory (llama.cpp without
+    /// FlashAttention, [`attn_scores`]); false for a link's current build.
+    pub attn_scores_in_memory: bool,
 }
 
 impl<'a> ServeJob<'a> {
@@ -149,6 +153,7 @@ impl<'a> ServeJob<'a> {
             tuple_kv_cache: false,
             prefill_fixed_override: None,
             launch: engine::Launch::Fused,
+            attn_scores_in_memory: false,
         }
     }
 
@@ -396,6 +401,8 @@ impl<'a> ServeJob<'a> {
         // `n_ubatch`), kernel by kernel: CUDA graphs capture single-token
         // steps only.
         let chunk = f64::from(engine::prefill_chunk_tokens(self.engine, n.round() as u32).max(1));
+        let scores = if self.attn_scores_in_memory { batch * attn_scores::prompt_score_bytes(m, n, chunk, tp) } else { 0.0 };
+        let t_scores = scores / (gpu.bandwidth_bytes_per_s() * f.bw);
         let passes = (n * batch / chunk).ceil();
         let t_layers = passes * f64::from(m.layers) * f.launch_layer_s;
         // The context phase's launches per layer and expert layer, outside
@@ -407,7 +414,7 @@ impl<'a> ServeJob<'a> {
         let total = (n * batch).max(1.0);
         let packed = f64::from(engine::prefill_chunk_tokens(self.engine, total.min(f64::from(u32::MAX)).round() as u32).max(1));
         let t_fixed = self.prefill_fixed().passes_s((total / packed).ceil(), m.layers, moe_layers);
-        t_compute.max(t_weights) + t_layers + t_fixed + self.allreduce_s(gpu, plan, n * batch)
+        t_compute.max(t_weights) + t_scores + t_layers + t_fixed + self.allreduce_s(gpu, plan, n * batch)
     }
 
     /// Time to take in the images of `batch` requests: each request's

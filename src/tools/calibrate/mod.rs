@@ -100,6 +100,8 @@ pub struct Case {
     /// How the engine build launched decode kernels (llama.cpp before or
     /// after CUDA graphs; current for other engines).
     pub launch: Launch,
+    /// A llama.cpp build without FlashAttention (scores through memory).
+    pub scores_in_memory: bool,
     pub assumptions: Vec<&'static str>,
 }
 
@@ -262,7 +264,9 @@ pub fn parse_cases(text: &str, catalog: &Catalog) -> Result<(Vec<Case>, Vec<Unma
         if decode_only {
             assumptions.push("decode steps only (the batch over the step time), no prefill");
         }
+        let scores_in_memory = engine == Engine::LlamaCpp && !engine_build::flash_attn_of(notes, row.text("source"));
         cases.push(Case {
+            scores_in_memory,
             kv,
             tuple_kv_cache,
             decode_only,
@@ -311,6 +315,7 @@ pub fn predict_with(case: &Case, catalog: &Catalog, factors: Option<Factors>, pr
     job.tuple_kv_cache = case.tuple_kv_cache;
     job.prefill_fixed_override = prefill;
     job.launch = case.launch;
+    job.attn_scores_in_memory = case.scores_in_memory;
     let plan = Plan::in_node(case.engine, case.tp, 1);
     Some(match case.kind {
         Kind::Decode => {

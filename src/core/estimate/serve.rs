@@ -124,6 +124,9 @@ pub struct ServeJob<'a> {
     /// The build writes attention scores to memory (llama.cpp without
     /// FlashAttention, [`attn_scores`]); false for a link's current build.
     pub attn_scores_in_memory: bool,
+    /// Routed experts run DeepGEMM grouped GEMMs, not the Triton fused-MoE
+    /// runner the MoE launch costs were fitted on; false for a link.
+    pub deepgemm_moe: bool,
 }
 
 impl<'a> ServeJob<'a> {
@@ -154,6 +157,7 @@ impl<'a> ServeJob<'a> {
             prefill_fixed_override: None,
             launch: engine::Launch::Fused,
             attn_scores_in_memory: false,
+            deepgemm_moe: false,
         }
     }
 
@@ -367,7 +371,7 @@ impl<'a> ServeJob<'a> {
         let bound = if t_compute > t_weights { Bound::Compute } else { Bound::Memory };
         // MXFP4 experts run FlashInfer's fused MoE kernel (SGLang PR #8898,
         // vLLM PR #23696), without the Triton runner's per-layer launches.
-        let t_moe = if self.format.compute == Compute::Fp4 { 0.0 } else { f64::from(m.moe_layers()) * f.moe_layer_s };
+        let t_moe = if self.format.compute == Compute::Fp4 || self.deepgemm_moe { 0.0 } else { f64::from(m.moe_layers()) * f.moe_layer_s };
         // Every layer's kernels run once per step, one stage after another;
         // a CUDA graph replays them with less fixed cost than one launch each.
         let t_layers = f64::from(m.layers) * f.decode_layer_s(self.launch);
@@ -410,7 +414,7 @@ impl<'a> ServeJob<'a> {
         // kernel, as in decode.
         // A batched engine packs several prompts into one pass of up to its
         // token budget, so these are paid per pass, not per prompt.
-        let moe_layers = if self.format.compute == Compute::Fp4 { 0 } else { m.moe_layers() };
+        let moe_layers = if self.format.compute == Compute::Fp4 || self.deepgemm_moe { 0 } else { m.moe_layers() };
         let total = (n * batch).max(1.0);
         let packed = f64::from(engine::prefill_chunk_tokens(self.engine, total.min(f64::from(u32::MAX)).round() as u32).max(1));
         let t_fixed = self.prefill_fixed().passes_s((total / packed).ceil(), m.layers, moe_layers);

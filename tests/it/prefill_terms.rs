@@ -34,6 +34,8 @@ fn llama_cpp_rows_are_placed_with_or_without_flash_attention() {
     assert!(!flash_attn_of("llama.cpp llama-bench build 4426e298 (2824), after CUDA graphs (bc4bba3, 2024-05-08)", ""));
     assert!(!flash_attn_of("llama.cpp main (Dec 2023 build)", ""));
     assert!(!flash_attn_of("llama.cpp (server)", ""));
+    assert!(!flash_attn_of("llama.cpp llama-bench master of 2026-01-23, fa 0", ""));
+    assert!(!flash_attn_of("llama.cpp server, flash attention off", "posted 2026-06-07"));
     // Both files: the May 2024 llama-bench rows write their scores out, the
     // 2026 row keeps them on chip, and no other engine is marked.
     let text = calibrate::join(&[read("calibration.csv"), read("serving_measurements.csv")]).expect("same header");

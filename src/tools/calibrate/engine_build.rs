@@ -71,13 +71,17 @@ pub fn launch_of(notes: &str, source: &str) -> Option<Launch> {
 }
 
 /// Whether the llama.cpp build of a row kept attention scores on chip:
-/// the notes name FlashAttention ("-fa 1", "fa 1", "flash attention"), or
-/// the row's first date is on or after the day it became the default.
-/// Rows that place no date ran without it (off by default until then).
+/// the notes say so ("fa 1", "flash attention on"; "fa 0" or "flash
+/// attention off" say it did not), else the row's first date is on or
+/// after the day it became the default. Rows that place no date ran
+/// without it (off by default until then).
 pub fn flash_attn_of(notes: &str, source: &str) -> bool {
     let n = notes.to_ascii_lowercase();
-    if n.contains("-fa 1") || n.contains("fa 1") || n.contains("flash attention") || n.contains("flash-attn") {
+    if ["fa 1", "flash attention on", "flash-attn on"].iter().any(|p| n.contains(p)) {
         return true;
+    }
+    if ["fa 0", "flash attention off", "flash-attn off"].iter().any(|p| n.contains(p)) {
+        return false;
     }
     let Some((y, m, d)) = first_date(&n).or_else(|| first_date(&source.to_ascii_lowercase())) else {
         return false;

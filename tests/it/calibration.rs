@@ -110,16 +110,18 @@ fn held_out_serving_rows_per_regime() {
     assert!(scored >= 0.8, "only {:.0}% of task=serve rows scored", scored * 100.0);
     let group = |g: &str| report.held_out.iter().find(|h| h.group == g);
     let decode = group("kind: decode").expect("held-out decode rows");
-    // Issue 20 asks ≤ 10 % and p90 ≤ 25 %; this guards what the build
-    // generations reached (11.1 %, p90 25.5 %, from 15.0 % and 25.6 %).
-    assert!(decode.median_ape <= 12.0 && decode.p90_ape <= 26.0 && decode.worst_ratio < 2.0, "held-out decode: {decode:?}");
+    // Issue 20 asks ≤ 10 % and p90 ≤ 25 %: the median is met (7.4 %); the
+    // p90 is held at what it is (25.5 %, SGLang's TP8 row without
+    // torch.compile) so it cannot get worse.
+    assert!(decode.median_ape <= 10.0 && decode.p90_ape <= 25.5 && decode.worst_ratio < 2.0, "held-out decode: {decode:?}");
     let llama_hbm = group("regime: llama.cpp on HBM").expect("held-out llama.cpp rows on HBM cards");
     // Issue 20, regime 1: at least five held-out rows, the decode targets
     // (median ≤ 10 %, p90 ≤ 25 %), none off by 2× or more.
     assert!(llama_hbm.rows >= 5 && llama_hbm.median_ape <= 10.0 && llama_hbm.p90_ape <= 25.0 && llama_hbm.worst_ratio < 2.0, "llama.cpp on HBM: {llama_hbm:?}");
-    // Prompt processing: at least five held-out rows, none off by 2×.
+    // Prompt processing, issue 20: at least five held-out rows, median
+    // ≤ 20 %, p90 ≤ 40 %, none off by 2×.
     let prefill = group("kind: prefill").expect("held-out prefill rows");
-    assert!(prefill.rows >= 5 && prefill.p90_ape <= 40.0 && prefill.worst_ratio < 2.0, "prefill: {prefill:?}");
+    assert!(prefill.rows >= 5 && prefill.median_ape <= 20.0 && prefill.p90_ape <= 40.0 && prefill.worst_ratio < 2.0, "prefill: {prefill:?}");
     // Issue 20, regime 2 and the throughput rows: median ≤ 20 %, p90 ≤ 40 %,
     // no held-out point off by 2× (time to first token, prompts ≤ 256
     // tokens with at least five rows, offline throughput).

@@ -38,6 +38,7 @@ mod ocp;
 mod order;
 mod page_answer;
 mod plans;
+mod prefill_terms;
 mod ranking;
 mod scenarios;
 mod serverless;

@@ -161,13 +161,18 @@ pub fn factors(engine: Engine, gpu: &Gpu) -> Factors {
         // llama.cpp on GDDR cards: 44 llama-bench rows on GeForce cards
         // (fit split). `compute` is relative to the full-rate 16-bit tensor
         // rate (twice the table's FP32-accumulate figure on GeForce, see
-        // `ServeJob::compute_rate`).
+        // `ServeJob::compute_rate`). `compute` and `quant_compute` refitted
+        // by `whichgpu calibrate tests/data/calibration.csv
+        // tests/data/serving_measurements.csv --fit` once the prompt rows of
+        // builds without FlashAttention pay their attention scores'
+        // traffic (`attn_scores.rs`): "compute 0.47 quant_compute 0.85"
+        // (0.50 and 0.65 before, pulled down by the 8,192-token rows).
         (Engine::LlamaCpp, false) => Factors {
             bw: LLAMA_CPP_BW_GDDR,
-            compute: 0.50,
+            compute: 0.47,
             step_overhead_s: 0.0006,
             dequant_flops_per_weight: 2.0,
-            quant_compute: 0.65,
+            quant_compute: 0.85,
             moe_layer_s: 0.0,
             layer_overhead_s: LLAMA_CPP_LAYER_S_GDDR,
             launch_layer_s: LLAMA_CPP_LAUNCH_LAYER_S_GDDR,
@@ -178,15 +183,16 @@ pub fn factors(engine: Engine, gpu: &Gpu) -> Factors {
         // The same kernels leave a fixed cost per layer several times the
         // GeForce one: the weight read of a layer is over in a few µs on
         // 2 TB/s, so launches and grid fill/drain of ~15 kernels a layer
-        // are no longer hidden. No HBM prompt-processing rows state their
-        // prompt length, so `compute` is the GeForce fit on the same
-        // full-rate base (datacenter parts accumulate in FP32 at full rate).
+        // are no longer hidden. `compute` and `quant_compute` are the same
+        // refit on the HBM fit split's pp512 rows (XiongjieDai, May 2024:
+        // A100 PCIe/SXM, H100 PCIe): "compute 0.41 quant_compute 0.85"
+        // (0.23 and 1.45 before; the two trade off on these few rows).
         (Engine::LlamaCpp, true) => Factors {
             bw: LLAMA_CPP_BW_HBM,
-            compute: 0.23,
+            compute: 0.41,
             step_overhead_s: 0.0006,
             dequant_flops_per_weight: 0.5,
-            quant_compute: 1.45,
+            quant_compute: 0.85,
             moe_layer_s: 0.0,
             layer_overhead_s: LLAMA_CPP_LAYER_S_HBM,
             launch_layer_s: LLAMA_CPP_LAUNCH_LAYER_S_HBM,

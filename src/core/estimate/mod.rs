@@ -3,6 +3,7 @@
 //! configuration.
 
 pub mod arch;
+pub mod attn_scores;
 pub mod engine;
 pub mod media;
 pub mod media_train;

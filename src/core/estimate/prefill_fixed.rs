@@ -34,7 +34,10 @@ pub struct PrefillFixed {
     pub layer_s: f64,
     /// Per routed-expert layer and prefill forward pass, beyond `layer_s`
     /// (BF16/FP8 experts on the Triton fused-MoE runner; MXFP4 experts run
-    /// FlashInfer's fused kernel and are not charged, as in decode).
+    /// FlashInfer's fused kernel and are not charged, as in decode; nor are
+    /// experts on DeepGEMM's grouped GEMMs behind DeepEP dispatch, the
+    /// large-scale expert-parallel setup of lm-sys's 2025-05-05 blog
+    /// "large-scale-ep": `ServeJob::deepgemm_moe`).
     pub moe_layer_s: f64,
 }
 

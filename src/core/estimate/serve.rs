@@ -13,6 +13,7 @@ use super::super::catalog::{Gpu, GpuClass, Model};
 use super::super::config::{Batch, Config, Engine};
 use super::super::precision::{self, Compute, WeightFormat};
 use super::arch;
+use super::attn_scores;
 use super::engine::{self, Factors};
 use super::prefill_fixed::{self, PrefillFixed};
 
@@ -120,6 +121,12 @@ pub struct ServeJob<'a> {
     /// by kernel, those before 2025-08-28 replay unfused kernels, see
     /// [`engine::Launch`]).
     pub launch: engine::Launch,
+    /// The build writes attention scores to memory (llama.cpp without
+    /// FlashAttention, [`attn_scores`]); false for a link's current build.
+    pub attn_scores_in_memory: bool,
+    /// Routed experts run DeepGEMM grouped GEMMs, not the Triton fused-MoE
+    /// runner the MoE launch costs were fitted on; false for a link.
+    pub deepgemm_moe: bool,
 }
 
 impl<'a> ServeJob<'a> {
@@ -149,6 +156,8 @@ impl<'a> ServeJob<'a> {
             tuple_kv_cache: false,
             prefill_fixed_override: None,
             launch: engine::Launch::Fused,
+            attn_scores_in_memory: false,
+            deepgemm_moe: false,
         }
     }
 
@@ -362,7 +371,7 @@ impl<'a> ServeJob<'a> {
         let bound = if t_compute > t_weights { Bound::Compute } else { Bound::Memory };
         // MXFP4 experts run FlashInfer's fused MoE kernel (SGLang PR #8898,
         // vLLM PR #23696), without the Triton runner's per-layer launches.
-        let t_moe = if self.format.compute == Compute::Fp4 { 0.0 } else { f64::from(m.moe_layers()) * f.moe_layer_s };
+        let t_moe = if self.format.compute == Compute::Fp4 || self.deepgemm_moe { 0.0 } else { f64::from(m.moe_layers()) * f.moe_layer_s };
         // Every layer's kernels run once per step, one stage after another;
         // a CUDA graph replays them with less fixed cost than one launch each.
         let t_layers = f64::from(m.layers) * f.decode_layer_s(self.launch);
@@ -396,6 +405,8 @@ impl<'a> ServeJob<'a> {
         // `n_ubatch`), kernel by kernel: CUDA graphs capture single-token
         // steps only.
         let chunk = f64::from(engine::prefill_chunk_tokens(self.engine, n.round() as u32).max(1));
+        let scores = if self.attn_scores_in_memory { batch * attn_scores::prompt_score_bytes(m, n, chunk, tp) } else { 0.0 };
+        let t_scores = scores / (gpu.bandwidth_bytes_per_s() * f.bw);
         let passes = (n * batch / chunk).ceil();
         let t_layers = passes * f64::from(m.layers) * f.launch_layer_s;
         // The context phase's launches per layer and expert layer, outside
@@ -403,11 +414,11 @@ impl<'a> ServeJob<'a> {
         // kernel, as in decode.
         // A batched engine packs several prompts into one pass of up to its
         // token budget, so these are paid per pass, not per prompt.
-        let moe_layers = if self.format.compute == Compute::Fp4 { 0 } else { m.moe_layers() };
+        let moe_layers = if self.format.compute == Compute::Fp4 || self.deepgemm_moe { 0 } else { m.moe_layers() };
         let total = (n * batch).max(1.0);
         let packed = f64::from(engine::prefill_chunk_tokens(self.engine, total.min(f64::from(u32::MAX)).round() as u32).max(1));
         let t_fixed = self.prefill_fixed().passes_s((total / packed).ceil(), m.layers, moe_layers);
-        t_compute.max(t_weights) + t_layers + t_fixed + self.allreduce_s(gpu, plan, n * batch)
+        t_compute.max(t_weights) + t_scores + t_layers + t_fixed + self.allreduce_s(gpu, plan, n * batch)
     }
 
     /// Time to take in the images of `batch` requests: each request's

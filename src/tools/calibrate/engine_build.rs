@@ -31,6 +31,11 @@ const GRAPHS_MERGED: (u32, u32, u32) = (2024, 5, 8);
 /// The first of the 2025 kernel fusions (PR #15631, 2025-08-28).
 const FUSION_BEGAN: (u32, u32, u32) = (2025, 8, 28);
 
+/// The day by which llama.cpp turned FlashAttention on by default (PR
+/// #15434, "use FA + max. GPU layers by default"; LocalAI PR #6168 adopted
+/// `-fa auto` on 2025-08-31).
+const FLASH_ATTN_DEFAULT: (u32, u32, u32) = (2025, 8, 31);
+
 const MONTHS: [&str; 12] = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
 
 /// How the llama.cpp build of a row launched its decode kernels: what the
@@ -63,6 +68,25 @@ pub fn launch_of(notes: &str, source: &str) -> Option<Launch> {
     } else {
         Launch::PerKernel
     })
+}
+
+/// Whether the llama.cpp build of a row kept attention scores on chip:
+/// the notes say so ("fa 1", "flash attention on"; "fa 0" or "flash
+/// attention off" say it did not), else the row's first date is on or
+/// after the day it became the default. Rows that place no date ran
+/// without it (off by default until then).
+pub fn flash_attn_of(notes: &str, source: &str) -> bool {
+    let n = notes.to_ascii_lowercase();
+    if ["fa 1", "flash attention on", "flash-attn on"].iter().any(|p| n.contains(p)) {
+        return true;
+    }
+    if ["fa 0", "flash attention off", "flash-attn off"].iter().any(|p| n.contains(p)) {
+        return false;
+    }
+    let Some((y, m, d)) = first_date(&n).or_else(|| first_date(&source.to_ascii_lowercase())) else {
+        return false;
+    };
+    (y, m, d.unwrap_or(1)) >= FLASH_ATTN_DEFAULT
 }
 
 /// A year, month and, when given, day.

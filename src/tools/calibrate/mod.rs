@@ -100,6 +100,10 @@ pub struct Case {
     /// How the engine build launched decode kernels (llama.cpp before or
     /// after CUDA graphs; current for other engines).
     pub launch: Launch,
+    /// A llama.cpp build without FlashAttention (scores through memory).
+    pub scores_in_memory: bool,
+    /// The notes name DeepGEMM: no Triton fused-MoE launches are charged.
+    pub deepgemm_moe: bool,
     pub assumptions: Vec<&'static str>,
 }
 
@@ -262,7 +266,11 @@ pub fn parse_cases(text: &str, catalog: &Catalog) -> Result<(Vec<Case>, Vec<Unma
         if decode_only {
             assumptions.push("decode steps only (the batch over the step time), no prefill");
         }
+        let scores_in_memory = engine == Engine::LlamaCpp && !engine_build::flash_attn_of(notes, row.text("source"));
+        let deepgemm_moe = lower.contains("deepgemm");
         cases.push(Case {
+            deepgemm_moe,
+            scores_in_memory,
             kv,
             tuple_kv_cache,
             decode_only,
@@ -311,6 +319,8 @@ pub fn predict_with(case: &Case, catalog: &Catalog, factors: Option<Factors>, pr
     job.tuple_kv_cache = case.tuple_kv_cache;
     job.prefill_fixed_override = prefill;
     job.launch = case.launch;
+    job.attn_scores_in_memory = case.scores_in_memory;
+    job.deepgemm_moe = case.deepgemm_moe;
     let plan = Plan::in_node(case.engine, case.tp, 1);
     Some(match case.kind {
         Kind::Decode => {

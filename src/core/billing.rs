@@ -29,13 +29,14 @@ pub fn billed_seconds(seconds: f64, increment_s: f64, min_charge_s: f64) -> f64 
     ((seconds / inc).ceil() * inc).max(min_charge_s)
 }
 
-/// Whether interruptible capacity suits this workload: batch generation,
-/// batch jobs and checkpointed training tolerate a restart; a user-facing
-/// endpoint does not.
+/// Whether interruptible capacity suits this workload: batch jobs
+/// (`use=jobs`/`once`) and checkpointed training tolerate a restart; a
+/// user-facing endpoint (`use=always`/`hours`), of a language model or of
+/// an image, video or audio model, does not.
 pub fn tolerates_interruption(cfg: &Config) -> bool {
     match cfg.task {
-        Task::Generate | Task::Finetune | Task::Pretrain => true,
-        Task::Serve => matches!(cfg.usage(), Usage::Jobs | Usage::Once),
+        Task::Finetune | Task::Pretrain => true,
+        Task::Serve | Task::Generate => matches!(cfg.usage(), Usage::Jobs | Usage::Once),
     }
 }
 
@@ -290,5 +291,9 @@ mod tests {
         assert!(tolerates_interruption(&batch));
         let ft = Config { task: Task::Finetune, ..Config::default() };
         assert!(tolerates_interruption(&ft));
+        // An always-on image endpoint drops live requests too.
+        let images = Config { task: Task::Generate, usage: Some(Usage::Always), ..Config::default() };
+        assert!(!tolerates_interruption(&images));
+        assert!(tolerates_interruption(&Config { usage: Some(Usage::Jobs), ..images }));
     }
 }

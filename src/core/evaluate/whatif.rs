@@ -52,8 +52,7 @@ fn candidates(cfg: &Config, a: &Answer) -> Vec<(&'static str, String)> {
             }
         }
     }
-    let tolerant = cfg.task != Task::Serve || matches!(cfg.usage(), Usage::Jobs | Usage::Once);
-    if tolerant && !cfg.spot {
+    if super::super::billing::tolerates_interruption(cfg) && !cfg.spot {
         out.push(("spot", "1".to_string()));
     }
     if cfg.commit == Commit::None && cfg.usage() == Usage::Always {

@@ -16,7 +16,7 @@ use super::super::precision;
 use super::super::precision::Compute;
 use super::super::units::GIB;
 use super::load::little;
-use super::serve_speeds::{confidence, serve_speeds};
+use super::serve_speeds::{confidence, serve_speeds, OnGpu};
 use super::{unsupported, FnvMap, OfferPlan, Output, PerArch};
 
 /// An offer's shape: GPU, GPUs per instance and whether several instances may be joined.
@@ -28,6 +28,8 @@ pub struct ServePlanner<'r> {
     cfg: &'r Config,
     catalog: &'r Catalog,
     shapes: FnvMap<ShapeKey, OfferPlan>,
+    /// Per GPU type: the job as run there and the figures its shapes share.
+    on_gpu: FnvMap<Arc<str>, OnGpu<'r>>,
     support: PerArch<(bool, Option<Msg>)>,
 }
 
@@ -41,7 +43,7 @@ fn user_batch(cfg: &Config) -> f64 {
 
 impl<'r> ServePlanner<'r> {
     pub fn new(job: ServeJob<'r>, cfg: &'r Config, catalog: &'r Catalog) -> ServePlanner<'r> {
-        ServePlanner { job, cfg, catalog, shapes: FnvMap::default(), support: PerArch::default() }
+        ServePlanner { job, cfg, catalog, shapes: FnvMap::default(), on_gpu: FnvMap::default(), support: PerArch::default() }
     }
 
     /// (weights only stored in their format, why unsupported) on a GPU's architecture.
@@ -177,18 +179,26 @@ impl<'r> ServePlanner<'r> {
         if let Some(p) = self.shapes.get(&key) {
             return p.clone();
         }
-        let p = self.shape(gpu, o.gpus, multi_node_ok);
+        let on = match self.on_gpu.remove(&o.gpu) {
+            Some(on) => on,
+            None => OnGpu::new(self.job_on(gpu), self.unsupported(gpu)),
+        };
+        let p = self.shape(gpu, &on, o.gpus, multi_node_ok);
+        self.on_gpu.insert(o.gpu.clone(), on);
+        if self.shapes.is_empty() {
+            // Room for the catalog's shapes at once (a rehash moves every plan).
+            self.shapes.reserve(self.catalog.offers.len() / 2);
+        }
         self.shapes.insert(key, p.clone());
         p
     }
 
-    fn shape(&self, gpu: &Gpu, gpus: u32, multi_node_ok: bool) -> OfferPlan {
+    fn shape(&self, gpu: &Gpu, on: &OnGpu<'r>, gpus: u32, multi_node_ok: bool) -> OfferPlan {
         let cfg = self.cfg;
-        let job = &self.job_on(gpu);
-        let unsupported = self.unsupported(gpu);
+        let job = &on.job;
         let usable = job.usable_bytes(gpu);
         let e = cfg.engine;
-        let mut reasons: Vec<Msg> = unsupported.iter().cloned().collect();
+        let mut reasons: Vec<Msg> = on.unsupported.iter().cloned().collect();
         // The link's GPU count per instance (and instances) when it sets one,
         // else the smallest tensor-parallel group inside the instance that
         // holds the weights, else pipeline stages across instances.
@@ -213,7 +223,7 @@ impl<'r> ServePlanner<'r> {
                     Some(n) => {
                         let instances_for = |k: u32| {
                             let plan = Plan::in_node(e, k, 1);
-                            let per_copy = f64::from(job.max_batch(gpu, plan));
+                            let per_copy = f64::from(on.max_batch(gpu, plan));
                             let wanted = match self.batch_on(gpu, plan) {
                                 Batch::N(w) => f64::from(w),
                                 Batch::Max => return 1.0,
@@ -231,7 +241,7 @@ impl<'r> ServePlanner<'r> {
                         // they cannot fill stay idle, a larger group puts every GPU to work.
                         let box_rate = |k: u32| {
                             let plan = Plan::in_node(e, k, 1);
-                            let (per_copy, copies) = (f64::from(job.max_batch(gpu, plan)), f64::from((gpus / k.max(1)).max(1)));
+                            let (per_copy, copies) = (f64::from(on.max_batch(gpu, plan)), f64::from((gpus / k.max(1)).max(1)));
                             let wanted = if let Batch::N(w) = self.batch_on(gpu, plan) { f64::from(w) } else { per_copy * copies };
                             if per_copy < 1.0 {
                                 return 0.0;
@@ -239,11 +249,11 @@ impl<'r> ServePlanner<'r> {
                             let busy = (wanted / per_copy).ceil().clamp(1.0, copies);
                             let b = (wanted / busy).ceil().max(1.0);
                             // Requests a second (each of the same length): prefill and decode.
-                            busy * b / job.speed(gpu, plan, b).request_latency_s.max(1e-9)
+                            busy * b / on.speed(gpu, plan, b).request_latency_s.max(1e-9)
                         };
                         let rank = |k: u32| {
                             let plan = Plan::in_node(e, k, 1);
-                            let speed = job.speed(gpu, plan, 1.0);
+                            let speed = on.speed(gpu, plan, 1.0);
                             let late = cfg.maxttft.is_some_and(|m| speed.time_to_first_token_s > m);
                             let goal = if matches!(cfg.sort, Sort::Speed | Sort::Latency) { speed.request_latency_s } else { 0.0 };
                             (late, goal, instances_for(k), box_rate(k))
@@ -278,7 +288,7 @@ impl<'r> ServePlanner<'r> {
             Batch::Max => 1.0,
         };
         let per_instance = if nodes == 1 { (gpus / n.max(1)).max(1) } else { 1 };
-        let max_batch = f64::from(job.max_batch(gpu, plan));
+        let max_batch = f64::from(on.max_batch(gpu, plan));
         // Spread the users' concurrent sequences over replicas; add instances
         // when one instance cannot hold them all.
         let rate = self.rate_copies(gpu, plan);
@@ -310,8 +320,8 @@ impl<'r> ServePlanner<'r> {
             (wanted, nodes)
         };
         let (conf, widen) = confidence(cfg, job.model, gpu, plan);
-        let (speeds, _) = serve_speeds(job, gpu, plan, batch, widen);
-        let fits = fits_one && max_batch >= 1.0 && unsupported.is_none() && !matches!(rate, Some(None));
+        let (speeds, _) = on.speeds(gpu, plan, batch, widen);
+        let fits = fits_one && max_batch >= 1.0 && on.unsupported.is_none() && !matches!(rate, Some(None));
         // Copies of the model over every instance the offer rents; the
         // users' sequences keep only some of them busy when there are fewer
         // than the copies hold (idle copies serve no tokens).

@@ -17,7 +17,7 @@ use super::super::precision::Compute;
 use super::super::units::GIB;
 use super::load::little;
 use super::serve_speeds::{confidence, serve_speeds, OnGpu};
-use super::{unsupported, FnvMap, OfferPlan, Output, PerArch};
+use super::{unsupported, unsupported_given, FnvMap, OfferPlan, Output, PerArch};
 
 /// An offer's shape: GPU, GPUs per instance and whether several instances may be joined.
 type ShapeKey = (Arc<str>, u32, bool);
@@ -50,10 +50,10 @@ impl<'r> ServePlanner<'r> {
     fn support_on(&self, gpu: &Gpu) -> (bool, Option<Msg>) {
         self.support.on(gpu.arch, || {
             let e = self.cfg.engine;
-            let weight_only = self.catalog.support(e.as_str(), gpu.arch.as_str(), Kind::Weights, self.job.format.id) == Support::WeightOnly;
-            let why =
-                unsupported(self.catalog, e, gpu, Kind::Weights, self.job.format.id).or_else(|| unsupported(self.catalog, e, gpu, Kind::Kv, &self.cfg.kv));
-            (weight_only, why)
+            let weights = self.catalog.support(e.as_str(), gpu.arch.as_str(), Kind::Weights, self.job.format.id);
+            let why = unsupported_given(self.catalog, e, gpu, Kind::Weights, self.job.format.id, weights)
+                .or_else(|| unsupported(self.catalog, e, gpu, Kind::Kv, &self.cfg.kv));
+            (weights == Support::WeightOnly, why)
         })
     }
 
@@ -67,8 +67,13 @@ impl<'r> ServePlanner<'r> {
     /// the weights are only stored in their format (dequantized, math at 16
     /// bits), the matmuls run at 16 bits with the dequantization cost.
     fn job_on(&self, gpu: &Gpu) -> ServeJob<'r> {
+        self.job_as(self.support_on(gpu).0)
+    }
+
+    /// [`Self::job_on`] for a GPU whose architecture stores the weights only (or not).
+    fn job_as(&self, weight_only: bool) -> ServeJob<'r> {
         let mut j = self.job.clone();
-        if self.support_on(gpu).0 && !j.format.weight_only {
+        if weight_only && !j.format.weight_only {
             j.format.weight_only = true;
             j.format.compute = Compute::Bf16;
         }
@@ -179,12 +184,16 @@ impl<'r> ServePlanner<'r> {
         if let Some(p) = self.shapes.get(&key) {
             return p.clone();
         }
-        let on = match self.on_gpu.remove(&o.gpu) {
-            Some(on) => on,
-            None => OnGpu::new(self.job_on(gpu), self.unsupported(gpu)),
+        let p = match self.on_gpu.get(&o.gpu) {
+            Some(on) => self.shape(gpu, on, o.gpus, multi_node_ok),
+            None => {
+                let (weight_only, why) = self.support_on(gpu);
+                let on = OnGpu::new(self.job_as(weight_only), why);
+                let p = self.shape(gpu, &on, o.gpus, multi_node_ok);
+                self.on_gpu.insert(o.gpu.clone(), on);
+                p
+            }
         };
-        let p = self.shape(gpu, &on, o.gpus, multi_node_ok);
-        self.on_gpu.insert(o.gpu.clone(), on);
         if self.shapes.is_empty() {
             // Room for the catalog's shapes at once (a rehash moves every plan).
             self.shapes.reserve(self.catalog.offers.len() / 2);

@@ -173,7 +173,16 @@ pub fn term_months(c: Commit) -> f64 {
 /// The user's price (`price=`) is in the offer's own currency. `provider`
 /// is the offer's (`catalog.provider(&o.provider)`).
 #[allow(clippy::too_many_arguments)]
-pub fn bill(cfg: &Config, catalog: &Catalog, o: &Offer, provider: Option<&Provider>, instances: u32, job_hours: Option<f64>, startup_s: f64, store_gb: f64) -> Bill {
+pub fn bill(
+    cfg: &Config,
+    catalog: &Catalog,
+    o: &Offer,
+    provider: Option<&Provider>,
+    instances: u32,
+    job_hours: Option<f64>,
+    startup_s: f64,
+    store_gb: f64,
+) -> Bill {
     let own_to_usd = catalog.usd_per_unit(o.currency).unwrap_or(1.0);
     let override_price = cfg.prices.iter().find(|(id, _)| **id == *o.id).map(|(_, p)| *p * own_to_usd);
     let committed = override_price.is_none().then(|| o.committed_usd_per_hour(cfg.commit)).flatten();

@@ -19,16 +19,13 @@ use super::load::little;
 use super::serve_speeds::{confidence, serve_speeds, OnGpu};
 use super::{unsupported, unsupported_given, FnvMap, OfferPlan, Output, PerArch};
 
-/// An offer's shape: GPU, GPUs per instance and whether several instances may be joined.
-type ShapeKey = (Arc<str>, u32, bool);
-
 /// Plans for one serving configuration, with the per-shape cache offers share.
 pub struct ServePlanner<'r> {
     pub job: ServeJob<'r>,
     cfg: &'r Config,
     catalog: &'r Catalog,
-    shapes: FnvMap<ShapeKey, OfferPlan>,
-    /// Per GPU type: the job as run there and the figures its shapes share.
+    /// Per GPU type: the job as run there, the figures its shapes share
+    /// and the plan of each shape (GPUs per instance, several instances).
     on_gpu: FnvMap<Arc<str>, OnGpu<'r>>,
     support: PerArch<(bool, Option<Msg>)>,
 }
@@ -43,7 +40,7 @@ fn user_batch(cfg: &Config) -> f64 {
 
 impl<'r> ServePlanner<'r> {
     pub fn new(job: ServeJob<'r>, cfg: &'r Config, catalog: &'r Catalog) -> ServePlanner<'r> {
-        ServePlanner { job, cfg, catalog, shapes: FnvMap::default(), on_gpu: FnvMap::default(), support: PerArch::default() }
+        ServePlanner { job, cfg, catalog, on_gpu: FnvMap::default(), support: PerArch::default() }
     }
 
     /// (weights only stored in their format, why unsupported) on a GPU's architecture.
@@ -180,26 +177,17 @@ impl<'r> ServePlanner<'r> {
     pub fn offer(&mut self, gpu: &Gpu, o: &Offer) -> OfferPlan {
         // Several instances only as pipeline stages over a published network.
         let multi_node_ok = o.gpus > 1 && o.inter_node_gbps.is_some_and(|g| g >= super::MIN_SPLIT_GBPS) && !self.cfg.engine.splits_layers();
-        let key = (o.gpu.clone(), o.gpus, multi_node_ok);
-        if let Some(p) = self.shapes.get(&key) {
-            return p.clone();
-        }
-        let p = match self.on_gpu.get(&o.gpu) {
-            Some(on) => self.shape(gpu, on, o.gpus, multi_node_ok),
+        let shape = (o.gpus, multi_node_ok);
+        match self.on_gpu.get(&*o.gpu) {
+            Some(on) => on.plan(shape, || self.shape(gpu, on, o.gpus, multi_node_ok)),
             None => {
                 let (weight_only, why) = self.support_on(gpu);
                 let on = OnGpu::new(self.job_as(weight_only), why);
-                let p = self.shape(gpu, &on, o.gpus, multi_node_ok);
+                let p = on.plan(shape, || self.shape(gpu, &on, o.gpus, multi_node_ok));
                 self.on_gpu.insert(o.gpu.clone(), on);
                 p
             }
-        };
-        if self.shapes.is_empty() {
-            // Room for the catalog's shapes at once (a rehash moves every plan).
-            self.shapes.reserve(self.catalog.offers.len() / 2);
         }
-        self.shapes.insert(key, p.clone());
-        p
     }
 
     fn shape(&self, gpu: &Gpu, on: &OnGpu<'r>, gpus: u32, multi_node_ok: bool) -> OfferPlan {

@@ -11,6 +11,7 @@ use std::cell::RefCell;
 
 use super::super::estimate::serve::{Bound, Plan, ServeJob, ServeSpeed};
 use super::super::messages::Msg;
+use super::OfferPlan;
 
 /// Speeds of a serving plan with their ranges. Times scale inversely.
 pub fn serve_speeds(job: &ServeJob<'_>, gpu: &Gpu, plan: Plan, batch: f64, widen: f64) -> (Speeds, &'static str) {
@@ -73,6 +74,8 @@ pub struct OnGpu<'r> {
 
 #[derive(Default)]
 struct Seen {
+    /// By (GPUs per instance, whether several instances may be joined).
+    plans: Vec<((u32, bool), OfferPlan)>,
     max_batch: Vec<(Plan, u32)>,
     speed: Vec<(Plan, u64, ServeSpeed)>,
     output: Vec<(Plan, u64, f64)>,
@@ -81,6 +84,16 @@ struct Seen {
 impl<'r> OnGpu<'r> {
     pub fn new(job: ServeJob<'r>, unsupported: Option<Msg>) -> OnGpu<'r> {
         OnGpu { job, unsupported, seen: RefCell::new(Seen::default()) }
+    }
+
+    /// The plan of an offer shape on this GPU type: `work`'s, once.
+    pub fn plan(&self, shape: (u32, bool), work: impl FnOnce() -> OfferPlan) -> OfferPlan {
+        if let Some((_, p)) = self.seen.borrow().plans.iter().find(|(s, _)| *s == shape) {
+            return p.clone();
+        }
+        let p = work();
+        self.seen.borrow_mut().plans.push((shape, p.clone()));
+        p
     }
 
     /// [`ServeJob::max_batch`].

@@ -170,10 +170,16 @@ pub fn term_months(c: Commit) -> f64 {
 /// the provider's free allowance. `job_hours` is one job's real time (work
 /// plus start-up) when the plan knows it, else `jobmin` is used;
 /// `startup_s` is the plan's start-up (a serverless cold start counts it).
-/// The user's price (`price=`) is in the offer's own currency. `provider`
-/// is the offer's (`catalog.provider(&o.provider)`).
+/// The user's price (`price=`) is in the offer's own currency.
+pub fn bill(cfg: &Config, catalog: &Catalog, o: &Offer, instances: u32, job_hours: Option<f64>, startup_s: f64, store_gb: f64) -> Bill {
+    bill_for(cfg, catalog, o, catalog.provider(&o.provider), instances, job_hours, startup_s, store_gb)
+}
+
+/// [`bill`] with the offer's provider (`catalog.provider(&o.provider)`)
+/// already looked up: the offers evaluation looks it up once per run of
+/// the catalog's offers of one provider.
 #[allow(clippy::too_many_arguments)]
-pub fn bill(
+pub fn bill_for(
     cfg: &Config,
     catalog: &Catalog,
     o: &Offer,

@@ -189,7 +189,7 @@ fn priced<'c>(cfg: &Config, catalog: &'c Catalog, o: &'c Offer, p: OfferPlan, da
     let jobs_usage = matches!(cfg.usage(), Usage::Jobs | Usage::Once);
     let hours = if jobs_usage { job_hours(cfg, &p) } else { p.job_hours };
     let provider = dates.provider(catalog, o);
-    let b = billing::bill(cfg, catalog, o, provider, p.instances, hours, p.startup_s, p.store_gb);
+    let b = billing::bill_for(cfg, catalog, o, provider, p.instances, hours, p.startup_s, p.store_gb);
     let fits = p.fits;
     let busy_h = b.hours.busy_per_month;
     // Work produced per month: the work asked for, else the plan's rate
@@ -317,14 +317,12 @@ struct Dates<'c> {
 
 impl<'c> Dates<'c> {
     fn provider(&mut self, catalog: &'c Catalog, o: &'c Offer) -> Option<&'c Provider> {
-        match self.provider {
+        let p = match self.provider {
             Some((id, p)) if id == &*o.provider => p,
-            _ => {
-                let p = catalog.provider(&o.provider);
-                self.provider = Some((&o.provider, p));
-                p
-            }
-        }
+            _ => catalog.provider(&o.provider),
+        };
+        self.provider = Some((&o.provider, p));
+        p
     }
 
     fn text(&mut self, d: Date) -> String {

@@ -104,13 +104,8 @@ pub struct OfferPlan {
 /// A 16-bit model the engine cannot run in bf16 (Volta, Turing) runs in
 /// fp16, as `--dtype half` does: same bytes, so it is not refused.
 pub fn unsupported(catalog: &Catalog, engine: super::config::Engine, gpu: &Gpu, kind: Kind, format: &str) -> Option<Msg> {
-    unsupported_given(catalog, engine, gpu, kind, format, catalog.support(engine.as_str(), gpu.arch.as_str(), kind, format))
-}
-
-/// [`unsupported`] where the format's own cell (`support`) is already looked up.
-pub fn unsupported_given(catalog: &Catalog, engine: super::config::Engine, gpu: &Gpu, kind: Kind, format: &str, support: Support) -> Option<Msg> {
     let runs = |f: &str| catalog.support(engine.as_str(), gpu.arch.as_str(), kind, f) != Support::Unsupported;
-    (!(support != Support::Unsupported || format == "bf16" && runs("fp16")))
+    (!(runs(format) || format == "bf16" && runs("fp16")))
         .then(|| Msg::new("reason.unsupported").arg("engine", engine.as_str()).arg("format", format.to_string()).arg("arch", gpu.arch.as_str()))
 }
 

@@ -17,7 +17,7 @@ use super::super::precision::Compute;
 use super::super::units::GIB;
 use super::load::little;
 use super::serve_speeds::{confidence, serve_speeds, OnGpu};
-use super::{unsupported, unsupported_given, FnvMap, OfferPlan, Output, PerArch};
+use super::{unsupported, FnvMap, OfferPlan, Output, PerArch};
 
 /// Plans for one serving configuration, with the per-shape cache offers share.
 pub struct ServePlanner<'r> {
@@ -48,7 +48,10 @@ impl<'r> ServePlanner<'r> {
         self.support.on(gpu.arch, || {
             let e = self.cfg.engine;
             let weights = self.catalog.support(e.as_str(), gpu.arch.as_str(), Kind::Weights, self.job.format.id);
-            let why = unsupported_given(self.catalog, e, gpu, Kind::Weights, self.job.format.id, weights)
+            // (A format the matrix runs needs no second look; one it does not may still run as fp16.)
+            let why = (weights == Support::Unsupported)
+                .then(|| unsupported(self.catalog, e, gpu, Kind::Weights, self.job.format.id))
+                .flatten()
                 .or_else(|| unsupported(self.catalog, e, gpu, Kind::Kv, &self.cfg.kv));
             (weights == Support::WeightOnly, why)
         })

@@ -78,7 +78,6 @@ struct Seen {
     plans: Vec<((u32, bool), OfferPlan)>,
     max_batch: Vec<(Plan, u32)>,
     speed: Vec<(Plan, u64, ServeSpeed)>,
-    output: Vec<(Plan, u64, f64)>,
 }
 
 impl<'r> OnGpu<'r> {
@@ -119,13 +118,6 @@ impl<'r> OnGpu<'r> {
 
     /// [`serve_speeds`].
     pub fn speeds(&self, gpu: &Gpu, plan: Plan, batch: f64, widen: f64) -> (Speeds, &'static str) {
-        let b = batch.to_bits();
-        let known = self.seen.borrow().output.iter().find(|(p, x, _)| *p == plan && *x == b).map(|(_, _, v)| *v);
-        let output = known.unwrap_or_else(|| {
-            let v = self.job.offline_throughput(gpu, plan, batch);
-            self.seen.borrow_mut().output.push((plan, b, v));
-            v
-        });
-        with_ranges(self.speed(gpu, plan, batch), output, widen)
+        with_ranges(self.speed(gpu, plan, batch), self.job.offline_throughput(gpu, plan, batch), widen)
     }
 }

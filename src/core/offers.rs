@@ -8,7 +8,7 @@
 
 use super::answer::{OfferResult, Pick, Range, Recommendation};
 use super::billing;
-use super::catalog::{Catalog, Gpu, Offer, Provider, STALE_AFTER_DAYS};
+use super::catalog::{Catalog, Gpu, Offer, STALE_AFTER_DAYS};
 use super::config::{Commit, Config, Currency, Sort, Usage};
 use super::date::Date;
 use super::messages::Msg;
@@ -157,7 +157,7 @@ pub fn evaluate(cfg: &Config, catalog: &Catalog, today: Date, planner: &mut Plan
     let named = |g: &&Gpu| cfg.gpu.as_ref().is_none_or(|id| **id == g.id);
     gpus.reserve(catalog.gpus.len());
     gpus.extend(catalog.gpus.iter().filter(named).map(|g| (g.id.as_str(), g)));
-    let mut dates = Dates { today, texts: Vec::new(), provider: None };
+    let mut dates = Dates { today, texts: Vec::new() };
     for o in catalog.offers.iter().filter(|o| passes_filters(cfg, o)) {
         if let Some(gpu) = gpus.get(&*o.gpu).copied() {
             let plan = planner.offer(gpu, o);
@@ -185,11 +185,10 @@ fn job_hours(cfg: &Config, p: &OfferPlan) -> Option<f64> {
 
 /// One offer with its plan: the bill for the instances the plan rents and
 /// the work asked for, the cost of the unit the task produces, the reasons.
-fn priced<'c>(cfg: &Config, catalog: &'c Catalog, o: &'c Offer, p: OfferPlan, dates: &mut Dates<'c>) -> OfferResult {
+fn priced(cfg: &Config, catalog: &Catalog, o: &Offer, p: OfferPlan, dates: &mut Dates) -> OfferResult {
     let jobs_usage = matches!(cfg.usage(), Usage::Jobs | Usage::Once);
     let hours = if jobs_usage { job_hours(cfg, &p) } else { p.job_hours };
-    let provider = dates.provider(catalog, o);
-    let b = billing::bill_for(cfg, catalog, o, provider, p.instances, hours, p.startup_s, p.store_gb);
+    let b = billing::bill(cfg, catalog, o, p.instances, hours, p.startup_s, p.store_gb);
     let fits = p.fits;
     let busy_h = b.hours.busy_per_month;
     // Work produced per month: the work asked for, else the plan's rate
@@ -307,24 +306,13 @@ pub fn passes_filters(cfg: &Config, o: &Offer) -> bool {
 }
 
 /// Today, and the offers' price dates as text: many offers share a date,
-/// so each is formatted once per evaluation; the last offer's provider
-/// (the catalog lists a provider's offers together).
-struct Dates<'c> {
+/// so each is formatted once per evaluation.
+struct Dates {
     today: Date,
     texts: Vec<(Date, String)>,
-    provider: Option<(&'c str, Option<&'c Provider>)>,
 }
 
-impl<'c> Dates<'c> {
-    fn provider(&mut self, catalog: &'c Catalog, o: &'c Offer) -> Option<&'c Provider> {
-        let p = match self.provider {
-            Some((id, p)) if id == &*o.provider => p,
-            _ => catalog.provider(&o.provider),
-        };
-        self.provider = Some((&o.provider, p));
-        p
-    }
-
+impl Dates {
     fn text(&mut self, d: Date) -> String {
         if let Some((_, t)) = self.texts.iter().find(|(x, _)| *x == d) {
             return t.clone();

@@ -97,6 +97,11 @@ impl Objective {
 /// hours for training; `latency` by the time one request or job takes;
 /// `token` by $ per million output tokens (serving) and otherwise as `cost`.
 pub fn objective(cfg: &Config, unit: Unit) -> Objective {
+    objective_on(cfg, cfg.sort, unit)
+}
+
+/// [`objective`] for a `sort` in place of the link's.
+fn objective_on(cfg: &Config, sort: Sort, unit: Unit) -> Objective {
     let batch = matches!(cfg.usage(), Usage::Jobs | Usage::Once);
     let per_job = batch && cfg.per_job.is_some();
     let cost = match unit {
@@ -129,7 +134,7 @@ pub fn objective(cfg: &Config, unit: Unit) -> Objective {
         Unit::Training => Objective::JobHours,
         Unit::ImageTraining => cost,
     };
-    match cfg.sort {
+    match sort {
         Sort::Cost => cost,
         Sort::Token if unit == Unit::Tokens => Objective::UsdPerMillionOutputTokens,
         Sort::Token => cost,
@@ -140,7 +145,7 @@ pub fn objective(cfg: &Config, unit: Unit) -> Objective {
 
 /// The cost objective of a task and usage (what "cheapest" and the 2× rule use).
 pub fn cost_objective(cfg: &Config, unit: Unit) -> Objective {
-    objective(&Config { sort: Sort::Cost, ..cfg.clone() }, unit)
+    objective_on(cfg, Sort::Cost, unit)
 }
 
 /// Plans, bills and ranks every offer that passes the filters.
@@ -148,12 +153,15 @@ pub fn evaluate(cfg: &Config, catalog: &Catalog, today: Date, planner: &mut Plan
     let mut out = Vec::with_capacity(catalog.offers.len());
     // Each offer's GPU type by id, hashed once rather than a scan per offer.
     let mut gpus: FnvMap<&str, &Gpu> = FnvMap::default();
+    // (Only the link's GPU type where it names one: no other passes the filters.)
+    let named = |g: &&Gpu| cfg.gpu.as_ref().is_none_or(|id| **id == g.id);
     gpus.reserve(catalog.gpus.len());
-    gpus.extend(catalog.gpus.iter().map(|g| (g.id.as_str(), g)));
+    gpus.extend(catalog.gpus.iter().filter(named).map(|g| (g.id.as_str(), g)));
+    let mut dates = Dates { today, texts: Vec::new() };
     for o in catalog.offers.iter().filter(|o| passes_filters(cfg, o)) {
         if let Some(gpu) = gpus.get(&*o.gpu).copied() {
             let plan = planner.offer(gpu, o);
-            out.push(priced(cfg, catalog, o, plan, today));
+            out.push(priced(cfg, catalog, o, plan, &mut dates));
         }
     }
     let unit = planner.unit();
@@ -177,7 +185,7 @@ fn job_hours(cfg: &Config, p: &OfferPlan) -> Option<f64> {
 
 /// One offer with its plan: the bill for the instances the plan rents and
 /// the work asked for, the cost of the unit the task produces, the reasons.
-fn priced(cfg: &Config, catalog: &Catalog, o: &Offer, p: OfferPlan, today: Date) -> OfferResult {
+fn priced(cfg: &Config, catalog: &Catalog, o: &Offer, p: OfferPlan, dates: &mut Dates) -> OfferResult {
     let jobs_usage = matches!(cfg.usage(), Usage::Jobs | Usage::Once);
     let hours = if jobs_usage { job_hours(cfg, &p) } else { p.job_hours };
     let b = billing::bill(cfg, catalog, o, p.instances, hours, p.startup_s, p.store_gb);
@@ -215,7 +223,7 @@ fn priced(cfg: &Config, catalog: &Catalog, o: &Offer, p: OfferPlan, today: Date)
         }
         Output::None => {}
     }
-    let (mut reason_msgs, stale) = offer_reasons(cfg, o, today, p.gpus, p.need_bytes, p.usable_bytes, fits, b.spot);
+    let (mut reason_msgs, stale) = offer_reasons(cfg, o, dates, p.gpus, p.need_bytes, p.usable_bytes, fits, b.spot);
     // The user's own price is today's: not stale, whatever the catalog's date.
     let stale = stale && !b.overridden;
     // A yuan price from a China-region platform, for a user who reads dollars.
@@ -323,10 +331,28 @@ pub fn crashes_when_short(cfg: &Config) -> bool {
     cfg.task != Task::Serve || matches!(cfg.engine, Engine::LlamaCpp | Engine::Hf)
 }
 
+/// Today, and the offers' price dates as text: many offers share a date,
+/// so each is formatted once per evaluation.
+struct Dates {
+    today: Date,
+    texts: Vec<(Date, String)>,
+}
+
+impl Dates {
+    fn text(&mut self, d: Date) -> String {
+        if let Some((_, t)) = self.texts.iter().find(|(x, _)| *x == d) {
+            return t.clone();
+        }
+        let t = d.to_string();
+        self.texts.push((d, t.clone()));
+        t
+    }
+}
+
 /// The one-line reasons every offer carries — fits (with headroom) or not,
 /// spot, a possibly stale price — and whether the price is stale.
 #[allow(clippy::too_many_arguments)]
-fn offer_reasons(cfg: &Config, o: &Offer, today: Date, gpus: u32, need: f64, usable: f64, fits: bool, spot: bool) -> (Vec<Msg>, bool) {
+fn offer_reasons(cfg: &Config, o: &Offer, dates: &mut Dates, gpus: u32, need: f64, usable: f64, fits: bool, spot: bool) -> (Vec<Msg>, bool) {
     let mut msgs = Vec::new();
     if fits {
         msgs.push(Msg::new("reason.fits").num("headroom", (usable - need).max(0.0) / GIB, 1).num("gpus", f64::from(gpus), 0));
@@ -339,9 +365,9 @@ fn offer_reasons(cfg: &Config, o: &Offer, today: Date, gpus: u32, need: f64, usa
     if spot {
         msgs.push(Msg::new("reason.spot").num("restart", cfg.restart_pct, 0));
     }
-    let stale = o.as_of.days_until(today) > STALE_AFTER_DAYS;
+    let stale = o.as_of.days_until(dates.today) > STALE_AFTER_DAYS;
     if stale {
-        msgs.push(Msg::new("reason.stale").arg("date", o.as_of.to_string()));
+        msgs.push(Msg::new("reason.stale").arg("date", dates.text(o.as_of)));
     }
     (msgs, stale)
 }

@@ -83,8 +83,9 @@ fn run(cfg: &Config, notices: Vec<Notice>, catalog: &Catalog, today: Date, sugge
         kv_format: cfg.kv.clone(),
         display: super::money::Display::new(cfg, catalog),
         catalog_stale: catalog.as_of.days_until(today) > super::catalog::STALE_AFTER_DAYS,
-        // The link in effect, normalized (what was ignored is left out).
-        ..Answer::empty(link::encode(cfg), cfg.task, notices, catalog.as_of, (id, name, inferred), r.weight_format())
+        // The link in effect, normalized (what was ignored is left out);
+        // a what-if's answer is read for its pick and notices alone.
+        ..Answer::empty(if suggest { link::encode(cfg) } else { String::new() }, cfg.task, notices, catalog.as_of, (id, name, inferred), r.weight_format())
     };
     if suggest {
         answer.whatif = whatif::single_changes(cfg, catalog, today, &answer, objective);

@@ -116,9 +116,9 @@ pub fn single_changes(cfg: &Config, catalog: &Catalog, today: Date, a: &Answer, 
             let after = objective.key(after_pick);
             // Worth a person's attention: 3 % or more.
             let better = after < before - 0.03 * before.abs() && unrounded(after_pick) < before_busy - 0.03 * before_busy.abs();
-            let shown = link::set(cfg, key, &value).ok().map_or_else(String::new, |c| link::encode(&c));
             // Values as shown (speeds were negated to rank smaller-first).
             better.then(|| {
+                let shown = link::set(cfg, key, &value).ok().map_or_else(String::new, |c| link::encode(&c));
                 (
                     Change {
                         key,

@@ -16,18 +16,17 @@ use super::super::precision;
 use super::super::precision::Compute;
 use super::super::units::GIB;
 use super::load::little;
-use super::serve_speeds::{confidence, serve_speeds};
+use super::serve_speeds::{confidence, serve_speeds, OnGpu};
 use super::{unsupported, FnvMap, OfferPlan, Output, PerArch};
-
-/// An offer's shape: GPU, GPUs per instance and whether several instances may be joined.
-type ShapeKey = (Arc<str>, u32, bool);
 
 /// Plans for one serving configuration, with the per-shape cache offers share.
 pub struct ServePlanner<'r> {
     pub job: ServeJob<'r>,
     cfg: &'r Config,
     catalog: &'r Catalog,
-    shapes: FnvMap<ShapeKey, OfferPlan>,
+    /// Per GPU type: the job as run there, the figures its shapes share
+    /// and the plan of each shape (GPUs per instance, several instances).
+    on_gpu: FnvMap<Arc<str>, OnGpu<'r>>,
     support: PerArch<(bool, Option<Msg>)>,
 }
 
@@ -41,17 +40,20 @@ fn user_batch(cfg: &Config) -> f64 {
 
 impl<'r> ServePlanner<'r> {
     pub fn new(job: ServeJob<'r>, cfg: &'r Config, catalog: &'r Catalog) -> ServePlanner<'r> {
-        ServePlanner { job, cfg, catalog, shapes: FnvMap::default(), support: PerArch::default() }
+        ServePlanner { job, cfg, catalog, on_gpu: FnvMap::default(), support: PerArch::default() }
     }
 
     /// (weights only stored in their format, why unsupported) on a GPU's architecture.
     fn support_on(&self, gpu: &Gpu) -> (bool, Option<Msg>) {
         self.support.on(gpu.arch, || {
             let e = self.cfg.engine;
-            let weight_only = self.catalog.support(e.as_str(), gpu.arch.as_str(), Kind::Weights, self.job.format.id) == Support::WeightOnly;
-            let why =
-                unsupported(self.catalog, e, gpu, Kind::Weights, self.job.format.id).or_else(|| unsupported(self.catalog, e, gpu, Kind::Kv, &self.cfg.kv));
-            (weight_only, why)
+            let weights = self.catalog.support(e.as_str(), gpu.arch.as_str(), Kind::Weights, self.job.format.id);
+            // (A format the matrix runs needs no second look; one it does not may still run as fp16.)
+            let why = (weights == Support::Unsupported)
+                .then(|| unsupported(self.catalog, e, gpu, Kind::Weights, self.job.format.id))
+                .flatten()
+                .or_else(|| unsupported(self.catalog, e, gpu, Kind::Kv, &self.cfg.kv));
+            (weights == Support::WeightOnly, why)
         })
     }
 
@@ -65,8 +67,13 @@ impl<'r> ServePlanner<'r> {
     /// the weights are only stored in their format (dequantized, math at 16
     /// bits), the matmuls run at 16 bits with the dequantization cost.
     fn job_on(&self, gpu: &Gpu) -> ServeJob<'r> {
+        self.job_as(self.support_on(gpu).0)
+    }
+
+    /// [`Self::job_on`] for a GPU whose architecture stores the weights only (or not).
+    fn job_as(&self, weight_only: bool) -> ServeJob<'r> {
         let mut j = self.job.clone();
-        if self.support_on(gpu).0 && !j.format.weight_only {
+        if weight_only && !j.format.weight_only {
             j.format.weight_only = true;
             j.format.compute = Compute::Bf16;
         }
@@ -173,22 +180,25 @@ impl<'r> ServePlanner<'r> {
     pub fn offer(&mut self, gpu: &Gpu, o: &Offer) -> OfferPlan {
         // Several instances only as pipeline stages over a published network.
         let multi_node_ok = o.gpus > 1 && o.inter_node_gbps.is_some_and(|g| g >= super::MIN_SPLIT_GBPS) && !self.cfg.engine.splits_layers();
-        let key = (o.gpu.clone(), o.gpus, multi_node_ok);
-        if let Some(p) = self.shapes.get(&key) {
-            return p.clone();
+        let shape = (o.gpus, multi_node_ok);
+        match self.on_gpu.get(&*o.gpu) {
+            Some(on) => on.plan(shape, || self.shape(gpu, on, o.gpus, multi_node_ok)),
+            None => {
+                let (weight_only, why) = self.support_on(gpu);
+                let on = OnGpu::new(self.job_as(weight_only), why);
+                let p = on.plan(shape, || self.shape(gpu, &on, o.gpus, multi_node_ok));
+                self.on_gpu.insert(o.gpu.clone(), on);
+                p
+            }
         }
-        let p = self.shape(gpu, o.gpus, multi_node_ok);
-        self.shapes.insert(key, p.clone());
-        p
     }
 
-    fn shape(&self, gpu: &Gpu, gpus: u32, multi_node_ok: bool) -> OfferPlan {
+    fn shape(&self, gpu: &Gpu, on: &OnGpu<'r>, gpus: u32, multi_node_ok: bool) -> OfferPlan {
         let cfg = self.cfg;
-        let job = &self.job_on(gpu);
-        let unsupported = self.unsupported(gpu);
+        let job = &on.job;
         let usable = job.usable_bytes(gpu);
         let e = cfg.engine;
-        let mut reasons: Vec<Msg> = unsupported.iter().cloned().collect();
+        let mut reasons: Vec<Msg> = on.unsupported.iter().cloned().collect();
         // The link's GPU count per instance (and instances) when it sets one,
         // else the smallest tensor-parallel group inside the instance that
         // holds the weights, else pipeline stages across instances.
@@ -213,7 +223,7 @@ impl<'r> ServePlanner<'r> {
                     Some(n) => {
                         let instances_for = |k: u32| {
                             let plan = Plan::in_node(e, k, 1);
-                            let per_copy = f64::from(job.max_batch(gpu, plan));
+                            let per_copy = f64::from(on.max_batch(gpu, plan));
                             let wanted = match self.batch_on(gpu, plan) {
                                 Batch::N(w) => f64::from(w),
                                 Batch::Max => return 1.0,
@@ -231,7 +241,7 @@ impl<'r> ServePlanner<'r> {
                         // they cannot fill stay idle, a larger group puts every GPU to work.
                         let box_rate = |k: u32| {
                             let plan = Plan::in_node(e, k, 1);
-                            let (per_copy, copies) = (f64::from(job.max_batch(gpu, plan)), f64::from((gpus / k.max(1)).max(1)));
+                            let (per_copy, copies) = (f64::from(on.max_batch(gpu, plan)), f64::from((gpus / k.max(1)).max(1)));
                             let wanted = if let Batch::N(w) = self.batch_on(gpu, plan) { f64::from(w) } else { per_copy * copies };
                             if per_copy < 1.0 {
                                 return 0.0;
@@ -239,11 +249,11 @@ impl<'r> ServePlanner<'r> {
                             let busy = (wanted / per_copy).ceil().clamp(1.0, copies);
                             let b = (wanted / busy).ceil().max(1.0);
                             // Requests a second (each of the same length): prefill and decode.
-                            busy * b / job.speed(gpu, plan, b).request_latency_s.max(1e-9)
+                            busy * b / on.speed(gpu, plan, b).request_latency_s.max(1e-9)
                         };
                         let rank = |k: u32| {
                             let plan = Plan::in_node(e, k, 1);
-                            let speed = job.speed(gpu, plan, 1.0);
+                            let speed = on.speed(gpu, plan, 1.0);
                             let late = cfg.maxttft.is_some_and(|m| speed.time_to_first_token_s > m);
                             let goal = if matches!(cfg.sort, Sort::Speed | Sort::Latency) { speed.request_latency_s } else { 0.0 };
                             (late, goal, instances_for(k), box_rate(k))
@@ -278,7 +288,7 @@ impl<'r> ServePlanner<'r> {
             Batch::Max => 1.0,
         };
         let per_instance = if nodes == 1 { (gpus / n.max(1)).max(1) } else { 1 };
-        let max_batch = f64::from(job.max_batch(gpu, plan));
+        let max_batch = f64::from(on.max_batch(gpu, plan));
         // Spread the users' concurrent sequences over replicas; add instances
         // when one instance cannot hold them all.
         let rate = self.rate_copies(gpu, plan);
@@ -310,8 +320,8 @@ impl<'r> ServePlanner<'r> {
             (wanted, nodes)
         };
         let (conf, widen) = confidence(cfg, job.model, gpu, plan);
-        let (speeds, _) = serve_speeds(job, gpu, plan, batch, widen);
-        let fits = fits_one && max_batch >= 1.0 && unsupported.is_none() && !matches!(rate, Some(None));
+        let (speeds, _) = on.speeds(gpu, plan, batch, widen);
+        let fits = fits_one && max_batch >= 1.0 && on.unsupported.is_none() && !matches!(rate, Some(None));
         // Copies of the model over every instance the offer rents; the
         // users' sequences keep only some of them busy when there are fewer
         // than the copies hold (idle copies serve no tokens).

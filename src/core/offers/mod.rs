@@ -4,149 +4,22 @@
 //! the task produces, and its reasons; then the ranking on the objective
 //! (README, "Objectives") and the pick with alternatives a practitioner
 //! could defend. Nothing here knows which task it serves beyond
-//! [`OfferPlan`], [`Output`] and [`Unit`].
+//! [`OfferPlan`], [`Output`] and [`super::plan::Unit`].
 
-use super::answer::{OfferResult, Pick, Range, Recommendation};
+use super::answer::{OfferResult, Range};
 use super::billing;
 use super::catalog::{Catalog, Gpu, Offer, STALE_AFTER_DAYS};
-use super::config::{Batch, Commit, Config, Currency, Engine, Sort, Task, Usage};
+use super::config::{Batch, Commit, Config, Currency, Engine, Task, Usage};
 use super::date::Date;
 use super::messages::Msg;
-use super::plan::{FnvMap, OfferPlan, Output, Planner, Unit};
+use super::plan::{FnvMap, OfferPlan, Output, Planner};
 use super::units::GIB;
 use super::units::HOURS_PER_MONTH;
 
-/// The quantity offers are ranked on, by task, usage and `sort`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Objective {
-    UsdPerMillionOutputTokens,
-    UsdPer1000Images,
-    UsdPerClip,
-    UsdPerAudioHour,
-    UsdPerJob,
-    UsdPerMonth,
-    /// Decode tokens/s per user (larger is better).
-    TokensPerSPerUser,
-    SecondsPerImage,
-    SecondsPerClip,
-    /// Seconds of audio per second of wall time (larger is better).
-    AudioRealtimeFactor,
-    /// Items per hour of the whole offer (larger is better): batch generation.
-    ItemsPerHour,
-    RequestLatency,
-    JobHours,
-}
-
-impl Objective {
-    /// The JSON field ranked on.
-    pub fn field(self) -> &'static str {
-        match self {
-            Objective::UsdPerMillionOutputTokens => "usd_per_million_output_tokens",
-            Objective::UsdPer1000Images => "usd_per_1000_images",
-            Objective::UsdPerClip => "usd_per_clip",
-            Objective::UsdPerAudioHour => "usd_per_audio_hour",
-            Objective::UsdPerJob => "usd_per_job",
-            Objective::UsdPerMonth => "usd_per_month",
-            Objective::TokensPerSPerUser => "decode_tokens_per_s_per_seq",
-            Objective::SecondsPerImage => "seconds_per_image",
-            Objective::SecondsPerClip => "seconds_per_clip",
-            Objective::AudioRealtimeFactor => "audio_realtime_factor",
-            Objective::ItemsPerHour => "items_per_hour",
-            Objective::RequestLatency => "request_latency_s",
-            Objective::JobHours => "job_hours",
-        }
-    }
-
-    /// The offer's value, oriented so that smaller is better; unknown last.
-    pub fn key(self, r: &OfferResult) -> f64 {
-        let s = &r.speeds;
-        let v = match self {
-            Objective::UsdPerMillionOutputTokens => r.usd_per_million_output_tokens,
-            Objective::UsdPer1000Images => r.usd_per_1000_images,
-            Objective::UsdPerClip => r.usd_per_clip,
-            Objective::UsdPerAudioHour => r.usd_per_audio_hour,
-            Objective::UsdPerJob => r.usd_per_job,
-            Objective::UsdPerMonth => Some(r.usd_per_month),
-            Objective::TokensPerSPerUser => s.decode_tokens_per_s_per_seq().map(|v| -v),
-            Objective::SecondsPerImage => s.seconds_per_image(),
-            Objective::SecondsPerClip => s.seconds_per_clip(),
-            Objective::AudioRealtimeFactor => s.audio_realtime_factor().map(|v| -v),
-            Objective::ItemsPerHour => Some(-r.throughput_total),
-            Objective::RequestLatency => s.request_latency_s(),
-            Objective::JobHours => s.job_hours(),
-        };
-        v.filter(|x| x.is_finite()).unwrap_or(f64::MAX)
-    }
-
-    fn is_cost(self) -> bool {
-        matches!(
-            self,
-            Objective::UsdPerMillionOutputTokens
-                | Objective::UsdPer1000Images
-                | Objective::UsdPerClip
-                | Objective::UsdPerAudioHour
-                | Objective::UsdPerJob
-                | Objective::UsdPerMonth
-        )
-    }
-}
-
-/// The objective table (README, "Objectives"): `cost` ranks by the cost of
-/// the unit the user buys; `speed` by tokens/s per user for serving, seconds
-/// per request for generation endpoints, throughput for batch jobs, job
-/// hours for training; `latency` by the time one request or job takes;
-/// `token` by $ per million output tokens (serving) and otherwise as `cost`.
-pub fn objective(cfg: &Config, unit: Unit) -> Objective {
-    objective_on(cfg, cfg.sort, unit)
-}
-
-/// [`objective`] for a `sort` in place of the link's.
-fn objective_on(cfg: &Config, sort: Sort, unit: Unit) -> Objective {
-    let batch = matches!(cfg.usage(), Usage::Jobs | Usage::Once);
-    let per_job = batch && cfg.per_job.is_some();
-    let cost = match unit {
-        Unit::Tokens if per_job => Objective::UsdPerJob,
-        Unit::Tokens if batch => Objective::UsdPerMillionOutputTokens,
-        Unit::Tokens => Objective::UsdPerMillionOutputTokens,
-        Unit::Images if per_job => Objective::UsdPerJob,
-        Unit::Images => Objective::UsdPer1000Images,
-        Unit::Clips if per_job => Objective::UsdPerJob,
-        Unit::Clips => Objective::UsdPerClip,
-        Unit::Audio if per_job => Objective::UsdPerJob,
-        Unit::Audio => Objective::UsdPerAudioHour,
-        Unit::Training | Unit::ImageTraining if batch => Objective::UsdPerJob,
-        Unit::Training | Unit::ImageTraining => Objective::UsdPerMonth,
-    };
-    let speed = match unit {
-        Unit::Tokens => Objective::TokensPerSPerUser,
-        Unit::Images | Unit::Clips | Unit::Audio if batch => Objective::ItemsPerHour,
-        Unit::Images => Objective::SecondsPerImage,
-        Unit::Clips => Objective::SecondsPerClip,
-        Unit::Audio => Objective::AudioRealtimeFactor,
-        Unit::Training => Objective::JobHours,
-        Unit::ImageTraining => cost,
-    };
-    let latency = match unit {
-        Unit::Tokens => Objective::RequestLatency,
-        Unit::Images => Objective::SecondsPerImage,
-        Unit::Clips => Objective::SecondsPerClip,
-        Unit::Audio => Objective::AudioRealtimeFactor,
-        Unit::Training => Objective::JobHours,
-        Unit::ImageTraining => cost,
-    };
-    match sort {
-        Sort::Cost => cost,
-        Sort::Token if unit == Unit::Tokens => Objective::UsdPerMillionOutputTokens,
-        Sort::Token => cost,
-        Sort::Speed => speed,
-        Sort::Latency => latency,
-    }
-}
-
-/// The cost objective of a task and usage (what "cheapest" and the 2× rule use).
-pub fn cost_objective(cfg: &Config, unit: Unit) -> Objective {
-    objective_on(cfg, Sort::Cost, unit)
-}
+mod objective;
+mod recommend;
+pub use objective::{cost_objective, objective, Objective};
+pub use recommend::recommend;
 
 /// Plans, bills and ranks every offer that passes the filters.
 pub fn evaluate(cfg: &Config, catalog: &Catalog, today: Date, planner: &mut Planner<'_>) -> Vec<OfferResult> {
@@ -422,96 +295,4 @@ fn rank(out: Vec<OfferResult>, objective: Objective, cost: Objective) -> Vec<Off
     }
     let mut slots: Vec<Option<OfferResult>> = out.into_iter().map(Some).collect();
     order.into_iter().filter_map(|i| slots.get_mut(i).and_then(Option::take)).collect()
-}
-
-/// The pick (the first ranked offer that meets everything) and the
-/// alternatives a practitioner could defend: the cheapest per unit of work;
-/// the fastest among offers within 2× of the pick's cost per unit; an
-/// instance with exactly one GPU when the pick spans several; on-demand when
-/// the pick is spot.
-pub fn recommend(ranked: &[OfferResult], objective: Objective, cost: Objective) -> Option<Recommendation> {
-    let ok = |r: &&OfferResult| r.meets;
-    let pick = ranked.iter().find(ok)?;
-    let pick_cost = cost.key(pick);
-    let mut alts: Vec<(&OfferResult, &'static str)> = Vec::new();
-    if let Some(c) = ranked.iter().filter(ok).min_by(|a, b| cost.key(a).total_cmp(&cost.key(b))) {
-        if cost.key(c) < pick_cost {
-            alts.push((c, "cheapest"));
-        }
-    }
-    let affordable = |r: &&OfferResult| pick_cost < f64::MAX && cost.key(r) <= 2.0 * pick_cost;
-    let fastest = ranked.iter().filter(ok).filter(affordable).max_by(|a, b| a.speed_score.total_cmp(&b.speed_score).then(cost.key(b).total_cmp(&cost.key(a))));
-    // Named only when the speed-up is worth a person's attention (a fifth or more).
-    if let Some(f) = fastest.filter(|f| f.speed_score >= pick.speed_score * 1.2) {
-        alts.push((f, "fastest"));
-    }
-    if pick.gpus * pick.instances > 1 {
-        if let Some(s) = ranked.iter().filter(ok).find(|r| r.gpus == 1 && r.instances == 1) {
-            alts.push((s, "single-gpu"));
-        }
-    }
-    if pick.spot {
-        if let Some(s) = ranked.iter().filter(ok).find(|r| !r.spot) {
-            alts.push((s, "on-demand"));
-        }
-    }
-    // A published 1-year term for a load that keeps the GPUs busy all month:
-    // the offer whose cost per unit of work on the term is lowest, if it
-    // undercuts the pick's on-demand cost per unit and is not much slower
-    // (at least half the pick's speed).
-    let on_term = |r: &OfferResult| r.committed_1yr_usd_per_month.map(|m| cost.key(r) * m / r.usd_per_month.max(1e-9));
-    let committed = ranked
-        .iter()
-        .filter(ok)
-        .filter(|r| r.busy_hours_per_month >= HOURS_PER_MONTH * 0.999 && r.speed_score >= 0.5 * pick.speed_score)
-        .filter_map(|r| on_term(r).map(|u| (r, u)))
-        .min_by(|a, b| a.1.total_cmp(&b.1));
-    if let Some((c, unit)) = committed {
-        if unit < pick_cost {
-            alts.push((c, "committed"));
-        }
-    }
-    let mut seen = vec![pick.id.clone()];
-    let alternatives: Vec<Pick> = alts
-        .into_iter()
-        .filter(|(r, why)| {
-            // The pick itself on a term is a committed alternative worth naming.
-            if *why == "committed" {
-                true
-            } else if seen.contains(&r.id) {
-                false
-            } else {
-                seen.push(r.id.clone());
-                true
-            }
-        })
-        .map(|(r, why)| make_pick(r, why, pick, cost))
-        .collect();
-    Some(Recommendation { objective: objective.field(), pick: make_pick(pick, "best", pick, cost), alternatives })
-}
-
-fn make_pick(r: &OfferResult, why: &'static str, against: &OfferResult, cost: Objective) -> Pick {
-    let mut msgs = r.reason_msgs.clone();
-    // A committed alternative is compared at its term's price.
-    let term = if why == "committed" { r.committed_1yr_usd_per_month.map_or(1.0, |m| m / r.usd_per_month.max(1e-9)) } else { 1.0 };
-    let (c_r, c_a) = (cost.key(r) * term, cost.key(against));
-    if r.id != against.id && against.speed_score > 0.0 && c_a > 0.0 && c_a < f64::MAX && c_r < f64::MAX {
-        msgs.push(
-            Msg::new("reason.versus").num("speed", r.speed_score / against.speed_score, 2).num("price", c_r / c_a, 2).arg("other", against.id.to_string()),
-        );
-    }
-    if let (true, Some(month)) = (why == "committed", r.committed_1yr_usd_per_month) {
-        let side = r.storage_usd_per_month + r.egress_usd_per_month;
-        // Busy hours a day above which the term beats paying on-demand by the hour.
-        let break_even = 24.0 * (month - side) / (r.usd_per_month - side).max(1e-9);
-        msgs.push(Msg::new("reason.committed").num("month", month, 0).num("pct", 100.0 * (1.0 - month / r.usd_per_month.max(1e-9)), 0).num(
-            "hours",
-            break_even.min(24.0),
-            1,
-        ));
-    }
-    if why == "cheapest" && !r.unknown_costs.is_empty() {
-        msgs.push(Msg::new("reason.leaves_out").arg("parts", r.unknown_costs.join(", ")));
-    }
-    Pick { offer: r.id.clone(), why, reason_msgs: msgs }
 }

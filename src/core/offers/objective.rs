@@ -1,0 +1,138 @@
+//! What offers are ranked on: the objective by task, usage and `sort`,
+//! and each offer's value on it.
+
+use super::super::answer::OfferResult;
+use super::super::config::{Config, Sort, Usage};
+use super::super::plan::Unit;
+
+/// The quantity offers are ranked on, by task, usage and `sort`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Objective {
+    UsdPerMillionOutputTokens,
+    UsdPer1000Images,
+    UsdPerClip,
+    UsdPerAudioHour,
+    UsdPerJob,
+    UsdPerMonth,
+    /// Decode tokens/s per user (larger is better).
+    TokensPerSPerUser,
+    SecondsPerImage,
+    SecondsPerClip,
+    /// Seconds of audio per second of wall time (larger is better).
+    AudioRealtimeFactor,
+    /// Items per hour of the whole offer (larger is better): batch generation.
+    ItemsPerHour,
+    RequestLatency,
+    JobHours,
+}
+
+impl Objective {
+    /// The JSON field ranked on.
+    pub fn field(self) -> &'static str {
+        match self {
+            Objective::UsdPerMillionOutputTokens => "usd_per_million_output_tokens",
+            Objective::UsdPer1000Images => "usd_per_1000_images",
+            Objective::UsdPerClip => "usd_per_clip",
+            Objective::UsdPerAudioHour => "usd_per_audio_hour",
+            Objective::UsdPerJob => "usd_per_job",
+            Objective::UsdPerMonth => "usd_per_month",
+            Objective::TokensPerSPerUser => "decode_tokens_per_s_per_seq",
+            Objective::SecondsPerImage => "seconds_per_image",
+            Objective::SecondsPerClip => "seconds_per_clip",
+            Objective::AudioRealtimeFactor => "audio_realtime_factor",
+            Objective::ItemsPerHour => "items_per_hour",
+            Objective::RequestLatency => "request_latency_s",
+            Objective::JobHours => "job_hours",
+        }
+    }
+
+    /// The offer's value, oriented so that smaller is better; unknown last.
+    pub fn key(self, r: &OfferResult) -> f64 {
+        let s = &r.speeds;
+        let v = match self {
+            Objective::UsdPerMillionOutputTokens => r.usd_per_million_output_tokens,
+            Objective::UsdPer1000Images => r.usd_per_1000_images,
+            Objective::UsdPerClip => r.usd_per_clip,
+            Objective::UsdPerAudioHour => r.usd_per_audio_hour,
+            Objective::UsdPerJob => r.usd_per_job,
+            Objective::UsdPerMonth => Some(r.usd_per_month),
+            Objective::TokensPerSPerUser => s.decode_tokens_per_s_per_seq().map(|v| -v),
+            Objective::SecondsPerImage => s.seconds_per_image(),
+            Objective::SecondsPerClip => s.seconds_per_clip(),
+            Objective::AudioRealtimeFactor => s.audio_realtime_factor().map(|v| -v),
+            Objective::ItemsPerHour => Some(-r.throughput_total),
+            Objective::RequestLatency => s.request_latency_s(),
+            Objective::JobHours => s.job_hours(),
+        };
+        v.filter(|x| x.is_finite()).unwrap_or(f64::MAX)
+    }
+
+    pub(super) fn is_cost(self) -> bool {
+        matches!(
+            self,
+            Objective::UsdPerMillionOutputTokens
+                | Objective::UsdPer1000Images
+                | Objective::UsdPerClip
+                | Objective::UsdPerAudioHour
+                | Objective::UsdPerJob
+                | Objective::UsdPerMonth
+        )
+    }
+}
+
+/// The objective table (README, "Objectives"): `cost` ranks by the cost of
+/// the unit the user buys; `speed` by tokens/s per user for serving, seconds
+/// per request for generation endpoints, throughput for batch jobs, job
+/// hours for training; `latency` by the time one request or job takes;
+/// `token` by $ per million output tokens (serving) and otherwise as `cost`.
+pub fn objective(cfg: &Config, unit: Unit) -> Objective {
+    objective_on(cfg, cfg.sort, unit)
+}
+
+/// [`objective`] for a `sort` in place of the link's.
+fn objective_on(cfg: &Config, sort: Sort, unit: Unit) -> Objective {
+    let batch = matches!(cfg.usage(), Usage::Jobs | Usage::Once);
+    let per_job = batch && cfg.per_job.is_some();
+    let cost = match unit {
+        Unit::Tokens if per_job => Objective::UsdPerJob,
+        Unit::Tokens if batch => Objective::UsdPerMillionOutputTokens,
+        Unit::Tokens => Objective::UsdPerMillionOutputTokens,
+        Unit::Images if per_job => Objective::UsdPerJob,
+        Unit::Images => Objective::UsdPer1000Images,
+        Unit::Clips if per_job => Objective::UsdPerJob,
+        Unit::Clips => Objective::UsdPerClip,
+        Unit::Audio if per_job => Objective::UsdPerJob,
+        Unit::Audio => Objective::UsdPerAudioHour,
+        Unit::Training | Unit::ImageTraining if batch => Objective::UsdPerJob,
+        Unit::Training | Unit::ImageTraining => Objective::UsdPerMonth,
+    };
+    let speed = match unit {
+        Unit::Tokens => Objective::TokensPerSPerUser,
+        Unit::Images | Unit::Clips | Unit::Audio if batch => Objective::ItemsPerHour,
+        Unit::Images => Objective::SecondsPerImage,
+        Unit::Clips => Objective::SecondsPerClip,
+        Unit::Audio => Objective::AudioRealtimeFactor,
+        Unit::Training => Objective::JobHours,
+        Unit::ImageTraining => cost,
+    };
+    let latency = match unit {
+        Unit::Tokens => Objective::RequestLatency,
+        Unit::Images => Objective::SecondsPerImage,
+        Unit::Clips => Objective::SecondsPerClip,
+        Unit::Audio => Objective::AudioRealtimeFactor,
+        Unit::Training => Objective::JobHours,
+        Unit::ImageTraining => cost,
+    };
+    match sort {
+        Sort::Cost => cost,
+        Sort::Token if unit == Unit::Tokens => Objective::UsdPerMillionOutputTokens,
+        Sort::Token => cost,
+        Sort::Speed => speed,
+        Sort::Latency => latency,
+    }
+}
+
+/// The cost objective of a task and usage (what "cheapest" and the 2× rule use).
+pub fn cost_objective(cfg: &Config, unit: Unit) -> Objective {
+    objective_on(cfg, Sort::Cost, unit)
+}

@@ -1,0 +1,99 @@
+//! The pick and the alternatives a practitioner could defend, from the
+//! ranked offers.
+
+use super::super::answer::{OfferResult, Pick, Recommendation};
+use super::super::messages::Msg;
+use super::super::units::HOURS_PER_MONTH;
+use super::objective::Objective;
+
+/// The pick (the first ranked offer that meets everything) and the
+/// alternatives a practitioner could defend: the cheapest per unit of work;
+/// the fastest among offers within 2× of the pick's cost per unit; an
+/// instance with exactly one GPU when the pick spans several; on-demand when
+/// the pick is spot.
+pub fn recommend(ranked: &[OfferResult], objective: Objective, cost: Objective) -> Option<Recommendation> {
+    let ok = |r: &&OfferResult| r.meets;
+    let pick = ranked.iter().find(ok)?;
+    let pick_cost = cost.key(pick);
+    let mut alts: Vec<(&OfferResult, &'static str)> = Vec::new();
+    if let Some(c) = ranked.iter().filter(ok).min_by(|a, b| cost.key(a).total_cmp(&cost.key(b))) {
+        if cost.key(c) < pick_cost {
+            alts.push((c, "cheapest"));
+        }
+    }
+    let affordable = |r: &&OfferResult| pick_cost < f64::MAX && cost.key(r) <= 2.0 * pick_cost;
+    let fastest = ranked.iter().filter(ok).filter(affordable).max_by(|a, b| a.speed_score.total_cmp(&b.speed_score).then(cost.key(b).total_cmp(&cost.key(a))));
+    // Named only when the speed-up is worth a person's attention (a fifth or more).
+    if let Some(f) = fastest.filter(|f| f.speed_score >= pick.speed_score * 1.2) {
+        alts.push((f, "fastest"));
+    }
+    if pick.gpus * pick.instances > 1 {
+        if let Some(s) = ranked.iter().filter(ok).find(|r| r.gpus == 1 && r.instances == 1) {
+            alts.push((s, "single-gpu"));
+        }
+    }
+    if pick.spot {
+        if let Some(s) = ranked.iter().filter(ok).find(|r| !r.spot) {
+            alts.push((s, "on-demand"));
+        }
+    }
+    // A published 1-year term for a load that keeps the GPUs busy all month:
+    // the offer whose cost per unit of work on the term is lowest, if it
+    // undercuts the pick's on-demand cost per unit and is not much slower
+    // (at least half the pick's speed).
+    let on_term = |r: &OfferResult| r.committed_1yr_usd_per_month.map(|m| cost.key(r) * m / r.usd_per_month.max(1e-9));
+    let committed = ranked
+        .iter()
+        .filter(ok)
+        .filter(|r| r.busy_hours_per_month >= HOURS_PER_MONTH * 0.999 && r.speed_score >= 0.5 * pick.speed_score)
+        .filter_map(|r| on_term(r).map(|u| (r, u)))
+        .min_by(|a, b| a.1.total_cmp(&b.1));
+    if let Some((c, unit)) = committed {
+        if unit < pick_cost {
+            alts.push((c, "committed"));
+        }
+    }
+    let mut seen = vec![pick.id.clone()];
+    let alternatives: Vec<Pick> = alts
+        .into_iter()
+        .filter(|(r, why)| {
+            // The pick itself on a term is a committed alternative worth naming.
+            if *why == "committed" {
+                true
+            } else if seen.contains(&r.id) {
+                false
+            } else {
+                seen.push(r.id.clone());
+                true
+            }
+        })
+        .map(|(r, why)| make_pick(r, why, pick, cost))
+        .collect();
+    Some(Recommendation { objective: objective.field(), pick: make_pick(pick, "best", pick, cost), alternatives })
+}
+
+fn make_pick(r: &OfferResult, why: &'static str, against: &OfferResult, cost: Objective) -> Pick {
+    let mut msgs = r.reason_msgs.clone();
+    // A committed alternative is compared at its term's price.
+    let term = if why == "committed" { r.committed_1yr_usd_per_month.map_or(1.0, |m| m / r.usd_per_month.max(1e-9)) } else { 1.0 };
+    let (c_r, c_a) = (cost.key(r) * term, cost.key(against));
+    if r.id != against.id && against.speed_score > 0.0 && c_a > 0.0 && c_a < f64::MAX && c_r < f64::MAX {
+        msgs.push(
+            Msg::new("reason.versus").num("speed", r.speed_score / against.speed_score, 2).num("price", c_r / c_a, 2).arg("other", against.id.to_string()),
+        );
+    }
+    if let (true, Some(month)) = (why == "committed", r.committed_1yr_usd_per_month) {
+        let side = r.storage_usd_per_month + r.egress_usd_per_month;
+        // Busy hours a day above which the term beats paying on-demand by the hour.
+        let break_even = 24.0 * (month - side) / (r.usd_per_month - side).max(1e-9);
+        msgs.push(Msg::new("reason.committed").num("month", month, 0).num("pct", 100.0 * (1.0 - month / r.usd_per_month.max(1e-9)), 0).num(
+            "hours",
+            break_even.min(24.0),
+            1,
+        ));
+    }
+    if why == "cheapest" && !r.unknown_costs.is_empty() {
+        msgs.push(Msg::new("reason.leaves_out").arg("parts", r.unknown_costs.join(", ")));
+    }
+    Pick { offer: r.id.clone(), why, reason_msgs: msgs }
+}

@@ -73,18 +73,15 @@ pub fn gpu_size(a: &Answer, serving: bool, host_bound: bool) -> GuidanceItem {
         |cap: f64| a.pick().is_some_and(|p| p.fits && p.usable_bytes <= cap && (!serving || p.tp.max(1) * p.pp.max(1) == 1) && p.need_bytes <= p.usable_bytes);
     let small = need <= 22.0 * GIB || pick_holds(26.0 * GIB);
     let medium = need <= 44.0 * GIB || pick_holds(50.0 * GIB);
-    let key = match (small, medium, serving) {
-        (true, _, true) => "g.size.small",
-        (true, _, false) => "g.size.small.compute",
-        (false, true, true) => "g.size.medium",
-        (false, true, false) => "g.size.medium.compute",
-        (false, false, true) => "g.size.large",
-        (false, false, false) => "g.size.large.compute",
-    };
-    let key = match (host_bound, key) {
-        (true, "g.size.small.compute") => "g.size.small.host",
-        (true, "g.size.medium.compute") => "g.size.medium.host",
-        (_, k) => k,
+    let key = match (small, medium, serving, host_bound) {
+        (true, _, true, _) => "g.size.small",
+        (true, _, false, true) => "g.size.small.host",
+        (true, _, false, false) => "g.size.small.compute",
+        (false, true, true, _) => "g.size.medium",
+        (false, true, false, true) => "g.size.medium.host",
+        (false, true, false, false) => "g.size.medium.compute",
+        (false, false, true, _) => "g.size.large",
+        (false, false, false, _) => "g.size.large.compute",
     };
     // What an 80 GB card holds under a 0.9 budget (vLLM's default).
     GuidanceItem::new("gpu-size", Some("g.size.title"), Msg::new(key).num("need", need / GIB, 1).num("cap80", 0.9 * 80.0, 0))

@@ -96,7 +96,8 @@ fn priced(cfg: &Config, catalog: &Catalog, o: &Offer, p: OfferPlan, dates: &mut 
         }
         Output::None => {}
     }
-    let (mut reason_msgs, stale) = offer_reasons(cfg, o, dates, p.gpus, p.need_bytes, p.usable_bytes, fits, b.spot);
+    let thin = fits && crashes_when_short(cfg) && thin_margin(p.usable_bytes, p.need_bytes);
+    let (mut reason_msgs, stale) = offer_reasons(cfg, o, dates, p.gpus, p.need_bytes, p.usable_bytes, (fits, thin), b.spot);
     // The user's own price is today's: not stale, whatever the catalog's date.
     let stale = stale && !b.overridden;
     // A yuan price from a China-region platform, for a user who reads dollars.
@@ -167,7 +168,7 @@ fn priced(cfg: &Config, catalog: &Catalog, o: &Offer, p: OfferPlan, dates: &mut 
         price_as_of: o.as_of,
         stale,
         foreign,
-        thin: fits && crashes_when_short(cfg) && thin_margin(p.usable_bytes, p.need_bytes),
+        thin,
         source: o.source.clone(),
         reason_msgs,
         throughput_total,
@@ -222,14 +223,14 @@ impl Dates {
     }
 }
 
-/// The one-line reasons every offer carries — fits (with headroom) or not,
+/// The one-line reasons every offer carries — fits (with headroom, and whether on a thin margin) or not,
 /// spot, a possibly stale price — and whether the price is stale.
 #[allow(clippy::too_many_arguments)]
-fn offer_reasons(cfg: &Config, o: &Offer, dates: &mut Dates, gpus: u32, need: f64, usable: f64, fits: bool, spot: bool) -> (Vec<Msg>, bool) {
+fn offer_reasons(cfg: &Config, o: &Offer, dates: &mut Dates, gpus: u32, need: f64, usable: f64, (fits, thin): (bool, bool), spot: bool) -> (Vec<Msg>, bool) {
     let mut msgs = Vec::new();
     if fits {
         msgs.push(Msg::new("reason.fits").num("headroom", (usable - need).max(0.0) / GIB, 1).num("gpus", f64::from(gpus), 0));
-        if crashes_when_short(cfg) && thin_margin(usable, need) {
+        if thin {
             msgs.push(Msg::new("reason.thin"));
         }
     } else {

@@ -151,6 +151,10 @@ pub struct Config {
     /// CPU memory: FSDP CPU offload or ZeRO-3 offload / ZeRO-Infinity.
     pub param_offload: bool,
     pub mb: u32,
+    /// Global batch in sequences per optimizer step (`gbs`), filled by
+    /// gradient accumulation; `None` = the task's default
+    /// ([`Config::global_batch`]).
+    pub gbs: Option<u32>,
     pub seq: u32,
     pub gc: Checkpointing,
     pub flash: bool,
@@ -225,6 +229,7 @@ impl Default for Config {
             act_offload: None,
             param_offload: false,
             mb: 1,
+            gbs: None,
             seq: 2048,
             gc: Checkpointing::Full,
             flash: true,
@@ -303,6 +308,19 @@ impl Config {
     /// The batch in effect: the link's, else the task's default.
     pub fn batch(&self) -> Batch {
         self.batch.unwrap_or(self.task.default_batch())
+    }
+
+    /// Sequences per optimizer step in effect: the link's `gbs`, else for
+    /// pre-training 4,194,304 tokens (Llama 2's global batch of 4M tokens,
+    /// Touvron et al. 2023 §2.2) in sequences of `seq`; fine-tuning
+    /// accumulates nothing unless asked (the launch commands' default of
+    /// one micro-batch per step).
+    pub fn global_batch(&self) -> Option<u32> {
+        match (self.gbs, self.task) {
+            (Some(g), _) => Some(g),
+            (None, Task::Pretrain) => Some(4_194_304u32.div_ceil(self.seq.max(1))),
+            _ => None,
+        }
     }
 
     /// The resolution to use where a model has no default of its own.

@@ -80,7 +80,7 @@ pub fn inputs(cfg: &Config, kind: FormKind) -> Inputs {
     }
     main.extend(["sort", "spot", "commit"]);
     let mut advanced = match kind {
-        FormKind::Train => vec!["trainer", "optim", "gc", "zero", "act_offload", "param_offload", "rank", "ckpts"],
+        FormKind::Train => vec!["trainer", "optim", "gc", "zero", "gbs", "act_offload", "param_offload", "rank", "ckpts"],
         FormKind::ImageTrain => vec!["optim", "gc", "zero", "rank", "ckpts"],
         _ => vec!["engine", "kv"],
     };
@@ -113,6 +113,7 @@ pub fn label(kind: FormKind, key: &str) -> &'static str {
         "method" => "ui.ftmethod",
         "res" => "ui.res",
         "mb" => "ui.mb",
+        "gbs" => "ui.gbs",
         "jobmin" => "ui.jobmin",
         "tokens" => "ui.tokens",
         "epochs" => "ui.epochs",

@@ -167,6 +167,7 @@ pub const UI: &[(&str, &str, &str)] = &[
     ("ui.tokens", "Training tokens (dataset)", "训练 token 数（数据集）"),
     ("ui.epochs", "Epochs", "轮数"),
     ("ui.mb", "Micro-batch per GPU", "每 GPU 微批大小"),
+    ("ui.gbs", "Global batch (sequences per optimizer step)", "全局批大小（每个优化步的序列数）"),
     ("ui.seq", "Sequence length", "序列长度"),
     ("ui.days", "Deadline (days)", "截止时间（天）"),
     ("ui.optim", "Optimizer", "优化器"),

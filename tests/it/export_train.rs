@@ -82,26 +82,38 @@ struct Plan {
     tp: u64,
     pp: u64,
     mb: u64,
+    /// Sequences per optimizer step: the link's `gbs`, else 4,194,304
+    /// tokens for pre-training (README, `gbs`), else none.
+    gbs: Option<u64>,
 }
 
 impl Plan {
-    fn of(offer: &Value) -> Plan {
+    fn of(offer: &Value, cfg: &Config) -> Plan {
         let n = |k: &str| offer[k].as_u64().unwrap_or_else(|| panic!("{k}"));
         let mb = offer["batch"].as_f64().expect("batch").ceil().max(1.0) as u64;
-        Plan { gpus: n("gpus"), instances: n("instances"), dp: n("dp"), tp: n("tp"), pp: n("pp"), mb }
+        let gbs = cfg.gbs.map(u64::from).or((cfg.task == Task::Pretrain).then(|| 4_194_304u64.div_ceil(u64::from(cfg.seq))));
+        Plan { gpus: n("gpus"), instances: n("instances"), dp: n("dp"), tp: n("tp"), pp: n("pp"), mb, gbs }
     }
 
     fn procs(&self) -> u64 {
         self.gpus * self.instances
     }
 
-    /// Micro-batches per step: 4·pp under pipelining (the estimator's 1F1B schedule).
-    fn micro_batches(&self) -> u64 {
+    /// Micro-batches per step of the pipeline alone: 4·pp under pipelining
+    /// (the estimator's 1F1B schedule), else 1.
+    fn pipeline(&self) -> u64 {
         if self.pp > 1 {
             4 * self.pp
         } else {
             1
         }
+    }
+
+    /// Micro-batches per optimizer step: whole rounds of the pipeline's,
+    /// as many as fill the global batch.
+    fn micro_batches(&self) -> u64 {
+        let needed = self.gbs.map_or(1, |g| g.div_ceil(self.dp * self.mb));
+        self.pipeline() * needed.div_ceil(self.pipeline()).max(1)
     }
 }
 
@@ -118,7 +130,7 @@ fn check_torchrun(m: &HashMap<String, String>, p: &Plan, command: &str) {
 
 /// Checks one training export of a stack with its own launch.
 pub fn check(e: &Export, offer: &Value, cfg: &Config) {
-    let p = Plan::of(offer);
+    let p = Plan::of(offer, cfg);
     let c = e.command.as_str();
     // Every GPU the offer rents runs one rank of the plan's layout.
     assert_eq!(p.dp * p.tp * p.pp, p.procs(), "dp × tp × pp = GPUs: {offer}");
@@ -167,7 +179,9 @@ pub fn check(e: &Export, offer: &Value, cfg: &Config) {
             assert_eq!(num(&m, "--parallelism.tensor_parallel_degree"), p.tp);
             assert_eq!(num(&m, "--parallelism.pipeline_parallel_degree"), p.pp);
             assert_eq!(shard * rep * p.tp * p.pp, p.procs(), "the degrees' product is the world size: {c}");
-            assert_eq!(num(&m, "--training.local_batch_size"), mb * p.micro_batches());
+            assert_eq!(num(&m, "--training.local_batch_size"), mb * p.pipeline());
+            let global = (p.micro_batches() > p.pipeline()).then(|| mb * p.micro_batches() * p.dp);
+            assert_eq!(m.contains_key("--training.global_batch_size").then(|| num(&m, "--training.global_batch_size")), global, "{c}");
             assert_eq!(num(&m, "--training.seq_len"), u64::from(cfg.seq));
             assert_eq!(m.get("--activation_checkpoint.mode").map(String::as_str), Some(cfg.gc.as_str()));
             assert_eq!(m.contains_key("--training.enable_cpu_offload"), cfg.param_offload);
@@ -185,6 +199,7 @@ pub fn check(e: &Export, offer: &Value, cfg: &Config) {
                 assert!(!m.contains_key("--nproc_per_node"));
             }
             assert_eq!(num(&m, "batch_size="), mb);
+            assert_eq!(num(&m, "gradient_accumulation_steps="), p.micro_batches());
             assert_eq!(num(&m, "tokenizer.max_seq_len="), u64::from(cfg.seq));
             let gc = if cfg.gc == Checkpointing::None { "False" } else { "True" };
             assert_eq!(m.get("enable_activation_checkpointing=").map(String::as_str), Some(gc));
@@ -197,6 +212,7 @@ pub fn check(e: &Export, offer: &Value, cfg: &Config) {
             assert!(c.starts_with("# Axolotl "), "{c}");
             let m = parse(c, "axolotl train config.yml", &stored("axolotl.flags"));
             assert_eq!(num(&m, "--micro-batch-size"), mb);
+            assert_eq!(num(&m, "--gradient-accumulation-steps"), p.micro_batches());
             assert_eq!(num(&m, "--sequence-len"), u64::from(cfg.seq));
             assert_eq!(m.get("--adapter").map(String::as_str), finetune_adapter.then(|| cfg.method.as_str()));
             if finetune_adapter {
@@ -228,6 +244,7 @@ pub fn check(e: &Export, offer: &Value, cfg: &Config) {
             assert!(c.starts_with("# Unsloth "), "{c}");
             assert_eq!((p.tp, p.pp), (1, 1), "Unsloth plans are data parallel");
             assert!(c.contains(&format!("per_device_train_batch_size={mb}")) && c.contains(&format!("max_seq_length={}", cfg.seq)), "{c}");
+            assert!(c.contains(&format!("gradient_accumulation_steps={}", p.micro_batches())), "{c}");
             if p.procs() > 1 {
                 let m = parse(c, "torchrun ", &stored("unsloth.flags"));
                 check_torchrun(&m, &p, c);

@@ -8,6 +8,7 @@
 
 mod common;
 
+mod accumulation;
 mod accuracy;
 mod architecture;
 mod bill;

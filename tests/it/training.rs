@@ -97,7 +97,8 @@ fn pipeline_bubble_and_tensor_all_reduces_cost_throughput() {
     let catalog = common::catalog();
     let m = catalog.model("llama-3.1-70b").expect("model");
     let gpu = catalog.gpu("h100-sxm-80gb").expect("gpu");
-    let job = TrainJob::new(m, &Config { task: Task::Pretrain, seq: 4096, ..Config::default() });
+    // One sequence a step: no accumulation beyond the pipeline's own rounds.
+    let job = TrainJob::new(m, &Config { task: Task::Pretrain, seq: 4096, gbs: Some(1), ..Config::default() });
     let eff = mfu(gpu, Method::Full);
     let link = gpu.link_bytes_per_s(true);
     let ideal = job.tokens_per_s(gpu, eff, Layout::data(1), link, link);

@@ -14,3 +14,4 @@ pub mod stack;
 pub mod train;
 pub mod train_class;
 pub mod train_flops;
+pub mod train_step;

@@ -66,6 +66,10 @@ pub struct TrainJob<'a> {
     /// Parameters, gradients and optimizer states in CPU memory
     /// (`param_offload`, where the stack can and the job is sharded).
     pub offload_params: bool,
+    /// Sequences per optimizer step, filled by gradient accumulation
+    /// (`Config::global_batch`); `None` = one micro-batch per data-parallel
+    /// rank and pipeline round.
+    pub gbs: Option<f64>,
     /// The attention kernel (FlashAttention-2 unless a measurement's source
     /// names another).
     pub attn_kernel: AttnKernel,
@@ -102,9 +106,10 @@ impl Layout {
         self.dp.saturating_mul(self.tp).saturating_mul(self.pp)
     }
 
-    /// Micro-batches per optimizer step of one pipeline: m = 4·pp keeps
-    /// the 1F1B bubble, (pp − 1)/m, under 25 % (Narayanan et al. 2021 §2.2
-    /// ask for m ≫ pp); one micro-batch without pipelining.
+    /// The fewest micro-batches per optimizer step of one pipeline: m = 4·pp
+    /// keeps the 1F1B bubble, (pp − 1)/m, under 25 % (Narayanan et al. 2021
+    /// §2.2 ask for m ≫ pp); one micro-batch without pipelining. Gradient
+    /// accumulation to a global batch adds more (`train_step::micro_batches`).
     pub fn micro_batches(&self) -> f64 {
         if self.pp > 1 {
             4.0 * f64::from(self.pp)
@@ -169,6 +174,7 @@ impl<'a> TrainJob<'a> {
             parallel: stack::parallelism(cfg.trainer),
             offload_activations: cfg.act_offload.unwrap_or(Stack::of(cfg.trainer).offloads_by_default(cfg.gc)),
             offload_params: cfg.param_offload && Stack::of(cfg.trainer).can_offload_params,
+            gbs: cfg.global_batch().map(f64::from),
             attn_kernel: AttnKernel::Flash2,
         }
     }
@@ -381,84 +387,6 @@ impl<'a> TrainJob<'a> {
         } else {
             Compute::Bf16
         }
-    }
-
-    /// Training tokens/s per GPU at linear-layer utilisation `mfu`, with the
-    /// gradient all-reduce (ring: 2·(n−1)/n of the gradient bytes; Patarasuk
-    /// & Yuan 2009) overlapping the backward pass (PyTorch DDP buckets), so
-    /// a step takes the longer of the two.
-    pub fn tokens_per_s_per_gpu(&self, gpu: &Gpu, mfu: f64, gpus: f64, link_bytes_per_s: f64) -> f64 {
-        let n = if gpus.is_finite() { gpus.clamp(1.0, 1e7) as u32 } else { 1 };
-        self.tokens_per_s(gpu, mfu, Layout::data(n), link_bytes_per_s, link_bytes_per_s) / f64::from(n)
-    }
-
-    /// Training tokens/s of the whole job under a layout. One pipeline
-    /// step runs m micro-batches through pp stages in (m + pp − 1) stage
-    /// times (1F1B; Narayanan et al. 2021 eq. 1 for the bubble); a stage
-    /// time is its share of the FLOPs on tp GPUs plus the tensor-parallel
-    /// all-reduces, 4 per layer per micro-batch (2 forward, 2 backward) of
-    /// mb·seq·hidden 16-bit values (Shoeybi et al. 2019 §3), not overlapped.
-    /// The data-parallel gradient all-reduce of the GPU's 1/(tp·pp) share
-    /// overlaps the backward pass over `dp_link` (bytes/s per GPU).
-    pub fn tokens_per_s(&self, gpu: &Gpu, mfu: f64, l: Layout, dp_link: f64, tp_link: f64) -> f64 {
-        let (dp, tp, pp) = (f64::from(l.dp.max(1)), f64::from(l.tp.max(1)), f64::from(l.pp.max(1)));
-        let mb_tokens = self.mb * self.seq;
-        let stage_compute = mb_tokens * self.compute_s_per_token(gpu, mfu) / (tp * pp);
-        let tp_comm = if tp > 1.0 {
-            let layers = f64::from(self.model.layers) / pp;
-            layers * 4.0 * 2.0 * (tp - 1.0) / tp * mb_tokens * f64::from(self.model.hidden) * 2.0 / tp_link.max(1.0)
-        } else {
-            0.0
-        };
-        // Pipeline stages send each micro-batch's activations forward and
-        // their gradients back: mb·seq·hidden 16-bit values each way per
-        // stage boundary (Narayanan et al. 2021 §2.2), over the link between
-        // stages (the data-parallel link when stages span instances).
-        let pp_comm = if pp > 1.0 { 2.0 * mb_tokens * f64::from(self.model.hidden) * 2.0 / dp_link.min(tp_link).max(1.0) } else { 0.0 };
-        let m = l.micro_batches();
-        let step_compute = (m + pp - 1.0) * (stage_compute + self.dequant_s(gpu) / pp + tp_comm + pp_comm);
-        let grad_bytes = self.trainable_params() * 2.0 / (tp * pp);
-        let t_comm = if dp > 1.0 { 2.0 * (dp - 1.0) / dp * grad_bytes / dp_link.max(1.0) } else { 0.0 };
-        // ZeRO-3 / FSDP gathers every parameter before its forward and again
-        // before its backward and reduce-scatters the gradients: 3Ψ of
-        // traffic against data parallelism's 2Ψ (Rajbhandari et al. 2020,
-        // ZeRO §7.2.2), so one more (dp−1)/dp of the shard's bytes. The
-        // gathers are prefetched while the previous unit computes (FSDP's
-        // `forward_prefetch` / `backward_prefetch`, DeepSpeed's
-        // `stage3_prefetch_bucket_size`) and overlap compute like the
-        // gradient buckets do.
-        let t_gather = if self.zero >= 3 && dp > 1.0 {
-            (dp - 1.0) / dp * self.model.params_total * self.format.body_bits / 8.0 / (tp * pp) / dp_link.max(1.0)
-        } else {
-            0.0
-        };
-        let host = stack::host_link_s(step_compute, m * self.offloaded_activation_bytes(l), self.offloaded_state_bytes(l), gpu.pcie_bytes_per_s());
-        let step = step_compute.max(t_comm + t_gather) + host;
-        if step > 0.0 {
-            dp * m * mb_tokens / step
-        } else {
-            0.0
-        }
-    }
-
-    /// Seconds one micro-batch spends dequantizing QLoRA's 4-bit base:
-    /// bitsandbytes' `MatMul4Bit` (bitsandbytes-foundation/bitsandbytes@95f9af30
-    /// bitsandbytes/autograd/_functions.py) turns every weight back into a
-    /// 16-bit copy (`F.dequantize_4bit`) before its forward matmul and again
-    /// before the backward's input-gradient matmul, and a recomputed forward
-    /// does it once more; torchao's NF4 tensor, torchtune's QLoRA base, does
-    /// the same (pytorch/ao torchao/dtypes/nf4tensor.py `LinearNF4`: forward
-    /// `F.linear(input, weight.to(input.dtype))`, backward `grad_output @
-    /// weight.to(grad_output.dtype)`). Each pass reads the
-    /// 4-bit weights and writes the 16-bit copy, a memory-bound kernel at the
-    /// card's bandwidth. The cost is per pass over the weights, not per
-    /// token: it weighs on short micro-batches and fades on long ones.
-    pub fn dequant_s(&self, gpu: &Gpu) -> f64 {
-        if self.method != Method::Qlora {
-            return 0.0;
-        }
-        let passes = if self.gc == Checkpointing::Full { 3.0 } else { 2.0 };
-        passes * self.model.body_params() * (self.format.body_bits / 8.0 + self.train_bytes) / gpu.bandwidth_bytes_per_s().max(1.0)
     }
 
     /// Tokens the job trains on: the user's, or for pre-training the

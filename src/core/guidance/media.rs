@@ -77,7 +77,7 @@ pub fn guidance(cfg: &Config, j: &MediaJob<'_>, catalog: &Catalog, a: &Answer) -
         out.push(item("enc-offload", None, Msg::new("g.media.offload").arg("enc", gib1(mem.parts.text_encoders))));
     }
     out.extend(billing_rounding(cfg, a));
-    out.extend(tight_memory(a));
+    out.extend(tight_memory(cfg, a));
     out.extend(suggestions(a));
     out
 }

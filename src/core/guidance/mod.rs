@@ -205,7 +205,7 @@ fn rounding(cfg: &Config, a: &Answer) -> Option<GuidanceItem> {
 
 /// A pick with little memory to spare: under 1 GiB or 3 % of what a GPU
 /// offers, fragmentation, a longer prompt or a driver update can tip it over.
-pub fn tight_memory(a: &Answer) -> Option<GuidanceItem> {
+pub fn tight_memory(cfg: &Config, a: &Answer) -> Option<GuidanceItem> {
     let p = a.pick()?;
     let spare = p.usable_bytes - p.need_bytes;
     // What grows the peak differs by task: a prompt or concurrent sequences
@@ -214,6 +214,9 @@ pub fn tight_memory(a: &Answer) -> Option<GuidanceItem> {
     let key = match a.task {
         Task::Finetune | Task::Pretrain => "g.note.tight.train",
         Task::Generate => "g.note.tight.media",
+        // A paged-KV engine gives its cache what is left after the weights:
+        // short memory queues sequences instead of crashing.
+        Task::Serve if !super::offers::crashes_when_short(cfg) => "g.note.tight.paged",
         Task::Serve => "g.note.tight",
     };
     super::offers::thin_margin(p.usable_bytes, p.need_bytes).then(|| GuidanceItem::new("tight", None, Msg::new(key).num("spare", spare.max(0.0) / GIB, 1)))

@@ -88,7 +88,7 @@ pub fn guidance(cfg: &Config, job: &ServeJob<'_>, catalog: &Catalog, a: &Answer)
         }
     }
     out.extend(billing_rounding(cfg, a));
-    out.extend(tight_memory(a));
+    out.extend(tight_memory(cfg, a));
     out.extend(suggestions(a));
     if model.vision.is_some() && job.images > 0.0 {
         let res = cfg.resolution();

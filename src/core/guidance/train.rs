@@ -3,9 +3,10 @@
 use super::super::answer::{Answer, GuidanceItem};
 use super::super::catalog::Catalog;
 use super::super::config::{Checkpointing, Config, Method, Task, Trainer};
+use super::super::estimate::train::Layout;
 use super::super::estimate::train::{mfu, TrainJob};
 use super::super::messages::Msg;
-use super::super::plan::train::method_comparison;
+use super::super::plan::train::{method_comparison, network_share};
 use super::{billing_rounding, gib1, gpu_size, spot, suggestions, tight_memory};
 
 /// Guidance for fine-tuning and pre-training jobs.
@@ -52,11 +53,18 @@ pub fn guidance(cfg: &Config, job: &TrainJob<'_>, catalog: &Catalog, a: &Answer)
                 .num("gpuh", p.speeds.job_gpu_hours().unwrap_or(0.0), if p.speeds.job_gpu_hours().unwrap_or(0.0) < 10.0 { 2 } else { 0 }),
         ));
         if let Some(gpu) = catalog.gpu(&p.gpu) {
-            out.push(GuidanceItem::new(
-                "train-bound",
-                Some("g.bound.title"),
-                Msg::new("g.train.bound").num("mfu", 100.0 * mfu(gpu, job.method), 0).arg("gpu", gpu.name.clone()),
-            ));
+            // The pick's own layout: where the exchange between GPUs costs
+            // more than a fifth of the compute rate, the network sets the pace.
+            let share = network_share(job, gpu, Layout { dp: p.dp.max(1), tp: p.tp.max(1), pp: p.pp.max(1) });
+            // Accumulation amortises a once-per-step exchange (DDP, ZeRO-1);
+            // ZeRO-2/3 exchange every micro-batch, which only a larger one amortises.
+            let network = if cfg.zero >= 2 { "g.train.network.sharded" } else { "g.train.network" };
+            let msg = if share < 0.8 {
+                Msg::new(network).num("pct", 100.0 * share, 0).num("zero", f64::from(cfg.zero), 0).arg("gpu", gpu.name.clone())
+            } else {
+                Msg::new("g.train.bound").num("mfu", 100.0 * mfu(gpu, job.method), 0).arg("gpu", gpu.name.clone())
+            };
+            out.push(GuidanceItem::new("train-bound", Some("g.bound.title"), msg));
         }
         if p.tp > 1 && !matches!(p.interconnect, "nvlink" | "nvswitch" | "nvl72" | "xgmi") {
             out.push(GuidanceItem::new("nvlink", None, Msg::new("g.note.nvlink").num("gpus", f64::from(p.tp), 0)));
@@ -74,7 +82,7 @@ pub fn guidance(cfg: &Config, job: &TrainJob<'_>, catalog: &Catalog, a: &Answer)
         out.push(GuidanceItem::new("inferred", None, Msg::new("g.note.inferred")));
     }
     out.extend(billing_rounding(cfg, a));
-    out.extend(tight_memory(a));
+    out.extend(tight_memory(cfg, a));
     out.extend(suggestions(a));
     out
 }

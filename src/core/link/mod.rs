@@ -23,7 +23,7 @@ pub const KEYS: &[&str] = &[
     "cross_layers", "w", "kv",
     "engine", "gpu", "gpus", "nodes", "in", "out", "batch", "images", "res", "steps", "frames", "fps", "seconds",
     "enc_offload", "method", "rank", "targets", "optim", "optim_offload", "trainer", "act_offload",
-    "param_offload", "mb", "seq", "gc", "flash", "zero",
+    "param_offload", "mb", "gbs", "seq", "gc", "flash", "zero",
     "tokens", "epochs", "days", "use", "hpd", "jobs", "jobmin", "per_job", "spot", "commit", "restart", "store",
     "ckpts", "egress", "sort", "provider", "region", "mintps", "maxttft", "rps", "maxusd", "price", "cat", "cur",
     "lang", "embed", "theme",
@@ -158,6 +158,7 @@ fn apply(cfg: &mut Config, key: &str, value: &str) -> Result<(), Notice> {
         "act_offload" => c.act_offload = Some(flag(value, key)?),
         "param_offload" => c.param_offload = flag(value, key)?,
         "mb" => c.mb = int(value, key, 1, 4096)?,
+        "gbs" => c.gbs = Some(int(value, key, 1, 10_000_000)?),
         "seq" => c.seq = int(value, key, 16, 1_048_576)?,
         "gc" => c.gc = pick(value, key, Checkpointing::NAMES)?,
         "flash" => c.flash = flag(value, key)?,
@@ -225,6 +226,7 @@ pub fn set(cfg: &Config, key: &str, value: &str) -> Result<Config, Notice> {
             "seconds" => next.seconds = d.seconds,
             "gpus" => next.gpus = d.gpus,
             "tokens" => next.tokens = d.tokens,
+            "gbs" => next.gbs = d.gbs,
             "days" => next.days = d.days,
             "mintps" => next.mintps = d.mintps,
             "maxttft" => next.maxttft = d.maxttft,
@@ -245,7 +247,7 @@ pub fn set(cfg: &Config, key: &str, value: &str) -> Result<Config, Notice> {
 
 /// Keys whose field may be left blank: the model's or the tool's default.
 const OPTIONAL_KEYS: &[&str] =
-    &["batch", "per_job", "res", "steps", "frames", "fps", "seconds", "gpus", "tokens", "days", "mintps", "maxttft", "rps", "maxusd", "store", "cur"];
+    &["batch", "per_job", "res", "steps", "frames", "fps", "seconds", "gpus", "gbs", "tokens", "days", "mintps", "maxttft", "rps", "maxusd", "store", "cur"];
 
 /// Decodes a query string (with or without a leading `?`) into a
 /// configuration and the notices for whatever was ignored.
@@ -362,6 +364,9 @@ pub fn encode(cfg: &Config) -> String {
     }
     if cfg.mb != d.mb {
         put("mb", cfg.mb.to_string());
+    }
+    if let Some(g) = cfg.gbs {
+        put("gbs", g.to_string());
     }
     if cfg.seq != d.seq {
         put("seq", cfg.seq.to_string());

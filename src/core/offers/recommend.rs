@@ -7,7 +7,8 @@ use super::super::units::HOURS_PER_MONTH;
 use super::objective::Objective;
 
 /// The pick (the first ranked offer that meets everything) and the
-/// alternatives a practitioner could defend: the cheapest per unit of work;
+/// alternatives a practitioner could defend: the cheapest per unit of work
+/// (named only for a saving of 5 % or more);
 /// the fastest among offers within 2× of the pick's cost per unit; an
 /// instance with exactly one GPU when the pick spans several; on-demand when
 /// the pick is spot.
@@ -17,7 +18,9 @@ pub fn recommend(ranked: &[OfferResult], objective: Objective, cost: Objective) 
     let pick_cost = cost.key(pick);
     let mut alts: Vec<(&OfferResult, &'static str)> = Vec::new();
     if let Some(c) = ranked.iter().filter(ok).min_by(|a, b| cost.key(a).total_cmp(&cost.key(b))) {
-        if cost.key(c) < pick_cost {
+        // A saving worth a person's attention: 5 % or more (a cheaper offer
+        // by less is a tie, not an alternative).
+        if cost.key(c) <= 0.95 * pick_cost {
             alts.push((c, "cheapest"));
         }
     }

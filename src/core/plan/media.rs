@@ -5,7 +5,7 @@
 use super::super::answer::{Answers, GpuResult, MemoryJson, OfferResult, Range, Speeds, TaskSpeeds};
 use super::super::catalog::media::MediaKind;
 use super::super::catalog::{Gpu, Offer};
-use super::super::config::Config;
+use super::super::config::{Config, Usage};
 use super::super::estimate::media::{Confidence, MediaJob};
 use super::super::estimate::{engine, ranges};
 use super::super::messages::Msg;
@@ -63,19 +63,31 @@ impl<'r> MediaPlanner<'r> {
         let fits = mem.total <= cap;
         let (conf, w) = widen(j.confidence());
         let (sp, items_per_hour_gpu) = speeds(j, gpu, w);
-        let items_per_hour = items_per_hour_gpu * f64::from(o.gpus);
+        // An endpoint (`use=always`/`hours`) serves the load the link states,
+        // one stream of requests at `batch`: one pipeline is busy and the
+        // instance's other GPUs produce nothing the bill can be spread over
+        // (as idle LLM replicas serve no tokens). Batch work keeps every GPU
+        // busy with its own pipeline.
+        let endpoint = matches!(self.cfg.usage(), Usage::Always | Usage::Hours);
+        let busy = if endpoint { 1 } else { o.gpus };
+        let items_per_hour = items_per_hour_gpu * f64::from(busy);
         let output = match j.model.kind {
             MediaKind::Image => Output::Images(items_per_hour),
             MediaKind::Video => Output::Clips(items_per_hour),
-            MediaKind::Audio => Output::Audio(sp.audio_realtime_factor().map_or(0.0, |r| r * f64::from(o.gpus))),
+            MediaKind::Audio => Output::Audio(sp.audio_realtime_factor().map_or(0.0, |r| r * f64::from(busy))),
+        };
+        let layout = if busy < o.gpus {
+            Msg::new("layout.pipelines_idle").num("gpus", f64::from(o.gpus), 0)
+        } else {
+            Msg::new("layout.pipelines").num("replicas", f64::from(o.gpus), 0)
         };
         OfferPlan {
             fits,
             meets: true,
-            layout: Msg::new("layout.pipelines").num("replicas", f64::from(o.gpus), 0),
+            layout,
             gpus: 1,
             instances: 1,
-            replicas: o.gpus,
+            replicas: busy,
             tp: 1,
             pp: 1,
             dp: 1,

@@ -145,6 +145,18 @@ fn layout_tokens_per_s(job: &TrainJob<'_>, gpu: &Gpu, l: Layout) -> f64 {
     job.tokens_per_s(gpu, mfu(gpu, job.method), l, link_bytes_per_s(gpu, l.gpus()), gpu.link_bytes_per_s(true))
 }
 
+/// The share of its compute rate a layout keeps once the traffic between
+/// GPUs is counted (1 = none lost): the same step with links of unlimited
+/// bandwidth is the compute alone.
+pub fn network_share(job: &TrainJob<'_>, gpu: &Gpu, l: Layout) -> f64 {
+    let free = job.tokens_per_s(gpu, mfu(gpu, job.method), l, f64::INFINITY, f64::INFINITY);
+    if free > 0.0 {
+        layout_tokens_per_s(job, gpu, l) / free
+    } else {
+        1.0
+    }
+}
+
 /// GPUs needed to train the job's tokens within `days` (the inverse question).
 pub fn gpus_for_deadline(job: &TrainJob<'_>, cfg: &Config, gpu: &Gpu, days: f64) -> u32 {
     let tokens = job.job_tokens(cfg);

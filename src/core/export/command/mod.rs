@@ -28,6 +28,7 @@ pub use train_accelerate::uses_deepspeed;
 
 use super::super::config::{Checkpointing, Task, Trainer};
 use super::super::estimate::train::Layout;
+use super::super::estimate::train_step;
 use super::{base_port, engine_name, Launch};
 
 /// One copy's command: comment lines, then the program and its arguments
@@ -174,13 +175,29 @@ fn train(l: &Launch, c: &mut Command) {
 }
 
 /// The plan's training layout and its micro-batches per optimizer step
-/// (`Layout::micro_batches`: 4·pp under pipelining, else 1; the plan has
-/// no gradient accumulation of its own).
+/// (`train_step::micro_batches`: 4·pp under pipelining, else 1, or as many
+/// as fill the global batch, `gbs`).
 fn layout(l: &Launch) -> (Layout, u32) {
     let o = l.offer;
     let lay = Layout { dp: o.dp.max(1), tp: o.tp.max(1), pp: o.pp.max(1) };
-    let m = lay.micro_batches();
-    (lay, if m.is_finite() && m >= 1.0 { m.min(1e6) as u32 } else { 1 })
+    let m = train_step::micro_batches(lay, f64::from(l.cfg.mb.max(1)), l.cfg.global_batch().map(f64::from));
+    (lay, whole(m))
+}
+
+/// Gradient accumulation steps of a launch without pipeline stages: the
+/// micro-batches per optimizer step.
+fn accumulation(l: &Launch) -> u32 {
+    let (lay, m) = layout(l);
+    let pipeline = whole(lay.micro_batches());
+    (m / pipeline.max(1)).max(1)
+}
+
+fn whole(m: f64) -> u32 {
+    if m.is_finite() && m >= 1.0 {
+        m.min(1e6) as u32
+    } else {
+        1
+    }
 }
 
 /// Processes of the whole job: one per GPU.

@@ -5,7 +5,7 @@
 
 use super::super::super::config::{Method, Task, Trainer};
 use super::super::Launch;
-use super::{gc_word, Command};
+use super::{accumulation, gc_word, Command};
 
 /// How a training plan that splits layers runs outside Megatron-LM:
 /// (FSDP2 × TP under full sharding, DeepSpeed AutoTP otherwise).
@@ -36,7 +36,12 @@ pub(super) fn train(l: &Launch, c: &mut Command) {
             cfg.mb.max(1)
         ));
     } else {
-        c.note(format!("micro-batch {} per GPU, sequence length {}, gradient checkpointing {gc}", cfg.mb.max(1), cfg.seq));
+        c.note(format!(
+            "micro-batch {} per GPU, gradient accumulation {} steps, sequence length {}, gradient checkpointing {gc}",
+            cfg.mb.max(1),
+            accumulation(l),
+            cfg.seq
+        ));
     }
     if cfg.method != Method::Full && cfg.task == Task::Finetune {
         c.note(format!("{} with rank {}, targets={}", cfg.method, cfg.rank, cfg.targets));

@@ -8,7 +8,7 @@
 use super::super::super::config::{Checkpointing, Method, Targets, Task};
 use super::super::Launch;
 use super::train_accelerate::splits;
-use super::{processes, torchrun_flags, Command};
+use super::{accumulation, processes, torchrun_flags, Command};
 
 pub(super) fn train(l: &Launch, c: &mut Command) {
     let cfg = &l.cfg;
@@ -28,7 +28,7 @@ pub(super) fn train(l: &Launch, c: &mut Command) {
         }
     }
     c.flag("--micro-batch-size", &cfg.mb.max(1));
-    c.flag("--gradient-accumulation-steps", &1);
+    c.flag("--gradient-accumulation-steps", &accumulation(l));
     c.flag("--sequence-len", &cfg.seq);
     match l.answer.weight_format.as_str() {
         "fp16" => c.words(&["--fp16"]),

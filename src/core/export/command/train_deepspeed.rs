@@ -9,13 +9,14 @@
 //! `_add_core_arguments`). Flags: `tests/data/export/deepspeed.flags`.
 
 use super::super::Launch;
-use super::{gc_word, Command};
+use super::{gc_word, layout, Command};
 
 pub(super) fn train(l: &Launch, c: &mut Command) {
     let o = l.offer;
     let cfg = &l.cfg;
-    // The estimator's pipeline schedule: 4 micro-batches per stage.
-    let accumulation = 4 * o.pp.max(1);
+    // The estimator's schedule: 4 micro-batches per stage, or as many as
+    // fill the global batch (`gbs`).
+    let accumulation = layout(l).1;
     c.note(format!(
         "train.py: PipelineModule(layers=…, num_stages={}) from deepspeed.pipe, deepspeed.initialize(…), engine.train_batch(); sequence length {}, gradient checkpointing {}",
         o.pp,

@@ -35,7 +35,13 @@ pub(super) fn train(l: &Launch, c: &mut Command) {
         // A data-parallel rank's batch runs as m micro-batches through the stages.
         c.flag("--parallelism.pipeline_parallel_microbatch_size", &mb);
     }
-    c.flag("--training.local_batch_size", &(u64::from(mb) * u64::from(m)));
+    // A rank's batch runs as the pipeline's micro-batches; more of them
+    // per optimizer step are gradient accumulation to the global batch.
+    let rounds = m / (lay.micro_batches() as u32).max(1);
+    c.flag("--training.local_batch_size", &(u64::from(mb) * u64::from(m / rounds.max(1))));
+    if rounds > 1 {
+        c.flag("--training.global_batch_size", &(u64::from(mb) * u64::from(m) * u64::from(lay.dp)));
+    }
     c.flag("--training.seq_len", &cfg.seq);
     c.flag("--activation_checkpoint.mode", &cfg.gc);
     if cfg.gc == Checkpointing::Selective {

@@ -7,7 +7,7 @@
 
 use super::super::super::config::{Checkpointing, Method, Targets, Task};
 use super::super::Launch;
-use super::{processes, torchrun_flags, Command};
+use super::{accumulation, processes, torchrun_flags, Command};
 
 /// `key=value`, a torchtune config override.
 fn set(c: &mut Command, key: &str, value: &dyn std::fmt::Display) {
@@ -41,7 +41,7 @@ pub(super) fn train(l: &Launch, c: &mut Command) {
     }
     c.words(&[recipe, "--config", "$CONFIG"]);
     set(c, "batch_size", &cfg.mb.max(1));
-    set(c, "gradient_accumulation_steps", &1);
+    set(c, "gradient_accumulation_steps", &accumulation(l));
     set(c, "tokenizer.max_seq_len", &cfg.seq);
     if cfg.gc == Checkpointing::Selective {
         c.no_flag(&"op-level selective checkpointing (full instead)");

@@ -124,3 +124,38 @@ fn answers_from_catalogs_with_other_prices_differ() {
     assert_eq!(a.query, c.query);
     assert!(a != c, "a price change in an imported catalog left the answer equal");
 }
+
+/// Alternatives name only what the answer knows: no "fastest" where speed
+/// is not estimated (image-model fine-tuning), no "cheapest" for a saving
+/// under 5 %, and a generation endpoint is not put on an instance whose
+/// other GPUs would idle.
+#[test]
+fn alternatives_claim_only_what_is_estimated() {
+    let catalog = common::catalog();
+    for q in ["task=finetune&model=sdxl&method=lora&use=jobs&jobs=4&jobmin=90", "task=finetune&model=flux.1-dev&method=qlora"] {
+        let (cfg, _) = decode(q);
+        let a = evaluate(&cfg, Vec::new(), catalog, common::today());
+        let rec = a.recommendation.as_ref().expect("a pick");
+        assert!(rec.alternatives.iter().all(|p| p.why != "fastest"), "{q}: {:?}", rec.alternatives.iter().map(|p| p.why).collect::<Vec<_>>());
+    }
+    for q in ["v=1", "task=generate&use=always", "task=generate&model=musicgen-large&use=hours&hpd=4", "task=finetune&model=llama-3.1-8b&method=lora"] {
+        let (cfg, _) = decode(q);
+        let a = evaluate(&cfg, Vec::new(), catalog, common::today());
+        let rec = a.recommendation.as_ref().expect("a pick");
+        let pick = a.offers.iter().find(|o| o.id == rec.pick.offer).expect("pick offer");
+        let key = |o: &whichgpu::core::answer::OfferResult| match rec.objective {
+            "usd_per_million_output_tokens" => o.usd_per_million_output_tokens,
+            "usd_per_1000_images" => o.usd_per_1000_images,
+            "usd_per_audio_hour" => o.usd_per_audio_hour,
+            "usd_per_job" => o.usd_per_job,
+            _ => Some(o.usd_per_month),
+        };
+        for alt in rec.alternatives.iter().filter(|p| p.why == "cheapest") {
+            let o = a.offers.iter().find(|o| o.id == alt.offer).expect("offer");
+            assert!(key(o).expect("cost") <= 0.95 * key(pick).expect("cost"), "{q}: {} is not 5 % cheaper than {}", o.id, pick.id);
+        }
+        if q.contains("generate") {
+            assert_eq!(pick.gpus * pick.instances, 1, "{q}: an endpoint of one stream on {} GPUs", pick.gpus * pick.instances);
+        }
+    }
+}

@@ -26,8 +26,9 @@ pub fn recommend(ranked: &[OfferResult], objective: Objective, cost: Objective) 
     }
     let affordable = |r: &&OfferResult| pick_cost < f64::MAX && cost.key(r) <= 2.0 * pick_cost;
     let fastest = ranked.iter().filter(ok).filter(affordable).max_by(|a, b| a.speed_score.total_cmp(&b.speed_score).then(cost.key(b).total_cmp(&cost.key(a))));
-    // Named only when the speed-up is worth a person's attention (a fifth or more).
-    if let Some(f) = fastest.filter(|f| f.speed_score >= pick.speed_score * 1.2) {
+    // Named only when the speed-up is worth a person's attention (a fifth or
+    // more), and never where speed is not estimated (image-model training).
+    if let Some(f) = fastest.filter(|f| pick.speed_score > 0.0 && f.speed_score >= pick.speed_score * 1.2) {
         alts.push((f, "fastest"));
     }
     if pick.gpus * pick.instances > 1 {

@@ -4,6 +4,7 @@ use std::fmt::Write;
 
 use super::answer::Answer;
 use super::config::Lang;
+use super::messages::ui;
 use super::units::GIB;
 
 fn gib(b: f64) -> String {
@@ -15,6 +16,13 @@ fn opt(v: Option<f64>, digits: usize) -> String {
 }
 
 pub fn text(a: &Answer) -> String {
+    text_in(a, Lang::En)
+}
+
+/// The report with its sentences (the recommendation's reasons and
+/// layouts, the guidance) and section headings in `lang`; the tables keep
+/// their ids, units and column names.
+pub fn text_in(a: &Answer, lang: Lang) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "whichgpu — {} ({}), catalog of {}", a.model_name, a.weight_format, a.catalog_as_of);
     let _ = writeln!(s, "query: {}", a.query);
@@ -92,15 +100,18 @@ pub fn text(a: &Answer) -> String {
     }
     let layout = |id: &str| {
         a.offers.iter().find(|o| &*o.id == id).map_or_else(String::new, |o| {
-            let term = if o.commitment == super::config::Commit::None { String::new() } else { format!(", {} term", o.commitment) };
-            let unknown = if o.unknown_costs.is_empty() { String::new() } else { format!("; not published: {}", o.unknown_costs.join(", ")) };
-            format!(" [{}{term}{unknown}]", o.layout_msg.render(Lang::En))
+            let (term_word, unpublished) = if lang == Lang::En { (" term", "; not published: ") } else { (" 期承诺", "；未公布：") };
+            let term = if o.commitment == super::config::Commit::None { String::new() } else { format!(", {}{term_word}", o.commitment) };
+            let unknown = if o.unknown_costs.is_empty() { String::new() } else { format!("{unpublished}{}", o.unknown_costs.join(", ")) };
+            format!(" [{}{term}{unknown}]", o.layout_msg.render(lang))
         })
     };
     if let Some(rec) = &a.recommendation {
-        let _ = writeln!(s, "\nRecommendation: {}{} — {}", rec.pick.offer, layout(&rec.pick.offer), super::answer::reasons_en(&rec.pick.reason_msgs));
+        let reasons = |msgs: &[super::messages::Msg]| msgs.iter().map(|m| m.render(lang)).collect::<Vec<_>>().join("; ");
+        let heading = if lang == Lang::En { "Recommendation" } else { ui("ui.recommendation", lang) };
+        let _ = writeln!(s, "\n{heading}: {}{} — {}", rec.pick.offer, layout(&rec.pick.offer), reasons(&rec.pick.reason_msgs));
         for alt in &rec.alternatives {
-            let _ = writeln!(s, "  {}: {}{} — {}", alt.why, alt.offer, layout(&alt.offer), super::answer::reasons_en(&alt.reason_msgs));
+            let _ = writeln!(s, "  {}: {}{} — {}", alt.why, alt.offer, layout(&alt.offer), reasons(&alt.reason_msgs));
         }
     } else {
         let _ = writeln!(s, "\nNo offer fits this job and meets its deadline, SLA and budget as configured.");
@@ -147,14 +158,16 @@ pub fn text(a: &Answer) -> String {
     if let Some(r) = converted {
         let _ = writeln!(s, "  {} converted at {}", super::money::CONVERTED_MARK, super::money::Display::rate_text(&r));
     }
-    let _ = writeln!(s, "\nGuidance:");
+    let _ = writeln!(s, "\n{}:", if lang == Lang::En { "Guidance" } else { ui("ui.guidance", lang) });
     for g in &a.guidance {
-        match &g.title {
-            Some(t) => {
-                let _ = writeln!(s, "  {t}\n    {}", g.text);
+        let text = if lang == Lang::En { g.text.clone() } else { g.msg.render(lang) };
+        match (&g.title, &g.title_msg) {
+            (Some(t), Some(m)) => {
+                let title = if lang == Lang::En { t.clone() } else { m.render(lang) };
+                let _ = writeln!(s, "  {title}\n    {text}");
             }
-            None => {
-                let _ = writeln!(s, "  • {}", g.text);
+            _ => {
+                let _ = writeln!(s, "  • {text}");
             }
         }
     }

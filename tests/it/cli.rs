@@ -198,3 +198,22 @@ fn config_json_import_prints_the_query_to_share() {
     assert_eq!(code, 2, "{err}");
     let _ = std::fs::remove_file(&bad);
 }
+
+/// `lang=zh` gives the report's sentences in Chinese: every guidance text
+/// the JSON carries, rendered in Chinese, is in the text report.
+#[test]
+fn a_chinese_link_reports_its_guidance_in_chinese() {
+    let q = "model=qwen2.5-14b&lang=zh&use=hours&hpd=10";
+    let (code, out, err) = run(&[q]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("建议:") && out.contains("推荐方案:"), "{out}");
+    let (en_code, en, _) = run(&["model=qwen2.5-14b&use=hours&hpd=10"]);
+    assert_eq!(en_code, 0);
+    assert!(en.contains("Guidance:") && !en.contains("建议"), "{en}");
+    // The Chinese report holds no English guidance sentence.
+    let v = json(q);
+    for g in v["guidance"].as_array().expect("guidance") {
+        let english = g["text"].as_str().expect("text");
+        assert!(!out.contains(english), "English guidance in a Chinese report: {english}");
+    }
+}

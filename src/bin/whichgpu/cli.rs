@@ -154,7 +154,9 @@ pub fn main() -> ExitCode {
         }
         print!("{}", emitted(&exports, kind));
     } else {
-        print!("{}", report::text(&answer));
+        // The sentences in the link's language (`lang=zh`), the tables as they are.
+        let lang = whichgpu::core::link::decode(&answer.query).0.lang.unwrap_or(whichgpu::core::config::Lang::En);
+        print!("{}", report::text_in(&answer, lang));
     }
     if strict && !answer.notices.is_empty() {
         return ExitCode::from(2);

@@ -42,7 +42,7 @@ pub fn guidance(cfg: &Config, j: &MediaJob<'_>, catalog: &Catalog, a: &Answer) -
     let on_pick = pick.and_then(|p| catalog.gpu(&p.gpu)).map(|gpu| (gpu, j.speed(gpu)));
     // Small models at small batches wait on the host, not the GPU.
     let host_bound = on_pick.as_ref().is_some_and(|(_, s)| s.host_s > 0.0 && s.host_s >= s.gpu_denoise_s);
-    out.push(gpu_size(a, false, host_bound));
+    out.push(gpu_size(a, None, host_bound));
     if let Some(p) = pick {
         if let Some((gpu, s)) = on_pick {
             let msg = match j.model.kind {

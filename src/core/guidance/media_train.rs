@@ -41,7 +41,7 @@ pub fn guidance(cfg: &Config, t: &MediaTrainJob<'_>, a: &Answer) -> Vec<Guidance
                 .arg("lora", gib1(method_mem(Method::Lora)))
                 .arg("qlora", gib1(method_mem(Method::Qlora))),
         ),
-        gpu_size(a, false, false),
+        gpu_size(a, None, false),
     ];
     out.push(GuidanceItem::new("imgtrain-time", None, Msg::new("g.imgtrain.time").num("min", cfg.jobmin, 0)));
     if !t.job.enc_offload {

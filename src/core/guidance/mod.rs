@@ -61,10 +61,13 @@ pub fn no_pick(cfg: &Config, a: &Answer, fallback: Msg) -> GuidanceItem {
 /// (HBM bandwidth); training and generation are compute bound, unless
 /// the host sets the pace (`host_bound`: a small model at a small batch
 /// waiting on kernel launches), which is then said instead.
-pub fn gpu_size(a: &Answer, serving: bool, host_bound: bool) -> GuidanceItem {
-    // Serving: one copy of the model, whole (the memory breakdown's
-    // total). Training and generation: what each GPU of the plan holds.
-    let need = if serving { a.memory.total_bytes } else { a.memory.total_bytes / f64::from(a.memory.gpus.max(1)) };
+pub fn gpu_size(a: &Answer, one_copy: Option<f64>, host_bound: bool) -> GuidanceItem {
+    // Serving: one copy of the model on one GPU (`one_copy`: the pick's
+    // sequences, no tensor split, so one GPU's runtime overhead; a pick
+    // split over 8 GPUs carries 8). Training and generation: what each GPU
+    // of the plan holds.
+    let serving = one_copy.is_some();
+    let need = one_copy.unwrap_or(a.memory.total_bytes / f64::from(a.memory.gpus.max(1)));
     // The classes' marks are what most cards of the class leave (an L4 or
     // A10's 22.5 GiB, an L40S's 45 GiB); a pick on a card of the class that
     // holds it (a 4090's 23.6 GiB) decides for itself, so the sentence

@@ -35,7 +35,7 @@ pub fn guidance(cfg: &Config, job: &ServeJob<'_>, catalog: &Catalog, a: &Answer)
     out.push(spot(cfg, a));
 
     // 3. 80 GB datacenter GPU or a 24–48 GB card: the pick's need per GPU.
-    out.push(gpu_size(a, true, false));
+    out.push(gpu_size(a, Some(job.memory(Plan { tp: 1, pp: 1 }, m.batch).total()), false));
 
     // 4. Why generation is slow with the GPU idle: the pick's own plan (its
     // layout and sequences per replica) on the pick's GPU.

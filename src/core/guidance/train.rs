@@ -30,7 +30,7 @@ pub fn guidance(cfg: &Config, job: &TrainJob<'_>, catalog: &Catalog, a: &Answer)
             .arg("overhead", gib1(m.overhead_bytes / n)),
     ));
     out.push(spot(cfg, a));
-    out.push(gpu_size(a, false, false));
+    out.push(gpu_size(a, None, false));
     if cfg.task == Task::Finetune {
         let [(_, full), (_, lora), (_, qlora)] = method_comparison(model, cfg);
         out.push(GuidanceItem::new(

@@ -87,26 +87,60 @@ fn regime_7_cards_are_in_the_catalog_with_a_source_and_their_held_out_rows_are_c
         let g = catalog.gpu(id).unwrap_or_else(|| panic!("{id} not in the catalog"));
         assert!(!g.source.trim().is_empty(), "{id}: no source");
     }
-    // Held-out rows measured on those cards, in every measurement file.
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data");
-    let mut held = Vec::new();
-    for name in ["calibration.csv", "serving_measurements.csv", "media_measurements.csv", "training_measurements.csv", "multigpu_measurements.csv"] {
-        let text = std::fs::read_to_string(format!("{dir}/{name}")).expect("file");
+    let read = |name: &str| std::fs::read_to_string(format!("{dir}/{name}")).expect("file");
+    // Serving rows on those cards: the two serving files and the regime-7
+    // file (same header; `whichgpu calibrate FILE FILE FILE` reads them
+    // together). A source on both sides of the split fails here too.
+    let serving = calibrate::join(&["calibration.csv", "serving_measurements.csv", "regime7_measurements.csv"].map(read)).expect("same header");
+    let leaks = calibrate::split::leaks(&calibrate::split::rows(&serving).expect("rows"));
+    assert!(leaks.is_empty(), "held-out sources among the fit rows: {leaks:?}");
+    let (cases, _) = calibrate::parse_cases(&serving, catalog).expect("parses");
+    let mut ratios = Vec::new();
+    for c in cases.iter().filter(|c| c.split == Split::HeldOut && REGIME_7_GPUS.contains(&c.gpu.as_str())) {
+        let p = calibrate::predict(c, catalog, None).unwrap_or_else(|| panic!("{}: no prediction", c.id));
+        println!(
+            "  {:<8} {:<16} {:<8} {:<14} measured {:>8.2} predicted {:>8.2} ({:+.1} %)",
+            c.id,
+            c.gpu,
+            c.kind.as_str(),
+            c.format,
+            c.measured,
+            p,
+            (p / c.measured - 1.0) * 100.0
+        );
+        ratios.push(p / c.measured);
+    }
+    // Media, training and multi-GPU rows on those cards.
+    let mut others = Vec::new();
+    for name in ["media_measurements.csv", "training_measurements.csv", "multigpu_measurements.csv"] {
+        let text = read(name);
         let mut reader = csv::ReaderBuilder::new().from_reader(text.as_bytes());
         let headers = reader.headers().expect("header").clone();
         let col = |k: &str| headers.iter().position(|h| h == k);
-        let (Some(gpu), Some(split), Some(id)) = (col("gpu_id").or(col("gpu")), col("split"), col("id")) else { panic!("{name}: no gpu/split/id column") };
+        let (Some(gpu), Some(split), Some(id)) = (col("gpu_id"), col("split"), col("id")) else { panic!("{name}: no gpu_id/split/id column") };
         for rec in reader.records() {
             let rec = rec.expect("row");
-            let on_card = rec.get(gpu).is_some_and(|g| REGIME_7_GPUS.contains(&g));
-            let held_out = matches!(rec.get(split), Some("held_out" | "holdout"));
-            if on_card && held_out {
-                held.push(format!("{name}:{}", rec.get(id).unwrap_or("?")));
+            if rec.get(gpu).is_some_and(|g| REGIME_7_GPUS.contains(&g)) && matches!(rec.get(split), Some("held_out" | "holdout")) {
+                others.push(format!("{name}:{}", rec.get(id).unwrap_or("?")));
             }
         }
     }
-    // Issue 20 asks for five held-out rows per regime; regime 7 has fewer
-    // (README, "issue 20 done-list"): this gate only keeps the ones there are.
-    println!("regime 7 held-out rows: {} {held:?}", held.len());
-    assert!(!held.is_empty(), "no held-out row on a regime-7 card");
+    let mut errs: Vec<f64> = ratios.iter().map(|r| (r - 1.0).abs() * 100.0).collect();
+    errs.sort_by(f64::total_cmp);
+    let worst = ratios.iter().map(|r| r.max(1.0 / r)).fold(1.0, f64::max);
+    println!(
+        "regime 7: {} held-out serving rows (median {:.1} %, p90 {:.1} %, worst {worst:.2}×), other rows {others:?}",
+        ratios.len(),
+        calibrate::percentile(&errs, 0.5),
+        calibrate::percentile(&errs, 0.9)
+    );
+    // Issue 20: at least five held-out rows in the regime (met). No row off
+    // by 2× is not met: llama.cpp's prompt processing on the Tesla P40 runs
+    // about 2.6× faster than predicted (its quantized matmuls use the
+    // card's int8 dot products, 4× its FP32 rate, where the estimate takes
+    // the FP32 rate), and Q2_K decode is 2.3× slower (README, "issue 20
+    // done-list"). The worst row is held at what it is so it cannot get worse.
+    assert!(ratios.len() + others.len() >= 5, "{} serving and {} other held-out rows on regime-7 cards", ratios.len(), others.len());
+    assert!(worst <= 2.65, "a regime-7 row is off by {worst:.2}×");
 }

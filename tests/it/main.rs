@@ -20,6 +20,7 @@ mod cli;
 mod compiled;
 mod contrast;
 mod currency;
+mod done_list;
 mod estimator;
 mod export;
 mod export_train;

@@ -99,6 +99,7 @@ fn predicted_vs_measured_peak_memory() {
     let headers = reader.headers().expect("header").clone();
     let col: BTreeMap<String, usize> = headers.iter().enumerate().map(|(i, h)| (h.to_string(), i)).collect();
     let mut errors = Vec::new();
+    let mut held_out = Vec::new();
     let mut residuals: BTreeMap<bool, Vec<f64>> = BTreeMap::new();
     println!("\n{:<34} {:<11} {:<15} {:>9} {:>9} {:>7}", "row", "model", "gpu", "measured", "predicted", "err%");
     for r in reader.records() {
@@ -130,9 +131,13 @@ fn predicted_vs_measured_peak_memory() {
         let measured = get("peak_memory_gb").parse::<f64>().expect("value");
         let predicted = mem.total() / 1e9;
         let err = (predicted / measured - 1.0) * 100.0;
-        println!("{:<34} {:<11} {:<15} {measured:>9.2} {predicted:>9.2} {err:>+7.1}", get("id"), id, get("gpu_id"));
+        println!("{:<34} {:<11} {:<15} {:<8} {measured:>9.2} {predicted:>9.2} {err:>+7.1}", get("id"), id, get("gpu_id"), get("split"));
         errors.push(err.abs());
-        if m.arch == whichgpu::core::catalog::media::MediaArch::Unet {
+        if get("split") == "held_out" {
+            held_out.push((err.abs(), (predicted / measured).max(measured / predicted)));
+        }
+        // Only the fit rows fit the UNet constants (`split`, by source).
+        if m.arch == whichgpu::core::catalog::media::MediaArch::Unet && get("split") == "fit" {
             // What the activations must be for this row, per latent token at SD 1.5 size.
             let scale = m.denoiser_params.unwrap_or(0.0) / 0.8595e9;
             let per_token = (measured * 1e9 - (mem.total() - mem.activations)) / (t.mb * t.job.latent_tokens() * scale);
@@ -154,4 +159,31 @@ fn predicted_vs_measured_peak_memory() {
     println!("image fine-tuning memory: {n} rows, median |error| {med:.1} %");
     assert!(n >= 6);
     assert!(med <= 30.0, "median {med:.1} %");
+    // The FLUX rows (one source) are held out: nothing is fitted on them.
+    // Issue 20's image memory target (median ≤ 25 %, none off by 2×) holds
+    // on them; there are 3, not the 5 a regime needs (README, "issue 20
+    // done-list").
+    let worst = held_out.iter().fold(1.0f64, |a, e| a.max(e.1));
+    let held_med = median(&mut held_out.iter().map(|e| e.0).collect::<Vec<f64>>());
+    println!("held out: {} rows, median |error| {held_med:.1} %, worst {worst:.2}×", held_out.len());
+    assert!(held_out.len() >= 3 && held_med <= 25.0 && worst < 2.0, "held-out image fine-tuning memory: {held_med:.1} %, worst {worst:.2}×");
+}
+
+#[test]
+fn image_finetune_rows_are_split_by_source() {
+    // Every row is fit or held out, a source lies on one side only, and at
+    // least 30 % of the sources are held out.
+    let rows = whichgpu::tools::media_fit::splits(DATA).expect("rows");
+    assert!(rows.iter().all(|r| r.split == "fit" || r.split == "held_out"), "{rows:?}");
+    let leaks = whichgpu::tools::media_fit::leaks(&rows);
+    assert!(leaks.is_empty(), "held-out sources in the fit part: {leaks:?}");
+    let sources: BTreeMap<&str, &str> = rows.iter().map(|r| (r.source.as_str(), r.split.as_str())).collect();
+    let held = sources.values().filter(|s| **s == "held_out").count();
+    assert!(held as f64 >= 0.3 * sources.len() as f64, "{held} of {} sources held out", sources.len());
+    // A planted leak is found.
+    let mut planted = rows.clone();
+    let h = planted.iter().position(|r| r.split == "held_out").expect("a held-out row");
+    let f = planted.iter().position(|r| r.split == "fit").expect("a fit row");
+    planted[f].source = planted[h].source.clone();
+    assert!(!whichgpu::tools::media_fit::leaks(&planted).is_empty());
 }

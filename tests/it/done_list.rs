@@ -1,0 +1,146 @@
+//! Issue 20's done-list where no other test gates it: regime 3's own
+//! median and p90 (HF `generate` memory at batch > 1, at the serving-memory
+//! targets), the serving factors in the code against what `whichgpu
+//! calibrate … --fit` finds, and regime 7 (the cards the catalog lacked).
+//! The README's "issue 20 done-list" table names the test of each line.
+
+use whichgpu::core::estimate::engine;
+use whichgpu::tools::calibrate::{self, Split};
+
+use crate::common;
+
+fn serving_text() -> String {
+    let texts: Vec<String> = ["calibration.csv", "serving_measurements.csv"]
+        .iter()
+        .map(|n| std::fs::read_to_string(format!("{}/tests/data/{n}", env!("CARGO_MANIFEST_DIR"))).expect("measurement file"))
+        .collect();
+    calibrate::join(&texts).expect("same header")
+}
+
+#[test]
+fn regime_3_hf_memory_at_batch_above_1_meets_the_serving_memory_targets() {
+    // Issue 20: serving memory median ≤ 8 %, p90 ≤ 20 %, none off by 2×;
+    // regime 3 (HF at batch > 1) with at least five held-out rows of its own.
+    let report = calibrate::run(&serving_text(), common::catalog(), false).expect("parses");
+    let hf = report.held_out.iter().find(|h| h.group == "regime: hf memory, batch > 1").expect("held-out regime 3 rows");
+    println!("{hf:?}");
+    assert!(hf.rows >= 5 && hf.median_ape <= 8.0 && hf.p90_ape <= 20.0 && hf.worst_ratio < 2.0, "{hf:?}");
+}
+
+#[test]
+fn serving_factors_in_the_code_are_what_calibrate_fit_finds() {
+    // `whichgpu calibrate … --fit` fits each (engine, HBM class) group's
+    // bandwidth and compute shares on its fit rows, starting from the code's
+    // factors (`calibrate::fit_group`); the code must hold what it finds,
+    // to the two decimals the report prints.
+    let catalog = common::catalog();
+    let (cases, _) = calibrate::parse_cases(&serving_text(), catalog).expect("parses");
+    let mut keys: Vec<_> = cases.iter().filter_map(|c| calibrate::group(c, catalog)).collect();
+    keys.sort_by_key(|k| (k.0.as_str(), k.1));
+    keys.dedup();
+    let mut drift = Vec::new();
+    let mut checked = 0;
+    for key in keys {
+        let train: Vec<&calibrate::Case> = cases.iter().filter(|c| c.split == Split::Fit && calibrate::group(c, catalog) == Some(key)).collect();
+        let Some(gpu) = train.first().and_then(|c| catalog.gpu(&c.gpu)) else { continue };
+        let code = engine::factors(key.0, gpu);
+        let fitted = calibrate::fit_group(&train, catalog, code);
+        println!(
+            "{:<10} hbm={:<5} rows {:>3}  bw {:.3} (code {:.3})  compute {:.3} (code {:.3})",
+            key.0.as_str(),
+            key.1,
+            train.len(),
+            fitted.bw,
+            code.bw,
+            fitted.compute,
+            code.compute
+        );
+        for (name, f, c) in [("bw", fitted.bw, code.bw), ("compute", fitted.compute, code.compute)] {
+            if (f - c).abs() > 0.005 + 1e-9 {
+                drift.push(format!("{} hbm={} {name}: fit {f:.3}, code {c:.3}", key.0.as_str(), key.1));
+            }
+        }
+        checked += 1;
+    }
+    assert!(checked >= 4, "{checked} groups");
+    // The one known exception, not reconciled yet (README, "issue 20
+    // done-list"): SGLang borrows TensorRT-LLM's bandwidth share
+    // (`engine::factors`: "no calibration rows"), while its 14 fit rows
+    // (sgl-cookbook, 8×B200, mostly MoE) fit the routed-expert layer cost
+    // instead (`calibration::moe_layer_cost_is_the_median_of_the_single_stream_moe_rows`);
+    // `--fit` prints 0.31 for its share. When the code takes the fit, this
+    // entry must go.
+    let known = "sglang hbm=true bw:";
+    assert!(drift.iter().any(|d| d.starts_with(known)), "the SGLang exception is gone: remove it here and in the README ({drift:?})");
+    let other: Vec<&String> = drift.iter().filter(|d| !d.starts_with(known)).collect();
+    assert!(other.is_empty(), "{other:?}");
+}
+
+/// The cards issue 20 names in regime 7 (the catalog lacked them).
+const REGIME_7_GPUS: [&str; 6] =
+    ["rtx-3090-ti-24gb", "rtx-4070-ti-super-16gb", "rtx-5070-ti-16gb", "tesla-p40-24gb", "radeon-pro-w7900-48gb", "radeon-rx-7900-xtx-24gb"];
+
+#[test]
+fn regime_7_cards_are_in_the_catalog_with_a_source_and_their_held_out_rows_are_counted() {
+    let catalog = common::catalog();
+    for id in REGIME_7_GPUS {
+        let g = catalog.gpu(id).unwrap_or_else(|| panic!("{id} not in the catalog"));
+        assert!(!g.source.trim().is_empty(), "{id}: no source");
+    }
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data");
+    let read = |name: &str| std::fs::read_to_string(format!("{dir}/{name}")).expect("file");
+    // Serving rows on those cards: the two serving files and the regime-7
+    // file (same header; `whichgpu calibrate FILE FILE FILE` reads them
+    // together). A source on both sides of the split fails here too.
+    let serving = calibrate::join(&["calibration.csv", "serving_measurements.csv", "regime7_measurements.csv"].map(read)).expect("same header");
+    let leaks = calibrate::split::leaks(&calibrate::split::rows(&serving).expect("rows"));
+    assert!(leaks.is_empty(), "held-out sources among the fit rows: {leaks:?}");
+    let (cases, _) = calibrate::parse_cases(&serving, catalog).expect("parses");
+    let mut ratios = Vec::new();
+    for c in cases.iter().filter(|c| c.split == Split::HeldOut && REGIME_7_GPUS.contains(&c.gpu.as_str())) {
+        let p = calibrate::predict(c, catalog, None).unwrap_or_else(|| panic!("{}: no prediction", c.id));
+        println!(
+            "  {:<8} {:<16} {:<8} {:<14} measured {:>8.2} predicted {:>8.2} ({:+.1} %)",
+            c.id,
+            c.gpu,
+            c.kind.as_str(),
+            c.format,
+            c.measured,
+            p,
+            (p / c.measured - 1.0) * 100.0
+        );
+        ratios.push(p / c.measured);
+    }
+    // Media, training and multi-GPU rows on those cards.
+    let mut others = Vec::new();
+    for name in ["media_measurements.csv", "training_measurements.csv", "multigpu_measurements.csv"] {
+        let text = read(name);
+        let mut reader = csv::ReaderBuilder::new().from_reader(text.as_bytes());
+        let headers = reader.headers().expect("header").clone();
+        let col = |k: &str| headers.iter().position(|h| h == k);
+        let (Some(gpu), Some(split), Some(id)) = (col("gpu_id"), col("split"), col("id")) else { panic!("{name}: no gpu_id/split/id column") };
+        for rec in reader.records() {
+            let rec = rec.expect("row");
+            if rec.get(gpu).is_some_and(|g| REGIME_7_GPUS.contains(&g)) && matches!(rec.get(split), Some("held_out" | "holdout")) {
+                others.push(format!("{name}:{}", rec.get(id).unwrap_or("?")));
+            }
+        }
+    }
+    let mut errs: Vec<f64> = ratios.iter().map(|r| (r - 1.0).abs() * 100.0).collect();
+    errs.sort_by(f64::total_cmp);
+    let worst = ratios.iter().map(|r| r.max(1.0 / r)).fold(1.0, f64::max);
+    println!(
+        "regime 7: {} held-out serving rows (median {:.1} %, p90 {:.1} %, worst {worst:.2}×), other rows {others:?}",
+        ratios.len(),
+        calibrate::percentile(&errs, 0.5),
+        calibrate::percentile(&errs, 0.9)
+    );
+    // Issue 20: at least five held-out rows in the regime (met). No row off
+    // by 2× is not met: llama.cpp's prompt processing on the Tesla P40 runs
+    // about 2.6× faster than predicted (its quantized matmuls use the
+    // card's int8 dot products, 4× its FP32 rate, where the estimate takes
+    // the FP32 rate), and Q2_K decode is 2.3× slower (README, "issue 20
+    // done-list"). The worst row is held at what it is so it cannot get worse.
+    assert!(ratios.len() + others.len() >= 5, "{} serving and {} other held-out rows on regime-7 cards", ratios.len(), others.len());
+    assert!(worst <= 2.65, "a regime-7 row is off by {worst:.2}×");
+}

@@ -72,10 +72,11 @@ pub fn launch_of(notes: &str, source: &str) -> Option<Launch> {
 }
 
 /// The day vLLM's V1 engine, which runs the model through torch.compile
-/// by default, became the default (v0.8.0, 2025-03-18, vllm-project/vllm
-/// release notes; v0.7.0 of 2025-01-27 shipped it as an opt-in alpha).
-/// Builds before it ran the V0 engine, whose CUDA graphs captured the
-/// eager model.
+/// by default, became the default: release v0.8.0, 2025-03-18 ("We have
+/// now enabled V1 engine by default", vllm-project/vllm PR #13726, as
+/// quoted in vllm-project/vllm-ascend PR #557; earlier releases ran it only
+/// with `VLLM_USE_V1=1`). Builds before it ran the V0 engine, whose CUDA
+/// graphs captured the eager model.
 const VLLM_V1_DEFAULT: (u32, u32, u32) = (2025, 3, 18);
 /// SGLang compiles only with `--enable-torch-compile`; its builds before
 /// this day (those of issue #1008 and PR #1401, 2024) are the ones a fit

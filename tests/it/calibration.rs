@@ -110,10 +110,9 @@ fn held_out_serving_rows_per_regime() {
     assert!(scored >= 0.8, "only {:.0}% of task=serve rows scored", scored * 100.0);
     let group = |g: &str| report.held_out.iter().find(|h| h.group == g);
     let decode = group("kind: decode").expect("held-out decode rows");
-    // Issue 20 asks ≤ 10 % and p90 ≤ 25 %: the median is met (7.4 %); the
-    // p90 is held at what it is (25.5 %, SGLang's TP8 row without
-    // torch.compile) so it cannot get worse.
-    assert!(decode.median_ape <= 10.0 && decode.p90_ape <= 25.5 && decode.worst_ratio < 2.0, "held-out decode: {decode:?}");
+    // Issue 20: median ≤ 10 % and p90 ≤ 25 %, none off by 2× (5.8 % and
+    // 20.3 % since the eager-graph per-layer cost of 2024 vLLM/SGLang builds).
+    assert!(decode.median_ape <= 10.0 && decode.p90_ape <= 25.0 && decode.worst_ratio < 2.0, "held-out decode: {decode:?}");
     let llama_hbm = group("regime: llama.cpp on HBM").expect("held-out llama.cpp rows on HBM cards");
     // Issue 20, regime 1: at least five held-out rows, the decode targets
     // (median ≤ 10 %, p90 ≤ 25 %), none off by 2× or more.
@@ -323,4 +322,72 @@ fn llama_cpp_layer_costs_are_the_fit_of_the_fit_rows() {
     }
     // GDDR has rows of all three generations, HBM of the first two.
     assert_eq!(checked, 5);
+}
+
+#[test]
+fn vllm_and_sglang_rows_are_read_as_eager_or_compiled_graphs() {
+    use whichgpu::core::estimate::engine::Launch;
+    use whichgpu::tools::calibrate::engine_build::pytorch_launch_of;
+    // torch.compile named in use wins; else a vLLM before 0.8 (the V0
+    // engine) or a 2024 date captured the eager model; else a current build.
+    assert_eq!(pytorch_launch_of(Engine::Sglang, "sglang bench_latency (Aug 2024 main), --enable-torch-compile, TP1", ""), Launch::Fused);
+    assert_eq!(pytorch_launch_of(Engine::Sglang, "sglang bench_latency (Aug 2024 main), CUDA graph, TP8", ""), Launch::Graph);
+    assert_eq!(pytorch_launch_of(Engine::Sglang, "sglang bench_latency, CUDA graph, no torch.compile", "https://x (2024-09-12)"), Launch::Graph);
+    assert_eq!(pytorch_launch_of(Engine::Sglang, "sglang 0.5.6 (sgl-cookbook)", ""), Launch::Fused);
+    assert_eq!(pytorch_launch_of(Engine::Vllm, "vllm v0.6.0 (--num-scheduler-steps 10)", ""), Launch::Graph);
+    assert_eq!(pytorch_launch_of(Engine::Vllm, "vllm 0.10.0 on RHEL 9.6", ""), Launch::Fused);
+    assert_eq!(pytorch_launch_of(Engine::Vllm, "vllm nightly CI (a V0-engine build of 2024-10-28)", ""), Launch::Graph);
+    assert_eq!(pytorch_launch_of(Engine::Vllm, "vllm serve, run 2026-05-16", ""), Launch::Fused);
+    // An eager graph is never faster than a compiled one, and a link's
+    // configuration is a current (compiled) build.
+    let catalog = common::catalog();
+    let texts = ["calibration.csv", "serving_measurements.csv"].map(|n| reference(n).expect("file")).to_vec();
+    let (cases, _) = calibrate::parse_cases(&calibrate::join(&texts).expect("same header"), catalog).expect("parses");
+    let rows: Vec<_> = cases.iter().filter(|c| matches!(c.engine, Engine::Vllm | Engine::Sglang) && c.kind == Kind::Decode).collect();
+    assert!(rows.iter().any(|c| c.launch == Launch::Graph) && rows.iter().any(|c| c.launch == Launch::Fused));
+    for c in rows {
+        let eager = calibrate::predict(&calibrate::Case { launch: Launch::Graph, ..c.clone() }, catalog, None).expect("prediction");
+        let compiled = calibrate::predict(&calibrate::Case { launch: Launch::Fused, ..c.clone() }, catalog, None).expect("prediction");
+        assert!(compiled > eager, "{}: {compiled} <= {eager}", c.id);
+    }
+    let model = catalog.model("llama-3-8b").expect("model");
+    for engine in [Engine::Vllm, Engine::Sglang] {
+        let cfg = whichgpu::core::config::Config { engine, ..Default::default() };
+        let job = whichgpu::core::estimate::serve::ServeJob::new(model, &cfg, whichgpu::core::precision::weight_format("bf16").expect("format"));
+        assert_eq!(job.launch, Launch::Fused);
+    }
+}
+
+#[test]
+fn eager_graph_layer_cost_is_the_fit_of_the_fit_rows() {
+    // `whichgpu calibrate … --fit` grid-searches vLLM's and SGLang's
+    // per-layer cost of an eager model's CUDA graph (1 µs steps) on the fit
+    // split's decode rows of such builds, the bandwidth share held; the
+    // constant in the code must be that optimum.
+    use whichgpu::core::estimate::engine::{Launch, PYTORCH_UNFUSED_LAYER_S};
+    let catalog = common::catalog();
+    let texts = ["calibration.csv", "serving_measurements.csv"].map(|n| reference(n).expect("file")).to_vec();
+    let (cases, _) = calibrate::parse_cases(&calibrate::join(&texts).expect("same header"), catalog).expect("parses");
+    let rows: Vec<&calibrate::Case> = cases
+        .iter()
+        .filter(|c| {
+            c.split == calibrate::Split::Fit && matches!(c.engine, Engine::Vllm | Engine::Sglang) && c.kind == Kind::Decode && c.launch == Launch::Graph
+        })
+        .collect();
+    assert!(rows.len() >= 2, "{} fit rows", rows.len());
+    let loss = |l: f64| {
+        let e: Vec<f64> = rows
+            .iter()
+            .map(|c| {
+                let gpu = catalog.gpu(&c.gpu).expect("gpu");
+                let f = Factors { layer_overhead_s: l, ..engine::factors(c.engine, gpu) };
+                (calibrate::predict(c, catalog, Some(f)).expect("prediction") / c.measured).ln().abs()
+            })
+            .collect();
+        calibrate::percentile(&e, 0.5) + 0.25 * calibrate::percentile(&e, 0.9)
+    };
+    let at = loss(PYTORCH_UNFUSED_LAYER_S);
+    for d in [-1e-6, 1e-6] {
+        assert!(at <= loss(PYTORCH_UNFUSED_LAYER_S + d) + 1e-12, "{d:e} s fits {} rows better", rows.len());
+    }
 }

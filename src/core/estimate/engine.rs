@@ -61,12 +61,22 @@ pub struct Factors {
 /// JohannesGaessler 2025-08-28; PR #15715, rms_norm and its fused variants,
 /// 2025-09-03; PR #16715 "General GEMV fusion", 2025-10-26). A link's
 /// answer assumes a current build.
+///
+/// vLLM and SGLang replay each decode step as a CUDA graph in every build
+/// the calibration reads; what differs is whether the graph holds the
+/// model's eager PyTorch kernels or kernels fused by torch.compile
+/// ([`PYTORCH_UNFUSED_LAYER_S`]): `Graph` for builds that captured the
+/// eager model (vLLM's V0 engine, SGLang's 2024 builds without
+/// `--enable-torch-compile`), `Fused` for compiled ones and for a link's
+/// current build.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum Launch {
-    /// One CUDA graph of fused kernels per token (builds from 2025-08-28 on).
+    /// One CUDA graph of fused kernels per token (llama.cpp builds from
+    /// 2025-08-28 on; vLLM and SGLang compiled by torch.compile).
     #[default]
     Fused,
-    /// One CUDA graph per token (builds from 2024-05-08 to 2025-08-27).
+    /// One CUDA graph per token (llama.cpp builds from 2024-05-08 to
+    /// 2025-08-27; vLLM and SGLang 2024 builds capturing the eager model).
     Graph,
     /// One launch per kernel (builds before 2024-05-08).
     PerKernel,
@@ -127,6 +137,29 @@ pub const LLAMA_CPP_FUSED_LAYER_S_GDDR: f64 = 10e-6;
 /// The same on HBM cards: no fit row runs such a build on an HBM card, so
 /// it is the graph builds' figure ([`LLAMA_CPP_LAYER_S_HBM`]).
 pub const LLAMA_CPP_FUSED_LAYER_S_HBM: f64 = LLAMA_CPP_LAYER_S_HBM;
+
+/// The fixed cost per layer of a vLLM or SGLang decode step whose CUDA
+/// graph replays the model's eager PyTorch kernels, s
+/// ([`Factors::layer_overhead_s`] of those engines, [`Launch::Graph`]).
+/// Without torch.compile each layer's small elementwise and normalisation
+/// kernels (residual adds, RMSNorm, rotary embedding, the SiLU·mul of the
+/// gated FFN, the KV-cache write) run one by one, and at batch 1 every one
+/// costs its launch inside the graph and its grid's fill and drain whatever
+/// the work; torch.compile (Inductor) fuses them into the neighbouring
+/// kernels. SGLang measured the difference on Llama-3-8B at batch 1 (issue
+/// #1008, 2024-08-09: 135.64 tok/s with CUDA graphs, 155.67 with
+/// `--enable-torch-compile`); SGLang compiles only when asked (docs.sglang.io
+/// `references/torch_compile_cache`, read 2026-12-01: "SGLang uses
+/// max-autotune-no-cudagraphs mode of torch.compile", launched with
+/// `--enable-torch-compile`), and vLLM's V0 engine captured the eager model
+/// (its V1 engine, the default from v0.8.0, compiles by default). Fitted by `whichgpu calibrate …
+/// --fit` on the fit split's decode rows of such builds (SGLang PR #1401,
+/// 2024-09-12: Llama-3-8B at batch 1 with CUDA graphs, FlashInfer and
+/// Triton attention), the bandwidth share held at the profile's. A link's
+/// answer is a current build and is not charged it: no fit row measures a
+/// current uncompiled build apart from its MoE kernels (the 8×B200 rows of
+/// sgl-cookbook leave no room for it beside `MOE_LAYER_S`).
+pub const PYTORCH_UNFUSED_LAYER_S: f64 = 24e-6;
 
 /// Whether the calibration data constrain this engine directly.
 pub fn has_direct_data(engine: Engine) -> bool {
@@ -207,8 +240,14 @@ pub fn factors(engine: Engine, gpu: &Gpu) -> Factors {
         // Their MoE layers run Triton fused-MoE kernels with a fixed cost
         // per layer that batch-1 decoding exposes (MOE_LAYER_S); TensorRT-LLM
         // and gpt-fast rows show none.
-        (Engine::Vllm, _) => Factors { compute: trt.compute * 0.95, step_overhead_s: 0.0004, moe_layer_s: MOE_LAYER_S, ..trt },
-        (Engine::Sglang, _) => Factors { compute: trt.compute * 0.95 * 1.04, step_overhead_s: 0.0003, moe_layer_s: MOE_LAYER_S, ..trt },
+        // Builds that graph-capture the eager model pay PYTORCH_UNFUSED_LAYER_S
+        // per layer and step (`Launch::Graph`); compiled ones do not.
+        (Engine::Vllm, _) => {
+            Factors { compute: trt.compute * 0.95, step_overhead_s: 0.0004, moe_layer_s: MOE_LAYER_S, layer_overhead_s: PYTORCH_UNFUSED_LAYER_S, ..trt }
+        }
+        (Engine::Sglang, _) => {
+            Factors { compute: trt.compute * 0.95 * 1.04, step_overhead_s: 0.0003, moe_layer_s: MOE_LAYER_S, layer_overhead_s: PYTORCH_UNFUSED_LAYER_S, ..trt }
+        }
         // HF transformers eager generate: 3 memory rows only; ~52 % of peak
         // bandwidth at batch 1 on A10G (SERVING-NOTES.md) and Python
         // per-layer dispatch on every step.

@@ -1,6 +1,7 @@
 //! What a measurement row says about the engine that ran it: the engine
-//! profile (named first in `method_notes`) and, for llama.cpp, whether the
-//! build replays each decode step as one CUDA graph.
+//! profile (named first in `method_notes`); for llama.cpp, whether the
+//! build replays each decode step as one CUDA graph; for vLLM and SGLang,
+//! whether that graph holds the eager model's kernels or compiled ones.
 
 use crate::core::config::Engine;
 use crate::core::estimate::engine::Launch;
@@ -68,6 +69,53 @@ pub fn launch_of(notes: &str, source: &str) -> Option<Launch> {
     } else {
         Launch::PerKernel
     })
+}
+
+/// The day vLLM's V1 engine, which runs the model through torch.compile
+/// by default, became the default: release v0.8.0, 2025-03-18 ("We have
+/// now enabled V1 engine by default", vllm-project/vllm PR #13726, as
+/// quoted in vllm-project/vllm-ascend PR #557; earlier releases ran it only
+/// with `VLLM_USE_V1=1`). Builds before it ran the V0 engine, whose CUDA
+/// graphs captured the eager model.
+const VLLM_V1_DEFAULT: (u32, u32, u32) = (2025, 3, 18);
+/// SGLang compiles only with `--enable-torch-compile`; its builds before
+/// this day (those of issue #1008 and PR #1401, 2024) are the ones a fit
+/// row measured without it. Later builds are read as compiled until a fit
+/// row measures one (see `engine::PYTORCH_UNFUSED_LAYER_S`).
+const SGLANG_MEASURED_UNTIL: (u32, u32, u32) = (2025, 1, 1);
+
+/// How a vLLM or SGLang row's build ran its decode step: [`Launch::Fused`]
+/// when the notes name torch.compile in use ("--enable-torch-compile",
+/// "torch.compile", not "without torch.compile"); [`Launch::Graph`] (a CUDA
+/// graph of the eager model) for a vLLM version before 0.8 or a row whose
+/// first date, in the notes or the source, is before the engine's day
+/// above; else `Fused`: a current build, as a link assumes.
+pub fn pytorch_launch_of(engine: Engine, notes: &str, source: &str) -> Launch {
+    let n = notes.to_ascii_lowercase();
+    let compiled =
+        (n.contains("enable-torch-compile") || n.contains("torch.compile")) && !n.contains("without torch.compile") && !n.contains("no torch.compile");
+    if compiled {
+        return Launch::Fused;
+    }
+    let until = match engine {
+        Engine::Vllm => VLLM_V1_DEFAULT,
+        _ => SGLANG_MEASURED_UNTIL,
+    };
+    let v0 = engine == Engine::Vllm && vllm_minor(&n).is_some_and(|minor| minor < 8);
+    let before = first_date(&n).or_else(|| first_date(&source.to_ascii_lowercase())).is_some_and(|(y, m, d)| (y, m, d.unwrap_or(1)) < until);
+    if v0 || before {
+        Launch::Graph
+    } else {
+        Launch::Fused
+    }
+}
+
+/// The minor version of a "vllm 0.N" or "vllm v0.N" the notes start with.
+fn vllm_minor(n: &str) -> Option<u32> {
+    let rest = n.strip_prefix("vllm ")?.trim_start_matches('v');
+    let rest = rest.strip_prefix("0.")?;
+    let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+    digits.parse().ok()
 }
 
 /// Whether the llama.cpp build of a row kept attention scores on chip:

@@ -21,13 +21,29 @@ pub fn fit_group(cases: &[&Case], catalog: &Catalog, start: Factors) -> Factors 
     };
     let err = |f: Factors, kinds: &[Kind]| err_of(f, &|c: &Case| kinds.contains(&c.kind));
     let llama = cases.iter().all(|c| c.engine == Engine::LlamaCpp);
+    // vLLM and SGLang take TensorRT-LLM's bandwidth share (`engine::factors`);
+    // their rows fit only the per-layer cost of an eager model's CUDA graph.
+    let pytorch = cases.iter().all(|c| matches!(c.engine, Engine::Vllm | Engine::Sglang));
     // llama.cpp's per-layer costs, 0–300 µs in 5 µs steps (other engines
     // capture graphs or fuse kernels and keep 0).
     let grid: Vec<f64> = (0..=60).map(|i| f64::from(i) * 5e-6).collect();
     let mut best = start;
     for _ in 0..2 {
         let graph_decode = |c: &Case| c.kind == Kind::Decode && (c.engine != Engine::LlamaCpp || c.launch == Launch::Graph);
-        if cases.iter().any(|c| graph_decode(c)) {
+        let unfused_decode = |c: &Case| c.kind == Kind::Decode && c.launch == Launch::Graph;
+        if pytorch && cases.iter().any(|c| unfused_decode(c)) {
+            // The per-layer cost of a graph that replays the eager model's
+            // kernels, 0–300 µs in 1 µs steps, at the profile's bandwidth share.
+            let mut b = (f64::MAX, best.layer_overhead_s);
+            for i in 0..=300 {
+                let l = f64::from(i) * 1e-6;
+                let e = err_of(Factors { layer_overhead_s: l, ..best }, &unfused_decode);
+                if e < b.0 {
+                    b = (e, l);
+                }
+            }
+            best.layer_overhead_s = b.1;
+        } else if !pytorch && cases.iter().any(|c| graph_decode(c)) {
             // The bandwidth share and the per-layer cost of a graph-replayed
             // step, jointly, on the decode rows of current builds.
             let layers: Vec<f64> = if llama { grid.clone() } else { vec![best.layer_overhead_s] };
@@ -72,7 +88,7 @@ pub fn fit_group(cases: &[&Case], catalog: &Catalog, start: Factors) -> Factors 
             best.fused_layer_s = b.1;
         }
         let wo = |c: &&&Case| precision::weight_format(&c.format).is_some_and(|f| f.weight_only);
-        if cases.iter().filter(wo).any(|c| c.kind == Kind::Decode) {
+        if !pytorch && cases.iter().filter(wo).any(|c| c.kind == Kind::Decode) {
             let mut b = (f64::MAX, best.dequant_flops_per_weight);
             for i in 0..=24 {
                 let f = Factors { dequant_flops_per_weight: f64::from(i) / 2.0, ..best };

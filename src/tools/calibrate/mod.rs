@@ -156,6 +156,7 @@ pub fn parse_cases(text: &str, catalog: &Catalog) -> Result<(Vec<Case>, Vec<Unma
         };
         let launch = match engine {
             Engine::LlamaCpp => engine_build::launch_of(notes, row.text("source")),
+            Engine::Vllm | Engine::Sglang => Some(engine_build::pytorch_launch_of(engine, notes, row.text("source"))),
             _ => Some(Launch::Fused),
         };
         let Some(launch) = launch else {

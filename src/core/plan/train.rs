@@ -259,8 +259,10 @@ fn offer_plan(job: &TrainJob<'_>, cfg: &Config, gpu: &Gpu, o: &Offer, cache: &mu
     // sharded data-parallel replicas across them.
     let multi = o.inter_node_gbps.is_some_and(|g| g >= super::MIN_SPLIT_GBPS);
     let counts: Vec<u32> = (1..=if multi { 64u32 } else { 1 }).map(|i| o.gpus * i).collect();
-    // Add instances to meet a deadline.
-    let need = cfg.days.map_or(1, |d| gpus_for_deadline(job, cfg, gpu, d));
+    // Add instances to meet a deadline, or to reach the GPUs the link asks
+    // for (`gpus` per instance × `nodes`, as the per-GPU-type plan takes them).
+    let asked = cfg.gpus.map_or(1, |g| g.saturating_mul(cfg.nodes).max(1));
+    let need = cfg.days.map_or(1, |d| gpus_for_deadline(job, cfg, gpu, d)).max(asked);
     let tp_link = if o.interconnect.is_scale_up() { gpu.link_bytes_per_s(true) } else { gpu.pcie_peer_bytes_per_s() };
     let dp_link = |n: u32| if n > o.gpus { o.inter_node_gbps.map_or(DEFAULT_INTER_NODE_BYTES_PER_S, |g| g * 1e9 / 8.0 / f64::from(o.gpus)) } else { tp_link };
     let gpu_key = std::ptr::from_ref(gpu) as usize;
@@ -315,7 +317,13 @@ fn offer_plan(job: &TrainJob<'_>, cfg: &Config, gpu: &Gpu, o: &Offer, cache: &mu
     let mem = job.memory_layout(layout).total();
     let mut extra_reasons = Vec::new();
     let most = counts.last().copied().unwrap_or(o.gpus);
-    let meets = fits && cfg.days.is_none_or(|d| job_hours <= d * 24.0);
+    // Fewer GPUs than the link asks for: a single instance without a
+    // published network cannot grow to `nodes` instances.
+    let short = gpus < asked;
+    if short {
+        extra_reasons.push(Msg::new("reason.no_network").num("nodes", f64::from(cfg.nodes), 0));
+    }
+    let meets = fits && !short && cfg.days.is_none_or(|d| job_hours <= d * 24.0);
     if let (Some(days), true, false) = (cfg.days, fits, meets) {
         if need > most {
             extra_reasons.push(Msg::new("reason.deadline").num("days", days, 0).num("need", f64::from(need), 0).num("most", f64::from(most), 0));

@@ -225,12 +225,12 @@ fn gpu(r: &mut Row<'_>, g: &Gpu) -> Result<(), String> {
         notes,
     } = g;
     no_source("gpus.csv", &[source, notes])?;
-    r.text(id)?;
-    r.text(name)?;
     r.pick(crate::core::catalog::gpus::Vendor::ALL, vendor)?;
     r.pick(crate::core::catalog::gpus::Arch::ALL, arch)?;
     r.pick(crate::core::catalog::gpus::GpuClass::ALL, class)?;
     r.pick(crate::core::catalog::gpus::FormFactor::ALL, form_factor)?;
+    r.text(id)?;
+    r.text(name)?;
     r.f64(*memory_gb);
     r.f64(*usable_mib);
     r.text(memory_type)?;
@@ -341,15 +341,15 @@ fn offer(r: &mut Row<'_>, rates: &[RateRow], o: &Offer) -> Result<(), String> {
     } = o;
     no_source("offers.csv", &[source, notes, commit_source])?;
     let k = rates::usd_per_unit(rates, *currency).ok_or("an offer's currency without a rate")?;
+    r.pick(&INTERCONNECTS, interconnect)?;
+    r.pick(Currency::ALL, currency)?;
     for t in [id, provider, instance, gpu] {
         r.text(t)?;
     }
     r.int(*gpus);
     r.opt_f64(*vcpus);
     r.opt_f64(*ram_gb);
-    r.pick(&INTERCONNECTS, interconnect)?;
     r.opt_f64(*inter_node_gbps);
-    r.pick(Currency::ALL, currency)?;
     for v in [Some(*usd_per_hour), *spot_usd_per_hour, *commit_1mo_usd_per_hour, *commit_1yr_usd_per_hour, *commit_3yr_usd_per_hour] {
         r.opt_f64(native(v, k)?);
     }
@@ -383,17 +383,17 @@ fn provider(r: &mut Row<'_>, rates: &[RateRow], p: &Provider) -> Result<(), Stri
     } = p;
     no_source("providers.csv", &[source, unpublished_source])?;
     let k = rates::usd_per_unit(rates, *currency).ok_or("a provider's currency without a rate")?;
+    r.pick(Currency::ALL, currency)?;
+    r.pick(&HOST_BILLINGS, host_billing)?;
     r.text(id)?;
     r.text(name)?;
     r.text(kind)?;
-    r.pick(Currency::ALL, currency)?;
     r.opt_f64(*billing_increment_s);
     r.opt_f64(*min_charge_s);
     r.opt_f64(native(*storage_usd_per_gb_month, k)?);
     r.opt_f64(native(*egress_usd_per_gb, k)?);
     r.f64(*free_egress_gb_month);
     r.int(*spot_offered);
-    r.pick(&HOST_BILLINGS, host_billing)?;
     r.opt_f64(*cold_start_s);
     r.int(*scale_to_zero);
     if unpublished_fields.iter().any(|f| f.is_empty() || f.contains(';')) {
@@ -442,10 +442,10 @@ fn media_model(r: &mut Row<'_>, m: &MediaModel) -> Result<(), String> {
         notes,
     } = m;
     no_source("media_models.csv", &[source, notes])?;
-    r.text(id)?;
-    r.text(name)?;
     r.pick(&MEDIA_KINDS, kind)?;
     r.pick(&MEDIA_ARCHS, arch)?;
+    r.text(id)?;
+    r.text(name)?;
     for v in [denoiser_params, token_params, text_encoder_params] {
         r.opt_f64(*v);
     }
@@ -486,11 +486,11 @@ fn support_row(r: &mut Row<'_>, s: &SupportRow) -> Result<(), String> {
     let SupportRow { engine, engine_version, arch, kind, format, support, source, notes } = s;
     no_source("support.csv", &[source, notes])?;
     r.pick(Engine::ALL, engine)?;
+    r.pick(&KINDS, kind)?;
+    r.pick(&SUPPORTS, support)?;
     r.text(engine_version)?;
     r.text(arch)?;
-    r.pick(&KINDS, kind)?;
-    r.text(format)?;
-    r.pick(&SUPPORTS, support)
+    r.text(format)
 }
 
 fn rate_row(r: &mut Row<'_>, row: &RateRow) -> Result<(), String> {

@@ -75,7 +75,7 @@ fn read(bin: &[u8], strings: &str) -> Option<Catalog> {
     let media = r.table(media)?;
     let support = r.table(support)?;
     let rates = r.table(rate)?;
-    let mut as_of = r.table(|c| c.date())?;
+    let mut as_of = r.table(|c| Some(c.date()))?;
     let as_of = as_of.pop().filter(|_| as_of.is_empty())?;
     // Prices to US dollars, as `Catalog::from_parts` converts them.
     let usd = |c| super::rates::usd_per_unit(&rates, c);
@@ -127,126 +127,161 @@ impl<'a> Reader<'a> {
         }
         (0..rows)
             .map(|i| {
-                let mut c = Cells { columns: &columns, texts: self.texts, row: i, next: 0 };
+                let mut c = Cells { columns: &columns, texts: self.texts, row: i, next: 0, bad: false };
                 let value = row(&mut c)?;
-                (c.next == columns.len()).then_some(value)
+                (c.next == columns.len() && !c.bad).then_some(value)
             })
             .collect()
     }
 }
 
-/// One row of a table: each read takes the next column's value.
+/// One row of a table: each read takes the next column's value. A read
+/// that fails gives a stand-in value and marks the row bad (the table then
+/// fails): no read returns early, so a row's decoder has one exit.
 struct Cells<'a> {
     columns: &'a [(u8, &'a [u8])],
     texts: &'a [&'a str],
     row: usize,
     next: usize,
+    bad: bool,
 }
 
 impl<'a> Cells<'a> {
-    /// The next column's head and value (`None`: the value is absent).
-    fn raw(&mut self) -> Option<(u8, Option<u64>)> {
-        let (head, data) = self.columns.get(self.next)?;
-        self.next += 1;
-        let width = 1usize << (head & 3);
-        let bytes = data.get(self.row * width..(self.row + 1) * width)?;
-        let value = bytes.iter().rev().fold(0u64, |v, b| v << 8 | u64::from(*b));
-        let absent = u64::MAX >> (64 - 8 * width);
-        Some((*head, (value != absent).then_some(value)))
-    }
-
-    fn opt_f64(&mut self) -> Option<Option<f64>> {
-        let (head, value) = self.raw()?;
-        let mode = head >> 2;
-        Some(match value {
-            None => None,
-            Some(v) if mode == BITS => Some(f64::from_bits(v)),
-            Some(v) if mode >= BILLIONS => Some(v as f64 / POW10.get(usize::from(mode - BILLIONS))? * 1e9),
-            Some(v) => Some(v as f64 / POW10.get(usize::from(mode))?),
+    /// `v`, or `stand_in` with the row marked bad.
+    fn ok<T>(&mut self, v: Option<T>, stand_in: T) -> T {
+        v.unwrap_or_else(|| {
+            self.bad = true;
+            stand_in
         })
     }
 
-    fn f64(&mut self) -> Option<f64> {
-        self.opt_f64()?
+    /// The next column's head and value (`None`: the value is absent).
+    #[inline(never)]
+    fn raw(&mut self) -> (u8, Option<u64>) {
+        let next = self.next;
+        self.next += 1;
+        let cell = self.columns.get(next).and_then(|(head, data)| {
+            let width = 1usize << (head & 3);
+            let bytes = data.get(self.row * width..(self.row + 1) * width)?;
+            let value = bytes.iter().rev().fold(0u64, |v, b| v << 8 | u64::from(*b));
+            let absent = u64::MAX >> (64 - 8 * width);
+            Some((*head, (value != absent).then_some(value)))
+        });
+        self.ok(cell, (0, None))
     }
 
-    fn opt_u32(&mut self) -> Option<Option<u32>> {
-        match self.raw()?.1 {
-            None => Some(None),
-            Some(v) => u32::try_from(v).ok().map(Some),
-        }
+    #[inline(never)]
+    fn opt_f64(&mut self) -> Option<f64> {
+        let (head, value) = self.raw();
+        let mode = head >> 2;
+        let v = value?;
+        let number = match mode {
+            BITS => Some(f64::from_bits(v)),
+            m if m >= BILLIONS => POW10.get(usize::from(m - BILLIONS)).map(|p| v as f64 / p * 1e9),
+            m => POW10.get(usize::from(m)).map(|p| v as f64 / p),
+        };
+        Some(self.ok(number, 0.0))
     }
 
-    fn u32(&mut self) -> Option<u32> {
-        self.opt_u32()?
+    #[inline(never)]
+    fn f64(&mut self) -> f64 {
+        let v = self.opt_f64();
+        self.ok(v, 0.0)
     }
 
-    fn bool(&mut self) -> Option<bool> {
-        match self.raw()?.1? {
-            0 => Some(false),
-            1 => Some(true),
+    #[inline(never)]
+    fn opt_u32(&mut self) -> Option<u32> {
+        let v = self.raw().1?;
+        let v = u32::try_from(v).ok();
+        Some(self.ok(v, 0))
+    }
+
+    #[inline(never)]
+    fn u32(&mut self) -> u32 {
+        let v = self.opt_u32();
+        self.ok(v, 0)
+    }
+
+    #[inline(never)]
+    fn bool(&mut self) -> bool {
+        let v = match self.raw().1 {
+            Some(0) => Some(false),
+            Some(1) => Some(true),
             _ => None,
-        }
+        };
+        self.ok(v, false)
     }
 
-    fn opt_text(&mut self) -> Option<Option<&'a str>> {
-        match self.raw()?.1 {
-            None => Some(None),
-            Some(i) => self.texts.get(usize::try_from(i).ok()?).copied().map(Some),
-        }
+    #[inline(never)]
+    fn opt_text(&mut self) -> Option<&'a str> {
+        let i = self.raw().1?;
+        let t = usize::try_from(i).ok().and_then(|i| self.texts.get(i)).copied();
+        Some(self.ok(t, ""))
     }
 
-    fn text(&mut self) -> Option<&'a str> {
-        self.opt_text()?
+    #[inline(never)]
+    fn text(&mut self) -> &'a str {
+        let t = self.opt_text();
+        self.ok(t, "")
     }
 
-    fn string(&mut self) -> Option<String> {
-        self.text().map(String::from)
+    #[inline(never)]
+    fn string(&mut self) -> String {
+        self.text().into()
     }
 
-    fn arc(&mut self) -> Option<Arc<str>> {
-        self.text().map(Arc::from)
+    #[inline(never)]
+    fn arc(&mut self) -> Arc<str> {
+        self.text().into()
     }
 
-    fn date(&mut self) -> Option<Date> {
-        Date::parse(self.text()?)
+    #[inline(never)]
+    fn date(&mut self) -> Date {
+        let d = Date::parse(self.text());
+        self.ok(d, Date { year: 1970, month: 1, day: 1 })
     }
 
-    fn opt_date(&mut self) -> Option<Option<Date>> {
-        match self.opt_text()? {
-            None => Some(None),
-            Some(t) => Date::parse(t).map(Some),
-        }
+    #[inline(never)]
+    fn opt_date(&mut self) -> Option<Date> {
+        let t = self.opt_text()?;
+        let d = Date::parse(t);
+        Some(self.ok(d, Date { year: 1970, month: 1, day: 1 }))
     }
 
-    /// The value at the next column's index in `all`.
+    /// The value at the next column's index in `all` (each table reads its
+    /// enums first, so that a bad one returns before any text is copied).
     fn pick<T: Copy>(&mut self, all: &[T]) -> Option<T> {
-        all.get(usize::try_from(self.raw()?.1?).ok()?).copied()
+        all.get(self.index()?).copied()
+    }
+
+    #[inline(never)]
+    fn index(&mut self) -> Option<usize> {
+        usize::try_from(self.raw().1?).ok()
     }
 }
 
 fn gpu(c: &mut Cells<'_>) -> Option<Gpu> {
     Some(Gpu {
-        id: c.string()?,
-        name: c.string()?,
         vendor: c.pick(Vendor::ALL)?,
         arch: c.pick(Arch::ALL)?,
         class: c.pick(GpuClass::ALL)?,
         form_factor: c.pick(FormFactor::ALL)?,
-        memory_gb: c.f64()?,
-        usable_mib: c.f64()?,
-        memory_type: c.string()?,
-        mem_bw_gbps: c.f64()?,
-        bf16_tflops: c.f64()?,
-        fp8_tflops: c.opt_f64()?,
-        int8_tops: c.opt_f64()?,
-        fp4_tflops: c.opt_f64()?,
-        fp32_tflops: c.opt_f64()?,
-        mamf_bf16_tflops: c.opt_f64()?,
-        nvlink_gbps: c.f64()?,
-        pcie_gen: c.u32()?,
-        gpus_per_node: c.u32()?,
-        tdp_w: c.opt_f64()?,
+        id: c.string(),
+        name: c.string(),
+        memory_gb: c.f64(),
+        usable_mib: c.f64(),
+        memory_type: c.string(),
+        mem_bw_gbps: c.f64(),
+        bf16_tflops: c.f64(),
+        fp8_tflops: c.opt_f64(),
+        int8_tops: c.opt_f64(),
+        fp4_tflops: c.opt_f64(),
+        fp32_tflops: c.opt_f64(),
+        mamf_bf16_tflops: c.opt_f64(),
+        nvlink_gbps: c.f64(),
+        pcie_gen: c.u32(),
+        gpus_per_node: c.u32(),
+        tdp_w: c.opt_f64(),
         source: String::new(),
         notes: String::new(),
     })
@@ -254,100 +289,100 @@ fn gpu(c: &mut Cells<'_>) -> Option<Gpu> {
 
 fn model(c: &mut Cells<'_>) -> Option<Model> {
     Some(Model {
-        id: c.string()?,
-        name: c.string()?,
-        family: c.string()?,
-        params_total: c.f64()?,
-        params_active: c.f64()?,
-        layers: c.u32()?,
-        hidden: c.u32()?,
-        heads: c.u32()?,
-        kv_heads: c.u32()?,
-        head_dim: c.u32()?,
-        ffn: c.opt_u32()?,
-        vocab: c.u32()?,
-        tied_embeddings: c.bool()?,
-        max_context: c.opt_u32()?,
+        id: c.string(),
+        name: c.string(),
+        family: c.string(),
+        params_total: c.f64(),
+        params_active: c.f64(),
+        layers: c.u32(),
+        hidden: c.u32(),
+        heads: c.u32(),
+        kv_heads: c.u32(),
+        head_dim: c.u32(),
+        ffn: c.opt_u32(),
+        vocab: c.u32(),
+        tied_embeddings: c.bool(),
+        max_context: c.opt_u32(),
         moe: {
-            let on = c.bool()?;
-            let moe = Moe { experts: c.u32()?, active: c.u32()?, shared: c.u32()?, expert_ffn: c.u32()?, first_dense_layers: c.u32()? };
+            let on = c.bool();
+            let moe = Moe { experts: c.u32(), active: c.u32(), shared: c.u32(), expert_ffn: c.u32(), first_dense_layers: c.u32() };
             on.then_some(moe)
         },
         mla: {
-            let on = c.bool()?;
-            let mla = Mla { kv_lora_rank: c.u32()?, q_lora_rank: c.u32()?, rope_dim: c.u32()? };
+            let on = c.bool();
+            let mla = Mla { kv_lora_rank: c.u32(), q_lora_rank: c.u32(), rope_dim: c.u32() };
             on.then_some(mla)
         },
         swa: {
-            let on = c.bool()?;
-            let swa = SlidingWindow { window: c.u32()?, local_per_global: c.opt_u32()? };
+            let on = c.bool();
+            let swa = SlidingWindow { window: c.u32(), local_per_global: c.opt_u32() };
             on.then_some(swa)
         },
-        encoder_decoder: c.bool()?,
+        encoder_decoder: c.bool(),
         vision: {
-            let on = c.bool()?;
+            let on = c.bool();
             let vision = Vision {
-                params: c.f64()?,
-                image_tokens: c.opt_u32()?,
-                tile_px: c.opt_u32()?,
-                max_tiles: c.opt_u32()?,
-                cross_attention_layers: c.opt_u32()?,
-                patch_px: c.opt_u32()?,
+                params: c.f64(),
+                image_tokens: c.opt_u32(),
+                tile_px: c.opt_u32(),
+                max_tiles: c.opt_u32(),
+                cross_attention_layers: c.opt_u32(),
+                patch_px: c.opt_u32(),
             };
             on.then_some(vision)
         },
-        inferred: c.bool()?,
+        inferred: c.bool(),
         source: String::new(),
     })
 }
 
 fn offer(c: &mut Cells<'_>) -> Option<Offer> {
     Some(Offer {
-        id: c.arc()?,
-        provider: c.arc()?,
-        instance: c.arc()?,
-        gpu: c.arc()?,
-        gpus: c.u32()?,
-        vcpus: c.opt_f64()?,
-        ram_gb: c.opt_f64()?,
         interconnect: c.pick(&INTERCONNECTS)?,
-        inter_node_gbps: c.opt_f64()?,
         currency: c.pick(Currency::ALL)?,
-        usd_per_hour: c.f64()?,
-        spot_usd_per_hour: c.opt_f64()?,
-        commit_1mo_usd_per_hour: c.opt_f64()?,
-        commit_1yr_usd_per_hour: c.opt_f64()?,
-        commit_3yr_usd_per_hour: c.opt_f64()?,
+        id: c.arc(),
+        provider: c.arc(),
+        instance: c.arc(),
+        gpu: c.arc(),
+        gpus: c.u32(),
+        vcpus: c.opt_f64(),
+        ram_gb: c.opt_f64(),
+        inter_node_gbps: c.opt_f64(),
+        usd_per_hour: c.f64(),
+        spot_usd_per_hour: c.opt_f64(),
+        commit_1mo_usd_per_hour: c.opt_f64(),
+        commit_1yr_usd_per_hour: c.opt_f64(),
+        commit_3yr_usd_per_hour: c.opt_f64(),
         commit_source: String::new(),
-        commit_as_of: c.opt_date()?,
-        region: c.arc()?,
-        billing_increment_s: c.opt_f64()?,
-        min_charge_s: c.opt_f64()?,
-        storage_usd_per_gb_month: c.opt_f64()?,
-        egress_usd_per_gb: c.opt_f64()?,
+        commit_as_of: c.opt_date(),
+        region: c.arc(),
+        billing_increment_s: c.opt_f64(),
+        min_charge_s: c.opt_f64(),
+        storage_usd_per_gb_month: c.opt_f64(),
+        egress_usd_per_gb: c.opt_f64(),
         source: Arc::from(""),
-        as_of: c.date()?,
+        as_of: c.date(),
         notes: String::new(),
     })
 }
 
 fn provider(c: &mut Cells<'_>) -> Option<Provider> {
     Some(Provider {
-        id: c.string()?,
-        name: c.string()?,
-        kind: c.string()?,
         currency: c.pick(Currency::ALL)?,
-        billing_increment_s: c.opt_f64()?,
-        min_charge_s: c.opt_f64()?,
-        storage_usd_per_gb_month: c.opt_f64()?,
-        egress_usd_per_gb: c.opt_f64()?,
-        free_egress_gb_month: c.f64()?,
-        spot_offered: c.bool()?,
         host_billing: c.pick(&HOST_BILLINGS)?,
-        cold_start_s: c.opt_f64()?,
-        scale_to_zero: c.bool()?,
+        id: c.string(),
+        name: c.string(),
+        kind: c.string(),
+        billing_increment_s: c.opt_f64(),
+        min_charge_s: c.opt_f64(),
+        storage_usd_per_gb_month: c.opt_f64(),
+        egress_usd_per_gb: c.opt_f64(),
+        free_egress_gb_month: c.f64(),
+        spot_offered: c.bool(),
+        cold_start_s: c.opt_f64(),
+        scale_to_zero: c.bool(),
         // The fields joined by `;` (what the CSV cell holds).
-        unpublished_fields: c.text()?.split(';').filter(|f| !f.is_empty()).map(String::from).collect(),
+        unpublished_fields: c.text().split(';').filter(|f| !f.is_empty()).map(String::from).collect(),
         unpublished_source: String::new(),
         source: String::new(),
     })
@@ -355,40 +390,40 @@ fn provider(c: &mut Cells<'_>) -> Option<Provider> {
 
 fn media(c: &mut Cells<'_>) -> Option<MediaModel> {
     Some(MediaModel {
-        id: c.string()?,
-        name: c.string()?,
         kind: c.pick(&MEDIA_KINDS)?,
         arch: c.pick(&MEDIA_ARCHS)?,
-        denoiser_params: c.opt_f64()?,
-        token_params: c.opt_f64()?,
-        text_encoder_params: c.opt_f64()?,
-        text_encoders: c.string()?,
-        vae_params: c.opt_f64()?,
-        other_params: c.opt_f64()?,
-        hidden: c.opt_u32()?,
-        layers: c.opt_u32()?,
-        latent_channels: c.opt_u32()?,
-        spatial_downsample: c.opt_u32()?,
-        temporal_downsample: c.opt_u32()?,
-        patch: c.opt_u32()?,
-        cfg_passes: c.opt_u32()?,
-        default_steps: c.opt_u32()?,
-        default_width: c.opt_u32()?,
-        default_height: c.opt_u32()?,
-        default_frames: c.opt_u32()?,
-        default_fps: c.opt_f64()?,
-        audio_frame_rate_hz: c.opt_f64()?,
-        audio_codebooks: c.opt_u32()?,
-        default_seconds: c.opt_f64()?,
-        heads: c.opt_u32()?,
-        attn_downsample: c.opt_u32()?,
-        pass_tflops_ref: c.opt_f64()?,
-        joint_text_tokens: c.opt_u32()?,
-        ar_steps_per_audio_s: c.opt_f64()?,
-        audio_window_s: c.opt_f64()?,
-        eager_kernels_per_layer: c.opt_f64()?,
-        vae_upcast_fp16: c.bool()?,
-        native_dtype: c.opt_text()?.map(String::from),
+        id: c.string(),
+        name: c.string(),
+        denoiser_params: c.opt_f64(),
+        token_params: c.opt_f64(),
+        text_encoder_params: c.opt_f64(),
+        text_encoders: c.string(),
+        vae_params: c.opt_f64(),
+        other_params: c.opt_f64(),
+        hidden: c.opt_u32(),
+        layers: c.opt_u32(),
+        latent_channels: c.opt_u32(),
+        spatial_downsample: c.opt_u32(),
+        temporal_downsample: c.opt_u32(),
+        patch: c.opt_u32(),
+        cfg_passes: c.opt_u32(),
+        default_steps: c.opt_u32(),
+        default_width: c.opt_u32(),
+        default_height: c.opt_u32(),
+        default_frames: c.opt_u32(),
+        default_fps: c.opt_f64(),
+        audio_frame_rate_hz: c.opt_f64(),
+        audio_codebooks: c.opt_u32(),
+        default_seconds: c.opt_f64(),
+        heads: c.opt_u32(),
+        attn_downsample: c.opt_u32(),
+        pass_tflops_ref: c.opt_f64(),
+        joint_text_tokens: c.opt_u32(),
+        ar_steps_per_audio_s: c.opt_f64(),
+        audio_window_s: c.opt_f64(),
+        eager_kernels_per_layer: c.opt_f64(),
+        vae_upcast_fp16: c.bool(),
+        native_dtype: c.opt_text().map(String::from),
         source: String::new(),
         notes: String::new(),
     })
@@ -397,16 +432,16 @@ fn media(c: &mut Cells<'_>) -> Option<MediaModel> {
 fn support(c: &mut Cells<'_>) -> Option<SupportRow> {
     Some(SupportRow {
         engine: c.pick(Engine::ALL)?,
-        engine_version: c.string()?,
-        arch: c.string()?,
         kind: c.pick(&KINDS)?,
-        format: c.string()?,
         support: c.pick(&SUPPORTS)?,
+        engine_version: c.string(),
+        arch: c.string(),
+        format: c.string(),
         source: String::new(),
         notes: String::new(),
     })
 }
 
 fn rate(c: &mut Cells<'_>) -> Option<RateRow> {
-    Some(RateRow { rate: Rate { currency: c.pick(Currency::ALL)?, usd_per_unit: c.f64()?, as_of: c.date()? }, source: String::new() })
+    Some(RateRow { rate: Rate { currency: c.pick(Currency::ALL)?, usd_per_unit: c.f64(), as_of: c.date() }, source: String::new() })
 }

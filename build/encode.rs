@@ -134,9 +134,9 @@ fn table<T>(bin: &mut Vec<u8>, texts: &mut Texts, rows: &[T], write: impl Fn(&mu
             return Err("a value of all one bits (reads as absent)".into());
         }
         bin.push(code | mode << 2);
-        for v in values {
-            let v = v.unwrap_or(u64::MAX);
-            bin.extend_from_slice(v.to_le_bytes().get(..1 << code).unwrap_or_default());
+        // Planes of bytes: every row's lowest byte, then the next byte…
+        for b in 0..(1usize << code) {
+            bin.extend(values.iter().map(|v| v.unwrap_or(u64::MAX).to_le_bytes().get(b).copied().unwrap_or(0)));
         }
     }
     Ok(())

@@ -9,7 +9,9 @@
 //! part: each table in [`Catalog`]'s field order (`as_of` last, as a table
 //! of one row) is its row count (u16, little-endian), its column count
 //! (u8), then column after column: a head byte and one fixed-width
-//! little-endian unsigned value per row. The head's two low bits give the
+//! unsigned value per row, stored as planes of bytes (every row's lowest
+//! byte, then every row's next byte…: a column's high bytes, mostly zeros,
+//! come together and compress well). The head's two low bits give the
 //! width (1, 2, 4 or 8 bytes); its six high bits, the mode, say how a number
 //! column reads: `k` < 20 is the value ÷ 10^k, 20 + `k` the value ÷ 10^k
 //! × 10^9 (model and generator sizes are read in billions), [`BITS`] the
@@ -162,8 +164,12 @@ impl<'a> Cells<'a> {
         self.next += 1;
         let cell = self.columns.get(next).and_then(|(head, data)| {
             let width = 1usize << (head & 3);
-            let bytes = data.get(self.row * width..(self.row + 1) * width)?;
-            let value = bytes.iter().rev().fold(0u64, |v, b| v << 8 | u64::from(*b));
+            let rows = data.len() / width;
+            // Byte `b` of row `r` is at `b × rows + r` (planes of bytes).
+            let mut value = 0u64;
+            for b in (0..width).rev() {
+                value = value << 8 | u64::from(*data.get(b * rows + self.row)?);
+            }
             let absent = u64::MAX >> (64 - 8 * width);
             Some((*head, (value != absent).then_some(value)))
         });

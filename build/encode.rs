@@ -1,13 +1,13 @@
 //! Writes the catalog in its compiled form, the two parts that
 //! `src/core/catalog/compiled.rs` reads back (its module comment states the
 //! form): the texts, each once, and the tables column by column in fixed
-//! widths. Each table's fields are listed here in the order the reader's
-//! struct literals read them; `tests/it/compiled.rs` fails on a mismatch.
-//! The structs are taken apart field by field, so a new field stops the
-//! build here until it is written.
+//! widths. Fields are written in the order the reader's struct literals read
+//! them (`tests/it/compiled.rs` fails on a mismatch); each struct is taken
+//! apart field by field, so a new field stops the build until it is written.
 use std::collections::HashMap;
 
 use crate::core::catalog::compiled::{BILLIONS, BITS, HOST_BILLINGS, INTERCONNECTS, KINDS, MEDIA_ARCHS, MEDIA_KINDS, POW10, SEP, SUPPORTS};
+use crate::core::catalog::gpus::{Arch, FormFactor, GpuClass, Vendor};
 use crate::core::catalog::media::MediaModel;
 use crate::core::catalog::models::{Mla, Moe, SlidingWindow, Vision};
 use crate::core::catalog::{rates, Catalog, Date, Gpu, Model, Offer, Provider, Rate, RateRow, SupportRow};
@@ -58,15 +58,14 @@ impl Row<'_> {
         let i = match t {
             None => None,
             Some(t) if t.contains(SEP) => return Err(format!("the catalog text `{t}` holds the separator U+001F")),
-            Some(t) => Some(match self.texts.index.get(t) {
-                Some(i) => *i,
-                None => {
-                    let i = self.texts.list.len() as u64;
+            Some(t) => {
+                let next = self.texts.list.len() as u64;
+                let i = *self.texts.index.entry(t.to_string()).or_insert(next);
+                if i == next {
                     self.texts.list.push(t.to_string());
-                    self.texts.index.insert(t.to_string(), i);
-                    i
                 }
-            }),
+                Some(i)
+            }
         };
         self.cells.push(Cell::Int(i));
         Ok(())
@@ -87,10 +86,7 @@ impl Row<'_> {
 
 /// `source` and `notes` are left out of the compiled form: they must be empty.
 fn no_source(table: &str, texts: &[&str]) -> Result<(), String> {
-    match texts.iter().find(|t| !t.is_empty()) {
-        Some(t) => Err(format!("{table}: a source or note is left in the compiled catalog: `{t}`")),
-        None => Ok(()),
-    }
+    texts.iter().find(|t| !t.is_empty()).map_or(Ok(()), |t| Err(format!("{table}: a source or note is left in the compiled catalog: `{t}`")))
 }
 
 /// `catalog` (with sources and notes emptied) in the compiled form.
@@ -164,7 +160,7 @@ fn column_values(column: &[Cell]) -> Result<(u8, Vec<Option<u64>>), String> {
                 Some(v) => {
                     let m = (v / f * p).round();
                     let back = if billions { m / p * 1e9 } else { m / p };
-                    (m >= 0.0 && m < 9_007_199_254_740_992.0 && back.to_bits() == v.to_bits()).then_some(Some(m as u64))
+                    ((0.0..9_007_199_254_740_992.0).contains(&m) && back.to_bits() == v.to_bits()).then_some(Some(m as u64))
                 }
             })
             .collect()
@@ -225,10 +221,10 @@ fn gpu(r: &mut Row<'_>, g: &Gpu) -> Result<(), String> {
         notes,
     } = g;
     no_source("gpus.csv", &[source, notes])?;
-    r.pick(crate::core::catalog::gpus::Vendor::ALL, vendor)?;
-    r.pick(crate::core::catalog::gpus::Arch::ALL, arch)?;
-    r.pick(crate::core::catalog::gpus::GpuClass::ALL, class)?;
-    r.pick(crate::core::catalog::gpus::FormFactor::ALL, form_factor)?;
+    r.pick(Vendor::ALL, vendor)?;
+    r.pick(Arch::ALL, arch)?;
+    r.pick(GpuClass::ALL, class)?;
+    r.pick(FormFactor::ALL, form_factor)?;
     r.text(id)?;
     r.text(name)?;
     r.f64(*memory_gb);

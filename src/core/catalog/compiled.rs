@@ -3,11 +3,12 @@
 //! the tables. The page's Wasm starts from this instead of parsing the CSV
 //! tables; this reader is plain code, no serde.
 //!
-//! The form is two parts. [`STRINGS`]-style text: every distinct text of the
-//! catalog once (ids, names, regions, dates), each ended by [`SEP`] (a char
-//! no catalog cell holds; `build.rs` fails on one that does). And a binary
-//! part: each table in [`Catalog`]'s field order (`as_of` last, as a table
-//! of one row) is its row count (u16, little-endian), its column count
+//! The form is two parts. The texts (`OUT_DIR/catalog-strings.txt`):
+//! every distinct text of the catalog once (ids, names, regions, dates…),
+//! each ended by [`SEP`] (a char no catalog cell holds; `build.rs` fails on
+//! one that does). The binary part (`OUT_DIR/catalog.bin`): each table in
+//! [`Catalog`]'s field order (`as_of` last, as a table of one row) is its
+//! row count (u16, little-endian), its column count
 //! (u8), then column after column: a head byte and one fixed-width
 //! unsigned value per row, stored as planes of bytes (every row's lowest
 //! byte, then every row's next byte…: a column's high bytes, mostly zeros,

@@ -3,9 +3,10 @@
 //! (`build/core.rs` compiles the core's catalog modules in; a bad row stops
 //! the build with its table, row and column), empties every `source` and
 //! `notes` (the page fetches an offer's source on demand), and writes the
-//! result to `OUT_DIR/catalog.txt` in the compact form that
-//! `core::catalog::compiled` decodes (`build/encode.rs`). Native builds
-//! parse the full tables instead (`core::bundled`).
+//! result in the compact form that `core::catalog::compiled` decodes
+//! (`build/encode.rs`): `OUT_DIR/catalog.bin`, the tables column by column,
+//! and `OUT_DIR/catalog-strings.txt`, their texts. Native builds parse the
+//! full tables instead (`core::bundled`).
 //!
 //! It also splits the texts by language (`build/texts.rs`): `OUT_DIR/texts.rs`
 //! (the English tables the Wasm compiles in) and `OUT_DIR/messages-zh.txt`
@@ -47,8 +48,9 @@ fn main() -> Result<(), String> {
     }
     let out = env::var_os("OUT_DIR").ok_or("cargo did not set OUT_DIR")?;
     let catalog = core::catalog::parse_bundled().map_err(|e| format!("static/{e}"))?.without_sources();
-    let text = encode::to_text(&catalog).map_err(|e| e.to_string())?;
-    fs::write(Path::new(&out).join("catalog.txt"), text).map_err(|e| format!("catalog.txt in OUT_DIR: {e}"))?;
+    let compiled = encode::compile(&catalog)?;
+    fs::write(Path::new(&out).join("catalog.bin"), compiled.bin).map_err(|e| format!("catalog.bin in OUT_DIR: {e}"))?;
+    fs::write(Path::new(&out).join("catalog-strings.txt"), compiled.strings).map_err(|e| format!("catalog-strings.txt in OUT_DIR: {e}"))?;
     let (rust, zh) = texts::split()?;
     fs::write(Path::new(&out).join("texts.rs"), rust).map_err(|e| format!("texts.rs in OUT_DIR: {e}"))?;
     fs::write(Path::new(&out).join("messages-zh.txt"), zh).map_err(|e| format!("messages-zh.txt in OUT_DIR: {e}"))

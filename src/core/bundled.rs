@@ -12,8 +12,10 @@ use std::sync::OnceLock;
 
 use super::catalog::{compiled, Catalog, CatalogError};
 
-/// The compiled form of the bundled catalog (`build.rs`, `OUT_DIR/catalog.txt`).
-pub const COMPILED: &str = include_str!(concat!(env!("OUT_DIR"), "/catalog.txt"));
+/// The compiled form of the bundled catalog (`build.rs`): the tables
+/// (`OUT_DIR/catalog.bin`) and their texts (`OUT_DIR/catalog-strings.txt`).
+pub const COMPILED: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/catalog.bin"));
+pub const COMPILED_STRINGS: &str = include_str!(concat!(env!("OUT_DIR"), "/catalog-strings.txt"));
 
 impl Catalog {
     /// The catalog compiled into this build, loaded once.
@@ -24,7 +26,7 @@ impl Catalog {
 
     /// The compiled form decoded (what the page starts from).
     pub fn compiled() -> Result<Catalog, CatalogError> {
-        compiled::decode(COMPILED)
+        compiled::decode(COMPILED, COMPILED_STRINGS)
     }
 }
 

@@ -59,14 +59,6 @@ impl serde::Serialize for Date {
     }
 }
 
-/// Reads `YYYY-MM-DD` back (the catalog's compiled form, `catalog::compiled`).
-impl<'de> serde::Deserialize<'de> for Date {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let s = <&str as serde::Deserialize>::deserialize(d)?;
-        Date::parse(s).ok_or_else(|| <D::Error as serde::de::Error>::custom("not a date"))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::Date;

@@ -4,8 +4,8 @@
 //! shown to people (those are messages, by key).
 
 /// Declares `pub enum Name { Variant = "name", … }` with `NAMES` (name,
-/// value pairs in display order), `ALL`, `as_str`, `parse`, a `Serialize`
-/// that writes the name and a `Deserialize` that reads it.
+/// value pairs in display order), `ALL`, `as_str`, `parse` and a
+/// `Serialize` that writes the name.
 macro_rules! named {
     ($(#[$meta:meta])* pub enum $name:ident { $($(#[$vmeta:meta])* $variant:ident = $text:literal),+ $(,)? }) => {
         $(#[$meta])*
@@ -33,15 +33,6 @@ macro_rules! named {
         impl serde::Serialize for $name {
             fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
                 s.serialize_str(self.as_str())
-            }
-        }
-
-        /// Reads the name back (the catalog's compiled form,
-        /// `catalog::compiled`).
-        impl<'de> serde::Deserialize<'de> for $name {
-            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-                let s = <&str as serde::Deserialize>::deserialize(d)?;
-                Self::parse(s).ok_or_else(|| <D::Error as serde::de::Error>::custom("unknown name"))
             }
         }
 

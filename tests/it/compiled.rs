@@ -28,14 +28,25 @@ fn compiled_catalog_equals_the_parsed_tables_row_for_row() {
 }
 
 #[test]
-fn a_cut_or_padded_compiled_form_is_an_error_not_a_panic() {
-    let text = whichgpu::core::bundled::COMPILED;
-    for cut in [0, 1, text.len() / 3, text.len() / 2, text.len() - 1] {
-        let head = text.get(..cut).or_else(|| text.get(..cut + 1)).unwrap_or("");
-        assert!(compiled::decode(head).is_err(), "cut at {cut}");
+fn a_cut_padded_or_damaged_compiled_form_is_an_error_not_a_panic() {
+    use whichgpu::core::bundled::{COMPILED, COMPILED_STRINGS};
+    for cut in [0, 1, 2, 3, COMPILED.len() / 3, COMPILED.len() / 2, COMPILED.len() - 1] {
+        assert!(compiled::decode(&COMPILED[..cut], COMPILED_STRINGS).is_err(), "cut at {cut}");
     }
-    assert!(compiled::decode(&format!("{text}x{}", compiled::SEP)).is_err());
-    assert!(compiled::decode(&text.replacen("h100-sxm-80gb\u{1f}NVIDIA H100 SXM 80GB\u{1f}nvidia", "h100-sxm-80gb\u{1f}NVIDIA H100 SXM 80GB\u{1f}nvidiax", 1))
-        .is_err());
-    assert!(compiled::decode(text).is_ok());
+    let mut padded = COMPILED.to_vec();
+    padded.push(0);
+    assert!(compiled::decode(&padded, COMPILED_STRINGS).is_err());
+    // Texts missing: an index past the end is an error.
+    let half = COMPILED_STRINGS.char_indices().filter(|(_, c)| *c == compiled::SEP).nth(100).map(|(i, _)| i + 1).unwrap();
+    assert!(compiled::decode(COMPILED, &COMPILED_STRINGS[..half]).is_err());
+    assert!(compiled::decode(COMPILED, "").is_err());
+    // Any byte set to all ones or to zero decodes to something or fails, never panics.
+    for at in (0..COMPILED.len()).step_by(7) {
+        for b in [0u8, 0xff] {
+            let mut bytes = COMPILED.to_vec();
+            bytes[at] = b;
+            let _ = compiled::decode(&bytes, COMPILED_STRINGS);
+        }
+    }
+    assert!(compiled::decode(COMPILED, COMPILED_STRINGS).is_ok());
 }

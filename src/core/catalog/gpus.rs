@@ -57,7 +57,7 @@ named! {
     pub enum FormFactor { Sxm = "sxm", Pcie = "pcie", Nvl = "nvl", Oam = "oam", Superchip = "superchip", Hls = "hls" }
 }
 
-#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, serde::Serialize)]
 pub struct Gpu {
     pub id: String,
     pub name: String,

@@ -49,7 +49,7 @@ pub const MEDIA_COLUMNS: &[&str] = &[
 ];
 
 /// What a model generates.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum MediaKind {
     Image,
@@ -68,7 +68,7 @@ impl MediaKind {
 }
 
 /// How the generator computes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum MediaArch {
     /// Convolutional UNet with attention at the lower resolutions (SD 1.x, SDXL).
@@ -81,7 +81,7 @@ pub enum MediaArch {
     Ar,
 }
 
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct MediaModel {
     pub id: String,
     pub name: String,

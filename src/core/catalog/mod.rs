@@ -67,7 +67,7 @@ pub fn bundled_tables() -> [(&'static str, &'static str); 7] {
 }
 
 /// Serialized and deserialized only in the compiled form ([`compiled`]).
-#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, serde::Serialize)]
 pub struct Catalog {
     pub gpus: Vec<Gpu>,
     pub models: Vec<Model>,
@@ -125,15 +125,17 @@ pub fn parse_bundled() -> Result<Catalog, CatalogError> {
 }
 
 impl Catalog {
-    /// The catalog with every `source` and `notes` text emptied: what the
-    /// compiled form holds (the page fetches an offer's source on demand).
+    /// The catalog with every `source` and `notes` text emptied (with the
+    /// offers' `commit_source` and the providers' `unpublished_source`):
+    /// what the compiled form holds (the page fetches an offer's source on
+    /// demand; no answer reads them).
     pub fn without_sources(self) -> Catalog {
         let blank = String::new;
         Catalog {
             gpus: self.gpus.into_iter().map(|g| gpus::Gpu { source: blank(), notes: blank(), ..g }).collect(),
             models: self.models.into_iter().map(|m| models::Model { source: blank(), ..m }).collect(),
-            offers: self.offers.into_iter().map(|o| offers::Offer { source: "".into(), notes: blank(), ..o }).collect(),
-            providers: self.providers.into_iter().map(|p| offers::Provider { source: blank(), ..p }).collect(),
+            offers: self.offers.into_iter().map(|o| offers::Offer { source: "".into(), notes: blank(), commit_source: blank(), ..o }).collect(),
+            providers: self.providers.into_iter().map(|p| offers::Provider { source: blank(), unpublished_source: blank(), ..p }).collect(),
             media: self.media.into_iter().map(|m| media::MediaModel { source: blank(), notes: blank(), ..m }).collect(),
             support: self.support.into_iter().map(|r| SupportRow { source: blank(), notes: blank(), ..r }).collect(),
             rates: self.rates.into_iter().map(|r| RateRow { source: blank(), ..r }).collect(),

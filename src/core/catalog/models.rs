@@ -40,7 +40,7 @@ pub const MODEL_COLUMNS: &[&str] = &[
     "notes",
 ];
 
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Moe {
     pub experts: u32,
     pub active: u32,
@@ -51,7 +51,7 @@ pub struct Moe {
 
 /// DeepSeek multi-head latent attention: the cache holds the compressed
 /// latent plus the decoupled RoPE key (DeepSeek-V2 paper, §2.1).
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Mla {
     pub kv_lora_rank: u32,
     pub q_lora_rank: u32,
@@ -60,13 +60,13 @@ pub struct Mla {
 
 /// Sliding-window attention: `local_per_global = None` means every layer is
 /// windowed; `Some(n)` means n windowed layers per full-attention layer.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct SlidingWindow {
     pub window: u32,
     pub local_per_global: Option<u32>,
 }
 
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Vision {
     pub params: f64,
     /// LLM tokens per image, or per tile when the model tiles; `None` for
@@ -83,7 +83,7 @@ pub struct Vision {
     pub patch_px: Option<u32>,
 }
 
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Model {
     pub id: String,
     pub name: String,

@@ -69,7 +69,7 @@ fn currency(row: &Row<'_>) -> Result<Currency, TableError> {
 }
 
 /// The GPU-to-GPU link inside one instance.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Interconnect {
     Single,
@@ -112,7 +112,7 @@ impl Interconnect {
 
 /// Whether an offer's hourly price covers the host (vCPU, RAM) or the
 /// provider bills CPU and RAM beside the listed GPU price.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum HostBilling {
     /// The offer's hourly price covers CPU, RAM and the host.
@@ -145,7 +145,7 @@ impl HostBilling {
 /// The committed-term columns, in the order of [`Commit`]'s terms.
 const COMMIT_COLUMNS: [&str; 3] = ["commit_1mo_usd_per_hour", "commit_1yr_usd_per_hour", "commit_3yr_usd_per_hour"];
 
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Offer {
     pub id: Arc<str>,
     pub provider: Arc<str>,
@@ -183,7 +183,7 @@ pub struct Offer {
     pub notes: String,
 }
 
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Provider {
     pub id: String,
     pub name: String,

@@ -9,7 +9,7 @@ use crate::core::config::Currency;
 pub const RATE_COLUMNS: &[&str] = &["currency", "usd_per_unit", "as_of", "source"];
 
 /// One dated rate: `usd_per_unit` US dollars buy one unit of `currency`.
-#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
 pub struct Rate {
     pub currency: Currency,
     pub usd_per_unit: f64,
@@ -17,7 +17,7 @@ pub struct Rate {
 }
 
 /// A rate and where it comes from (the source text is empty in a Wasm build).
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct RateRow {
     pub rate: Rate,
     pub source: String,

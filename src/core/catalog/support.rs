@@ -24,7 +24,7 @@ pub const WEIGHT_FORMATS: &[&str] =
 /// KV-cache formats the table knows (`precision::KV_FORMATS`).
 pub const KV_FORMATS: &[&str] = &["bf16", "fp16", "fp8", "int8", "q8_0", "q4_0"];
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Kind {
     Weights,
@@ -48,7 +48,7 @@ impl Kind {
 }
 
 /// How an engine runs a format on an architecture.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Support {
     /// Kernels for that format on that architecture.
@@ -69,7 +69,7 @@ impl Support {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct SupportRow {
     pub engine: Engine,
     pub engine_version: String,

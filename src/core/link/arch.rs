@@ -15,36 +15,47 @@ pub const KEYS: &[&str] = &[
     "context", "vision_params", "image_tokens", "image_px", "image_tiles", "patch_px", "cross_layers",
 ];
 
+/// The whole-number keys: their range and the field each sets (a table,
+/// not one `match` arm per key: the page's Wasm carries one copy of the
+/// read-and-check code).
+#[rustfmt::skip]
+#[allow(clippy::type_complexity)]
+const INTS: &[(&str, u32, u32, fn(&mut CustomArch, u32))] = &[
+    ("layers", 1, 1000, |a, v| a.layers = Some(v)),
+    ("hidden", 64, 131_072, |a, v| a.hidden = Some(v)),
+    ("heads", 1, 1024, |a, v| a.heads = Some(v)),
+    ("kv_heads", 1, 1024, |a, v| a.kv_heads = Some(v)),
+    ("head_dim", 8, 1024, |a, v| a.head_dim = Some(v)),
+    ("ffn", 64, 1_048_576, |a, v| a.ffn = Some(v)),
+    ("vocab", 2, 10_000_000, |a, v| a.vocab = Some(v)),
+    ("experts", 1, 4096, |a, v| a.experts = Some(v)),
+    ("experts_active", 1, 4096, |a, v| a.experts_active = Some(v)),
+    ("shared_experts", 0, 64, |a, v| a.shared_experts = Some(v)),
+    ("expert_ffn", 16, 1_048_576, |a, v| a.expert_ffn = Some(v)),
+    ("dense_layers", 0, 1000, |a, v| a.dense_layers = Some(v)),
+    ("kv_lora", 16, 65_536, |a, v| a.kv_lora = Some(v)),
+    ("q_lora", 0, 65_536, |a, v| a.q_lora = Some(v)),
+    ("rope_dim", 0, 1024, |a, v| a.rope_dim = Some(v)),
+    ("window", 1, 100_000_000, |a, v| a.window = Some(v)),
+    ("global_every", 1, 1000, |a, v| a.global_every = Some(v)),
+    ("context", 1, 100_000_000, |a, v| a.context = Some(v)),
+    ("image_tokens", 1, 1_000_000, |a, v| a.image_tokens = Some(v)),
+    ("image_px", 1, 8192, |a, v| a.image_px = Some(v)),
+    ("image_tiles", 1, 256, |a, v| a.image_tiles = Some(v)),
+    ("patch_px", 1, 1024, |a, v| a.patch_px = Some(v)),
+    ("cross_layers", 0, 1000, |a, v| a.cross_layers = Some(v)),
+];
+
 /// Applies one architecture key; an error leaves `a` untouched.
 pub(super) fn apply(a: &mut CustomArch, key: &str, value: &str) -> Result<(), Notice> {
     match key {
         "params" => a.params_b = Some(num(value, key, 0.01, 20_000.0)?),
-        "layers" => a.layers = Some(int(value, key, 1, 1000)?),
-        "hidden" => a.hidden = Some(int(value, key, 64, 131_072)?),
-        "heads" => a.heads = Some(int(value, key, 1, 1024)?),
-        "kv_heads" => a.kv_heads = Some(int(value, key, 1, 1024)?),
-        "head_dim" => a.head_dim = Some(int(value, key, 8, 1024)?),
-        "ffn" => a.ffn = Some(int(value, key, 64, 1_048_576)?),
-        "vocab" => a.vocab = Some(int(value, key, 2, 10_000_000)?),
-        "experts" => a.experts = Some(int(value, key, 1, 4096)?),
-        "experts_active" => a.experts_active = Some(int(value, key, 1, 4096)?),
-        "shared_experts" => a.shared_experts = Some(int(value, key, 0, 64)?),
-        "expert_ffn" => a.expert_ffn = Some(int(value, key, 16, 1_048_576)?),
-        "dense_layers" => a.dense_layers = Some(int(value, key, 0, 1000)?),
-        "kv_lora" => a.kv_lora = Some(int(value, key, 16, 65_536)?),
-        "q_lora" => a.q_lora = Some(int(value, key, 0, 65_536)?),
-        "rope_dim" => a.rope_dim = Some(int(value, key, 0, 1024)?),
-        "window" => a.window = Some(int(value, key, 1, 100_000_000)?),
-        "global_every" => a.global_every = Some(int(value, key, 1, 1000)?),
         "tied" => a.tied = Some(flag(value, key)?),
-        "context" => a.context = Some(int(value, key, 1, 100_000_000)?),
         "vision_params" => a.vision_params_b = Some(num(value, key, 0.0001, 100.0)?),
-        "image_tokens" => a.image_tokens = Some(int(value, key, 1, 1_000_000)?),
-        "image_px" => a.image_px = Some(int(value, key, 1, 8192)?),
-        "image_tiles" => a.image_tiles = Some(int(value, key, 1, 256)?),
-        "patch_px" => a.patch_px = Some(int(value, key, 1, 1024)?),
-        "cross_layers" => a.cross_layers = Some(int(value, key, 0, 1000)?),
-        _ => return Err(Notice::unknown_key(key)),
+        _ => {
+            let (_, min, max, set) = INTS.iter().find(|(k, ..)| *k == key).ok_or_else(|| Notice::unknown_key(key))?;
+            set(a, int(value, key, *min, *max)?);
+        }
     }
     Ok(())
 }

@@ -67,6 +67,7 @@ fn percent_encode(s: &str) -> String {
     out
 }
 
+#[inline(never)]
 fn num(value: &str, key: &str, min: f64, max: f64) -> Result<f64, Notice> {
     match value.trim().parse::<f64>() {
         Ok(v) if v.is_finite() && v >= min && v <= max => Ok(v),
@@ -74,6 +75,7 @@ fn num(value: &str, key: &str, min: f64, max: f64) -> Result<f64, Notice> {
     }
 }
 
+#[inline(never)]
 fn int(value: &str, key: &str, min: u32, max: u32) -> Result<u32, Notice> {
     match value.trim().parse::<u64>() {
         Ok(v) if v >= u64::from(min) && v <= u64::from(max) => u32::try_from(v).map_err(|_| Notice::bad(key, value, "a whole number")),
@@ -81,6 +83,7 @@ fn int(value: &str, key: &str, min: u32, max: u32) -> Result<u32, Notice> {
     }
 }
 
+#[inline(never)]
 fn flag(value: &str, key: &str) -> Result<bool, Notice> {
     match value {
         "1" | "true" => Ok(true),
@@ -89,6 +92,7 @@ fn flag(value: &str, key: &str) -> Result<bool, Notice> {
     }
 }
 
+#[inline(never)]
 fn pick<T: Copy>(value: &str, key: &str, options: &[(&str, T)]) -> Result<T, Notice> {
     options.iter().find(|(name, _)| *name == value).map(|(_, v)| *v).ok_or_else(|| {
         let names: Vec<&str> = options.iter().map(|(n, _)| *n).collect();
@@ -96,6 +100,7 @@ fn pick<T: Copy>(value: &str, key: &str, options: &[(&str, T)]) -> Result<T, Not
     })
 }
 
+#[inline(never)]
 fn id(value: &str, key: &str) -> Result<String, Notice> {
     if is_id(value) {
         Ok(value.to_string())
@@ -131,12 +136,7 @@ fn apply(cfg: &mut Config, key: &str, value: &str) -> Result<(), Notice> {
         }
         "engine" => c.engine = pick(value, key, Engine::NAMES)?,
         "gpu" => c.gpu = Some(id(value, key)?),
-        "gpus" => c.gpus = Some(int(value, key, 1, 72)?),
-        "nodes" => c.nodes = int(value, key, 1, 4096)?,
-        "in" => c.input_tokens = int(value, key, 1, 10_000_000)?,
-        "out" => c.output_tokens = int(value, key, 1, 1_000_000)?,
         "batch" => c.batch = Some(if value == "max" { Batch::Max } else { Batch::N(int(value, key, 1, 100_000)?) }),
-        "images" => c.images = int(value, key, 0, 64)?,
         "res" => {
             let parsed = value.split_once('x').and_then(|(w, h)| Some((w.parse::<u32>().ok()?, h.parse::<u32>().ok()?)));
             match parsed {
@@ -144,39 +144,13 @@ fn apply(cfg: &mut Config, key: &str, value: &str) -> Result<(), Notice> {
                 _ => return Err(Notice::bad_msg(key, value, Msg::new("expect.res"))),
             }
         }
-        "steps" => c.steps = Some(int(value, key, 1, 1000)?),
-        "frames" => c.frames = Some(int(value, key, 1, 2000)?),
-        "fps" => c.fps = Some(int(value, key, 1, 120)?),
-        "seconds" => c.seconds = Some(num(value, key, 0.1, 36_000.0)?),
-        "enc_offload" => c.enc_offload = flag(value, key)?,
         "method" => c.method = pick(value, key, Method::NAMES)?,
-        "rank" => c.rank = int(value, key, 1, 4096)?,
         "targets" => c.targets = pick(value, key, Targets::NAMES)?,
         "optim" => c.optim = pick(value, key, Optim::NAMES)?,
-        "optim_offload" => c.optim_offload = flag(value, key)?,
         "trainer" => c.trainer = pick(value, key, Trainer::NAMES)?,
-        "act_offload" => c.act_offload = Some(flag(value, key)?),
-        "param_offload" => c.param_offload = flag(value, key)?,
-        "mb" => c.mb = int(value, key, 1, 4096)?,
-        "gbs" => c.gbs = Some(int(value, key, 1, 10_000_000)?),
-        "seq" => c.seq = int(value, key, 16, 1_048_576)?,
         "gc" => c.gc = pick(value, key, Checkpointing::NAMES)?,
-        "flash" => c.flash = flag(value, key)?,
-        "zero" => c.zero = u8::try_from(int(value, key, 0, 3)?).unwrap_or(0),
-        "tokens" => c.tokens = Some(num(value, key, 1.0, 1e15)?),
-        "epochs" => c.epochs = num(value, key, 0.01, 1000.0)?,
-        "days" => c.days = Some(num(value, key, 0.01, 3650.0)?),
         "use" => c.usage = Some(pick(value, key, Usage::NAMES)?),
-        "hpd" => c.hpd = num(value, key, 0.0, 24.0)?,
-        "jobs" => c.jobs = num(value, key, 0.0, 1e6)?,
-        "jobmin" => c.jobmin = num(value, key, 0.0, 1e6)?,
-        "spot" => c.spot = flag(value, key)?,
         "commit" => c.commit = pick(value, key, Commit::NAMES)?,
-        "per_job" => c.per_job = Some(num(value, key, 0.001, 1e9)?),
-        "restart" => c.restart_pct = num(value, key, 0.0, 500.0)?,
-        "store" => c.store_gb = Some(num(value, key, 0.0, 1e7)?),
-        "ckpts" => c.ckpts = int(value, key, 0, 10_000)?,
-        "egress" => c.egress_gb = num(value, key, 0.0, 1e9)?,
         "sort" => c.sort = pick(value, key, Sort::NAMES)?,
         "provider" => {
             let list: Result<Vec<String>, Notice> = value.split(',').filter(|s| !s.is_empty()).map(|p| id(p, key)).collect();
@@ -188,10 +162,6 @@ fn apply(cfg: &mut Config, key: &str, value: &str) -> Result<(), Notice> {
             }
             c.region = Some(value.to_string());
         }
-        "mintps" => c.mintps = Some(num(value, key, 0.0, 1e9)?),
-        "maxttft" => c.maxttft = Some(num(value, key, 0.001, 3600.0)?),
-        "rps" => c.rps = Some(num(value, key, 0.0001, 1e6)?),
-        "maxusd" => c.maxusd = Some(num(value, key, 0.0, 1e12)?),
         "price" => {
             let mut prices = Vec::new();
             for part in value.split(',').filter(|s| !s.is_empty()) {
@@ -205,12 +175,68 @@ fn apply(cfg: &mut Config, key: &str, value: &str) -> Result<(), Notice> {
         "cat" => c.cat = Some(Date::parse(value).ok_or_else(|| Notice::bad(key, value, "YYYY-MM-DD"))?),
         "cur" => c.cur = Some(pick(value, key, Currency::NAMES)?),
         "lang" => c.lang = Some(pick(value, key, Lang::NAMES)?),
-        "embed" => c.embed = flag(value, key)?,
         "theme" => c.theme = pick(value, key, Theme::NAMES)?,
-        _ => return Err(Notice::unknown_key(key)),
+        _ => {
+            let (_, slot) = SLOTS.iter().find(|(k, _)| *k == key).ok_or_else(|| Notice::unknown_key(key))?;
+            match *slot {
+                Slot::Num(min, max, set) => set(c, num(value, key, min, max)?),
+                Slot::Int(min, max, set) => set(c, int(value, key, min, max)?),
+                Slot::Flag(set) => set(c, flag(value, key)?),
+            }
+        }
     }
     Ok(())
 }
+
+/// How a plain key reads its value (a number in a range, a whole number in
+/// a range, a flag) and the field it sets.
+enum Slot {
+    Num(f64, f64, fn(&mut Config, f64)),
+    Int(u32, u32, fn(&mut Config, u32)),
+    Flag(fn(&mut Config, bool)),
+}
+
+/// The plain keys (a table, not one `match` arm per key: the page's Wasm
+/// carries one copy of the read-and-check code).
+#[rustfmt::skip]
+const SLOTS: &[(&str, Slot)] = &[
+    ("gpus", Slot::Int(1, 72, |c, v| c.gpus = Some(v))),
+    ("nodes", Slot::Int(1, 4096, |c, v| c.nodes = v)),
+    ("in", Slot::Int(1, 10_000_000, |c, v| c.input_tokens = v)),
+    ("out", Slot::Int(1, 1_000_000, |c, v| c.output_tokens = v)),
+    ("images", Slot::Int(0, 64, |c, v| c.images = v)),
+    ("steps", Slot::Int(1, 1000, |c, v| c.steps = Some(v))),
+    ("frames", Slot::Int(1, 2000, |c, v| c.frames = Some(v))),
+    ("fps", Slot::Int(1, 120, |c, v| c.fps = Some(v))),
+    ("seconds", Slot::Num(0.1, 36_000.0, |c, v| c.seconds = Some(v))),
+    ("enc_offload", Slot::Flag(|c, v| c.enc_offload = v)),
+    ("rank", Slot::Int(1, 4096, |c, v| c.rank = v)),
+    ("optim_offload", Slot::Flag(|c, v| c.optim_offload = v)),
+    ("act_offload", Slot::Flag(|c, v| c.act_offload = Some(v))),
+    ("param_offload", Slot::Flag(|c, v| c.param_offload = v)),
+    ("mb", Slot::Int(1, 4096, |c, v| c.mb = v)),
+    ("gbs", Slot::Int(1, 10_000_000, |c, v| c.gbs = Some(v))),
+    ("seq", Slot::Int(16, 1_048_576, |c, v| c.seq = v)),
+    ("flash", Slot::Flag(|c, v| c.flash = v)),
+    ("zero", Slot::Int(0, 3, |c, v| c.zero = u8::try_from(v).unwrap_or(0))),
+    ("tokens", Slot::Num(1.0, 1e15, |c, v| c.tokens = Some(v))),
+    ("epochs", Slot::Num(0.01, 1000.0, |c, v| c.epochs = v)),
+    ("days", Slot::Num(0.01, 3650.0, |c, v| c.days = Some(v))),
+    ("hpd", Slot::Num(0.0, 24.0, |c, v| c.hpd = v)),
+    ("jobs", Slot::Num(0.0, 1e6, |c, v| c.jobs = v)),
+    ("jobmin", Slot::Num(0.0, 1e6, |c, v| c.jobmin = v)),
+    ("spot", Slot::Flag(|c, v| c.spot = v)),
+    ("per_job", Slot::Num(0.001, 1e9, |c, v| c.per_job = Some(v))),
+    ("restart", Slot::Num(0.0, 500.0, |c, v| c.restart_pct = v)),
+    ("store", Slot::Num(0.0, 1e7, |c, v| c.store_gb = Some(v))),
+    ("ckpts", Slot::Int(0, 10_000, |c, v| c.ckpts = v)),
+    ("egress", Slot::Num(0.0, 1e9, |c, v| c.egress_gb = v)),
+    ("mintps", Slot::Num(0.0, 1e9, |c, v| c.mintps = Some(v))),
+    ("maxttft", Slot::Num(0.001, 3600.0, |c, v| c.maxttft = Some(v))),
+    ("rps", Slot::Num(0.0001, 1e6, |c, v| c.rps = Some(v))),
+    ("maxusd", Slot::Num(0.0, 1e12, |c, v| c.maxusd = Some(v))),
+    ("embed", Slot::Flag(|c, v| c.embed = v)),
+];
 
 /// Sets one key from text, as an input on the page does: the new
 /// configuration, or the unchanged one and the notice saying why.

@@ -1,6 +1,7 @@
 //! Number formats: how many bits each weight and each KV-cache element
 //! takes, and which tensor-core precision actually executes the math.
 
+use super::catalog::gpus::Arch;
 use super::catalog::Gpu;
 
 /// How the matrix multiplies of a format run on the GPU.
@@ -120,7 +121,12 @@ pub fn executed(want: Compute, gpu: &Gpu) -> Compute {
     match want {
         Compute::Fp4 if gpu.fp4_tflops.is_some() => Compute::Fp4,
         Compute::Fp4 | Compute::Fp8 if gpu.fp8_tflops.is_some() => Compute::Fp8,
-        Compute::Int8 if gpu.int8_tops.is_some() => Compute::Int8,
+        // Pascal's INT8 rate is DP4A on the CUDA cores, not the int8 tensor
+        // cores W8A8 GEMMs need (vLLM's hardware table: INT8 W8A8 from
+        // Turing, not on Volta; docs.vllm.ai/en/v0.11.2/features/quantization/,
+        // read 2026-12-01); only llama.cpp's quantized matmuls use it
+        // (`ServeJob::quant_matmul_rate`).
+        Compute::Int8 if gpu.int8_tops.is_some() && gpu.arch != Arch::Pascal => Compute::Int8,
         Compute::Fp32 => Compute::Fp32,
         _ => Compute::Bf16,
     }

@@ -4,6 +4,7 @@
 
 pub mod arch;
 pub mod attn_scores;
+pub mod dp4a;
 pub mod engine;
 pub mod media;
 pub mod media_train;

@@ -14,6 +14,7 @@ use super::super::config::{Batch, Config, Engine};
 use super::super::precision::{self, Compute, WeightFormat};
 use super::arch;
 use super::attn_scores;
+use super::dp4a;
 use super::engine::{self, Factors};
 use super::prefill_fixed::{self, PrefillFixed};
 
@@ -364,7 +365,7 @@ impl<'a> ServeJob<'a> {
             t_weights += body_read / tp * f.dequant_flops_per_weight / fp32;
         }
         let flops = batch * arch::linear_flops_per_token(m) / tp;
-        let t_compute = flops / self.compute_rate(gpu, &f);
+        let t_compute = dp4a::matmul_s(self.engine, &self.format, gpu, &f, flops, flops, self.compute_rate(gpu, &f));
         let kv = batch * self.kv_per_seq_per_gpu(Plan { tp: plan.tp, pp: 1 }, ctx);
         let t_kv = kv / bw;
         let t_comm = self.allreduce_s(gpu, plan, batch);
@@ -398,7 +399,8 @@ impl<'a> ServeJob<'a> {
         let f = self.factors(gpu);
         let tp = f64::from(plan.tp);
         let flops = batch * (n * arch::linear_flops_per_token(m) + arch::attention_flops_prefill(m, n)) / tp;
-        let t_compute = flops / self.compute_rate(gpu, &f);
+        let linear = batch * n * arch::linear_flops_per_token(m) / tp;
+        let t_compute = dp4a::matmul_s(self.engine, &self.format, gpu, &f, linear, flops, self.compute_rate(gpu, &f));
         // Pipeline stages run one after another, so only TP divides the read.
         let t_weights = self.weight_bytes() / f64::from(plan.tp) / (gpu.bandwidth_bytes_per_s() * f.bw);
         // The fixed per-layer cost is paid once per prefill chunk (llama.cpp's

@@ -303,22 +303,45 @@ pub struct Change {
 }
 
 /// One FAQ answer or note, by message key (the page renders either language).
-#[derive(Debug, Clone, Serialize)]
+/// The English title and text are rendered when read or serialized, not
+/// when the answer is built: the page renders the messages in its own
+/// language and never reads them.
+#[derive(Debug, Clone)]
 pub struct GuidanceItem {
     pub id: &'static str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub title: Option<String>,
-    pub text: String,
-    #[serde(skip)]
     pub title_msg: Option<Msg>,
-    #[serde(skip)]
     pub msg: Msg,
 }
 
 impl GuidanceItem {
     pub fn new(id: &'static str, title: Option<&'static str>, msg: Msg) -> GuidanceItem {
-        let title_msg = title.map(Msg::new);
-        GuidanceItem { id, title: title_msg.as_ref().map(|m| m.render(Lang::En)), text: msg.render(Lang::En), title_msg, msg }
+        GuidanceItem { id, title_msg: title.map(Msg::new), msg }
+    }
+
+    /// The title in English, if the item has one.
+    pub fn title(&self) -> Option<String> {
+        self.title_msg.as_ref().map(|m| m.render(Lang::En))
+    }
+
+    /// The text in English.
+    pub fn text(&self) -> String {
+        self.msg.render(Lang::En)
+    }
+}
+
+/// `{"id", "title" (when there is one), "text"}`, in English.
+impl Serialize for GuidanceItem {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let title = self.title();
+        let mut st = s.serialize_struct("GuidanceItem", 2 + usize::from(title.is_some()))?;
+        st.serialize_field("id", self.id)?;
+        match &title {
+            Some(t) => st.serialize_field("title", t)?,
+            None => st.skip_field("title")?,
+        }
+        st.serialize_field("text", &self.text())?;
+        st.end()
     }
 }
 

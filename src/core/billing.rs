@@ -13,7 +13,7 @@
 //! idle charge; `use=jobs` and `use=once` start from zero for every job.
 
 use super::catalog::offers::HostBilling;
-use super::catalog::{Catalog, Offer};
+use super::catalog::{Catalog, Offer, Provider};
 use super::config::{Commit, Config, Task, Usage};
 use super::units::HOURS_PER_MONTH;
 
@@ -171,9 +171,20 @@ pub fn term_months(c: Commit) -> f64 {
 /// the provider's free allowance. `job_hours` is one job's real time (work
 /// plus start-up) when the plan knows it, else `jobmin` is used;
 /// `startup_s` is the plan's start-up (a serverless cold start counts it).
-/// The user's price (`price=`) is in the offer's own currency.
+/// The user's price (`price=`) is in the offer's own currency. `provider`
+/// is the offer's provider in the catalog (`catalog.provider(&o.provider)`,
+/// which the offers step looks up once per run of one provider's offers).
 #[allow(clippy::too_many_arguments)]
-pub fn bill(cfg: &Config, catalog: &Catalog, o: &Offer, instances: u32, job_hours: Option<f64>, startup_s: f64, store_gb: f64) -> Bill {
+pub fn bill(
+    cfg: &Config,
+    catalog: &Catalog,
+    o: &Offer,
+    provider: Option<&Provider>,
+    instances: u32,
+    job_hours: Option<f64>,
+    startup_s: f64,
+    store_gb: f64,
+) -> Bill {
     let own_to_usd = catalog.usd_per_unit(o.currency).unwrap_or(1.0);
     let override_price = cfg.prices.iter().find(|(id, _)| **id == *o.id).map(|(_, p)| *p * own_to_usd);
     let committed = override_price.is_none().then(|| o.committed_usd_per_hour(cfg.commit)).flatten();
@@ -186,7 +197,6 @@ pub fn bill(cfg: &Config, catalog: &Catalog, o: &Offer, instances: u32, job_hour
     let hourly = override_price.or(committed).unwrap_or(if spot { o.spot_usd_per_hour.unwrap_or(o.usd_per_hour) } else { o.usd_per_hour });
     let restart = if spot { 1.0 + cfg.restart_pct / 100.0 } else { 1.0 };
     let usd_per_hour = hourly * f64::from(instances);
-    let provider = catalog.provider(&o.provider);
     let (increment, min_charge, increment_unknown) = o.billing(provider);
     let cold_start = provider.filter(|p| p.is_serverless()).map(|p| ColdStart { platform_s: p.cold_start_s, model_s: startup_s.max(0.0) });
     let mut hours = match cold_start {

@@ -160,13 +160,13 @@ pub fn text_in(a: &Answer, lang: Lang) -> String {
     }
     let _ = writeln!(s, "\n{}:", if lang == Lang::En { "Guidance" } else { ui("ui.guidance", lang) });
     for g in &a.guidance {
-        let text = if lang == Lang::En { g.text.clone() } else { g.msg.render(lang) };
-        match (&g.title, &g.title_msg) {
-            (Some(t), Some(m)) => {
-                let title = if lang == Lang::En { t.clone() } else { m.render(lang) };
+        let text = g.msg.render(lang);
+        match &g.title_msg {
+            Some(m) => {
+                let title = m.render(lang);
                 let _ = writeln!(s, "  {title}\n    {text}");
             }
-            _ => {
+            None => {
                 let _ = writeln!(s, "  • {text}");
             }
         }

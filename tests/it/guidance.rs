@@ -4,7 +4,7 @@ use crate::common;
 
 fn rules(query: &str) -> Vec<(String, String)> {
     let a = common::answer(query);
-    a.guidance.iter().map(|g| (g.id.to_string(), g.text.clone())).collect()
+    a.guidance.iter().map(|g| (g.id.to_string(), g.text())).collect()
 }
 
 fn fires(query: &str, id: &str) -> bool {
@@ -148,7 +148,7 @@ fn no_pick_says_which_ask_rules_the_offers_out() {
     let g = a.guidance.iter().find(|g| g.id == "nomeet").expect("the budget note");
     assert_eq!(g.msg.key, "g.note.overbudget");
     let cheapest = a.offers.iter().filter(|o| o.fits).map(|o| o.usd_per_month).fold(f64::MAX, f64::min);
-    assert!(cheapest > 500.0 && g.text.contains(&format!("${cheapest:.0}")), "{}: cheapest {cheapest}", g.text);
+    assert!(cheapest > 500.0 && g.text().contains(&format!("${cheapest:.0}")), "{}: cheapest {cheapest}", g.text());
     assert!(!fires("model=llama-3.1-70b&maxusd=500", "nofit"), "told that nothing holds a job that fits");
     // A speed floor nobody reaches is named as the ask.
     assert!(text("model=llama-3.1-8b&mintps=500", "nomeet").contains("mintps"));

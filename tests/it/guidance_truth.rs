@@ -134,7 +134,7 @@ fn check(q: &str, a: &Answer) -> Result<(), TestCaseError> {
             }
             ("kv-share", _) => {
                 prop_assert!(
-                    !g.text.contains("FP8 KV") || !matches!(a.kv_format.as_str(), "fp8" | "int8" | "q4_0" | "q8_0"),
+                    !g.text().contains("FP8 KV") || !matches!(a.kv_format.as_str(), "fp8" | "int8" | "q4_0" | "q8_0"),
                     "{q}: suggests FP8 KV on a {} cache",
                     a.kv_format
                 );

@@ -47,7 +47,7 @@ fn thirty_short_image_jobs_pick_serverless() {
     assert!(lambda.usd_per_job > pick.usd_per_job, "{:?} vs {:?}", lambda.usd_per_job, pick.usd_per_job);
     let g = a.guidance.iter().find(|g| g.id == "serverless").expect("serverless guidance");
     assert_eq!(g.msg.key, "g.serverless.pick");
-    assert!(g.text.contains(&*pick.id), "{}", g.text);
+    assert!(g.text().contains(&*pick.id), "{}", g.text());
 }
 
 #[test]
@@ -111,7 +111,7 @@ proptest! {
             prices: price.map(|p| vec![(o.id.to_string(), p)]).unwrap_or_default(),
             ..Config::default()
         };
-        let b = bill(&cfg, c, o, instances, None, startup_s(weights_gb * 1e9), 0.0);
+        let b = bill(&cfg, c, o, c.provider(&o.provider), instances, None, startup_s(weights_gb * 1e9), 0.0);
         prop_assert!(b.cold_start.is_some());
         prop_assert!(b.compute_month >= 730.0 * b.usd_per_hour * (1.0 - 1e-12), "{}: {} < 730 × {}", o.id, b.compute_month, b.usd_per_hour);
     }

@@ -80,7 +80,7 @@ fn the_hugging_face_trainer_without_zero3_cannot_hold_70b_on_80gb_cards_and_says
     let a = evaluate(&cfg, Vec::new(), catalog, common::today());
     assert!(a.offers.iter().all(|o| !o.fits), "nothing fits");
     let note = a.guidance.iter().find(|g| g.id == "nofit").expect("a note on what to change");
-    let text = &note.text;
+    let text = &note.text();
     for change in ["method=lora", "zero=3", "trainer=megatron"] {
         assert!(text.contains(change), "{change} missing from: {text}");
     }

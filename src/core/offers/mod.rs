@@ -8,10 +8,10 @@
 
 use super::answer::{OfferResult, Range};
 use super::billing;
-use super::catalog::{Catalog, Gpu, Offer, STALE_AFTER_DAYS};
+use super::catalog::{Catalog, Gpu, Offer, Provider, STALE_AFTER_DAYS};
 use super::config::{Batch, Commit, Config, Currency, Engine, Task, Usage};
 use super::date::Date;
-use super::messages::Msg;
+use super::messages::{Arg, Msg};
 use super::plan::{FnvMap, OfferPlan, Output, Planner};
 use super::units::GIB;
 use super::units::HOURS_PER_MONTH;
@@ -30,11 +30,19 @@ pub fn evaluate(cfg: &Config, catalog: &Catalog, today: Date, planner: &mut Plan
     let named = |g: &&Gpu| cfg.gpu.as_ref().is_none_or(|id| **id == g.id);
     gpus.reserve(catalog.gpus.len());
     gpus.extend(catalog.gpus.iter().filter(named).map(|g| (g.id.as_str(), g)));
-    let mut dates = Dates { today, texts: Vec::new() };
+    let mut dates = Dates { today, seen: Vec::new() };
+    // The catalog lists each provider's offers together: its entry is
+    // looked up once per run of them.
+    let mut provider: Option<(&str, Option<&Provider>)> = None;
     for o in catalog.offers.iter().filter(|o| passes_filters(cfg, o)) {
         if let Some(gpu) = gpus.get(&*o.gpu).copied() {
             let plan = planner.offer(gpu, o);
-            out.push(priced(cfg, catalog, o, plan, &mut dates));
+            let p = match provider {
+                Some((id, p)) if id == &*o.provider => p,
+                _ => catalog.provider(&o.provider),
+            };
+            provider = Some((&o.provider, p));
+            out.push(priced(cfg, catalog, o, p, plan, &mut dates));
         }
     }
     let unit = planner.unit();
@@ -58,10 +66,10 @@ fn job_hours(cfg: &Config, p: &OfferPlan) -> Option<f64> {
 
 /// One offer with its plan: the bill for the instances the plan rents and
 /// the work asked for, the cost of the unit the task produces, the reasons.
-fn priced(cfg: &Config, catalog: &Catalog, o: &Offer, p: OfferPlan, dates: &mut Dates) -> OfferResult {
+fn priced(cfg: &Config, catalog: &Catalog, o: &Offer, provider: Option<&Provider>, p: OfferPlan, dates: &mut Dates) -> OfferResult {
     let jobs_usage = matches!(cfg.usage(), Usage::Jobs | Usage::Once);
     let hours = if jobs_usage { job_hours(cfg, &p) } else { p.job_hours };
-    let b = billing::bill(cfg, catalog, o, p.instances, hours, p.startup_s, p.store_gb);
+    let b = billing::bill(cfg, catalog, o, provider, p.instances, hours, p.startup_s, p.store_gb);
     let fits = p.fits;
     let busy_h = b.hours.busy_per_month;
     // Work produced per month: the work asked for, else the plan's rate
@@ -205,45 +213,53 @@ pub fn crashes_when_short(cfg: &Config) -> bool {
     cfg.task != Task::Serve || matches!(cfg.engine, Engine::LlamaCpp | Engine::Hf)
 }
 
-/// Today, and the offers' price dates as text: many offers share a date,
-/// so each is formatted once per evaluation.
+/// Today, and for each offer price date seen, whether it is stale and its
+/// text: many offers share a date, so each is judged and formatted once
+/// per evaluation.
 struct Dates {
     today: Date,
-    texts: Vec<(Date, String)>,
+    seen: Vec<(Date, Option<String>)>,
 }
 
 impl Dates {
-    fn text(&mut self, d: Date) -> String {
-        if let Some((_, t)) = self.texts.iter().find(|(x, _)| *x == d) {
+    /// The date as text when a price of that date is stale ([`STALE_AFTER_DAYS`]).
+    fn stale(&mut self, d: Date) -> Option<String> {
+        if let Some((_, t)) = self.seen.iter().find(|(x, _)| *x == d) {
             return t.clone();
         }
-        let t = d.to_string();
-        self.texts.push((d, t.clone()));
+        let t = (d.days_until(self.today) > STALE_AFTER_DAYS).then(|| d.to_string());
+        self.seen.push((d, t.clone()));
         t
     }
 }
 
 /// The one-line reasons every offer carries — fits (with headroom, and whether on a thin margin) or not,
 /// spot, a possibly stale price — and whether the price is stale.
+/// (Each message's placeholders are allocated at their size in one go:
+/// this runs for every offer on every input change.)
 #[allow(clippy::too_many_arguments)]
 fn offer_reasons(cfg: &Config, o: &Offer, dates: &mut Dates, gpus: u32, need: f64, usable: f64, (fits, thin): (bool, bool), spot: bool) -> (Vec<Msg>, bool) {
-    let mut msgs = Vec::new();
+    let mut msgs = Vec::with_capacity(4);
     if fits {
-        msgs.push(Msg::new("reason.fits").num("headroom", (usable - need).max(0.0) / GIB, 1).num("gpus", f64::from(gpus), 0));
+        msgs.push(Msg {
+            key: "reason.fits",
+            args: vec![("headroom", Arg::Fixed((usable - need).max(0.0) / GIB, 1)), ("gpus", Arg::Fixed(f64::from(gpus), 0))],
+        });
         if thin {
             msgs.push(Msg::new("reason.thin"));
         }
     } else {
-        msgs.push(Msg::new("reason.nofit").num("need", need / GIB, 1).num("have", usable / GIB, 1));
+        msgs.push(Msg { key: "reason.nofit", args: vec![("need", Arg::Fixed(need / GIB, 1)), ("have", Arg::Fixed(usable / GIB, 1))] });
     }
     if spot {
-        msgs.push(Msg::new("reason.spot").num("restart", cfg.restart_pct, 0));
+        msgs.push(Msg { key: "reason.spot", args: vec![("restart", Arg::Fixed(cfg.restart_pct, 0))] });
     }
-    let stale = o.as_of.days_until(dates.today) > STALE_AFTER_DAYS;
-    if stale {
-        msgs.push(Msg::new("reason.stale").arg("date", dates.text(o.as_of)));
+    let stale = dates.stale(o.as_of);
+    let is_stale = stale.is_some();
+    if let Some(date) = stale {
+        msgs.push(Msg { key: "reason.stale", args: vec![("date", Arg::Text(date))] });
     }
-    (msgs, stale)
+    (msgs, is_stale)
 }
 
 /// Orders the offers: those that meet everything first, and among them
@@ -262,15 +278,14 @@ fn rank(out: Vec<OfferResult>, objective: Objective, cost: Objective) -> Vec<Off
     // The tier: 0 meets on a current price in reach, 1 meets otherwise, 2 the rest.
     let tier = |r: &OfferResult| if !r.meets { 2u8 } else { u8::from(r.stale || r.foreign || r.thin) };
     let keys: Vec<(u8, f64, f64, f64)> = out.iter().map(|r| (tier(r), objective.key(r), cost.key(r), r.usd_per_month)).collect();
+    // The same keys as integers that order as `f64::total_cmp` does, worked
+    // out once rather than in every comparison.
+    let sort_keys: Vec<(u8, i64, i64, i64)> = keys.iter().map(|k| (k.0, total_order(k.1), total_order(k.2), total_order(k.3))).collect();
     let mut order: Vec<usize> = (0..out.len()).collect();
     // Ids are unique, so the order is total and a stable sort gives the same.
-    super::order::sort_indices(&mut order, &|i, j| {
-        let (Some(a), Some(b)) = (keys.get(i), keys.get(j)) else { return i.cmp(&j) };
-        a.0.cmp(&b.0)
-            .then(a.1.total_cmp(&b.1))
-            .then(a.2.total_cmp(&b.2))
-            .then(a.3.total_cmp(&b.3))
-            .then_with(|| out.get(i).map(|r| &r.id).cmp(&out.get(j).map(|r| &r.id)))
+    super::order::sort_indices(&mut order, &|i, j| match (sort_keys.get(i), sort_keys.get(j)) {
+        (Some(a), Some(b)) => a.cmp(b).then_with(|| out.get(i).map(|r| &r.id).cmp(&out.get(j).map(|r| &r.id))),
+        _ => i.cmp(&j),
     });
     if !objective.is_cost() {
         // Runs of offers within 5 % of the run's best on the objective are
@@ -286,14 +301,74 @@ fn rank(out: Vec<OfferResult>, objective: Objective, cost: Objective) -> Vec<Off
                 None => start + 1,
             };
             if let Some(run) = order.get_mut(start..end) {
-                super::order::sort_indices(run, &|i, j| {
-                    let (Some(a), Some(b)) = (keys.get(i), keys.get(j)) else { return i.cmp(&j) };
-                    a.2.total_cmp(&b.2).then(a.3.total_cmp(&b.3))
+                super::order::sort_indices(run, &|i, j| match (sort_keys.get(i), sort_keys.get(j)) {
+                    (Some(a), Some(b)) => (a.2, a.3).cmp(&(b.2, b.3)),
+                    _ => i.cmp(&j),
                 });
             }
             start = end;
         }
     }
-    let mut slots: Vec<Option<OfferResult>> = out.into_iter().map(Some).collect();
-    order.into_iter().filter_map(|i| slots.get_mut(i).and_then(Option::take)).collect()
+    in_order(out, order)
+}
+
+/// An integer that orders as [`f64::total_cmp`] orders its float (the
+/// same bit flip the standard library makes: negative values' magnitude
+/// bits inverted).
+fn total_order(x: f64) -> i64 {
+    let bits = x.to_bits() as i64;
+    bits ^ ((((bits >> 63) as u64) >> 1) as i64)
+}
+
+/// The results in `order` (position k takes the result at `order[k]`),
+/// rearranged in place by swaps along each cycle of the permutation:
+/// results are large, and each is moved once or twice instead of into a
+/// list of slots and out again.
+fn in_order<T>(mut out: Vec<T>, mut order: Vec<usize>) -> Vec<T> {
+    for start in 0..order.len() {
+        let mut k = start;
+        // A visited position is marked by pointing at itself.
+        while let Some(next) = order.get_mut(k).map(|p| std::mem::replace(p, k)) {
+            if next == start || next == k {
+                break;
+            }
+            out.swap(k, next);
+            k = next;
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{in_order, total_order};
+
+    #[test]
+    fn total_order_orders_as_total_cmp() {
+        let xs = [f64::NEG_INFINITY, -1e300, -2.5, -0.0, 0.0, 1e-310, 0.5, 3.0, 1e300, f64::INFINITY, f64::NAN, -f64::NAN, f64::MAX, f64::MIN];
+        for a in xs {
+            for b in xs {
+                assert_eq!(total_order(a).cmp(&total_order(b)), a.total_cmp(&b), "{a} {b}");
+            }
+        }
+    }
+
+    #[test]
+    fn in_order_takes_each_position_from_its_index() {
+        // Every permutation of five items: position k holds item order[k].
+        let mut order: Vec<usize> = (0..5).collect();
+        let mut seen = 0;
+        loop {
+            let items: Vec<String> = (0..5).map(|i| format!("r{i}")).collect();
+            let want: Vec<String> = order.iter().map(|&i| format!("r{i}")).collect();
+            assert_eq!(in_order(items, order.clone()), want, "{order:?}");
+            seen += 1;
+            // The next permutation in lexicographic order.
+            let Some(i) = (0..4).rev().find(|&i| order[i] < order[i + 1]) else { break };
+            let j = (i + 1..5).rev().find(|&j| order[j] > order[i]).unwrap();
+            order.swap(i, j);
+            order[i + 1..].reverse();
+        }
+        assert_eq!(seen, 120);
+    }
 }

@@ -14,8 +14,9 @@ pub mod train;
 
 use super::answer::{Answers, GpuResult, MemoryJson, OfferResult, Speeds};
 use super::catalog::gpus::Arch;
-use super::catalog::support::Kind;
-use super::catalog::{Catalog, Gpu, Offer, Support};
+use super::catalog::support::{table_format, Kind};
+use super::catalog::{Catalog, Gpu, Offer, Support, SupportRow};
+use super::config::Engine;
 use super::config::Task;
 use super::estimate::ranges::Confidence;
 use super::estimate::serve::ServeJob;
@@ -99,12 +100,46 @@ pub struct OfferPlan {
     pub extra_reasons: Vec<Msg>,
 }
 
+/// The support matrix's rows of one engine (`static/support.csv`), by
+/// kind, picked once per plan: a lookup then reads that engine's few dozen
+/// rows instead of the whole table, with the same most-specific-row rule
+/// as [`Catalog::support`].
+pub struct EngineSupport<'c> {
+    pub engine: Engine,
+    weights: Vec<&'c SupportRow>,
+    kv: Vec<&'c SupportRow>,
+}
+
+impl<'c> EngineSupport<'c> {
+    pub fn new(catalog: &'c Catalog, engine: Engine) -> EngineSupport<'c> {
+        let mut s = EngineSupport { engine, weights: Vec::new(), kv: Vec::new() };
+        for r in catalog.support.iter().filter(|r| r.engine == engine) {
+            match r.kind {
+                Kind::Weights => s.weights.push(r),
+                Kind::Kv => s.kv.push(r),
+            }
+        }
+        s
+    }
+
+    /// [`Catalog::support`] for this engine.
+    pub fn get(&self, arch: &str, kind: Kind, format: &str) -> Support {
+        let rows = match kind {
+            Kind::Weights => &self.weights,
+            Kind::Kv => &self.kv,
+        };
+        let format = table_format(kind, format);
+        rows.iter().filter(|r| r.matches(self.engine, arch, kind, format)).max_by_key(|r| r.specificity()).map_or(Support::Unsupported, |r| r.support)
+    }
+}
+
 /// What the engine does with a format on a GPU, by the support matrix
 /// (`static/support.csv`): the reason when it cannot run it at all.
 /// A 16-bit model the engine cannot run in bf16 (Volta, Turing) runs in
 /// fp16, as `--dtype half` does: same bytes, so it is not refused.
-pub fn unsupported(catalog: &Catalog, engine: super::config::Engine, gpu: &Gpu, kind: Kind, format: &str) -> Option<Msg> {
-    let runs = |f: &str| catalog.support(engine.as_str(), gpu.arch.as_str(), kind, f) != Support::Unsupported;
+pub fn unsupported(support: &EngineSupport<'_>, gpu: &Gpu, kind: Kind, format: &str) -> Option<Msg> {
+    let runs = |f: &str| support.get(gpu.arch.as_str(), kind, f) != Support::Unsupported;
+    let engine = support.engine;
     (!(runs(format) || format == "bf16" && runs("fp16")))
         .then(|| Msg::new("reason.unsupported").arg("engine", engine.as_str()).arg("format", format.to_string()).arg("arch", gpu.arch.as_str()))
 }

@@ -17,7 +17,7 @@ use super::super::precision::Compute;
 use super::super::units::GIB;
 use super::load::little;
 use super::serve_speeds::{confidence, serve_speeds, OnGpu};
-use super::{unsupported, FnvMap, OfferPlan, Output, PerArch};
+use super::{unsupported, EngineSupport, FnvMap, OfferPlan, Output, PerArch};
 
 /// Plans for one serving configuration, with the per-shape cache offers share.
 pub struct ServePlanner<'r> {
@@ -27,6 +27,8 @@ pub struct ServePlanner<'r> {
     /// Per GPU type: the job as run there, the figures its shapes share
     /// and the plan of each shape (GPUs per instance, several instances).
     on_gpu: FnvMap<Arc<str>, OnGpu<'r>>,
+    /// The engine's support-matrix rows, picked when first read.
+    matrix: std::cell::OnceCell<EngineSupport<'r>>,
     support: PerArch<(bool, Option<Msg>)>,
 }
 
@@ -40,19 +42,19 @@ fn user_batch(cfg: &Config) -> f64 {
 
 impl<'r> ServePlanner<'r> {
     pub fn new(job: ServeJob<'r>, cfg: &'r Config, catalog: &'r Catalog) -> ServePlanner<'r> {
-        ServePlanner { job, cfg, catalog, on_gpu: FnvMap::default(), support: PerArch::default() }
+        ServePlanner { job, cfg, catalog, on_gpu: FnvMap::default(), matrix: std::cell::OnceCell::new(), support: PerArch::default() }
     }
 
     /// (weights only stored in their format, why unsupported) on a GPU's architecture.
     fn support_on(&self, gpu: &Gpu) -> (bool, Option<Msg>) {
         self.support.on(gpu.arch, || {
-            let e = self.cfg.engine;
-            let weights = self.catalog.support(e.as_str(), gpu.arch.as_str(), Kind::Weights, self.job.format.id);
+            let m = self.matrix.get_or_init(|| EngineSupport::new(self.catalog, self.cfg.engine));
+            let weights = m.get(gpu.arch.as_str(), Kind::Weights, self.job.format.id);
             // (A format the matrix runs needs no second look; one it does not may still run as fp16.)
             let why = (weights == Support::Unsupported)
-                .then(|| unsupported(self.catalog, e, gpu, Kind::Weights, self.job.format.id))
+                .then(|| unsupported(m, gpu, Kind::Weights, self.job.format.id))
                 .flatten()
-                .or_else(|| unsupported(self.catalog, e, gpu, Kind::Kv, &self.cfg.kv));
+                .or_else(|| unsupported(m, gpu, Kind::Kv, &self.cfg.kv));
             (weights == Support::WeightOnly, why)
         })
     }
@@ -251,11 +253,14 @@ impl<'r> ServePlanner<'r> {
                             // Requests a second (each of the same length): prefill and decode.
                             busy * b / on.speed(gpu, plan, b).request_latency_s.max(1e-9)
                         };
+                        // (The single-sequence speed only where a first-token
+                        // limit or a speed goal reads it.)
+                        let speed_goal = matches!(cfg.sort, Sort::Speed | Sort::Latency);
                         let rank = |k: u32| {
                             let plan = Plan::in_node(e, k, 1);
-                            let speed = on.speed(gpu, plan, 1.0);
-                            let late = cfg.maxttft.is_some_and(|m| speed.time_to_first_token_s > m);
-                            let goal = if matches!(cfg.sort, Sort::Speed | Sort::Latency) { speed.request_latency_s } else { 0.0 };
+                            let speed = (cfg.maxttft.is_some() || speed_goal).then(|| on.speed(gpu, plan, 1.0));
+                            let late = speed.is_some_and(|s| cfg.maxttft.is_some_and(|m| s.time_to_first_token_s > m));
+                            let goal = speed.filter(|_| speed_goal).map_or(0.0, |s| s.request_latency_s);
                             (late, goal, instances_for(k), box_rate(k))
                         };
                         // A larger group must serve 5 % more to be worth it.

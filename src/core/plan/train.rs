@@ -13,7 +13,7 @@ use super::super::estimate::ranges::Confidence;
 use super::super::estimate::train::{mfu, Layout, TrainJob, PP_DEGREES, TP_DEGREES};
 use super::super::estimate::{engine, ranges};
 use super::super::messages::Msg;
-use super::{unsupported, OfferPlan, Output};
+use super::{unsupported, EngineSupport, OfferPlan, Output};
 
 /// Usable share of a GPU's memory for training (the allocator's slack).
 const USABLE: f64 = 0.95;
@@ -367,11 +367,13 @@ pub struct TrainPlanner<'r> {
     cfg: &'r Config,
     catalog: &'r Catalog,
     cache: FitCache,
+    /// The support matrix's transformers rows, picked when first read.
+    matrix: std::cell::OnceCell<EngineSupport<'r>>,
 }
 
 impl<'r> TrainPlanner<'r> {
     pub fn new(job: TrainJob<'r>, cfg: &'r Config, catalog: &'r Catalog) -> TrainPlanner<'r> {
-        TrainPlanner { job, cfg, catalog, cache: FitCache::default() }
+        TrainPlanner { job, cfg, catalog, cache: FitCache::default(), matrix: std::cell::OnceCell::new() }
     }
 
     /// Why a quantized base (NF4, FP8, INT4…) cannot be trained on a GPU:
@@ -383,7 +385,7 @@ impl<'r> TrainPlanner<'r> {
         if matches!(f, "bf16" | "fp16" | "fp32") {
             return None;
         }
-        unsupported(self.catalog, Engine::Hf, gpu, Kind::Weights, f)
+        unsupported(self.matrix.get_or_init(|| EngineSupport::new(self.catalog, Engine::Hf)), gpu, Kind::Weights, f)
     }
 
     pub fn results(&mut self, gpus: &[&Gpu]) -> Vec<GpuResult> {

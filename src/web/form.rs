@@ -115,7 +115,8 @@ fn text(cfg: &Config, key: &str) -> String {
         "params" => opt(cfg.custom.params_b),
         "res" => cfg.res.map(|(w, h)| format!("{w}x{h}")).unwrap_or_default(),
         "mb" => cfg.mb.to_string(),
-        "gbs" => int(cfg.gbs),
+        // The global batch in effect (pre-training's default shows; blank = none).
+        "gbs" => int(cfg.global_batch()),
         "jobmin" => link::fmt_num(cfg.jobmin),
         "tokens" => opt(cfg.tokens),
         "epochs" => link::fmt_num(cfg.epochs),

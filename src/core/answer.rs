@@ -279,9 +279,9 @@ fn english<S: serde::Serializer>(msgs: &[Msg], s: S) -> Result<S::Ok, S::Error> 
     s.collect_seq(msgs.iter().map(|m| m.render(Lang::En)))
 }
 
-/// English text of reasons (the CLI's report).
-pub fn reasons_en(msgs: &[Msg]) -> String {
-    msgs.iter().map(|m| m.render(Lang::En)).collect::<Vec<_>>().join("; ")
+/// The text of reasons in a language, joined (the CLI's report).
+pub fn reasons(msgs: &[Msg], lang: Lang) -> String {
+    msgs.iter().map(|m| m.render(lang)).collect::<Vec<_>>().join("; ")
 }
 
 /// One change to the link and what it would give: the pick's value on the

@@ -107,9 +107,8 @@ pub fn text_in(a: &Answer, lang: Lang) -> String {
         })
     };
     if let Some(rec) = &a.recommendation {
-        let reasons = |msgs: &[super::messages::Msg]| msgs.iter().map(|m| m.render(lang)).collect::<Vec<_>>().join("; ");
-        let heading = if lang == Lang::En { "Recommendation" } else { ui("ui.recommendation", lang) };
-        let _ = writeln!(s, "\n{heading}: {}{} — {}", rec.pick.offer, layout(&rec.pick.offer), reasons(&rec.pick.reason_msgs));
+        let reasons = |msgs| super::answer::reasons(msgs, lang);
+        let _ = writeln!(s, "\n{}: {}{} — {}", ui("ui.recommendation", lang), rec.pick.offer, layout(&rec.pick.offer), reasons(&rec.pick.reason_msgs));
         for alt in &rec.alternatives {
             let _ = writeln!(s, "  {}: {}{} — {}", alt.why, alt.offer, layout(&alt.offer), reasons(&alt.reason_msgs));
         }
@@ -158,7 +157,7 @@ pub fn text_in(a: &Answer, lang: Lang) -> String {
     if let Some(r) = converted {
         let _ = writeln!(s, "  {} converted at {}", super::money::CONVERTED_MARK, super::money::Display::rate_text(&r));
     }
-    let _ = writeln!(s, "\n{}:", if lang == Lang::En { "Guidance" } else { ui("ui.guidance", lang) });
+    let _ = writeln!(s, "\n{}:", ui("ui.guidance", lang));
     for g in &a.guidance {
         let text = g.msg.render(lang);
         match &g.title_msg {

@@ -6,7 +6,7 @@
 
 use super::super::super::config::{Checkpointing, Method, Task};
 use super::super::Launch;
-use super::{layout, torchrun_flags, Command};
+use super::{accumulation, layout, torchrun_flags, Command};
 
 pub(super) fn train(l: &Launch, c: &mut Command) {
     let cfg = &l.cfg;
@@ -37,8 +37,8 @@ pub(super) fn train(l: &Launch, c: &mut Command) {
     }
     // A rank's batch runs as the pipeline's micro-batches; more of them
     // per optimizer step are gradient accumulation to the global batch.
-    let rounds = m / (lay.micro_batches() as u32).max(1);
-    c.flag("--training.local_batch_size", &(u64::from(mb) * u64::from(m / rounds.max(1))));
+    let rounds = accumulation(l);
+    c.flag("--training.local_batch_size", &(u64::from(mb) * u64::from(m / rounds)));
     if rounds > 1 {
         c.flag("--training.global_batch_size", &(u64::from(mb) * u64::from(m) * u64::from(lay.dp)));
     }

@@ -33,3 +33,5 @@ step "4/4 release build of the page, then end-to-end tests"
 trunk build --release
 bash scripts/size.sh
 cargo test --locked -p whichgpu-e2e --test browser --test csp
+# Timings last, alone: no other test browser shares the cores.
+cargo test --locked -p whichgpu-e2e --test timing -- --nocapture

@@ -199,37 +199,7 @@ async fn page_end_to_end() {
     }
     assert!(height > 100.0, "no height message from the embedded page");
 
-    // Browser timings (reported, not asserted: machines are noisy).
-    c.goto(&format!("{base}?lang=en")).await.expect("goto");
-    wait_for(&c, "[data-testid=recommendation]").await;
-    let m = c
-        .execute_async(
-            "const done = arguments[arguments.length - 1];
-             const nav = performance.getEntriesByType('navigation')[0];
-             const first = window.__whichgpu_first_render_ms;
-             const el = document.querySelector('#in-in');
-             const times = [];
-             const evals = [];
-             const sched = [], build = [], commit = [], url = [];
-             let i = 0;
-             function step() {
-               if (i >= 40) { times.sort((a,b)=>a-b); evals.sort((a,b)=>a-b);
-                 [sched, build, commit, url].forEach(a => a.sort((x,y)=>x-y));
-                 done({first_result_ms: first, full_render_ms: window.__whichgpu_full_render_ms, dom_update_ms_median: times[20], eval_ms_median: evals[20], schedule_ms_median: sched[20], build_ms_median: build[20], commit_ms_median: commit[20], url_update_ms_median: url[20], heap_bytes: window.__whichgpu_heap_bytes}); return; }
-               const t0 = performance.now();
-               el.value = String(1000 + 100 * (i++));
-               el.dispatchEvent(new Event('change'));
-               const wait = () => { if (window.__whichgpu_render_ms > t0) { times.push(window.__whichgpu_render_ms - t0); evals.push(window.__whichgpu_eval_ms);
-                 sched.push(window.__whichgpu_app_ms - t0); build.push(window.__whichgpu_view_ms - window.__whichgpu_app_ms); commit.push(window.__whichgpu_render_ms - window.__whichgpu_view_ms); url.push(window.__whichgpu_url_ms); step(); } else setTimeout(wait, 0); };
-               wait();
-             }
-             step();",
-            vec![],
-        )
-        .await
-        .expect("timings");
-    println!("browser timings: {m}");
-    std::fs::write(shot_dir().join("timings.json"), m.to_string()).expect("write timings");
+    // Browser timings: tests/timing.rs, its own binary, run alone.
 
     // Screenshots of the default page: both languages, both themes.
     for (lang, theme) in [("en", "light"), ("zh", "light"), ("en", "dark"), ("zh", "dark")] {

@@ -1,0 +1,93 @@
+//! Browser timings of the release page, reported and not asserted (machines
+//! are noisy). This is its own test binary so that cargo runs it after the
+//! other browser tests, with no second Chromium beside it: the figures then
+//! say what one reader's browser does, not what two test browsers sharing
+//! this machine's cores do. Writes `tests/e2e/screenshots/timings.json`.
+
+mod common;
+
+use std::time::Duration;
+
+use common::{browser, dist, root, serve, wait_for};
+
+/// Page loads whose first-result times are kept (after one warm-up load).
+const LOADS: usize = 7;
+/// Input changes per run; the medians are taken over all of them.
+const CHANGES: usize = 40;
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.retain(|x| x.is_finite());
+    v.sort_by(f64::total_cmp);
+    v.get(v.len() / 2).copied().unwrap_or(f64::NAN)
+}
+
+fn load_average() -> String {
+    std::fs::read_to_string("/proc/loadavg").unwrap_or_default().split_whitespace().take(3).collect::<Vec<_>>().join(" ")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn browser_timings() {
+    let port = serve(dist());
+    let base = format!("http://127.0.0.1:{port}/?lang=en");
+    let (c, _driver) = browser(1280, 900).await;
+    let load_before = load_average();
+
+    // First result: one warm-up load (the browser's cache is then as a
+    // returning reader's), then the median of LOADS loads.
+    let mut first = Vec::new();
+    for i in 0..=LOADS {
+        c.goto(&base).await.expect("goto");
+        wait_for(&c, "[data-testid=recommendation]").await;
+        let v = c.execute("return window.__whichgpu_first_render_ms", vec![]).await.expect("first render");
+        if i > 0 {
+            first.push(v.as_f64().expect("first render ms"));
+        }
+    }
+    tokio::time::sleep(Duration::from_millis(300)).await;
+
+    // Input to updated DOM: CHANGES edits of the input-token field, each
+    // timed from the change event to the page's own render mark.
+    let m = c
+        .execute_async(
+            "const done = arguments[arguments.length - 1];
+             const n = arguments[0];
+             const el = document.querySelector('#in-in');
+             const dom = [], evals = [], build = [], commit = [];
+             let i = 0;
+             function step() {
+               if (i >= n) { done({dom, evals, build, commit}); return; }
+               const t0 = performance.now();
+               el.value = String(1000 + 100 * (i++));
+               el.dispatchEvent(new Event('change'));
+               const wait = () => { if (window.__whichgpu_render_ms > t0) { dom.push(window.__whichgpu_render_ms - t0); evals.push(window.__whichgpu_eval_ms); build.push(window.__whichgpu_view_ms - window.__whichgpu_app_ms); commit.push(window.__whichgpu_render_ms - window.__whichgpu_view_ms); step(); } else setTimeout(wait, 0); };
+               wait();
+             }
+             step();",
+            vec![serde_json::json!(CHANGES)],
+        )
+        .await
+        .expect("timings");
+    let column = |k: &str| -> Vec<f64> { m[k].as_array().expect("array").iter().filter_map(|v| v.as_f64()).collect() };
+    let dom = column("dom");
+    let evals = column("evals");
+    assert_eq!(dom.len(), CHANGES, "every change rendered");
+    let heap = c.execute("return window.__whichgpu_heap_bytes", vec![]).await.expect("heap");
+    let out = serde_json::json!({
+        "first_result_ms_median": median(first.clone()),
+        "first_result_ms": first,
+        "dom_update_ms_median": median(dom),
+        "eval_ms_median": median(evals),
+        "view_build_ms_median": median(column("build")),
+        "dom_commit_ms_median": median(column("commit")),
+        "loads": LOADS,
+        "changes": CHANGES,
+        "heap_bytes": heap,
+        "load_average_before": load_before,
+        "load_average_after": load_average(),
+    });
+    println!("browser timings: {out}");
+    let d = root().join("tests/e2e/screenshots");
+    std::fs::create_dir_all(&d).expect("screenshots dir");
+    std::fs::write(d.join("timings.json"), out.to_string()).expect("write timings");
+    let _ = c.close().await;
+}

@@ -244,7 +244,7 @@ pub const MESSAGES: &[(&str, &str, &str)] = &[
     ("expect.region", "a region name", "区域名称"),
     ("notice.model_task", "`{model}` is not a model for task `{task}` (it is for: {tasks})", "`{model}` 不是任务 `{task}` 的模型（它适用于：{tasks}）"),
     ("notice.model_near", "unknown model `{model}`; did you mean `{near}`?", "未知模型 `{model}`；是否要找 `{near}`？"),
-    ("notice.model_unknown", "unknown model `{model}`", "未知模型 `{model}`"),
+    ("notice.model_unknown", "unknown model `{model}`: choose a catalog model, or import its config.json (`model=custom`)", "未知模型 `{model}`：请选择目录中的模型，或导入它的 config.json（`model=custom`）"),
     ("notice.gpu_unknown", "unknown GPU `{gpu}`; showing every GPU", "未知 GPU `{gpu}`；显示所有 GPU"),
     ("notice.cat_old", "this link was made with the catalog of {date}; prices have changed since (now {now})", "此链接基于 {date} 的目录生成；此后价格已有变化（当前为 {now}）"),
     ("notice.provider_unknown", "unknown provider `{providers}`; ignored", "未知云厂商 `{providers}`；已忽略"),

@@ -99,3 +99,32 @@ fn a_mistyped_model_id_names_the_id_it_resembles() {
     let note = a.notices.iter().find(|n| n.key == "model").expect("a model notice");
     assert!(!note.message.contains("did you mean"), "{}", note.message);
 }
+
+/// A hub name (organisation, capitals, a suffix such as `-Instruct`) names
+/// the catalog id it extends: the most specific one, never one of another
+/// size or version (`Llama-3.1-70B-Instruct` is not `llama-3.3-70b`).
+#[test]
+fn a_hub_name_names_the_catalog_id_it_extends() {
+    let catalog = common::catalog();
+    let ids: Vec<&str> = catalog.models.iter().map(|m| m.id.as_str()).chain(catalog.media.iter().map(|m| m.id.as_str())).collect();
+    for m in &ids {
+        let hub = format!("Org/{}-Instruct", m.to_ascii_uppercase());
+        let a = evaluate_query(&format!("model={hub}"), catalog, common::today());
+        let note = a.notices.iter().find(|n| n.key == "model").unwrap_or_else(|| panic!("{hub}: no model notice"));
+        let named = note.message.rsplit_once("did you mean `").map(|(_, r)| r.trim_end_matches("`?")).unwrap_or_else(|| panic!("{hub}: {}", note.message));
+        let named: Vec<&str> = named.split("`, `").collect();
+        assert!(named.contains(m), "{hub}: {}", note.message);
+        // No id of another size is named.
+        let size = |id: &str| {
+            id.split(['-', '.'])
+                .filter(|w| w.ends_with('b') && w.len() > 1 && w[..w.len() - 1].bytes().all(|b| b.is_ascii_digit() || b == b'x'))
+                .map(str::to_string)
+                .collect::<Vec<_>>()
+        };
+        assert!(named.iter().all(|n| size(n) == size(m)), "{hub}: {}", note.message);
+    }
+    // The exact id under a hub name is taken as it is.
+    let a = evaluate_query("model=Qwen/Qwen2.5-7B", catalog, common::today());
+    assert!(a.notices.is_empty(), "{:?}", a.notices);
+    assert_eq!(a.model, "qwen2.5-7b");
+}

@@ -7,10 +7,12 @@ use super::date::Date;
 use super::messages::Msg;
 pub use super::notice::{Notice, NoticeKind};
 use super::precision;
-use super::table::{clip, is_id};
+use super::table::clip;
 
 mod arch;
+mod values;
 pub use arch::KEYS as ARCH_KEYS;
+use values::*;
 
 pub const FORMAT_VERSION: u32 = 1;
 
@@ -29,86 +31,6 @@ pub const KEYS: &[&str] = &[
     "lang", "embed", "theme",
 ];
 
-/// Decodes `%XX` and `+`; invalid escapes are kept literally.
-fn percent_decode(s: &str) -> String {
-    let bytes = s.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        match bytes.get(i) {
-            Some(b'+') => out.push(b' '),
-            Some(b'%') => {
-                let hex = bytes.get(i + 1..i + 3).and_then(|h| std::str::from_utf8(h).ok()).and_then(|h| u8::from_str_radix(h, 16).ok());
-                match hex {
-                    Some(v) => {
-                        out.push(v);
-                        i += 2;
-                    }
-                    None => out.push(b'%'),
-                }
-            }
-            Some(&b) => out.push(b),
-            None => break,
-        }
-        i += 1;
-    }
-    String::from_utf8_lossy(&out).into_owned()
-}
-
-fn percent_encode(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for b in s.bytes() {
-        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~' | b',' | b':') {
-            out.push(char::from(b));
-        } else {
-            out.push_str(&format!("%{b:02X}"));
-        }
-    }
-    out
-}
-
-#[inline(never)]
-fn num(value: &str, key: &str, min: f64, max: f64) -> Result<f64, Notice> {
-    match value.trim().parse::<f64>() {
-        Ok(v) if v.is_finite() && v >= min && v <= max => Ok(v),
-        _ => Err(Notice::bad_msg(key, value, Msg::new("expect.number").arg("min", min.to_string()).arg("max", max.to_string()))),
-    }
-}
-
-#[inline(never)]
-fn int(value: &str, key: &str, min: u32, max: u32) -> Result<u32, Notice> {
-    match value.trim().parse::<u64>() {
-        Ok(v) if v >= u64::from(min) && v <= u64::from(max) => u32::try_from(v).map_err(|_| Notice::bad(key, value, "a whole number")),
-        _ => Err(Notice::bad_msg(key, value, Msg::new("expect.whole").arg("min", min.to_string()).arg("max", max.to_string()))),
-    }
-}
-
-#[inline(never)]
-fn flag(value: &str, key: &str) -> Result<bool, Notice> {
-    match value {
-        "1" | "true" => Ok(true),
-        "0" | "false" => Ok(false),
-        _ => Err(Notice::bad_msg(key, value, Msg::new("expect.flag"))),
-    }
-}
-
-#[inline(never)]
-fn pick<T: Copy>(value: &str, key: &str, options: &[(&str, T)]) -> Result<T, Notice> {
-    options.iter().find(|(name, _)| *name == value).map(|(_, v)| *v).ok_or_else(|| {
-        let names: Vec<&str> = options.iter().map(|(n, _)| *n).collect();
-        Notice::bad(key, value, &names.join(" | "))
-    })
-}
-
-#[inline(never)]
-fn id(value: &str, key: &str) -> Result<String, Notice> {
-    if is_id(value) {
-        Ok(value.to_string())
-    } else {
-        Err(Notice::bad_msg(key, value, Msg::new("expect.id")))
-    }
-}
-
 /// Applies one key. Errors leave `cfg` untouched for that key.
 fn apply(cfg: &mut Config, key: &str, value: &str) -> Result<(), Notice> {
     let c = cfg;
@@ -119,7 +41,7 @@ fn apply(cfg: &mut Config, key: &str, value: &str) -> Result<(), Notice> {
             }
         }
         "task" => c.task = pick(value, key, Task::NAMES)?,
-        "model" => c.model = Some(id(value, key)?),
+        "model" => c.model = Some(model_id(value, key)?),
         k if arch::KEYS.contains(&k) => arch::apply(&mut c.custom, key, value)?,
         "w" => {
             if precision::weight_format(value).is_none() {

@@ -1,6 +1,9 @@
-//! Fine-tuning image generators: hand-computed memory, properties, and
-//! predicted vs measured peak memory on `tests/data/image_finetune_measurements.csv`
-//! (FLUX.1-dev LoRA/QLoRA from the diffusers blog, SD 1.x DreamBooth on a T4).
+//! Fine-tuning image and video generators: hand-computed memory,
+//! properties, and predicted vs measured peak memory on
+//! `tests/data/image_finetune_measurements.csv` (FLUX.1-dev LoRA/QLoRA from
+//! the diffusers blog, SD 1.x DreamBooth on a T4, LTX-Video, HunyuanVideo
+//! and CogVideoX-5b LoRA from finetrainers; rows the estimator cannot
+//! express are listed with their reason).
 
 use std::collections::BTreeMap;
 
@@ -93,6 +96,17 @@ fn median(v: &mut [f64]) -> f64 {
     }
 }
 
+/// Why a row cannot be scored, if it cannot: the model is not in the
+/// catalog, or the method is one the estimator does not have.
+fn not_scored(model_id: &str, method: &str) -> Option<String> {
+    if MediaModel::find(bundled_media().expect("media models"), model_id).is_none() {
+        return Some(format!("{model_id} is not in static/media_models.csv"));
+    }
+    // finetrainers' full fine-tune keeps weights, gradients and AdamW's
+    // states in bf16; full image-model training here keeps an fp32 copy.
+    (method == "full-bf16").then(|| "full training in pure bf16 (no fp32 weights) is not modelled".to_string())
+}
+
 #[test]
 fn predicted_vs_measured_peak_memory() {
     let mut reader = csv::ReaderBuilder::new().from_reader(DATA.as_bytes());
@@ -100,18 +114,27 @@ fn predicted_vs_measured_peak_memory() {
     let col: BTreeMap<String, usize> = headers.iter().enumerate().map(|(i, h)| (h.to_string(), i)).collect();
     let mut errors = Vec::new();
     let mut held_out = Vec::new();
+    let mut unscored = Vec::new();
+    let mut by_kind: BTreeMap<String, Vec<f64>> = BTreeMap::new();
     let mut residuals: BTreeMap<bool, Vec<f64>> = BTreeMap::new();
-    println!("\n{:<34} {:<11} {:<15} {:>9} {:>9} {:>7}", "row", "model", "gpu", "measured", "predicted", "err%");
+    println!("\n{:<38} {:<13} {:<15} {:<8} {:>9} {:>9} {:>7}", "row", "model", "gpu", "split", "measured", "predicted", "err%");
     for r in reader.records() {
         let r = r.expect("row");
         let get = |k: &str| col.get(k).and_then(|&i| r.get(i)).unwrap_or("").trim().to_string();
         let id = get("model_id");
+        if let Some(why) = not_scored(&id, &get("method")) {
+            unscored.push((get("id"), why));
+            continue;
+        }
         let m = model(&id);
         let method = if get("method").starts_with("dreambooth") { Method::Full } else { Method::Lora };
-        // fp8 here is torchao float8 training: 16-bit weights, fp8 matmuls.
+        // fp8 is torchao float8 training: 16-bit weights, fp8 matmuls;
+        // fp8-weights stores the frozen weights in float8 and computes in
+        // bf16 (finetrainers' layerwise upcasting).
         let w = match get("precision").as_str() {
             "nf4" => Some("nf4".to_string()),
             "fp32" => Some("fp32".to_string()),
+            "fp8-weights" => Some("fp8".to_string()),
             _ => None,
         };
         let gc = if get("grad_checkpointing") == "on" { Checkpointing::Full } else { Checkpointing::None };
@@ -119,6 +142,7 @@ fn predicted_vs_measured_peak_memory() {
         let c = Config {
             w,
             res: Some((get("width").parse().expect("width"), get("height").parse().expect("height"))),
+            frames: get("frames").parse().ok(),
             mb: get("batch").parse().expect("batch"),
             rank: get("rank").parse().unwrap_or(4),
             gc,
@@ -131,10 +155,11 @@ fn predicted_vs_measured_peak_memory() {
         let measured = get("peak_memory_gb").parse::<f64>().expect("value");
         let predicted = mem.total() / 1e9;
         let err = (predicted / measured - 1.0) * 100.0;
-        println!("{:<34} {:<11} {:<15} {:<8} {measured:>9.2} {predicted:>9.2} {err:>+7.1}", get("id"), id, get("gpu_id"), get("split"));
+        println!("{:<38} {:<13} {:<15} {:<8} {measured:>9.2} {predicted:>9.2} {err:>+7.1}", get("id"), id, get("gpu_id"), get("split"));
         errors.push(err.abs());
         if get("split") == "held_out" {
             held_out.push((err.abs(), (predicted / measured).max(measured / predicted)));
+            by_kind.entry(format!("{:?}", m.kind).to_lowercase()).or_default().push(err.abs());
         }
         // Only the fit rows fit the UNet constants (`split`, by source).
         if m.arch == whichgpu::core::catalog::media::MediaArch::Unet && get("split") == "fit" {
@@ -154,19 +179,28 @@ fn predicted_vs_measured_peak_memory() {
         );
         assert!((fitted / used - 1.0).abs() < 0.02, "UNet constant {used} is not the fitted median {fitted}");
     }
+    for (id, why) in &unscored {
+        println!("  not scored {id}: {why}");
+    }
     let n = errors.len();
+    let rows = n + unscored.len();
     let med = median(&mut errors);
-    println!("image fine-tuning memory: {n} rows, median |error| {med:.1} %");
-    assert!(n >= 6);
+    println!("image and video fine-tuning memory: {rows} rows, {n} scored, median |error| {med:.1} %");
+    assert!(n as f64 >= 0.8 * rows as f64, "{n} of {rows} rows scored");
     assert!(med <= 30.0, "median {med:.1} %");
-    // The FLUX rows (one source) are held out: nothing is fitted on them.
-    // Issue 20's image memory target (median ≤ 25 %, none off by 2×) holds
-    // on them; there are 3, not the 5 a regime needs (README, "issue 20
-    // done-list").
+    // Issue 20, regime 5: at least five held-out rows, a median within
+    // 25 %, none off by 2× (README, "issue 20 done-list").
     let worst = held_out.iter().fold(1.0f64, |a, e| a.max(e.1));
-    let held_med = median(&mut held_out.iter().map(|e| e.0).collect::<Vec<f64>>());
-    println!("held out: {} rows, median |error| {held_med:.1} %, worst {worst:.2}×", held_out.len());
-    assert!(held_out.len() >= 3 && held_med <= 25.0 && worst < 2.0, "held-out image fine-tuning memory: {held_med:.1} %, worst {worst:.2}×");
+    let mut held_errors = held_out.iter().map(|e| e.0).collect::<Vec<f64>>();
+    let held_med = median(&mut held_errors);
+    let p90 = whichgpu::tools::media_fit::p90(&held_errors);
+    println!("held out: {} rows, median |error| {held_med:.1} %, p90 {p90:.1} %, worst {worst:.2}×", held_out.len());
+    for (kind, mut v) in by_kind {
+        let p = whichgpu::tools::media_fit::p90(&v);
+        println!("  {kind}: {} rows, median {:.1} %, p90 {p:.1} %", v.len(), median(&mut v));
+    }
+    assert!(held_out.len() >= 5, "{} held-out rows < 5", held_out.len());
+    assert!(held_med <= 25.0 && worst < 2.0, "held-out image and video fine-tuning memory: {held_med:.1} %, worst {worst:.2}×");
 }
 
 #[test]

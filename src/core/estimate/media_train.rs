@@ -42,6 +42,33 @@ pub const UNET_BYTES_PER_TOKEN: f64 = 427_000.0;
 /// The UNet those constants were measured on (SD 1.5, 859.5 M parameters).
 const UNET_REFERENCE_PARAMS: f64 = 0.8595e9;
 
+/// Hidden-to-hidden linear layers named `to_q`, `to_k`, `to_v` or
+/// `to_out.0` in diffusers' model code (huggingface/diffusers@58eb52c0
+/// src/diffusers/models/transformers/), where a block holds more or fewer
+/// than four: FLUX.1 19 double-stream blocks × 4 and 38 single-stream
+/// blocks × 3 (`pre_only` attention has no `to_out`), 190
+/// (transformer_flux.py); LTX-Video 28 blocks × 2 attention modules (self
+/// and cross, `attn1`/`attn2`, cross-attention dim 2048 = hidden) × 4, 224
+/// (transformer_ltx.py); HunyuanVideo 20 double-stream × 4, 40
+/// single-stream × 3 and 2 token-refiner blocks × 4, 208
+/// (transformer_hunyuan_video.py); CogVideoX-5b 42 blocks × 4, 168
+/// (cogvideox_transformer_3d.py). The trainable counts the training runs
+/// print agree: FLUX.1 rank 4, 4,669,440 (huggingface/blog flux-qlora.md);
+/// rank 128: LTX-Video 117,440,512, HunyuanVideo 163,577,856, CogVideoX-5b
+/// 132,120,576 (a-r-r-o-w/finetrainers@eeb4dd7 docs/training/*.md).
+/// Catalog facts that live here rather than in `static/media_models.csv`
+/// because only fine-tuning reads them (the page's compiled catalog stays
+/// as it is).
+pub fn lora_projections(model_id: &str) -> Option<f64> {
+    match model_id {
+        "flux.1-dev" | "flux.1-schnell" => Some(190.0),
+        "ltx-video" => Some(224.0),
+        "hunyuanvideo" => Some(208.0),
+        "cogvideox-5b" => Some(168.0),
+        _ => None,
+    }
+}
+
 #[derive(Debug, Clone)]
 pub struct MediaTrainJob<'a> {
     /// Resolution, denoiser format (the frozen base), encoder placement.
@@ -60,18 +87,20 @@ impl<'a> MediaTrainJob<'a> {
     }
 
     /// Trainable parameters: the whole denoiser, or LoRA adapters of rank r
-    /// on the four attention projections (q, k, v, out) of every block,
-    /// r·(d_in + d_out) each (Hu et al. 2021) — the diffusers scripts'
-    /// default targets. For a UNet the table's width is its deepest, so
-    /// this overstates the adapters slightly (a few MB either way).
+    /// on the attention projections the diffusers and finetrainers scripts
+    /// target by default (`to_q`, `to_k`, `to_v`, `to_out.0`), r·(d_in +
+    /// d_out) each (Hu et al. 2021): the counted projections of
+    /// [`lora_projections`], else four per block. For a UNet the table's
+    /// width is its deepest, so this overstates the adapters slightly (a
+    /// few MB either way).
     pub fn trainable_params(&self) -> f64 {
         let m = self.model();
         match self.method {
             Method::Full => m.denoiser_params.unwrap_or(0.0),
             _ => {
                 let h = f64::from(m.hidden.unwrap_or(0));
-                let blocks = f64::from(m.layers.unwrap_or(0));
-                self.rank * 4.0 * 2.0 * h * blocks
+                let projections = lora_projections(&m.id).unwrap_or(4.0 * f64::from(m.layers.unwrap_or(0)));
+                self.rank * 2.0 * h * projections
             }
         }
     }

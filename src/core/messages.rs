@@ -137,6 +137,7 @@ pub const MESSAGES: &[(&str, &str, &str)] = &[
     // Guidance: the four questions.
     ("g.memory.title", "How much GPU memory does this job need?", "这个任务需要多少显存？"),
     ("g.memory.body", "About {total} GiB in all: {weights} GiB of weights, {kv} GiB of KV cache for {batch} concurrent sequences of {ctx} tokens, {act} GiB of activations and {overhead} GiB of runtime overhead.", "总计约 {total} GiB：权重 {weights} GiB，{batch} 个并发序列、每个 {ctx} 个 token 的 KV 缓存 {kv} GiB，激活 {act} GiB，运行时开销 {overhead} GiB。"),
+    ("g.memory.body.one", "About {total} GiB in all: {weights} GiB of weights, {kv} GiB of KV cache for one sequence of {ctx} tokens, {act} GiB of activations and {overhead} GiB of runtime overhead.", "总计约 {total} GiB：权重 {weights} GiB，1 个序列、{ctx} 个 token 的 KV 缓存 {kv} GiB，激活 {act} GiB，运行时开销 {overhead} GiB。"),
     ("g.memory.kv_large", "The KV cache is {share}% of the total: size the GPU for the context and concurrency, not for the weights alone; fewer concurrent sequences or a shorter context would shrink it.", "KV 缓存占总量的 {share}%：选卡要看上下文长度和并发数，而不只是权重大小；减少并发序列或缩短上下文可以减小它。"),
     ("g.spot.title", "Spot or on-demand?", "竞价实例还是按需实例？"),
     ("g.spot.endpoint", "This is a user-facing endpoint: an interruption drops live requests, so the prices here are on-demand. Spot suits batch jobs that can restart.", "这是面向用户的在线服务：被回收会中断正在处理的请求，所以这里按按需价格计算。竞价实例适合可以重跑的批处理任务。"),

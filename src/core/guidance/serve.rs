@@ -17,7 +17,8 @@ pub fn guidance(cfg: &Config, job: &ServeJob<'_>, catalog: &Catalog, a: &Answer)
 
     // 1. How much memory, and where it goes.
     let m = &a.memory;
-    let body = Msg::new("g.memory.body")
+    // One sequence is said as one (a batch is rounded to whole sequences).
+    let body = Msg::new(if m.batch.round() == 1.0 { "g.memory.body.one" } else { "g.memory.body" })
         .num("total", m.total_bytes / GIB, 1)
         .arg("weights", gib1(m.weights_bytes))
         .arg("kv", gib1(m.kv_cache_bytes))

@@ -128,15 +128,14 @@ fn regime_7_cards_are_in_the_catalog_with_a_source_and_their_held_out_rows_are_c
         calibrate::percentile(&errs, 0.5),
         calibrate::percentile(&errs, 0.9)
     );
-    // Issue 20: at least five held-out rows in the regime (met). No row off
-    // by 2× is not met: Q2_K decode on the Tesla P40 runs 2.3× slower than
-    // predicted (README, "issue 20 done-list"). The prompt rows, 2.6× too
-    // slow while the estimate took the FP32 rate, are within 1.53× since
-    // llama.cpp's quantized matmuls take the card's DP4A (INT8) rate
-    // (`estimate::dp4a`). The worst row is held at what it is so it cannot
-    // get worse.
-    assert!(ratios.len() + others.len() >= 5, "{} serving and {} other held-out rows on regime-7 cards", ratios.len(), others.len());
-    assert!(worst <= 2.34, "a regime-7 row is off by {worst:.2}×");
+    // Issue 20: at least five held-out rows in the regime (met), none off by
+    // 2× (met since Q2_K decode on the Tesla P40 pays the issue time of
+    // llama.cpp's single-token kernel, `estimate::dp4a::mmvq_weights_s`:
+    // 2.33× before, 1.40× after). The worst row is now a prompt row, 1.53×
+    // too fast (the DP4A kernels reach a smaller share of their peak than
+    // the fitted 16-bit share; no fit row on a Pascal card says how much).
+    // The worst row is held at what it is so it cannot get worse.
+    assert!(worst <= 1.54, "a regime-7 row is off by {worst:.2}×");
 }
 
 /// llama.cpp's quantized prompt matmuls run at the DP4A (INT8) rate only on

@@ -34,6 +34,7 @@ mod media;
 mod media_holdout;
 mod media_train;
 mod messages;
+mod mmvq;
 mod multigpu;
 mod notices;
 mod ocp;

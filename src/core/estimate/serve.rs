@@ -359,7 +359,7 @@ impl<'a> ServeJob<'a> {
         let tp = f64::from(plan.tp);
         let body_read = arch::body_params_read(m, batch);
         let bytes = self.weight_bytes_per_step(plan, batch);
-        let mut t_weights = bytes / bw;
+        let mut t_weights = dp4a::mmvq_weights_s(self.engine, &self.format, gpu, m, tp, batch, bytes / bw);
         if self.format.weight_only {
             let fp32 = precision::tensor_flops(gpu, Compute::Fp32);
             t_weights += body_read / tp * f.dequant_flops_per_weight / fp32;

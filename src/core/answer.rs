@@ -263,6 +263,20 @@ pub struct Pick {
     pub reason_msgs: Vec<Msg>,
 }
 
+impl Pick {
+    /// The text key of an alternative's label (`why.cheapest`…), as the
+    /// page and the text report show it.
+    pub fn why_key(&self) -> &'static str {
+        match self.why {
+            "cheapest" => "why.cheapest",
+            "fastest" => "why.fastest",
+            "single-gpu" => "why.single-gpu",
+            "committed" => "why.committed",
+            _ => "why.on-demand",
+        }
+    }
+}
+
 #[derive(Debug, Clone, Serialize)]
 pub struct Recommendation {
     /// The quantity the offers are ranked on (an offer field, or a speed).

@@ -110,10 +110,12 @@ pub fn text_in(a: &Answer, lang: Lang) -> String {
         let reasons = |msgs| super::answer::reasons(msgs, lang);
         let _ = writeln!(s, "\n{}: {}{} — {}", ui("ui.recommendation", lang), rec.pick.offer, layout(&rec.pick.offer), reasons(&rec.pick.reason_msgs));
         for alt in &rec.alternatives {
-            let _ = writeln!(s, "  {}: {}{} — {}", alt.why, alt.offer, layout(&alt.offer), reasons(&alt.reason_msgs));
+            let _ = writeln!(s, "  {}: {}{} — {}", ui(alt.why_key(), lang), alt.offer, layout(&alt.offer), reasons(&alt.reason_msgs));
         }
     } else {
-        let _ = writeln!(s, "\nNo offer fits this job and meets its deadline, SLA and budget as configured.");
+        // As the page says it: offers that hold the job but miss a limit, or none.
+        let none = if a.offers.iter().any(|o| o.fits) { "ui.none.misses" } else { "ui.none" };
+        let _ = writeln!(s, "\n{}: {}", ui("ui.recommendation", lang), ui(none, lang));
     }
     let d = &a.display;
     let sym = d.symbol();

@@ -304,7 +304,7 @@ pub fn scatter(p: &ScatterProps) -> Html {
         return html! { <p ref={fig}>{ ui(key, lang) }</p> };
     }
     let pick = a.recommendation.as_ref().map(|r| &*r.pick.offer);
-    let alts: Vec<(&str, &'static str)> = a.recommendation.iter().flat_map(|r| r.alternatives.iter()).map(|alt| (&*alt.offer, why_key(alt.why))).collect();
+    let alts: Vec<(&str, &'static str)> = a.recommendation.iter().flat_map(|r| r.alternatives.iter()).map(|alt| (&*alt.offer, alt.why_key())).collect();
     let role_of = |id: &str| if Some(id) == pick { Some("ui.scatter.pick") } else { alts.iter().find(|(o, _)| *o == id).map(|(_, k)| *k) };
     // The axes say what the points are, with units: cost per job where the
     // task has jobs (else per month), and the task's own speed.
@@ -469,16 +469,5 @@ pub fn scatter(p: &ScatterProps) -> Html {
                 <span><i class="dot" style="background:var(--c1)"></i>{ ui("ui.scatter.other", lang) }</span>
             </figcaption>
         </figure>
-    }
-}
-
-/// The label of an alternative's reason.
-fn why_key(why: &str) -> &'static str {
-    match why {
-        "cheapest" => "why.cheapest",
-        "fastest" => "why.fastest",
-        "single-gpu" => "why.single-gpu",
-        "committed" => "why.committed",
-        _ => "why.on-demand",
     }
 }

@@ -58,7 +58,7 @@ pub fn recommendation(a: &Answer, training: bool, lang: Lang) -> Html {
                     <ul>{ for r.pick.reason_msgs.iter().map(|m| html! { <li>{ m.render(lang) }</li> }) }</ul>
                     <ul class="alts">
                         { for r.alternatives.iter().map(|alt| {
-                            let label = ui(match alt.why { "cheapest" => "why.cheapest", "fastest" => "why.fastest", "single-gpu" => "why.single-gpu", "committed" => "why.committed", _ => "why.on-demand" }, lang);
+                            let label = ui(alt.why_key(), lang);
                             let offer = offer_by_id(&alt.offer);
                             let name = offer.map(|o| format!("{} · {}", o.provider, o.instance)).unwrap_or_else(|| alt.offer.to_string());
                             html! { <li data-testid="alternative"><strong>{ label }{ ": " }</strong>{ name }

@@ -199,25 +199,30 @@ enum Slot {
 }
 
 impl Slot {
-    /// The key's text in a link: `None` where the field is unset or has its
-    /// default value (the link leaves the key out).
+    /// The key's text in a link: `None` where the field is unset or, given
+    /// the defaults `d`, has its default value (the link leaves the key out).
     #[inline(never)]
-    fn text(&self, cfg: &Config, d: &Config) -> Option<String> {
+    fn text(&self, cfg: &Config, d: Option<&Config>) -> Option<String> {
         match self {
-            Slot::Num(.., get) => changed(get(cfg), get(d)).map(fmt_num),
-            Slot::Int(.., get) => changed(get(cfg), get(d)).map(|v| v.to_string()),
-            Slot::Flag(_, get) => changed(get(cfg), get(d)).map(|v| if v { "1" } else { "0" }.to_string()),
+            Slot::Num(.., get) => changed(get(cfg), d.map(get)).map(fmt_num),
+            Slot::Int(.., get) => changed(get(cfg), d.map(get)).map(|v| v.to_string()),
+            Slot::Flag(_, get) => changed(get(cfg), d.map(get)).map(|v| if v { "1" } else { "0" }.to_string()),
         }
     }
 }
 
-/// The value when it is set and differs from the default.
-fn changed<T: PartialEq>(v: Option<T>, default: Option<T>) -> Option<T> {
-    if v == default {
-        None
-    } else {
-        v
+/// The value when it is set and differs from the default (if one is given).
+fn changed<T: PartialEq>(v: Option<T>, default: Option<Option<T>>) -> Option<T> {
+    match default {
+        Some(d) if d == v => None,
+        _ => v,
     }
+}
+
+/// A plain key's current value as a link writes it, default or not (`None`:
+/// unset, or not a plain key): what the page's text inputs show.
+pub fn plain_text(cfg: &Config, key: &str) -> Option<String> {
+    SLOTS.iter().find(|(k, _)| *k == key).and_then(|(_, slot)| slot.text(cfg, None))
 }
 
 /// The plain keys (a table, not one `match` arm per key: the page's Wasm
@@ -366,7 +371,7 @@ fn value(cfg: &Config, d: &Config, key: &str) -> Option<String> {
         "cur" => cfg.cur.map(|c| c.as_str().into()),
         "lang" => cfg.lang.map(|l| l.as_str().into()),
         "theme" => name(cfg.theme.as_str(), d.theme.as_str()),
-        _ => SLOTS.iter().find(|(k, _)| *k == key).and_then(|(_, slot)| slot.text(cfg, d)),
+        _ => SLOTS.iter().find(|(k, _)| *k == key).and_then(|(_, slot)| slot.text(cfg, Some(d))),
     }
 }
 

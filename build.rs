@@ -10,9 +10,13 @@
 //!
 //! It also splits the texts by language (`build/texts.rs`): `OUT_DIR/texts.rs`
 //! (the English tables the Wasm compiles in) and `OUT_DIR/messages-zh.txt`
-//! (the Chinese texts the page fetches when it is in Chinese).
+//! (the Chinese texts the page fetches when it is in Chinese), and compiles
+//! the method card's accuracy rows from `static/accuracy.csv`
+//! (`build/accuracy.rs`, `OUT_DIR/accuracy.rs`).
 use std::{env, fs, path::Path};
 
+#[path = "build/accuracy.rs"]
+mod accuracy;
 #[path = "build/core.rs"]
 mod core;
 #[path = "build/encode.rs"]
@@ -24,6 +28,7 @@ mod texts;
 const INPUTS: &[&str] = &[
     "build.rs",
     "build",
+    "src/core/accuracy.rs",
     "src/core/catalog",
     "src/core/config.rs",
     "src/core/date.rs",
@@ -39,6 +44,7 @@ const INPUTS: &[&str] = &[
     "static/media_models.csv",
     "static/support.csv",
     "static/rates.csv",
+    "static/accuracy.csv",
 ];
 
 /// A failure is returned, and cargo prints it and stops the build.
@@ -51,6 +57,7 @@ fn main() -> Result<(), String> {
     let compiled = encode::compile(&catalog)?;
     fs::write(Path::new(&out).join("catalog.bin"), compiled.bin).map_err(|e| format!("catalog.bin in OUT_DIR: {e}"))?;
     fs::write(Path::new(&out).join("catalog-strings.txt"), compiled.strings).map_err(|e| format!("catalog-strings.txt in OUT_DIR: {e}"))?;
+    fs::write(Path::new(&out).join("accuracy.rs"), accuracy::compile()?).map_err(|e| format!("accuracy.rs in OUT_DIR: {e}"))?;
     let (rust, zh) = texts::split()?;
     fs::write(Path::new(&out).join("texts.rs"), rust).map_err(|e| format!("texts.rs in OUT_DIR: {e}"))?;
     fs::write(Path::new(&out).join("messages-zh.txt"), zh).map_err(|e| format!("messages-zh.txt in OUT_DIR: {e}"))

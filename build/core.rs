@@ -2,9 +2,12 @@
 //! files the library compiles: `build.rs` parses and cross-checks the
 //! bundled tables with exactly the library's rules before it writes their
 //! compiled form. Much of them is unused here. `messages` gives `build.rs`
-//! the texts it splits for the Wasm (`build/texts.rs`).
+//! the texts it splits for the Wasm (`build/texts.rs`); `accuracy` parses
+//! the accuracy figures `build/accuracy.rs` compiles.
 #![allow(dead_code, unused_imports)]
 
+#[path = "../src/core/accuracy.rs"]
+pub mod accuracy;
 #[path = "../src/core/catalog/mod.rs"]
 pub mod catalog;
 #[path = "../src/core/config.rs"]

@@ -9,10 +9,17 @@
 //! median and 90th-percentile absolute error, and for the fit set the
 //! median when each GPU is left out of the fit) and `example` (one
 //! measurement with its estimate and source).
+//!
+//! The page does not parse the file: `build.rs` parses it with this module
+//! and writes the method card's cells ([`KindRow`], [`ExampleRow`]: the
+//! numbers already formatted) as `core::bundled`'s statics `ACCURACY_KINDS`
+//! and `ACCURACY_EXAMPLES` (`OUT_DIR/accuracy.rs`), which
+//! `tests/it/accuracy.rs` checks against the rows parsed here.
 
 use std::sync::OnceLock;
 
 use super::table::{Row, Table, TableError};
+use super::units::num;
 
 pub const ACCURACY_COLUMNS: &[&str] =
     &["row", "set", "kind", "rows", "median_pct", "p90_pct", "leave_one_gpu_out_median_pct", "id", "case", "measured", "estimated", "unit", "source"];
@@ -137,4 +144,90 @@ pub fn parse_accuracy(text: &str) -> Result<Accuracy, TableError> {
 pub fn bundled() -> Result<&'static Accuracy, TableError> {
     static CELL: OnceLock<Result<Accuracy, TableError>> = OnceLock::new();
     CELL.get_or_init(|| parse_accuracy(ACCURACY_CSV)).as_ref().map_err(Clone::clone)
+}
+
+/// A measured quantity's page string (`ui.acc.*`); memory for any other kind.
+pub fn label_key(kind: &str) -> &'static str {
+    match kind {
+        "decode" => "ui.acc.decode",
+        "prefill" => "ui.acc.prefill",
+        "throughput" => "ui.acc.throughput",
+        "ttft" => "ui.acc.ttft",
+        _ => "ui.acc.memory",
+    }
+}
+
+/// One row of the method card's summary table: a kind of the fit set.
+/// `cells`: fit rows, fit error (median (p90)), leave-one-GPU-out median,
+/// held-out rows, held-out error; "–" where there is none.
+#[derive(Debug, Clone, PartialEq)]
+pub struct KindRow<S = &'static str> {
+    pub kind: S,
+    /// The kind's page string ([`label_key`]).
+    pub label: &'static str,
+    pub cells: [S; 5],
+}
+
+/// One row of the method card's examples table. `cells`: measured,
+/// estimated (with the unit), signed error.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ExampleRow<S = &'static str> {
+    pub id: S,
+    /// The kind's page string ([`label_key`]).
+    pub label: &'static str,
+    /// The set's page string (`ui.acc.set.*`).
+    pub set: &'static str,
+    pub case: S,
+    pub source: S,
+    pub cells: [S; 3],
+}
+
+impl Accuracy {
+    /// The summary table's rows, in file order of the fit set's kinds.
+    pub fn kind_rows(&self) -> Vec<KindRow<String>> {
+        let pct = |v: f64| format!("{} %", num(v, 1));
+        let err = |s: Option<&KindSummary>| s.map_or("–".to_string(), |s| format!("{} ({})", pct(s.median_pct), pct(s.p90_pct)));
+        let held = |kind: &str| self.set(Set::Holdout).find(|s| s.kind == kind);
+        self.set(Set::Fit)
+            .map(|s| KindRow {
+                kind: s.kind.clone(),
+                label: label_key(&s.kind),
+                cells: [
+                    s.rows.to_string(),
+                    err(Some(s)),
+                    s.leave_one_gpu_out_median_pct.map_or("–".to_string(), pct),
+                    held(&s.kind).map_or("–".to_string(), |h| h.rows.to_string()),
+                    err(held(&s.kind)),
+                ],
+            })
+            .collect()
+    }
+
+    /// The examples table's rows, in file order.
+    pub fn example_rows(&self) -> Vec<ExampleRow<String>> {
+        self.examples
+            .iter()
+            .map(|e| {
+                let digits = if e.measured >= 1000.0 {
+                    0
+                } else if e.measured >= 100.0 {
+                    1
+                } else {
+                    2
+                };
+                ExampleRow {
+                    id: e.id.clone(),
+                    label: label_key(&e.kind),
+                    set: if e.set == Set::Fit { "ui.acc.set.fit" } else { "ui.acc.set.holdout" },
+                    case: e.case.clone(),
+                    source: e.source.clone(),
+                    cells: [
+                        format!("{} {}", num(e.measured, digits), e.unit),
+                        format!("{} {}", num(e.estimated, digits), e.unit),
+                        format!("{:+.1} %", e.error_pct()),
+                    ],
+                }
+            })
+            .collect()
+    }
 }

@@ -7,15 +7,24 @@
 //! start-up and the Wasm carries no table text, sources or notes.
 //! `tests/it/compiled.rs` proves the compiled form equals the parsed tables
 //! row for row (sources and notes emptied).
+//!
+//! It also holds the method card's accuracy rows, which `build.rs` compiles
+//! from `static/accuracy.csv` with `core::accuracy` (the cells already
+//! formatted), so that the page parses no CSV for them.
 
 use std::sync::OnceLock;
 
+use super::accuracy::{ExampleRow, KindRow};
 use super::catalog::{compiled, Catalog, CatalogError};
 
 /// The compiled form of the bundled catalog (`build.rs`): the tables
 /// (`OUT_DIR/catalog.bin`) and their texts (`OUT_DIR/catalog-strings.txt`).
 pub const COMPILED: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/catalog.bin"));
 pub const COMPILED_STRINGS: &str = include_str!(concat!(env!("OUT_DIR"), "/catalog-strings.txt"));
+
+// `ACCURACY_KINDS: &[KindRow]` and `ACCURACY_EXAMPLES: &[ExampleRow]`:
+// `Accuracy::kind_rows` and `example_rows` of the committed file.
+include!(concat!(env!("OUT_DIR"), "/accuracy.rs"));
 
 impl Catalog {
     /// The catalog compiled into this build, loaded once.

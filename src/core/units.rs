@@ -9,3 +9,30 @@ pub const HOURS_PER_MONTH: f64 = 730.0;
 pub fn gib(bytes: f64) -> f64 {
     bytes / GIB
 }
+
+/// Formats a number for the locale (thousands separators; Chinese uses the
+/// same digits), as the page shows it. Here rather than in the shell so that
+/// `build.rs` writes the compiled accuracy table's cells with it too.
+pub fn num(v: f64, digits: usize) -> String {
+    if !v.is_finite() {
+        return "–".into();
+    }
+    let s = format!("{:.*}", digits, v.abs());
+    let (int, frac) = s.split_once('.').map_or((s.as_str(), ""), |(a, b)| (a, b));
+    let mut out = String::new();
+    for (i, c) in int.chars().enumerate() {
+        if i > 0 && (int.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    if !frac.is_empty() {
+        out.push('.');
+        out.push_str(frac);
+    }
+    if v < 0.0 {
+        format!("-{out}")
+    } else {
+        out
+    }
+}

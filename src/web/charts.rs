@@ -67,15 +67,15 @@ pub fn memory_bar(p: &MemoryProps) -> Html {
             <svg viewBox="0 0 600 76" role="img" aria-labelledby="mem-title mem-desc" width="100%" class="chart">
                 <title id="mem-title">{ ui("ui.memory", lang) }</title>
                 <desc id="mem-desc">{ format!("{desc}; {use_label}; {cap_label}") }</desc>
-                <rect x="0" y="10" width={format!("{cap_x:.1}")} height="30" fill="none" stroke="var(--muted)" />
+                <rect x="0" y="10" width={d1(cap_x)} height="30" fill="none" stroke="var(--muted)" />
                 { for parts.iter().map(|(_, v, color)| {
                     let w = v / scale * width;
-                    let rect = html! { <rect x={format!("{x:.1}")} y="10" width={format!("{:.1}", w.max(0.0))} height="30" fill={*color} /> };
+                    let rect = html! { <rect x={d1(x)} y="10" width={d1(w.max(0.0))} height="30" fill={*color} /> };
                     x += w;
                     rect
                 }) }
-                <line x1={format!("{use_x:.1}")} x2={format!("{use_x:.1}")} y1="2" y2="48" stroke="var(--fg)" stroke-width="2" stroke-dasharray="4 3" data-testid="memory-usable" data-bytes={format!("{usable:.0}")} />
-                <text x={format!("{:.1}", use_x.clamp(4.0, 596.0))} y="64" text-anchor={ if use_x > 300.0 { "end" } else { "start" } } fill="var(--fg)" font-size="13">{ if (usable - m.capacity_bytes).abs() > 1.0 { format!("{use_label} ({cap_label})") } else { cap_label.clone() } }</text>
+                <line x1={d1(use_x)} x2={d1(use_x)} y1="2" y2="48" stroke="var(--fg)" stroke-width="2" stroke-dasharray="4 3" data-testid="memory-usable" data-bytes={format!("{usable:.0}")} />
+                <text x={d1(use_x.clamp(4.0, 596.0))} y="64" text-anchor={ if use_x > 300.0 { "end" } else { "start" } } fill="var(--fg)" font-size="13">{ if (usable - m.capacity_bytes).abs() > 1.0 { format!("{use_label} ({cap_label})") } else { cap_label.clone() } }</text>
             </svg>
             <figcaption class="legend">
                 { for parts.iter().map(|(k, v, color)| html! { <span><i style={format!("background:{color}")}></i>{ format!("{} {:.1} GiB", ui(k, lang), v / GIB) }</span> }) }
@@ -414,16 +414,16 @@ pub fn scatter(p: &ScatterProps) -> Html {
                 <g aria-hidden="true">
                     { for xticks.iter().zip(&x_labels).zip(&keep_x).map(|((&v, label), &shown)| { let x = sx(v / k); html! {
                         <g class="tick-x" data-value={v.to_string()}>
-                            <line x1={format!("{x:.1}")} x2={format!("{x:.1}")} y1={top.to_string()} y2={(h - bottom).to_string()} stroke="var(--line)" />
+                            <line x1={d1(x)} x2={d1(x)} y1={top.to_string()} y2={(h - bottom).to_string()} stroke="var(--line)" />
                             if shown {
-                                <text x={format!("{x:.1}")} y={(h - bottom + 20.0).to_string()} text-anchor="middle" fill="var(--fg)" font-size="12">{ label.clone() }</text>
+                                <text x={d1(x)} y={(h - bottom + 20.0).to_string()} text-anchor="middle" fill="var(--fg)" font-size="12">{ label.clone() }</text>
                             }
                         </g>
                     } }) }
                     { for yticks.iter().map(|&v| { let y = sy(v); html! {
                         <g class="tick-y" data-value={v.to_string()}>
-                            <line x1={left.to_string()} x2={(w - right).to_string()} y1={format!("{y:.1}")} y2={format!("{y:.1}")} stroke="var(--line)" />
-                            <text x={(left - 5.0).to_string()} y={format!("{:.1}", y + 4.0)} text-anchor="end" fill="var(--fg)" font-size="12">{ num(v, ydigits) }</text>
+                            <line x1={left.to_string()} x2={(w - right).to_string()} y1={d1(y)} y2={d1(y)} stroke="var(--line)" />
+                            <text x={(left - 5.0).to_string()} y={d1(y + 4.0)} text-anchor="end" fill="var(--fg)" font-size="12">{ num(v, ydigits) }</text>
                         </g>
                     } }) }
                     <line x1={left.to_string()} y1={(h - bottom).to_string()} x2={(w - right).to_string()} y2={(h - bottom).to_string()} stroke="var(--muted)" />
@@ -443,16 +443,16 @@ pub fn scatter(p: &ScatterProps) -> Html {
                     let r = radius(p, *role).to_string();
                     let fill = if is_pick { "var(--accent)" } else if role.is_some() { "var(--c4)" } else { "var(--c2)" };
                     html! { <g>
-                        <circle class="pt" cx={format!("{x:.1}")} cy={format!("{y:.1}")} {r} fill={fill} stroke="var(--fg)" stroke-width={ if is_pick { "1.5" } else { "0.75" } }
+                        <circle class="pt" cx={d1(x)} cy={d1(y)} {r} fill={fill} stroke="var(--fg)" stroke-width={ if is_pick { "1.5" } else { "0.75" } }
                             role="img" aria-label={full} data-offer={p.id.to_string()} />
                         if let (Some(l), Some((lx, ly, anchor @ ("start" | "middle" | "end")))) = (label, spot_of(i)) {
-                            <text class="pt-label" x={format!("{lx:.1}")} y={format!("{ly:.1}")} text-anchor={anchor} fill="var(--fg)" font-size="12" font-weight={ if is_pick { "700" } else { "400" } }
+                            <text class="pt-label" x={d1(lx)} y={d1(ly)} text-anchor={anchor} fill="var(--fg)" font-size="12" font-weight={ if is_pick { "700" } else { "400" } }
                                 stroke="var(--card)" stroke-width="3" paint-order="stroke" aria-hidden="true">{ l }</text>
                         }
                     </g> }
                 }) }
                 if let Some((x, y, _, _, _)) = &cur {
-                    <circle class="pt-hi" cx={format!("{x:.1}")} cy={format!("{y:.1}")} r="10" fill="none" stroke="var(--accent)" stroke-width="3" aria-hidden="true" pointer-events="none" />
+                    <circle class="pt-hi" cx={d1(*x)} cy={d1(*y)} r="10" fill="none" stroke="var(--accent)" stroke-width="3" aria-hidden="true" pointer-events="none" />
                 }
             </svg>
             if let Some((x, y, id, text, _)) = &cur {
@@ -470,4 +470,11 @@ pub fn scatter(p: &ScatterProps) -> Html {
             </figcaption>
         </figure>
     }
+}
+
+/// A coordinate with one decimal, as the charts write them (one copy of the
+/// formatting code for every attribute that needs it).
+#[inline(never)]
+fn d1(v: f64) -> String {
+    format!("{v:.1}")
 }

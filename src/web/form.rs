@@ -108,46 +108,19 @@ pub fn form_view(p: &FormProps) -> Html {
 }
 
 /// A text input's current value as the link writes it (empty: the default).
+/// The plain keys (numbers, whole numbers) read the link codec's table.
 fn text(cfg: &Config, key: &str) -> String {
-    let opt = |v: Option<f64>| v.map(link::fmt_num).unwrap_or_default();
-    let int = |v: Option<u32>| v.map(|n| n.to_string()).unwrap_or_default();
     match key {
-        "params" => opt(cfg.custom.params_b),
+        "params" => cfg.custom.params_b.map(link::fmt_num).unwrap_or_default(),
         "res" => cfg.res.map(|(w, h)| format!("{w}x{h}")).unwrap_or_default(),
-        "mb" => cfg.mb.to_string(),
         // The global batch in effect (pre-training's default shows; blank = none).
-        "gbs" => int(cfg.global_batch()),
-        "jobmin" => link::fmt_num(cfg.jobmin),
-        "tokens" => opt(cfg.tokens),
-        "epochs" => link::fmt_num(cfg.epochs),
-        "seq" => cfg.seq.to_string(),
-        "days" => opt(cfg.days),
-        "steps" => int(cfg.steps),
+        "gbs" => cfg.global_batch().map(|n| n.to_string()).unwrap_or_default(),
         "batch" => match cfg.batch() {
             Batch::Max => "max".to_string(),
             Batch::N(n) => n.to_string(),
         },
-        "frames" => int(cfg.frames),
-        "fps" => int(cfg.fps),
-        "seconds" => opt(cfg.seconds),
-        "in" => cfg.input_tokens.to_string(),
-        "out" => cfg.output_tokens.to_string(),
-        "hpd" => link::fmt_num(cfg.hpd),
-        "jobs" => link::fmt_num(cfg.jobs),
-        "per_job" => opt(cfg.per_job),
-        "rank" => cfg.rank.to_string(),
-        "ckpts" => cfg.ckpts.to_string(),
-        "gpus" => int(cfg.gpus),
-        "images" => cfg.images.to_string(),
         "provider" => cfg.providers.join(","),
         "region" => cfg.region.clone().unwrap_or_default(),
-        "mintps" => opt(cfg.mintps),
-        "rps" => opt(cfg.rps),
-        "maxttft" => opt(cfg.maxttft),
-        "maxusd" => opt(cfg.maxusd),
-        "store" => opt(cfg.store_gb),
-        "egress" => link::fmt_num(cfg.egress_gb),
-        "restart" => link::fmt_num(cfg.restart_pct),
-        _ => String::new(),
+        _ => link::plain_text(cfg, key).unwrap_or_default(),
     }
 }

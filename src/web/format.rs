@@ -4,32 +4,8 @@
 use crate::core::config::{Currency, Lang};
 use crate::core::messages::{ui, Msg};
 use crate::core::money::{symbol, Display, CONVERTED_MARK};
+pub use crate::core::units::num;
 use crate::core::units::GIB;
-
-/// Formats a number for the locale (thousands separators; Chinese uses the same digits).
-pub fn num(v: f64, digits: usize) -> String {
-    if !v.is_finite() {
-        return "–".into();
-    }
-    let s = format!("{:.*}", digits, v.abs());
-    let (int, frac) = s.split_once('.').map_or((s.as_str(), ""), |(a, b)| (a, b));
-    let mut out = String::new();
-    for (i, c) in int.chars().enumerate() {
-        if i > 0 && (int.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    if !frac.is_empty() {
-        out.push('.');
-        out.push_str(frac);
-    }
-    if v < 0.0 {
-        format!("-{out}")
-    } else {
-        out
-    }
-}
 
 /// An amount kept in US dollars, shown in the display currency.
 pub fn money(usd: f64, d: &Display, lang: Lang) -> String {

@@ -58,18 +58,7 @@ impl Reducible for State {
         let mut next = (*self).clone();
         next.copied = false;
         match action {
-            Action::Set(key, value) => match link::set(&self.cfg, key, &value) {
-                Ok(cfg) => {
-                    next.cfg = cfg;
-                    next.lang_tries = self.lang_tries.wrapping_add(u32::from(key == "lang"));
-                    next.notices.retain(|n| n.key != key);
-                }
-                // Bad input keeps the last good state and says why.
-                Err(n) => {
-                    next.notices.retain(|x| x.key != key);
-                    next.notices.push(n);
-                }
-            },
+            Action::Set(key, value) => set_key(&mut next, key, &value, true),
             Action::Copied => next.copied = true,
             Action::Texts => {}
             Action::Import(text) => {
@@ -99,16 +88,32 @@ impl Reducible for State {
                 if !value.trim().is_empty() {
                     parts.push(format!("{offer}:{}", value.trim()));
                 }
-                match link::set(&self.cfg, "price", &parts.join(",")) {
-                    Ok(cfg) => {
-                        next.cfg = cfg;
-                        next.notices.retain(|n| n.key != "price");
-                    }
-                    Err(n) => next.notices.push(n),
-                }
+                set_key(&mut next, "price", &parts.join(","), false);
             }
         }
         Rc::new(next)
+    }
+}
+
+/// Sets one key of `next` (a copy of the state before the action) through
+/// the link codec: the new configuration with that key's notice cleared, or
+/// (bad input) the last good state and the notice saying why, which
+/// replaces the key's earlier notice when `replace` is set. One copy for
+/// every action that sets a key.
+#[inline(never)]
+fn set_key(next: &mut State, key: &'static str, value: &str, replace: bool) {
+    match link::set(&next.cfg, key, value) {
+        Ok(cfg) => {
+            next.cfg = cfg;
+            next.lang_tries = next.lang_tries.wrapping_add(u32::from(key == "lang"));
+            next.notices.retain(|n| n.key != key);
+        }
+        Err(n) => {
+            if replace {
+                next.notices.retain(|x| x.key != key);
+            }
+            next.notices.push(n);
+        }
     }
 }
 

@@ -4,6 +4,7 @@
 //! them fails until the file is rewritten.
 
 use whichgpu::core::accuracy::{self, Set};
+use whichgpu::core::bundled;
 use whichgpu::tools::accuracy::{summary, FIT_FILE, HOLDOUT_FILE, REGENERATE, SUMMARY_FILE};
 use whichgpu::tools::calibrate;
 
@@ -52,4 +53,29 @@ fn accuracy_summary_covers_every_kind_of_both_sets_with_one_example_each() {
             assert!(ex[0].error_pct().abs() <= s.p90_pct + 0.1, "{} {}", ex[0].id, ex[0].error_pct());
         }
     }
+}
+
+#[test]
+fn method_card_rows_compiled_by_build_rs_are_the_committed_files_rows() {
+    let a = accuracy::bundled().expect("static/accuracy.csv parses");
+    let kinds = a.kind_rows();
+    assert_eq!(kinds.len(), a.set(Set::Fit).count());
+    assert_eq!(bundled::ACCURACY_KINDS.len(), kinds.len());
+    for (compiled, parsed) in bundled::ACCURACY_KINDS.iter().zip(&kinds) {
+        assert_eq!((compiled.kind, compiled.label, compiled.cells.map(String::from)), (parsed.kind.as_str(), parsed.label, parsed.cells.clone()));
+    }
+    let examples = a.example_rows();
+    assert_eq!(examples.len(), a.examples.len());
+    assert_eq!(bundled::ACCURACY_EXAMPLES.len(), examples.len());
+    for (compiled, parsed) in bundled::ACCURACY_EXAMPLES.iter().zip(&examples) {
+        assert_eq!(
+            (compiled.id, compiled.label, compiled.set, compiled.case, compiled.source, compiled.cells.map(String::from)),
+            (parsed.id.as_str(), parsed.label, parsed.set, parsed.case.as_str(), parsed.source.as_str(), parsed.cells.clone())
+        );
+    }
+    // The cells are the page's formatting of the file's numbers.
+    let decode = kinds.iter().find(|k| k.kind == "decode").expect("a decode row");
+    let fit = a.set(Set::Fit).find(|s| s.kind == "decode").expect("fit decode");
+    assert_eq!(decode.cells[0], fit.rows.to_string());
+    assert_eq!(decode.cells[1], format!("{:.1} % ({:.1} %)", fit.median_pct, fit.p90_pct));
 }

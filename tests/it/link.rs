@@ -3,7 +3,7 @@
 
 use proptest::prelude::*;
 use whichgpu::core::config::{Batch, Config, Task};
-use whichgpu::core::link::{decode, encode, KEYS};
+use whichgpu::core::link::{decode, encode, plain_text, KEYS};
 
 fn check(query: &str, expect_notice_keys: &[&str]) -> Config {
     let (cfg, notices) = decode(query);
@@ -186,4 +186,33 @@ fn per_job_round_trips_and_clears() {
     let (bad, notices) = decode("per_job=-3");
     assert_eq!(bad.per_job, None);
     assert!(notices.iter().any(|n| n.key == "per_job"), "{notices:?}");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(500))]
+
+    /// What the page's text inputs show for a plain key is what a link
+    /// writes for it (the link leaves out a default), and nothing for a key
+    /// that is not a plain number, whole number or flag.
+    #[test]
+    fn plain_text_is_the_links_value(pairs in proptest::collection::vec((0usize..KEYS.len(), value()), 0..12)) {
+        let query: Vec<String> = pairs.iter().map(|(k, v)| format!("{}={}", KEYS[*k], v)).collect();
+        let (cfg, _) = decode(&query.join("&"));
+        let link = encode(&cfg);
+        let written: Vec<(&str, &str)> = link.split('&').filter_map(|p| p.split_once('=')).collect();
+        for key in KEYS {
+            if let Some(text) = plain_text(&cfg, key) {
+                // The link's value is the same text, percent-encoded; plain values need no escapes.
+                let in_link = written.iter().find(|(k, _)| k == key).map(|(_, v)| *v);
+                prop_assert!(in_link.is_none_or(|v| v == text), "{key}: {in_link:?} vs {text}");
+                prop_assert!(in_link.is_some() || plain_text(&Config::default(), key) == Some(text.clone()), "{key}={text} not in {link}");
+            }
+        }
+        for key in ["mb", "in", "out", "epochs", "hpd", "seq"] {
+            prop_assert!(plain_text(&cfg, key).is_some(), "{key}");
+        }
+        for key in ["model", "task", "layers", "w", "res", "provider"] {
+            prop_assert!(plain_text(&cfg, key).is_none(), "{key}");
+        }
+    }
 }

@@ -101,9 +101,9 @@ fn apply(cfg: &mut Config, key: &str, value: &str) -> Result<(), Notice> {
         _ => {
             let (_, slot) = SLOTS.iter().find(|(k, _)| *k == key).ok_or_else(|| Notice::unknown_key(key))?;
             match *slot {
-                Slot::Num(min, max, set) => set(c, num(value, key, min, max)?),
-                Slot::Int(min, max, set) => set(c, int(value, key, min, max)?),
-                Slot::Flag(set) => set(c, flag(value, key)?),
+                Slot::Num(min, max, set, _) => set(c, num(value, key, min, max)?),
+                Slot::Int(min, max, set, _) => set(c, int(value, key, min, max)?),
+                Slot::Flag(set, _) => set(c, flag(value, key)?),
             }
         }
     }
@@ -111,53 +111,82 @@ fn apply(cfg: &mut Config, key: &str, value: &str) -> Result<(), Notice> {
 }
 
 /// How a plain key reads its value (a number in a range, a whole number in
-/// a range, a flag) and the field it sets.
+/// a range, a flag), the field it sets, and the field's value for a link
+/// (`None`: unset).
+#[allow(clippy::type_complexity)]
 enum Slot {
-    Num(f64, f64, fn(&mut Config, f64)),
-    Int(u32, u32, fn(&mut Config, u32)),
-    Flag(fn(&mut Config, bool)),
+    Num(f64, f64, fn(&mut Config, f64), fn(&Config) -> Option<f64>),
+    Int(u32, u32, fn(&mut Config, u32), fn(&Config) -> Option<u32>),
+    Flag(fn(&mut Config, bool), fn(&Config) -> Option<bool>),
+}
+
+impl Slot {
+    /// The key's text in a link: `None` where the field is unset or, given
+    /// the defaults `d`, has its default value (the link leaves the key out).
+    #[inline(never)]
+    fn text(&self, cfg: &Config, d: Option<&Config>) -> Option<String> {
+        match self {
+            Slot::Num(.., get) => changed(get(cfg), d.map(get)).map(fmt_num),
+            Slot::Int(.., get) => changed(get(cfg), d.map(get)).map(|v| v.to_string()),
+            Slot::Flag(_, get) => changed(get(cfg), d.map(get)).map(|v| if v { "1" } else { "0" }.to_string()),
+        }
+    }
+}
+
+/// The value when it is set and differs from the default (if one is given).
+fn changed<T: PartialEq>(v: Option<T>, default: Option<Option<T>>) -> Option<T> {
+    match default {
+        Some(d) if d == v => None,
+        _ => v,
+    }
+}
+
+/// A plain key's current value as a link writes it, default or not (`None`:
+/// unset, or not a plain key): what the page's text inputs show.
+pub fn plain_text(cfg: &Config, key: &str) -> Option<String> {
+    SLOTS.iter().find(|(k, _)| *k == key).and_then(|(_, slot)| slot.text(cfg, None))
 }
 
 /// The plain keys (a table, not one `match` arm per key: the page's Wasm
 /// carries one copy of the read-and-check code).
 #[rustfmt::skip]
 const SLOTS: &[(&str, Slot)] = &[
-    ("gpus", Slot::Int(1, 72, |c, v| c.gpus = Some(v))),
-    ("nodes", Slot::Int(1, 4096, |c, v| c.nodes = v)),
-    ("in", Slot::Int(1, 10_000_000, |c, v| c.input_tokens = v)),
-    ("out", Slot::Int(1, 1_000_000, |c, v| c.output_tokens = v)),
-    ("images", Slot::Int(0, 64, |c, v| c.images = v)),
-    ("steps", Slot::Int(1, 1000, |c, v| c.steps = Some(v))),
-    ("frames", Slot::Int(1, 2000, |c, v| c.frames = Some(v))),
-    ("fps", Slot::Int(1, 120, |c, v| c.fps = Some(v))),
-    ("seconds", Slot::Num(0.1, 36_000.0, |c, v| c.seconds = Some(v))),
-    ("enc_offload", Slot::Flag(|c, v| c.enc_offload = v)),
-    ("rank", Slot::Int(1, 4096, |c, v| c.rank = v)),
-    ("optim_offload", Slot::Flag(|c, v| c.optim_offload = v)),
-    ("act_offload", Slot::Flag(|c, v| c.act_offload = Some(v))),
-    ("param_offload", Slot::Flag(|c, v| c.param_offload = v)),
-    ("mb", Slot::Int(1, 4096, |c, v| c.mb = v)),
-    ("gbs", Slot::Int(1, 10_000_000, |c, v| c.gbs = Some(v))),
-    ("seq", Slot::Int(16, 1_048_576, |c, v| c.seq = v)),
-    ("flash", Slot::Flag(|c, v| c.flash = v)),
-    ("zero", Slot::Int(0, 3, |c, v| c.zero = u8::try_from(v).unwrap_or(0))),
-    ("tokens", Slot::Num(1.0, 1e15, |c, v| c.tokens = Some(v))),
-    ("epochs", Slot::Num(0.01, 1000.0, |c, v| c.epochs = v)),
-    ("days", Slot::Num(0.01, 3650.0, |c, v| c.days = Some(v))),
-    ("hpd", Slot::Num(0.0, 24.0, |c, v| c.hpd = v)),
-    ("jobs", Slot::Num(0.0, 1e6, |c, v| c.jobs = v)),
-    ("jobmin", Slot::Num(0.0, 1e6, |c, v| c.jobmin = v)),
-    ("spot", Slot::Flag(|c, v| c.spot = v)),
-    ("per_job", Slot::Num(0.001, 1e9, |c, v| c.per_job = Some(v))),
-    ("restart", Slot::Num(0.0, 500.0, |c, v| c.restart_pct = v)),
-    ("store", Slot::Num(0.0, 1e7, |c, v| c.store_gb = Some(v))),
-    ("ckpts", Slot::Int(0, 10_000, |c, v| c.ckpts = v)),
-    ("egress", Slot::Num(0.0, 1e9, |c, v| c.egress_gb = v)),
-    ("mintps", Slot::Num(0.0, 1e9, |c, v| c.mintps = Some(v))),
-    ("maxttft", Slot::Num(0.001, 3600.0, |c, v| c.maxttft = Some(v))),
-    ("rps", Slot::Num(0.0001, 1e6, |c, v| c.rps = Some(v))),
-    ("maxusd", Slot::Num(0.0, 1e12, |c, v| c.maxusd = Some(v))),
-    ("embed", Slot::Flag(|c, v| c.embed = v)),
+    ("gpus", Slot::Int(1, 72, |c, v| c.gpus = Some(v), |c| c.gpus)),
+    ("nodes", Slot::Int(1, 4096, |c, v| c.nodes = v, |c| Some(c.nodes))),
+    ("in", Slot::Int(1, 10_000_000, |c, v| c.input_tokens = v, |c| Some(c.input_tokens))),
+    ("out", Slot::Int(1, 1_000_000, |c, v| c.output_tokens = v, |c| Some(c.output_tokens))),
+    ("images", Slot::Int(0, 64, |c, v| c.images = v, |c| Some(c.images))),
+    ("steps", Slot::Int(1, 1000, |c, v| c.steps = Some(v), |c| c.steps)),
+    ("frames", Slot::Int(1, 2000, |c, v| c.frames = Some(v), |c| c.frames)),
+    ("fps", Slot::Int(1, 120, |c, v| c.fps = Some(v), |c| c.fps)),
+    ("seconds", Slot::Num(0.1, 36_000.0, |c, v| c.seconds = Some(v), |c| c.seconds)),
+    ("enc_offload", Slot::Flag(|c, v| c.enc_offload = v, |c| Some(c.enc_offload))),
+    ("rank", Slot::Int(1, 4096, |c, v| c.rank = v, |c| Some(c.rank))),
+    ("optim_offload", Slot::Flag(|c, v| c.optim_offload = v, |c| Some(c.optim_offload))),
+    ("act_offload", Slot::Flag(|c, v| c.act_offload = Some(v), |c| c.act_offload)),
+    ("param_offload", Slot::Flag(|c, v| c.param_offload = v, |c| Some(c.param_offload))),
+    ("mb", Slot::Int(1, 4096, |c, v| c.mb = v, |c| Some(c.mb))),
+    ("gbs", Slot::Int(1, 10_000_000, |c, v| c.gbs = Some(v), |c| c.gbs)),
+    ("seq", Slot::Int(16, 1_048_576, |c, v| c.seq = v, |c| Some(c.seq))),
+    ("flash", Slot::Flag(|c, v| c.flash = v, |c| Some(c.flash))),
+    ("zero", Slot::Int(0, 3, |c, v| c.zero = u8::try_from(v).unwrap_or(0), |c| Some(u32::from(c.zero)))),
+    ("tokens", Slot::Num(1.0, 1e15, |c, v| c.tokens = Some(v), |c| c.tokens)),
+    ("epochs", Slot::Num(0.01, 1000.0, |c, v| c.epochs = v, |c| Some(c.epochs))),
+    ("days", Slot::Num(0.01, 3650.0, |c, v| c.days = Some(v), |c| c.days)),
+    ("hpd", Slot::Num(0.0, 24.0, |c, v| c.hpd = v, |c| Some(c.hpd))),
+    ("jobs", Slot::Num(0.0, 1e6, |c, v| c.jobs = v, |c| Some(c.jobs))),
+    ("jobmin", Slot::Num(0.0, 1e6, |c, v| c.jobmin = v, |c| Some(c.jobmin))),
+    ("spot", Slot::Flag(|c, v| c.spot = v, |c| Some(c.spot))),
+    ("per_job", Slot::Num(0.001, 1e9, |c, v| c.per_job = Some(v), |c| c.per_job)),
+    ("restart", Slot::Num(0.0, 500.0, |c, v| c.restart_pct = v, |c| Some(c.restart_pct))),
+    ("store", Slot::Num(0.0, 1e7, |c, v| c.store_gb = Some(v), |c| c.store_gb)),
+    ("ckpts", Slot::Int(0, 10_000, |c, v| c.ckpts = v, |c| Some(c.ckpts))),
+    ("egress", Slot::Num(0.0, 1e9, |c, v| c.egress_gb = v, |c| Some(c.egress_gb))),
+    ("mintps", Slot::Num(0.0, 1e9, |c, v| c.mintps = Some(v), |c| c.mintps)),
+    ("maxttft", Slot::Num(0.001, 3600.0, |c, v| c.maxttft = Some(v), |c| c.maxttft)),
+    ("rps", Slot::Num(0.0001, 1e6, |c, v| c.rps = Some(v), |c| c.rps)),
+    ("maxusd", Slot::Num(0.0, 1e12, |c, v| c.maxusd = Some(v), |c| c.maxusd)),
+    ("embed", Slot::Flag(|c, v| c.embed = v, |c| Some(c.embed))),
 ];
 
 /// Sets one key from text, as an input on the page does: the new
@@ -227,189 +256,45 @@ pub fn decode(query: &str) -> (Config, Vec<Notice>) {
 /// [`KEYS`] order, so equal configurations give equal links.
 pub fn encode(cfg: &Config) -> String {
     let d = Config::default();
-    let mut parts: Vec<(&str, String)> = vec![("v", FORMAT_VERSION.to_string())];
-    let mut put = |k: &'static str, v: String| parts.push((k, v));
-    if cfg.task != d.task {
-        put("task", cfg.task.as_str().into());
+    let parts: Vec<String> = KEYS.iter().filter_map(|key| value(cfg, &d, key).map(|v| format!("{key}={}", percent_encode(&v)))).collect();
+    parts.join("&")
+}
+
+/// The text a link writes for `key`: `None` where the link leaves it out
+/// (unset, or the default). The plain keys read their [`SLOTS`] getter.
+fn value(cfg: &Config, d: &Config, key: &str) -> Option<String> {
+    let name = |v: &'static str, default: &'static str| (v != default).then(|| v.to_string());
+    match key {
+        "v" => Some(FORMAT_VERSION.to_string()),
+        "task" => name(cfg.task.as_str(), d.task.as_str()),
+        "model" => cfg.model.clone(),
+        k if arch::KEYS.contains(&k) => arch::value(&cfg.custom, k),
+        "w" => cfg.w.clone(),
+        "kv" => (cfg.kv != d.kv).then(|| cfg.kv.clone()),
+        "engine" => name(cfg.engine.as_str(), d.engine.as_str()),
+        "gpu" => cfg.gpu.clone(),
+        "batch" => cfg.batch.map(|b| match b {
+            Batch::Max => "max".into(),
+            Batch::N(n) => n.to_string(),
+        }),
+        "res" => cfg.res.map(|(w, h)| format!("{w}x{h}")),
+        "method" => name(cfg.method.as_str(), d.method.as_str()),
+        "targets" => name(cfg.targets.as_str(), d.targets.as_str()),
+        "optim" => name(cfg.optim.as_str(), d.optim.as_str()),
+        "trainer" => name(cfg.trainer.as_str(), d.trainer.as_str()),
+        "gc" => name(cfg.gc.as_str(), d.gc.as_str()),
+        "use" => cfg.usage.map(|u| u.as_str().into()),
+        "commit" => name(cfg.commit.as_str(), d.commit.as_str()),
+        "sort" => name(cfg.sort.as_str(), d.sort.as_str()),
+        "provider" => (!cfg.providers.is_empty()).then(|| cfg.providers.join(",")),
+        "region" => cfg.region.clone(),
+        "price" => (!cfg.prices.is_empty()).then(|| cfg.prices.iter().map(|(o, p)| format!("{o}:{}", fmt_num(*p))).collect::<Vec<_>>().join(",")),
+        "cat" => cfg.cat.map(|c| c.to_string()),
+        "cur" => cfg.cur.map(|c| c.as_str().into()),
+        "lang" => cfg.lang.map(|l| l.as_str().into()),
+        "theme" => name(cfg.theme.as_str(), d.theme.as_str()),
+        _ => SLOTS.iter().find(|(k, _)| *k == key).and_then(|(_, slot)| slot.text(cfg, Some(d))),
     }
-    if let Some(m) = &cfg.model {
-        put("model", m.clone());
-    }
-    arch::encode(&cfg.custom, &mut put);
-    if let Some(w) = &cfg.w {
-        put("w", w.clone());
-    }
-    if cfg.kv != d.kv {
-        put("kv", cfg.kv.clone());
-    }
-    if cfg.engine != d.engine {
-        put("engine", cfg.engine.as_str().into());
-    }
-    if let Some(g) = &cfg.gpu {
-        put("gpu", g.clone());
-    }
-    if let Some(g) = cfg.gpus {
-        put("gpus", g.to_string());
-    }
-    if cfg.nodes != d.nodes {
-        put("nodes", cfg.nodes.to_string());
-    }
-    if cfg.input_tokens != d.input_tokens {
-        put("in", cfg.input_tokens.to_string());
-    }
-    if cfg.output_tokens != d.output_tokens {
-        put("out", cfg.output_tokens.to_string());
-    }
-    if let Some(b) = cfg.batch {
-        put(
-            "batch",
-            match b {
-                Batch::Max => "max".into(),
-                Batch::N(n) => n.to_string(),
-            },
-        );
-    }
-    if cfg.images != d.images {
-        put("images", cfg.images.to_string());
-    }
-    if let Some((w, h)) = cfg.res {
-        put("res", format!("{w}x{h}"));
-    }
-    for (k, v) in [("steps", cfg.steps), ("frames", cfg.frames), ("fps", cfg.fps)] {
-        if let Some(v) = v {
-            put(k, v.to_string());
-        }
-    }
-    if let Some(s) = cfg.seconds {
-        put("seconds", fmt_num(s));
-    }
-    if cfg.enc_offload {
-        put("enc_offload", "1".into());
-    }
-    if cfg.method != d.method {
-        put("method", cfg.method.as_str().into());
-    }
-    if cfg.rank != d.rank {
-        put("rank", cfg.rank.to_string());
-    }
-    if cfg.targets != d.targets {
-        put("targets", cfg.targets.as_str().into());
-    }
-    if cfg.optim != d.optim {
-        put("optim", cfg.optim.as_str().into());
-    }
-    if cfg.optim_offload {
-        put("optim_offload", "1".into());
-    }
-    if cfg.trainer != d.trainer {
-        put("trainer", cfg.trainer.as_str().into());
-    }
-    if let Some(a) = cfg.act_offload {
-        put("act_offload", if a { "1" } else { "0" }.into());
-    }
-    if cfg.param_offload {
-        put("param_offload", "1".into());
-    }
-    if cfg.mb != d.mb {
-        put("mb", cfg.mb.to_string());
-    }
-    if let Some(g) = cfg.gbs {
-        put("gbs", g.to_string());
-    }
-    if cfg.seq != d.seq {
-        put("seq", cfg.seq.to_string());
-    }
-    if cfg.gc != d.gc {
-        put("gc", cfg.gc.as_str().into());
-    }
-    if cfg.flash != d.flash {
-        put("flash", if cfg.flash { "1" } else { "0" }.into());
-    }
-    if cfg.zero != d.zero {
-        put("zero", cfg.zero.to_string());
-    }
-    if let Some(t) = cfg.tokens {
-        put("tokens", fmt_num(t));
-    }
-    if cfg.epochs != d.epochs {
-        put("epochs", fmt_num(cfg.epochs));
-    }
-    if let Some(v) = cfg.days {
-        put("days", fmt_num(v));
-    }
-    if let Some(u) = cfg.usage {
-        put("use", u.as_str().into());
-    }
-    if cfg.hpd != d.hpd {
-        put("hpd", fmt_num(cfg.hpd));
-    }
-    if cfg.jobs != d.jobs {
-        put("jobs", fmt_num(cfg.jobs));
-    }
-    if cfg.jobmin != d.jobmin {
-        put("jobmin", fmt_num(cfg.jobmin));
-    }
-    if let Some(v) = cfg.per_job {
-        put("per_job", fmt_num(v));
-    }
-    if cfg.spot {
-        put("spot", "1".into());
-    }
-    if cfg.commit != d.commit {
-        put("commit", cfg.commit.as_str().into());
-    }
-    if cfg.restart_pct != d.restart_pct {
-        put("restart", fmt_num(cfg.restart_pct));
-    }
-    if let Some(v) = cfg.store_gb {
-        put("store", fmt_num(v));
-    }
-    if cfg.ckpts != d.ckpts {
-        put("ckpts", cfg.ckpts.to_string());
-    }
-    if cfg.egress_gb != d.egress_gb {
-        put("egress", fmt_num(cfg.egress_gb));
-    }
-    if cfg.sort != d.sort {
-        put("sort", cfg.sort.as_str().into());
-    }
-    if !cfg.providers.is_empty() {
-        put("provider", cfg.providers.join(","));
-    }
-    if let Some(r) = &cfg.region {
-        put("region", r.clone());
-    }
-    if let Some(v) = cfg.mintps {
-        put("mintps", fmt_num(v));
-    }
-    if let Some(v) = cfg.maxttft {
-        put("maxttft", fmt_num(v));
-    }
-    if let Some(v) = cfg.rps {
-        put("rps", fmt_num(v));
-    }
-    if let Some(v) = cfg.maxusd {
-        put("maxusd", fmt_num(v));
-    }
-    if !cfg.prices.is_empty() {
-        put("price", cfg.prices.iter().map(|(o, p)| format!("{o}:{}", fmt_num(*p))).collect::<Vec<_>>().join(","));
-    }
-    if let Some(c) = cfg.cat {
-        put("cat", c.to_string());
-    }
-    if let Some(c) = cfg.cur {
-        put("cur", c.as_str().into());
-    }
-    if let Some(l) = cfg.lang {
-        put("lang", l.as_str().into());
-    }
-    if cfg.embed {
-        put("embed", "1".into());
-    }
-    if cfg.theme != d.theme {
-        put("theme", cfg.theme.as_str().into());
-    }
-    parts.iter().map(|(k, v)| format!("{k}={}", percent_encode(v))).collect::<Vec<_>>().join("&")
 }
 
 /// Shortest decimal that round-trips.

@@ -53,6 +53,11 @@ fn gpu_size_answer_scales_with_need() {
 fn slow_decode_answer_names_the_bound() {
     assert!(text("model=llama-3.1-8b&batch=1", "slow-decode").contains("bandwidth bound"));
     assert!(text("model=llama-3.1-8b&batch=1024&in=100&out=100&gpu=h100-sxm-80gb&gpus=1", "slow-decode").contains("compute bound"));
+    // llama.cpp's Q2_K on a Tesla P40 issues its unpacking longer than it reads: not called bandwidth bound.
+    let p40 = "model=llama-2-7b&engine=llama.cpp&w=gguf-q2_k&gpu=tesla-p40-24gb&batch=1";
+    assert!(text(p40, "slow-decode").contains("instruction rate") && !text(p40, "slow-decode").contains("bandwidth bound"), "{}", text(p40, "slow-decode"));
+    // Q4_0 on the same card reads its weights longer than it issues them: bandwidth bound.
+    assert!(text("model=llama-2-7b&engine=llama.cpp&w=gguf-q4_0&gpu=tesla-p40-24gb&batch=1", "slow-decode").contains("bandwidth bound"));
 }
 
 #[test]

@@ -115,7 +115,7 @@ fn check(q: &str, a: &Answer) -> Result<(), TestCaseError> {
                     prop_assert!(need >= low - 0.05 && need <= high + 0.05, "{q}: size need {need} outside {low}..{high}");
                 }
             }
-            ("slow-decode", "g.slow.memory") => {
+            ("slow-decode", "g.slow.memory" | "g.slow.issue") => {
                 let tps = pick.and_then(|p| p.speeds.decode_tokens_per_s_per_seq());
                 prop_assert!(tps.is_some_and(|t| arg("tps").is_some_and(|v| close(v, t, 0))), "{q}: slow tps {:?} vs pick {tps:?}", arg("tps"));
                 if let (Some(f), Some(p)) = (g.msg.args.iter().find(|(n, _)| *n == "fmt"), pick) {

@@ -12,11 +12,9 @@
 use super::super::catalog::{Gpu, GpuClass, Model};
 use super::super::config::{Batch, Config, Engine};
 use super::super::precision::{self, Compute, WeightFormat};
-use super::arch;
-use super::attn_scores;
-use super::dp4a;
 use super::engine::{self, Factors};
 use super::prefill_fixed::{self, PrefillFixed};
+use super::{arch, attn_scores, dp4a};
 
 /// A way to run the job: `tp` GPUs per node in one tensor-parallel group,
 /// `pp` nodes as pipeline stages.
@@ -80,13 +78,7 @@ pub struct ServeSpeed {
     pub decode_bound: Bound,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Bound {
-    #[default]
-    Memory,
-    Compute,
-}
+pub use super::Bound;
 
 /// Everything the serving estimator needs, resolved once per configuration.
 #[derive(Debug, Clone)]
@@ -360,6 +352,7 @@ impl<'a> ServeJob<'a> {
         let body_read = arch::body_params_read(m, batch);
         let bytes = self.weight_bytes_per_step(plan, batch);
         let mut t_weights = dp4a::mmvq_weights_s(self.engine, &self.format, gpu, m, tp, batch, bytes / bw);
+        let issue = t_weights > bytes / bw;
         if self.format.weight_only {
             let fp32 = precision::tensor_flops(gpu, Compute::Fp32);
             t_weights += body_read / tp * f.dequant_flops_per_weight / fp32;
@@ -369,7 +362,13 @@ impl<'a> ServeJob<'a> {
         let kv = batch * self.kv_per_seq_per_gpu(Plan { tp: plan.tp, pp: 1 }, ctx);
         let t_kv = kv / bw;
         let t_comm = self.allreduce_s(gpu, plan, batch);
-        let bound = if t_compute > t_weights { Bound::Compute } else { Bound::Memory };
+        let bound = if t_compute > t_weights {
+            Bound::Compute
+        } else if issue {
+            Bound::Issue
+        } else {
+            Bound::Memory
+        };
         // MXFP4 experts run FlashInfer's fused MoE kernel (SGLang PR #8898,
         // vLLM PR #23696), without the Triton runner's per-layer launches.
         let t_moe = if self.format.compute == Compute::Fp4 || self.deepgemm_moe { 0.0 } else { f64::from(m.moe_layers()) * f.moe_layer_s };

@@ -46,10 +46,11 @@ pub fn guidance(cfg: &Config, job: &ServeJob<'_>, catalog: &Catalog, a: &Answer)
             let batch = p.batch;
             let bound = p.speeds.decode_tokens_per_s_per_seq().map(|_| job.speed(gpu, plan, batch).decode_bound);
             let tps = p.speeds.decode_tokens_per_s_per_seq().unwrap_or(0.0);
-            let msg = if bound == Some(Bound::Memory) {
+            let msg = if matches!(bound, Some(Bound::Memory | Bound::Issue)) {
                 let ctx = super::super::estimate::arch::mean_context(job.prompt_tokens(), job.output_tokens);
                 let bytes = job.weight_bytes_per_step(plan, batch) + batch * job.kv_per_seq_per_gpu(Plan { tp: plan.tp, pp: 1 }, ctx);
-                Msg::new("g.slow.memory").num("bytes", bytes / GIB, 1).arg("gpu", gpu.name.clone()).num("tps", tps, 0)
+                let key = if bound == Some(Bound::Issue) { "g.slow.issue" } else { "g.slow.memory" };
+                Msg::new(key).num("bytes", bytes / GIB, 1).arg("gpu", gpu.name.clone()).num("tps", tps, 0)
             } else {
                 Msg::new("g.slow.compute").num("batch", batch, 0).arg("gpu", gpu.name.clone())
             };

@@ -25,6 +25,7 @@ fn with_ranges(s: ServeSpeed, output: f64, widen: f64) -> (Speeds, &'static str)
     let bound = match s.decode_bound {
         Bound::Memory => "memory",
         Bound::Compute => "compute",
+        Bound::Issue => "issue",
     };
     let serve = ServeSpeeds {
         decode_per_seq: Range::rate(s.decode_tokens_per_s_per_seq, dec),

@@ -46,39 +46,52 @@ async fn browser_timings() {
     tokio::time::sleep(Duration::from_millis(300)).await;
 
     // Input to updated DOM: CHANGES edits of the input-token field, each
-    // timed from the change event to the page's own render mark.
-    let m = c
-        .execute_async(
-            "const done = arguments[arguments.length - 1];
-             const n = arguments[0];
-             const el = document.querySelector('#in-in');
-             const dom = [], evals = [], build = [], commit = [];
-             let i = 0;
-             function step() {
-               if (i >= n) { done({dom, evals, build, commit}); return; }
-               const t0 = performance.now();
-               el.value = String(1000 + 100 * (i++));
-               el.dispatchEvent(new Event('change'));
-               const wait = () => { if (window.__whichgpu_render_ms > t0) { dom.push(window.__whichgpu_render_ms - t0); evals.push(window.__whichgpu_eval_ms); build.push(window.__whichgpu_view_ms - window.__whichgpu_app_ms); commit.push(window.__whichgpu_render_ms - window.__whichgpu_view_ms); step(); } else setTimeout(wait, 0); };
-               wait();
-             }
-             step();",
-            vec![serde_json::json!(CHANGES)],
-        )
-        .await
-        .expect("timings");
-    let column = |k: &str| -> Vec<f64> { m[k].as_array().expect("array").iter().filter_map(|v| v.as_f64()).collect() };
-    let dom = column("dom");
-    let evals = column("evals");
-    assert_eq!(dom.len(), CHANGES, "every change rendered");
+    // timed from the change event to the page's own render mark. Two runs:
+    // the first right after load, while V8 still runs much of the Wasm in
+    // its baseline tier (Liftoff) and tiers hot functions up in the
+    // background; the second once that is done, as a reader who keeps
+    // working sees it.
+    let mut runs = Vec::new();
+    for _ in 0..2 {
+        let m = c
+            .execute_async(
+                "const done = arguments[arguments.length - 1];
+                 const n = arguments[0];
+                 const el = document.querySelector('#in-in');
+                 const dom = [], evals = [], build = [], commit = [];
+                 let i = 0;
+                 function step() {
+                   if (i >= n) { done({dom, evals, build, commit}); return; }
+                   const t0 = performance.now();
+                   el.value = String(1000 + 100 * (i++));
+                   el.dispatchEvent(new Event('change'));
+                   const wait = () => { if (window.__whichgpu_render_ms > t0) { dom.push(window.__whichgpu_render_ms - t0); evals.push(window.__whichgpu_eval_ms); build.push(window.__whichgpu_view_ms - window.__whichgpu_app_ms); commit.push(window.__whichgpu_render_ms - window.__whichgpu_view_ms); step(); } else setTimeout(wait, 0); };
+                   wait();
+                 }
+                 step();",
+                vec![serde_json::json!(CHANGES)],
+            )
+            .await
+            .expect("timings");
+        let column = |k: &str| -> Vec<f64> { m[k].as_array().expect("array").iter().filter_map(|v| v.as_f64()).collect() };
+        assert_eq!(column("dom").len(), CHANGES, "every change rendered");
+        runs.push(serde_json::json!({
+            "dom_update_ms_median": median(column("dom")),
+            "eval_ms_median": median(column("evals")),
+            "view_build_ms_median": median(column("build")),
+            "dom_commit_ms_median": median(column("commit")),
+        }));
+    }
     let heap = c.execute("return window.__whichgpu_heap_bytes", vec![]).await.expect("heap");
+    let (after_load, warm) = (&runs[0], &runs[1]);
     let out = serde_json::json!({
         "first_result_ms_median": median(first.clone()),
         "first_result_ms": first,
-        "dom_update_ms_median": median(dom),
-        "eval_ms_median": median(evals),
-        "view_build_ms_median": median(column("build")),
-        "dom_commit_ms_median": median(column("commit")),
+        // The figures the README reports: the second run of changes.
+        "dom_update_ms_median": warm["dom_update_ms_median"],
+        "eval_ms_median": warm["eval_ms_median"],
+        "warm": warm,
+        "after_load": after_load,
         "loads": LOADS,
         "changes": CHANGES,
         "heap_bytes": heap,

@@ -26,12 +26,13 @@ pub fn guidance(cfg: &Config, j: &MediaJob<'_>, catalog: &Catalog, a: &Answer) -
             .arg("vae", gib1(mem.parts.vae))
             .arg("act", gib1(mem.activations_bytes))
             .arg("batch", j.batch.to_string())
-            .arg(
+            // What one item is, in the page's language (size, frames, seconds).
+            .sub(
                 "res",
                 match j.model.kind {
-                    MediaKind::Image => format!("{}×{}", j.width, j.height),
-                    MediaKind::Video => format!("{}×{}, {} frames", j.width, j.height, j.frames),
-                    MediaKind::Audio => format!("{:.0} s of audio", j.seconds),
+                    MediaKind::Image => Msg::new("g.media.res.image").arg("size", format!("{}×{}", j.width, j.height)),
+                    MediaKind::Video => Msg::new("g.media.res.video").arg("size", format!("{}×{}", j.width, j.height)).arg("frames", j.frames.to_string()),
+                    MediaKind::Audio => Msg::new("g.media.res.audio").num("seconds", j.seconds, 0),
                 },
             )
             .arg("overhead", gib1(mem.overhead_bytes)),

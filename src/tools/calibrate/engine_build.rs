@@ -118,8 +118,8 @@ fn vllm_minor(n: &str) -> Option<u32> {
     digits.parse().ok()
 }
 
-/// llama.cpp's micro-batch of a row whose notes give it ("n_ubatch 64"): llama-bench's
-/// `-ub`, or `-b` below the default micro-batch of 512 (the smaller of the two runs).
+/// llama.cpp's micro-batch of a row whose notes give it ("n_ubatch 64"): the smaller of
+/// llama-bench's `-b` and `-ub` (512 by default); `None` leaves the engine's 512.
 pub fn ubatch_of(notes: &str) -> Option<u32> {
     let n = notes.to_ascii_lowercase();
     let (_, rest) = n.split_once("n_ubatch ")?;

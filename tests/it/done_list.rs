@@ -131,11 +131,12 @@ fn regime_7_cards_are_in_the_catalog_with_a_source_and_their_held_out_rows_are_c
     // Issue 20: at least five held-out rows in the regime (met), none off by
     // 2× (met since Q2_K decode on the Tesla P40 pays the issue time of
     // llama.cpp's single-token kernel, `estimate::dp4a::mmvq_weights_s`:
-    // 2.33× before, 1.40× after). The worst row is now a prompt row, 1.53×
-    // too fast (the DP4A kernels reach a smaller share of their peak than
-    // the fitted 16-bit share; no fit row on a Pascal card says how much).
-    // The worst row is held at what it is so it cannot get worse.
-    assert!(worst <= 1.54, "a regime-7 row is off by {worst:.2}×");
+    // 2.33× before, 1.40× after). The worst row is a prompt row: 1.53× too
+    // fast with the borrowed 16-bit share, 1.66× too slow (−39.9 %) with the
+    // DP4A share fitted on PR #7314's P40 rows (pp4096 in 16–64-token
+    // micro-batches, `Factors::dp4a_share`): the pp512 rows' 512-token
+    // micro-batches reach a larger share than those. Held at what it is.
+    assert!(worst <= 1.67, "a regime-7 row is off by {worst:.2}×");
 }
 
 /// llama.cpp's quantized prompt matmuls run at the DP4A (INT8) rate only on
@@ -159,7 +160,7 @@ fn only_the_pascal_card_with_an_int8_rate_takes_the_dp4a_rate() {
         assert!(mmq_rate(Engine::LlamaCpp, &f16, g, &f).is_none(), "{}: F16 is not quantized", g.id);
         assert!(mmq_rate(Engine::Vllm, &q4, g, &f).is_none(), "{}: vLLM runs no MMQ", g.id);
         if g.arch != Arch::Pascal {
-            assert_eq!(matmul_s(Engine::LlamaCpp, &q4, g, &f, 7e12, 7.5e12, 4e12), 7.5e12 / 4e12, "{}", g.id);
+            assert_eq!(matmul_s(Engine::LlamaCpp, &q4, g, &f, (7e12, 4.0), 7.5e12, 4e12), 7.5e12 / 4e12, "{}", g.id);
             // W8A8 int8 still runs on the int8 tensor cores where they exist.
             assert_eq!(precision::executed(Compute::Int8, g) == Compute::Int8, g.int8_tops.is_some(), "{}", g.id);
         } else {
@@ -170,7 +171,6 @@ fn only_the_pascal_card_with_an_int8_rate_takes_the_dp4a_rate() {
     let p40 = catalog.gpu("tesla-p40-24gb").unwrap();
     let f = engine::factors(Engine::LlamaCpp, p40);
     let r = mmq_rate(Engine::LlamaCpp, &q4, p40, &f).unwrap();
-    let r16 = precision::tensor_flops(p40, Compute::Bf16) * f.compute * f.quant_compute;
-    // 47 INT8 TOPS (DP4A) against 11.76 FP32 TFLOPS.
-    assert!((r / r16 - 47.0 / 11.76).abs() < 1e-9, "{}", r / r16);
+    // 47 INT8 TOPS (DP4A) times the share fitted on PR #7314's P40 rows.
+    assert!((r - 47e12 * engine::LLAMA_CPP_DP4A_SHARE).abs() < 1e3, "{r}");
 }

@@ -21,6 +21,7 @@ mod compiled;
 mod contrast;
 mod currency;
 mod done_list;
+mod dp4a_fit;
 mod estimator;
 mod export;
 mod export_train;

@@ -16,10 +16,22 @@
 //! per clock: NVIDIA's Tesla P40 datasheet gives 47 INT8 TOPS beside 11.76
 //! FP32 TFLOPS (`int8_tops` in static/gpus.csv), so the weights' matmuls of
 //! a prompt run at the INT8 rate, not the FP32 rate the dequantize-and-GEMM
-//! path would take. The fitted compute share (`Factors::compute`, and
-//! `quant_compute` for quantized weights) is kept as it is: no factor is
-//! fitted here. The attention matmuls (K·Q, KQ·V) are not quantized and stay
-//! at the 16-bit (on Pascal, FP32) rate.
+//! path would take, times the share of that peak the kernels reach
+//! (`Factors::dp4a_share`, fitted by `whichgpu calibrate --fit` on the P40
+//! rows of llama.cpp PR #7314; not the 16-bit `compute` × `quant_compute`
+//! shares fitted on tensor-core cards). The attention matmuls (K·Q, KQ·V)
+//! are not quantized and stay at the 16-bit (on Pascal, FP32) rate.
+//!
+//! Tiles: on Pascal every MMQ kernel computes tiles of 64 weight rows × 64
+//! tokens with 8 warps (`MMQ_CONFIG_*.pascal` = {64, 64, 8} for every type,
+//! ggerganov/llama.cpp@02240912ff3621da378ed62cb5d0f279f17fc9d1
+//! ggml-cuda/mmq.cu, May 2024; `MMQ_X_*_PASCAL 64` in the January 2024
+//! ggml-cuda.cu), so a micro-batch (`n_ubatch`) of b tokens costs ⌈b/64⌉
+//! full tiles ([`mmq_pad`]). PR #7314's P40 table shows it: from 16 to 64
+//! tokens a micro-batch takes about the same time (FlashAttention on: 89,
+//! 95, 114 ms), so tokens/s grows almost in proportion to the micro-batch.
+//! Micro-batches of at most 8 tokens run the matrix-vector kernel
+//! (`MMVQ_MAX_BATCH_SIZE` 8) and are not padded here.
 //!
 //! Volta has DP4A but also FP16 tensor cores (dequantize + cuBLAS for prompt
 //! batches); Turing and later run MMQ on int8 tensor cores (the `int8_tops`
@@ -40,16 +52,35 @@ use super::engine::Factors;
 /// tensor cores, FLOP/s; `None` where another path runs.
 pub fn mmq_rate(engine: Engine, format: &WeightFormat, gpu: &Gpu, f: &Factors) -> Option<f64> {
     let dp4a_only = gpu.vendor == Vendor::Nvidia && gpu.arch == Arch::Pascal && gpu.int8_tops.is_some();
-    (engine == Engine::LlamaCpp && format.gguf && format.weight_only && dp4a_only)
-        .then(|| precision::tensor_flops(gpu, Compute::Int8) * f.compute * f.quant_compute)
+    (engine == Engine::LlamaCpp && format.gguf && format.weight_only && dp4a_only).then(|| precision::tensor_flops(gpu, Compute::Int8) * f.dp4a_share)
 }
 
-/// Time of a pass's matmuls: `linear_flops` of weight matmuls among
-/// `total_flops`, at `rate16` (the engine's 16-bit rate) unless the weight
-/// matmuls run at [`mmq_rate`]; then the rest (attention) keeps `rate16`.
-pub fn matmul_s(engine: Engine, format: &WeightFormat, gpu: &Gpu, f: &Factors, linear_flops: f64, total_flops: f64, rate16: f64) -> f64 {
+/// Tokens per MMQ tile on Pascal (`MMQ_CONFIG_*.pascal.x`, see the module).
+pub const MMQ_TILE_TOKENS: f64 = 64.0;
+
+/// Executed over useful weight-matmul work when `n` tokens pass in
+/// micro-batches of `chunk` tokens, each padded to whole MMQ tiles: 1.0 for
+/// micro-batches of at most 8 tokens (the matrix-vector kernel) and for
+/// whole tiles (512 / 64).
+pub fn mmq_pad(n: f64, chunk: f64) -> f64 {
+    if n <= 0.0 || chunk <= 8.0 {
+        return 1.0;
+    }
+    let tiles = |b: f64| (b / MMQ_TILE_TOKENS).ceil() * MMQ_TILE_TOKENS;
+    let full = (n / chunk).floor();
+    let rest = n - full * chunk;
+    let rest = if rest > 8.0 { tiles(rest) } else { rest };
+    (full * tiles(chunk) + rest) / n
+}
+
+/// Time of a pass's matmuls: `linear` = (FLOPs of the weight matmuls among
+/// `total_flops`, their tile padding [`mmq_pad`]), at `rate16` (the engine's
+/// 16-bit rate) unless the weight matmuls run at [`mmq_rate`]: then they
+/// cost their padded tiles, and the rest (attention) keeps `rate16`.
+pub fn matmul_s(engine: Engine, format: &WeightFormat, gpu: &Gpu, f: &Factors, linear: (f64, f64), total_flops: f64, rate16: f64) -> f64 {
+    let (linear_flops, pad) = linear;
     match mmq_rate(engine, format, gpu, f) {
-        Some(r) => linear_flops / r + (total_flops - linear_flops).max(0.0) / rate16,
+        Some(r) => linear_flops * pad / r + (total_flops - linear_flops).max(0.0) / rate16,
         None => total_flops / rate16,
     }
 }

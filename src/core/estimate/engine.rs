@@ -50,7 +50,21 @@ pub struct Factors {
     /// Fixed time per layer of a graph-replayed single-token step in builds
     /// with fused kernels ([`Launch::Fused`]), s.
     pub fused_layer_s: f64,
+    /// Achieved / peak INT8 rate of llama.cpp's quantized matmul kernels
+    /// (MMQ) on a card whose only int8 arithmetic is the `dp4a` instruction
+    /// (Pascal GP102/GP104: the Tesla P40), over the tiles they compute
+    /// (`dp4a::mmq_rate`); [`LLAMA_CPP_DP4A_SHARE`].
+    pub dp4a_share: f64,
 }
+
+/// The share of the INT8 (DP4A) peak llama.cpp's MMQ kernels reach on the
+/// Tesla P40, fitted by `whichgpu calibrate tests/data/calibration.csv
+/// tests/data/serving_measurements.csv tests/data/regime7_measurements.csv
+/// --fit` on the fit split's P40 rows (llama.cpp PR #7314, May 2024: 7B
+/// Q4_0 pp4096 at micro-batches of 16, 32 and 64 tokens, FlashAttention off
+/// and on; `tests/data/regime7_measurements.csv`): "dp4a_share 0.16". The
+/// same value in every profile: only llama.cpp on such a card reads it.
+pub const LLAMA_CPP_DP4A_SHARE: f64 = 0.16;
 
 /// How a llama.cpp build launches the kernels of a single-token decode
 /// step. CUDA graphs arrived with commit bc4bba364fb96d908f2698e908648df5e6f55e02
@@ -189,6 +203,7 @@ pub fn factors(engine: Engine, gpu: &Gpu) -> Factors {
         layer_overhead_s: 0.0,
         launch_layer_s: 0.0,
         fused_layer_s: 0.0,
+        dp4a_share: LLAMA_CPP_DP4A_SHARE,
     };
     match (engine, hbm) {
         // llama.cpp on GDDR cards: 44 llama-bench rows on GeForce cards
@@ -210,6 +225,7 @@ pub fn factors(engine: Engine, gpu: &Gpu) -> Factors {
             layer_overhead_s: LLAMA_CPP_LAYER_S_GDDR,
             launch_layer_s: LLAMA_CPP_LAUNCH_LAYER_S_GDDR,
             fused_layer_s: LLAMA_CPP_FUSED_LAYER_S_GDDR,
+            dp4a_share: LLAMA_CPP_DP4A_SHARE,
         },
         // llama.cpp on HBM datacenter cards: 10 decode rows on A100 80GB
         // and H100 PCIe (7B, 13B, 70B; XiongjieDai, Dec 2023 snapshot).
@@ -230,6 +246,7 @@ pub fn factors(engine: Engine, gpu: &Gpu) -> Factors {
             layer_overhead_s: LLAMA_CPP_LAYER_S_HBM,
             launch_layer_s: LLAMA_CPP_LAUNCH_LAYER_S_HBM,
             fused_layer_s: LLAMA_CPP_FUSED_LAYER_S_HBM,
+            dp4a_share: LLAMA_CPP_DP4A_SHARE,
         },
         // TensorRT-LLM: 10 trtllm-bench throughput rows (H100/H200) and 17
         // gpt-fast decode rows (A100), mapped to this profile.
@@ -261,6 +278,7 @@ pub fn factors(engine: Engine, gpu: &Gpu) -> Factors {
             layer_overhead_s: 0.0,
             launch_layer_s: 0.0,
             fused_layer_s: 0.0,
+            dp4a_share: LLAMA_CPP_DP4A_SHARE,
         },
     }
 }

@@ -120,6 +120,8 @@ pub struct ServeJob<'a> {
     /// Routed experts run DeepGEMM grouped GEMMs, not the Triton fused-MoE
     /// runner the MoE launch costs were fitted on; false for a link.
     pub deepgemm_moe: bool,
+    /// A measurement's llama.cpp micro-batch (`n_ubatch`); `None`: 512.
+    pub ubatch: Option<u32>,
 }
 
 impl<'a> ServeJob<'a> {
@@ -151,6 +153,7 @@ impl<'a> ServeJob<'a> {
             launch: engine::Launch::Fused,
             attn_scores_in_memory: false,
             deepgemm_moe: false,
+            ubatch: None,
         }
     }
 
@@ -358,7 +361,7 @@ impl<'a> ServeJob<'a> {
             t_weights += body_read / tp * f.dequant_flops_per_weight / fp32;
         }
         let flops = batch * arch::linear_flops_per_token(m) / tp;
-        let t_compute = dp4a::matmul_s(self.engine, &self.format, gpu, &f, flops, flops, self.compute_rate(gpu, &f));
+        let t_compute = dp4a::matmul_s(self.engine, &self.format, gpu, &f, (flops, 1.0), flops, self.compute_rate(gpu, &f));
         let kv = batch * self.kv_per_seq_per_gpu(Plan { tp: plan.tp, pp: 1 }, ctx);
         let t_kv = kv / bw;
         let t_comm = self.allreduce_s(gpu, plan, batch);
@@ -399,21 +402,19 @@ impl<'a> ServeJob<'a> {
         let tp = f64::from(plan.tp);
         let flops = batch * (n * arch::linear_flops_per_token(m) + arch::attention_flops_prefill(m, n)) / tp;
         let linear = batch * n * arch::linear_flops_per_token(m) / tp;
-        let t_compute = dp4a::matmul_s(self.engine, &self.format, gpu, &f, linear, flops, self.compute_rate(gpu, &f));
-        // Pipeline stages run one after another, so only TP divides the read.
-        let t_weights = self.weight_bytes() / f64::from(plan.tp) / (gpu.bandwidth_bytes_per_s() * f.bw);
         // The fixed per-layer cost is paid once per prefill chunk (llama.cpp's
         // `n_ubatch`), kernel by kernel: CUDA graphs capture single-token
-        // steps only.
-        let chunk = f64::from(engine::prefill_chunk_tokens(self.engine, n.round() as u32).max(1));
+        // steps only. Pascal's MMQ tiles pad each chunk (`dp4a::mmq_pad`).
+        let chunk = f64::from(self.ubatch.map_or_else(|| engine::prefill_chunk_tokens(self.engine, n.round() as u32), |u| u.min(n.round() as u32)).max(1));
+        let t_compute = dp4a::matmul_s(self.engine, &self.format, gpu, &f, (linear, dp4a::mmq_pad(n, chunk)), flops, self.compute_rate(gpu, &f));
+        // Pipeline stages run one after another, so only TP divides the read.
+        let t_weights = self.weight_bytes() / f64::from(plan.tp) / (gpu.bandwidth_bytes_per_s() * f.bw);
         let scores = if self.attn_scores_in_memory { batch * attn_scores::prompt_score_bytes(m, n, chunk, tp) } else { 0.0 };
         let t_scores = scores / (gpu.bandwidth_bytes_per_s() * f.bw);
         let passes = (n * batch / chunk).ceil();
         let t_layers = passes * f64::from(m.layers) * f.launch_layer_s;
-        // The context phase's launches per layer and expert layer, outside
-        // any CUDA graph (`prefill_fixed.rs`); MXFP4 experts run a fused
-        // kernel, as in decode.
-        // A batched engine packs several prompts into one pass of up to its
+        // The context phase's launches per layer and expert layer, outside any CUDA graph (`prefill_fixed.rs`); MXFP4
+        // experts run a fused kernel, as in decode. A batched engine packs several prompts into one pass of up to its
         // token budget, so these are paid per pass, not per prompt.
         let moe_layers = if self.format.compute == Compute::Fp4 || self.deepgemm_moe { 0 } else { m.moe_layers() };
         let total = (n * batch).max(1.0);

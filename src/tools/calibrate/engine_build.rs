@@ -118,6 +118,14 @@ fn vllm_minor(n: &str) -> Option<u32> {
     digits.parse().ok()
 }
 
+/// llama.cpp's micro-batch of a row whose notes give it ("n_ubatch 64"): the smaller of
+/// llama-bench's `-b` and `-ub` (512 by default); `None` leaves the engine's 512.
+pub fn ubatch_of(notes: &str) -> Option<u32> {
+    let n = notes.to_ascii_lowercase();
+    let (_, rest) = n.split_once("n_ubatch ")?;
+    rest.chars().take_while(char::is_ascii_digit).collect::<String>().parse().ok().filter(|u| *u > 0)
+}
+
 /// Whether the llama.cpp build of a row kept attention scores on chip:
 /// the notes say so ("fa 1", "flash attention on"; "fa 0" or "flash
 /// attention off" say it did not), else the row's first date is on or

@@ -4,6 +4,7 @@
 use super::{percentile, predict, Case, Kind};
 use crate::core::catalog::Catalog;
 use crate::core::config::Engine;
+use crate::core::estimate::dp4a;
 use crate::core::estimate::engine::{Factors, Launch};
 use crate::core::precision;
 
@@ -19,7 +20,14 @@ pub fn fit_group(cases: &[&Case], catalog: &Catalog, start: Factors) -> Factors 
             percentile(&errs, 0.5) + 0.25 * percentile(&errs, 0.9)
         }
     };
-    let err = |f: Factors, kinds: &[Kind]| err_of(f, &|c: &Case| kinds.contains(&c.kind));
+    // Prompt rows whose weight matmuls run llama.cpp's DP4A kernels (a Pascal
+    // card, `dp4a::mmq_rate`) fit `dp4a_share` alone, not the 16-bit shares.
+    let dp4a = |c: &Case| {
+        let fmt = precision::weight_format(&c.format);
+        let on = |g| fmt.as_ref().is_some_and(|w| dp4a::mmq_rate(c.engine, w, g, &start).is_some());
+        matches!(c.kind, Kind::Prefill | Kind::Throughput) && catalog.gpu(&c.gpu).is_some_and(on)
+    };
+    let err = |f: Factors, kinds: &[Kind]| err_of(f, &|c: &Case| kinds.contains(&c.kind) && !dp4a(c));
     let llama = cases.iter().all(|c| c.engine == Engine::LlamaCpp);
     // vLLM and SGLang take TensorRT-LLM's bandwidth share (`engine::factors`);
     // their rows fit only the per-layer cost of an eager model's CUDA graph.
@@ -99,8 +107,8 @@ pub fn fit_group(cases: &[&Case], catalog: &Catalog, start: Factors) -> Factors 
             }
             best.dequant_flops_per_weight = b.1;
         }
-        let compute_rows = cases.iter().any(|c| matches!(c.kind, Kind::Prefill | Kind::Throughput));
-        let quant_rows = cases.iter().filter(wo).any(|c| c.kind == Kind::Prefill);
+        let compute_rows = cases.iter().any(|c| matches!(c.kind, Kind::Prefill | Kind::Throughput) && !dp4a(c));
+        let quant_rows = cases.iter().filter(wo).any(|c| c.kind == Kind::Prefill && !dp4a(c));
         let plain_rows = cases.iter().any(|c| c.kind == Kind::Prefill && !wo(&c));
         // Jointly with the quantized-kernel efficiency when both kinds of rows exist.
         let quants: Vec<f64> = if quant_rows && plain_rows { (6..=30).map(|i| f64::from(i) / 20.0).collect() } else { vec![best.quant_compute] };
@@ -117,6 +125,18 @@ pub fn fit_group(cases: &[&Case], catalog: &Catalog, start: Factors) -> Factors 
             }
             best.compute = b.1;
             best.quant_compute = b.2;
+        }
+        if cases.iter().any(|c| dp4a(c)) {
+            // The DP4A share, 0.05–1.00 in 0.01 steps, after the shares that
+            // set these rows' attention rate.
+            let mut b = (f64::MAX, best.dp4a_share);
+            for i in 5..=100 {
+                let e = err_of(Factors { dp4a_share: f64::from(i) / 100.0, ..best }, &dp4a);
+                if e < b.0 {
+                    b = (e, f64::from(i) / 100.0);
+                }
+            }
+            best.dp4a_share = b.1;
         }
     }
     best

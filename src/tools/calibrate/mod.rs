@@ -97,9 +97,10 @@ pub struct Case {
     /// A throughput row that measures decode steps alone (an engine's
     /// latency benchmark: the batch over the median step time, no prefill).
     pub decode_only: bool,
-    /// How the engine build launched decode kernels (llama.cpp before or
-    /// after CUDA graphs; current for other engines).
+    /// How the engine build launched decode kernels (llama.cpp before or after CUDA graphs; current for other engines).
     pub launch: Launch,
+    /// llama.cpp's micro-batch when the notes give one ("n_ubatch 64"; [`engine_build::ubatch_of`]).
+    pub ubatch: Option<u32>,
     /// A llama.cpp build without FlashAttention (scores through memory).
     pub scores_in_memory: bool,
     /// The notes name DeepGEMM: no Triton fused-MoE launches are charged.
@@ -270,6 +271,7 @@ pub fn parse_cases(text: &str, catalog: &Catalog) -> Result<(Vec<Case>, Vec<Unma
         let scores_in_memory = engine == Engine::LlamaCpp && !engine_build::flash_attn_of(notes, row.text("source"));
         let deepgemm_moe = lower.contains("deepgemm");
         cases.push(Case {
+            ubatch: engine_build::ubatch_of(notes),
             deepgemm_moe,
             scores_in_memory,
             kv,
@@ -295,8 +297,7 @@ pub fn parse_cases(text: &str, catalog: &Catalog) -> Result<(Vec<Case>, Vec<Unma
     Ok((cases, unmapped))
 }
 
-/// Predicts a case through the same estimator the CLI uses. With
-/// `factors`, the engine's fitted factors are replaced (for fitting).
+/// Predicts a case through the same estimator the CLI uses. With `factors`, the engine's fitted factors are replaced (for fitting).
 pub fn predict(case: &Case, catalog: &Catalog, factors: Option<Factors>) -> Option<f64> {
     predict_with(case, catalog, factors, None)
 }
@@ -322,6 +323,7 @@ pub fn predict_with(case: &Case, catalog: &Catalog, factors: Option<Factors>, pr
     job.launch = case.launch;
     job.attn_scores_in_memory = case.scores_in_memory;
     job.deepgemm_moe = case.deepgemm_moe;
+    job.ubatch = case.ubatch;
     let plan = Plan::in_node(case.engine, case.tp, 1);
     Some(match case.kind {
         Kind::Decode => {
@@ -478,7 +480,7 @@ pub fn run(text: &str, catalog: &Catalog, fit: bool) -> Result<Report, TableErro
             let f = fit_group(&train, catalog, crate::core::estimate::engine::factors(key.0, gpu));
             let _ = writeln!(
                 out,
-                "  {:<10} hbm={:<5} bw {:.2} compute {:.2} quant_compute {:.2} dequant_flops {:.1} layer {:.0} µs launch {:.0} µs fused {:.0} µs ({} fit rows)",
+                "  {:<10} hbm={:<5} bw {:.2} compute {:.2} quant_compute {:.2} dequant_flops {:.1} layer {:.0} µs launch {:.0} µs fused {:.0} µs dp4a_share {:.2} ({} fit rows)",
                 key.0.as_str(),
                 key.1,
                 f.bw,
@@ -488,11 +490,10 @@ pub fn run(text: &str, catalog: &Catalog, fit: bool) -> Result<Report, TableErro
                 f.layer_overhead_s * 1e6,
                 f.launch_layer_s * 1e6,
                 f.fused_layer_s * 1e6,
+                f.dp4a_share,
                 train.len()
             );
         }
-    }
-    if fit {
         prefill_fit::write_fitted(&mut out, &cases, catalog);
     }
     Ok(Report { stats, rows_total, rows_mapped: cases.len(), unmapped, held_out, text: out })

@@ -172,7 +172,8 @@ fn nothing_fits_never_suggests_the_format_already_set() {
 #[test]
 fn the_media_memory_sentence_names_its_item_in_either_language() {
     use whichgpu::core::config::Lang;
-    for (model, en_word, zh_word) in [("sdxl", "1024×1024", "分辨率 1024×1024"), ("wan-2.1-14b", "frames", "帧"), ("xtts-v2", "s of audio", "秒音频")] {
+    for (model, en_word, zh_word) in [("sdxl", "1024×1024", "分辨率 1024×1024"), ("wan-2.1-14b", "frames", "帧"), ("xtts-v2", "s of audio", "秒音频")]
+    {
         let a = common::answer(&format!("task=generate&model={model}"));
         let g = a.guidance.iter().find(|g| g.id == "memory").expect("a memory answer");
         let (en, zh) = (g.msg.render(Lang::En), g.msg.render(Lang::Zh));

@@ -216,10 +216,12 @@ pub const MESSAGES: &[(&str, &str, &str)] = &[
     ("g.note.tight", "The pick has only {spare} GiB of memory to spare: a longer prompt, more concurrent sequences or a different driver can run it out of memory. Leave room, or take the next card up.", "所选方案只剩 {spare} GiB 显存余量：更长的提示、更多并发或换驱动都可能导致显存不足。请留出余量，或选大一档的卡。"),
     ("g.method", "How this is computed", "计算方法"),
     // Media generation.
+    ("g.media.part.denoiser", "denoiser", "去噪网络"),
+    ("g.media.part.decoder", "autoregressive decoder", "自回归解码器"),
     ("g.media.res.image", "{size}", "分辨率 {size}"),
     ("g.media.res.video", "{size}, {frames} frames", "分辨率 {size}、{frames} 帧"),
     ("g.media.res.audio", "{seconds} s of audio", "{seconds} 秒音频"),
-    ("g.media.memory.body", "About {total} GiB: {weights} GiB of weights (denoiser {denoiser}, text encoders {enc}, VAE or codec {vae}), {act} GiB of activations for a batch of {batch} at {res}, and {overhead} GiB of overhead.", "约 {total} GiB：权重 {weights} GiB（去噪网络 {denoiser}，文本编码器 {enc}，VAE 或编解码器 {vae}），批量 {batch}、{res} 的激活 {act} GiB，开销 {overhead} GiB。"),
+    ("g.media.memory.body", "About {total} GiB: {weights} GiB of weights ({core} {denoiser}, text encoders {enc}, VAE or codec {vae}), {act} GiB of activations for a batch of {batch} at {res}, and {overhead} GiB of overhead.", "约 {total} GiB：权重 {weights} GiB（{core} {denoiser}，文本编码器 {enc}，VAE 或编解码器 {vae}），批量 {batch}、{res} 的激活 {act} GiB，开销 {overhead} GiB。"),
     ("g.media.speed.image", "One image takes about {s} s on {gpu} ({per_hour} images per hour per GPU): {steps} denoising steps are compute bound, so tensor throughput at the executed precision decides the speed, not memory bandwidth.", "在 {gpu} 上生成一张图约 {s} 秒（每 GPU 每小时 {per_hour} 张）：{steps} 步去噪受算力限制，速度取决于所用精度下的 Tensor 算力，而非显存带宽。"),
     ("g.media.speed.video", "One clip takes about {s} s on {gpu}: attention over {tokens} latent tokens per step dominates, so it grows faster than linearly with resolution and frames.", "在 {gpu} 上生成一段视频约 {s} 秒：每步对 {tokens} 个潜变量 token 的注意力计算占主导，耗时随分辨率和帧数超线性增长。"),
     ("g.media.speed.audio", "On {gpu} one second of compute produces about {rtf} seconds of audio.", "在 {gpu} 上每秒计算约生成 {rtf} 秒音频。"),

@@ -181,3 +181,15 @@ fn the_media_memory_sentence_names_its_item_in_either_language() {
         assert!(zh.contains(zh_word) && !zh.contains("frames") && !zh.contains("audio"), "{model}: {zh}");
     }
 }
+
+/// The generating network is named for what it is: a denoiser for image
+/// and video models, the autoregressive decoder for MusicGen, XTTS and Bark.
+#[test]
+fn the_media_memory_sentence_names_the_generating_network() {
+    for (model, part) in
+        [("sdxl", "denoiser"), ("flux.1-dev", "denoiser"), ("musicgen-medium", "autoregressive decoder"), ("xtts-v2", "autoregressive decoder")]
+    {
+        let t = text(&format!("task=generate&model={model}"), "memory");
+        assert!(t.contains(&format!("({part} ")), "{model}: {t}");
+    }
+}

@@ -1,7 +1,7 @@
 //! Guidance for generating images, video and audio.
 
 use super::super::answer::{Answer, GuidanceItem};
-use super::super::catalog::media::MediaKind;
+use super::super::catalog::media::{MediaArch, MediaKind};
 use super::super::catalog::Catalog;
 use super::super::config::Config;
 use super::super::estimate::media::MediaJob;
@@ -21,6 +21,9 @@ pub fn guidance(cfg: &Config, j: &MediaJob<'_>, catalog: &Catalog, a: &Answer) -
         Msg::new("g.media.memory.body")
             .arg("total", gib1(mem.total))
             .arg("weights", gib1(mem.weights_bytes))
+            // The generating network: a denoiser (UNet, DiT, flow), or the
+            // autoregressive decoder of MusicGen, XTTS and Bark.
+            .sub("core", Msg::new(if j.model.arch == MediaArch::Ar { "g.media.part.decoder" } else { "g.media.part.denoiser" }))
             .arg("denoiser", gib1(mem.parts.denoiser))
             .arg("enc", gib1(mem.parts.text_encoders))
             .arg("vae", gib1(mem.parts.vae))

@@ -117,6 +117,27 @@ impl Factors {
 /// 3 µs). `tests/calibration.rs` recomputes it.
 pub const MOE_LAYER_S: f64 = 65.5e-6;
 
+/// Per routed-expert layer and single-token step in llama.cpp, s, as
+/// `whichgpu calibrate tests/data/calibration.csv
+/// tests/data/serving_measurements.csv --fit` fits it ("moe 60 µs") on the
+/// fit split's single-stream MoE decode rows: llama.cpp PR #16834 (am17an,
+/// 2025-10-29, RTX 4090, gpt-oss-20b MXFP4 and Qwen3-30B-A3B Q4_0,
+/// tg128/256/512: 60 and 61 µs a layer) and PR #16991 (ORippler, Nov 2025,
+/// RTX PRO 6000, gpt-oss-20b tg128/256: about 0 µs). Its cause: the MoE FFN
+/// (`build_moe_ffn` in `src/llama-graph.cpp`) runs the router matmul,
+/// softmax, top-k, `get_rows` of the weights, three `mul_mat_id` over the
+/// selected experts, the weighting and the sum, each a kernel whose latency
+/// does not shrink with the work (PR #16130, am17an 2025-09-20, fused
+/// softmax/top-k/get_rows: +7 % on Qwen3-30B-A3B tg128).
+///
+/// Not charged ([`factors`] keeps `moe_layer_s` 0 for llama.cpp): on the
+/// held-out rows it fails. Charged in both GPU classes it turns +2…+41 %
+/// into −6…−31 % (median absolute error 15 % → 19 %, held-out decode p90
+/// 20 % → 23 %, llama.cpp on HBM p90 22 % → 31 %, over issue 20's 25 %):
+/// the fit sources disagree with each other and with the held-out ones
+/// about the cost in current builds (see `tests/data/SERVING-NOTES.md`).
+pub const LLAMA_CPP_MOE_LAYER_S: f64 = 60e-6;
+
 /// llama.cpp's fixed cost per layer and single-token step on GDDR cards
 /// with CUDA graphs, s ([`Factors::layer_overhead_s`]), fitted by
 /// `whichgpu calibrate --fit` on the fit split's decode rows of builds

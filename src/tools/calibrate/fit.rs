@@ -27,8 +27,11 @@ pub fn fit_group(cases: &[&Case], catalog: &Catalog, start: Factors) -> Factors 
         let on = |g| fmt.as_ref().is_some_and(|w| dp4a::mmq_rate(c.engine, w, g, &start).is_some());
         matches!(c.kind, Kind::Prefill | Kind::Throughput) && catalog.gpu(&c.gpu).is_some_and(on)
     };
-    let err = |f: Factors, kinds: &[Kind]| err_of(f, &|c: &Case| kinds.contains(&c.kind) && !dp4a(c));
     let llama = cases.iter().all(|c| c.engine == Engine::LlamaCpp);
+    // llama.cpp's decode rows of MoE models fit only its per-MoE-layer cost
+    // (`engine::LLAMA_CPP_MOE_LAYER_S`), after the dense rows fit the rest.
+    let moe_decode = |c: &Case| llama && c.kind == Kind::Decode && catalog.model(&c.model).is_some_and(|m| m.moe_layers() > 0);
+    let err = |f: Factors, kinds: &[Kind]| err_of(f, &|c: &Case| kinds.contains(&c.kind) && !dp4a(c) && !moe_decode(c));
     // vLLM and SGLang take TensorRT-LLM's bandwidth share (`engine::factors`);
     // their rows fit only the per-layer cost of an eager model's CUDA graph.
     let pytorch = cases.iter().all(|c| matches!(c.engine, Engine::Vllm | Engine::Sglang));
@@ -37,7 +40,7 @@ pub fn fit_group(cases: &[&Case], catalog: &Catalog, start: Factors) -> Factors 
     let grid: Vec<f64> = (0..=60).map(|i| f64::from(i) * 5e-6).collect();
     let mut best = start;
     for _ in 0..2 {
-        let graph_decode = |c: &Case| c.kind == Kind::Decode && (c.engine != Engine::LlamaCpp || c.launch == Launch::Graph);
+        let graph_decode = |c: &Case| c.kind == Kind::Decode && !moe_decode(c) && (c.engine != Engine::LlamaCpp || c.launch == Launch::Graph);
         let unfused_decode = |c: &Case| c.kind == Kind::Decode && c.launch == Launch::Graph;
         if pytorch && cases.iter().any(|c| unfused_decode(c)) {
             // The per-layer cost of a graph that replays the eager model's
@@ -68,7 +71,7 @@ pub fn fit_group(cases: &[&Case], catalog: &Catalog, start: Factors) -> Factors 
             best.bw = b.1;
             best.layer_overhead_s = b.2;
         }
-        let per_kernel_decode = |c: &Case| c.kind == Kind::Decode && c.launch == Launch::PerKernel;
+        let per_kernel_decode = |c: &Case| c.kind == Kind::Decode && !moe_decode(c) && c.launch == Launch::PerKernel;
         if llama && cases.iter().any(|c| per_kernel_decode(c)) {
             // One launch per kernel: the per-layer cost of builds before
             // CUDA graphs, at the same bandwidth share (graphs change how the
@@ -82,7 +85,7 @@ pub fn fit_group(cases: &[&Case], catalog: &Catalog, start: Factors) -> Factors 
             }
             best.launch_layer_s = b.1;
         }
-        let fused_decode = |c: &Case| c.kind == Kind::Decode && c.launch == Launch::Fused;
+        let fused_decode = |c: &Case| c.kind == Kind::Decode && !moe_decode(c) && c.launch == Launch::Fused;
         if llama && cases.iter().any(|c| fused_decode(c)) {
             // Builds with fused kernels: fewer kernels a layer, the same
             // bandwidth share.
@@ -125,6 +128,17 @@ pub fn fit_group(cases: &[&Case], catalog: &Catalog, start: Factors) -> Factors 
             }
             best.compute = b.1;
             best.quant_compute = b.2;
+        }
+        if cases.iter().any(|c| moe_decode(c)) {
+            // The per-MoE-layer cost, at the dense rows' other factors.
+            let mut b = (f64::MAX, best.moe_layer_s);
+            for &l in &grid {
+                let e = err_of(Factors { moe_layer_s: l, ..best }, &moe_decode);
+                if e < b.0 {
+                    b = (e, l);
+                }
+            }
+            best.moe_layer_s = b.1;
         }
         if cases.iter().any(|c| dp4a(c)) {
             // The DP4A share, 0.05–1.00 in 0.01 steps, after the shares that

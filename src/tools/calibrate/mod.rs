@@ -194,8 +194,7 @@ pub fn parse_cases(text: &str, catalog: &Catalog) -> Result<(Vec<Case>, Vec<Unma
             unmapped.push(skip(&format!("weight format `{format}` not modelled")));
             continue;
         }
-        // Memory rows carry their unit in `unit` (GB or GiB); speeds are in
-        // tok/s either way.
+        // Memory rows carry their unit in `unit` (GB or GiB); speeds are in tok/s either way.
         let value = match row.opt_f64("value").ok().flatten() {
             Some(v) if v > 0.0 => v,
             _ => {
@@ -480,7 +479,7 @@ pub fn run(text: &str, catalog: &Catalog, fit: bool) -> Result<Report, TableErro
             let f = fit_group(&train, catalog, crate::core::estimate::engine::factors(key.0, gpu));
             let _ = writeln!(
                 out,
-                "  {:<10} hbm={:<5} bw {:.2} compute {:.2} quant_compute {:.2} dequant_flops {:.1} layer {:.0} µs launch {:.0} µs fused {:.0} µs dp4a_share {:.2} ({} fit rows)",
+                "  {:<10} hbm={:<5} bw {:.2} compute {:.2} quant_compute {:.2} dequant_flops {:.1} layer {:.0} µs launch {:.0} µs fused {:.0} µs moe {:.0} µs dp4a_share {:.2} ({} fit rows)",
                 key.0.as_str(),
                 key.1,
                 f.bw,
@@ -490,6 +489,7 @@ pub fn run(text: &str, catalog: &Catalog, fit: bool) -> Result<Report, TableErro
                 f.layer_overhead_s * 1e6,
                 f.launch_layer_s * 1e6,
                 f.fused_layer_s * 1e6,
+                f.moe_layer_s * 1e6,
                 f.dp4a_share,
                 train.len()
             );

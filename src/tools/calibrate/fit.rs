@@ -45,15 +45,8 @@ pub fn fit_group(cases: &[&Case], catalog: &Catalog, start: Factors) -> Factors 
         if pytorch && cases.iter().any(|c| unfused_decode(c)) {
             // The per-layer cost of a graph that replays the eager model's
             // kernels, 0–300 µs in 1 µs steps, at the profile's bandwidth share.
-            let mut b = (f64::MAX, best.layer_overhead_s);
-            for i in 0..=300 {
-                let l = f64::from(i) * 1e-6;
-                let e = err_of(Factors { layer_overhead_s: l, ..best }, &unfused_decode);
-                if e < b.0 {
-                    b = (e, l);
-                }
-            }
-            best.layer_overhead_s = b.1;
+            best.layer_overhead_s =
+                argmin((0..=300).map(|i| f64::from(i) * 1e-6), best.layer_overhead_s, |l| err_of(Factors { layer_overhead_s: l, ..best }, &unfused_decode));
         } else if !pytorch && cases.iter().any(|c| graph_decode(c)) {
             // The bandwidth share and the per-layer cost of a graph-replayed
             // step, jointly, on the decode rows of current builds.
@@ -76,39 +69,19 @@ pub fn fit_group(cases: &[&Case], catalog: &Catalog, start: Factors) -> Factors 
             // One launch per kernel: the per-layer cost of builds before
             // CUDA graphs, at the same bandwidth share (graphs change how the
             // kernels start, not the kernels).
-            let mut b = (f64::MAX, best.launch_layer_s);
-            for &l in &grid {
-                let e = err_of(Factors { launch_layer_s: l, ..best }, &per_kernel_decode);
-                if e < b.0 {
-                    b = (e, l);
-                }
-            }
-            best.launch_layer_s = b.1;
+            best.launch_layer_s = argmin(grid.iter().copied(), best.launch_layer_s, |l| err_of(Factors { launch_layer_s: l, ..best }, &per_kernel_decode));
         }
         let fused_decode = |c: &Case| c.kind == Kind::Decode && !moe_decode(c) && c.launch == Launch::Fused;
         if llama && cases.iter().any(|c| fused_decode(c)) {
             // Builds with fused kernels: fewer kernels a layer, the same
             // bandwidth share.
-            let mut b = (f64::MAX, best.fused_layer_s);
-            for &l in &grid {
-                let e = err_of(Factors { fused_layer_s: l, ..best }, &fused_decode);
-                if e < b.0 {
-                    b = (e, l);
-                }
-            }
-            best.fused_layer_s = b.1;
+            best.fused_layer_s = argmin(grid.iter().copied(), best.fused_layer_s, |l| err_of(Factors { fused_layer_s: l, ..best }, &fused_decode));
         }
         let wo = |c: &&&Case| precision::weight_format(&c.format).is_some_and(|f| f.weight_only);
         if !pytorch && cases.iter().filter(wo).any(|c| c.kind == Kind::Decode) {
-            let mut b = (f64::MAX, best.dequant_flops_per_weight);
-            for i in 0..=24 {
-                let f = Factors { dequant_flops_per_weight: f64::from(i) / 2.0, ..best };
-                let e = err(f, &[Kind::Decode]);
-                if e < b.0 {
-                    b = (e, f.dequant_flops_per_weight);
-                }
-            }
-            best.dequant_flops_per_weight = b.1;
+            best.dequant_flops_per_weight = argmin((0..=24).map(|i| f64::from(i) / 2.0), best.dequant_flops_per_weight, |d| {
+                err(Factors { dequant_flops_per_weight: d, ..best }, &[Kind::Decode])
+            });
         }
         let compute_rows = cases.iter().any(|c| matches!(c.kind, Kind::Prefill | Kind::Throughput) && !dp4a(c));
         let quant_rows = cases.iter().filter(wo).any(|c| c.kind == Kind::Prefill && !dp4a(c));
@@ -131,27 +104,26 @@ pub fn fit_group(cases: &[&Case], catalog: &Catalog, start: Factors) -> Factors 
         }
         if cases.iter().any(|c| moe_decode(c)) {
             // The per-MoE-layer cost, at the dense rows' other factors.
-            let mut b = (f64::MAX, best.moe_layer_s);
-            for &l in &grid {
-                let e = err_of(Factors { moe_layer_s: l, ..best }, &moe_decode);
-                if e < b.0 {
-                    b = (e, l);
-                }
-            }
-            best.moe_layer_s = b.1;
+            best.moe_layer_s = argmin(grid.iter().copied(), best.moe_layer_s, |l| err_of(Factors { moe_layer_s: l, ..best }, &moe_decode));
         }
         if cases.iter().any(|c| dp4a(c)) {
             // The DP4A share, 0.05–1.00 in 0.01 steps, after the shares that
             // set these rows' attention rate.
-            let mut b = (f64::MAX, best.dp4a_share);
-            for i in 5..=100 {
-                let e = err_of(Factors { dp4a_share: f64::from(i) / 100.0, ..best }, &dp4a);
-                if e < b.0 {
-                    b = (e, f64::from(i) / 100.0);
-                }
-            }
-            best.dp4a_share = b.1;
+            best.dp4a_share = argmin((5..=100).map(|i| f64::from(i) / 100.0), best.dp4a_share, |v| err_of(Factors { dp4a_share: v, ..best }, &dp4a));
         }
     }
     best
+}
+
+/// The value of `values` with the smallest error, the first of equals;
+/// `start` when none is below `f64::MAX` (a one-factor grid search).
+fn argmin(values: impl IntoIterator<Item = f64>, start: f64, err: impl Fn(f64) -> f64) -> f64 {
+    let mut b = (f64::MAX, start);
+    for v in values {
+        let e = err(v);
+        if e < b.0 {
+            b = (e, v);
+        }
+    }
+    b.1
 }

@@ -193,3 +193,52 @@ fn the_media_memory_sentence_names_the_generating_network() {
         assert!(t.contains(&format!("({part} ")), "{model}: {t}");
     }
 }
+
+/// When no offer is picked, a format the note proposes is one the engine
+/// runs on the pinned GPU (support matrix), and the note blames the memory
+/// only where no offer's memory would hold the job: where the memory fits
+/// but the engine does not run the format there, it says that instead.
+#[test]
+fn no_pick_notes_name_the_real_obstacle_and_a_format_that_runs() {
+    use whichgpu::core::catalog::support::Kind;
+    use whichgpu::core::catalog::Support;
+    use whichgpu::core::messages::Arg;
+    let catalog = common::catalog();
+    let mut checked = 0;
+    for engine in ["vllm", "sglang", "trt-llm", "llama.cpp", "hf"] {
+        for w in ["bf16", "fp8", "int8", "int4-awq", "nf4", "mxfp4", "gguf-q4_k_m"] {
+            for (model, gpu) in [
+                ("gpt-oss-20b", "v100-32gb"),
+                ("gpt-oss-20b", "t4-16gb"),
+                ("gpt-oss-20b", "rtx-4090-24gb"),
+                ("gpt-oss-20b", "mi300x-192gb"),
+                ("llama-3.1-8b", "tesla-p40-24gb"),
+                ("llama-3.1-70b", "rtx-3090-24gb"),
+                ("llama-3.1-8b", "gaudi2-96gb"),
+            ] {
+                let a = common::answer(&format!("model={model}&engine={engine}&w={w}&gpu={gpu}"));
+                let Some(g) = a.guidance.iter().find(|g| g.id == "nofit") else { continue };
+                checked += 1;
+                let arch = catalog.gpu(gpu).expect("pinned GPU").arch.as_str();
+                if let Some((_, Arg::Text(fmt))) = g.msg.args.iter().find(|(k, _)| *k == "fmt") {
+                    if g.msg.key == "g.note.unsupported" || a.answers.best_weight_format.as_deref() == Some(fmt.as_str()) {
+                        assert_ne!(catalog.support(engine, arch, Kind::Weights, fmt), Support::Unsupported, "{engine} {w} on {gpu}: proposes {fmt}");
+                    }
+                }
+                let refused = a.offers.iter().any(|o| o.need_bytes <= o.usable_bytes && o.reason_msgs.iter().any(|m| m.key == "reason.unsupported"));
+                assert_eq!(refused, g.msg.key.starts_with("g.note.unsupported"), "{engine} {w} on {gpu}: {}", g.text());
+            }
+        }
+    }
+    assert!(checked >= 20, "only {checked} configurations had no pick");
+}
+
+/// llama.cpp runs gpt-oss's GGUF files, whose experts are ggml's MXFP4 type.
+#[test]
+fn llama_cpp_runs_mxfp4_gguf_on_a_geforce_card() {
+    let a = common::answer("model=gpt-oss-20b&engine=llama.cpp&w=mxfp4&gpu=rtx-4090-24gb&batch=1");
+    assert!(a.pick().is_some(), "{:?}", a.guidance.iter().map(|g| g.text()).collect::<Vec<_>>());
+    // A V100 under vLLM cannot run FP8: the note says so and proposes fp16, not bf16.
+    let t = text("model=llama-3.1-8b&w=fp8&gpu=v100-32gb", "nofit");
+    assert!(t.contains("does not run fp8 on volta") && t.contains("(fp16)"), "{t}");
+}

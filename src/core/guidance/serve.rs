@@ -116,10 +116,21 @@ pub fn guidance(cfg: &Config, job: &ServeJob<'_>, catalog: &Catalog, a: &Answer)
         out.push(GuidanceItem::new("inferred", None, Msg::new("g.note.inferred")));
     }
     if pick.is_none() {
-        // A smaller format than the one that already does not fit.
-        let small = if cfg.engine.splits_layers() { "gguf-q4_k_m" } else { "int4-awq" };
-        let fmt = a.answers.best_weight_format.clone().filter(|f| *f != a.weight_format).unwrap_or_else(|| small.into());
-        out.push(super::no_pick(cfg, a, Msg::new("g.note.nofit").arg("fmt", fmt)));
+        // The widest format the engine runs that fits the focus GPU.
+        let best = a.answers.best_weight_format.clone().filter(|f| *f != a.weight_format);
+        // An offer whose memory holds the job on a GPU the engine cannot
+        // run this format on: the format, not the size, rules it out.
+        let refused = a.offers.iter().filter(|o| o.need_bytes <= o.usable_bytes).find_map(|o| o.reason_msgs.iter().find(|m| m.key == "reason.unsupported"));
+        let fallback = match (refused, best) {
+            (Some(r), Some(fmt)) => Msg { key: "g.note.unsupported", args: r.args.clone() }.arg("fmt", fmt),
+            (Some(r), None) => Msg { key: "g.note.unsupported.other", args: r.args.clone() },
+            (None, best) => {
+                // A smaller format than the one that already does not fit.
+                let small = if cfg.engine.splits_layers() { "gguf-q4_k_m" } else { "int4-awq" };
+                Msg::new("g.note.nofit").arg("fmt", best.unwrap_or_else(|| small.into()))
+            }
+        };
+        out.push(super::no_pick(cfg, a, fallback));
     }
     out
 }

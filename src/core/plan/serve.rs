@@ -465,13 +465,16 @@ impl<'r> ServePlanner<'r> {
             let (p, fits) = ServePlanner::new(job.clone(), &c, self.catalog).plan_for(gpu);
             fits.then_some(p.gpus())
         };
-        // The formats the engine loads: GGUF for llama.cpp, the rest elsewhere.
+        // The formats the engine loads: GGUF for llama.cpp, the rest elsewhere;
+        // only those the support matrix says it runs on this GPU (fp16 where
+        // the card has no bf16).
         let formats: &[&str] = if self.cfg.engine == Engine::LlamaCpp {
             &["gguf-f16", "gguf-q8_0", "gguf-q6_k", "gguf-q4_k_m", "gguf-q2_k"]
         } else {
-            &["bf16", "fp8", "int8", "int4-awq", "nf4"]
+            &["bf16", "fp16", "fp8", "int8", "int4-awq", "nf4"]
         };
-        let best = formats.iter().copied().find(|id| {
+        let matrix = self.matrix.get_or_init(|| EngineSupport::new(self.catalog, self.cfg.engine));
+        let best = formats.iter().copied().filter(|id| matrix.get(gpu.arch.as_str(), Kind::Weights, id) != Support::Unsupported).find(|id| {
             precision::weight_format(id).is_some_and(|f| {
                 let mut j = job.clone();
                 j.format = f;

@@ -100,7 +100,18 @@ fn check(q: &str, a: &Answer) -> Result<(), TestCaseError> {
                 prop_assert!(arg("total").is_some_and(|v| close(v, m.total_bytes / GIB, 1)), "{q}: memory total {:?} vs {}", arg("total"), m.total_bytes / GIB);
                 prop_assert!(arg("batch").is_some_and(|v| close(v, m.batch, 0) && v != 1.0), "{q}: memory batch {:?} vs {}", arg("batch"), m.batch);
             }
-            ("gpu-size", _) => {
+            ("gpu-size", key) => {
+                // A serving pick that splits one copy over GPUs that could
+                // not hold it alone gets the split answer, and only it does.
+                let need_bytes = arg("need").unwrap_or(f64::NAN) * GIB;
+                let split = task == "serve" && pick.is_some_and(|p| p.tp.max(1) * p.pp.max(1) > 1 && p.usable_bytes < need_bytes - 0.05 * GIB);
+                let unsplit = pick.is_none_or(|p| p.tp.max(1) * p.pp.max(1) == 1 || p.usable_bytes >= need_bytes + 0.05 * GIB);
+                if split && !key.starts_with("g.size.small") {
+                    prop_assert!(key.ends_with(".split"), "{q}: {key} beside a pick split over {:?}", pick.map(|p| &p.gpu));
+                }
+                if unsplit {
+                    prop_assert!(!key.ends_with(".split"), "{q}: {key} for a pick that is not split");
+                }
                 // Serving quotes one copy on one GPU: the breakdown's total
                 // when it is one GPU's; for a split, at least its weights and
                 // at most its total (a split adds each GPU's overhead and

@@ -76,7 +76,12 @@ pub fn gpu_size(a: &Answer, one_copy: Option<f64>, host_bound: bool) -> Guidance
         |cap: f64| a.pick().is_some_and(|p| p.fits && p.usable_bytes <= cap && (!serving || p.tp.max(1) * p.pp.max(1) == 1) && p.need_bytes <= p.usable_bytes);
     let small = need <= 22.0 * GIB || pick_holds(26.0 * GIB);
     let medium = need <= 44.0 * GIB || pick_holds(50.0 * GIB);
+    // A serving pick that splits one copy over GPUs none of which could
+    // hold it alone answers the question itself: not one big card.
+    let split = a.pick().filter(|p| serving && p.tp.max(1) * p.pp.max(1) > 1 && p.usable_bytes < need);
     let key = match (small, medium, serving, host_bound) {
+        (false, true, true, _) if split.is_some() => "g.size.medium.split",
+        (false, false, true, _) if split.is_some() => "g.size.large.split",
         (true, _, true, _) => "g.size.small",
         (true, _, false, true) => "g.size.small.host",
         (true, _, false, false) => "g.size.small.compute",
@@ -87,7 +92,11 @@ pub fn gpu_size(a: &Answer, one_copy: Option<f64>, host_bound: bool) -> Guidance
         (false, false, false, _) => "g.size.large.compute",
     };
     // What an 80 GB card holds under a 0.9 budget (vLLM's default).
-    GuidanceItem::new("gpu-size", Some("g.size.title"), Msg::new(key).num("need", need / GIB, 1).num("cap80", 0.9 * 80.0, 0))
+    let mut msg = Msg::new(key).num("need", need / GIB, 1).num("cap80", 0.9 * 80.0, 0);
+    if let Some(p) = split {
+        msg = msg.num("gpus", f64::from(p.tp.max(1) * p.pp.max(1)), 0).arg("gpu", p.gpu.to_string());
+    }
+    GuidanceItem::new("gpu-size", Some("g.size.title"), msg)
 }
 
 /// Spot, on-demand or reserved, as the pick is billed: spot where the pick

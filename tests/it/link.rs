@@ -1,6 +1,7 @@
 //! The share-link codec: defaults, notices, round trips, and that no input
 //! can make it panic.
 
+use crate::common;
 use proptest::prelude::*;
 use whichgpu::core::config::{Batch, Config, Task};
 use whichgpu::core::link::{decode, encode, plain_text, KEYS};
@@ -214,5 +215,25 @@ proptest! {
         for key in ["model", "task", "layers", "w", "res", "provider"] {
             prop_assert!(plain_text(&cfg, key).is_none(), "{key}");
         }
+    }
+}
+
+/// Common short names and capitals of weight formats read as the one id
+/// they name, and the link is written back with the id; a name that fits
+/// several formats (`q4`, `int4`) is refused with the list.
+#[test]
+fn weight_format_short_names_read_as_their_id() {
+    for (typed, id) in
+        [("awq", "int4-awq"), ("AWQ", "int4-awq"), ("gptq", "int4-gptq"), ("Q4_K_M", "gguf-q4_k_m"), ("q8_0", "gguf-q8_0"), ("FP8", "fp8"), ("bnb", "int8-bnb")]
+    {
+        let a = common::answer(&format!("model=llama-3.1-8b&w={typed}"));
+        assert_eq!(a.weight_format, id, "{typed}");
+        assert!(a.notices.is_empty(), "{typed}: {:?}", a.notices);
+        assert!(a.query.contains(&format!("w={id}")), "{typed}: {}", a.query);
+    }
+    for typed in ["q4", "int4", "awq4"] {
+        let a = common::answer(&format!("model=llama-3.1-8b&w={typed}"));
+        assert_eq!(a.weight_format, "bf16", "{typed}");
+        assert!(a.notices.iter().any(|n| n.key == "w"), "{typed}: {:?}", a.notices);
     }
 }

@@ -44,11 +44,11 @@ fn apply(cfg: &mut Config, key: &str, value: &str) -> Result<(), Notice> {
         "model" => c.model = Some(model_id(value, key)?),
         k if arch::KEYS.contains(&k) => arch::apply(&mut c.custom, key, value)?,
         "w" => {
-            if precision::weight_format(value).is_none() {
+            let Some(id) = values::weight_format_id(value) else {
                 let ids: Vec<&str> = precision::weight_formats().iter().map(|f| f.id).collect();
                 return Err(Notice::bad(key, value, &ids.join(" | ")));
-            }
-            c.w = Some(value.to_string());
+            };
+            c.w = Some(id.to_string());
         }
         "kv" => {
             if precision::kv_bytes(value).is_none() || value == "fp32" {

@@ -4,6 +4,7 @@
 
 use super::super::messages::Msg;
 use super::super::notice::Notice;
+use super::super::precision;
 use super::super::table::is_id;
 
 /// Decodes `%XX` and `+`; invalid escapes are kept literally.
@@ -91,4 +92,22 @@ pub(super) fn id(value: &str, key: &str) -> Result<String, Notice> {
 pub(super) fn model_id(value: &str, key: &str) -> Result<String, Notice> {
     let last = value.rsplit('/').next().unwrap_or(value).to_ascii_lowercase();
     id(if is_id(value) { value } else { &last }, key).map_err(|_| Notice::bad_msg(key, value, Msg::new("expect.id")))
+}
+
+/// A weight format id as written, or as commonly named where that names
+/// one format only: any case (`FP8`, `Q4_K_M`), a GGUF type without the
+/// `gguf-` prefix (`q4_k_m`), a method without its bit width (`awq`,
+/// `gptq`, `bnb`). The link is written back with the id.
+#[inline(never)]
+pub(super) fn weight_format_id(value: &str) -> Option<&'static str> {
+    let v = value.to_ascii_lowercase();
+    let ids: Vec<&'static str> = precision::weight_formats().iter().map(|f| f.id).collect();
+    if let Some(id) = ids.iter().find(|id| **id == v) {
+        return Some(id);
+    }
+    let mut near = ids.iter().filter(|id| id.strip_prefix("gguf-") == Some(v.as_str()) || id.rsplit_once('-').is_some_and(|(_, tail)| tail == v));
+    match (near.next(), near.next()) {
+        (Some(id), None) => Some(id),
+        _ => None,
+    }
 }

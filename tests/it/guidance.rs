@@ -48,6 +48,9 @@ fn gpu_size_answer_scales_with_need() {
     // A pick that splits a 70B copy over four 24 GB cards is not told it needs an 80 GB card.
     let t = text("model=llama-3.1-70b&w=int4-awq&in=8000&out=1000&batch=8&gpu=rtx-4090-24gb", "gpu-size");
     assert!(t.starts_with("Not for this pick") && t.contains("× rtx-4090-24gb"), "{t}");
+    // DeepSeek-V3 fits no single card: the answer is how many, not "an 80 GB one".
+    let t = text("model=deepseek-v3&w=fp8&in=2000&out=800&batch=32", "gpu-size");
+    assert!(t.starts_with("No GPU offered here holds one copy alone") && !t.contains("80 GB"), "{t}");
     // Training and generation are compute bound: no bandwidth advice there.
     assert!(text("task=finetune&method=qlora", "gpu-size").contains("compute bound"));
 }

@@ -79,7 +79,10 @@ pub fn gpu_size(a: &Answer, one_copy: Option<f64>, host_bound: bool) -> Guidance
     // A serving pick that splits one copy over GPUs none of which could
     // hold it alone answers the question itself: not one big card.
     let split = a.pick().filter(|p| serving && p.tp.max(1) * p.pp.max(1) > 1 && p.usable_bytes < need);
+    // No offered GPU holds one copy alone: the question is how many.
+    let none_holds = a.offers.iter().all(|o| o.usable_bytes < need);
     let key = match (small, medium, serving, host_bound) {
+        (false, false, true, _) if split.is_some() && none_holds => "g.size.huge.split",
         (false, true, true, _) if split.is_some() => "g.size.medium.split",
         (false, false, true, _) if split.is_some() => "g.size.large.split",
         (true, _, true, _) => "g.size.small",

@@ -46,8 +46,14 @@ fn gpu_size_answer_scales_with_need() {
     assert!(text("model=qwen2.5-32b&w=int4-awq&batch=4&in=4000&out=500&gpu=l40s-48gb", "gpu-size").starts_with("A 48 GB card"));
     assert!(text("model=llama-3.1-70b&w=bf16&gpu=mi300x-192gb", "gpu-size").starts_with("Yes"));
     // A pick that splits a 70B copy over four 24 GB cards is not told it needs an 80 GB card.
+    let t = text("model=llama-3.3-70b&w=int4-awq&in=8000&out=1000&batch=8&cur=cny", "gpu-size");
+    assert!(t.starts_with("Not for this pick") && t.contains("an 80 GB one") && t.contains("× rtx-4090-24gb"), "{t}");
+    // Pinned to 4090s, none of which holds a copy: the answer is how many.
     let t = text("model=llama-3.1-70b&w=int4-awq&in=8000&out=1000&batch=8&gpu=rtx-4090-24gb", "gpu-size");
-    assert!(t.starts_with("Not for this pick") && t.contains("× rtx-4090-24gb"), "{t}");
+    assert!(t.starts_with("No GPU offered here holds one copy alone") && t.contains("× rtx-4090-24gb"), "{t}");
+    // 145 GiB in bf16: not "an 80 GB one".
+    let t = text("model=llama-3.3-70b&w=bf16&in=4000&out=1000&batch=8", "gpu-size");
+    assert!(t.starts_with("Not for this pick") && t.contains("more than an 80 GB card holds") && !t.contains("an 80 GB one"), "{t}");
     // DeepSeek-V3 fits no single card: the answer is how many, not "an 80 GB one".
     let t = text("model=deepseek-v3&w=fp8&in=2000&out=800&batch=32", "gpu-size");
     assert!(t.starts_with("No GPU offered here holds one copy alone") && !t.contains("80 GB"), "{t}");

@@ -84,6 +84,7 @@ pub fn gpu_size(a: &Answer, one_copy: Option<f64>, host_bound: bool) -> Guidance
     let key = match (small, medium, serving, host_bound) {
         (false, false, true, _) if split.is_some() && none_holds => "g.size.huge.split",
         (false, true, true, _) if split.is_some() => "g.size.medium.split",
+        (false, false, true, _) if split.is_some() && need > 0.9 * 80.0 * GIB => "g.size.larger.split",
         (false, false, true, _) if split.is_some() => "g.size.large.split",
         (true, _, true, _) => "g.size.small",
         (true, _, false, true) => "g.size.small.host",

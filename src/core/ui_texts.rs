@@ -59,7 +59,7 @@ pub const UI: &[(&str, &str, &str)] = &[
     ("ui.egress", "Egress per month (GB)", "每月出网流量（GB）"),
     ("ui.restart", "Extra time lost to restarts on spot (%)", "竞价实例因重启损失的额外时间（%）"),
     ("ui.recommendation", "Recommendation", "推荐方案"),
-    ("ui.none", "No offer holds this job as configured.", "没有方案能按当前配置装下这个任务。"),
+    ("ui.none", "No offer runs this job as configured.", "没有方案能按当前配置运行这个任务。"),
     ("ui.memory", "GPU memory", "显存"),
     ("ui.memory.total", "Total", "总计"),
     ("ui.memory.weights", "Weights", "权重"),

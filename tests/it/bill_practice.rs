@@ -146,3 +146,45 @@ fn an_endpoint_busy_around_the_clock_has_no_cold_starts_to_count() {
         assert_eq!(o.cold_starts_per_month, 0.0, "{}", o.id);
     }
 }
+
+/// The report's offers table shows the cost per unit the offers are ranked
+/// on (per 1,000 images for an image model, not a "-" per million tokens)
+/// and names on each row what its month leaves out.
+#[test]
+fn the_report_table_shows_the_ranked_unit_and_what_each_month_leaves_out() {
+    use whichgpu::core::report;
+    let a = answer("task=generate&model=flux.1-dev&use=always");
+    let text = report::text(&a);
+    let pick = a.pick().expect("pick");
+    let row = text.lines().find(|l| l.trim_start().starts_with(&format!("{} ", pick.id))).expect("the pick's row");
+    let per_1000 = pick.usd_per_1000_images.expect("cost per 1000 images");
+    assert!(row.contains(&format!("{per_1000:.3} $/1k img")), "{row}");
+    // Every listed offer with an unpublished part says so on its row, in
+    // either language.
+    for q in ["model=llama-3.1-8b&store=500&egress=2000", "model=llama-3.1-8b&store=500&egress=2000&lang=zh"] {
+        let a = answer(q);
+        let zh = q.contains("lang=zh");
+        let text = report::text_in(&a, if zh { Lang::Zh } else { Lang::En });
+        let table = text.split("Top offers").nth(1).expect("offers table");
+        let mut named = 0;
+        for o in a.offers.iter().take(10) {
+            let row = table.lines().find(|l| l.trim_start().starts_with(&format!("{} ", o.id))).expect("row");
+            for part in &o.unknown_costs {
+                let words = match (*part, zh) {
+                    ("storage", false) => "storage: not published",
+                    ("egress", false) => "egress: not published",
+                    ("billing_increment", false) => "billing increment: not published",
+                    ("host", false) => "host CPU/RAM: billed separately",
+                    ("storage", true) => "存储：未公布",
+                    ("egress", true) => "出网流量：未公布",
+                    ("billing_increment", true) => "计费粒度：未公布",
+                    ("host", true) => "主机 CPU/内存：另行计费",
+                    (p, _) => panic!("unexpected part {p}"),
+                };
+                assert!(row.contains(words), "{q}: {row} lacks {words}");
+                named += 1;
+            }
+        }
+        assert!(named > 0, "{q}: no offer in the table leaves anything out");
+    }
+}

@@ -100,9 +100,9 @@ pub fn text_in(a: &Answer, lang: Lang) -> String {
     }
     let layout = |id: &str| {
         a.offers.iter().find(|o| &*o.id == id).map_or_else(String::new, |o| {
-            let (term_word, unpublished) = if lang == Lang::En { (" term", "; not published: ") } else { (" 期承诺", "；未公布：") };
+            let (term_word, sep) = if lang == Lang::En { (" term", "; ") } else { (" 期承诺", "；") };
             let term = if o.commitment == super::config::Commit::None { String::new() } else { format!(", {}{term_word}", o.commitment) };
-            let unknown = if o.unknown_costs.is_empty() { String::new() } else { format!("{unpublished}{}", o.unknown_costs.join(", ")) };
+            let unknown = if o.unknown_costs.is_empty() { String::new() } else { format!("{sep}{}", unknown_parts(o, lang)) };
             format!(" [{}{term}{unknown}]", o.layout_msg.render(lang))
         })
     };
@@ -127,6 +127,18 @@ pub fn text_in(a: &Answer, lang: Lang) -> String {
             let _ = writeln!(s, "\nTop offers (prices in {}):", c.as_str().to_uppercase());
         }
     }
+    // The cost per unit of what the task produces, as the offers are ranked
+    // on it: per million output tokens (serving), per 1,000 images, per
+    // clip, per hour of audio (generation); training has its cost per job.
+    let (unit_label, unit_cost): (&str, fn(&super::answer::OfferResult) -> Option<f64>) = if a.offers.iter().any(|o| o.speeds.seconds_per_image().is_some()) {
+        ("1k img", |o| o.usd_per_1000_images)
+    } else if a.offers.iter().any(|o| o.speeds.seconds_per_clip().is_some()) {
+        ("clip", |o| o.usd_per_clip)
+    } else if a.offers.iter().any(|o| o.speeds.audio_realtime_factor().is_some()) {
+        ("audio h", |o| o.usd_per_audio_hour)
+    } else {
+        ("Mtok", |o| o.usd_per_million_output_tokens)
+    };
     let mut converted = None;
     for o in a.offers.iter().take(10) {
         let mark = if d.converts(o.currency) {
@@ -138,13 +150,13 @@ pub fn text_in(a: &Answer, lang: Lang) -> String {
         let cold = o.cold_start_s.map_or_else(String::new, |c| format!("serverless, cold start {c:.0} s "));
         let _ = writeln!(
             s,
-            "  {:<40} {:>2}×{:<18} {:>9.2}{mark} {sym}/h {:>11} {sym}/mo {:>8} {sym}/Mtok {:>9} {sym}/job {cold}{}{}",
+            "  {:<40} {:>2}×{:<18} {:>9.2}{mark} {sym}/h {:>11} {sym}/mo {:>8} {sym}/{unit_label} {:>9} {sym}/job {cold}{}{}{}",
             o.id,
             o.gpus * o.instances,
             o.gpu,
             d.amount(o.usd_per_hour),
             money(d.amount(o.usd_per_month)),
-            opt(o.usd_per_million_output_tokens.map(|v| d.amount(v)), 3),
+            opt(unit_cost(o).map(|v| d.amount(v)), 3),
             o.usd_per_job.map_or_else(|| "-".to_string(), |v| money(d.amount(v))),
             if !o.fits {
                 "does not fit "
@@ -153,7 +165,9 @@ pub fn text_in(a: &Answer, lang: Lang) -> String {
             } else {
                 ""
             },
-            if o.stale { "(price possibly stale)" } else { "" }
+            if o.stale { "(price possibly stale) " } else { "" },
+            // What the month leaves out, named: never a silent $0.
+            unknown_parts(o, lang)
         );
     }
     if let Some(r) = converted {
@@ -182,4 +196,24 @@ fn money(v: f64) -> String {
     } else {
         format!("{v:.0}")
     }
+}
+
+/// The parts of an offer's bill its provider does not publish, or bills
+/// beside the GPU price, in words (the page's texts).
+fn unknown_parts(o: &super::answer::OfferResult, lang: Lang) -> String {
+    let sep = if lang == Lang::En { "; " } else { "；" };
+    o.unknown_costs
+        .iter()
+        .map(|part| {
+            let key = match *part {
+                "storage" => "ui.unknown.storage",
+                "egress" => "ui.unknown.egress",
+                "billing_increment" => "ui.unknown.billing_increment",
+                "cold_start" => "ui.unknown.cold_start",
+                _ => "ui.unknown.host",
+            };
+            ui(key, lang)
+        })
+        .collect::<Vec<_>>()
+        .join(sep)
 }

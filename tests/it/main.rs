@@ -12,6 +12,7 @@ mod accumulation;
 mod accuracy;
 mod architecture;
 mod bill;
+mod bill_practice;
 mod calibration;
 mod catalog;
 mod catalog_check;

@@ -48,7 +48,8 @@ fn run(cfg: &Config, notices: Vec<Notice>, catalog: &Catalog, today: Date, sugge
     let offers = offers::evaluate(cfg, catalog, today, &mut planner);
     let unit = planner.unit();
     let objective = offers::objective(cfg, unit);
-    let recommendation = offers::recommend(&offers, objective, offers::cost_objective(cfg, unit));
+    let display = super::money::Display::new(cfg, catalog);
+    let recommendation = offers::recommend(&offers, objective, offers::cost_objective(cfg, unit), &display);
     let pick = recommendation.as_ref().and_then(|rec| offers.iter().find(|o| o.id == rec.pick.offer));
     let mut focus = cfg.gpu.as_deref().or(pick.map(|o| &*o.gpu)).and_then(|g| catalog.gpu(g));
     if focus.is_none() && matches!(planner, Planner::Serve(_) | Planner::Train(_)) {
@@ -81,7 +82,7 @@ fn run(cfg: &Config, notices: Vec<Notice>, catalog: &Catalog, today: Date, sugge
         recommendation,
         unusable: r.unusable,
         kv_format: cfg.kv.clone(),
-        display: super::money::Display::new(cfg, catalog),
+        display,
         catalog_stale: catalog.as_of.days_until(today) > super::catalog::STALE_AFTER_DAYS,
         // The link in effect, normalized (what was ignored is left out);
         // a what-if's answer is read for its pick and notices alone.

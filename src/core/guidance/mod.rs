@@ -46,7 +46,12 @@ pub fn no_pick(cfg: &Config, a: &Answer, fallback: Msg) -> GuidanceItem {
                 .collect();
         let msg = match cfg.maxusd {
             Some(budget) if c.usd_per_month > budget => {
-                Msg::new("g.note.overbudget").num("budget", budget, 0).arg("offer", c.id.to_string()).num("month", c.usd_per_month, 0)
+                // `maxusd` is in US dollars; amounts in the reader's
+                // currency beside it where that is another.
+                let d = &a.display;
+                let usd = super::money::Display::default();
+                let budget_text = if d.currency == usd.currency { usd.format(budget) } else { format!("{} ({})", usd.format(budget), d.format(budget)) };
+                Msg::new("g.note.overbudget").arg("budget", budget_text).arg("offer", c.id.to_string()).arg("month", d.format(c.usd_per_month))
             }
             _ => Msg::new("g.note.nomeet").arg("keys", asked.join(", ")),
         };
@@ -139,7 +144,10 @@ pub fn billing_rounding(cfg: &Config, a: &Answer) -> Vec<GuidanceItem> {
 fn serverless(cfg: &Config, a: &Answer) -> Option<GuidanceItem> {
     let pick = a.pick()?;
     let hours = |v: f64| if v < 10.0 { 1 } else { 0 };
-    if pick.serverless && cfg.usage() == Usage::Always {
+    // Busy around the clock (`use=hours&hpd=24` too): a worker never
+    // scales to zero and never starts cold (`billing::serverless_hours`).
+    let always = cfg.usage() == Usage::Always || (cfg.usage() == Usage::Hours && cfg.hpd >= 24.0);
+    if pick.serverless && always {
         let msg = Msg::new("g.serverless.pick.always").arg("offer", pick.id.to_string()).num("billed", pick.billed_hours_per_month, 0).num(
             "cold",
             pick.cold_start_s.unwrap_or(0.0),
@@ -164,7 +172,7 @@ fn serverless(cfg: &Config, a: &Answer) -> Option<GuidanceItem> {
     // do not depend on serverless or not).
     let compute = |o: &super::answer::OfferResult| o.usd_per_month - o.storage_usd_per_month - o.egress_usd_per_month;
     let ranked_cost = |o: &super::answer::OfferResult| ranked_cost(a, o);
-    let per_unit = cfg.usage() != Usage::Always && ranked_cost(pick).is_some();
+    let per_unit = !always && ranked_cost(pick).is_some();
     let cost = |o: &super::answer::OfferResult| if per_unit { ranked_cost(o).unwrap_or(f64::MAX) } else { compute(o) };
     let best = a.offers.iter().filter(|o| o.serverless && o.fits && cost(o) < f64::MAX).min_by(|x, y| cost(x).total_cmp(&cost(y)))?;
     let ratio = cost(best) / cost(pick).max(1e-9);
@@ -175,8 +183,8 @@ fn serverless(cfg: &Config, a: &Answer) -> Option<GuidanceItem> {
         return None;
     }
     let digits = if ratio < 10.0 { 2 } else { 0 };
-    let msg = match (cfg.usage(), per_unit) {
-        (Usage::Always, _) => Msg::new("g.serverless.always").arg("offer", best.id.to_string()).num("ratio", ratio, digits),
+    let msg = match (always, per_unit) {
+        (true, _) => Msg::new("g.serverless.always").arg("offer", best.id.to_string()).num("ratio", ratio, digits),
         (_, unit) => Msg::new(if unit { "g.serverless.lost.unit" } else { "g.serverless.lost" })
             .arg("offer", best.id.to_string())
             .num("billed", best.billed_hours_per_month, hours(best.billed_hours_per_month))

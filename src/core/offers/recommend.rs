@@ -3,6 +3,7 @@
 
 use super::super::answer::{OfferResult, Pick, Recommendation};
 use super::super::messages::Msg;
+use super::super::money::Display;
 use super::super::units::HOURS_PER_MONTH;
 use super::objective::Objective;
 
@@ -11,8 +12,8 @@ use super::objective::Objective;
 /// (named only for a saving of 5 % or more);
 /// the fastest among offers within 2× of the pick's cost per unit; an
 /// instance with exactly one GPU when the pick spans several; on-demand when
-/// the pick is spot.
-pub fn recommend(ranked: &[OfferResult], objective: Objective, cost: Objective) -> Option<Recommendation> {
+/// the pick is spot. Amounts in the reasons are in the display currency.
+pub fn recommend(ranked: &[OfferResult], objective: Objective, cost: Objective, display: &Display) -> Option<Recommendation> {
     let ok = |r: &&OfferResult| r.meets;
     let pick = ranked.iter().find(ok)?;
     let pick_cost = cost.key(pick);
@@ -71,12 +72,12 @@ pub fn recommend(ranked: &[OfferResult], objective: Objective, cost: Objective) 
                 true
             }
         })
-        .map(|(r, why)| make_pick(r, why, pick, cost))
+        .map(|(r, why)| make_pick(r, why, pick, cost, display))
         .collect();
-    Some(Recommendation { objective: objective.field(), pick: make_pick(pick, "best", pick, cost), alternatives })
+    Some(Recommendation { objective: objective.field(), pick: make_pick(pick, "best", pick, cost, display), alternatives })
 }
 
-fn make_pick(r: &OfferResult, why: &'static str, against: &OfferResult, cost: Objective) -> Pick {
+fn make_pick(r: &OfferResult, why: &'static str, against: &OfferResult, cost: Objective, display: &Display) -> Pick {
     let mut msgs = r.reason_msgs.clone();
     // A committed alternative is compared at its term's price.
     let term = if why == "committed" { r.committed_1yr_usd_per_month.map_or(1.0, |m| m / r.usd_per_month.max(1e-9)) } else { 1.0 };
@@ -90,7 +91,8 @@ fn make_pick(r: &OfferResult, why: &'static str, against: &OfferResult, cost: Ob
         let side = r.storage_usd_per_month + r.egress_usd_per_month;
         // Busy hours a day above which the term beats paying on-demand by the hour.
         let break_even = 24.0 * (month - side) / (r.usd_per_month - side).max(1e-9);
-        msgs.push(Msg::new("reason.committed").num("month", month, 0).num("pct", 100.0 * (1.0 - month / r.usd_per_month.max(1e-9)), 0).num(
+        // The month in the reader's currency, as the offers table shows it.
+        msgs.push(Msg::new("reason.committed").arg("month", display.format(month)).num("pct", 100.0 * (1.0 - month / r.usd_per_month.max(1e-9)), 0).num(
             "hours",
             break_even.min(24.0),
             1,

@@ -95,8 +95,16 @@ impl<'r> MediaPlanner<'r> {
             need_bytes: mem.total,
             usable_bytes: cap,
             confidence: conf,
-            // One request's speed: more pipelines add throughput, not speed.
-            speed_score: if fits { items_per_hour_gpu } else { 0.0 },
+            // An endpoint: one request's speed (more pipelines add
+            // throughput, not speed). Batch work: the offer's items per
+            // hour, which sets how soon the batch is done (the objective
+            // table's speed for `jobs`/`once`), so a "fastest" batch
+            // alternative finishes the batch sooner.
+            speed_score: match (fits, endpoint) {
+                (false, _) => 0.0,
+                (true, true) => items_per_hour_gpu,
+                (true, false) => items_per_hour,
+            },
             speeds: sp,
             job_hours: None,
             startup_s: engine::startup_s(mem.weights_bytes),

@@ -39,6 +39,7 @@ mod mmvq;
 mod multigpu;
 mod notices;
 mod ocp;
+mod ondemand;
 mod order;
 mod page_answer;
 mod plans;

@@ -20,6 +20,7 @@ pub mod money;
 pub(crate) mod named;
 pub mod notice;
 pub mod offers;
+pub mod ondemand;
 pub mod order;
 pub mod plan;
 pub mod precision;

@@ -120,6 +120,8 @@ pub const UI: &[(&str, &str, &str)] = &[
     ("ui.embed", "Embed this calculator", "嵌入此计算器"),
     ("ui.export", "Export CSV", "导出 CSV"),
     ("ui.export.title", "Launch this plan", "启动此方案"),
+    ("ui.export.loading", "Writing the launch texts…", "正在生成启动文本……"),
+    ("ui.ondemand.failed", "The page's export module could not be loaded ({why}); try again, or reload the page.", "无法加载本页的导出模块（{why}）；请重试，或重新加载页面。"),
     ("ui.export.note", "A SkyPilot task and the engine's command with the values this plan assumed; comment lines say what a tool has no setting for.", "SkyPilot 任务和引擎命令，填入了此方案假设的参数；注释行说明工具没有对应设置的项。"),
     ("ui.export.pick", "Pick", "推荐"),
     ("ui.export.alt", "Alternative", "备选"),

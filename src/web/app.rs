@@ -7,6 +7,7 @@ use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 use super::dom;
+use super::ondemand::Job;
 use super::page::Page;
 use super::state::{lang_of, Action, State};
 use crate::core::answer::Answer;
@@ -41,6 +42,12 @@ pub fn app() -> Html {
             a
         })
     };
+    // What the on-demand module needs to rebuild this answer.
+    let job: Rc<Job> = use_memo((state.cfg.clone(), state.imported.clone()), move |(cfg, imported)| Job {
+        today,
+        cfg: cfg.clone(),
+        import: imported.as_ref().map(|i| i.1.clone()),
+    });
     {
         // The previous answer is freed after this update is on screen, not
         // during it: dropping an answer frees every offer's strings and
@@ -108,7 +115,7 @@ pub fn app() -> Html {
     notices.extend(answer.notices.iter().cloned());
     notices.extend(super::texts::failure().filter(|_| lang != wanted));
     html! {
-        <Page cfg={state.cfg.clone()} copied={state.copied} imported={state.imported.is_some()} answer={answer.clone()} notices={notices} lang={lang} on_set={on_set}
+        <Page cfg={state.cfg.clone()} copied={state.copied} imported={state.imported.is_some()} answer={answer.clone()} job={job} notices={notices} lang={lang} on_set={on_set}
             on_copied={ let d = state.dispatcher(); Callback::from(move |_| d.dispatch(Action::Copied)) }
             on_import={ let d = state.dispatcher(); Callback::from(move |t: String| d.dispatch(Action::Import(t))) }
             on_config={ let d = state.dispatcher(); Callback::from(move |t: String| d.dispatch(Action::ImportConfig(t))) }

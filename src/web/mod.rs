@@ -16,6 +16,7 @@ pub mod hfimport;
 pub mod memory;
 pub mod method;
 pub mod offers;
+pub mod ondemand;
 pub mod options;
 pub mod page;
 pub mod recommendation;

@@ -7,6 +7,7 @@ use yew::prelude::*;
 
 use super::dom;
 use super::format::{in_currency, num, price, RenderUi};
+use super::ondemand::{ask, Job};
 use super::sources::OfferSource;
 use crate::core::answer::{Answer, OfferResult};
 use crate::core::config::{Commit, Lang, Sort};
@@ -48,8 +49,11 @@ fn extras_cell(o: &OfferResult, lang: Lang) -> Html {
     }
 }
 
+// The card's data (answer, job, column, sort, task) and its two callbacks.
+#[allow(clippy::too_many_arguments)]
 pub fn offers(
     a: &Rc<Answer>,
+    job: &Rc<Job>,
     col: Option<PriceColumn>,
     sort: Sort,
     training: bool,
@@ -66,16 +70,12 @@ pub fn offers(
         Callback::from(move |_| cb.emit(("sort", key.to_string())))
     };
     let sources = AttrValue::from(sources_url());
-    let export = {
-        let a = a.clone();
-        Callback::from(move |_| dom::download("whichgpu-offers.csv", "text/csv", &offers_csv(&a, &sources_url())))
-    };
     html! {
         <section class="card" aria-labelledby="h-offers">
             <h2 id="h-offers">{ t("ui.offers") }</h2>
             <p><small data-testid="offers-shown">{ Msg::new("ui.offers.shown").num("shown", a.offers.len().min(TABLE_ROWS) as f64, 0).num("total", a.offers.len() as f64, 0).render_ui(lang) }</small></p>
             <div class="tools">
-                <button type="button" onclick={export} data-testid="export-csv">{ t("ui.export") }</button>
+                <CsvExport job={job.clone()} {lang} />
                 <button type="button" onclick={Callback::from(|_| dom::print())}>{ t("ui.print") }</button>
             </div>
             <div class="scroll">
@@ -153,34 +153,37 @@ fn sources_url() -> String {
     format!("{dir}offers.csv")
 }
 
-/// The offers table as CSV (the same figures as the table). An offer
-/// without its source text (the Wasm build's bundled catalog drops it)
-/// gets `sources` instead: the address of the full offers table, whose row
-/// of the same id names the source; `price_as_of` is the price's date.
-pub fn offers_csv(a: &Answer, sources: &str) -> String {
-    let mut out = String::from("id,provider,instance,gpu,gpus,instances,fits,decode_tokens_per_s_per_seq,usd_per_hour,usd_per_month,usd_per_million_output_tokens,price_as_of,stale,source,replicas,commitment,unknown_costs\n");
-    let q = |s: &str| format!("\"{}\"", s.replace('"', "\"\""));
-    for o in &a.offers {
-        out.push_str(&format!(
-            "{},{},{},{},{},{},{},{:.2},{:.4},{:.2},{},{},{},{},{},{},{}\n",
-            q(&o.id),
-            q(&o.provider),
-            q(&o.instance),
-            q(&o.gpu),
-            o.gpus,
-            o.instances,
-            o.fits,
-            o.speeds.decode_tokens_per_s_per_seq().unwrap_or(0.0),
-            o.usd_per_hour,
-            o.usd_per_month,
-            o.usd_per_million_output_tokens.map(|v| format!("{v:.4}")).unwrap_or_default(),
-            o.price_as_of,
-            o.stale,
-            q(if o.source.is_empty() { sources } else { &o.source }),
-            o.replicas,
-            o.commitment.as_str(),
-            q(&o.unknown_costs.join(";"))
-        ));
-    }
-    out
+#[derive(Properties, PartialEq)]
+struct CsvProps {
+    job: Rc<Job>,
+    lang: Lang,
+}
+
+/// The CSV export's button: the on-demand module writes the CSV
+/// (`core::ondemand::offers_csv`), then the page downloads it; if the
+/// module cannot be loaded, an alert next to the button says why.
+#[function_component(CsvExport)]
+fn csv_export(p: &CsvProps) -> Html {
+    let failed = use_state(|| None::<String>);
+    let onclick = {
+        let (job, failed) = (p.job.clone(), failed.clone());
+        Callback::from(move |_: MouseEvent| {
+            let (request, failed) = (job.request("csv", &sources_url()), failed.clone());
+            wasm_bindgen_futures::spawn_local(async move {
+                match ask(request).await {
+                    Ok(csv) => {
+                        failed.set(None);
+                        dom::download("whichgpu-offers.csv", "text/csv", &csv);
+                    }
+                    Err(why) => failed.set(Some(why)),
+                }
+            });
+        })
+    };
+    html! { <>
+        <button type="button" {onclick} data-testid="export-csv">{ ui("ui.export", p.lang) }</button>
+        if let Some(why) = failed.as_ref() {
+            <span role="alert" data-testid="export-csv-error">{ Msg::new("ui.ondemand.failed").arg("why", why.clone()).render_ui(p.lang) }</span>
+        }
+    </> }
 }

@@ -16,6 +16,7 @@ use super::guidance::guidance;
 use super::memory::memory;
 use super::method::method;
 use super::offers::offers;
+use super::ondemand::Job;
 use super::recommendation::recommendation;
 use crate::core::answer::Answer;
 use crate::core::catalog::Catalog;
@@ -36,6 +37,8 @@ pub struct PageProps {
     /// An imported offers catalog is in use.
     pub imported: bool,
     pub answer: Rc<Answer>,
+    /// What the on-demand module needs to rebuild the answer (launch texts, CSV).
+    pub job: Rc<Job>,
     pub notices: Vec<Notice>,
     pub lang: Lang,
     pub on_set: Callback<(&'static str, String)>,
@@ -110,14 +113,14 @@ pub fn page(p: &PageProps) -> Html {
                     // pictures and the table behind them.
                     { recommendation(a, training, lang) }
                     { guidance(a, lang) }
-                    <Launch answer={a.clone()} {lang} />
+                    <Launch answer={a.clone()} job={p.job.clone()} {lang} />
                     if *full {
                         { memory(&a.memory, usable_bytes(a), lang) }
                         <section class="card wide" aria-labelledby="h-scatter">
                             <h2 id="h-scatter">{ t("ui.scatter") }</h2>
                             <Scatter answer={a.clone()} lang={lang} />
                         </section>
-                        { offers(a, price_column(cfg, a), cfg.sort, training, lang, &p.on_set, &p.on_price) }
+                        { offers(a, &p.job, price_column(cfg, a), cfg.sort, training, lang, &p.on_set, &p.on_price) }
                         if !cfg.embed {
                             { method(a, lang) }
                             <section class="card" aria-labelledby="h-embed">

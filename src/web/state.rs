@@ -25,9 +25,10 @@ pub struct State {
     pub lang_tries: u32,
 }
 
-/// A validated imported catalog; compared by identity.
+/// A validated imported catalog and the file's text (the on-demand module
+/// rebuilds the same catalog from it); compared by identity.
 #[derive(Clone)]
-pub struct Imported(pub Rc<Catalog>);
+pub struct Imported(pub Rc<Catalog>, pub Rc<str>);
 
 impl PartialEq for Imported {
     fn eq(&self, other: &Self) -> bool {
@@ -67,7 +68,7 @@ impl Reducible for State {
                     .map_err(|e| e.to_string())
                     .and_then(|offers| Catalog::bundled().map_err(|e| e.to_string())?.with_offers(offers).map_err(|e| e.to_string()));
                 match result {
-                    Ok(c) => next.imported = Some(Imported(Rc::new(c))),
+                    Ok(c) => next.imported = Some(Imported(Rc::new(c), Rc::from(text.as_str()))),
                     Err(e) => next.notices.push(Notice::other("import", e)),
                 }
             }

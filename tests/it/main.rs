@@ -40,6 +40,7 @@ mod mmvq;
 mod multigpu;
 mod notices;
 mod ocp;
+mod ondemand;
 mod order;
 mod page_answer;
 mod plans;

@@ -12,12 +12,11 @@ pub mod prefill_fit;
 pub mod split;
 mod stats;
 
-use stats::spread;
-pub use stats::{ape, percentile, source_balanced_loss};
-
 pub use engine_build::engine_of;
 pub use fit::fit_group;
 pub use split::{join, HeldOutStats, Split};
+use stats::spread;
+pub use stats::{ape, percentile, source_balanced_loss};
 
 use crate::core::catalog::{Catalog, Gpu, Model};
 use crate::core::config::{Batch, Config, Engine};

@@ -301,7 +301,7 @@ fn llama_cpp_layer_costs_are_the_fit_of_the_fit_rows() {
                 .iter()
                 .filter(|c| c.split == calibrate::Split::Fit && c.engine == Engine::LlamaCpp && c.kind == Kind::Decode && c.launch == launch)
                 .filter(|c| calibrate::group(c, catalog) == Some((Engine::LlamaCpp, hbm)))
-                // MoE rows fit only the per-MoE-layer cost (`llama_cpp_moe_layer_cost_*`).
+                // MoE rows fit only the MoE costs (`llama_cpp_moe_expert_cost_*`).
                 .filter(|c| catalog.model(&c.model).is_some_and(|m| m.moe_layers() == 0))
                 .collect();
             let Some(gpu) = rows.first().and_then(|c| catalog.gpu(&c.gpu)) else { continue };
@@ -406,12 +406,12 @@ fn llama_cpp_moe_decode_rows(cases: &[calibrate::Case], split: calibrate::Split)
 }
 
 #[test]
-fn llama_cpp_moe_layer_cost_is_the_fit_of_the_fit_rows_and_fails_on_the_held_out_rows() {
+fn llama_cpp_moe_expert_cost_is_the_fit_of_the_fit_rows_and_helps_the_held_out_rows() {
     // `whichgpu calibrate … --fit` grid-searches llama.cpp's per-MoE-layer
-    // cost (5 µs steps) on the fit split's MoE decode rows at the dense
-    // rows' factors; the constant must be that optimum. It is not charged
-    // (`engine::factors` keeps 0) because the held-out MoE rows score worse
-    // with it; this test fails once they no longer do, to charge it then.
+    // cost (5 µs steps) and per-expert-matrix cost (0.05 µs steps) jointly
+    // on the fit split's MoE decode rows, each source weighing the same; the
+    // constants must be that optimum (no grid neighbour fits better), and the
+    // held-out MoE rows must score better with them than without.
     let catalog = common::catalog();
     let texts = ["calibration.csv", "serving_measurements.csv"].map(|n| reference(n).expect("file")).to_vec();
     let (cases, _) = calibrate::parse_cases(&calibrate::join(&texts).expect("same header"), catalog).expect("parses");
@@ -419,22 +419,40 @@ fn llama_cpp_moe_layer_cost_is_the_fit_of_the_fit_rows_and_fails_on_the_held_out
     let held = llama_cpp_moe_decode_rows(&cases, calibrate::Split::HeldOut);
     assert!(fit.len() >= 8 && held.len() >= 8, "{} fit and {} held-out MoE rows", fit.len(), held.len());
     assert!(fit.iter().all(|c| catalog.gpu(&c.gpu).is_some_and(|g| !engine::is_hbm_class(g))), "an HBM fit row: the constant's doc says none");
-    let with = |c: &calibrate::Case, moe: f64| {
+    // A held-out row's source never appears among the fit rows.
+    assert!(held.iter().all(|h| fit.iter().all(|f| f.source != h.source)), "a source in both splits");
+    let with = |c: &calibrate::Case, layer: f64, expert: f64| {
         let g = catalog.gpu(&c.gpu).expect("gpu");
-        Factors { moe_layer_s: moe, ..engine::factors(Engine::LlamaCpp, g) }
+        Factors { moe_layer_s: layer, moe_expert_s: expert, ..engine::factors(Engine::LlamaCpp, g) }
     };
-    let loss = |rows: &[&calibrate::Case], moe: f64| {
-        let mut e: Vec<f64> = rows.iter().map(|c| (calibrate::predict(c, catalog, Some(with(c, moe))).expect("prediction") / c.measured).ln().abs()).collect();
-        e.sort_by(f64::total_cmp);
-        (calibrate::percentile(&e, 0.5), calibrate::percentile(&e, 0.5) + 0.25 * calibrate::percentile(&e, 0.9))
+    let log_errs = |rows: &[&calibrate::Case], layer: f64, expert: f64| -> Vec<f64> {
+        rows.iter().map(|c| (calibrate::predict(c, catalog, Some(with(c, layer, expert))).expect("prediction") / c.measured).ln().abs()).collect()
     };
-    let at = loss(&fit, engine::LLAMA_CPP_MOE_LAYER_S).1;
-    for d in [-5e-6, 5e-6] {
-        assert!(at <= loss(&fit, engine::LLAMA_CPP_MOE_LAYER_S + d).1 + 1e-12, "{d:e} s fits the MoE rows better");
+    let fit_loss = |layer: f64, expert: f64| {
+        let e = log_errs(&fit, layer, expert);
+        let pairs: Vec<(&str, f64)> = fit.iter().zip(e).map(|(c, e)| (c.source.as_str(), e)).collect();
+        calibrate::source_balanced_loss(&pairs)
+    };
+    let gddr = catalog.gpu("rtx-3090-24gb").expect("gpu");
+    let fitted = engine::factors(Engine::LlamaCpp, gddr);
+    assert_eq!(fitted.moe_expert_s, engine::LLAMA_CPP_MOE_EXPERT_S);
+    let at = fit_loss(fitted.moe_layer_s, fitted.moe_expert_s);
+    for (dl, dx) in [(0.0, -5e-8), (0.0, 5e-8), (5e-6, 0.0), (5e-6, -5e-8)] {
+        let (l, x) = (fitted.moe_layer_s + dl, fitted.moe_expert_s + dx);
+        if l >= 0.0 && x >= 0.0 {
+            assert!(at <= fit_loss(l, x) + 1e-12, "layer {l:e} s, expert {x:e} s fits the MoE rows better");
+        }
     }
-    let (before, after) = (loss(&held, 0.0).0, loss(&held, engine::LLAMA_CPP_MOE_LAYER_S).0);
-    println!("held-out MoE rows: median |log error| {before:.3} without, {after:.3} with the fitted cost");
-    assert!(after > before, "the fitted MoE cost now helps the held-out rows: charge it in engine::factors");
-    let gpu = catalog.gpu("rtx-3090-24gb").expect("gpu");
-    assert_eq!(engine::factors(Engine::LlamaCpp, gpu).moe_layer_s, 0.0);
+    let median = |mut e: Vec<f64>| {
+        e.sort_by(f64::total_cmp);
+        calibrate::percentile(&e, 0.5)
+    };
+    let worst = |e: Vec<f64>| e.into_iter().fold(0.0, f64::max);
+    let (before, after) = (log_errs(&held, 0.0, 0.0), log_errs(&held, fitted.moe_layer_s, fitted.moe_expert_s));
+    println!("held-out MoE rows: median |log error| {:.3} without, {:.3} with the fitted cost", median(before.clone()), median(after.clone()));
+    assert!(median(after.clone()) < median(before.clone()), "the fitted MoE cost no longer helps the held-out rows");
+    assert!(worst(after) < worst(before), "the fitted MoE cost worsens the worst held-out row");
+    // HBM cards have no fit row and are not charged.
+    let hbm = catalog.gpu("h100-sxm-80gb").expect("gpu");
+    assert_eq!(engine::factors(Engine::LlamaCpp, hbm).moe_expert_s, 0.0);
 }

@@ -59,6 +59,13 @@ pub fn body_params_read(m: &Model, batch: f64) -> f64 {
     (base + per_expert_all_layers * touched).min(m.body_params())
 }
 
+/// Routed-expert weight matrices one token's step reads: gate, up and
+/// down (a gated FFN, as [`Model::expert_params`]) of each of the `active`
+/// experts in each MoE layer; 0 for a dense model.
+pub fn expert_matrices(m: &Model) -> f64 {
+    m.moe.as_ref().map_or(0.0, |moe| 3.0 * f64::from(m.moe_layers()) * f64::from(moe.active))
+}
+
 /// Forward FLOPs per token of the weight matmuls: 2 per active parameter
 /// (Kaplan et al. 2020, §2.1), output head included.
 pub fn linear_flops_per_token(m: &Model) -> f64 {

@@ -25,6 +25,15 @@ pub struct Factors {
     /// kernel whose latency does not shrink with the work
     /// ([`MOE_LAYER_S`]).
     pub moe_layer_s: f64,
+    /// Fixed time per routed-expert weight matrix of one token's step, s
+    /// (gate, up and down of each active expert in each MoE layer,
+    /// `arch::expert_matrices`): llama.cpp's matrix-vector kernel over the
+    /// selected experts reads each expert's matrix as its own small slice
+    /// ([`LLAMA_CPP_MOE_EXPERT_S`]). Charged once per step whatever the
+    /// batch: the fit rows are single-token steps, and the fit source's
+    /// microbatch 2–8 rows score +4…+15 % so and −3…−25 % when the count
+    /// grows with the distinct experts the batch touches.
+    pub moe_expert_s: f64,
     /// Fixed time per transformer layer per forward pass, s: an engine that
     /// launches each layer's kernels one by one (llama.cpp's ggml graph:
     /// norm, matmuls, RoPE, attention, FFN, about fifteen kernels a layer)
@@ -117,26 +126,33 @@ impl Factors {
 /// 3 µs). `tests/calibration.rs` recomputes it.
 pub const MOE_LAYER_S: f64 = 65.5e-6;
 
-/// Per routed-expert layer and single-token step in llama.cpp, s, as
-/// `whichgpu calibrate tests/data/calibration.csv
-/// tests/data/serving_measurements.csv --fit` fits it ("moe 60 µs") on the
-/// fit split's single-stream MoE decode rows: llama.cpp PR #16834 (am17an,
-/// 2025-10-29, RTX 4090, gpt-oss-20b MXFP4 and Qwen3-30B-A3B Q4_0,
-/// tg128/256/512: 60 and 61 µs a layer) and PR #16991 (ORippler, Nov 2025,
-/// RTX PRO 6000, gpt-oss-20b tg128/256: about 0 µs). Its cause: the MoE FFN
-/// (`build_moe_ffn` in `src/llama-graph.cpp`) runs the router matmul,
-/// softmax, top-k, `get_rows` of the weights, three `mul_mat_id` over the
-/// selected experts, the weighting and the sum, each a kernel whose latency
-/// does not shrink with the work (PR #16130, am17an 2025-09-20, fused
-/// softmax/top-k/get_rows: +7 % on Qwen3-30B-A3B tg128).
+/// llama.cpp's fixed time per routed-expert weight matrix read in a decode
+/// step on GDDR cards, s ([`Factors::moe_expert_s`]), as `whichgpu calibrate
+/// tests/data/calibration.csv tests/data/serving_measurements.csv --fit`
+/// fits it ("moe 0 µs moe_expert 0.85 µs", a joint grid with the per-MoE-layer
+/// cost, each fit source weighing the same) on the fit split's single-stream
+/// MoE decode rows: llama.cpp PR #16834 (am17an, 2025-10-29, RTX 4090,
+/// gpt-oss-20b and Qwen3-30B-A3B tg128/256/512), PR #16991 (ORippler, Nov
+/// 2025, RTX PRO 6000, gpt-oss-20b) and PR #21159 (gaugarg-nv, 2026-03-29,
+/// RTX PRO 6000, Qwen3-30B-A3B, gpt-oss-20b and gpt-oss-120b at microbatch 1).
 ///
-/// Not charged ([`factors`] keeps `moe_layer_s` 0 for llama.cpp): on the
-/// held-out rows it fails. Charged in both GPU classes it turns +2…+41 %
-/// into −6…−31 % (median absolute error 15 % → 19 %, held-out decode p90
-/// 20 % → 23 %, llama.cpp on HBM p90 22 % → 31 %, over issue 20's 25 %):
-/// the fit sources disagree with each other and with the held-out ones
-/// about the cost in current builds (see `tests/data/SERVING-NOTES.md`).
-pub const LLAMA_CPP_MOE_LAYER_S: f64 = 60e-6;
+/// Why per expert matrix and not per layer: at one token `mul_mat_id` runs
+/// the matrix-vector kernel with the selected experts as the grid's second
+/// dimension, each expert's matrix its own slice of one-row CUDA blocks
+/// (ggml-org/llama.cpp@000f4625abc4efd46ee160e4473ffe0da004082e
+/// `ggml/src/ggml-cuda/mmvq.cu`: `channel_x = ... ids[channel_dst]`, one row
+/// per block, 4 warps striding the row by `vdr·128/qi` quant blocks), so the
+/// work that does not shrink with the bytes grows with the experts read:
+/// Qwen3-30B-A3B reads 48 layers × 8 experts × 3 matrices of 2048×768 a
+/// token (1,152 slices of 0.9 MB at Q4_0; its down-projection rows, 768
+/// weights, fill 3/8 of a block's threads), gpt-oss-20b 24 × 4 × 3 = 288 of
+/// 2880×2880 (4.4 MB). PR #21159's one card and build leaves 1.3 ms a token
+/// for Qwen3-30B-A3B, 0.55 ms for gpt-oss-120b (36 × 4 × 3) and none for
+/// gpt-oss-20b: 1.1–1.3 µs a matrix, not a constant per layer (27 and 15 µs).
+/// HBM cards are not charged: no fit row measures one, and their per-layer
+/// cost ([`LLAMA_CPP_LAYER_S_HBM`], 85 µs) already leaves the held-out
+/// H100/H200 rows within 5 %. See `tests/data/SERVING-NOTES.md`.
+pub const LLAMA_CPP_MOE_EXPERT_S: f64 = 0.85e-6;
 
 /// llama.cpp's fixed cost per layer and single-token step on GDDR cards
 /// with CUDA graphs, s ([`Factors::layer_overhead_s`]), fitted by
@@ -221,6 +237,7 @@ pub fn factors(engine: Engine, gpu: &Gpu) -> Factors {
         dequant_flops_per_weight: 2.5,
         quant_compute: 1.0,
         moe_layer_s: 0.0,
+        moe_expert_s: 0.0,
         layer_overhead_s: 0.0,
         launch_layer_s: 0.0,
         fused_layer_s: 0.0,
@@ -243,6 +260,7 @@ pub fn factors(engine: Engine, gpu: &Gpu) -> Factors {
             dequant_flops_per_weight: 2.0,
             quant_compute: 0.85,
             moe_layer_s: 0.0,
+            moe_expert_s: LLAMA_CPP_MOE_EXPERT_S,
             layer_overhead_s: LLAMA_CPP_LAYER_S_GDDR,
             launch_layer_s: LLAMA_CPP_LAUNCH_LAYER_S_GDDR,
             fused_layer_s: LLAMA_CPP_FUSED_LAYER_S_GDDR,
@@ -264,6 +282,7 @@ pub fn factors(engine: Engine, gpu: &Gpu) -> Factors {
             dequant_flops_per_weight: 0.5,
             quant_compute: 0.85,
             moe_layer_s: 0.0,
+            moe_expert_s: 0.0,
             layer_overhead_s: LLAMA_CPP_LAYER_S_HBM,
             launch_layer_s: LLAMA_CPP_LAUNCH_LAYER_S_HBM,
             fused_layer_s: LLAMA_CPP_FUSED_LAYER_S_HBM,
@@ -296,6 +315,7 @@ pub fn factors(engine: Engine, gpu: &Gpu) -> Factors {
             dequant_flops_per_weight: 10.0,
             quant_compute: 0.8,
             moe_layer_s: 0.0,
+            moe_expert_s: 0.0,
             layer_overhead_s: 0.0,
             launch_layer_s: 0.0,
             fused_layer_s: 0.0,

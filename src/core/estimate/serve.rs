@@ -375,7 +375,7 @@ impl<'a> ServeJob<'a> {
         // MXFP4 experts run FlashInfer's fused MoE kernel in vLLM/SGLang (SGLang PR #8898,
         // vLLM PR #23696), not the Triton runner's launches; llama.cpp runs its usual MoE kernels.
         let fused = (self.format.compute == Compute::Fp4 && self.engine != Engine::LlamaCpp) || self.deepgemm_moe;
-        let t_moe = if fused { 0.0 } else { f64::from(m.moe_layers()) * f.moe_layer_s };
+        let t_moe = if fused { 0.0 } else { f64::from(m.moe_layers()) * f.moe_layer_s + arch::expert_matrices(m) * f.moe_expert_s };
         // Every layer's kernels run once per step; a CUDA graph replays them with less fixed cost than one launch each.
         let t_layers = f64::from(m.layers) * f.decode_layer_s(self.launch);
         (t_weights.max(t_compute) + t_kv + t_comm + t_moe + t_layers + f.step_overhead_s, bound)

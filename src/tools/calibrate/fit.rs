@@ -1,7 +1,7 @@
 //! Fitting the engine factors of one engine × GPU-class group by grid
 //! search on the fit split's rows.
 
-use super::{percentile, predict, Case, Kind};
+use super::{percentile, predict, source_balanced_loss, Case, Kind};
 use crate::core::catalog::Catalog;
 use crate::core::config::Engine;
 use crate::core::estimate::dp4a;
@@ -103,8 +103,29 @@ pub fn fit_group(cases: &[&Case], catalog: &Catalog, start: Factors) -> Factors 
             best.quant_compute = b.2;
         }
         if cases.iter().any(|c| moe_decode(c)) {
-            // The per-MoE-layer cost, at the dense rows' other factors.
-            best.moe_layer_s = argmin(grid.iter().copied(), best.moe_layer_s, |l| err_of(Factors { moe_layer_s: l, ..best }, &moe_decode));
+            // The per-MoE-layer cost (0–100 µs in 5 µs steps) and the
+            // per-expert-matrix cost (0–5 µs in 0.05 µs steps) jointly, at
+            // the dense rows' other factors, each source weighing the same
+            // (`source_balanced_loss`); the first of equals keeps the smaller.
+            let moe_err = |f: Factors| {
+                let errs: Vec<(&str, f64)> = cases
+                    .iter()
+                    .filter(|c| moe_decode(c))
+                    .filter_map(|c| predict(c, catalog, Some(f)).map(|p| (c.source.as_str(), (p / c.measured).ln().abs())))
+                    .collect();
+                source_balanced_loss(&errs)
+            };
+            let mut b = (f64::MAX, best.moe_layer_s, best.moe_expert_s);
+            for &l in grid.iter().take(21) {
+                for i in 0..=100 {
+                    let x = f64::from(i) * 5e-8;
+                    let e = moe_err(Factors { moe_layer_s: l, moe_expert_s: x, ..best });
+                    if e < b.0 {
+                        b = (e, l, x);
+                    }
+                }
+            }
+            (best.moe_layer_s, best.moe_expert_s) = (b.1, b.2);
         }
         if cases.iter().any(|c| dp4a(c)) {
             // The DP4A share, 0.05–1.00 in 0.01 steps, after the shares that

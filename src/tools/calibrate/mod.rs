@@ -12,12 +12,11 @@ pub mod prefill_fit;
 pub mod split;
 mod stats;
 
-use stats::spread;
-pub use stats::{ape, percentile};
-
 pub use engine_build::engine_of;
 pub use fit::fit_group;
 pub use split::{join, HeldOutStats, Split};
+use stats::spread;
+pub use stats::{ape, percentile, source_balanced_loss};
 
 use crate::core::catalog::{Catalog, Gpu, Model};
 use crate::core::config::{Batch, Config, Engine};
@@ -479,7 +478,7 @@ pub fn run(text: &str, catalog: &Catalog, fit: bool) -> Result<Report, TableErro
             let f = fit_group(&train, catalog, crate::core::estimate::engine::factors(key.0, gpu));
             let _ = writeln!(
                 out,
-                "  {:<10} hbm={:<5} bw {:.2} compute {:.2} quant_compute {:.2} dequant_flops {:.1} layer {:.0} µs launch {:.0} µs fused {:.0} µs moe {:.0} µs dp4a_share {:.2} ({} fit rows)",
+                "  {:<10} hbm={:<5} bw {:.2} compute {:.2} quant_compute {:.2} dequant_flops {:.1} layer {:.0} µs launch {:.0} µs fused {:.0} µs moe {:.0} µs moe_expert {:.2} µs dp4a_share {:.2} ({} fit rows)",
                 key.0.as_str(),
                 key.1,
                 f.bw,
@@ -490,6 +489,7 @@ pub fn run(text: &str, catalog: &Catalog, fit: bool) -> Result<Report, TableErro
                 f.launch_layer_s * 1e6,
                 f.fused_layer_s * 1e6,
                 f.moe_layer_s * 1e6,
+                f.moe_expert_s * 1e6,
                 f.dp4a_share,
                 train.len()
             );

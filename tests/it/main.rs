@@ -42,6 +42,7 @@ mod ocp;
 mod order;
 mod page_answer;
 mod plans;
+mod practitioner_train;
 mod prefill_terms;
 mod ranking;
 mod scenarios;

@@ -80,3 +80,33 @@ fn recomputation_is_tried_off_when_memory_allows() {
     let a = answer("task=pretrain&model=llama-3.1-8b&tokens=1e10&trainer=torchtitan&gpus=8");
     assert!(a.whatif.iter().any(|c| c.key == "gc" && c.value == "selective"), "torchtitan has a selective mode");
 }
+
+/// Gemma 2 9B LoRA does not fit a 16 GB T4 with a 16-bit base; QLoRA's
+/// 4-bit base does. The no-fit advice names QLoRA, never Megatron-LM,
+/// which has no adapters and would plan the job as a full fine-tune.
+#[test]
+fn an_adapter_job_that_fits_nowhere_is_pointed_to_qlora_not_megatron() {
+    let g = guidance("task=finetune&model=gemma-2-9b&method=lora&trainer=unsloth&gpu=t4-16gb&tokens=1e7");
+    let nofit = g.iter().find(|i| i.2.contains("try them one at a time")).expect("the no-fit advice");
+    assert!(nofit.2.contains("method=qlora") && !nofit.2.contains("trainer=megatron"), "{}", nofit.2);
+    assert!(answer("task=finetune&model=gemma-2-9b&method=qlora&trainer=unsloth&gpu=t4-16gb&tokens=1e7").pick().is_some(), "the advice works");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(32))]
+
+    #[test]
+    fn no_fit_advice_for_adapters_never_names_a_stack_without_them(
+        m in prop::sample::select(vec!["llama-3.1-8b", "qwen2.5-14b", "llama-3.1-70b", "qwen2.5-72b"]),
+        method in prop::sample::select(vec!["lora", "qlora"]),
+        gpu in prop::sample::select(vec!["rtx-3070-8gb", "t4-16gb", "rtx-4090-24gb", "l40s-48gb"]),
+        trainer in prop::sample::select(vec!["hf", "unsloth", "axolotl", "torchtune"]),
+        seq in prop::sample::select(vec![2048u32, 8192, 32768]),
+    ) {
+        let q = format!("task=finetune&model={m}&method={method}&trainer={trainer}&gpu={gpu}&gpus=1&seq={seq}&tokens=1e7");
+        for (_, _, en, _) in guidance(&q).iter().filter(|i| i.2.contains("try them one at a time")) {
+            prop_assert!(!en.contains("trainer=megatron") && !en.contains("trainer=torchtitan"), "{}: {}", q, en);
+            prop_assert_eq!(en.contains("method=qlora"), method == "lora", "{}: {}", q, en);
+        }
+    }
+}

@@ -99,16 +99,24 @@ pub fn guidance(cfg: &Config, job: &TrainJob<'_>, catalog: &Catalog, a: &Answer)
 /// the note when nothing holds it: adapters instead of full weights, ZeRO-3
 /// sharding every state over every GPU and instance, a stack with pipeline
 /// stages (the Hugging Face Trainer splits layers only by AutoTP inside one
-/// node), full recomputation, one sequence per micro-batch.
+/// node; never for adapters, which Megatron-LM does not have), full
+/// recomputation, one sequence per micro-batch.
 fn nofit_tries(cfg: &Config, job: &TrainJob<'_>) -> Vec<String> {
     let mut tries = Vec::new();
-    if cfg.task == Task::Finetune && cfg.method == Method::Full {
-        tries.extend(["method=lora".to_string(), "method=qlora".to_string()]);
+    let adapters = cfg.task == Task::Finetune && cfg.method != Method::Full;
+    match cfg.method {
+        _ if cfg.task != Task::Finetune => {}
+        Method::Full => tries.extend(["method=lora".to_string(), "method=qlora".to_string()]),
+        // A 4-bit base is a quarter of the 16-bit one LoRA keeps.
+        Method::Lora => tries.push("method=qlora".to_string()),
+        Method::Qlora => {}
     }
     if cfg.zero < 3 && cfg.trainer != Trainer::Unsloth {
         tries.push("zero=3".to_string());
     }
-    if !job.parallel.pipeline {
+    // Megatron-LM has pipeline stages but no adapters: an adapter
+    // fine-tune under it is planned as a full one, which needs more memory.
+    if !job.parallel.pipeline && !adapters {
         tries.push("trainer=megatron".to_string());
     }
     if cfg.gc != Checkpointing::Full {

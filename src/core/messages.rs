@@ -100,6 +100,7 @@ pub const MESSAGES: &[(&str, &str, &str)] = &[
     ("reason.spot", "spot price, with {restart}% extra time for restarts", "按竞价实例计价，另加 {restart}% 的重启耗时"),
     ("reason.late", "takes {took} days with this layout, past the {days}-day deadline", "按此布局需 {took} 天，超过 {days} 天的期限"),
     ("reason.gpus_short", "has {have} GPU(s) per instance; the link asks for {want}", "每个实例只有 {have} 块 GPU，链接要求 {want} 块"),
+    ("reason.gpus_more", "has {have} GPUs per instance; the link asks for instances of {want}", "每个实例有 {have} 块 GPU，链接要求每个实例 {want} 块"),
     ("reason.no_network", "the link asks for {nodes} instances, but this offer publishes no network between instances", "链接要求 {nodes} 个实例，但此报价未公布实例间网络"),
     ("reason.slow", "{tps} tokens/s per user, below the {min} asked", "每用户 {tps} tokens/s，低于要求的 {min}"),
     ("layout.single", "one copy on one GPU", "单副本，单块 GPU"),
@@ -241,6 +242,9 @@ pub const MESSAGES: &[(&str, &str, &str)] = &[
     ("g.imgtrain.cache", "Precomputing the prompt embeddings and latents once (enc_offload=1) takes the text encoders and the VAE off the GPU during training and frees {enc} GiB.", "预先计算一次提示词嵌入和潜变量（enc_offload=1），训练时文本编码器和 VAE 就不必留在 GPU 上，可释放 {enc} GiB。"),
     ("g.train.methods.title", "Full fine-tuning, LoRA or QLoRA?", "全量微调、LoRA 还是 QLoRA？"),
     ("g.train.methods", "On one GPU this model needs {full} GiB for full fine-tuning (weights, gradients and optimizer states for every parameter), {lora} GiB for LoRA (a frozen 16-bit base plus small trainable adapters) and {qlora} GiB for QLoRA (a 4-bit base).", "在单块 GPU 上，这个模型全量微调需要 {full} GiB（每个参数都有权重、梯度和优化器状态），LoRA 需要 {lora} GiB（冻结的 16 位底座加少量可训练适配器），QLoRA 需要 {qlora} GiB（4 位底座）。"),
+    ("g.train.methods.offload", "On one GPU this model needs {full} GiB for full fine-tuning, {lora} GiB for LoRA (a frozen 16-bit base plus small trainable adapters) and {qlora} GiB for QLoRA (a 4-bit base); the states this job offloads sit in CPU memory and are not in these figures.", "在单块 GPU 上，这个模型全量微调需要 {full} GiB，LoRA 需要 {lora} GiB（冻结的 16 位底座加少量可训练适配器），QLoRA 需要 {qlora} GiB（4 位底座）；本任务卸载的状态放在 CPU 内存中，不计入这些数字。"),
+    ("g.train.host.optim", "The optimizer states are offloaded to CPU memory: each of the {instances} instance(s) needs about {host} GiB of RAM for them (DeepSpeed's own estimate, with its 1.5× buffer). Check the instance's RAM before you rent; the GPU figures above leave it out.", "优化器状态卸载到 CPU 内存：{instances} 个实例每个约需 {host} GiB 内存来存放（DeepSpeed 自带估算，含 1.5 倍缓冲）。租用前请核对实例内存；上面的 GPU 数字不含这部分。"),
+    ("g.train.host.all", "The parameters and optimizer states are offloaded to CPU memory: each of the {instances} instance(s) needs about {host} GiB of RAM for them (DeepSpeed's own estimate, with its 1.5× buffer). Check the instance's RAM before you rent; the GPU figures above leave it out.", "参数和优化器状态卸载到 CPU 内存：{instances} 个实例每个约需 {host} GiB 内存来存放（DeepSpeed 自带估算，含 1.5 倍缓冲）。租用前请核对实例内存；上面的 GPU 数字不含这部分。"),
     ("g.train.time", "Training on {tokens} tokens takes about {hours} hours on {gpus} × {gpu} ({gpuh} GPU-hours), at the model-FLOPs utilisation published runs reach on this class of GPU.", "在 {gpus} × {gpu} 上训练 {tokens} 个 token 约需 {hours} 小时（{gpuh} GPU 小时），按同类 GPU 上公开训练记录的算力利用率估算。"),
     ("g.train.ckpt", "Each checkpoint is {size} GiB; keeping {n} of them is billed as storage every month.", "每个检查点 {size} GiB；保留 {n} 个会按月计入存储费用。"),
     // Notices: what the link asked for that was ignored or replaced.

@@ -55,7 +55,11 @@ pub fn text_in(a: &Answer, lang: Lang) -> String {
         ans.best_weight_format.clone().unwrap_or_else(|| "-".into())
     );
     let _ = writeln!(s, "\nPer GPU type (fits first):");
-    let training = a.results.iter().any(|r| r.speeds.train_tokens_per_s().is_some());
+    // Training columns for every training job, image models included
+    // (whose speed is not estimated: their cells say "-", not a serving
+    // column that does not apply).
+    let training =
+        a.results.iter().any(|r| r.speeds.train_tokens_per_s().is_some()) || matches!(a.task, super::config::Task::Finetune | super::config::Task::Pretrain);
     let media =
         a.results.iter().any(|r| r.speeds.seconds_per_image().is_some() || r.speeds.seconds_per_clip().is_some() || r.speeds.audio_realtime_factor().is_some());
     if media {

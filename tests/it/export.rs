@@ -163,6 +163,30 @@ fn check_command(e: &Export, offer: &Value, json: &Value) {
         if fsdp_tp {
             assert!(e.command.contains(&format!("tp_size={tp}")), "the FSDP2 × TP mesh is said: {}", e.command);
         }
+        // The states the plan counted off the GPU are offloaded by the
+        // launch itself, or the command says how (FSDP2) or that it cannot.
+        let deepspeed = m.contains_key("--use_deepspeed");
+        assert_eq!(
+            m.get("--offload_optimizer_device").map(String::as_str),
+            (deepspeed && cfg.optim_offload && cfg.zero >= 1).then_some("cpu"),
+            "{}",
+            e.command
+        );
+        assert_eq!(m.get("--offload_param_device").map(String::as_str), (deepspeed && cfg.param_offload).then_some("cpu"), "{}", e.command);
+        if (cfg.optim_offload || cfg.param_offload) && !deepspeed {
+            assert!(e.command.contains("CPUOffloadPolicy") || e.command.contains("no flag for optimizer offload"), "{}", e.command);
+        }
+        // Under DeepSpeed the accumulation is the launch's flag: the plan's
+        // optimizer step over its micro-batches and data-parallel ranks.
+        if deepspeed && !media {
+            let accumulation = num(&m, "--gradient_accumulation_steps");
+            assert!(accumulation >= 1.0, "{}", e.command);
+            if let Some(gbs) = cfg.gbs {
+                let dp = offer["dp"].as_f64().expect("dp");
+                let mb = f64::from(cfg.mb.max(1));
+                assert!(accumulation * dp * mb >= f64::from(gbs), "the step holds the global batch: {}", e.command);
+            }
+        }
         return;
     }
     let (tp_f, pp_f, len_f, seq_f, kv_f, frac_f) = match cfg.engine {

@@ -383,3 +383,70 @@ proptest! {
         exports(&format!("task={task}&model={m}&method={method}&zero={zero}&nodes={nodes}&trainer={trainer}&gc={gc}&mb={mb}{tokens}"));
     }
 }
+
+/// A plan that counts the optimizer states (and parameters) as living in
+/// CPU memory launches with DeepSpeed's offload: without the flags the
+/// states stay on the GPU and a 14B full fine-tune on one H100 runs out of
+/// memory. The accumulation is DeepSpeed's own flag, the plan's.
+#[test]
+fn offload_and_accumulation_reach_the_accelerate_launch() {
+    let a = answer("task=finetune&model=qwen2.5-14b&method=full&zero=3&param_offload=1&optim_offload=1&tokens=1e8&gpu=h100-sxm-80gb&gpus=1&gbs=32");
+    crate::export::check(&a);
+    let exports = for_answer(&a, catalog());
+    assert!(!exports.is_empty());
+    for e in exports {
+        assert!(e.command.contains("--offload_optimizer_device cpu --offload_param_device cpu"), "{}", e.command);
+        assert!(e.command.contains("--gradient_accumulation_steps 32"), "{}", e.command);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    #[test]
+    fn generated_offloads_reach_the_accelerate_launch(
+        trainer in prop::sample::select(vec!["hf", "deepspeed"]),
+        m in prop::sample::select(vec!["llama-3.1-8b", "qwen2.5-14b"]),
+        zero in 0u8..4,
+        optim in any::<bool>(),
+        param in any::<bool>(),
+        gbs in prop::sample::select(vec![0u32, 16, 64]),
+        nodes in 1u32..3,
+    ) {
+        let gbs = if gbs > 0 { format!("&gbs={gbs}") } else { String::new() };
+        let q = format!(
+            "task=finetune&model={m}&method=full&trainer={trainer}&zero={zero}&optim_offload={}&param_offload={}&nodes={nodes}&tokens=1e7{gbs}",
+            u8::from(optim),
+            u8::from(param)
+        );
+        // export::check_command asserts the offload and accumulation flags.
+        exports(&q);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    /// `gpus` (per instance) and `nodes` in the link are the shape every
+    /// fitting training offer rents: instances of exactly that size, that
+    /// many, every GPU one rank.
+    #[test]
+    fn a_training_link_with_gpus_rents_that_shape(
+        task in prop::sample::select(vec!["finetune", "pretrain"]),
+        m in prop::sample::select(vec!["llama-3.2-1b", "llama-3.1-8b", "qwen2.5-14b"]),
+        method in prop::sample::select(vec!["full", "lora", "qlora"]),
+        gpus in prop::sample::select(vec![1u32, 2, 4, 8]),
+        nodes in 1u32..3,
+        days in prop::sample::select(vec![0u32, 3]),
+    ) {
+        let days = if days > 0 { format!("&days={days}") } else { String::new() };
+        let a = answer(&format!("task={task}&model={m}&method={method}&gpus={gpus}&nodes={nodes}&tokens=1e9{days}"));
+        let json = serde_json::to_value(&a).expect("JSON");
+        for o in json["offers"].as_array().expect("offers").iter().filter(|o| o["fits"].as_bool() == Some(true)) {
+            prop_assert_eq!(o["gpus"].as_u64(), Some(u64::from(gpus)), "{}", o);
+            prop_assert_eq!(o["instances"].as_u64(), Some(u64::from(nodes)), "{}", o);
+            let ranks = ["dp", "tp", "pp"].iter().map(|k| o[*k].as_u64().expect("degree")).product::<u64>();
+            prop_assert_eq!(ranks, u64::from(gpus * nodes), "{}", o);
+        }
+    }
+}

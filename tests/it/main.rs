@@ -44,6 +44,7 @@ mod ondemand;
 mod order;
 mod page_answer;
 mod plans;
+mod practitioner_train;
 mod prefill_terms;
 mod ranking;
 mod scenarios;

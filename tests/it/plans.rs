@@ -64,7 +64,7 @@ proptest! {
             if o.fits {
                 prop_assert!(o.need_bytes <= o.usable_bytes * (1.0 + 1e-9), "{q}: {} fits with {} > {}", o.id, o.need_bytes, o.usable_bytes);
             } else {
-                let shape = o.reason_msgs.iter().any(|m| matches!(m.key, "reason.gpus_short" | "reason.no_network" | "reason.unsupported"));
+                let shape = o.reason_msgs.iter().any(|m| matches!(m.key, "reason.gpus_short" | "reason.gpus_more" | "reason.no_network" | "reason.unsupported"));
                 prop_assert!(shape || o.need_bytes > o.usable_bytes,
                     "{q}: {} does not fit although {} <= {}", o.id, o.need_bytes, o.usable_bytes);
             }

@@ -402,6 +402,38 @@ impl<'a> TrainJob<'a> {
 
     /// Size of one saved checkpoint: full (16-bit weights + optimizer states)
     /// or the adapter alone.
+    /// The states the plan keeps in CPU memory instead of on the GPUs: the
+    /// optimizer's (`optim_offload`, or with the parameters under ZeRO-3),
+    /// and the parameters themselves (`param_offload` at ZeRO-3).
+    pub fn offloaded(&self) -> (bool, bool) {
+        let params = self.offload_params && self.zero >= 3;
+        (self.optim_offload || params, params)
+    }
+
+    /// CPU memory each of `instances` instances needs for the offloaded
+    /// states, by DeepSpeed's own estimator with `zero_init`
+    /// (deepspeedai/DeepSpeed@ea78ab6863441bdf40e352132d5f930cc9e2d7aa
+    /// deepspeed/runtime/zero/stage3.py, estimate_zero3_model_states_mem_needs):
+    /// per trainable parameter its optimizer bytes plus fp32 gradients (16
+    /// for mixed-precision AdamW: fp32 master, two moments, gradient), plus
+    /// the parameters at their width when they are offloaded too (18 in
+    /// all), times its `additional_buffer_factor` 1.5, split over the nodes.
+    /// None when nothing is offloaded.
+    pub fn host_offload_bytes(&self, instances: u32) -> Option<f64> {
+        let (optim, params) = self.offloaded();
+        if !optim {
+            return None;
+        }
+        let m = self.model;
+        let states = self.trainable_params() * (self.optimizer_bytes_per_param() + 4.0);
+        let weights = match (params, self.method) {
+            (false, _) => 0.0,
+            (true, Method::Full) => m.params_total * self.train_bytes,
+            (true, _) => m.body_params() * self.format.body_bits / 8.0 + m.embedding_params() * self.format.embed_bits / 8.0,
+        };
+        Some((states + weights) * 1.5 / f64::from(instances.max(1)))
+    }
+
     pub fn checkpoint_bytes(&self) -> f64 {
         match self.method {
             Method::Full => self.model.params_total * (2.0 + self.optimizer_bytes_per_param()),

@@ -9,7 +9,7 @@
 
 use super::super::answer::{Answer, Change, OfferResult};
 use super::super::catalog::Catalog;
-use super::super::config::{Batch, Checkpointing, Commit, Config, Method, Task, Usage};
+use super::super::config::{Batch, Checkpointing, Commit, Config, Method, Task, Trainer, Usage};
 use super::super::date::Date;
 use super::super::link;
 use super::super::messages::Msg;
@@ -39,6 +39,12 @@ fn candidates(cfg: &Config, a: &Answer) -> Vec<(&'static str, String)> {
             }
             if cfg.gc != Checkpointing::Full {
                 out.push(("gc", "full".to_string()));
+            } else {
+                // Full recomputation runs every layer's forward twice; where
+                // the memory allows, less of it is faster. Megatron-LM and
+                // torchtitan have a selective mode; the others recompute all
+                // or nothing.
+                out.push(("gc", if matches!(cfg.trainer, Trainer::Megatron | Trainer::Torchtitan) { "selective" } else { "none" }.to_string()));
             }
             if cfg.zero < 3 {
                 out.push(("zero", "3".to_string()));

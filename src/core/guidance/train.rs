@@ -33,10 +33,12 @@ pub fn guidance(cfg: &Config, job: &TrainJob<'_>, catalog: &Catalog, a: &Answer)
     out.push(gpu_size(a, None, false));
     if cfg.task == Task::Finetune {
         let [(_, full), (_, lora), (_, qlora)] = method_comparison(model, cfg);
+        // Offloaded, the states are not in these GPU figures: said so.
+        let key = if job.offloaded().0 { "g.train.methods.offload" } else { "g.train.methods" };
         out.push(GuidanceItem::new(
             "methods",
             Some("g.train.methods.title"),
-            Msg::new("g.train.methods").arg("full", gib1(full)).arg("lora", gib1(lora)).arg("qlora", gib1(qlora)),
+            Msg::new(key).arg("full", gib1(full)).arg("lora", gib1(lora)).arg("qlora", gib1(qlora)),
         ));
     }
     let pick = a.pick();
@@ -52,6 +54,12 @@ pub fn guidance(cfg: &Config, job: &TrainJob<'_>, catalog: &Catalog, a: &Answer)
                 .arg("gpu", gpu_name)
                 .num("gpuh", p.speeds.job_gpu_hours().unwrap_or(0.0), if p.speeds.job_gpu_hours().unwrap_or(0.0) < 10.0 { 2 } else { 0 }),
         ));
+        // The offloaded states live in the instances' CPU memory, which
+        // the GPU figures leave out and no offer's price covers.
+        if let Some(host) = job.host_offload_bytes(p.instances) {
+            let key = if job.offloaded().1 { "g.train.host.all" } else { "g.train.host.optim" };
+            out.push(GuidanceItem::new("host-memory", None, Msg::new(key).arg("host", gib1(host)).arg("instances", p.instances.max(1).to_string())));
+        }
         if let Some(gpu) = catalog.gpu(&p.gpu) {
             // The pick's own layout: where the exchange between GPUs costs
             // more than a fifth of the compute rate, the network sets the pace.
@@ -91,16 +99,24 @@ pub fn guidance(cfg: &Config, job: &TrainJob<'_>, catalog: &Catalog, a: &Answer)
 /// the note when nothing holds it: adapters instead of full weights, ZeRO-3
 /// sharding every state over every GPU and instance, a stack with pipeline
 /// stages (the Hugging Face Trainer splits layers only by AutoTP inside one
-/// node), full recomputation, one sequence per micro-batch.
+/// node; never for adapters, which Megatron-LM does not have), full
+/// recomputation, one sequence per micro-batch.
 fn nofit_tries(cfg: &Config, job: &TrainJob<'_>) -> Vec<String> {
     let mut tries = Vec::new();
-    if cfg.task == Task::Finetune && cfg.method == Method::Full {
-        tries.extend(["method=lora".to_string(), "method=qlora".to_string()]);
+    let adapters = cfg.task == Task::Finetune && cfg.method != Method::Full;
+    match cfg.method {
+        _ if cfg.task != Task::Finetune => {}
+        Method::Full => tries.extend(["method=lora".to_string(), "method=qlora".to_string()]),
+        // A 4-bit base is a quarter of the 16-bit one LoRA keeps.
+        Method::Lora => tries.push("method=qlora".to_string()),
+        Method::Qlora => {}
     }
     if cfg.zero < 3 && cfg.trainer != Trainer::Unsloth {
         tries.push("zero=3".to_string());
     }
-    if !job.parallel.pipeline {
+    // Megatron-LM has pipeline stages but no adapters: an adapter
+    // fine-tune under it is planned as a full one, which needs more memory.
+    if !job.parallel.pipeline && !adapters {
         tries.push("trainer=megatron".to_string());
     }
     if cfg.gc != Checkpointing::Full {

@@ -258,11 +258,14 @@ fn offer_plan(job: &TrainJob<'_>, cfg: &Config, gpu: &Gpu, o: &Offer, cache: &mu
     // Several instances over a published network: pipeline stages or
     // sharded data-parallel replicas across them.
     let multi = o.inter_node_gbps.is_some_and(|g| g >= super::MIN_SPLIT_GBPS);
-    let counts: Vec<u32> = (1..=if multi { 64u32 } else { 1 }).map(|i| o.gpus * i).collect();
     // Add instances to meet a deadline, or to reach the GPUs the link asks
     // for (`gpus` per instance × `nodes`, as the per-GPU-type plan takes them).
     let asked = cfg.gpus.map_or(1, |g| g.saturating_mul(cfg.nodes).max(1));
-    let need = cfg.days.map_or(1, |d| gpus_for_deadline(job, cfg, gpu, d)).max(asked);
+    // A GPU count in the link is the shape rented: instances of exactly
+    // `gpus` GPUs, `nodes` of them, every GPU one rank (LINK-FORMAT `gpus`,
+    // `nodes`); an instance of another size does not run that job.
+    let counts: Vec<u32> = (1..=if multi { 64u32 } else { 1 }).map(|i| o.gpus * i).filter(|n| cfg.gpus.is_none_or(|g| o.gpus == g && *n == asked)).collect();
+    let need = if cfg.gpus.is_some() { asked } else { cfg.days.map_or(1, |d| gpus_for_deadline(job, cfg, gpu, d)).max(asked) };
     let tp_link = if o.interconnect.is_scale_up() { gpu.link_bytes_per_s(true) } else { gpu.pcie_peer_bytes_per_s() };
     let dp_link = |n: u32| if n > o.gpus { o.inter_node_gbps.map_or(DEFAULT_INTER_NODE_BYTES_PER_S, |g| g * 1e9 / 8.0 / f64::from(o.gpus)) } else { tp_link };
     let gpu_key = std::ptr::from_ref(gpu) as usize;
@@ -319,9 +322,13 @@ fn offer_plan(job: &TrainJob<'_>, cfg: &Config, gpu: &Gpu, o: &Offer, cache: &mu
     let most = counts.last().copied().unwrap_or(o.gpus);
     // Fewer GPUs than the link asks for: a single instance without a
     // published network cannot grow to `nodes` instances.
-    let short = gpus < asked;
-    if short {
-        extra_reasons.push(Msg::new("reason.no_network").num("nodes", f64::from(cfg.nodes), 0));
+    let other_size = cfg.gpus.filter(|g| *g != o.gpus);
+    let short = gpus < asked || other_size.is_some();
+    match other_size {
+        Some(g) if o.gpus < g => extra_reasons.push(Msg::new("reason.gpus_short").num("have", f64::from(o.gpus), 0).num("want", f64::from(g), 0)),
+        Some(g) => extra_reasons.push(Msg::new("reason.gpus_more").num("have", f64::from(o.gpus), 0).num("want", f64::from(g), 0)),
+        None if short => extra_reasons.push(Msg::new("reason.no_network").num("nodes", f64::from(cfg.nodes), 0)),
+        None => {}
     }
     let meets = fits && !short && cfg.days.is_none_or(|d| job_hours <= d * 24.0);
     if let (Some(days), true, false) = (cfg.days, fits, meets) {

@@ -1,7 +1,12 @@
 //! `accelerate launch` for the Hugging Face Trainer (`trainer=hf`), for
 //! `trainer=deepspeed` (the same launcher with `--use_deepspeed`) and for
 //! image-model fine-tuning with diffusers' training scripts. Flags:
-//! `tests/data/export/accelerate.flags`.
+//! `tests/data/export/accelerate.flags`. Under DeepSpeed the launch also
+//! carries the plan's CPU offload (`--offload_optimizer_device`,
+//! `--offload_param_device`) and gradient accumulation
+//! (`--gradient_accumulation_steps`): accelerate's DeepSpeed arguments,
+//! huggingface/accelerate@00785cd9fc2e6a153c4951f96208590b1ed4e166
+//! src/accelerate/commands/launch.py.
 
 use super::super::super::config::{Method, Task, Trainer};
 use super::super::Launch;
@@ -35,6 +40,9 @@ pub(super) fn train(l: &Launch, c: &mut Command) {
             "(diffusers' training scripts, e.g. its examples/dreambooth): resolution {w}×{h}, micro-batch {} per GPU, gradient checkpointing {gc}",
             cfg.mb.max(1)
         ));
+    } else if uses_deepspeed(l) {
+        // Under DeepSpeed the accumulation is a launch flag (below).
+        c.note(format!("micro-batch {} per GPU, sequence length {}, gradient checkpointing {gc}", cfg.mb.max(1), cfg.seq));
     } else {
         c.note(format!(
             "micro-batch {} per GPU, gradient accumulation {} steps, sequence length {}, gradient checkpointing {gc}",
@@ -84,8 +92,28 @@ pub(super) fn train(l: &Launch, c: &mut Command) {
     if uses_deepspeed(l) {
         c.words(&["--use_deepspeed"]);
         c.flag("--zero_stage", &cfg.zero);
+        // The states the plan keeps in CPU memory (ZeRO-Offload: optimizer
+        // states from stage 1; ZeRO-Infinity: parameters at stage 3, which
+        // `resolve` sets for param_offload). Without these flags the launch
+        // keeps them on the GPU and runs out of the memory the plan counted.
+        if cfg.optim_offload && cfg.zero >= 1 {
+            c.flag("--offload_optimizer_device", &"cpu");
+        }
+        if cfg.param_offload && cfg.zero >= 3 {
+            c.flag("--offload_param_device", &"cpu");
+        }
+        if !l.media_training {
+            c.flag("--gradient_accumulation_steps", &accumulation(l));
+        }
     } else if procs > 1 {
         c.words(&["--multi_gpu"]);
+    }
+    if (cfg.optim_offload || cfg.param_offload) && !uses_deepspeed(l) {
+        if fsdp_tp {
+            c.note("the plan keeps states in CPU memory: FSDP2's CPU offload (torch's CPUOffloadPolicy; in accelerate's FSDP plugin cpu_offload / fsdp_offload_params: true) moves parameters, gradients and optimizer states there");
+        } else if cfg.optim_offload && cfg.zero == 0 {
+            c.no_flag(&"optimizer offload without a ZeRO stage (zero=1 or more runs it under DeepSpeed)");
+        }
     }
     c.words(&["train.py"]);
 }

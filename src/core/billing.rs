@@ -238,7 +238,13 @@ pub fn bill(
     if cold_start.is_some_and(|c| c.platform_s.is_none()) && hours.cold_starts_per_month > 0.0 {
         unknown_costs.push("cold_start");
     }
-    let storage_usd_per_month = store_gb * storage_price.unwrap_or(0.0) * f64::from(instances.max(1));
+    // Storage is priced per GB-month: kept all month between jobs or busy
+    // hours, but a one-off run (`use=once`) keeps its disk for the hours it
+    // bills, and pays that share of a month (the catalog holds monthly
+    // rates, not how finely each provider prorates them).
+    // (A committed term is billed by the month, its storage too.)
+    let storage_months = if cfg.usage() == Usage::Once && committed.is_none() { hours.billed_per_job / HOURS_PER_MONTH } else { 1.0 };
+    let storage_usd_per_month = store_gb * storage_price.unwrap_or(0.0) * f64::from(instances.max(1)) * storage_months;
     let egress_usd_per_month = egress_gb * egress_price.unwrap_or(0.0);
     let compute_month = usd_per_hour * hours.billed_per_month;
     Bill {

@@ -82,7 +82,9 @@ fn recompute(q: &str, o: &OfferResult) -> f64 {
     };
     let store: f64 = param(q, "store").and_then(|v| v.parse().ok()).unwrap_or(0.0);
     let egress: f64 = param(q, "egress").and_then(|v| v.parse().ok()).unwrap_or(0.0);
-    let storage = store * offer.storage_usd_per_gb_month.or(provider.and_then(|p| p.storage_usd_per_gb_month)).unwrap_or(0.0) * f64::from(o.instances);
+    // A one-off run keeps its disk for the hours it bills; else all month.
+    let months = if usage == "once" && o.commitment == Commit::None { hours / 730.0 } else { 1.0 };
+    let storage = store * offer.storage_usd_per_gb_month.or(provider.and_then(|p| p.storage_usd_per_gb_month)).unwrap_or(0.0) * f64::from(o.instances) * months;
     let out = (egress - provider.map_or(0.0, |p| p.free_egress_gb_month)).max(0.0)
         * offer.egress_usd_per_gb.or(provider.and_then(|p| p.egress_usd_per_gb)).unwrap_or(0.0);
     hourly * f64::from(o.instances) * hours + storage + out
@@ -269,4 +271,20 @@ fn a_one_off_job_that_keeps_a_gpu_busy_for_months_is_not_offered_a_term() {
     assert!(a.offers.iter().all(|o| o.committed_1yr_usd_per_month.is_none()));
     let rec = a.recommendation.as_ref().expect("a pick");
     assert!(rec.alternatives.iter().all(|p| p.why != "committed"), "{:?}", rec.alternatives.iter().map(|p| (&p.offer, p.why)).collect::<Vec<_>>());
+}
+
+/// A one-off job pays storage for its own billed hours, not for a month:
+/// a 42-minute serving job's 16 GB of weights do not outweigh its compute.
+#[test]
+fn a_one_off_job_pays_storage_for_its_hours() {
+    let a = eval("model=llama-3.1-8b&use=once&per_job=2000");
+    let p = a.pick().expect("a pick");
+    let months = p.billed_hours_per_month / 730.0;
+    assert!(months < 0.01, "{}", p.billed_hours_per_month);
+    assert!(p.storage_usd_per_month < 0.05 * p.usd_per_month, "storage {} of {}", p.storage_usd_per_month, p.usd_per_month);
+    assert!(!a.guidance.iter().any(|g| g.id == "storage"), "the storage note for a 42-minute job");
+    // The same work as monthly jobs keeps its disk all month.
+    let a = eval("model=llama-3.1-8b&use=jobs&jobs=1&per_job=2000&store=16");
+    let p = a.pick().expect("a pick");
+    assert!(p.storage_usd_per_month > 0.5, "{}", p.storage_usd_per_month);
 }

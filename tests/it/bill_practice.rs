@@ -188,3 +188,21 @@ fn the_report_table_shows_the_ranked_unit_and_what_each_month_leaves_out() {
         assert!(named > 0, "{q}: no offer in the table leaves anything out");
     }
 }
+
+/// The parts a cheapest alternative leaves out are named in the reader's
+/// language, not as the JSON's ids.
+#[test]
+fn left_out_parts_are_named_in_the_page_language() {
+    use whichgpu::core::config::Lang;
+    let a = crate::common::answer("model=llama-3.1-8b&lang=zh");
+    let rec = a.recommendation.as_ref().expect("a recommendation");
+    let reasons: Vec<String> =
+        rec.alternatives.iter().flat_map(|p| p.reason_msgs.iter().filter(|m| m.key == "reason.leaves_out")).map(|m| m.render(Lang::Zh)).collect();
+    assert!(!reasons.is_empty(), "no leaves-out reason to check");
+    for r in &reasons {
+        assert!(!r.contains("storage") && !r.contains("billing_increment") && !r.contains("host"), "{r}");
+    }
+    let en: Vec<String> =
+        rec.alternatives.iter().flat_map(|p| p.reason_msgs.iter().filter(|m| m.key == "reason.leaves_out")).map(|m| m.render(Lang::En)).collect();
+    assert!(en.iter().all(|r| !r.contains("billing_increment")), "{en:?}");
+}

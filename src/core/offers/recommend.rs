@@ -99,7 +99,23 @@ fn make_pick(r: &OfferResult, why: &'static str, against: &OfferResult, cost: Ob
         ));
     }
     if why == "cheapest" && !r.unknown_costs.is_empty() {
-        msgs.push(Msg::new("reason.leaves_out").arg("parts", r.unknown_costs.join(", ")));
+        msgs.push(Msg::new("reason.leaves_out").sub("parts", parts(&r.unknown_costs)));
     }
     Pick { offer: r.id.clone(), why, reason_msgs: msgs }
+}
+
+/// The parts of a bill left out, named in the reader's language and
+/// joined as a list ("storage, host CPU/RAM" / "存储、主机 CPU/内存").
+fn parts(ids: &[&'static str]) -> Msg {
+    let name = |id: &str| match id {
+        "storage" => Msg::new("part.storage"),
+        "egress" => Msg::new("part.egress"),
+        "billing_increment" => Msg::new("part.billing_increment"),
+        "host" => Msg::new("part.host"),
+        "cold_start" => Msg::new("part.cold_start"),
+        other => Msg::new("part.other").arg("id", other),
+    };
+    let mut rest = ids.iter().rev();
+    let last = rest.next().map_or_else(|| Msg::new("part.other").arg("id", ""), |id| name(id));
+    rest.fold(last, |acc, id| Msg::new("list.pair").sub("a", name(id)).sub("b", acc))
 }

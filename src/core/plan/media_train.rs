@@ -50,7 +50,7 @@ impl<'r> ImageTrainPlanner<'r> {
         OfferPlan {
             fits: need <= cap,
             meets: true,
-            layout: Msg::new("layout.data").num("gpus", f64::from(o.gpus), 0),
+            layout: if o.gpus > 1 { Msg::new("layout.data").num("gpus", f64::from(o.gpus), 0) } else { Msg::new("layout.single_train") },
             gpus: o.gpus,
             instances: 1,
             replicas: 1,

@@ -206,18 +206,5 @@ fn money(v: f64) -> String {
 /// beside the GPU price, in words (the page's texts).
 fn unknown_parts(o: &super::answer::OfferResult, lang: Lang) -> String {
     let sep = if lang == Lang::En { "; " } else { "；" };
-    o.unknown_costs
-        .iter()
-        .map(|part| {
-            let key = match *part {
-                "storage" => "ui.unknown.storage",
-                "egress" => "ui.unknown.egress",
-                "billing_increment" => "ui.unknown.billing_increment",
-                "cold_start" => "ui.unknown.cold_start",
-                _ => "ui.unknown.host",
-            };
-            ui(key, lang)
-        })
-        .collect::<Vec<_>>()
-        .join(sep)
+    o.unknown_costs.iter().map(|part| ui(super::messages::unknown_cost_key(part), lang)).collect::<Vec<_>>().join(sep)
 }

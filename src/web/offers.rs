@@ -12,7 +12,7 @@ use super::sources::OfferSource;
 use crate::core::answer::{Answer, OfferResult};
 use crate::core::config::{Commit, Lang, Sort};
 use crate::core::form::PriceColumn;
-use crate::core::messages::{ui, Msg};
+use crate::core::messages::{ui, unknown_cost_key, Msg};
 
 /// Offers shown in the table, best first; the CSV export has them all.
 const TABLE_ROWS: usize = 25;
@@ -29,14 +29,7 @@ fn extras_cell(o: &OfferResult, lang: Lang) -> Html {
     html! {
         <td class="extras" data-unknown={o.unknown_costs.join(",")}>
             { for o.unknown_costs.iter().map(|part| {
-                let key = match *part {
-                    "storage" => "ui.unknown.storage",
-                    "egress" => "ui.unknown.egress",
-                    "billing_increment" => "ui.unknown.billing_increment",
-                    "cold_start" => "ui.unknown.cold_start",
-                    _ => "ui.unknown.host",
-                };
-                html! { <span class="mark" data-part={*part}>{ ui(key, lang) }</span> }
+                html! { <span class="mark" data-part={*part}>{ ui(unknown_cost_key(part), lang) }</span> }
             }) }
             if let Some(s) = o.cold_start_s {
                 <span class="mark serverless" data-cold-start={format!("{s:.0}")}>{ format!("{} · {}", ui("ui.serverless", lang), Msg::new("ui.cold").num("s", s, 0).render_ui(lang)) }</span>

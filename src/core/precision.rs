@@ -146,6 +146,36 @@ pub fn tensor_flops(gpu: &Gpu, c: Compute) -> f64 {
     tf * 1e12 * gpu.sustained_fraction()
 }
 
+/// FP32 rate of the vector (CUDA-core / SIMD) units that run a kernel's
+/// non-matrix work (normalisation, activations, softmax, address arithmetic),
+/// in FLOP/s, scaled like every rate by the sustained fraction. NVIDIA's
+/// FP32 figure is that rate. AMD CDNA3 and CDNA4 state their FP32 figure
+/// as the packed-FP32 rate, 256 FLOPs per compute unit per clock (MI300X:
+/// 304 CUs × 2.1 GHz × 256 = 163.4 TFLOPS, which AMD's CDNA 3 launch gives
+/// as 3.4× the MI250X's 47.9 vector FP32; MI355X: 256 CUs × 2.4 GHz × 256
+/// = 157.3), reached only by `v_pk_fma_f32` on pairs of values; ordinary
+/// FP32 code issues 64 lanes × FMA = 128 per CU per clock, half the figure.
+/// CDNA2 rows already hold the unpacked rate (the MI250X GCD's 23.95 = 110
+/// CUs × 1.7 GHz × 128). CU counts: ROCm "AMD GPU specifications"
+/// (rocm.docs.amd.com reference/gpu-specs.html, read 2026-12-02: MI355X
+/// 256, MI325X 304) and "AMD Instinct MI300 series microarchitecture"
+/// (rocm.docs.amd.com docs-6.2.2 conceptual/gpu-arch/mi300.html: 38 active
+/// CUs per XCD, up to 304). FP32 matmuls keep [`tensor_flops`] (CDNA3's
+/// FP32 matrix cores run at the packed figure).
+pub fn fp32_vector_flops(gpu: &Gpu) -> f64 {
+    tensor_flops(gpu, Compute::Fp32) / fp32_packing(gpu)
+}
+
+/// How many FP32 operations per lane per FMA slot the catalog's FP32 figure
+/// counts: 2 on CDNA3/CDNA4 (packed FP32, see [`fp32_vector_flops`]), 1 elsewhere.
+pub fn fp32_packing(gpu: &Gpu) -> f64 {
+    if matches!(gpu.arch, Arch::Cdna3 | Arch::Cdna4) {
+        2.0
+    } else {
+        1.0
+    }
+}
+
 /// Bytes per cached key or value element.
 pub fn kv_bytes(id: &str) -> Option<f64> {
     Some(match id {

@@ -33,6 +33,7 @@ mod hfconfig;
 mod keys;
 mod link;
 mod media;
+mod media_amd;
 mod media_holdout;
 mod media_train;
 mod messages;

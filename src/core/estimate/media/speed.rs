@@ -94,26 +94,41 @@ pub(super) fn matmul_flops(gpu: &Gpu, c: Compute, convolutional: bool) -> f64 {
 /// whitepaper: 64); 128 on Pascal GP102 (the Tesla P40: 3,840 cores in 30
 /// SMs), GA10x, the GDDR Ampere parts (GA102 whitepaper: 128 FP32 operations
 /// per clock per SM), Ada (Ada whitepaper: 128 CUDA cores per SM), Hopper
-/// (H100 whitepaper: 128 FP32 cores per SM) and Blackwell. Other vendors:
-/// none (their rate comes from [`H100_SXM_SM_CYCLES_PER_BF16_FLOP`]).
+/// (H100 whitepaper: 128 FP32 cores per SM) and Blackwell. AMD CDNA: a
+/// compute unit (four SIMD16 units, each fed by its own scheduler, as an
+/// SM's four partitions are) is the SM's counterpart, 64 FP32 lanes like a
+/// GA100 SM; its lanes count against the unpacked vector rate
+/// ([`precision::fp32_vector_flops`]: MI300X 81.7 TFLOPS over 128 = 638 G
+/// = 304 CUs × 2.1 GHz). Other vendors: none (their rate comes from
+/// [`H100_SXM_SM_CYCLES_PER_BF16_FLOP`]).
 fn fp32_lanes_per_sm(gpu: &Gpu) -> Option<f64> {
     match gpu.arch.as_str() {
         "volta" | "turing" => Some(64.0),
         "ampere" if gpu.is_hbm() => Some(64.0),
         "pascal" | "ampere" | "ada" | "hopper" | "blackwell" => Some(128.0),
+        "cdna2" | "cdna3" | "cdna4" => Some(64.0),
         _ => None,
     }
+}
+
+/// The FP32 vector rate in TFLOPS as an NVIDIA datasheet counts it (lanes ×
+/// 2 × clock, no packed FP32): the catalog's `fp32_tflops` over
+/// [`precision::fp32_packing`] (CDNA3/CDNA4 state the packed rate).
+fn fp32_vector_tflops(gpu: &Gpu) -> Option<f64> {
+    gpu.fp32_tflops.filter(|v| *v > 0.0).map(|v| v / precision::fp32_packing(gpu))
 }
 
 /// SM cycles per second of all SMs together (SMs × clock): the FP32 rate
 /// over 2 FLOPs per lane per cycle (FMA) × `fp32_lanes_per_sm` — the H100
 /// SXM's 67 TFLOPS give 261.7 G (132 SMs at 1.98 GHz), the A100's 19.5
 /// give 152.3 G (108 SMs at 1.41 GHz), the L20's 59.35 give 231.8 G (92 SMs
-/// at 2.52 GHz). Parts without an FP32 figure or a known SM width take the
+/// at 2.52 GHz); on AMD CDNA the compute units × clock (MI300X 304 × 2.1
+/// GHz = 638 G, MI355X 256 × 2.4 GHz = 614 G, one MI250X GCD 110 × 1.7 GHz
+/// = 187 G). Parts without an FP32 figure or a known SM width take the
 /// H100 SXM's cycles per dense BF16 FLOP/s. Scaled, like every rate, by
 /// the GPU's sustained fraction (a power cap lowers the clock).
 pub fn sm_cycles_per_s(gpu: &Gpu) -> f64 {
-    let cycles = match (fp32_lanes_per_sm(gpu), gpu.fp32_tflops) {
+    let cycles = match (fp32_lanes_per_sm(gpu), fp32_vector_tflops(gpu)) {
         (Some(lanes), Some(fp32)) if fp32 > 0.0 => fp32 * 1e12 / (2.0 * lanes),
         _ => gpu.bf16_tflops * 1e12 * H100_SXM_SM_CYCLES_PER_BF16_FLOP,
     };
@@ -141,17 +156,26 @@ pub const H100_SXM_SM_CYCLES_PER_BF16_FLOP: f64 = 67.0 / 256.0 / 989.0;
 /// performance page) although its peak is 6.7× lower. The H100 PCIe keeps
 /// the H100 SXM's share (both rates scale together); Blackwell's tensor
 /// cores need their own instructions again, so an HBM Blackwell part gets
-/// the same ceiling per unit of FP32 rate (B200: 0.24 of its peak). Parts
-/// without an FP32 figure keep the H100 SXM's share. This is why a video DiT,
+/// the same ceiling per unit of FP32 rate (B200: 0.24 of its peak). AMD
+/// CDNA parts get it too: PyTorch's SDPA there dispatches to AOTriton's
+/// Triton FlashAttention-2 kernels, which run 18–62 % slower than AMD's
+/// hand-scheduled AITER kernels on an MI300X because of how they schedule
+/// the matrix cores (M. Diareshadi, "attn-dsl-bench", midiareshadi.github.io
+/// /blog/attn-dsl-bench/, read 2026-12-02) — the same instruction-path
+/// ceiling, per unit of the unpacked FP32 vector rate
+/// ([`precision::fp32_vector_flops`]; MI300X 81.7 TFLOPS: 0.44 of its
+/// peak, MI355X 78.6: 0.22). Parts without an FP32 figure keep the H100
+/// SXM's share. This is why a video DiT,
 /// whose time is mostly attention over 20k–120k tokens, runs only about 2×
 /// faster on an H100 than on an A100 (CogVideoX 180 vs 90 s, HunyuanVideo
 /// 3600 vs 1800 s) although the H100's dense rate is 3.2× higher.
 pub fn attention_share(gpu: &Gpu) -> f64 {
     let hbm_blackwell = gpu.arch.as_str() == "blackwell" && gpu.memory_type.starts_with("HBM");
-    if !(gpu.arch.as_str() == "hopper" || hbm_blackwell) {
+    let cdna = matches!(gpu.arch.as_str(), "cdna2" | "cdna3" | "cdna4");
+    if !(gpu.arch.as_str() == "hopper" || hbm_blackwell || cdna) {
         return 1.0;
     }
-    match gpu.fp32_tflops {
+    match fp32_vector_tflops(gpu) {
         Some(fp32) if fp32 > 0.0 && gpu.bf16_tflops > 0.0 => (FA2_HOPPER_SHARE * H100_SXM_BF16_PER_FP32 * fp32 / gpu.bf16_tflops).min(1.0),
         _ => FA2_HOPPER_SHARE,
     }
@@ -249,13 +273,14 @@ impl<'a> MediaJob<'a> {
     }
 
     /// UNet passes' CUDA-core work: [`UNET_VECTOR_FLOPS_PER_TOKEN`] per
-    /// latent token per pass at the FP32 non-tensor rate (`fp32_tflops`, scaled like every
-    /// rate by the GPU's sustained fraction).
+    /// latent token per pass at the FP32 vector (non-tensor) rate
+    /// ([`precision::fp32_vector_flops`]: `fp32_tflops`, unpacked on CDNA3/4,
+    /// scaled like every rate by the GPU's sustained fraction).
     fn unet_vector_s(&self, gpu: &Gpu) -> f64 {
         if self.model.arch != MediaArch::Unet {
             return 0.0;
         }
-        let rate = precision::tensor_flops(gpu, Compute::Fp32);
+        let rate = precision::fp32_vector_flops(gpu);
         f(self.steps) * self.cfg() * self.batch_f() * UNET_VECTOR_FLOPS_PER_TOKEN * self.latent_tokens() / rate.max(1.0)
     }
 

@@ -357,10 +357,8 @@ impl<'a> ServeJob<'a> {
         let mut t_weights = dp4a::mmvq_weights_s(self.engine, &self.format, gpu, m, tp, batch, bytes / bw);
         let issue = t_weights > bytes / bw;
         if self.format.weight_only {
-            // Dequantization runs on the vector units: CDNA3/4's unpacked
-            // FP32 rate, not the packed figure (`fp32_vector_flops`).
-            let fp32 = precision::fp32_vector_flops(gpu);
-            t_weights += body_read / tp * f.dequant_flops_per_weight / fp32;
+            // Dequantization runs on the vector units (CDNA3/4: the unpacked FP32 rate).
+            t_weights += body_read / tp * f.dequant_flops_per_weight / precision::fp32_vector_flops(gpu);
         }
         let flops = batch * arch::linear_flops_per_token(m) / tp;
         let t_compute = dp4a::matmul_s(self.engine, &self.format, gpu, &f, (flops, 1.0), flops, self.compute_rate(gpu, &f));

@@ -21,13 +21,27 @@
 //! the command and the reason SkyPilot cannot launch it (empty when it
 //! can), [`US`] between fields; [`split_exports`] reads it back. The reply
 //! to `csv`: the CSV text.
+//!
+//! The third kind, `hfconfig` ([`hf_request`]: the kind, then the text of a
+//! Hugging Face `config.json` to the end), runs [`super::hfconfig`] (and
+//! serde_json's parser) here rather than in the page. The reply is records
+//! ([`RS`] between them): first the link query of the imported
+//! architecture (`v=1&model=custom&…`, the keys `hfconfig::import` sets;
+//! empty when the file is refused), then one record per notice: the
+//! notice's key, its message key and each placeholder's name and text
+//! ([`US`] between fields). [`apply_hf`] reads it back into exactly what
+//! `hfconfig::import` gives, notices in both languages included.
 
 use super::answer::Answer;
 use super::catalog::{offers::parse_offers_any, Catalog};
+use super::config::{Config, Task};
 use super::date::Date;
 use super::evaluate::evaluate_offers;
 use super::export::{for_answer, Export};
+use super::hfconfig;
 use super::link;
+use super::messages::{known_arg, known_key, Arg, Msg};
+use super::notice::Notice;
 
 /// Between the records of a reply (ASCII record separator).
 pub const RS: char = '\u{1e}';
@@ -51,8 +65,18 @@ pub fn request(kind: &str, today: Date, query: &str, sources_url: &str, import: 
     format!("{kind}\n{today}\n{query}\n{sources_url}\n{import}")
 }
 
+/// The request for importing a `config.json` (its whole text).
+pub fn hf_request(text: &str) -> String {
+    format!("{HF}\n{text}")
+}
+
+const HF: &str = "hfconfig";
+
 /// The worker's reply to one request.
 pub fn handle(request: &str) -> String {
+    if let Some(text) = request.strip_prefix(HF).and_then(|r| r.strip_prefix('\n')) {
+        return hf_reply(text);
+    }
     let mut parts = request.splitn(5, '\n');
     let (kind, today, query, sources, import) = (parts.next(), parts.next().and_then(Date::parse), parts.next(), parts.next(), parts.next());
     let (Some(kind), Some(today), Some(query), Some(sources)) = (kind, today, query, sources) else { return String::new() };
@@ -132,4 +156,77 @@ pub fn offers_csv(a: &Answer, sources: &str) -> String {
         ));
     }
     out
+}
+
+/// The reply to an `hfconfig` request: the imported architecture's query
+/// (from a default configuration: only `model` and the architecture keys
+/// differ) and the notices, or an empty query and the refusal.
+fn hf_reply(text: &str) -> String {
+    let (query, notices) = match hfconfig::import(&Config::default(), text) {
+        Ok((cfg, notices)) => (link::encode(&cfg), notices),
+        Err(n) => (String::new(), vec![n]),
+    };
+    let mut records = vec![query];
+    records.extend(notices.iter().map(notice_record));
+    records.join(&RS.to_string())
+}
+
+/// A notice as fields: its key, its message key (empty: no message, then
+/// the text) and each placeholder's name and value (a number or a nested
+/// message as its English text; the import's notices hold only texts).
+fn notice_record(n: &Notice) -> String {
+    let mut fields = vec![clean(&n.key)];
+    match &n.msg {
+        Some(m) => {
+            fields.push(m.key.to_string());
+            for (name, value) in &m.args {
+                let text = match value {
+                    Arg::Text(t) => t.clone(),
+                    v => v.to_string(),
+                };
+                fields.extend([name.to_string(), clean(&text)]);
+            }
+        }
+        None => fields.extend([String::new(), clean(&n.message)]),
+    }
+    fields.join(&US.to_string())
+}
+
+/// A notice record read back; a message key this build does not know
+/// becomes its English text as given (never a panic).
+fn read_notice(record: &str) -> Notice {
+    let mut f = record.split(US);
+    let key = f.next().unwrap_or_default();
+    let msg_key = f.next().unwrap_or_default();
+    let Some(msg_key) = known_key(msg_key) else { return Notice::other(key, f.collect::<Vec<_>>().join(" ")) };
+    let mut msg = Msg::new(msg_key);
+    while let (Some(name), Some(value)) = (f.next(), f.next()) {
+        if let Some(name) = known_arg(msg_key, name) {
+            msg = msg.arg(name, value);
+        }
+    }
+    Notice::said(key, msg)
+}
+
+/// What importing a `config.json` does to the page's configuration `cfg`,
+/// from the worker's reply: the same as `hfconfig::import(cfg, text)` —
+/// `model=custom` and the architecture keys (replacing earlier ones), a
+/// generation task becomes serving, and the notices; or the notice that
+/// refused the file (the caller keeps its configuration).
+pub fn apply_hf(cfg: &Config, reply: &str) -> Result<(Config, Vec<Notice>), Notice> {
+    let mut records = reply.split(RS);
+    let query = records.next().unwrap_or_default();
+    let mut notices: Vec<Notice> = records.map(read_notice).collect();
+    if query.is_empty() {
+        let why = || Notice::said(hfconfig::KEY, Msg::new("notice.hf.worker").arg("why", "no reply"));
+        return Err(if notices.is_empty() { why() } else { notices.swap_remove(0) });
+    }
+    let (arch, _) = link::decode(query);
+    let mut next = cfg.clone();
+    next.model = arch.model;
+    next.custom = arch.custom;
+    if next.task == Task::Generate {
+        next.task = Task::Serve;
+    }
+    Ok((next, notices))
 }

@@ -8,8 +8,10 @@ use yew::prelude::*;
 use super::dom;
 use crate::core::catalog::Catalog;
 use crate::core::config::{Config, Lang};
-use crate::core::hfconfig;
+use crate::core::hfconfig::KEY as CONFIG_KEY;
 use crate::core::link::{self, Notice};
+use crate::core::messages::Msg;
+use crate::core::ondemand::apply_hf;
 
 /// The reducer's state: the configuration (what the link holds) plus the
 /// notices about what was rejected, and the last good answer's inputs.
@@ -43,9 +45,11 @@ pub enum Action {
     /// Offers pasted as CSV or JSON: replaces the catalog only when the
     /// whole file is valid; otherwise a notice names the row and field.
     Import(String),
-    /// A Hugging Face `config.json`: `model=custom` and its architecture
-    /// keys when the file is good; otherwise a notice naming the field.
-    ImportConfig(String),
+    /// The on-demand worker's reply to a Hugging Face `config.json`
+    /// (`core::ondemand::apply_hf`), or why there is none: `model=custom`
+    /// and its architecture keys when the file is good; otherwise a notice
+    /// naming the field.
+    ImportConfig(Result<String, String>),
     /// The user's own hourly price for one offer (`price=` in the link).
     Price(String, String),
     /// The Chinese texts were fetched (or failed): render again.
@@ -72,9 +76,10 @@ impl Reducible for State {
                     Err(e) => next.notices.push(Notice::other("import", e)),
                 }
             }
-            Action::ImportConfig(text) => {
-                next.notices.retain(|n| n.key != hfconfig::KEY);
-                match hfconfig::import(&self.cfg, &text) {
+            Action::ImportConfig(reply) => {
+                next.notices.retain(|n| n.key != CONFIG_KEY);
+                let result = reply.map_err(|why| Notice::said(CONFIG_KEY, Msg::new("notice.hf.worker").arg("why", why))).and_then(|r| apply_hf(&self.cfg, &r));
+                match result {
                     Ok((cfg, notices)) => {
                         next.notices.retain(|n| !link::ARCH_KEYS.contains(&n.key.as_str()) && n.key != "model");
                         next.cfg = cfg;

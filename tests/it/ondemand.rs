@@ -3,15 +3,20 @@
 //! configuration, an imported offers file) it rebuilds the page's answer
 //! and writes the same launch texts and the same CSV as the core does for
 //! that answer; a request it cannot read gets an empty reply, never a panic.
+//! A `config.json` sent to it comes back, through `apply_hf`, as exactly
+//! what the core's own import gives (configuration and notices, in English
+//! and Chinese).
 
 use std::fs;
 
 use proptest::prelude::*;
 use whichgpu::core::catalog::offers::parse_offers_any;
+use whichgpu::core::config::{Config, Lang};
 use whichgpu::core::evaluate::evaluate_offers;
 use whichgpu::core::export::for_answer;
+use whichgpu::core::hfconfig;
 use whichgpu::core::link;
-use whichgpu::core::ondemand::{handle, offers_csv, request, split_exports, ExportText, RS, US};
+use whichgpu::core::ondemand::{apply_hf, handle, hf_request, offers_csv, request, split_exports, ExportText, RS, US};
 
 use crate::common::{catalog, today};
 
@@ -100,9 +105,82 @@ proptest! {
     fn any_request_gets_a_reply(kind in prop::sample::select(vec!["export", "csv", "x"]), query in "[a-z0-9=&.,:_%-]{0,60}", junk in "\\PC{0,80}") {
         let _ = handle(&junk);
         let reply = handle(&request(kind, today(), &query, "u", ""));
+        let _ = apply_hf(&Config::default(), &junk);
+        let _ = same_as_core(&Config::default(), &junk);
         if kind == "export" {
             let n = if reply.is_empty() { 0 } else { reply.split(RS).count() };
             prop_assert_eq!(split_exports(&reply).len(), n);
         }
     }
+}
+
+/// The page's configurations a file is imported into: the defaults, a
+/// generation task (becomes serving), a fine-tune of a catalog model, and
+/// one that already holds an imported architecture with a notice-worthy link.
+fn import_bases() -> Vec<Config> {
+    let custom = hfconfig::import(&Config::default(), &fs::read_to_string("tests/data/hf-configs/Qwen--Qwen3-30B-A3B.json").expect("file")).expect("imports").0;
+    vec![Config::default(), page_cfg("v=1&task=image&model=flux.1-dev"), page_cfg("v=1&task=finetune&model=llama-3.1-8b&method=qlora&cur=cny&lang=zh"), custom]
+}
+
+/// The worker's answer to a file, applied to `cfg` as the page applies it,
+/// equals the core's own import, and its notices read the same in Chinese.
+fn same_as_core(cfg: &Config, text: &str) -> Result<(Config, Vec<whichgpu::core::link::Notice>), whichgpu::core::link::Notice> {
+    let got = apply_hf(cfg, &handle(&hf_request(text)));
+    let want = hfconfig::import(cfg, text);
+    assert_eq!(got, want);
+    let zh = |r: &Result<(Config, Vec<whichgpu::core::link::Notice>), whichgpu::core::link::Notice>| match r {
+        Ok((_, ns)) => ns.iter().map(|n| n.text(Lang::Zh)).collect::<Vec<_>>(),
+        Err(n) => vec![n.text(Lang::Zh)],
+    };
+    assert_eq!(zh(&got), zh(&want));
+    got
+}
+
+#[test]
+fn a_config_json_through_the_worker_is_the_core_import() {
+    let mut files: Vec<_> =
+        fs::read_dir("tests/data/hf-configs").expect("dir").flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|e| e == "json")).collect();
+    files.sort();
+    assert!(files.len() >= 20, "the stored configs");
+    let mut with_notices = 0;
+    for base in import_bases() {
+        for path in &files {
+            let text = fs::read_to_string(path).expect("read");
+            let (cfg, notices) = same_as_core(&base, &text).unwrap_or_else(|n| panic!("{}: {}", path.display(), n.message));
+            assert_eq!(cfg.model.as_deref(), Some("custom"));
+            with_notices += usize::from(!notices.is_empty());
+        }
+    }
+    // LLaVA's file takes its text model's defaults and says so.
+    assert!(with_notices >= 4, "notices of defaults travel too");
+}
+
+#[test]
+fn a_refused_config_json_through_the_worker_names_the_same_field() {
+    let llama = fs::read_to_string("tests/data/hf-configs/meta-llama--Meta-Llama-3.1-8B.json").expect("file");
+    let bad = [
+        String::new(),
+        "{\"hidden_size\": 4096,".to_string(),
+        "[1, 2]".to_string(),
+        llama.replace("\"num_hidden_layers\"", "\"renamed\""),
+        llama.replace("\"hidden_size\": 4096", "\"hidden_size\": \"big\""),
+        llama.replace("\"num_key_value_heads\": 8", "\"num_key_value_heads\": 7"),
+        llama.replace("\"tie_word_embeddings\": false", "\"tie_word_embeddings\": 0"),
+        // Out of the range a link carries: refused after parsing.
+        llama.replace("\"num_hidden_layers\": 32", "\"num_hidden_layers\": 5000"),
+    ];
+    let mut keys = Vec::new();
+    for base in import_bases() {
+        for text in &bad {
+            let n = same_as_core(&base, text).expect_err("refused");
+            assert_eq!(n.key, "config");
+            keys.push(n.msg.as_ref().map(|m| m.key).unwrap_or_default());
+        }
+    }
+    for key in ["notice.hf.json", "notice.hf.object", "notice.hf.missing", "notice.hf.whole", "notice.hf.divides", "notice.hf.bool", "notice.hf.range"] {
+        assert!(keys.contains(&key), "{key} among {keys:?}");
+    }
+    // No reply at all (the page asked, nothing came): a notice, not a panic.
+    let n = apply_hf(&Config::default(), "").expect_err("nothing to apply");
+    assert_eq!(n.msg.as_ref().map(|m| m.key), Some("notice.hf.worker"));
 }

@@ -305,6 +305,7 @@ pub const MESSAGES: &[(&str, &str, &str)] = &[
     ("notice.hf.range", "config.json gives `{key}` = {value}, outside the range a link carries; keeping the last good architecture", "config.json 给出的 `{key}` = {value} 超出链接可承载的范围；保留上一个有效的架构"),
     ("notice.zh_texts", "the Chinese texts ({file}) could not be read: {error}; the page stays in English", "无法读取中文文本（{file}）：{error}；页面暂以英文显示"),
     ("notice.hf.worker", "config.json could not be read: the page's import module did not load ({why}); try again, or reload the page", "无法读取 config.json：本页的导入模块未能加载（{why}）；请重试，或重新加载页面"),
+    ("notice.import.worker", "the offers file could not be read: the page's import module did not load ({why}); try again, or reload the page", "无法读取报价文件：本页的导入模块未能加载（{why}）；请重试，或重新加载页面"),
     ("notice.hf.default", "config.json has no `{field}`; using {value}, the {class} default", "config.json 缺少 `{field}`；使用 {class} 的默认值 {value}"),
 ];
 

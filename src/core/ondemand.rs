@@ -31,10 +31,23 @@
 //! notice's key, its message key and each placeholder's name and text
 //! ([`US`] between fields). [`apply_hf`] reads it back into exactly what
 //! `hfconfig::import` gives, notices in both languages included.
+//!
+//! Two more kinds take a file's text to the end and move the offers
+//! parser (`catalog::offers`, its CSV reader and serde_json's) out of the
+//! page: `offers` ([`offers_request`], an imported file, CSV or JSON) and
+//! `sources` ([`sources_request`], the page's own copy of `offers.csv`,
+//! for the sources view). The reply's first record is the parser's error
+//! (empty when the file parsed), then one record per offer: for
+//! `offers`, every field of the parsed [`Offer`] (before the catalog's
+//! checks and currency conversion, which the page runs itself with
+//! `Catalog::with_offers` as before), numbers in Rust's shortest
+//! round-trip form, so [`read_offers`] gives back the same offers bit for
+//! bit; for `sources`, the offer's id, source and notes ([`read_sources`]).
 
 use super::answer::Answer;
-use super::catalog::{offers::parse_offers_any, Catalog};
-use super::config::{Config, Task};
+use super::catalog::offers::{parse_offers, parse_offers_any, Interconnect, Offer};
+use super::catalog::Catalog;
+use super::config::{Config, Currency, Task};
 use super::date::Date;
 use super::evaluate::evaluate_offers;
 use super::export::{for_answer, Export};
@@ -72,10 +85,27 @@ pub fn hf_request(text: &str) -> String {
 
 const HF: &str = "hfconfig";
 
+/// The request for parsing an imported offers file (CSV or JSON).
+pub fn offers_request(text: &str) -> String {
+    format!("offers\n{text}")
+}
+
+/// The request for the sources view: the text of the page's `offers.csv`.
+pub fn sources_request(text: &str) -> String {
+    format!("sources\n{text}")
+}
+
 /// The worker's reply to one request.
 pub fn handle(request: &str) -> String {
-    if let Some(text) = request.strip_prefix(HF).and_then(|r| r.strip_prefix('\n')) {
-        return hf_reply(text);
+    match request.split_once('\n') {
+        Some((HF, text)) => return hf_reply(text),
+        Some(("offers", text)) => return offers_reply(parse_offers_any("import", text), offer_record),
+        // Under its own name, so that the rule "a bundled table of a Wasm
+        // build may lack sources" does not apply: this copy must have them.
+        Some(("sources", text)) => {
+            return offers_reply(parse_offers("offers.csv (page copy)", text), |o| [clean(&o.id), clean(&o.source), clean(&o.notes)].join(&US.to_string()))
+        }
+        _ => {}
     }
     let mut parts = request.splitn(5, '\n');
     let (kind, today, query, sources, import) = (parts.next(), parts.next().and_then(Date::parse), parts.next(), parts.next(), parts.next());
@@ -229,4 +259,113 @@ pub fn apply_hf(cfg: &Config, reply: &str) -> Result<(Config, Vec<Notice>), Noti
         next.task = Task::Serve;
     }
     Ok((next, notices))
+}
+
+/// A parse's reply: its error, or an empty record and one record per offer.
+fn offers_reply<E: std::fmt::Display>(parsed: Result<Vec<Offer>, E>, record: fn(&Offer) -> String) -> String {
+    match parsed {
+        Ok(offers) => std::iter::once(String::new()).chain(offers.iter().map(record)).collect::<Vec<_>>().join(&RS.to_string()),
+        Err(e) => clean(&e.to_string()),
+    }
+}
+
+/// Every field of a parsed offer, in [`read_offer`]'s order.
+fn offer_record(o: &Offer) -> String {
+    let n = |v: Option<f64>| v.map(|v| v.to_string()).unwrap_or_default();
+    let fields = [
+        clean(&o.id),
+        clean(&o.provider),
+        clean(&o.instance),
+        clean(&o.gpu),
+        o.gpus.to_string(),
+        n(o.vcpus),
+        n(o.ram_gb),
+        o.interconnect.as_str().to_string(),
+        n(o.inter_node_gbps),
+        o.currency.as_str().to_string(),
+        o.usd_per_hour.to_string(),
+        n(o.spot_usd_per_hour),
+        n(o.commit_1mo_usd_per_hour),
+        n(o.commit_1yr_usd_per_hour),
+        n(o.commit_3yr_usd_per_hour),
+        clean(&o.commit_source),
+        o.commit_as_of.map(|d| d.to_string()).unwrap_or_default(),
+        clean(&o.region),
+        n(o.billing_increment_s),
+        n(o.min_charge_s),
+        n(o.storage_usd_per_gb_month),
+        n(o.egress_usd_per_gb),
+        clean(&o.source),
+        o.as_of.to_string(),
+        clean(&o.notes),
+    ];
+    fields.join(&US.to_string())
+}
+
+/// The reply's records after its first: the parser's error when the
+/// first is not empty.
+fn records(reply: &str) -> Result<std::str::Split<'_, char>, String> {
+    let mut records = reply.split(RS);
+    match records.next().unwrap_or_default() {
+        "" => Ok(records),
+        error => Err(error.to_string()),
+    }
+}
+
+/// The offers of an `offers` reply, or the parser's error (a record that
+/// cannot be read says so; never a panic).
+pub fn read_offers(reply: &str) -> Result<Vec<Offer>, String> {
+    records(reply)?.filter(|r| !r.is_empty()).map(|r| read_offer(r).ok_or_else(|| "the import module's reply could not be read".to_string())).collect()
+}
+
+fn read_offer(record: &str) -> Option<Offer> {
+    let f: Vec<&str> = record.split(US).collect();
+    let [id, provider, instance, gpu, gpus, vcpus, ram_gb, interconnect, inter_node_gbps, currency, usd_per_hour, spot, c1mo, c1yr, c3yr, commit_source, commit_as_of, region, increment, min_charge, storage, egress, source, as_of, notes] =
+        f.as_slice()
+    else {
+        return None;
+    };
+    let n = |s: &str| if s.is_empty() { Some(None) } else { s.parse::<f64>().ok().map(Some) };
+    Some(Offer {
+        id: (*id).into(),
+        provider: (*provider).into(),
+        instance: (*instance).into(),
+        gpu: (*gpu).into(),
+        gpus: gpus.parse().ok()?,
+        vcpus: n(vcpus)?,
+        ram_gb: n(ram_gb)?,
+        interconnect: Interconnect::parse(interconnect)?,
+        inter_node_gbps: n(inter_node_gbps)?,
+        currency: Currency::parse(currency)?,
+        usd_per_hour: usd_per_hour.parse().ok()?,
+        spot_usd_per_hour: n(spot)?,
+        commit_1mo_usd_per_hour: n(c1mo)?,
+        commit_1yr_usd_per_hour: n(c1yr)?,
+        commit_3yr_usd_per_hour: n(c3yr)?,
+        commit_source: (*commit_source).to_string(),
+        commit_as_of: if commit_as_of.is_empty() { None } else { Some(Date::parse(commit_as_of)?) },
+        region: (*region).into(),
+        billing_increment_s: n(increment)?,
+        min_charge_s: n(min_charge)?,
+        storage_usd_per_gb_month: n(storage)?,
+        egress_usd_per_gb: n(egress)?,
+        source: (*source).into(),
+        as_of: Date::parse(as_of)?,
+        notes: (*notes).to_string(),
+    })
+}
+
+/// The (id, source, notes) of each offer of a `sources` reply, or the
+/// parser's error.
+pub fn read_sources(reply: &str) -> Result<Vec<(String, String, String)>, String> {
+    records(reply)?
+        .filter(|r| !r.is_empty())
+        .map(|r| {
+            let mut f = r.split(US).map(str::to_string);
+            match (f.next(), f.next(), f.next(), f.next()) {
+                (Some(id), Some(source), Some(notes), None) => Ok((id, source, notes)),
+                _ => Err("the import module's reply could not be read".to_string()),
+            }
+        })
+        .collect()
 }

@@ -5,18 +5,23 @@
 //! that answer; a request it cannot read gets an empty reply, never a panic.
 //! A `config.json` sent to it comes back, through `apply_hf`, as exactly
 //! what the core's own import gives (configuration and notices, in English
-//! and Chinese).
+//! and Chinese). An offers file (CSV or JSON) and the page's own copy of
+//! `offers.csv` (the sources view) come back as the same offers the
+//! core's parser gives, bit for bit, or the same error text.
 
 use std::fs;
 
 use proptest::prelude::*;
+use whichgpu::core::catalog::offers::parse_offers;
 use whichgpu::core::catalog::offers::parse_offers_any;
 use whichgpu::core::config::{Config, Lang};
 use whichgpu::core::evaluate::evaluate_offers;
 use whichgpu::core::export::for_answer;
 use whichgpu::core::hfconfig;
 use whichgpu::core::link;
-use whichgpu::core::ondemand::{apply_hf, handle, hf_request, offers_csv, request, split_exports, ExportText, RS, US};
+use whichgpu::core::ondemand::{
+    apply_hf, handle, hf_request, offers_csv, offers_request, read_offers, read_sources, request, sources_request, split_exports, ExportText, RS, US,
+};
 
 use crate::common::{catalog, today};
 
@@ -107,6 +112,9 @@ proptest! {
         let reply = handle(&request(kind, today(), &query, "u", ""));
         let _ = apply_hf(&Config::default(), &junk);
         let _ = same_as_core(&Config::default(), &junk);
+        let _ = same_offers(&junk);
+        let _ = read_offers(&junk);
+        let _ = read_sources(&junk);
         if kind == "export" {
             let n = if reply.is_empty() { 0 } else { reply.split(RS).count() };
             prop_assert_eq!(split_exports(&reply).len(), n);
@@ -183,4 +191,61 @@ fn a_refused_config_json_through_the_worker_names_the_same_field() {
     // No reply at all (the page asked, nothing came): a notice, not a panic.
     let n = apply_hf(&Config::default(), "").expect_err("nothing to apply");
     assert_eq!(n.msg.as_ref().map(|m| m.key), Some("notice.hf.worker"));
+}
+
+/// The worker's parse of an imported file equals the core's (the offers
+/// bit for bit: `Offer`'s `PartialEq` compares every float), and so does
+/// the catalog the page then builds from them; an error is the same text.
+fn same_offers(text: &str) -> Result<usize, String> {
+    let got = read_offers(&handle(&offers_request(text)));
+    let want = parse_offers_any("import", text).map_err(|e| e.to_string());
+    assert_eq!(got, want);
+    if let (Ok(g), Ok(w)) = (&got, &want) {
+        let g = catalog().with_offers(g.clone()).map_err(|e| e.to_string());
+        let w = catalog().with_offers(w.clone()).map_err(|e| e.to_string());
+        assert_eq!(g.as_ref().map(|c| &c.offers), w.as_ref().map(|c| &c.offers));
+        assert_eq!(g.err(), w.err());
+    }
+    got.map(|o| o.len())
+}
+
+#[test]
+fn an_offers_file_through_the_worker_is_the_core_parse() {
+    let full = fs::read_to_string("static/offers.csv").expect("offers.csv");
+    // The whole table (yuan prices, commit terms, every optional column) and a few rows.
+    let rows = full.lines().count() - 1;
+    assert_eq!(same_offers(&full), Ok(rows));
+    let ten: String = full.lines().take(11).map(|l| format!("{l}\n")).collect();
+    assert_eq!(same_offers(&ten), Ok(10));
+    let json = r#"[{"id":"x","provider":"aws","instance":"i","gpu":"l4-24gb","gpus":1,"vcpus":4,"ram_gb":16,"interconnect":"single",
+        "usd_per_hour":0.1234567890123,"region":"r","billing_increment_s":1,"min_charge_s":60,"storage_usd_per_gb_month":0.08,"egress_usd_per_gb":0.09,"source":"s","as_of":"2026-11-01"}]"#;
+    assert_eq!(same_offers(json), Ok(1));
+    // Refused files: the same error, by row and field.
+    for bad in [
+        "id,nothing\n1,2\n".to_string(),
+        json.replace("\"region\":\"r\"", "\"region\":\"r\",\"colour\":\"red\""),
+        json.replace("0.1234567890123", "-1"),
+        "[1, 2".to_string(),
+        ten.replacen(",2026-", ",2026-13-", 1),
+    ] {
+        assert!(same_offers(&bad).is_err(), "{bad}");
+    }
+    // An empty file parses to no offers; the catalog then refuses it, as before.
+    assert_eq!(same_offers(""), parse_offers_any("import", "").map(|o| o.len()).map_err(|e| e.to_string()));
+    // A reply that is cut or damaged is an error, never a panic.
+    let reply = handle(&offers_request(&ten));
+    assert!(read_offers(&reply.replacen(US, "", 3)).is_err());
+    assert!(read_offers(&reply.replace("single", "bus")).is_err());
+}
+
+#[test]
+fn the_sources_view_reads_the_page_copy_through_the_worker() {
+    let full = fs::read_to_string("static/offers.csv").expect("offers.csv");
+    let want: Vec<(String, String, String)> =
+        parse_offers("offers.csv (page copy)", &full).expect("parses").into_iter().map(|o| (o.id.to_string(), o.source.to_string(), o.notes)).collect();
+    let got = read_sources(&handle(&sources_request(&full))).expect("reads");
+    assert_eq!(got, want);
+    assert!(got.iter().all(|(_, source, _)| !source.is_empty()), "the page copy has every source");
+    let bad = "id,nothing\n1,2\n";
+    assert_eq!(read_sources(&handle(&sources_request(bad))), parse_offers("offers.csv (page copy)", bad).map(|_| Vec::new()).map_err(|e| e.to_string()));
 }

@@ -86,6 +86,20 @@ fn pick(row: &(&'static str, &'static str, &'static str), _index: usize, lang: L
 #[cfg(target_arch = "wasm32")]
 use super::texts::{pick, MESSAGES, UI};
 
+/// This build's own copy of a message key read back from text (the
+/// on-demand worker's replies), if it has that message.
+pub fn known_key(key: &str) -> Option<&'static str> {
+    MESSAGES.iter().find(|row| row.0 == key).map(|row| row.0)
+}
+
+/// This build's own copy of placeholder `name` of message `key`, taken
+/// from its English text; `None` when that text has no such placeholder.
+pub fn known_arg(key: &str, name: &str) -> Option<&'static str> {
+    let text = template(key, Lang::En)?;
+    let at = text.find(&format!("{{{name}}}"))?;
+    text.get(at + 1..at + 1 + name.len())
+}
+
 pub fn t(key: &'static str, lang: Lang) -> &'static str {
     template(key, lang).unwrap_or(key)
 }
@@ -298,6 +312,8 @@ pub const MESSAGES: &[(&str, &str, &str)] = &[
     ("notice.hf.at_most", "`{field}` in config.json is more than the {most} experts; keeping the last good architecture", "config.json 中的 `{field}` 超过了专家总数 {most}；保留上一个有效的架构"),
     ("notice.hf.range", "config.json gives `{key}` = {value}, outside the range a link carries; keeping the last good architecture", "config.json 给出的 `{key}` = {value} 超出链接可承载的范围；保留上一个有效的架构"),
     ("notice.zh_texts", "the Chinese texts ({file}) could not be read: {error}; the page stays in English", "无法读取中文文本（{file}）：{error}；页面暂以英文显示"),
+    ("notice.hf.worker", "config.json could not be read: the page's import module did not load ({why}); try again, or reload the page", "无法读取 config.json：本页的导入模块未能加载（{why}）；请重试，或重新加载页面"),
+    ("notice.import.worker", "the offers file could not be read: the page's import module did not load ({why}); try again, or reload the page", "无法读取报价文件：本页的导入模块未能加载（{why}）；请重试，或重新加载页面"),
     ("notice.hf.default", "config.json has no `{field}`; using {value}, the {class} default", "config.json 缺少 `{field}`；使用 {class} 的默认值 {value}"),
 ];
 

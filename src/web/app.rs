@@ -15,6 +15,7 @@ use crate::core::catalog::{Catalog, Date};
 use crate::core::config::Lang;
 use crate::core::evaluate::evaluate_offers;
 use crate::core::link;
+use crate::core::ondemand::{hf_request, offers_request};
 use crate::core::texts;
 
 /// How long the inputs must rest before the address bar is rewritten.
@@ -117,10 +118,30 @@ pub fn app() -> Html {
     html! {
         <Page cfg={state.cfg.clone()} copied={state.copied} imported={state.imported.is_some()} answer={answer.clone()} job={job} notices={notices} lang={lang} on_set={on_set}
             on_copied={ let d = state.dispatcher(); Callback::from(move |_| d.dispatch(Action::Copied)) }
-            on_import={ let d = state.dispatcher(); Callback::from(move |t: String| d.dispatch(Action::Import(t))) }
-            on_config={ let d = state.dispatcher(); Callback::from(move |t: String| d.dispatch(Action::ImportConfig(t))) }
+            on_import={ let d = state.dispatcher(); Callback::from(move |t: String| import_offers(d.clone(), t)) }
+            on_config={ let d = state.dispatcher(); Callback::from(move |t: String| import_config(d.clone(), t)) }
             on_price={ let d = state.dispatcher(); Callback::from(move |(o, v): (String, String)| d.dispatch(Action::Price(o, v))) } />
     }
+}
+
+/// A pasted or chosen `config.json` goes to the on-demand worker, which
+/// reads it (`core::hfconfig`, not linked here); its reply is applied to
+/// the state as it is when the reply comes.
+fn import_config(dispatch: UseReducerDispatcher<State>, text: String) {
+    wasm_bindgen_futures::spawn_local(async move {
+        let reply = super::ondemand::ask(hf_request(&text)).await;
+        dispatch.dispatch(Action::ImportConfig(reply));
+    });
+}
+
+/// An offers file goes to the on-demand worker, which parses it
+/// (`core::catalog::offers`, not linked here); the reducer checks its
+/// offers against the bundled catalog as before.
+fn import_offers(dispatch: UseReducerDispatcher<State>, text: String) {
+    wasm_bindgen_futures::spawn_local(async move {
+        let reply = super::ondemand::ask(offers_request(&text)).await;
+        dispatch.dispatch(Action::Import(text, reply));
+    });
 }
 
 /// Timing marks for the browser benchmark: the last evaluation time inside

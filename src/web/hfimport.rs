@@ -1,7 +1,9 @@
 //! The model section's config.json import: paste a Hugging Face
-//! `config.json` or choose the file; the text goes to the reducer, which
-//! asks the core to turn it into `model=custom` and architecture keys (a
-//! bad file leaves a notice naming the field and changes nothing).
+//! `config.json` or choose the file; the text goes to the on-demand worker
+//! (`web::app::import_config`), which turns it into `model=custom` and
+//! architecture keys (`core::hfconfig`, not linked into the page), and its
+//! reply to the reducer (a bad file leaves a notice naming the field and
+//! changes nothing).
 
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsValue;

@@ -2,9 +2,11 @@
 //! row of the offers table. The Wasm build's bundled catalog has no
 //! sources (`build.rs` drops them for size), so the view fetches the
 //! page's own copy of `static/offers.csv` (same origin, on demand, once;
-//! Trunk copies it beside index.html) and reads it with the catalog's own
-//! parser. An imported offer carries its source and needs no fetch.
-//! A leaf: of the shell it imports only `format` and `dom`.
+//! Trunk copies it beside index.html) and has the on-demand worker read it
+//! with the catalog's own parser (`core::ondemand::read_sources`; the
+//! parser is not linked here). An imported offer carries its source and
+//! needs no fetch. A leaf: of the shell it imports only `format`, `dom`
+//! and `ondemand`.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -14,10 +16,11 @@ use yew::prelude::*;
 
 use super::dom::fetch_text;
 use super::format::RenderUi;
-use crate::core::catalog::offers::parse_offers;
+use super::ondemand::ask;
 use crate::core::catalog::STALE_AFTER_DAYS;
 use crate::core::config::Lang;
 use crate::core::messages::{ui, Msg};
+use crate::core::ondemand::{read_sources, sources_request};
 
 /// What the full offers table says of one offer beyond the bundled copy.
 #[derive(Debug, Clone, PartialEq)]
@@ -38,18 +41,22 @@ async fn load(url: String) -> Loaded {
     if let Some(hit) = CACHE.with(|c| c.borrow().clone()) {
         return hit;
     }
-    let loaded = Rc::new(fetch_text(&url).await.and_then(|text| by_id(&text)));
+    let loaded = match fetch_text(&url).await {
+        Ok(text) => ask(sources_request(&text)).await.and_then(|reply| by_id(&reply)),
+        Err(e) => Err(e),
+    };
+    let loaded = Rc::new(loaded);
     if loaded.is_ok() {
         CACHE.with(|c| *c.borrow_mut() = Some(loaded.clone()));
     }
     loaded
 }
 
-/// Parsed under its own name, so that the rule "a bundled table of a Wasm
-/// build may lack sources" does not apply: this copy must have them.
-fn by_id(text: &str) -> Result<HashMap<String, SourceText>, String> {
-    let offers = parse_offers("offers.csv (page copy)", text).map_err(|e| e.to_string())?;
-    Ok(offers.into_iter().map(|o| (o.id.to_string(), SourceText { source: o.source.to_string(), notes: o.notes })).collect())
+/// The worker's reply (the table parsed under its own name, so that the
+/// rule "a bundled table of a Wasm build may lack sources" does not apply:
+/// this copy must have them) by offer id.
+fn by_id(reply: &str) -> Result<HashMap<String, SourceText>, String> {
+    Ok(read_sources(reply)?.into_iter().map(|(id, source, notes)| (id, SourceText { source, notes })).collect())
 }
 
 #[derive(Properties, PartialEq)]

@@ -8,8 +8,10 @@ use yew::prelude::*;
 use super::dom;
 use crate::core::catalog::Catalog;
 use crate::core::config::{Config, Lang};
-use crate::core::hfconfig;
+use crate::core::hfconfig::KEY as CONFIG_KEY;
 use crate::core::link::{self, Notice};
+use crate::core::messages::Msg;
+use crate::core::ondemand::{apply_hf, read_offers};
 
 /// The reducer's state: the configuration (what the link holds) plus the
 /// notices about what was rejected, and the last good answer's inputs.
@@ -40,12 +42,16 @@ pub enum Action {
     /// An input changed: key and raw value, validated by the link codec.
     Set(&'static str, String),
     Copied,
-    /// Offers pasted as CSV or JSON: replaces the catalog only when the
-    /// whole file is valid; otherwise a notice names the row and field.
-    Import(String),
-    /// A Hugging Face `config.json`: `model=custom` and its architecture
-    /// keys when the file is good; otherwise a notice naming the field.
-    ImportConfig(String),
+    /// Offers pasted as CSV or JSON (the text) and the on-demand worker's
+    /// parse of them (`core::ondemand::read_offers`), or why there is none:
+    /// replaces the catalog only when the whole file is valid; otherwise a
+    /// notice names the row and field.
+    Import(String, Result<String, String>),
+    /// The on-demand worker's reply to a Hugging Face `config.json`
+    /// (`core::ondemand::apply_hf`), or why there is none: `model=custom`
+    /// and its architecture keys when the file is good; otherwise a notice
+    /// naming the field.
+    ImportConfig(Result<String, String>),
     /// The user's own hourly price for one offer (`price=` in the link).
     Price(String, String),
     /// The Chinese texts were fetched (or failed): render again.
@@ -62,19 +68,21 @@ impl Reducible for State {
             Action::Set(key, value) => set_key(&mut next, key, &value, true),
             Action::Copied => next.copied = true,
             Action::Texts => {}
-            Action::Import(text) => {
+            Action::Import(text, reply) => {
                 next.notices.retain(|n| n.key != "import");
-                let result = crate::core::catalog::offers::parse_offers_any("import", &text)
-                    .map_err(|e| e.to_string())
-                    .and_then(|offers| Catalog::bundled().map_err(|e| e.to_string())?.with_offers(offers).map_err(|e| e.to_string()));
+                let result = reply
+                    .map_err(|why| Notice::said("import", Msg::new("notice.import.worker").arg("why", why)))
+                    .and_then(|r| read_offers(&r).map_err(|e| Notice::other("import", e)))
+                    .and_then(|offers| Catalog::bundled().and_then(|b| b.with_offers(offers)).map_err(|e| Notice::other("import", e.to_string())));
                 match result {
                     Ok(c) => next.imported = Some(Imported(Rc::new(c), Rc::from(text.as_str()))),
-                    Err(e) => next.notices.push(Notice::other("import", e)),
+                    Err(n) => next.notices.push(n),
                 }
             }
-            Action::ImportConfig(text) => {
-                next.notices.retain(|n| n.key != hfconfig::KEY);
-                match hfconfig::import(&self.cfg, &text) {
+            Action::ImportConfig(reply) => {
+                next.notices.retain(|n| n.key != CONFIG_KEY);
+                let result = reply.map_err(|why| Notice::said(CONFIG_KEY, Msg::new("notice.hf.worker").arg("why", why))).and_then(|r| apply_hf(&self.cfg, &r));
+                match result {
                     Ok((cfg, notices)) => {
                         next.notices.retain(|n| !link::ARCH_KEYS.contains(&n.key.as_str()) && n.key != "model");
                         next.cfg = cfg;

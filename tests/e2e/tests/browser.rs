@@ -353,6 +353,53 @@ async fn config_json_paste_import() {
     let _ = c.close().await;
 }
 
+/// The offer ids the offers table shows.
+async fn table_ids(c: &Client) -> Vec<String> {
+    let ids = js(c, "return [...document.querySelectorAll('[data-testid=offers] tbody tr[data-offer]')].map(r => r.dataset.offer)").await;
+    ids.as_array().map(|a| a.iter().filter_map(|v| v.as_str().map(str::to_string)).collect()).unwrap_or_default()
+}
+
+/// An offers file pasted into the advanced section (parsed by the on-demand
+/// module) replaces the offers; a bad one is the parser's own notice, and the
+/// imported catalog stays.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn offers_file_import() {
+    let port = serve(dist());
+    let (c, _driver) = browser(1280, 2000).await;
+    c.goto(&format!("http://127.0.0.1:{port}/?lang=en&model=llama-3.1-8b")).await.expect("goto");
+    wait_for(&c, "[data-testid=offers] tbody tr").await;
+    wait_for(&c, "[data-testid=advanced] summary").await.click().await.expect("open the advanced inputs");
+    let full = std::fs::read_to_string(root().join("static/offers.csv")).expect("offers.csv");
+    let ten: String = full.lines().take(11).map(|l| format!("{l}\n")).collect();
+    let want: Vec<String> = whichgpu::core::catalog::offers::parse_offers_any("import", &ten).expect("parses").iter().map(|o| o.id.to_string()).collect();
+    paste(&c, "[data-testid=import]", &ten).await;
+    wait_for(&c, "[data-testid=imported]").await;
+    let mut shown = Vec::new();
+    for _ in 0..50 {
+        shown = table_ids(&c).await;
+        if !shown.is_empty() && shown.iter().all(|id| want.contains(id)) {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(!shown.is_empty() && shown.iter().all(|id| want.contains(id)), "table {shown:?}, imported {want:?}");
+    // A file that does not parse: the parser's message, and the imported offers stay.
+    let bad = "id,nothing\n1,2\n";
+    let why = whichgpu::core::catalog::offers::parse_offers_any("import", bad).expect_err("refused").to_string();
+    paste(&c, "[data-testid=import]", bad).await;
+    let mut notice = String::new();
+    for _ in 0..50 {
+        notice = text(&c, "[data-testid=notice]").await;
+        if notice.contains(&why) {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(notice.contains(&why), "{notice} names {why}");
+    assert_eq!(table_ids(&c).await, shown, "a bad file changes nothing");
+    let _ = c.close().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn narrow_screen_is_one_column() {
     let port = serve(dist());

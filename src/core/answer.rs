@@ -243,6 +243,11 @@ pub struct OfferResult {
     /// price; not serialized, the reasons say it.
     #[serde(skip)]
     pub thin: bool,
+    /// Needs something of the instance the provider does not publish (the
+    /// CPU memory offloaded training states take): ranked after offers that
+    /// publish enough, like a stale price; not serialized, the reasons say it.
+    #[serde(skip)]
+    pub unverified: bool,
     pub source: Arc<str>,
     /// Rendered in English only when serialized (the page renders by key).
     #[serde(rename = "reasons", serialize_with = "english")]

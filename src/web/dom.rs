@@ -12,6 +12,12 @@ pub fn location_query() -> String {
     window().and_then(|w| w.location().search().ok()).unwrap_or_default().trim_start_matches('?').to_string()
 }
 
+/// The `content` of the page's `<meta name="…">`, if it has one.
+pub fn meta_content(name: &str) -> Option<String> {
+    let doc = window()?.document()?;
+    doc.query_selector(&format!("meta[name=\"{name}\"]")).ok()??.get_attribute("content")
+}
+
 pub fn location_base() -> String {
     window()
         .map(|w| {

@@ -1,6 +1,6 @@
 //! The page's side of the on-demand module: a Web Worker (Trunk builds
-//! `src/bin/worker.rs` beside the page: `whichgpu-worker_loader.js`, its
-//! glue and Wasm) started on the first request and kept. It computes what
+//! `src/bin/worker.rs` beside the page: a loader, its glue and Wasm, named
+//! by their content after the build, `scripts/worker-names.sh`) started on the first request and kept. It computes what
 //! the first answer does not need (`core::ondemand`: the launch texts, the
 //! CSV export), so that this module does not link that code.
 //!
@@ -24,9 +24,20 @@ use crate::core::config::Config;
 use crate::core::link;
 use crate::core::ondemand::request;
 
-/// The worker's loader, next to index.html (Trunk names worker files by
-/// the binary's name, without a hash).
+/// The worker's loader, next to index.html, as Trunk names it (by the
+/// binary's name, without a hash) when `scripts/worker-names.sh` has not
+/// run (a build outside Trunk's hooks).
 const LOADER: &str = "whichgpu-worker_loader.js";
+
+/// The loader's file name: the one the build wrote into index.html
+/// (`<meta name="whichgpu-worker">`, named by the worker's content, so that
+/// a cached worker of an older build is never started), else `LOADER`. Only
+/// a plain file name of the worker's is taken.
+fn loader() -> String {
+    dom::meta_content("whichgpu-worker")
+        .filter(|n| n.starts_with("whichgpu-worker") && n.ends_with("_loader.js") && n.bytes().all(|b| b.is_ascii_alphanumeric() || b"-_.".contains(&b)))
+        .unwrap_or_else(|| LOADER.to_string())
+}
 
 struct Conn {
     worker: web_sys::Worker,
@@ -81,13 +92,14 @@ fn on_message(e: web_sys::MessageEvent) {
 }
 
 fn start() -> Result<Conn, String> {
-    let worker = web_sys::Worker::new(&format!("{}{LOADER}", base_dir())).map_err(|e| e.as_string().unwrap_or_else(|| "the worker did not start".into()))?;
+    let loader = loader();
+    let worker = web_sys::Worker::new(&format!("{}{loader}", base_dir())).map_err(|e| e.as_string().unwrap_or_else(|| "the worker did not start".into()))?;
     let message = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(on_message);
     worker.set_onmessage(Some(message.as_ref().unchecked_ref()));
     message.forget();
-    let error = Closure::<dyn FnMut(web_sys::Event)>::new(|e: web_sys::Event| {
+    let error = Closure::<dyn FnMut(web_sys::Event)>::new(move |e: web_sys::Event| {
         e.prevent_default();
-        fail_all(&format!("{LOADER} did not load"));
+        fail_all(&format!("{loader} did not load"));
     });
     worker.set_onerror(Some(error.as_ref().unchecked_ref()));
     error.forget();

@@ -30,6 +30,7 @@ mod fuzz;
 mod guidance;
 mod guidance_truth;
 mod hfconfig;
+mod host_ram;
 mod keys;
 mod link;
 mod media;

@@ -58,7 +58,15 @@ pub fn guidance(cfg: &Config, job: &TrainJob<'_>, catalog: &Catalog, a: &Answer)
         // the GPU figures leave out and no offer's price covers.
         if let Some(host) = job.host_offload_bytes(p.instances) {
             let key = if job.offloaded().1 { "g.train.host.all" } else { "g.train.host.optim" };
-            out.push(GuidanceItem::new("host-memory", None, Msg::new(key).arg("host", gib1(host)).arg("instances", p.instances.max(1).to_string())));
+            let check = match catalog.offer(&p.id).and_then(|o| o.ram_gb) {
+                Some(ram) => Msg::new("g.train.host.has").num("ram", ram, 0),
+                None => Msg::new("g.train.host.check"),
+            };
+            out.push(GuidanceItem::new(
+                "host-memory",
+                None,
+                Msg::new(key).arg("host", gib1(host)).arg("instances", p.instances.max(1).to_string()).sub("check", check),
+            ));
         }
         if let Some(gpu) = catalog.gpu(&p.gpu) {
             // The pick's own layout: where the exchange between GPUs costs

@@ -177,6 +177,7 @@ fn priced(cfg: &Config, catalog: &Catalog, o: &Offer, provider: Option<&Provider
         stale,
         foreign,
         thin,
+        unverified: p.unverified,
         source: o.source.clone(),
         reason_msgs,
         throughput_total,
@@ -270,13 +271,14 @@ fn offer_reasons(cfg: &Config, o: &Offer, dates: &mut Dates, gpus: u32, need: f6
 /// `lang=zh` ranks it on price alone); such offers are shown, marked, and
 /// named as the cheapest alternative where they are, but not picked while
 /// another offer meets everything (so too an offer on a thin memory margin,
-/// [`thin_margin`]); then by the
+/// [`thin_margin`], and one whose CPU memory offloaded training states need
+/// is unpublished); then by the
 /// objective; near-ties (within 5 %) of a speed objective are broken by
 /// cost; then by monthly cost and id.
 fn rank(out: Vec<OfferResult>, objective: Objective, cost: Objective) -> Vec<OfferResult> {
     // Sort small keys, then move each result once: results are large.
     // The tier: 0 meets on a current price in reach, 1 meets otherwise, 2 the rest.
-    let tier = |r: &OfferResult| if !r.meets { 2u8 } else { u8::from(r.stale || r.foreign || r.thin) };
+    let tier = |r: &OfferResult| if !r.meets { 2u8 } else { u8::from(r.stale || r.foreign || r.thin || r.unverified) };
     let keys: Vec<(u8, f64, f64, f64)> = out.iter().map(|r| (tier(r), objective.key(r), cost.key(r), r.usd_per_month)).collect();
     // The same keys as integers that order as `f64::total_cmp` does, worked
     // out once rather than in every comparison.

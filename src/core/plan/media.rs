@@ -111,6 +111,7 @@ impl<'r> MediaPlanner<'r> {
             store_gb: self.cfg.store_gb.unwrap_or(mem.weights_bytes / 1e9),
             output,
             extra_reasons: Vec::new(),
+            unverified: false,
         }
     }
 

@@ -68,6 +68,7 @@ impl<'r> ImageTrainPlanner<'r> {
             output: Output::None,
             speed_score: 0.0,
             extra_reasons: Vec::new(),
+            unverified: false,
         }
     }
 

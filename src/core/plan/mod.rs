@@ -98,6 +98,9 @@ pub struct OfferPlan {
     pub speed_score: f64,
     /// Task-specific reasons (a deadline no count of instances meets).
     pub extra_reasons: Vec<Msg>,
+    /// The plan needs something of the instance its offer does not publish
+    /// (`OfferResult::unverified`).
+    pub unverified: bool,
 }
 
 /// The support matrix's rows of one engine (`static/support.csv`), by

@@ -381,6 +381,7 @@ impl<'r> ServePlanner<'r> {
             store_gb: cfg.store_gb.unwrap_or(job.weight_bytes() / 1e9),
             output: Output::Tokens(tokens_per_s),
             extra_reasons: reasons,
+            unverified: false,
         }
     }
 

@@ -13,6 +13,7 @@ use super::super::estimate::ranges::Confidence;
 use super::super::estimate::train::{mfu, Layout, TrainJob, PP_DEGREES, TP_DEGREES};
 use super::super::estimate::{engine, ranges};
 use super::super::messages::Msg;
+use super::super::units::GIB;
 use super::{unsupported, EngineSupport, OfferPlan, Output};
 
 /// Usable share of a GPU's memory for training (the allocator's slack).
@@ -330,7 +331,21 @@ fn offer_plan(job: &TrainJob<'_>, cfg: &Config, gpu: &Gpu, o: &Offer, cache: &mu
         None if short => extra_reasons.push(Msg::new("reason.no_network").num("nodes", f64::from(cfg.nodes), 0)),
         None => {}
     }
-    let meets = fits && !short && cfg.days.is_none_or(|d| job_hours <= d * 24.0);
+    // Offloaded states live in each instance's CPU memory (DeepSpeed's
+    // estimate, `host_offload_bytes`): an instance whose published RAM is
+    // smaller cannot run the job. Unpublished RAM is neither a refusal nor
+    // enough: such an offer ranks after those that publish enough, and the
+    // guidance asks the reader to check it.
+    let host = job.host_offload_bytes(instances);
+    let host_short = host.zip(o.ram_gb).filter(|(need, have)| *need > have * GIB);
+    if let Some((need, have)) = host_short {
+        extra_reasons.push(Msg::new("reason.host_ram").num("need", need / GIB, 0).num("have", have, 0));
+    }
+    let unverified = host.is_some() && o.ram_gb.is_none();
+    if let Some(need) = host.filter(|_| unverified) {
+        extra_reasons.push(Msg::new("reason.host_unknown").num("need", need / GIB, 0));
+    }
+    let meets = fits && !short && host_short.is_none() && cfg.days.is_none_or(|d| job_hours <= d * 24.0);
     if let (Some(days), true, false) = (cfg.days, fits, meets) {
         if need > most {
             extra_reasons.push(Msg::new("reason.deadline").num("days", days, 0).num("need", f64::from(need), 0).num("most", f64::from(most), 0));
@@ -365,6 +380,7 @@ fn offer_plan(job: &TrainJob<'_>, cfg: &Config, gpu: &Gpu, o: &Offer, cache: &mu
         output: Output::Training(tps),
         speed_score: tps,
         extra_reasons,
+        unverified,
     }
 }
 

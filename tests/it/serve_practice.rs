@@ -126,3 +126,28 @@ proptest! {
         }
     }
 }
+
+/// A copy over two nodes (Llama 3.1 405B in 16 bits on H100s: tensor
+/// parallel 8 × 2 pipeline stages) starts as vLLM runs one: a Ray cluster
+/// that the first node leads and the second joins, and one server on the
+/// leader over every GPU. The SkyPilot task once ran `vllm serve` on both
+/// nodes, each asking for 16 GPUs of its 8.
+#[test]
+fn a_copy_over_two_nodes_launches_on_a_ray_cluster() {
+    let a = answer("model=llama-3.1-405b&w=bf16&gpu=h100-sxm-80gb&in=2000&out=500&batch=16");
+    let pick = a.pick().expect("a pick");
+    assert_eq!((pick.tp, pick.pp, pick.instances), (8, 2, 2), "{}", pick.id);
+    let exports = whichgpu::core::export::for_answer(&a, crate::common::catalog());
+    let e = exports.first().expect("the pick's export");
+    let y = &e.skypilot_yaml;
+    assert!(y.contains("num_nodes: 2") && y.contains("pip install ray"), "{y}");
+    let head = y.find("ray start --head").expect("the leader starts Ray");
+    let join = y.find("ray start --address=$HEAD_IP:6379 --block").expect("the other node joins it");
+    let serve = y.find("vllm serve").expect("one server");
+    assert!(join < head && head < serve, "workers branch off first, the leader serves last:\n{y}");
+    assert_eq!(y.matches("vllm serve").count(), 1, "{y}");
+    for flag in ["--tensor-parallel-size 8", "--pipeline-parallel-size 2", "--distributed-executor-backend ray"] {
+        assert!(y.contains(flag) && e.command.contains(flag), "{flag}:\n{y}\n{}", e.command);
+    }
+    assert!(e.command.contains("ray start --head") && !e.command.contains("not scripted"), "{}", e.command);
+}

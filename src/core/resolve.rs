@@ -228,16 +228,22 @@ pub fn resolve<'c>(cfg: &Config, mut notices: Vec<Notice>, catalog: &'c Catalog)
 /// A prompt and output longer than the model's context (its
 /// `max_position_embeddings`): no engine serves it (vLLM refuses a
 /// `--max-model-len` above the model's), so it is said and the prompt cut
-/// to what fits beside the output (the output to half the context where
-/// it alone does not fit).
+/// to what fits beside the output (where the output alone does not fit,
+/// the prompt kept up to half the context and the output given the rest).
 fn context_notice(cfg: &mut Config, model: &Model, notices: &mut Vec<Notice>) {
     let Some(most) = model.max_context.filter(|m| *m >= 2) else { return };
     let (prompt, out) = (cfg.input_tokens, cfg.output_tokens);
     if u64::from(prompt) + u64::from(out) <= u64::from(most) {
         return;
     }
-    let out_fit = if out >= most { most / 2 } else { out };
-    let prompt_fit = most - out_fit;
+    // An output that alone is too long keeps the prompt (up to half the
+    // context) and gets the rest; otherwise the prompt is cut.
+    let (prompt_fit, out_fit) = if out >= most {
+        let p = prompt.min(most / 2);
+        (p, most - p)
+    } else {
+        (most - out, out)
+    };
     let key = if out >= most { "out" } else { "in" };
     let msg = Msg::new("notice.context")
         .arg("model", model.name.clone())

@@ -123,6 +123,8 @@ proptest! {
             let n = said.expect("a notice naming the token count");
             prop_assert_eq!(n.key.as_str(), if out >= most { "out" } else { "in" });
             prop_assert!(pin + pout <= most && pin >= 1 && pout >= 1, "{q}: planned {pin} + {pout} past {most}");
+            // Cut, never grown: a long output once turned a 2,000-token prompt into 65,536.
+            prop_assert!(pin <= inp && pout <= out, "{q}: planned {pin} + {pout} beyond the asked {inp} + {out}");
         }
     }
 }

@@ -206,6 +206,9 @@ pub fn resolve<'c>(cfg: &Config, mut notices: Vec<Notice>, catalog: &'c Catalog)
     }
     let subject = match named {
         Named::Llm(model) => {
+            if cfg.task == Task::Serve {
+                context_notice(&mut cfg, &model, &mut notices);
+            }
             let format = precision::weight_format(cfg.weight_format_id()).or_else(|| precision::weight_format("bf16")).unwrap_or(precision::BF16);
             Subject::Llm { model: *model, format }
         }
@@ -220,6 +223,38 @@ pub fn resolve<'c>(cfg: &Config, mut notices: Vec<Notice>, catalog: &'c Catalog)
         Named::Media(m) => Subject::ImageTrain(own_precision(&mut cfg, &mut notices, |c| image_train_job(m, c))),
     };
     Resolved { cfg, notices, unusable, subject }
+}
+
+/// A prompt and output longer than the model's context (its
+/// `max_position_embeddings`): no engine serves it (vLLM refuses a
+/// `--max-model-len` above the model's), so it is said and the prompt cut
+/// to what fits beside the output (where the output alone does not fit,
+/// the prompt kept up to half the context and the output given the rest).
+fn context_notice(cfg: &mut Config, model: &Model, notices: &mut Vec<Notice>) {
+    let Some(most) = model.max_context.filter(|m| *m >= 2) else { return };
+    let (prompt, out) = (cfg.input_tokens, cfg.output_tokens);
+    if u64::from(prompt) + u64::from(out) <= u64::from(most) {
+        return;
+    }
+    // An output that alone is too long keeps the prompt (up to half the
+    // context) and gets the rest; otherwise the prompt is cut.
+    let (prompt_fit, out_fit) = if out >= most {
+        let p = prompt.min(most / 2);
+        (p, most - p)
+    } else {
+        (most - out, out)
+    };
+    let key = if out >= most { "out" } else { "in" };
+    let msg = Msg::new("notice.context")
+        .arg("model", model.name.clone())
+        .arg("most", most.to_string())
+        .arg("in", prompt.to_string())
+        .arg("out", out.to_string())
+        .arg("in_fit", prompt_fit.to_string())
+        .arg("out_fit", out_fit.to_string());
+    notices.push(Notice::said(key, msg));
+    cfg.input_tokens = prompt_fit;
+    cfg.output_tokens = out_fit;
 }
 
 /// Offload keys the chosen stack cannot honour: said, then what is assumed.

@@ -186,6 +186,22 @@ impl Speeds {
         self
     }
 
+    /// A copy that spends `share` of its time prefilling arriving prompts
+    /// (`plan::load::little`): its sequences decode in the rest, so each
+    /// decode rate scales by 1 − share and a request's decode time by its
+    /// inverse; the first token is unchanged.
+    pub fn sharing_prefill(mut self, share: f64) -> Speeds {
+        if let TaskSpeeds::Serve(s) = &mut self.task {
+            let left = (1.0 - share).clamp(1e-6, 1.0);
+            s.decode_per_seq = s.decode_per_seq.scale(left);
+            s.decode_total = s.decode_total.scale(left);
+            let (t, r) = (s.time_to_first_token, s.request_latency);
+            s.request_latency =
+                Range { likely: t.likely + (r.likely - t.likely) / left, low: t.low + (r.low - t.low) / left, high: t.high + (r.high - t.high) / left };
+        }
+        self
+    }
+
     /// Scales every total to the busy copies of an offer and sets the
     /// offer's total output rate.
     pub fn with_copies(mut self, copies: f64) -> Speeds {

@@ -126,9 +126,31 @@ fn check(q: &str, a: &Answer) -> Result<(), TestCaseError> {
                     prop_assert!(need >= low - 0.05 && need <= high + 0.05, "{q}: size need {need} outside {low}..{high}");
                 }
             }
-            ("slow-decode", "g.slow.memory" | "g.slow.issue") => {
+            ("slow-decode", key @ ("g.slow.memory" | "g.slow.issue" | "g.slow.memory.tp" | "g.slow.memory.pp")) => {
                 let tps = pick.and_then(|p| p.speeds.decode_tokens_per_s_per_seq());
                 prop_assert!(tps.is_some_and(|t| arg("tps").is_some_and(|v| close(v, t, 0))), "{q}: slow tps {:?} vs pick {tps:?}", arg("tps"));
+                // "Each generated token reads N GiB" is the whole read: a
+                // tensor-parallel pick's figure per GPU is said as such, with
+                // the group's size and the stages the pick has.
+                let p = pick.expect("a slow-decode answer reads the pick");
+                if key == "g.slow.memory" {
+                    prop_assert!(p.tp <= 1, "{q}: one GPU's read said as the token's on a {}-way tensor-parallel pick", p.tp);
+                }
+                if key.starts_with("g.slow.memory.") {
+                    prop_assert!(
+                        arg("tp") == Some(f64::from(p.tp)) && arg("pp") == Some(f64::from(p.pp)),
+                        "{q}: layout {:?}×{:?} vs pick {}×{}",
+                        arg("tp"),
+                        arg("pp"),
+                        p.tp,
+                        p.pp
+                    );
+                    let (total, each) = (arg("total").unwrap_or(0.0), arg("bytes").unwrap_or(0.0));
+                    prop_assert!(
+                        close(total, each * f64::from(p.tp * p.pp), 0) || (total - each * f64::from(p.tp * p.pp)).abs() <= 0.1 * f64::from(p.tp * p.pp),
+                        "{q}: total {total} vs {each} per GPU"
+                    );
+                }
                 if let (Some(f), Some(p)) = (g.msg.args.iter().find(|(n, _)| *n == "fmt"), pick) {
                     let _ = p;
                     prop_assert!(f.1.to_string() != a.weight_format, "{q}: suggests the current format {}", a.weight_format);

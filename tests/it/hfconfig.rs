@@ -364,3 +364,31 @@ fn hand_written_keys_count_their_parameters() {
     let r = resolve(&cfg, Vec::new(), catalog());
     assert!(r.notices.iter().any(|n| n.key == "experts"), "{:?}", r.notices);
 }
+
+/// Llama 4, which the catalog does not hold, against Meta's model cards
+/// (huggingface.co/meta-llama/Llama-4-Scout-17B-16E-Instruct and
+/// …/Llama-4-Maverick-17B-128E-Instruct, read 2026-12-02: "17B activated,
+/// 109B total" and "17B activated, 400B total", the vision encoder
+/// included). The import once missed the shared expert every Llama 4 MoE
+/// layer has and took Maverick's dense layers at the expert's width:
+/// Scout came to 102.6B with 11B active, so every token's bytes were short
+/// by a third.
+#[test]
+fn llama4_counts_its_shared_expert_and_wide_dense_layers() {
+    for (file, total, active, dense) in
+        [("meta-llama--Llama-4-Scout-17B-16E-Instruct", 109e9, 17e9, 0), ("meta-llama--Llama-4-Maverick-17B-128E-Instruct", 400e9, 17e9, 24)]
+    {
+        let m = parse(file);
+        let moe = m.moe.clone().expect("a mixture of experts");
+        assert_eq!((moe.shared, moe.first_dense_layers, moe.expert_ffn), (1, dense, 8192), "{file}: shared expert, dense layers, expert width");
+        if dense > 0 {
+            assert_eq!(m.ffn, Some(16384), "{file}: dense layers are intermediate_size_mlp wide");
+        }
+        // The counts hold the vision tower, as the model cards' do.
+        let (got, act) = (m.params_total, m.params_active);
+        assert!((got / total - 1.0).abs() < TOTAL_TOLERANCE, "{file}: {:.1}B vs {:.0}B published", got / 1e9, total / 1e9);
+        assert!((act / active - 1.0).abs() < ACTIVE_TOLERANCE, "{file}: active {:.1}B vs {:.0}B published", act / 1e9, active / 1e9);
+        // Pixel shuffle at ratio 0.5 keeps a quarter of a tile's 24 × 24 patches.
+        assert_eq!(m.vision.as_ref().and_then(|v| v.image_tokens), Some(144), "{file}: image tokens per tile");
+    }
+}

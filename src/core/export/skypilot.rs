@@ -107,6 +107,7 @@ fn setup(l: &Launch) -> Vec<String> {
         }
         Task::Generate => vec!["pip install diffusers".to_string()],
         Task::Serve => match l.cfg.engine {
+            Engine::Vllm if l.nodes_per_replica() > 1 => vec![pin("vllm"), "pip install ray".to_string()],
             Engine::Vllm => vec![pin("vllm")],
             Engine::Sglang => vec![pin("sglang")],
             Engine::TrtLlm => vec![pin("tensorrt_llm")],
@@ -137,6 +138,20 @@ fn run(l: &Launch, port: u32) -> Vec<String> {
     }
     if !l.serving() && l.offer.instances > 1 {
         lines.push("HEAD_IP=$(echo \"$SKYPILOT_NODE_IPS\" | head -n1)".to_string());
+    }
+    if l.serving() && l.nodes_per_replica() > 1 && l.cfg.engine == Engine::Vllm {
+        // One copy over several nodes: vLLM's Ray cluster (the first node
+        // leads and serves, the others join and wait), as the engine's
+        // multi-node guide starts it; serving waits until every node joined.
+        lines.extend(
+            [
+                "HEAD_IP=$(echo \"$SKYPILOT_NODE_IPS\" | head -n1)",
+                "if [ \"$SKYPILOT_NODE_RANK\" != \"0\" ]; then ray start --address=$HEAD_IP:6379 --block; exit 0; fi",
+                "ray start --head --port=6379",
+                "until python3 -c \"import os, sys, ray; ray.init(address='auto'); sys.exit(sum(n['Alive'] for n in ray.nodes()) < int(os.environ['SKYPILOT_NUM_NODES']))\"; do sleep 5; done",
+            ]
+            .map(String::from),
+        );
     }
     if let Some(dir) = super::command::stack(l.cfg.trainer).filter(|_| l.cfg.is_training() && !l.media_training).and_then(|s| s.workdir) {
         lines.push(format!("cd {dir}"));

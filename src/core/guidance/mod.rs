@@ -118,6 +118,8 @@ pub fn spot(cfg: &Config, a: &Answer) -> GuidanceItem {
     let refused = |p: &super::answer::OfferResult| cfg.is_training() && (p.instances > 1 || p.speeds.job_hours().is_some_and(|h| h > billing::SPOT_MAX_HOURS));
     let msg = match pick {
         Some(p) if p.spot => Msg::new("g.spot.batch_on").num("restart", cfg.restart_pct, 0),
+        // With a term asked for, the table mixes committed and on-demand prices.
+        _ if !billing::tolerates_interruption(cfg) && cfg.commit != Commit::None => Msg::new("g.spot.endpoint.commit").arg("term", cfg.commit.as_str()),
         _ if !billing::tolerates_interruption(cfg) => Msg::new("g.spot.endpoint"),
         Some(p) if refused(p) => Msg::new("g.spot.policy"),
         Some(p) if cfg.spot && p.reason_msgs.iter().any(|m| m.key == "reason.spot_refused") => Msg::new("g.spot.refused"),

@@ -49,8 +49,22 @@ pub fn guidance(cfg: &Config, job: &ServeJob<'_>, catalog: &Catalog, a: &Answer)
             let msg = if matches!(bound, Some(Bound::Memory | Bound::Issue)) {
                 let ctx = super::super::estimate::arch::mean_context(job.prompt_tokens(), job.output_tokens);
                 let bytes = job.weight_bytes_per_step(plan, batch) + batch * job.kv_per_seq_per_gpu(Plan { tp: plan.tp, pp: 1 }, ctx);
-                let key = if bound == Some(Bound::Issue) { "g.slow.issue" } else { "g.slow.memory" };
-                Msg::new(key).num("bytes", bytes / GIB, 1).arg("gpu", gpu.name.clone()).num("tps", tps, 0)
+                // `bytes` is what one GPU of each stage reads, the stages in
+                // turn; split over a tensor-parallel group, the token reads
+                // the group's whole share, said as both.
+                let (key, per_gpu) = match (bound, plan.tp > 1, plan.pp > 1) {
+                    (Some(Bound::Issue), _, _) => ("g.slow.issue", bytes),
+                    (_, true, false) => ("g.slow.memory.tp", bytes),
+                    (_, true, true) => ("g.slow.memory.pp", bytes / f64::from(plan.pp)),
+                    _ => ("g.slow.memory", bytes),
+                };
+                Msg::new(key)
+                    .num("bytes", per_gpu / GIB, 1)
+                    .num("total", bytes * f64::from(plan.tp) / GIB, 1)
+                    .num("tp", f64::from(plan.tp), 0)
+                    .num("pp", f64::from(plan.pp), 0)
+                    .arg("gpu", gpu.name.clone())
+                    .num("tps", tps, 0)
             } else {
                 Msg::new("g.slow.compute").num("batch", batch, 0).arg("gpu", gpu.name.clone())
             };

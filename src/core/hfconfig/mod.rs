@@ -6,7 +6,8 @@
 //!
 //! Families read: Llama, Mistral, Qwen2/Qwen3 dense; Mixtral, Qwen2-MoE and
 //! Qwen3-MoE (shared experts), DeepSeek-V2/V3 and Kimi K2 (MLA, shared
-//! experts, leading dense layers); Gemma 2/3 (sliding and global layers);
+//! experts, leading dense layers); Llama 4 (a shared expert in every MoE
+//! layer, interleaved dense layers); Gemma 2/3 (sliding and global layers);
 //! gpt-oss (MoE with alternating sliding layers); vision-language configs
 //! with `text_config` and `vision_config` (LLaVA, Qwen-VL, Gemma 3, Llama
 //! 3.2 Vision). Field names are those of the `transformers` configuration
@@ -54,6 +55,11 @@ fn model_type<'a>(doc: &Doc<'a>) -> &'a str {
     doc.text_str("model_type").or_else(|| doc.root_str("model_type")).unwrap_or("")
 }
 
+/// Llama 4's text model (`llama4_text`, inside a `llama4` file).
+fn is_llama4(kind: &str) -> bool {
+    kind.starts_with("llama4")
+}
+
 fn architecture(doc: &Doc, notices: &mut Vec<Notice>) -> Result<Model, HfError> {
     let kind = model_type(doc);
     let layers = doc.required("num_hidden_layers", notices)?;
@@ -76,9 +82,13 @@ fn architecture(doc: &Doc, notices: &mut Vec<Notice>) -> Result<Model, HfError> 
         Some(m) => doc.must("qk_nope_head_dim")?.saturating_add(m.rope_dim),
         None => doc.positive("head_dim")?.unwrap_or((hidden / heads).max(1)),
     };
-    let moe = experts(doc, layers)?;
+    let moe = experts(doc, layers, kind)?;
     let dense_ffn_needed = moe.as_ref().is_none_or(|m| m.first_dense_layers > 0);
-    let ffn = if dense_ffn_needed { Some(doc.required("intermediate_size", notices)?) } else { None };
+    // Llama 4's dense layers are `intermediate_size_mlp` wide; its
+    // `intermediate_size` is the expert's (transformers
+    // `Llama4TextDecoderLayer`: `Llama4TextMLP(config, intermediate_size=config.intermediate_size_mlp)`).
+    let ffn_key = if is_llama4(kind) && moe.is_some() { "intermediate_size_mlp" } else { "intermediate_size" };
+    let ffn = if dense_ffn_needed { Some(doc.required(ffn_key, notices)?) } else { None };
     let swa = sliding_window(doc, kind, layers)?;
     // Gemma ties its output head to the embedding by default (Gemma2Config,
     // Gemma3TextConfig); the other families' classes default to untied.
@@ -124,8 +134,12 @@ fn architecture(doc: &Doc, notices: &mut Vec<Notice>) -> Result<Model, HfError> 
 /// `num_experts` + `moe_intermediate_size` (Qwen2/3-MoE, shared experts as
 /// `shared_expert_intermediate_size`, dense layers as `mlp_only_layers`),
 /// `n_routed_experts` (DeepSeek, Kimi: `n_shared_experts`,
-/// `first_k_dense_replace`).
-fn experts(doc: &Doc, layers: u32) -> Result<Option<Moe>, HfError> {
+/// `first_k_dense_replace`); Llama 4 (`num_local_experts`, one MoE layer in
+/// `interleave_moe_layer_step`, and a shared expert of the expert's width in
+/// every MoE layer that its config does not name: transformers
+/// `modeling_llama4.py`, `Llama4TextMoe.__init__`:
+/// `self.shared_expert = Llama4TextMLP(config)`).
+fn experts(doc: &Doc, layers: u32, kind: &str) -> Result<Option<Moe>, HfError> {
     let (experts, ffn_key) = if let Some(e) = doc.positive("n_routed_experts")? {
         (e, "moe_intermediate_size")
     } else if let Some(e) = doc.positive("num_local_experts")? {
@@ -148,13 +162,14 @@ fn experts(doc: &Doc, layers: u32) -> Result<Option<Moe>, HfError> {
     let expert_ffn = doc.must(ffn_key)?;
     let shared = match doc.whole("n_shared_experts")? {
         Some(s) => s,
+        None if is_llama4(kind) => 1,
         // A shared expert of k expert widths counts as k shared experts.
         None => doc.whole("shared_expert_intermediate_size")?.map_or(0, |w| (f64::from(w) / f64::from(expert_ffn)).round() as u32),
     };
     let mut dense = doc.whole("first_k_dense_replace")?.unwrap_or(0);
     dense = dense.saturating_add(doc.count("mlp_only_layers"));
     // One MoE layer in `step` (DeepSeek `moe_layer_freq`, Qwen `decoder_sparse_step`).
-    let step = doc.positive("moe_layer_freq")?.or(doc.positive("decoder_sparse_step")?).unwrap_or(1);
+    let step = doc.positive("moe_layer_freq")?.or(doc.positive("decoder_sparse_step")?).or(doc.positive("interleave_moe_layer_step")?).unwrap_or(1);
     if step > 1 {
         let rest = layers.saturating_sub(dense);
         dense = dense.saturating_add(rest - rest / step);

@@ -71,8 +71,11 @@ pub fn tower(doc: &Doc, text_hidden: u32) -> Result<Option<Vision>, HfError> {
         vision.max_tiles = Some(tiles);
         vision.cross_attention_layers = Some(doc.count("cross_attention_layers"));
     } else {
-        // LLaVA's default feature selection drops the class token.
-        vision.image_tokens = Some(side.saturating_mul(side));
+        // LLaVA's default feature selection drops the class token. Llama 4
+        // shuffles pixels: `pixel_shuffle_ratio` r keeps r² of the patches
+        // (transformers `processing_llama4.py`: (336 / 14)² ÷ round(1 / 0.5²) = 144 tokens a tile).
+        let keep = v.number("pixel_shuffle_ratio")?.filter(|r| *r > 0.0 && *r <= 1.0).map_or(1.0, |r| (1.0 / (r * r)).round().max(1.0));
+        vision.image_tokens = Some((f64::from(side.saturating_mul(side)) / keep) as u32);
         vision.max_tiles = Some(1);
     }
     Ok(Some(vision))

@@ -15,7 +15,7 @@ use super::super::messages::Msg;
 use super::super::precision;
 use super::super::precision::Compute;
 use super::super::units::GIB;
-use super::load::little;
+use super::load::{little, Load};
 use super::serve_speeds::{confidence, serve_speeds, OnGpu};
 use super::{unsupported, EngineSupport, FnvMap, OfferPlan, Output, PerArch};
 
@@ -83,19 +83,21 @@ impl<'r> ServePlanner<'r> {
     }
 
     /// The batch a plan serves: the link's, or the concurrency its request
-    /// rate keeps in flight when it gives `rps` and no `batch`.
-    fn batch_on(&self, gpu: &Gpu, plan: Plan) -> Batch {
+    /// rate keeps in flight when it gives `rps` and no `batch`, at the
+    /// speed of `job` as the engine runs it on `gpu` (`job_on`: FP8 weights
+    /// on an A100 decode as weight-only, slower, so more stay in flight).
+    fn batch_on(&self, job: &ServeJob<'r>, gpu: &Gpu, plan: Plan) -> Batch {
         match (self.cfg.rps, self.cfg.batch) {
-            (Some(rps), None) => Batch::N(little(&self.job, gpu, plan, rps).map_or(1, |(b, k)| (b * f64::from(k)) as u32)),
+            (Some(rps), None) => Batch::N(little(job, gpu, plan, rps).map_or(1, |l| (l.batch * f64::from(l.copies)) as u32)),
             _ => self.cfg.batch(),
         }
     }
 
     /// Copies a request rate needs on a plan, with each copy's batch
     /// (`None` without a rate, or when the rate is out of reach).
-    fn rate_copies(&self, gpu: &Gpu, plan: Plan) -> Option<Option<(f64, u32)>> {
+    fn rate_copies(&self, job: &ServeJob<'r>, gpu: &Gpu, plan: Plan) -> Option<Option<Load>> {
         match (self.cfg.rps, self.cfg.batch) {
-            (Some(rps), None) => Some(little(&self.job, gpu, plan, rps)),
+            (Some(rps), None) => Some(little(job, gpu, plan, rps)),
             _ => None,
         }
     }
@@ -137,13 +139,19 @@ impl<'r> ServePlanner<'r> {
                 let unsupported = self.unsupported(gpu);
                 let (plan, fits) = self.plan_for(gpu);
                 let fits = fits && unsupported.is_none();
-                let batch = match self.rate_copies(gpu, plan) {
-                    Some(Some((b, _))) => b,
-                    _ => job.resolve_batch(self.batch_on(gpu, plan), gpu, plan),
+                let load = self.rate_copies(job, gpu, plan).flatten();
+                let batch = match load {
+                    Some(l) => l.batch,
+                    _ => job.resolve_batch(self.batch_on(job, gpu, plan), gpu, plan),
                 };
                 let mem = job.memory(plan, batch);
                 let (conf, widen) = confidence(cfg, job.model, gpu, plan);
                 let (speeds, bound) = serve_speeds(job, gpu, plan, batch, widen);
+                // Under a request rate, arriving prompts take their share of the decode's time.
+                let speeds = match load {
+                    Some(l) => speeds.sharing_prefill(l.prefill_share),
+                    None => speeds,
+                };
                 let per_user = speeds.decode_tokens_per_s_per_seq().unwrap_or(0.0);
                 let ttft = speeds.time_to_first_token_s().unwrap_or(f64::MAX);
                 let meets = cfg.mintps.is_none_or(|m| per_user >= m) && cfg.maxttft.is_none_or(|m| ttft <= m);
@@ -226,7 +234,7 @@ impl<'r> ServePlanner<'r> {
                         let instances_for = |k: u32| {
                             let plan = Plan::in_node(e, k, 1);
                             let per_copy = f64::from(on.max_batch(gpu, plan));
-                            let wanted = match self.batch_on(gpu, plan) {
+                            let wanted = match self.batch_on(job, gpu, plan) {
                                 Batch::N(w) => f64::from(w),
                                 Batch::Max => return 1.0,
                             };
@@ -244,7 +252,7 @@ impl<'r> ServePlanner<'r> {
                         let box_rate = |k: u32| {
                             let plan = Plan::in_node(e, k, 1);
                             let (per_copy, copies) = (f64::from(on.max_batch(gpu, plan)), f64::from((gpus / k.max(1)).max(1)));
-                            let wanted = if let Batch::N(w) = self.batch_on(gpu, plan) { f64::from(w) } else { per_copy * copies };
+                            let wanted = if let Batch::N(w) = self.batch_on(job, gpu, plan) { f64::from(w) } else { per_copy * copies };
                             if per_copy < 1.0 {
                                 return 0.0;
                             }
@@ -287,7 +295,7 @@ impl<'r> ServePlanner<'r> {
             }
         };
         let plan = Plan::in_node(e, n, nodes);
-        let batch_asked = self.batch_on(gpu, plan);
+        let batch_asked = self.batch_on(job, gpu, plan);
         let wanted = match batch_asked {
             Batch::N(n) => f64::from(n),
             Batch::Max => 1.0,
@@ -296,13 +304,13 @@ impl<'r> ServePlanner<'r> {
         let max_batch = f64::from(on.max_batch(gpu, plan));
         // Spread the users' concurrent sequences over replicas; add instances
         // when one instance cannot hold them all.
-        let rate = self.rate_copies(gpu, plan);
+        let rate = self.rate_copies(job, gpu, plan);
         if let Some(None) = rate {
             reasons.push(Msg::new("reason.rps"));
         }
-        let (batch, instances) = if let (Some(Some((b, k))), true) = (rate, fits_one) {
+        let (batch, instances) = if let (Some(Some(l)), true) = (rate, fits_one) {
             // The copies a request rate needs, each at its own concurrency.
-            (b, (k.div_ceil(per_instance.max(1))) * nodes)
+            (l.batch, (l.copies.div_ceil(per_instance.max(1))) * nodes)
         } else if fits_one && max_batch >= 1.0 {
             let per_instance_seqs = max_batch * f64::from(per_instance);
             let inst = match batch_asked {
@@ -326,13 +334,18 @@ impl<'r> ServePlanner<'r> {
         };
         let (conf, widen) = confidence(cfg, job.model, gpu, plan);
         let (speeds, _) = on.speeds(gpu, plan, batch, widen);
+        // Under a request rate, arriving prompts take their share of the decode's time.
+        let speeds = match (rate, fits_one) {
+            (Some(Some(l)), true) => speeds.sharing_prefill(l.prefill_share),
+            _ => speeds,
+        };
         let fits = fits_one && max_batch >= 1.0 && on.unsupported.is_none() && !matches!(rate, Some(None));
         // Copies of the model over every instance the offer rents; the
         // users' sequences keep only some of them busy when there are fewer
         // than the copies hold (idle copies serve no tokens).
         let replicas = per_instance * (instances / nodes.max(1)).max(1);
         let r = match (rate, batch_asked) {
-            (Some(Some((_, k))), _) if fits => f64::from(k).min(f64::from(replicas)),
+            (Some(Some(l)), _) if fits => f64::from(l.copies).min(f64::from(replicas)),
             (_, Batch::N(_)) if fits => (wanted / batch.max(1.0)).ceil().clamp(1.0, f64::from(replicas)),
             _ => f64::from(replicas),
         };

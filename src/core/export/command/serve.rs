@@ -15,7 +15,17 @@ pub(super) fn serve(l: &Launch, port: u32, c: &mut Command) {
     if l.replicas_per_node() > 1 {
         c.note(format!("the plan runs {} copies per instance: this is one copy; start each on its own GPUs and port", l.replicas_per_node()));
     }
-    if l.nodes_per_replica() > 1 {
+    let multi_node = l.nodes_per_replica() > 1;
+    if multi_node && l.cfg.engine == Engine::Vllm {
+        // vLLM runs one copy over several nodes on a Ray cluster only
+        // (docs.vllm.ai serving/parallelism_scaling.md, read 2026-12-02;
+        // examples/online_serving/multi-node-serving.sh): the head node
+        // serves, the others join it.
+        c.note(format!(
+            "one copy spans {} instances (pipeline stages across nodes): run `ray start --head --port=6379` here and `ray start --address=<this node's IP>:6379` on the others, then this",
+            l.nodes_per_replica()
+        ));
+    } else if multi_node {
         c.note(format!(
             "one copy spans {} instances (pipeline stages across nodes): start the engine's multi-node runtime on them first (not scripted here)",
             l.nodes_per_replica()
@@ -38,6 +48,9 @@ pub(super) fn serve(l: &Launch, port: u32, c: &mut Command) {
                 other => c.note(format!("vLLM has no {other} KV-cache type in the checked versions: the plan's {other} KV cache has no flag")),
             }
             quantization(c, w, "vLLM");
+            if multi_node {
+                c.flag("--distributed-executor-backend", &"ray");
+            }
             c.flag("--port", &port);
         }
         Engine::Sglang => {

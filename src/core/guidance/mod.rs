@@ -18,12 +18,45 @@ use super::units::GIB;
 
 /// The guidance for an answer, by the task's planner.
 pub fn for_answer(cfg: &Config, planner: &Planner<'_>, catalog: &Catalog, a: &Answer) -> Vec<GuidanceItem> {
-    match planner {
+    let mut out = match planner {
         Planner::Serve(p) => serve::guidance(cfg, &p.job, catalog, a),
         Planner::Train(p) => train::guidance(cfg, &p.job, catalog, a),
         Planner::Generate(p) => media::guidance(cfg, p.job, catalog, a),
         Planner::ImageTrain(p) => media_train::guidance(cfg, p.job, a),
+    };
+    if let Some(item) = stale_cheaper(cfg, planner, a) {
+        // Beside the note that prices are a snapshot, where there is one.
+        let at = out.iter().position(|g| g.id == "prices").map_or(out.len(), |i| i + 1);
+        out.insert(at, item);
     }
+    out
+}
+
+/// A cheaper offer passed over only because its price is old: where the
+/// offers are ranked on cost, the pick is on a current price with nothing
+/// else that ranks it lower (`offers::rank`), and the cheapest alternative
+/// is on an old price and would save a fifth or more (the threshold the
+/// fastest alternative uses for speed), the reader is told why it is not
+/// the pick and when it would do the job for less.
+fn stale_cheaper(cfg: &Config, planner: &Planner<'_>, a: &Answer) -> Option<GuidanceItem> {
+    let rec = a.recommendation.as_ref()?;
+    let pick = a.pick()?;
+    if rec.objective != super::offers::cost_objective(cfg, planner.unit()).field() || pick.stale || pick.foreign || pick.thin || pick.unverified {
+        return None;
+    }
+    let alt = rec.alternatives.iter().find(|p| p.why == "cheapest")?;
+    let offer = a.offers.iter().find(|o| o.id == alt.offer && o.stale && o.meets && !o.price_overridden)?;
+    let ratio = alt.reason_msgs.iter().find(|m| m.key == "reason.versus")?.args.iter().find_map(|(k, v)| match (k, v) {
+        (&"price", super::messages::Arg::Fixed(x, _)) => Some(*x),
+        _ => None,
+    })?;
+    (ratio <= 0.8).then(|| {
+        GuidanceItem::new(
+            "stale-cheaper",
+            None,
+            Msg::new("g.note.stale_cheaper").arg("offer", offer.id.to_string()).num("ratio", ratio, 2).arg("date", offer.price_as_of.to_string()),
+        )
+    })
 }
 
 /// The note when there is no pick: an empty offer list (the catalog sells

@@ -23,6 +23,7 @@ pub mod recommendation;
 pub mod sources;
 pub mod state;
 pub mod svg;
+pub mod table;
 pub mod texts;
 
 /// Mounts the app. A panic hook first, so a bug shows a message on the page

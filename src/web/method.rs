@@ -3,8 +3,8 @@
 
 use yew::prelude::*;
 
+use super::cells::col_heads;
 use super::format::{gib, num};
-use super::table::col_heads;
 use crate::core::accuracy::ExampleRow;
 use crate::core::answer::Answer;
 use crate::core::bundled::{ACCURACY_EXAMPLES, ACCURACY_KINDS};

@@ -5,11 +5,11 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
+use super::cells::col_heads;
 use super::dom;
 use super::format::{in_currency, num, price, RenderUi};
 use super::ondemand::{ask, Job};
 use super::sources::OfferSource;
-use super::table::col_heads;
 use crate::core::answer::{Answer, OfferResult};
 use crate::core::config::{Commit, Lang, Sort};
 use crate::core::form::PriceColumn;

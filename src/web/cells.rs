@@ -1,4 +1,4 @@
-//! Table parts the cards share: a row's column headers from their message
+//! Table cells the cards share: a row's column headers from their message
 //! keys, built by one non-inlined function (one compiled copy instead of
 //! one `html!` site per header).
 

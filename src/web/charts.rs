@@ -11,6 +11,7 @@ use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 use super::chart_tip::{tip_handlers, Spots, TipHandlers};
+use super::svg;
 
 use super::format::{in_currency, money, num, RenderUi};
 use crate::core::answer::{Answer, MemoryJson};
@@ -75,10 +76,11 @@ pub fn memory_bar(p: &MemoryProps) -> Html {
                     rect
                 }) }
                 <line x1={d1(use_x)} x2={d1(use_x)} y1="2" y2="48" stroke="var(--fg)" stroke-width="2" stroke-dasharray="4 3" data-testid="memory-usable" data-bytes={format!("{usable:.0}")} />
-                <text x={d1(use_x.clamp(4.0, 596.0))} y="64" text-anchor={ if use_x > 300.0 { "end" } else { "start" } } fill="var(--fg)" font-size="13">{ if (usable - m.capacity_bytes).abs() > 1.0 { format!("{use_label} ({cap_label})") } else { cap_label.clone() } }</text>
+                { svg::text(d1(use_x.clamp(4.0, 596.0)).into(), "64".into(), if use_x > 300.0 { "end" } else { "start" }, "13", None,
+                    if (usable - m.capacity_bytes).abs() > 1.0 { format!("{use_label} ({cap_label})") } else { cap_label.clone() }) }
             </svg>
             <figcaption class="legend">
-                { for parts.iter().map(|(k, v, color)| html! { <span><i style={format!("background:{color}")}></i>{ format!("{} {:.1} GiB", ui(k, lang), v / GIB) }</span> }) }
+                { for parts.iter().map(|(k, v, color)| svg::legend(None, format!("background:{color}").into(), format!("{} {:.1} GiB", ui(k, lang), v / GIB))) }
             </figcaption>
         </figure>
     }
@@ -414,22 +416,24 @@ pub fn scatter(p: &ScatterProps) -> Html {
                 <g aria-hidden="true">
                     { for xticks.iter().zip(&x_labels).zip(&keep_x).map(|((&v, label), &shown)| { let x = sx(v / k); html! {
                         <g class="tick-x" data-value={v.to_string()}>
-                            <line x1={d1(x)} x2={d1(x)} y1={top.to_string()} y2={(h - bottom).to_string()} stroke="var(--line)" />
+                            { svg::line(d1(x).into(), top.to_string().into(), d1(x).into(), (h - bottom).to_string().into(), "var(--line)") }
                             if shown {
-                                <text x={d1(x)} y={(h - bottom + 20.0).to_string()} text-anchor="middle" fill="var(--fg)" font-size="12">{ label.clone() }</text>
+                                { svg::text(d1(x).into(), (h - bottom + 20.0).to_string().into(), "middle", "12", None, label.clone()) }
                             }
                         </g>
                     } }) }
                     { for yticks.iter().map(|&v| { let y = sy(v); html! {
                         <g class="tick-y" data-value={v.to_string()}>
-                            <line x1={left.to_string()} x2={(w - right).to_string()} y1={d1(y)} y2={d1(y)} stroke="var(--line)" />
-                            <text x={(left - 5.0).to_string()} y={d1(y + 4.0)} text-anchor="end" fill="var(--fg)" font-size="12">{ num(v, ydigits) }</text>
+                            { svg::line(left.to_string().into(), d1(y).into(), (w - right).to_string().into(), d1(y).into(), "var(--line)") }
+                            { svg::text((left - 5.0).to_string().into(), d1(y + 4.0).into(), "end", "12", None, num(v, ydigits)) }
                         </g>
                     } }) }
-                    <line x1={left.to_string()} y1={(h - bottom).to_string()} x2={(w - right).to_string()} y2={(h - bottom).to_string()} stroke="var(--muted)" />
-                    <line x1={left.to_string()} y1={top.to_string()} x2={left.to_string()} y2={(h - bottom).to_string()} stroke="var(--muted)" />
-                    <text x={((w + left - right) / 2.0).to_string()} y={(h - 8.0).to_string()} text-anchor="middle" fill="var(--fg)" font-size="13">{ format!("{} ({})", in_currency(ui(x_key, lang), &a.display), ui("ui.scatter.log", lang)) }</text>
-                    <text x="13" y={((h - bottom + top) / 2.0).to_string()} transform={format!("rotate(-90 13 {})", (h - bottom + top) / 2.0)} text-anchor="middle" fill="var(--fg)" font-size="13">{ y_label }</text>
+                    { svg::line(left.to_string().into(), (h - bottom).to_string().into(), (w - right).to_string().into(), (h - bottom).to_string().into(), "var(--muted)") }
+                    { svg::line(left.to_string().into(), top.to_string().into(), left.to_string().into(), (h - bottom).to_string().into(), "var(--muted)") }
+                    { svg::text(((w + left - right) / 2.0).to_string().into(), (h - 8.0).to_string().into(), "middle", "13", None,
+                        format!("{} ({})", in_currency(ui(x_key, lang), &a.display), ui("ui.scatter.log", lang))) }
+                    { svg::text("13".into(), ((h - bottom + top) / 2.0).to_string().into(), "middle", "13",
+                        Some(format!("rotate(-90 13 {})", (h - bottom + top) / 2.0).into()), y_label.to_string()) }
                     <polyline points={path} fill="none" stroke="var(--c2)" stroke-width="2" />
                 </g>
                 if !others.is_empty() {
@@ -463,10 +467,10 @@ pub fn scatter(p: &ScatterProps) -> Html {
           </div>
             <p class="sr-only" aria-live="polite" data-testid="cost-live">{ cur.as_ref().filter(|c| c.4).map(|c| c.3.clone()).unwrap_or_default() }</p>
             <figcaption class="legend" data-testid="cost-legend">
-                <span><i class="dot" style="background:var(--accent)"></i>{ ui("ui.scatter.pick", lang) }</span>
-                <span><i class="dot" style="background:var(--c4)"></i>{ ui("ui.scatter.alts", lang) }</span>
-                <span><i class="line" style="background:var(--c2)"></i>{ ui("ui.scatter.front", lang) }</span>
-                <span><i class="dot" style="background:var(--c1)"></i>{ ui("ui.scatter.other", lang) }</span>
+                { svg::legend(Some("dot"), "background:var(--accent)".into(), ui("ui.scatter.pick", lang).to_string()) }
+                { svg::legend(Some("dot"), "background:var(--c4)".into(), ui("ui.scatter.alts", lang).to_string()) }
+                { svg::legend(Some("line"), "background:var(--c2)".into(), ui("ui.scatter.front", lang).to_string()) }
+                { svg::legend(Some("dot"), "background:var(--c1)".into(), ui("ui.scatter.other", lang).to_string()) }
             </figcaption>
         </figure>
     }

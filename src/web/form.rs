@@ -38,52 +38,62 @@ pub fn form_view(p: &FormProps) -> Html {
     let lists = use_memo(lang, |&lang| OptionLists::new(catalog, lang));
     let choices = use_memo((lang, cfg.task, kind), |&(lang, task, kind)| (options::models(catalog, task, lang), options::formats(kind)));
     let inputs = form::inputs(cfg, kind);
-    // A checkbox for a `0`/`1` key.
-    let check = |key: &'static str, checked: bool| -> Html {
-        let cb = p.on_set.clone();
-        let onchange = Callback::from(move |e: Event| {
-            let el: web_sys::HtmlInputElement = e.target_unchecked_into();
-            cb.emit((key, if el.checked() { "1" } else { "0" }.into()));
-        });
-        html! {
-            <label key={key} class="check" for={format!("in-{key}")}><input id={format!("in-{key}")} type="checkbox" {checked} {onchange} />{ ui(form::label_for(cfg, catalog, kind, key), lang) }</label>
-        }
-    };
+    // Each widget's html is written once: the keys pick the value and list
+    // of a `<select>` or the state of a checkbox, and the one `Choice`,
+    // checkbox or `Field` below renders it (one compiled copy each).
     let input = |key: &'static str| -> Html {
-        let select = |current: String, options: &Options| {
-            html! { <Choice key={key} label={form::label_for(cfg, catalog, kind, key)} id={format!("in-{key}")} key_name={key} {current} options={options.clone()} {lang} on_set={p.on_set.clone()} /> }
+        let choice: Option<(String, &Options)> = match key {
+            "task" => Some((cfg.task.as_str().into(), &lists.tasks)),
+            "model" => Some((cfg.model_id().into(), &choices.0)),
+            "w" => Some((cfg.weight_format_id().into(), &choices.1)),
+            "method" => Some((cfg.method.as_str().into(), &lists.methods)),
+            "use" => Some((cfg.usage().as_str().into(), &lists.usages)),
+            "sort" => Some((cfg.sort.as_str().into(), &lists.sorts)),
+            "commit" => Some((cfg.commit.as_str().into(), &lists.commits)),
+            "optim" => Some((cfg.optim.as_str().into(), &lists.optims)),
+            "gc" => Some((cfg.gc.as_str().into(), &lists.gcs)),
+            "zero" => Some((cfg.zero.to_string(), &lists.zeros)),
+            "engine" => Some((cfg.engine.as_str().into(), &lists.engines)),
+            "kv" => Some((cfg.kv.clone(), &lists.kvs)),
+            "gpu" => Some((cfg.gpu.clone().unwrap_or_default(), &lists.gpus)),
+            "theme" => Some((cfg.theme.as_str().into(), &lists.themes)),
+            "trainer" => Some((cfg.trainer.as_str().into(), &lists.trainers)),
+            "cur" => Some((cfg.cur.map_or("", |c| c.as_str()).into(), &lists.curs)),
+            _ => None,
         };
-        match key {
-            "task" => select(cfg.task.as_str().into(), &lists.tasks),
-            // A language model's architecture can come from its config.json.
-            "model" if matches!(kind, form::FormKind::Serve | form::FormKind::Train) => html! {
-                <>
-                    { select(cfg.model_id().into(), &choices.0) }
-                    <HfImport key="hfconfig" {lang} on_config={p.on_config.clone()} />
-                </>
-            },
-            "model" => select(cfg.model_id().into(), &choices.0),
-            "w" => select(cfg.weight_format_id().into(), &choices.1),
-            "method" => select(cfg.method.as_str().into(), &lists.methods),
-            "use" => select(cfg.usage().as_str().into(), &lists.usages),
-            "sort" => select(cfg.sort.as_str().into(), &lists.sorts),
-            "commit" => select(cfg.commit.as_str().into(), &lists.commits),
-            "optim" => select(cfg.optim.as_str().into(), &lists.optims),
-            "gc" => select(cfg.gc.as_str().into(), &lists.gcs),
-            "zero" => select(cfg.zero.to_string(), &lists.zeros),
-            "engine" => select(cfg.engine.as_str().into(), &lists.engines),
-            "kv" => select(cfg.kv.clone(), &lists.kvs),
-            "gpu" => select(cfg.gpu.clone().unwrap_or_default(), &lists.gpus),
-            "theme" => select(cfg.theme.as_str().into(), &lists.themes),
-            "trainer" => select(cfg.trainer.as_str().into(), &lists.trainers),
-            "cur" => select(cfg.cur.map_or("", |c| c.as_str()).into(), &lists.curs),
-            "spot" => check(key, cfg.spot),
+        let checked = match key {
+            "spot" => Some(cfg.spot),
             // Unset: the trainer's default (Unsloth offloads), shown as such.
-            "act_offload" => check(key, cfg.act_offload.unwrap_or(Stack::of(cfg.trainer).offloads_by_default(cfg.gc))),
-            "param_offload" => check(key, cfg.param_offload),
-            _ => {
-                html! { <Field key={key} label={form::label_for(cfg, catalog, kind, key)} id={format!("in-{key}")} key_name={key} current={text(cfg, key)} {lang} on_set={p.on_set.clone()} /> }
+            "act_offload" => Some(cfg.act_offload.unwrap_or(Stack::of(cfg.trainer).offloads_by_default(cfg.gc))),
+            "param_offload" => Some(cfg.param_offload),
+            _ => None,
+        };
+        let label = form::label_for(cfg, catalog, kind, key);
+        if let Some((current, options)) = choice {
+            let select = html! { <Choice key={key} {label} id={format!("in-{key}")} key_name={key} {current} options={options.clone()} {lang} on_set={p.on_set.clone()} /> };
+            // A language model's architecture can come from its config.json.
+            if key == "model" && matches!(kind, form::FormKind::Serve | form::FormKind::Train) {
+                html! {
+                    <>
+                        { select }
+                        <HfImport key="hfconfig" {lang} on_config={p.on_config.clone()} />
+                    </>
+                }
+            } else {
+                select
             }
+        } else if let Some(checked) = checked {
+            // A checkbox for a `0`/`1` key.
+            let cb = p.on_set.clone();
+            let onchange = Callback::from(move |e: Event| {
+                let el: web_sys::HtmlInputElement = e.target_unchecked_into();
+                cb.emit((key, if el.checked() { "1" } else { "0" }.into()));
+            });
+            html! {
+                <label key={key} class="check" for={format!("in-{key}")}><input id={format!("in-{key}")} type="checkbox" {checked} {onchange} />{ ui(label, lang) }</label>
+            }
+        } else {
+            html! { <Field key={key} {label} id={format!("in-{key}")} key_name={key} current={text(cfg, key)} {lang} on_set={p.on_set.clone()} /> }
         }
     };
     html! {

@@ -3,6 +3,7 @@
 
 use yew::prelude::*;
 
+use super::cells::col_heads;
 use super::format::{gib, num};
 use crate::core::accuracy::ExampleRow;
 use crate::core::answer::Answer;
@@ -62,12 +63,7 @@ fn accuracy(p: &AccuracyProps) -> Html {
         <h3 id="h-accuracy">{ t("ui.accuracy") }</h3>
         <div class="scroll" tabindex="0" role="region" aria-labelledby="h-accuracy"><table class="acc" data-testid="accuracy">
             <thead><tr>
-                <th scope="col">{ t("ui.acc.col.kind") }</th>
-                <th scope="col">{ t("ui.acc.col.fitrows") }</th>
-                <th scope="col">{ t("ui.acc.col.fiterr") }</th>
-                <th scope="col">{ t("ui.acc.col.logo") }</th>
-                <th scope="col">{ t("ui.acc.col.horows") }</th>
-                <th scope="col">{ t("ui.acc.col.hoerr") }</th>
+                { col_heads(&["ui.acc.col.kind", "ui.acc.col.fitrows", "ui.acc.col.fiterr", "ui.acc.col.logo", "ui.acc.col.horows", "ui.acc.col.hoerr"], lang) }
             </tr></thead>
             <tbody>
                 { for ACCURACY_KINDS.iter().map(|s| html! { <tr data-kind={s.kind}>
@@ -78,7 +74,7 @@ fn accuracy(p: &AccuracyProps) -> Html {
         </table></div>
         <p>{ t("ui.acc.examples") }</p>
         <div class="scroll" tabindex="0" role="region" aria-label={t("ui.acc.examples")}><table class="acc" data-testid="accuracy-examples">
-            <thead><tr><th scope="col">{ t("ui.acc.case") }</th><th scope="col">{ t("ui.acc.measured") }</th><th scope="col">{ t("ui.acc.estimate") }</th><th scope="col">{ t("ui.acc.error") }</th></tr></thead>
+            <thead><tr>{ col_heads(&["ui.acc.case", "ui.acc.measured", "ui.acc.estimate", "ui.acc.error"], lang) }</tr></thead>
             <tbody>{ for ACCURACY_EXAMPLES.iter().map(example) }</tbody>
         </table></div>
     </> }

@@ -3,6 +3,7 @@
 //! services the core must not touch (URL, clock, clipboard, postMessage).
 
 pub mod app;
+pub mod cells;
 pub mod chart_tip;
 pub mod charts;
 pub mod disclosure;
@@ -22,6 +23,7 @@ pub mod page;
 pub mod recommendation;
 pub mod sources;
 pub mod state;
+pub mod svg;
 pub mod texts;
 
 /// Mounts the app. A panic hook first, so a bug shows a message on the page

@@ -5,6 +5,7 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
+use super::cells::col_heads;
 use super::dom;
 use super::format::{in_currency, num, price, RenderUi};
 use super::ondemand::{ask, Job};
@@ -74,18 +75,14 @@ pub fn offers(
             <div class="scroll">
             <table data-testid="offers">
                 <thead><tr>
-                    <th scope="col">{ t("ui.col.offer") }</th>
-                    <th scope="col">{ t("ui.col.gpu") }</th>
-                    <th scope="col">{ t("ui.col.layout") }</th>
-                    <th scope="col">{ t("ui.col.fits") }</th>
+                    { col_heads(&["ui.col.offer", "ui.col.gpu", "ui.col.layout", "ui.col.fits"], lang) }
                     <th scope="col" aria-sort={ if sort == Sort::Speed { "descending" } else { "none" } }><button type="button" class="th" onclick={sort_by("speed")} data-testid="sort-speed">{ if training { t("ui.col.train") } else { t("ui.col.speed") } }</button></th>
                     <th scope="col">{ in_currency(t("ui.col.hour"), &a.display) }</th>
                     <th scope="col" aria-sort={ if sort == Sort::Cost { "ascending" } else { "none" } }><button type="button" class="th" onclick={sort_by("cost")} data-testid="sort-cost">{ in_currency(t("ui.col.month"), &a.display) }</button></th>
                     if let Some(c) = col {
                         <th scope="col" data-testid="unit-col" aria-sort={ if sort == Sort::Token { "ascending" } else { "none" } }><button type="button" class="th" onclick={sort_by("token")}>{ in_currency(t(c.header), &a.display) }</button></th>
                     }
-                    <th scope="col">{ t("ui.col.extra") }</th>
-                    <th scope="col">{ t("ui.col.date") }</th>
+                    { col_heads(&["ui.col.extra", "ui.col.date"], lang) }
                 </tr></thead>
                 <tbody>
                 { for a.offers.iter().take(TABLE_ROWS).map(|o| html! {

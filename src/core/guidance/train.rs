@@ -3,11 +3,16 @@
 use super::super::answer::{Answer, GuidanceItem};
 use super::super::catalog::Catalog;
 use super::super::config::{Checkpointing, Config, Method, Task, Trainer};
+use super::super::estimate::stack::Stack;
 use super::super::estimate::train::Layout;
 use super::super::estimate::train::{mfu, TrainJob};
 use super::super::messages::Msg;
 use super::super::plan::train::{method_comparison, network_share};
 use super::{billing_rounding, gib1, gpu_size, spot, suggestions, tight_memory};
+
+/// A run longer than this without a deadline gets the note that `days`
+/// scales it out: a month, a planning horizon, not a fitted figure.
+const LONG_RUN_HOURS: f64 = 30.0 * 24.0;
 
 /// Guidance for fine-tuning and pre-training jobs.
 pub fn guidance(cfg: &Config, job: &TrainJob<'_>, catalog: &Catalog, a: &Answer) -> Vec<GuidanceItem> {
@@ -54,6 +59,17 @@ pub fn guidance(cfg: &Config, job: &TrainJob<'_>, catalog: &Catalog, a: &Answer)
                 .arg("gpu", gpu_name)
                 .num("gpuh", p.speeds.job_gpu_hours().unwrap_or(0.0), if p.speeds.job_gpu_hours().unwrap_or(0.0) < 10.0 { 2 } else { 0 }),
         ));
+        // No deadline: the plan takes the fewest GPUs that hold the job. A
+        // run past a month on them is said, with the key that scales it out
+        // (without a `gpus` pin, which fixes the count).
+        let hours = p.speeds.job_hours().unwrap_or(0.0);
+        if cfg.days.is_none() && cfg.gpus.is_none() && hours > LONG_RUN_HOURS {
+            out.push(GuidanceItem::new(
+                "long-run",
+                None,
+                Msg::new("g.train.long").num("days", hours / 24.0, 0).arg("gpus", (p.gpus * p.instances).to_string()),
+            ));
+        }
         // The offloaded states live in the instances' CPU memory, which
         // the GPU figures leave out and no offer's price covers.
         if let Some(host) = job.host_offload_bytes(p.instances) {
@@ -97,36 +113,85 @@ pub fn guidance(cfg: &Config, job: &TrainJob<'_>, catalog: &Catalog, a: &Answer)
 
 /// The single changes that shrink a training job's memory per GPU, for
 /// the note when nothing holds it: adapters instead of full weights, ZeRO-3
-/// sharding every state over every GPU and instance, a stack with pipeline
-/// stages (the Hugging Face Trainer splits layers only by AutoTP inside one
-/// node; never for adapters, which Megatron-LM does not have), full
-/// recomputation, one sequence per micro-batch.
+/// sharding every state over the GPUs, a stack with pipeline stages (the
+/// Hugging Face Trainer splits layers only by AutoTP inside one node;
+/// never for adapters, which Megatron-LM does not have), a stack whose loss
+/// and checkpoints take less memory (`estimate::stack`), activation
+/// offload, full recomputation, one sequence per micro-batch, parameter
+/// offload. Each is kept only where the estimator says it shrinks what
+/// every GPU holds at the GPU count the link allows (its `gpus` × `nodes`,
+/// else a node of 8): ZeRO-3 shards nothing on one GPU. Where none does,
+/// half the sequence length.
 fn nofit_tries(cfg: &Config, job: &TrainJob<'_>) -> Vec<String> {
-    let mut tries = Vec::new();
     let adapters = cfg.task == Task::Finetune && cfg.method != Method::Full;
+    let most = cfg.gpus.map_or(8, |g| g.saturating_mul(cfg.nodes).max(1));
+    let mut candidates: Vec<(&str, String)> = Vec::new();
     match cfg.method {
         _ if cfg.task != Task::Finetune => {}
-        Method::Full => tries.extend(["method=lora".to_string(), "method=qlora".to_string()]),
+        Method::Full => candidates.extend([("method", "lora".to_string()), ("method", "qlora".to_string())]),
         // A 4-bit base is a quarter of the 16-bit one LoRA keeps.
-        Method::Lora => tries.push("method=qlora".to_string()),
+        Method::Lora => candidates.push(("method", "qlora".to_string())),
         Method::Qlora => {}
     }
     if cfg.zero < 3 && cfg.trainer != Trainer::Unsloth {
-        tries.push("zero=3".to_string());
+        candidates.push(("zero", "3".to_string()));
     }
-    // Megatron-LM has pipeline stages but no adapters: an adapter
-    // fine-tune under it is planned as a full one, which needs more memory.
-    if !job.parallel.pipeline && !adapters {
-        tries.push("trainer=megatron".to_string());
+    candidates.extend(
+        [Trainer::Unsloth, Trainer::Axolotl, Trainer::Torchtune].into_iter().filter(|t| *t != cfg.trainer).map(|t| ("trainer", t.as_str().to_string())),
+    );
+    if !job.offload_activations {
+        candidates.push(("act_offload", "1".to_string()));
     }
     if cfg.gc != Checkpointing::Full {
-        tries.push("gc=full".to_string());
+        candidates.push(("gc", "full".to_string()));
     }
     if cfg.mb > 1 {
-        tries.push("mb=1".to_string());
+        candidates.push(("mb", "1".to_string()));
+    }
+    if !cfg.param_offload && job.stack.can_offload_params {
+        candidates.push(("param_offload", "1".to_string()));
+    }
+    let now = job.memory(f64::from(most)).total();
+    let mut tries: Vec<String> = candidates
+        .into_iter()
+        .filter(|(key, value)| changed(cfg, key, value).is_some_and(|c| TrainJob::new(job.model, &c).memory(f64::from(most)).total() < 0.99 * now))
+        .map(|(key, value)| format!("{key}={value}"))
+        .collect();
+    // Megatron-LM has pipeline stages but no adapters: an adapter
+    // fine-tune under it is planned as a full one, which needs more memory;
+    // stages need more than one GPU.
+    if !job.parallel.pipeline && !adapters && most > 1 {
+        tries.push("trainer=megatron".to_string());
     }
     if tries.is_empty() {
-        tries.push("param_offload=1".to_string());
+        tries.push(format!("seq={}", (cfg.seq / 2).max(16)));
     }
     tries
+}
+
+/// The configuration with one key changed as the plan would run it (what
+/// `resolve` does for the stack: Unsloth has no ZeRO, a stack without
+/// parameter offload keeps the parameters, parameter offload is ZeRO-3's).
+fn changed(cfg: &Config, key: &str, value: &str) -> Option<Config> {
+    let mut c = cfg.clone();
+    match (key, value) {
+        ("method", v) => c.method = if v == "qlora" { Method::Qlora } else { Method::Lora },
+        ("zero", _) => c.zero = 3,
+        ("trainer", v) => c.trainer = Trainer::parse(v)?,
+        ("act_offload", _) => c.act_offload = Some(true),
+        ("gc", _) => c.gc = Checkpointing::Full,
+        ("mb", _) => c.mb = 1,
+        ("param_offload", _) => {
+            c.param_offload = true;
+            c.zero = 3;
+        }
+        _ => return None,
+    }
+    if c.trainer == Trainer::Unsloth {
+        c.zero = 0;
+    }
+    if !Stack::of(c.trainer).can_offload_params {
+        c.param_offload = false;
+    }
+    Some(c)
 }

@@ -54,5 +54,6 @@ mod silybench;
 mod skypilot;
 mod support;
 mod table;
+mod train_advice;
 mod training;
 mod training_data;

@@ -96,6 +96,8 @@ pub fn guidance(cfg: &Config, job: &TrainJob<'_>, catalog: &Catalog, a: &Answer)
         if !p.price_overridden {
             out.push(GuidanceItem::new("prices", None, Msg::new("g.note.prices").arg("date", p.price_as_of.to_string())));
         }
+    } else if let Some(msg) = shape_missing(cfg, a) {
+        out.push(GuidanceItem::new("noshape", None, msg));
     } else {
         out.push(super::no_pick(cfg, a, Msg::new("g.train.nofit").arg("tries", nofit_tries(cfg, job).join(", "))));
     }
@@ -120,8 +122,9 @@ pub fn guidance(cfg: &Config, job: &TrainJob<'_>, catalog: &Catalog, a: &Answer)
 /// offload, full recomputation, one sequence per micro-batch, parameter
 /// offload. Each is kept only where the estimator says it shrinks what
 /// every GPU holds at the GPU count the link allows (its `gpus` × `nodes`,
-/// else a node of 8): ZeRO-3 shards nothing on one GPU. Where none does,
-/// half the sequence length.
+/// else a node of 8): ZeRO-3 shards nothing on one GPU; the five that
+/// shrink it most are named, largest saving first. Where none does, half
+/// the sequence length.
 fn nofit_tries(cfg: &Config, job: &TrainJob<'_>) -> Vec<String> {
     let adapters = cfg.task == Task::Finetune && cfg.method != Method::Full;
     let most = cfg.gpus.map_or(8, |g| g.saturating_mul(cfg.nodes).max(1));
@@ -152,11 +155,16 @@ fn nofit_tries(cfg: &Config, job: &TrainJob<'_>) -> Vec<String> {
         candidates.push(("param_offload", "1".to_string()));
     }
     let now = job.memory(f64::from(most)).total();
-    let mut tries: Vec<String> = candidates
+    let mut shrink: Vec<(String, f64)> = candidates
         .into_iter()
-        .filter(|(key, value)| changed(cfg, key, value).is_some_and(|c| TrainJob::new(job.model, &c).memory(f64::from(most)).total() < 0.99 * now))
-        .map(|(key, value)| format!("{key}={value}"))
+        .filter_map(|(key, value)| {
+            let after = TrainJob::new(job.model, &changed(cfg, key, &value)?).memory(f64::from(most)).total();
+            (after < 0.99 * now).then(|| (format!("{key}={value}"), after))
+        })
         .collect();
+    // The five that shrink it most, largest saving first.
+    super::super::order::sort_by(&mut shrink, &|x, y| x.1.total_cmp(&y.1));
+    let mut tries: Vec<String> = shrink.into_iter().take(5).map(|(t, _)| t).collect();
     // Megatron-LM has pipeline stages but no adapters: an adapter
     // fine-tune under it is planned as a full one, which needs more memory;
     // stages need more than one GPU.
@@ -167,6 +175,34 @@ fn nofit_tries(cfg: &Config, job: &TrainJob<'_>) -> Vec<String> {
         tries.push(format!("seq={}", (cfg.seq / 2).max(16)));
     }
     tries
+}
+
+/// Where the link's `gpus` is an instance size no offer of the GPU has,
+/// and the plan holds the job on that many GPUs of it: the shape, not the
+/// memory, is what no offer runs; the note names the sizes offered.
+fn shape_missing(cfg: &Config, a: &Answer) -> Option<Msg> {
+    let want = cfg.gpus?;
+    let on_gpu: Vec<_> = a.offers.iter().filter(|o| *o.gpu == *a.memory.gpu).collect();
+    let other_size = |o: &&super::super::answer::OfferResult| o.reason_msgs.iter().any(|m| matches!(m.key, "reason.gpus_short" | "reason.gpus_more"));
+    if on_gpu.is_empty() || a.offers.iter().any(|o| o.fits) || !on_gpu.iter().all(other_size) {
+        return None;
+    }
+    let need = a.memory.total_bytes / f64::from(a.memory.gpus.max(1));
+    if !on_gpu.iter().any(|o| o.usable_bytes >= need) {
+        return None;
+    }
+    let mut sizes: Vec<u32> = on_gpu.iter().map(|o| o.gpus).collect();
+    sizes.sort_unstable();
+    sizes.dedup();
+    let sizes: Vec<String> = sizes.iter().map(u32::to_string).collect();
+    Some(
+        Msg::new("g.train.noshape")
+            .arg("want", want.to_string())
+            .arg("gpu", a.memory.gpu.clone())
+            .arg("gpus", a.memory.gpus.to_string())
+            .arg("need", gib1(need))
+            .arg("sizes", sizes.join(", ")),
+    )
 }
 
 /// The configuration with one key changed as the plan would run it (what

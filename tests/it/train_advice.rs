@@ -185,3 +185,16 @@ fn a_missing_instance_size_is_said_as_such() {
     let size = sizes.iter().max().expect("a size");
     assert!(answer(&q.replace("gpus=2", &format!("gpus={size}"))).pick().is_some(), "gpus={size} has no pick");
 }
+
+/// A pre-training run over three 8-GPU instances: the launch text's
+/// header names every instance, not one instance's GPUs alone.
+#[test]
+fn a_multi_instance_launch_names_its_instances() {
+    let a = answer("task=pretrain&model=llama-3.1-8b&tokens=2e11&days=7");
+    for e in whichgpu::core::export::for_answer(&a, crate::common::catalog()) {
+        let o = a.offers.iter().find(|o| o.id == e.offer).expect("the offer");
+        let header = e.command.lines().next().unwrap_or_default();
+        assert_eq!(header.contains(&format!("{} instances", o.instances)), o.instances > 1, "{}: {header}", e.offer);
+    }
+    assert!(a.pick().is_some_and(|p| p.instances > 1), "the case is gone");
+}

@@ -198,3 +198,43 @@ fn a_multi_instance_launch_names_its_instances() {
     }
     assert!(a.pick().is_some_and(|p| p.instances > 1), "the case is gone");
 }
+
+/// Qwen2.5 14B with parameters and optimizer states offloaded on one H100:
+/// the PCIe transfers, not the matrix multiplies, set the pace, and the
+/// sentence says so (the job runs at a quarter of its compute rate).
+#[test]
+fn an_offload_bound_job_is_not_called_compute_bound() {
+    let q = "task=finetune&model=qwen2.5-14b&method=full&zero=3&param_offload=1&optim_offload=1&tokens=1e8&gpu=h100-sxm-80gb&gpus=1";
+    let bound = answer(q).guidance.into_iter().find(|g| g.id == "train-bound").expect("the speed answer");
+    assert_eq!(bound.msg.key, "g.train.hostlink", "{}", bound.msg.render(Lang::En));
+    let off = answer("task=finetune&model=llama-3.1-8b&method=lora&tokens=1e8&gpu=h100-sxm-80gb&gpus=1");
+    let bound = off.guidance.into_iter().find(|g| g.id == "train-bound").expect("the speed answer");
+    assert_eq!(bound.msg.key, "g.train.bound.one", "{}", bound.msg.render(Lang::En));
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(32))]
+
+    /// The speed answer fits the pick: "plus the traffic between GPUs" only
+    /// where the pick has more than one; the host link only where the job
+    /// offloads something to CPU memory.
+    #[test]
+    fn the_speed_answer_fits_the_pick(
+        m in prop::sample::select(vec!["llama-3.2-1b", "llama-3.1-8b", "qwen2.5-14b"]),
+        method in prop::sample::select(vec!["full", "lora", "qlora"]),
+        trainer in prop::sample::select(vec!["hf", "deepspeed", "unsloth", "torchtune"]),
+        gpus in prop::sample::select(vec![1u32, 2, 8]),
+        offload in prop::sample::select(vec!["", "&optim_offload=1", "&act_offload=1", "&param_offload=1&zero=3"]),
+    ) {
+        let q = format!("task=finetune&model={m}&method={method}&trainer={trainer}&gpu=h100-sxm-80gb&gpus={gpus}&tokens=1e7{offload}");
+        let a = answer(&q);
+        let (Some(p), Some(g)) = (a.pick(), a.guidance.iter().find(|g| g.id == "train-bound")) else { return Ok(()) };
+        let n = p.dp * p.tp * p.pp;
+        match g.msg.key {
+            "g.train.bound.one" => prop_assert_eq!(n, 1, "{}", q),
+            "g.train.bound" | "g.train.network" | "g.train.network.sharded" => prop_assert!(n > 1, "{}: {}", q, g.msg.render(Lang::En)),
+            "g.train.hostlink" => prop_assert!(!offload.is_empty() || trainer == "unsloth" || trainer == "torchtune", "{}: host link without offload", q),
+            other => prop_assert!(false, "{}: {}", q, other),
+        }
+    }
+}

@@ -7,7 +7,7 @@ use super::super::estimate::stack::Stack;
 use super::super::estimate::train::Layout;
 use super::super::estimate::train::{mfu, TrainJob};
 use super::super::messages::Msg;
-use super::super::plan::train::{method_comparison, network_share};
+use super::super::plan::train::{host_share, method_comparison, network_share};
 use super::{billing_rounding, gib1, gpu_size, spot, suggestions, tight_memory};
 
 /// A run longer than this without a deadline gets the note that `days`
@@ -83,10 +83,18 @@ pub fn guidance(cfg: &Config, job: &TrainJob<'_>, catalog: &Catalog, a: &Answer)
             // Accumulation amortises a once-per-step exchange (DDP, ZeRO-1);
             // ZeRO-2/3 exchange every micro-batch, which only a larger one amortises.
             let network = if cfg.zero >= 2 { "g.train.network.sharded" } else { "g.train.network" };
-            let msg = if share < 0.8 {
+            // Offloaded states and activations cross PCIe each step; where
+            // that costs more than a fifth of the rate, the host link sets it.
+            let layout = Layout { dp: p.dp.max(1), tp: p.tp.max(1), pp: p.pp.max(1) };
+            let host = host_share(job, gpu, layout);
+            let msg = if host < 0.8 && host <= share {
+                Msg::new("g.train.hostlink").num("pct", 100.0 * host, 0).arg("gpu", gpu.name.clone())
+            } else if share < 0.8 {
                 Msg::new(network).num("pct", 100.0 * share, 0).num("zero", f64::from(cfg.zero), 0).arg("gpu", gpu.name.clone())
             } else {
-                Msg::new("g.train.bound").num("mfu", 100.0 * mfu(gpu, job.method), 0).arg("gpu", gpu.name.clone())
+                // One GPU exchanges nothing with others.
+                let key = if layout.gpus() == 1 { "g.train.bound.one" } else { "g.train.bound" };
+                Msg::new(key).num("mfu", 100.0 * mfu(gpu, job.method), 0).arg("gpu", gpu.name.clone())
             };
             out.push(GuidanceItem::new("train-bound", Some("g.bound.title"), msg));
         }

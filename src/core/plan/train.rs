@@ -165,6 +165,19 @@ pub fn network_share(job: &TrainJob<'_>, gpu: &Gpu, l: Layout) -> f64 {
     }
 }
 
+/// The share of its rate a layout keeps once the offloaded states and
+/// activations cross the host link (1 = nothing offloaded, or all of it
+/// hidden behind the compute): the same step with nothing offloaded.
+pub fn host_share(job: &TrainJob<'_>, gpu: &Gpu, l: Layout) -> f64 {
+    let kept = TrainJob { optim_offload: false, offload_params: false, offload_activations: false, ..job.clone() };
+    let without = layout_tokens_per_s(&kept, gpu, l);
+    if without > 0.0 {
+        (layout_tokens_per_s(job, gpu, l) / without).min(1.0)
+    } else {
+        1.0
+    }
+}
+
 /// GPUs needed to train the job's tokens within `days` (the inverse question).
 pub fn gpus_for_deadline(job: &TrainJob<'_>, cfg: &Config, gpu: &Gpu, days: f64) -> u32 {
     let tokens = job.job_tokens(cfg);

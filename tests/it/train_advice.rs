@@ -207,6 +207,11 @@ fn an_offload_bound_job_is_not_called_compute_bound() {
     let q = "task=finetune&model=qwen2.5-14b&method=full&zero=3&param_offload=1&optim_offload=1&tokens=1e8&gpu=h100-sxm-80gb&gpus=1";
     let bound = answer(q).guidance.into_iter().find(|g| g.id == "train-bound").expect("the speed answer");
     assert_eq!(bound.msg.key, "g.train.hostlink", "{}", bound.msg.render(Lang::En));
+    // On a 24 GB card the size answer does not call it compute bound either.
+    let g = answer(&q.replace("h100-sxm-80gb", "rtx-4090-24gb")).guidance;
+    assert!(g.iter().any(|i| i.msg.key == "g.train.hostlink"), "the 4090 case is gone");
+    let size = g.iter().find(|i| i.id == "gpu-size").expect("the size answer");
+    assert_eq!(size.msg.key, "g.size.small.offload", "{}", size.msg.render(Lang::En));
     let off = answer("task=finetune&model=llama-3.1-8b&method=lora&tokens=1e8&gpu=h100-sxm-80gb&gpus=1");
     let bound = off.guidance.into_iter().find(|g| g.id == "train-bound").expect("the speed answer");
     assert_eq!(bound.msg.key, "g.train.bound.one", "{}", bound.msg.render(Lang::En));

@@ -35,7 +35,19 @@ pub fn guidance(cfg: &Config, job: &TrainJob<'_>, catalog: &Catalog, a: &Answer)
             .arg("overhead", gib1(m.overhead_bytes / n)),
     ));
     out.push(spot(cfg, a));
-    out.push(gpu_size(a, None, false));
+    // A pick whose offload sets its pace: the size answer says so rather
+    // than calling the job compute bound.
+    let host_bound = a.pick().and_then(|p| Some((p, catalog.gpu(&p.gpu)?))).is_some_and(|(p, gpu)| {
+        let layout = Layout { dp: p.dp.max(1), tp: p.tp.max(1), pp: p.pp.max(1) };
+        let host = host_share(job, gpu, layout);
+        host < 0.8 && host <= network_share(job, gpu, layout)
+    });
+    let mut size = gpu_size(a, None, false);
+    if let ("g.size.small.compute" | "g.size.medium.compute", true) = (size.msg.key, host_bound) {
+        let key = if size.msg.key == "g.size.small.compute" { "g.size.small.offload" } else { "g.size.medium.offload" };
+        size.msg = Msg { key, args: std::mem::take(&mut size.msg.args) };
+    }
+    out.push(size);
     if cfg.task == Task::Finetune {
         let [(_, full), (_, lora), (_, qlora)] = method_comparison(model, cfg);
         // Offloaded, the states are not in these GPU figures: said so.

@@ -57,5 +57,6 @@ mod skypilot;
 mod stale_pick;
 mod support;
 mod table;
+mod train_advice;
 mod training;
 mod training_data;

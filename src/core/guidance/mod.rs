@@ -112,8 +112,12 @@ pub fn gpu_size(a: &Answer, one_copy: Option<f64>, host_bound: bool) -> Guidance
     // never says "24 GB cards do not" beside a 24 GB pick.
     let pick_holds =
         |cap: f64| a.pick().is_some_and(|p| p.fits && p.usable_bytes <= cap && (!serving || p.tp.max(1) * p.pp.max(1) == 1) && p.need_bytes <= p.usable_bytes);
-    let small = need <= 22.0 * GIB || pick_holds(26.0 * GIB);
-    let medium = need <= 44.0 * GIB || pick_holds(50.0 * GIB);
+    // Training and generation: any fitting offer on a card of the class
+    // that holds what each GPU of the plan holds (an RTX A6000's 47.5 GiB
+    // beside a pick on an 80 GB card) answers the same way.
+    let card_holds = |cap: f64| !serving && a.offers.iter().any(|o| o.fits && o.usable_bytes <= cap && o.usable_bytes >= need);
+    let small = need <= 22.0 * GIB || pick_holds(26.0 * GIB) || card_holds(26.0 * GIB);
+    let medium = need <= 44.0 * GIB || pick_holds(50.0 * GIB) || card_holds(50.0 * GIB);
     // A serving pick that splits one copy over GPUs none of which could
     // hold it alone answers the question itself: not one big card.
     let split = a.pick().filter(|p| serving && p.tp.max(1) * p.pp.max(1) > 1 && p.usable_bytes < need);

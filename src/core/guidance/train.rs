@@ -3,11 +3,16 @@
 use super::super::answer::{Answer, GuidanceItem};
 use super::super::catalog::Catalog;
 use super::super::config::{Checkpointing, Config, Method, Task, Trainer};
+use super::super::estimate::stack::Stack;
 use super::super::estimate::train::Layout;
 use super::super::estimate::train::{mfu, TrainJob};
 use super::super::messages::Msg;
-use super::super::plan::train::{method_comparison, network_share};
+use super::super::plan::train::{host_share, method_comparison, network_share};
 use super::{billing_rounding, gib1, gpu_size, spot, suggestions, tight_memory};
+
+/// A run longer than this without a deadline gets the note that `days`
+/// scales it out: a month, a planning horizon, not a fitted figure.
+const LONG_RUN_HOURS: f64 = 30.0 * 24.0;
 
 /// Guidance for fine-tuning and pre-training jobs.
 pub fn guidance(cfg: &Config, job: &TrainJob<'_>, catalog: &Catalog, a: &Answer) -> Vec<GuidanceItem> {
@@ -30,7 +35,19 @@ pub fn guidance(cfg: &Config, job: &TrainJob<'_>, catalog: &Catalog, a: &Answer)
             .arg("overhead", gib1(m.overhead_bytes / n)),
     ));
     out.push(spot(cfg, a));
-    out.push(gpu_size(a, None, false));
+    // A pick whose offload sets its pace: the size answer says so rather
+    // than calling the job compute bound.
+    let host_bound = a.pick().and_then(|p| Some((p, catalog.gpu(&p.gpu)?))).is_some_and(|(p, gpu)| {
+        let layout = Layout { dp: p.dp.max(1), tp: p.tp.max(1), pp: p.pp.max(1) };
+        let host = host_share(job, gpu, layout);
+        host < 0.8 && host <= network_share(job, gpu, layout)
+    });
+    let mut size = gpu_size(a, None, false);
+    if let ("g.size.small.compute" | "g.size.medium.compute", true) = (size.msg.key, host_bound) {
+        let key = if size.msg.key == "g.size.small.compute" { "g.size.small.offload" } else { "g.size.medium.offload" };
+        size.msg = Msg { key, args: std::mem::take(&mut size.msg.args) };
+    }
+    out.push(size);
     if cfg.task == Task::Finetune {
         let [(_, full), (_, lora), (_, qlora)] = method_comparison(model, cfg);
         // Offloaded, the states are not in these GPU figures: said so.
@@ -54,6 +71,17 @@ pub fn guidance(cfg: &Config, job: &TrainJob<'_>, catalog: &Catalog, a: &Answer)
                 .arg("gpu", gpu_name)
                 .num("gpuh", p.speeds.job_gpu_hours().unwrap_or(0.0), if p.speeds.job_gpu_hours().unwrap_or(0.0) < 10.0 { 2 } else { 0 }),
         ));
+        // No deadline: the plan takes the fewest GPUs that hold the job. A
+        // run past a month on them is said, with the key that scales it out
+        // (without a `gpus` pin, which fixes the count).
+        let hours = p.speeds.job_hours().unwrap_or(0.0);
+        if cfg.days.is_none() && cfg.gpus.is_none() && hours > LONG_RUN_HOURS {
+            out.push(GuidanceItem::new(
+                "long-run",
+                None,
+                Msg::new("g.train.long").num("days", hours / 24.0, 0).arg("gpus", (p.gpus * p.instances).to_string()),
+            ));
+        }
         // The offloaded states live in the instances' CPU memory, which
         // the GPU figures leave out and no offer's price covers.
         if let Some(host) = job.host_offload_bytes(p.instances) {
@@ -75,10 +103,18 @@ pub fn guidance(cfg: &Config, job: &TrainJob<'_>, catalog: &Catalog, a: &Answer)
             // Accumulation amortises a once-per-step exchange (DDP, ZeRO-1);
             // ZeRO-2/3 exchange every micro-batch, which only a larger one amortises.
             let network = if cfg.zero >= 2 { "g.train.network.sharded" } else { "g.train.network" };
-            let msg = if share < 0.8 {
+            // Offloaded states and activations cross PCIe each step; where
+            // that costs more than a fifth of the rate, the host link sets it.
+            let layout = Layout { dp: p.dp.max(1), tp: p.tp.max(1), pp: p.pp.max(1) };
+            let host = host_share(job, gpu, layout);
+            let msg = if host < 0.8 && host <= share {
+                Msg::new("g.train.hostlink").num("pct", 100.0 * host, 0).arg("gpu", gpu.name.clone())
+            } else if share < 0.8 {
                 Msg::new(network).num("pct", 100.0 * share, 0).num("zero", f64::from(cfg.zero), 0).arg("gpu", gpu.name.clone())
             } else {
-                Msg::new("g.train.bound").num("mfu", 100.0 * mfu(gpu, job.method), 0).arg("gpu", gpu.name.clone())
+                // One GPU exchanges nothing with others.
+                let key = if layout.gpus() == 1 { "g.train.bound.one" } else { "g.train.bound" };
+                Msg::new(key).num("mfu", 100.0 * mfu(gpu, job.method), 0).arg("gpu", gpu.name.clone())
             };
             out.push(GuidanceItem::new("train-bound", Some("g.bound.title"), msg));
         }
@@ -88,6 +124,8 @@ pub fn guidance(cfg: &Config, job: &TrainJob<'_>, catalog: &Catalog, a: &Answer)
         if !p.price_overridden {
             out.push(GuidanceItem::new("prices", None, Msg::new("g.note.prices").arg("date", p.price_as_of.to_string())));
         }
+    } else if let Some(msg) = shape_missing(cfg, a) {
+        out.push(GuidanceItem::new("noshape", None, msg));
     } else {
         out.push(super::no_pick(cfg, a, Msg::new("g.train.nofit").arg("tries", nofit_tries(cfg, job).join(", "))));
     }
@@ -105,36 +143,119 @@ pub fn guidance(cfg: &Config, job: &TrainJob<'_>, catalog: &Catalog, a: &Answer)
 
 /// The single changes that shrink a training job's memory per GPU, for
 /// the note when nothing holds it: adapters instead of full weights, ZeRO-3
-/// sharding every state over every GPU and instance, a stack with pipeline
-/// stages (the Hugging Face Trainer splits layers only by AutoTP inside one
-/// node; never for adapters, which Megatron-LM does not have), full
-/// recomputation, one sequence per micro-batch.
+/// sharding every state over the GPUs, a stack with pipeline stages (the
+/// Hugging Face Trainer splits layers only by AutoTP inside one node;
+/// never for adapters, which Megatron-LM does not have), a stack whose loss
+/// and checkpoints take less memory (`estimate::stack`), activation
+/// offload, full recomputation, one sequence per micro-batch, parameter
+/// offload. Each is kept only where the estimator says it shrinks what
+/// every GPU holds at the GPU count the link allows (its `gpus` × `nodes`,
+/// else a node of 8): ZeRO-3 shards nothing on one GPU; the five that
+/// shrink it most are named, largest saving first. Where none does, half
+/// the sequence length.
 fn nofit_tries(cfg: &Config, job: &TrainJob<'_>) -> Vec<String> {
-    let mut tries = Vec::new();
     let adapters = cfg.task == Task::Finetune && cfg.method != Method::Full;
+    let most = cfg.gpus.map_or(8, |g| g.saturating_mul(cfg.nodes).max(1));
+    let mut candidates: Vec<(&str, String)> = Vec::new();
     match cfg.method {
         _ if cfg.task != Task::Finetune => {}
-        Method::Full => tries.extend(["method=lora".to_string(), "method=qlora".to_string()]),
+        Method::Full => candidates.extend([("method", "lora".to_string()), ("method", "qlora".to_string())]),
         // A 4-bit base is a quarter of the 16-bit one LoRA keeps.
-        Method::Lora => tries.push("method=qlora".to_string()),
+        Method::Lora => candidates.push(("method", "qlora".to_string())),
         Method::Qlora => {}
     }
     if cfg.zero < 3 && cfg.trainer != Trainer::Unsloth {
-        tries.push("zero=3".to_string());
+        candidates.push(("zero", "3".to_string()));
     }
-    // Megatron-LM has pipeline stages but no adapters: an adapter
-    // fine-tune under it is planned as a full one, which needs more memory.
-    if !job.parallel.pipeline && !adapters {
-        tries.push("trainer=megatron".to_string());
+    candidates.extend(
+        [Trainer::Unsloth, Trainer::Axolotl, Trainer::Torchtune].into_iter().filter(|t| *t != cfg.trainer).map(|t| ("trainer", t.as_str().to_string())),
+    );
+    if !job.offload_activations {
+        candidates.push(("act_offload", "1".to_string()));
     }
     if cfg.gc != Checkpointing::Full {
-        tries.push("gc=full".to_string());
+        candidates.push(("gc", "full".to_string()));
     }
     if cfg.mb > 1 {
-        tries.push("mb=1".to_string());
+        candidates.push(("mb", "1".to_string()));
+    }
+    if !cfg.param_offload && job.stack.can_offload_params {
+        candidates.push(("param_offload", "1".to_string()));
+    }
+    let now = job.memory(f64::from(most)).total();
+    let mut shrink: Vec<(String, f64)> = candidates
+        .into_iter()
+        .filter_map(|(key, value)| {
+            let after = TrainJob::new(job.model, &changed(cfg, key, &value)?).memory(f64::from(most)).total();
+            (after < 0.99 * now).then(|| (format!("{key}={value}"), after))
+        })
+        .collect();
+    // The five that shrink it most, largest saving first.
+    super::super::order::sort_by(&mut shrink, &|x, y| x.1.total_cmp(&y.1));
+    let mut tries: Vec<String> = shrink.into_iter().take(5).map(|(t, _)| t).collect();
+    // Megatron-LM has pipeline stages but no adapters: an adapter
+    // fine-tune under it is planned as a full one, which needs more memory;
+    // stages need more than one GPU.
+    if !job.parallel.pipeline && !adapters && most > 1 {
+        tries.push("trainer=megatron".to_string());
     }
     if tries.is_empty() {
-        tries.push("param_offload=1".to_string());
+        tries.push(format!("seq={}", (cfg.seq / 2).max(16)));
     }
     tries
+}
+
+/// Where the link's `gpus` is an instance size no offer of the GPU has,
+/// and the plan holds the job on that many GPUs of it: the shape, not the
+/// memory, is what no offer runs; the note names the sizes offered.
+fn shape_missing(cfg: &Config, a: &Answer) -> Option<Msg> {
+    let want = cfg.gpus?;
+    let on_gpu: Vec<_> = a.offers.iter().filter(|o| *o.gpu == *a.memory.gpu).collect();
+    let other_size = |o: &&super::super::answer::OfferResult| o.reason_msgs.iter().any(|m| matches!(m.key, "reason.gpus_short" | "reason.gpus_more"));
+    if on_gpu.is_empty() || a.offers.iter().any(|o| o.fits) || !on_gpu.iter().all(other_size) {
+        return None;
+    }
+    let need = a.memory.total_bytes / f64::from(a.memory.gpus.max(1));
+    if !on_gpu.iter().any(|o| o.usable_bytes >= need) {
+        return None;
+    }
+    let mut sizes: Vec<u32> = on_gpu.iter().map(|o| o.gpus).collect();
+    sizes.sort_unstable();
+    sizes.dedup();
+    let sizes: Vec<String> = sizes.iter().map(u32::to_string).collect();
+    Some(
+        Msg::new("g.train.noshape")
+            .arg("want", want.to_string())
+            .arg("gpu", a.memory.gpu.clone())
+            .arg("gpus", a.memory.gpus.to_string())
+            .arg("need", gib1(need))
+            .arg("sizes", sizes.join(", ")),
+    )
+}
+
+/// The configuration with one key changed as the plan would run it (what
+/// `resolve` does for the stack: Unsloth has no ZeRO, a stack without
+/// parameter offload keeps the parameters, parameter offload is ZeRO-3's).
+fn changed(cfg: &Config, key: &str, value: &str) -> Option<Config> {
+    let mut c = cfg.clone();
+    match (key, value) {
+        ("method", v) => c.method = if v == "qlora" { Method::Qlora } else { Method::Lora },
+        ("zero", _) => c.zero = 3,
+        ("trainer", v) => c.trainer = Trainer::parse(v)?,
+        ("act_offload", _) => c.act_offload = Some(true),
+        ("gc", _) => c.gc = Checkpointing::Full,
+        ("mb", _) => c.mb = 1,
+        ("param_offload", _) => {
+            c.param_offload = true;
+            c.zero = 3;
+        }
+        _ => return None,
+    }
+    if c.trainer == Trainer::Unsloth {
+        c.zero = 0;
+    }
+    if !Stack::of(c.trainer).can_offload_params {
+        c.param_offload = false;
+    }
+    Some(c)
 }

@@ -119,7 +119,15 @@ fn plan_for(job: &TrainJob<'_>, cfg: &Config, gpu: &Gpu, cache: &mut FitCache) -
     };
     // Fits (memory) with the fewest GPUs that hold it; the deadline's count
     // when one is set and some count reaches it.
-    match locate(deadline_gpus).or_else(|| if deadline_gpus > 1 { locate(1) } else { None }) {
+    // A deadline no count reaches: the most GPUs, the closest to it.
+    let largest = candidates.last().copied().unwrap_or(1);
+    match locate(deadline_gpus).or_else(|| if deadline_gpus > largest { locate(largest) } else { None }).or_else(|| {
+        if deadline_gpus > 1 {
+            locate(1)
+        } else {
+            None
+        }
+    }) {
         Some((n, (layout, tps))) => TrainPlan { gpus: n, fits: true, meets: on_time(job, cfg, tps), layout },
         None => TrainPlan { gpus: 1, fits: false, meets: false, layout: Layout::data(1) },
     }
@@ -153,6 +161,19 @@ pub fn network_share(job: &TrainJob<'_>, gpu: &Gpu, l: Layout) -> f64 {
     let free = job.tokens_per_s(gpu, mfu(gpu, job.method), l, f64::INFINITY, f64::INFINITY);
     if free > 0.0 {
         layout_tokens_per_s(job, gpu, l) / free
+    } else {
+        1.0
+    }
+}
+
+/// The share of its rate a layout keeps once the offloaded states and
+/// activations cross the host link (1 = nothing offloaded, or all of it
+/// hidden behind the compute): the same step with nothing offloaded.
+pub fn host_share(job: &TrainJob<'_>, gpu: &Gpu, l: Layout) -> f64 {
+    let kept = TrainJob { optim_offload: false, offload_params: false, offload_activations: false, ..job.clone() };
+    let without = layout_tokens_per_s(&kept, gpu, l);
+    if without > 0.0 {
+        (layout_tokens_per_s(job, gpu, l) / without).min(1.0)
     } else {
         1.0
     }
@@ -288,9 +309,13 @@ fn offer_plan(job: &TrainJob<'_>, cfg: &Config, gpu: &Gpu, o: &Offer, cache: &mu
             Some((n, best?))
         })
     };
-    // The deadline's GPU count where the offer reaches it; else the fewest
-    // that hold the job (it fits, and `meets` says it is late).
-    let mut found = locate(need).or_else(|| if need > 1 { locate(1) } else { None });
+    // The deadline's GPU count where the offer reaches it; beyond its
+    // reach, its most GPUs (the closest to the deadline, so "the fastest
+    // that fits" is the fastest the offer can be); else the fewest that
+    // hold the job (it fits, and `meets` says it is late).
+    let most = counts.last().copied().unwrap_or(o.gpus);
+    let mut found =
+        locate(need).or_else(|| if need > most && cfg.gpus.is_none() { locate(most) } else { None }).or_else(|| if need > 1 { locate(1) } else { None });
     // The count came from a data-parallel rate; the chosen layout may be
     // slower (pipeline bubbles, links). Iterate on its real speed.
     if let Some(days) = cfg.days {
@@ -320,7 +345,6 @@ fn offer_plan(job: &TrainJob<'_>, cfg: &Config, gpu: &Gpu, o: &Offer, cache: &mu
     let store_gb = cfg.store_gb.unwrap_or((job.checkpoint_bytes() * f64::from(cfg.ckpts.max(1))) / 1e9);
     let mem = job.memory_layout(layout).total();
     let mut extra_reasons = Vec::new();
-    let most = counts.last().copied().unwrap_or(o.gpus);
     // Fewer GPUs than the link asks for: a single instance without a
     // published network cannot grow to `nodes` instances.
     let other_size = cfg.gpus.filter(|g| *g != o.gpus);

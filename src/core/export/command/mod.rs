@@ -87,7 +87,9 @@ pub fn engine_on(l: &Launch, port: u32) -> Command {
     };
     let sep = if version.is_empty() { "" } else { " " };
     let with = if train_deepspeed::pipelined(l) { " + DeepSpeed's pipeline engine" } else { "" };
-    c.note(format!("{name}{sep}{version}{with} — {} on {} × {}", l.answer.model_name, l.offer.gpus, l.offer.gpu));
+    // A training run over several instances: the header names them all.
+    let each = if l.cfg.is_training() && l.offer.instances > 1 { format!(" per instance, {} instances", l.offer.instances) } else { String::new() };
+    c.note(format!("{name}{sep}{version}{with} — {} on {} × {}{each}", l.answer.model_name, l.offer.gpus, l.offer.gpu));
     match l.cfg.task {
         Task::Serve => serve::serve(l, port, &mut c),
         Task::Finetune | Task::Pretrain => train(l, &mut c),

@@ -118,6 +118,7 @@ pub const MESSAGES: &[(&str, &str, &str)] = &[
     ("reason.no_network", "the link asks for {nodes} instances, but this offer publishes no network between instances", "链接要求 {nodes} 个实例，但此报价未公布实例间网络"),
     ("reason.host_ram", "needs about {need} GiB of CPU memory per instance for the offloaded states; this instance has {have} GiB", "卸载的状态每个实例约需 {need} GiB CPU 内存，该实例只有 {have} GiB"),
     ("reason.host_unknown", "needs about {need} GiB of CPU memory per instance for the offloaded states, and the provider does not publish this instance's: ranked after offers that publish enough", "卸载的状态每个实例约需 {need} GiB CPU 内存，而服务商未公布该实例的内存：排在公布了足够内存的方案之后"),
+    ("reason.late_spot", "on spot, with {restart}% extra time for restarts, takes {took} days: past the {days}-day deadline", "按竞价实例计，另加 {restart}% 的重启耗时，需 {took} 天：超过 {days} 天的期限"),
     ("reason.slow", "{tps} tokens/s per user, below the {min} asked", "每用户 {tps} tokens/s，低于要求的 {min}"),
     ("layout.single", "one copy on one GPU", "单副本，单块 GPU"),
     ("layout.tp", "one copy, tensor parallel {tp} on one node", "单副本，单节点内张量并行 {tp}"),

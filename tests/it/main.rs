@@ -54,6 +54,7 @@ mod serve_practice;
 mod serverless;
 mod silybench;
 mod skypilot;
+mod spot_deadline;
 mod stale_pick;
 mod support;
 mod table;

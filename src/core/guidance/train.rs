@@ -7,7 +7,8 @@ use super::super::estimate::stack::Stack;
 use super::super::estimate::train::Layout;
 use super::super::estimate::train::{mfu, TrainJob};
 use super::super::messages::Msg;
-use super::super::plan::train::{host_share, method_comparison, network_share};
+use super::super::plan::train::method_comparison;
+use super::super::plan::train_speed::{host_share, network_share};
 use super::{billing_rounding, gib1, gpu_size, spot, suggestions, tight_memory};
 
 /// A run longer than this without a deadline gets the note that `days`

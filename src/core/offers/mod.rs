@@ -118,7 +118,24 @@ fn priced(cfg: &Config, catalog: &Catalog, o: &Offer, provider: Option<&Provider
     if b.spot_refused {
         reason_msgs.push(Msg::new("reason.spot_refused"));
     }
-    let meets = fits && p.meets && cfg.mintps.is_none_or(|m| p.speed_score >= m) && cfg.maxusd.is_none_or(|m| b.usd_per_month <= m);
+    // On spot the run also pays its restarts (`restart`, the billing's own
+    // factor): a plan that meets the deadline only without them does not.
+    let spot_late = match (cfg.days, p.job_hours) {
+        (Some(days), Some(h)) if b.spot && p.meets => {
+            let took = h * (1.0 + cfg.restart_pct / 100.0);
+            (took > days * 24.0).then(|| {
+                Msg::new("reason.late_spot").num("restart", cfg.restart_pct, 0).num("took", took / 24.0, if took < 48.0 { 2 } else { 1 }).num(
+                    "days",
+                    days,
+                    super::plan::train_speed::day_decimals(days),
+                )
+            })
+        }
+        _ => None,
+    };
+    let on_time = spot_late.is_none();
+    reason_msgs.extend(spot_late);
+    let meets = fits && p.meets && on_time && cfg.mintps.is_none_or(|m| p.speed_score >= m) && cfg.maxusd.is_none_or(|m| b.usd_per_month <= m);
     // The job's hours as billed: its work plus start-up.
     let mut speeds = p.speeds;
     if let Some(h) = hours {

@@ -11,6 +11,7 @@ pub mod media_train;
 pub mod serve;
 pub mod serve_speeds;
 pub mod train;
+pub mod train_speed;
 
 use super::answer::{Answers, GpuResult, MemoryJson, OfferResult, Speeds};
 use super::catalog::gpus::Arch;

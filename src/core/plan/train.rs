@@ -14,14 +14,11 @@ use super::super::estimate::train::{mfu, Layout, TrainJob, PP_DEGREES, TP_DEGREE
 use super::super::estimate::{engine, ranges};
 use super::super::messages::Msg;
 use super::super::units::GIB;
+use super::train_speed::{day_decimals, gpus_for_deadline, layout_tokens_per_s, link_bytes_per_s, DEFAULT_INTER_NODE_BYTES_PER_S};
 use super::{unsupported, EngineSupport, OfferPlan, Output};
 
 /// Usable share of a GPU's memory for training (the allocator's slack).
 const USABLE: f64 = 0.95;
-
-/// Node-to-node bandwidth per GPU assumed when an offer publishes none:
-/// 400 Gb/s InfiniBand NDR per GPU, the usual HGX H100 fabric.
-const DEFAULT_INTER_NODE_BYTES_PER_S: f64 = 50e9;
 
 pub struct TrainPlan {
     /// The job ends within the deadline (true without one).
@@ -136,59 +133,6 @@ fn plan_for(job: &TrainJob<'_>, cfg: &Config, gpu: &Gpu, cache: &mut FitCache) -
 /// Whether a job at `tps` tokens/s ends within the link's deadline.
 fn on_time(job: &TrainJob<'_>, cfg: &Config, tps: f64) -> bool {
     cfg.days.is_none_or(|d| job.job_tokens(cfg) / tps.max(1e-9) <= d * 86_400.0)
-}
-
-fn link_bytes_per_s(gpu: &Gpu, gpus: u32) -> f64 {
-    if gpus > gpu.gpus_per_node {
-        DEFAULT_INTER_NODE_BYTES_PER_S
-    } else {
-        gpu.link_bytes_per_s(true)
-    }
-}
-
-fn tokens_per_s(job: &TrainJob<'_>, gpu: &Gpu, gpus: u32) -> f64 {
-    job.tokens_per_s_per_gpu(gpu, mfu(gpu, job.method), f64::from(gpus), link_bytes_per_s(gpu, gpus)) * f64::from(gpus)
-}
-
-fn layout_tokens_per_s(job: &TrainJob<'_>, gpu: &Gpu, l: Layout) -> f64 {
-    job.tokens_per_s(gpu, mfu(gpu, job.method), l, link_bytes_per_s(gpu, l.gpus()), gpu.link_bytes_per_s(true))
-}
-
-/// The share of its compute rate a layout keeps once the traffic between
-/// GPUs is counted (1 = none lost): the same step with links of unlimited
-/// bandwidth is the compute alone.
-pub fn network_share(job: &TrainJob<'_>, gpu: &Gpu, l: Layout) -> f64 {
-    let free = job.tokens_per_s(gpu, mfu(gpu, job.method), l, f64::INFINITY, f64::INFINITY);
-    if free > 0.0 {
-        layout_tokens_per_s(job, gpu, l) / free
-    } else {
-        1.0
-    }
-}
-
-/// The share of its rate a layout keeps once the offloaded states and
-/// activations cross the host link (1 = nothing offloaded, or all of it
-/// hidden behind the compute): the same step with nothing offloaded.
-pub fn host_share(job: &TrainJob<'_>, gpu: &Gpu, l: Layout) -> f64 {
-    let kept = TrainJob { optim_offload: false, offload_params: false, offload_activations: false, ..job.clone() };
-    let without = layout_tokens_per_s(&kept, gpu, l);
-    if without > 0.0 {
-        (layout_tokens_per_s(job, gpu, l) / without).min(1.0)
-    } else {
-        1.0
-    }
-}
-
-/// GPUs needed to train the job's tokens within `days` (the inverse question).
-pub fn gpus_for_deadline(job: &TrainJob<'_>, cfg: &Config, gpu: &Gpu, days: f64) -> u32 {
-    let tokens = job.job_tokens(cfg);
-    let per_gpu = tokens_per_s(job, gpu, 1).max(1e-9);
-    let n = (tokens / (per_gpu * days * 86_400.0)).ceil();
-    if n.is_finite() {
-        n.clamp(1.0, 1e6) as u32
-    } else {
-        1
-    }
 }
 
 fn speeds(job: &TrainJob<'_>, cfg: &Config, tps: f64, layout: Layout, widen: f64) -> Speeds {
@@ -372,9 +316,17 @@ fn offer_plan(job: &TrainJob<'_>, cfg: &Config, gpu: &Gpu, o: &Offer, cache: &mu
     let meets = fits && !short && host_short.is_none() && cfg.days.is_none_or(|d| job_hours <= d * 24.0);
     if let (Some(days), true, false) = (cfg.days, fits, meets) {
         if need > most {
-            extra_reasons.push(Msg::new("reason.deadline").num("days", days, 0).num("need", f64::from(need), 0).num("most", f64::from(most), 0));
+            extra_reasons.push(Msg::new("reason.deadline").num("days", days, day_decimals(days)).num("need", f64::from(need), 0).num(
+                "most",
+                f64::from(most),
+                0,
+            ));
         } else {
-            extra_reasons.push(Msg::new("reason.late").num("took", job_hours / 24.0, 1).num("days", days, 0));
+            extra_reasons.push(Msg::new("reason.late").num("took", job_hours / 24.0, if job_hours < 48.0 { 2 } else { 1 }).num(
+                "days",
+                days,
+                day_decimals(days),
+            ));
         }
     }
     let layout_msg = Msg::new("layout.train")

@@ -1,0 +1,74 @@
+//! A training plan's speed on a layout: tokens/s over the links a GPU
+//! count crosses, the shares of the compute rate the network and the host
+//! link leave (what the guidance quotes), and the GPUs a deadline needs.
+
+use super::super::catalog::Gpu;
+use super::super::config::Config;
+use super::super::estimate::train::{mfu, Layout, TrainJob};
+
+/// Node-to-node bandwidth per GPU assumed when an offer publishes none:
+/// 400 Gb/s InfiniBand NDR per GPU, the usual HGX H100 fabric.
+pub const DEFAULT_INTER_NODE_BYTES_PER_S: f64 = 50e9;
+
+pub fn link_bytes_per_s(gpu: &Gpu, gpus: u32) -> f64 {
+    if gpus > gpu.gpus_per_node {
+        DEFAULT_INTER_NODE_BYTES_PER_S
+    } else {
+        gpu.link_bytes_per_s(true)
+    }
+}
+
+pub fn tokens_per_s(job: &TrainJob<'_>, gpu: &Gpu, gpus: u32) -> f64 {
+    job.tokens_per_s_per_gpu(gpu, mfu(gpu, job.method), f64::from(gpus), link_bytes_per_s(gpu, gpus)) * f64::from(gpus)
+}
+
+pub fn layout_tokens_per_s(job: &TrainJob<'_>, gpu: &Gpu, l: Layout) -> f64 {
+    job.tokens_per_s(gpu, mfu(gpu, job.method), l, link_bytes_per_s(gpu, l.gpus()), gpu.link_bytes_per_s(true))
+}
+
+/// The share of its compute rate a layout keeps once the traffic between
+/// GPUs is counted (1 = none lost): the same step with links of unlimited
+/// bandwidth is the compute alone.
+pub fn network_share(job: &TrainJob<'_>, gpu: &Gpu, l: Layout) -> f64 {
+    let free = job.tokens_per_s(gpu, mfu(gpu, job.method), l, f64::INFINITY, f64::INFINITY);
+    if free > 0.0 {
+        layout_tokens_per_s(job, gpu, l) / free
+    } else {
+        1.0
+    }
+}
+
+/// The share of its rate a layout keeps once the offloaded states and
+/// activations cross the host link (1 = nothing offloaded, or all of it
+/// hidden behind the compute): the same step with nothing offloaded.
+pub fn host_share(job: &TrainJob<'_>, gpu: &Gpu, l: Layout) -> f64 {
+    let kept = TrainJob { optim_offload: false, offload_params: false, offload_activations: false, ..job.clone() };
+    let without = layout_tokens_per_s(&kept, gpu, l);
+    if without > 0.0 {
+        (layout_tokens_per_s(job, gpu, l) / without).min(1.0)
+    } else {
+        1.0
+    }
+}
+
+/// GPUs needed to train the job's tokens within `days` (the inverse question).
+pub fn gpus_for_deadline(job: &TrainJob<'_>, cfg: &Config, gpu: &Gpu, days: f64) -> u32 {
+    let tokens = job.job_tokens(cfg);
+    let per_gpu = tokens_per_s(job, gpu, 1).max(1e-9);
+    let n = (tokens / (per_gpu * days * 86_400.0)).ceil();
+    if n.is_finite() {
+        n.clamp(1.0, 1e6) as u32
+    } else {
+        1
+    }
+}
+
+/// Decimals to show a deadline in days with: whole days as they are, a
+/// fraction of a day (`days=0.16`) with two.
+pub fn day_decimals(days: f64) -> u8 {
+    if days.fract() == 0.0 {
+        0
+    } else {
+        2
+    }
+}

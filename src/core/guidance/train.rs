@@ -221,7 +221,8 @@ fn shape_missing(cfg: &Config, a: &Answer) -> Option<Msg> {
         return None;
     }
     let mut sizes: Vec<u32> = on_gpu.iter().map(|o| o.gpus).collect();
-    sizes.sort_unstable();
+    // Through the one compiled sort (`core::order`).
+    super::super::order::sort_by(&mut sizes, &|x, y| x.cmp(y));
     sizes.dedup();
     let sizes: Vec<String> = sizes.iter().map(u32::to_string).collect();
     Some(

@@ -248,6 +248,11 @@ pub struct OfferResult {
     /// publish enough, like a stale price; not serialized, the reasons say it.
     #[serde(skip)]
     pub unverified: bool,
+    /// CPU memory each instance needs for offloaded training states
+    /// (bytes; the launch asks SkyPilot for it); not serialized, the
+    /// guidance says it.
+    #[serde(skip)]
+    pub host_bytes: Option<f64>,
     pub source: Arc<str>,
     /// Rendered in English only when serialized (the page renders by key).
     #[serde(rename = "reasons", serialize_with = "english")]

@@ -78,3 +78,23 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn the_skypilot_task_asks_for_the_ram_the_offloaded_states_need() {
+    use whichgpu::core::export::for_answer;
+    let q = "task=finetune&model=qwen2.5-14b&method=full&zero=3&param_offload=1&optim_offload=1&tokens=2e7";
+    let a = answer(q);
+    crate::export::check(&a);
+    let (total, _) = host_total(&a).expect("the RAM sentence");
+    for e in for_answer(&a, catalog()) {
+        let o = a.offers.iter().find(|o| o.id == e.offer).expect("the offer");
+        let need = (total / f64::from(o.instances.max(1))).ceil();
+        let line = e.skypilot_yaml.lines().find(|l| l.trim_start().starts_with("memory:")).unwrap_or_else(|| panic!("no memory line:\n{}", e.skypilot_yaml));
+        let asked: f64 = line.trim().trim_start_matches("memory:").trim().trim_end_matches('+').parse().expect("GiB");
+        // The sentence rounds to one decimal; the task rounds up.
+        assert!((asked - need).abs() <= 1.0, "{}: asks {asked} GiB, needs {need}", e.offer);
+    }
+    // Nothing offloaded: nothing asked.
+    let plain = answer("task=finetune&model=qwen2.5-14b&method=lora&tokens=2e7");
+    assert!(for_answer(&plain, catalog()).iter().all(|e| !e.skypilot_yaml.contains("memory:")));
+}

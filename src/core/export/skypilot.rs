@@ -63,6 +63,14 @@ pub fn task(l: &Launch) -> (String, Option<String>) {
             let _ = writeln!(y, "  # GPU `{}` has no SkyPilot accelerator name in whichgpu's table: accelerators left out", o.gpu);
         }
     }
+    if let Some(bytes) = l.offer.host_bytes {
+        // SkyPilot reads a bare number as GiB and `N+` as at least that
+        // (sky/resources.py `MEMORY_SIZE_UNITS`, docs.skypilot.co YAML spec
+        // `memory: 32+`): a machine it picks, or checks, holds the states.
+        let gib = (bytes / crate::core::units::GIB).ceil();
+        let _ = writeln!(y, "  # the offloaded training states need about {gib} GiB of CPU memory per instance (DeepSpeed's estimate)");
+        let _ = writeln!(y, "  memory: {gib}+");
+    }
     let _ = writeln!(y, "  use_spot: {}", o.spot);
     let _ = writeln!(y, "  disk_size: {}", l.disk_size_gb());
     let port = base_port(l.cfg.engine);

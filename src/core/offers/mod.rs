@@ -195,6 +195,7 @@ fn priced(cfg: &Config, catalog: &Catalog, o: &Offer, provider: Option<&Provider
         foreign,
         thin,
         unverified: p.unverified,
+        host_bytes: p.host_bytes,
         source: o.source.clone(),
         reason_msgs,
         throughput_total,

@@ -112,6 +112,7 @@ impl<'r> MediaPlanner<'r> {
             output,
             extra_reasons: Vec::new(),
             unverified: false,
+            host_bytes: None,
         }
     }
 

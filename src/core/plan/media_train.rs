@@ -69,6 +69,7 @@ impl<'r> ImageTrainPlanner<'r> {
             speed_score: 0.0,
             extra_reasons: Vec::new(),
             unverified: false,
+            host_bytes: None,
         }
     }
 

@@ -102,6 +102,8 @@ pub struct OfferPlan {
     /// The plan needs something of the instance its offer does not publish
     /// (`OfferResult::unverified`).
     pub unverified: bool,
+    /// CPU memory each instance needs for offloaded training states, bytes.
+    pub host_bytes: Option<f64>,
 }
 
 /// The support matrix's rows of one engine (`static/support.csv`), by

@@ -395,6 +395,7 @@ impl<'r> ServePlanner<'r> {
             output: Output::Tokens(tokens_per_s),
             extra_reasons: reasons,
             unverified: false,
+            host_bytes: None,
         }
     }
 

@@ -357,6 +357,7 @@ fn offer_plan(job: &TrainJob<'_>, cfg: &Config, gpu: &Gpu, o: &Offer, cache: &mu
         speed_score: tps,
         extra_reasons,
         unverified,
+        host_bytes: host,
     }
 }
 

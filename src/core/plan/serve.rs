@@ -370,9 +370,7 @@ impl<'r> ServePlanner<'r> {
         };
         let ttft = speeds.time_to_first_token_s().unwrap_or(f64::MAX);
         let meets = cfg.maxttft.is_none_or(|m| ttft <= m);
-        if let Some(m) = cfg.maxttft.filter(|m| ttft > *m) {
-            reasons.push(Msg::new("reason.ttft").num("ttft", ttft, 2).num("max", m, 2));
-        }
+        reasons.extend(cfg.maxttft.filter(|m| ttft > *m).map(|m| Msg::new("reason.ttft").num("ttft", ttft, 2).num("max", m, 2)));
         OfferPlan {
             fits,
             meets,

@@ -56,7 +56,9 @@ impl Msg {
     }
 
     /// Replaces each `{name}` placeholder of a template with its value
-    /// (a nested message in `lang`).
+    /// (a nested message in `lang`), and each `{name:s}` with the English
+    /// plural ending: nothing when the value reads `1`, else `s`
+    /// ("1 GPU", "2 GPUs").
     pub fn fill(&self, template: &str, lang: Lang) -> String {
         let mut out = template.to_string();
         for (name, value) in &self.args {
@@ -65,6 +67,10 @@ impl Msg {
                 v => v.to_string(),
             };
             out = out.replace(&format!("{{{name}}}"), &text);
+            let plural = format!("{{{name}:s}}");
+            if out.contains(&plural) {
+                out = out.replace(&plural, if text == "1" { "" } else { "s" });
+            }
         }
         out
     }
@@ -108,13 +114,13 @@ pub fn t(key: &'static str, lang: Lang) -> &'static str {
 #[cfg(not(target_arch = "wasm32"))]
 pub const MESSAGES: &[(&str, &str, &str)] = &[
     // Offer reasons.
-    ("reason.fits", "fits on {gpus} GPU(s) with {headroom} GiB to spare", "{gpus} 块 GPU 即可容纳，余量 {headroom} GiB"),
-    ("reason.deadline", "cannot finish within {days} days: needs {need} GPUs, this offer reaches {most}", "无法在 {days} 天内完成：需要 {need} 块 GPU，此报价最多 {most} 块"),
+    ("reason.fits", "fits on {gpus} GPU{gpus:s} with {headroom} GiB to spare", "{gpus} 块 GPU 即可容纳，余量 {headroom} GiB"),
+    ("reason.deadline", "cannot finish within {days} days: needs {need} GPU{need:s}, this offer reaches {most}", "无法在 {days} 天内完成：需要 {need} 块 GPU，此报价最多 {most} 块"),
     ("reason.nofit", "needs {need} GiB per GPU, only {have} GiB usable", "每块 GPU 需要 {need} GiB，可用仅 {have} GiB"),
     ("reason.spot", "spot price, with {restart}% extra time for restarts", "按竞价实例计价，另加 {restart}% 的重启耗时"),
     ("reason.late", "takes {took} days with this layout, past the {days}-day deadline", "按此布局需 {took} 天，超过 {days} 天的期限"),
-    ("reason.gpus_short", "has {have} GPU(s) per instance; the link asks for {want}", "每个实例只有 {have} 块 GPU，链接要求 {want} 块"),
-    ("reason.gpus_more", "has {have} GPUs per instance; the link asks for instances of {want}", "每个实例有 {have} 块 GPU，链接要求每个实例 {want} 块"),
+    ("reason.gpus_short", "has {have} GPU{have:s} per instance; the link asks for {want}", "每个实例只有 {have} 块 GPU，链接要求 {want} 块"),
+    ("reason.gpus_more", "has {have} GPU{have:s} per instance; the link asks for instances of {want}", "每个实例有 {have} 块 GPU，链接要求每个实例 {want} 块"),
     ("reason.no_network", "the link asks for {nodes} instances, but this offer publishes no network between instances", "链接要求 {nodes} 个实例，但此报价未公布实例间网络"),
     ("reason.host_ram", "needs about {need} GiB of CPU memory per instance for the offloaded states; this instance has {have} GiB", "卸载的状态每个实例约需 {need} GiB CPU 内存，该实例只有 {have} GiB"),
     ("reason.host_unknown", "needs about {need} GiB of CPU memory per instance for the offloaded states, and the provider does not publish this instance's: ranked after offers that publish enough", "卸载的状态每个实例约需 {need} GiB CPU 内存，而服务商未公布该实例的内存：排在公布了足够内存的方案之后"),
@@ -125,8 +131,8 @@ pub const MESSAGES: &[(&str, &str, &str)] = &[
     ("layout.layers", "one copy, layers split over {gpus} GPUs of one node", "单副本，模型层分布在单节点的 {gpus} 块 GPU 上"),
     ("layout.pp", "one copy, tensor parallel {tp} × {pp} pipeline stages across {instances} instances", "单副本，张量并行 {tp} × {pp} 级流水线，跨 {instances} 个实例"),
     ("layout.replicas", "{replicas} × {per}×{gpu} replicas behind a load balancer", "{replicas} 个 {per}×{gpu} 副本，经负载均衡"),
-    ("layout.train", "data parallel {dp} × tensor parallel {tp} × pipeline {pp} on {gpus} GPUs in {instances} instance(s)", "数据并行 {dp} × 张量并行 {tp} × 流水线 {pp}，共 {gpus} 块 GPU，{instances} 个实例"),
-    ("layout.pipelines", "{replicas} pipeline(s), one per GPU", "{replicas} 条生成流水线，每块 GPU 一条"),
+    ("layout.train", "data parallel {dp} × tensor parallel {tp} × pipeline {pp} on {gpus} GPU{gpus:s} in {instances} instance{instances:s}", "数据并行 {dp} × 张量并行 {tp} × 流水线 {pp}，共 {gpus} 块 GPU，{instances} 个实例"),
+    ("layout.pipelines", "{replicas} pipeline{replicas:s}, one per GPU", "{replicas} 条生成流水线，每块 GPU 一条"),
     ("layout.pipelines_idle", "1 pipeline on 1 of {gpus} GPUs; the others idle at this load", "1 条生成流水线，占 {gpus} 块 GPU 中的 1 块；此负载下其余空闲"),
     ("layout.data", "data parallel over {gpus} GPUs", "在 {gpus} 块 GPU 上数据并行"),
     ("layout.single_train", "one GPU, no parallelism", "单块 GPU，不并行"),
@@ -193,7 +199,7 @@ pub const MESSAGES: &[(&str, &str, &str)] = &[
     ("g.note.overbudget", "Offers hold this job, but none within the budget of {budget} a month: the cheapest that holds it, {offer}, bills {month} a month. Raise maxusd, or make the job smaller (a 4-bit format, fewer concurrent sequences, fewer hours).", "有报价能装下这个任务，但都超出每月 {budget} 的预算：能装下的最便宜方案 {offer} 每月 {month}。可提高 maxusd，或缩小任务（4 位格式、更少并发、更少时长）。"),
     ("g.note.nomeet", "Offers hold this job, but none meets what was asked ({keys}): relax one of them, or compare in the offers table which comes closest.", "有报价能装下这个任务，但都达不到所设的要求（{keys}）：请放宽其中一项，或在报价表中比较哪个最接近。"),
     ("g.note.nofit", "No offer in the catalog holds this job as configured. Try a smaller weight format ({fmt}), a shorter context, fewer concurrent sequences, or more GPUs.", "目录中没有能按当前配置装下这个任务的方案。可尝试更小的权重格式（{fmt}）、更短的上下文、更少的并发或更多 GPU。"),
-    ("g.note.images", "Each request's {images} image(s) at {res} become {tokens} image tokens ({share}% of what the model attends to) and cost about {prep} s of decoding and resizing before the vision encoder runs and the first token comes. That time does not batch across requests, so with images the request rate, not the GPU, often sets the limit; sending images at the size the model needs (for example Qwen2.5-VL's max_pixels) cuts both.", "每个请求的 {images} 张 {res} 图像会变成 {tokens} 个图像 token（占模型注意力范围的 {share}%），并在视觉编码器运行、首个 token 出现之前多花约 {prep} 秒用于解码和缩放图像。这段时间不能在请求之间合批，因此带图时限制往往是请求速率而不是 GPU；按模型所需的尺寸发送图像（例如 Qwen2.5-VL 的 max_pixels）可以同时减少两者。"),
+    ("g.note.images", "Each request's {images} image{images:s} at {res} become {tokens} image tokens ({share}% of what the model attends to) and cost about {prep} s of decoding and resizing before the vision encoder runs and the first token comes. That time does not batch across requests, so with images the request rate, not the GPU, often sets the limit; sending images at the size the model needs (for example Qwen2.5-VL's max_pixels) cuts both.", "每个请求的 {images} 张 {res} 图像会变成 {tokens} 个图像 token（占模型注意力范围的 {share}%），并在视觉编码器运行、首个 token 出现之前多花约 {prep} 秒用于解码和缩放图像。这段时间不能在请求之间合批，因此带图时限制往往是请求速率而不是 GPU；按模型所需的尺寸发送图像（例如 Qwen2.5-VL 的 max_pixels）可以同时减少两者。"),
     ("g.size.medium.split", "A 48 GB card (L40S, RTX 6000 Ada, A6000) holds one copy on one GPU: {need} GiB. The pick splits the copy over {gpus} × {gpu} instead (tensor or pipeline parallelism).", "48 GB 的卡（L40S、RTX 6000 Ada、A6000）单卡就能装下一个副本：{need} GiB。所选方案改为把这个副本拆到 {gpus} × {gpu} 上（张量或流水线并行）。"),
     ("g.size.large.split", "Not for this pick: one copy on one GPU needs {need} GiB, more than a 48 GB card holds, so a single card for it would be an 80 GB one (up to about {cap80} GiB). The pick splits the copy over {gpus} × {gpu} instead (tensor or pipeline parallelism).", "这个方案不需要：单块 GPU 上一个副本需要 {need} GiB，超过 48 GB 卡的容量，单卡方案得用 80 GB 的卡（最多约装 {cap80} GiB）。所选方案改为把这个副本拆到 {gpus} × {gpu} 上（张量或流水线并行）。"),
     ("g.size.larger.split", "Not for this pick: one copy on one GPU needs {need} GiB, more than an 80 GB card holds (about {cap80} GiB), so a single card for it would be a larger one (H200, B200, MI300X). The pick splits the copy over {gpus} × {gpu} instead (tensor or pipeline parallelism).", "这个方案不需要：单块 GPU 上一个副本需要 {need} GiB，超过 80 GB 卡的容量（约 {cap80} GiB），单卡方案得用更大的卡（H200、B200、MI300X）。所选方案改为把这个副本拆到 {gpus} × {gpu} 上（张量或流水线并行）。"),
@@ -265,23 +271,23 @@ pub const MESSAGES: &[(&str, &str, &str)] = &[
     ("g.media.speed.image", "One image takes about {s} s on {gpu} ({per_hour} images per hour per GPU): {steps} denoising steps are compute bound, so tensor throughput at the executed precision decides the speed, not memory bandwidth.", "在 {gpu} 上生成一张图约 {s} 秒（每 GPU 每小时 {per_hour} 张）：{steps} 步去噪受算力限制，速度取决于所用精度下的 Tensor 算力，而非显存带宽。"),
     ("g.media.speed.video", "One clip takes about {s} s on {gpu}: attention over {tokens} latent tokens per step dominates, so it grows faster than linearly with resolution and frames.", "在 {gpu} 上生成一段视频约 {s} 秒：每步对 {tokens} 个潜变量 token 的注意力计算占主导，耗时随分辨率和帧数超线性增长。"),
     ("g.media.speed.audio", "On {gpu} one second of compute produces about {rtf} seconds of audio.", "在 {gpu} 上每秒计算约生成 {rtf} 秒音频。"),
-    ("g.media.hostbound", "At {batch} item(s) per batch this model waits on the CPU launching GPU kernels ({host} s of launches against {gpu} s of GPU work), so a faster GPU barely helps; more clips per batch, or a compiled runtime (torch.compile, CUDA graphs, TensorRT), does.", "每批 {batch} 个时，这个模型受限于 CPU 发起 GPU 内核（内核发起 {host} 秒，GPU 计算 {gpu} 秒），换更快的 GPU 几乎无用；每批生成更多片段，或使用编译运行时（torch.compile、CUDA Graphs、TensorRT）才有效。"),
+    ("g.media.hostbound", "At {batch} item{batch:s} per batch this model waits on the CPU launching GPU kernels ({host} s of launches against {gpu} s of GPU work), so a faster GPU barely helps; more clips per batch, or a compiled runtime (torch.compile, CUDA graphs, TensorRT), does.", "每批 {batch} 个时，这个模型受限于 CPU 发起 GPU 内核（内核发起 {host} 秒，GPU 计算 {gpu} 秒），换更快的 GPU 几乎无用；每批生成更多片段，或使用编译运行时（torch.compile、CUDA Graphs、TensorRT）才有效。"),
     ("g.media.offload", "Moving the text encoders to the CPU (enc_offload=1) would free {enc} GiB of GPU memory at the cost of slower prompt encoding.", "把文本编码器放到 CPU（enc_offload=1）可释放 {enc} GiB 显存，代价是提示词编码变慢。"),
     // Training.
-    ("g.train.memory.body", "About {total} GiB per GPU on {gpus} GPU(s): {weights} GiB of weights, {grads} GiB of gradients, {optim} GiB of optimizer states, {act} GiB of activations for micro-batch {mb} × {seq} tokens, and {overhead} GiB of overhead.", "在 {gpus} 块 GPU 上每块约 {total} GiB：权重 {weights} GiB，梯度 {grads} GiB，优化器状态 {optim} GiB，微批 {mb} × {seq} 个 token 的激活 {act} GiB，开销 {overhead} GiB。"),
-    ("g.imgtrain.memory", "About {total} GiB on one GPU: {weights} GiB of weights (the frozen or trained denoiser, plus the text encoders and VAE unless their outputs are precomputed), {states} GiB of gradients and optimizer states, {act} GiB of activations for {mb} image(s) of {res} per step, and about 1 GiB of runtime overhead.", "单块 GPU 约需 {total} GiB：权重 {weights} GiB（冻结或训练中的去噪网络，以及未预先计算输出时的文本编码器和 VAE），梯度与优化器状态 {states} GiB，每步 {mb} 张 {res} 图像的激活值 {act} GiB，另有约 1 GiB 运行时开销。"),
+    ("g.train.memory.body", "About {total} GiB per GPU on {gpus} GPU{gpus:s}: {weights} GiB of weights, {grads} GiB of gradients, {optim} GiB of optimizer states, {act} GiB of activations for micro-batch {mb} × {seq} tokens, and {overhead} GiB of overhead.", "在 {gpus} 块 GPU 上每块约 {total} GiB：权重 {weights} GiB，梯度 {grads} GiB，优化器状态 {optim} GiB，微批 {mb} × {seq} 个 token 的激活 {act} GiB，开销 {overhead} GiB。"),
+    ("g.imgtrain.memory", "About {total} GiB on one GPU: {weights} GiB of weights (the frozen or trained denoiser, plus the text encoders and VAE unless their outputs are precomputed), {states} GiB of gradients and optimizer states, {act} GiB of activations for {mb} image{mb:s} of {res} per step, and about 1 GiB of runtime overhead.", "单块 GPU 约需 {total} GiB：权重 {weights} GiB（冻结或训练中的去噪网络，以及未预先计算输出时的文本编码器和 VAE），梯度与优化器状态 {states} GiB，每步 {mb} 张 {res} 图像的激活值 {act} GiB，另有约 1 GiB 运行时开销。"),
     ("g.imgtrain.methods", "Training the whole denoiser (DreamBooth) needs {full} GiB: fp32 weights, gradients and optimizer states for every parameter. LoRA keeps the denoiser frozen at 16 bits and trains small adapters ({lora} GiB); QLoRA stores the frozen denoiser in 4 bits ({qlora} GiB). Adapters are what bring these models onto 24–48 GB cards; the offers table shows which cards each method fits.", "训练整个去噪网络（DreamBooth）需要 {full} GiB：每个参数都有 fp32 权重、梯度和优化器状态。LoRA 把去噪网络以 16 位冻结、只训练小适配器（{lora} GiB）；QLoRA 用 4 位存放冻结的去噪网络（{qlora} GiB）。正是适配器让这些模型能在 24–48 GB 显卡上训练；报价表列出了每种方法能放进哪些显卡。"),
     ("g.imgtrain.time", "Training time is not estimated for image models: published runs spend far longer per step than their arithmetic suggests. The costs assume a run of {min} minutes; set your own length with jobmin.", "图像模型的训练时间不作估算：公开的训练记录每步耗时远高于按计算量推算的值。费用按一次 {min} 分钟的训练计算；可用 jobmin 设置你自己的时长。"),
     ("g.imgtrain.cache", "Precomputing the prompt embeddings and latents once (enc_offload=1) takes the text encoders and the VAE off the GPU during training and frees {enc} GiB.", "预先计算一次提示词嵌入和潜变量（enc_offload=1），训练时文本编码器和 VAE 就不必留在 GPU 上，可释放 {enc} GiB。"),
     ("g.train.methods.title", "Full fine-tuning, LoRA or QLoRA?", "全量微调、LoRA 还是 QLoRA？"),
     ("g.train.methods", "On one GPU this model needs {full} GiB for full fine-tuning (weights, gradients and optimizer states for every parameter), {lora} GiB for LoRA (a frozen 16-bit base plus small trainable adapters) and {qlora} GiB for QLoRA (a 4-bit base).", "在单块 GPU 上，这个模型全量微调需要 {full} GiB（每个参数都有权重、梯度和优化器状态），LoRA 需要 {lora} GiB（冻结的 16 位底座加少量可训练适配器），QLoRA 需要 {qlora} GiB（4 位底座）。"),
     ("g.train.methods.offload", "On one GPU this model needs {full} GiB for full fine-tuning, {lora} GiB for LoRA (a frozen 16-bit base plus small trainable adapters) and {qlora} GiB for QLoRA (a 4-bit base); the states this job offloads sit in CPU memory and are not in these figures.", "在单块 GPU 上，这个模型全量微调需要 {full} GiB，LoRA 需要 {lora} GiB（冻结的 16 位底座加少量可训练适配器），QLoRA 需要 {qlora} GiB（4 位底座）；本任务卸载的状态放在 CPU 内存中，不计入这些数字。"),
-    ("g.train.host.optim", "The optimizer states are offloaded to CPU memory: each of the {instances} instance(s) needs about {host} GiB of RAM for them (DeepSpeed's own estimate, with its 1.5× buffer). {check}", "优化器状态卸载到 CPU 内存：{instances} 个实例每个约需 {host} GiB 内存来存放（DeepSpeed 自带估算，含 1.5 倍缓冲）。{check}"),
-    ("g.train.host.all", "The parameters and optimizer states are offloaded to CPU memory: each of the {instances} instance(s) needs about {host} GiB of RAM for them (DeepSpeed's own estimate, with its 1.5× buffer). {check}", "参数和优化器状态卸载到 CPU 内存：{instances} 个实例每个约需 {host} GiB 内存来存放（DeepSpeed 自带估算，含 1.5 倍缓冲）。{check}"),
+    ("g.train.host.optim", "The optimizer states are offloaded to CPU memory: each instance ({instances} in all) needs about {host} GiB of RAM for them (DeepSpeed's own estimate, with its 1.5× buffer). {check}", "优化器状态卸载到 CPU 内存：{instances} 个实例每个约需 {host} GiB 内存来存放（DeepSpeed 自带估算，含 1.5 倍缓冲）。{check}"),
+    ("g.train.host.all", "The parameters and optimizer states are offloaded to CPU memory: each instance ({instances} in all) needs about {host} GiB of RAM for them (DeepSpeed's own estimate, with its 1.5× buffer). {check}", "参数和优化器状态卸载到 CPU 内存：{instances} 个实例每个约需 {host} GiB 内存来存放（DeepSpeed 自带估算，含 1.5 倍缓冲）。{check}"),
     ("g.train.host.check", "The provider does not publish this instance's RAM: check it before you rent; the GPU figures above leave it out.", "服务商未公布该实例的内存：租用前请核对；上面的 GPU 数字不含这部分。"),
     ("g.train.host.has", "The pick's instance has {ram} GiB, and offers with less are not picked; the GPU figures above leave this memory out.", "所选实例有 {ram} GiB 内存，内存更少的方案不会被选中；上面的 GPU 数字不含这部分。"),
     ("g.train.time", "Training on {tokens} tokens takes about {hours} hours on {gpus} × {gpu} ({gpuh} GPU-hours), at the model-FLOPs utilisation published runs reach on this class of GPU.", "在 {gpus} × {gpu} 上训练 {tokens} 个 token 约需 {hours} 小时（{gpuh} GPU 小时），按同类 GPU 上公开训练记录的算力利用率估算。"),
-    ("g.train.long", "At this size the run takes about {days} days on the pick's {gpus} GPU(s). Give it a deadline (days=…) and the plan adds GPUs and instances until the run meets it.", "按此规模，所选方案的 {gpus} 块 GPU 约需 {days} 天。设置截止期限（days=…）后，方案会增加 GPU 和实例，直到能按期完成。"),
+    ("g.train.long", "At this size the run takes about {days} days on the pick's {gpus} GPU{gpus:s}. Give it a deadline (days=…) and the plan adds GPUs and instances until the run meets it.", "按此规模，所选方案的 {gpus} 块 GPU 约需 {days} 天。设置截止期限（days=…）后，方案会增加 GPU 和实例，直到能按期完成。"),
     ("g.train.noshape", "No offer rents instances of {want} × {gpu}: the plan holds the job on {gpus} of them ({need} GiB per GPU), and the offers of this GPU come with {sizes} GPUs per instance. Set gpus to one of those sizes.", "没有报价按每实例 {want} × {gpu} 出租：方案在 {gpus} 块这种 GPU 上能装下此作业（每块 {need} GiB），而该 GPU 的报价每实例为 {sizes} 块。请把 gpus 设为其中之一。"),
     ("g.train.ckpt", "Each checkpoint is {size} GiB; keeping {n} of them is billed as storage every month.", "每个检查点 {size} GiB；保留 {n} 个会按月计入存储费用。"),
     // Notices: what the link asked for that was ignored or replaced.

@@ -207,7 +207,7 @@ pub const UI: &[(&str, &str, &str)] = &[
     ("ui.col.layout", "Replicas × GPUs", "副本 × GPU"),
     ("ui.col.extra", "Not in the price", "价格未含"),
     ("ui.layout.cell", "{replicas} × {per}", "{replicas} × {per}"),
-    ("ui.replicas", "{replicas} replica(s)", "{replicas} 个副本"),
+    ("ui.replicas", "{replicas} replica{replicas:s}", "{replicas} 个副本"),
     ("ui.misses", "fits, but misses the deadline, speed or budget asked", "装得下，但达不到要求的期限、速度或预算"),
     ("ui.fits.misses", "yes, misses target", "是，未达目标"),
     ("ui.none.misses", "Offers fit in memory, but none meets the deadline, speed or budget asked. The closest:", "有方案装得下，但没有一个达到要求的期限、速度或预算。最接近的："),

@@ -2,10 +2,33 @@
 
 use whichgpu::core::messages::{MESSAGES, UI};
 
+/// A template's placeholder names; an English plural ending `{name:s}`
+/// counts as `name`, which the template must also show as a value.
 fn placeholders(s: &str) -> Vec<String> {
     let mut out: Vec<String> = s.split('{').skip(1).filter_map(|p| p.split_once('}').map(|(n, _)| n.to_string())).collect();
+    for n in out.iter().filter_map(|n| n.strip_suffix(":s")) {
+        assert!(s.contains(&format!("{{{n}}}")), "{s}: `{{{n}:s}}` without `{{{n}}}`");
+    }
+    out = out.into_iter().map(|n| n.strip_suffix(":s").map_or(n.clone(), str::to_string)).collect();
     out.sort();
+    out.dedup();
     out
+}
+
+/// `{name:s}` reads as the English plural of the count beside it.
+#[test]
+fn plural_endings_follow_the_count() {
+    use whichgpu::core::config::Lang;
+    use whichgpu::core::messages::Msg;
+    let fits = |gpus: f64| Msg::new("reason.fits").num("gpus", gpus, 0).num("headroom", 2.0, 1).render(Lang::En);
+    assert_eq!(fits(1.0), "fits on 1 GPU with 2.0 GiB to spare");
+    assert_eq!(fits(8.0), "fits on 8 GPUs with 2.0 GiB to spare");
+    let zh = Msg::new("reason.fits").num("gpus", 1.0, 0).num("headroom", 2.0, 1).render(Lang::Zh);
+    assert!(!zh.contains('{') && !zh.contains(":s"), "{zh}");
+    // No English text keeps the old "(s)" endings.
+    for (key, en, _) in whichgpu::core::messages::MESSAGES.iter().chain(whichgpu::core::messages::UI.iter()) {
+        assert!(!en.contains("(s) ") && !en.contains("(s),") && !en.contains("(s)."), "{key}: {en}");
+    }
 }
 
 #[test]

@@ -40,6 +40,15 @@ pub fn tolerates_interruption(cfg: &Config) -> bool {
     }
 }
 
+/// The offer is billed at its spot price: spot allowed and tolerated, a
+/// spot price published, and neither the user's own price nor a committed
+/// term in its place. (`bill` also keeps long or multi-instance training
+/// off spot.)
+pub fn spot_priced(cfg: &Config, o: &Offer) -> bool {
+    let overridden = cfg.prices.iter().any(|(id, _)| **id == *o.id);
+    cfg.spot && tolerates_interruption(cfg) && o.spot_usd_per_hour.is_some() && !overridden && o.committed_usd_per_hour(cfg.commit).is_none()
+}
+
 /// Busy and billed hours per month for one instance.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Hours {
@@ -193,7 +202,7 @@ pub fn bill(
     // longer than a week, stays off spot: one preemption stalls every GPU
     // (the brief: reserved capacity for long pre-training).
     let spot_refused = cfg.is_training() && (instances > 1 || job_hours.is_some_and(|h| h > SPOT_MAX_HOURS));
-    let spot = committed.is_none() && cfg.spot && tolerates_interruption(cfg) && o.spot_usd_per_hour.is_some() && override_price.is_none() && !spot_refused;
+    let spot = spot_priced(cfg, o) && !spot_refused;
     let hourly = override_price.or(committed).unwrap_or(if spot { o.spot_usd_per_hour.unwrap_or(o.usd_per_hour) } else { o.usd_per_hour });
     let restart = if spot { 1.0 + cfg.restart_pct / 100.0 } else { 1.0 };
     let usd_per_hour = hourly * f64::from(instances);

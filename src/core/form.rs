@@ -77,6 +77,10 @@ pub fn inputs(cfg: &Config, kind: FormKind) -> Inputs {
     // The work of one job, where a job is requests or generated items.
     if matches!(cfg.usage(), Usage::Jobs | Usage::Once) && matches!(kind, FormKind::Serve | FormKind::Generate) {
         main.push("per_job");
+        // A job of a stated size can be given a deadline (`offers::deadline`).
+        if cfg.per_job.is_some() {
+            main.push("days");
+        }
     }
     main.extend(["sort", "spot", "commit"]);
     let mut advanced = match kind {

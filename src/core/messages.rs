@@ -134,6 +134,7 @@ pub const MESSAGES: &[(&str, &str, &str)] = &[
     ("layout.train", "data parallel {dp} × tensor parallel {tp} × pipeline {pp} on {gpus} GPU{gpus:s} in {instances} instance{instances:s}", "数据并行 {dp} × 张量并行 {tp} × 流水线 {pp}，共 {gpus} 块 GPU，{instances} 个实例"),
     ("layout.pipelines", "{replicas} pipeline{replicas:s}, one per GPU", "{replicas} 条生成流水线，每块 GPU 一条"),
     ("layout.pipelines_idle", "1 pipeline on 1 of {gpus} GPUs; the others idle at this load", "1 条生成流水线，占 {gpus} 块 GPU 中的 1 块；此负载下其余空闲"),
+    ("layout.instances", "{instances} instances to meet the deadline, each: {each}", "为按期完成租 {instances} 个实例，每个：{each}"),
     ("layout.data", "data parallel over {gpus} GPUs", "在 {gpus} 块 GPU 上数据并行"),
     ("layout.single_train", "one GPU, no parallelism", "单块 GPU，不并行"),
     ("part.storage", "storage", "存储"),

@@ -6,6 +6,7 @@
 //! (its default for a source file under a `main.rs`); the scenario snapshots
 //! stay in `tests/snapshots/scenarios__*.snap`.
 
+mod batch_deadline;
 mod common;
 
 mod accumulation;

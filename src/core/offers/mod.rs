@@ -16,6 +16,7 @@ use super::plan::{FnvMap, OfferPlan, Output, Planner};
 use super::units::GIB;
 use super::units::HOURS_PER_MONTH;
 
+mod deadline;
 mod objective;
 mod recommend;
 pub use objective::{cost_objective, objective, Objective};
@@ -68,6 +69,8 @@ fn job_hours(cfg: &Config, p: &OfferPlan) -> Option<f64> {
 /// the work asked for, the cost of the unit the task produces, the reasons.
 fn priced(cfg: &Config, catalog: &Catalog, o: &Offer, provider: Option<&Provider>, p: OfferPlan, dates: &mut Dates) -> OfferResult {
     let jobs_usage = matches!(cfg.usage(), Usage::Jobs | Usage::Once);
+    let restart = if billing::spot_priced(cfg, o) { 1.0 + cfg.restart_pct / 100.0 } else { 1.0 };
+    let p = deadline::spread(cfg, p, restart, |p| job_hours(cfg, p));
     let hours = if jobs_usage { job_hours(cfg, &p) } else { p.job_hours };
     let b = billing::bill(cfg, catalog, o, provider, p.instances, hours, p.startup_s, p.store_gb);
     let fits = p.fits;

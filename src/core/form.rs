@@ -71,7 +71,9 @@ pub fn inputs(cfg: &Config, kind: FormKind) -> Inputs {
     main.push("use");
     match cfg.usage() {
         Usage::Hours => main.push("hpd"),
-        Usage::Jobs | Usage::Once if kind != FormKind::ImageTrain => main.extend(["jobs", "jobmin"]),
+        Usage::Jobs if kind != FormKind::ImageTrain => main.extend(["jobs", "jobmin"]),
+        // One job: no count of jobs a month to ask for.
+        Usage::Once if kind != FormKind::ImageTrain => main.push("jobmin"),
         _ => {}
     }
     // The work of one job, where a job is requests or generated items.

@@ -20,6 +20,11 @@ fn two_hundred_clips_in_two_days_rent_several_instances() {
     assert!(pick.instances > 1, "{} on {} instance(s)", pick.id, pick.instances);
     assert!(pick.layout_msg.key == "layout.instances", "{:?}", pick.layout_msg);
     assert!(a.notices.iter().all(|n| n.key != "days"), "{:?}", a.notices);
+    // The launch asks for that many nodes, each doing its share.
+    let ex = whichgpu::core::export::for_answer(&a, crate::common::catalog());
+    let yaml = &ex.first().expect("the pick's export").skypilot_yaml;
+    assert!(yaml.contains(&format!("num_nodes: {}", pick.instances)), "{yaml}");
+    assert!(yaml.contains("$SKYPILOT_NODE_RANK takes the items") && !yaml.contains("HEAD_IP"), "{yaml}");
 }
 
 #[test]
@@ -76,5 +81,21 @@ proptest! {
                 prop_assert_eq!(o.usd_per_job, alone.usd_per_job, "{}: {}", q, o.id);
             }
         }
+    }
+}
+
+/// The page asks for the deadline where it applies: beside the size of a
+/// job; and a single job is not asked how many jobs a month it runs.
+#[test]
+fn the_form_shows_days_beside_a_jobs_size() {
+    use whichgpu::core::form::{self, FormKind};
+    use whichgpu::core::link;
+    for (q, kind) in [("task=generate&model=sdxl", FormKind::Generate), ("model=llama-3.1-8b", FormKind::Serve)] {
+        let shows = |extra: &str, key: &str| form::shows(&link::decode(&format!("{q}&{extra}")).0, kind, key);
+        assert!(shows("use=once&per_job=100", "days"), "{q}: no deadline beside per_job");
+        assert!(!shows("use=once", "days"), "{q}: a deadline for a job of no size");
+        assert!(!shows("use=always", "days"), "{q}: a deadline for an endpoint");
+        assert!(!shows("use=once&per_job=100", "jobs"), "{q}: jobs a month for one job");
+        assert!(shows("use=jobs&per_job=100", "jobs"), "{q}: no jobs a month");
     }
 }

@@ -145,7 +145,16 @@ fn run(l: &Launch, port: u32) -> Vec<String> {
         return lines;
     }
     if !l.serving() && l.offer.instances > 1 {
-        lines.push("HEAD_IP=$(echo \"$SKYPILOT_NODE_IPS\" | head -n1)".to_string());
+        if l.cfg.is_training() {
+            lines.push("HEAD_IP=$(echo \"$SKYPILOT_NODE_IPS\" | head -n1)".to_string());
+        } else {
+            // A batch job spread over instances for its deadline: no node
+            // waits on another, each takes its share of the items.
+            lines.push(format!(
+                "# {} nodes share the job: node $SKYPILOT_NODE_RANK takes the items whose index modulo $SKYPILOT_NUM_NODES is its rank",
+                l.offer.instances
+            ));
+        }
     }
     if l.serving() && l.nodes_per_replica() > 1 && l.cfg.engine == Engine::Vllm {
         // One copy over several nodes: vLLM's Ray cluster (the first node

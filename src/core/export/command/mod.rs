@@ -88,14 +88,17 @@ pub fn engine_on(l: &Launch, port: u32) -> Command {
     let sep = if version.is_empty() { "" } else { " " };
     let with = if train_deepspeed::pipelined(l) { " + DeepSpeed's pipeline engine" } else { "" };
     // A training run over several instances: the header names them all.
-    let each = if l.cfg.is_training() && l.offer.instances > 1 { format!(" per instance, {} instances", l.offer.instances) } else { String::new() };
+    // So does a batch job spread over instances to meet its deadline.
+    let spread = l.offer.instances > 1 && (l.cfg.is_training() || l.cfg.task == Task::Generate);
+    let each = if spread { format!(" per instance, {} instances", l.offer.instances) } else { String::new() };
     c.note(format!("{name}{sep}{version}{with} — {} on {} × {}{each}", l.answer.model_name, l.offer.gpus, l.offer.gpu));
     match l.cfg.task {
         Task::Serve => serve::serve(l, port, &mut c),
         Task::Finetune | Task::Pretrain => train(l, &mut c),
         Task::Generate => {
             c.note("no standard server command exists for image, video or audio generation: run the model's own pipeline");
-            c.note(format!("(e.g. a diffusers script) with {} item(s) per batch, as the plan assumed", l.seqs_per_replica()));
+            let n = l.seqs_per_replica();
+            c.note(format!("(e.g. a diffusers script) with {n} item{} per batch, as the plan assumed", plural(n)));
         }
     }
     c
@@ -226,5 +229,14 @@ fn torchrun_flags(l: &Launch, c: &mut Command, rendezvous: bool) {
             c.flag("--master_addr", &"$HEAD_IP");
             c.flag("--master_port", &29500);
         }
+    }
+}
+
+/// The English plural ending for a count: "1 item", "2 items".
+pub fn plural(n: u32) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
     }
 }

@@ -107,7 +107,7 @@ pub(super) fn serve(l: &Launch, port: u32, c: &mut Command) {
         }
         Engine::Hf => {
             c.note("transformers has no standard server command in this export: load the model in your own server with");
-            c.note(format!("device_map=\"auto\" over {} GPU(s), up to {seqs} sequences of {len} tokens, as the plan assumed", tp * pp));
+            c.note(format!("device_map=\"auto\" over {} GPU{}, up to {seqs} sequences of {len} tokens, as the plan assumed", tp * pp, super::plural(tp * pp)));
         }
     }
 }

@@ -112,6 +112,12 @@ fn check(q: &str, a: &Answer) -> Result<(), TestCaseError> {
                 if unsplit {
                     prop_assert!(!key.ends_with(".split"), "{q}: {key} for a pick that is not split");
                 }
+                // "Yes, an 80 GB card" never stands beside a pick on a
+                // smaller card that holds the job on one GPU.
+                if matches!(key, "g.size.large" | "g.size.large.compute") {
+                    let smaller = pick.filter(|p| p.fits && p.tp.max(1) * p.pp.max(1) == 1 && p.usable_bytes <= 70.0 * GIB && p.need_bytes <= p.usable_bytes);
+                    prop_assert!(smaller.is_none(), "{q}: {key} beside a pick on {:?}", smaller.map(|p| &p.gpu));
+                }
                 // Serving quotes one copy on one GPU: the breakdown's total
                 // when it is one GPU's; for a split, at least its weights and
                 // at most its total (a split adds each GPU's overhead and
@@ -218,4 +224,17 @@ proptest! {
         let a = evaluate_query(&q, catalog(), Date::parse("2026-12-01").expect("date"));
         check(&q, &a)?;
     }
+}
+
+/// A pick on a 64 GB card that holds the job answers the card-size
+/// question with that card, not with "Yes, an 80 GB card".
+#[test]
+fn a_pick_between_48_and_80_gb_answers_the_size_question_itself() {
+    use whichgpu::core::config::Lang;
+    let a = crate::common::answer("lang=zh&task=generate&model=wan-2.1-14b&use=once&per_job=200");
+    let pick = a.pick().expect("a pick");
+    assert_eq!(&*pick.gpu, "ascend-910b-64gb", "the test expects the 64 GB pick");
+    let size = a.guidance.iter().find(|g| g.id == "gpu-size").expect("the size answer");
+    assert_eq!(size.msg.key, "g.size.between", "{}", size.msg.render(Lang::En));
+    assert!(size.msg.render(Lang::En).contains("ascend-910b-64gb"), "{}", size.msg.render(Lang::En));
 }

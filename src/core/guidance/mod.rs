@@ -123,11 +123,15 @@ pub fn gpu_size(a: &Answer, one_copy: Option<f64>, host_bound: bool) -> Guidance
     let split = a.pick().filter(|p| serving && p.tp.max(1) * p.pp.max(1) > 1 && p.usable_bytes < need);
     // No offered GPU holds one copy alone: the question is how many.
     let none_holds = a.offers.iter().all(|o| o.usable_bytes < need);
+    // Between the classes: a pick on a card under 80 GB (a 64 GB Ascend
+    // 910B or MI250X) that holds what it needs answers "no" itself.
+    let between = a.pick().filter(|p| !small && !medium && split.is_none() && pick_holds(70.0 * GIB));
     let key = match (small, medium, serving, host_bound) {
         (false, false, true, _) if split.is_some() && none_holds => "g.size.huge.split",
         (false, true, true, _) if split.is_some() => "g.size.medium.split",
         (false, false, true, _) if split.is_some() && need > 0.9 * 80.0 * GIB => "g.size.larger.split",
         (false, false, true, _) if split.is_some() => "g.size.large.split",
+        (false, false, _, _) if between.is_some() => "g.size.between",
         (true, _, true, _) => "g.size.small",
         (true, _, false, true) => "g.size.small.host",
         (true, _, false, false) => "g.size.small.compute",
@@ -141,6 +145,9 @@ pub fn gpu_size(a: &Answer, one_copy: Option<f64>, host_bound: bool) -> Guidance
     let mut msg = Msg::new(key).num("need", need / GIB, 1).num("cap80", 0.9 * 80.0, 0);
     if let Some(p) = split {
         msg = msg.num("gpus", f64::from(p.tp.max(1) * p.pp.max(1)), 0).arg("gpu", p.gpu.to_string());
+    }
+    if let Some(p) = between {
+        msg = msg.arg("gpu", p.gpu.to_string()).num("cap", p.usable_bytes / GIB, 1);
     }
     GuidanceItem::new("gpu-size", Some("g.size.title"), msg)
 }

@@ -4,7 +4,7 @@
 
 use super::super::answer::{Answer, GuidanceItem};
 use super::super::catalog::Catalog;
-use super::super::config::Config;
+use super::super::config::{Batch, Config};
 use super::super::estimate::serve::{Bound, Plan, ServeJob};
 use super::super::messages::Msg;
 use super::super::units::GIB;
@@ -89,6 +89,14 @@ pub fn guidance(cfg: &Config, job: &ServeJob<'_>, catalog: &Catalog, a: &Answer)
             out.push(GuidanceItem::new("single-gpu", None, Msg::new("g.note.single_gpu")));
         } else if single_fits && p.gpus > 1 && single_close == Some(true) {
             out.push(GuidanceItem::new("single-gpu", None, Msg::new("g.note.single_gpu.close")));
+        }
+        // Copies the stated load (batch or rate) keeps busy, against those rented: the rest idle, paid.
+        if let (Batch::N(_), Some(per), Some(total)) = (cfg.batch(), p.speeds.decode_tokens_per_s_per_seq(), p.speeds.decode_tokens_per_s_total()) {
+            let (busy, copies) = ((total / (per * p.batch.max(1.0)) - 1e-6).ceil().max(1.0), f64::from(p.replicas));
+            if per > 0.0 && copies > busy {
+                let msg = Msg::new("g.note.idle_copies").num("busy", busy, 0).num("copies", copies, 0).num("idle", copies - busy, 0);
+                out.push(GuidanceItem::new("idle-copies", None, msg));
+            }
         }
         // A layer split (llama.cpp, transformers) has no all-reduce.
         if p.tp > 1 && !cfg.engine.splits_layers() && !matches!(p.interconnect, "nvlink" | "nvswitch" | "nvl72" | "xgmi") {

@@ -199,7 +199,9 @@ fn priced(cfg: &Config, catalog: &Catalog, o: &Offer, provider: Option<&Provider
         source: o.source.clone(),
         reason_msgs,
         throughput_total,
-        speed_score: p.speed_score,
+        // An offline job's speed is the whole offer's output (when the job is
+        // done), not one sequence's: every "× the speed" compares that.
+        speed_score: if jobs_usage && cfg.per_job.is_some() && matches!(p.output, Output::Tokens(_)) { throughput_total } else { p.speed_score },
     }
 }
 
@@ -226,7 +228,7 @@ pub fn thin_margin(usable: f64, need: f64) -> bool {
 /// KV pool what is left after the weights, so a short margin serves fewer
 /// sequences at once instead; `batch=max` fills the memory by design.
 pub fn crashes_when_short(cfg: &Config) -> bool {
-    if cfg.batch == Some(Batch::Max) {
+    if cfg.batch() == Batch::Max {
         return false;
     }
     cfg.task != Task::Serve || matches!(cfg.engine, Engine::LlamaCpp | Engine::Hf)

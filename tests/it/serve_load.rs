@@ -217,3 +217,35 @@ fn llama4_scout_keeps_a_chunk_on_its_chunked_layers() {
     let got = a.memory.kv_cache_bytes;
     assert!((got / want - 1.0).abs() < 0.01, "KV {:.1} GiB, want {:.1} GiB", got / 1073741824.0, want / 1073741824.0);
 }
+
+fn rate_link() -> impl Strategy<Value = String> {
+    (
+        prop::sample::select(vec!["mistral-7b", "llama-3.1-8b", "qwen2.5-14b"]),
+        prop::sample::select(vec!["azure", "aws", "gcp", ""]),
+        prop::sample::select(vec![0.5f64, 2.0, 8.0]),
+    )
+        .prop_map(|(m, p, rps)| {
+            let p = if p.is_empty() { String::new() } else { format!("&provider={p}") };
+            format!("model={m}&rps={rps}&in=1000&out=300{p}")
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 10, ..ProptestConfig::default() })]
+
+    /// A what-if's value is what its own link gives on the pick's GPU type
+    /// and provider. Once a link with `rps` was re-run at the default 16
+    /// sequences: Mistral-7B at 2 req/s on Azure was told a 1-year term
+    /// would give 0.705 $/Mtok, where the term's answer is 1.11.
+    #[test]
+    fn a_what_if_quotes_its_own_links_answer(q in rate_link()) {
+        let a = answer(&q);
+        let Some(p) = a.pick() else { return Ok(()) };
+        for c in &a.whatif {
+            let pinned = format!("{}&gpu={}&provider={}", c.query, p.gpu, p.provider);
+            let b = answer(&pinned);
+            let after = b.pick().map(|o| whichgpu::core::offers::Objective::UsdPerMillionOutputTokens.key(o));
+            prop_assert_eq!(after.map(|x| (x * 1e6).round()), Some((c.after * 1e6).round()), "{}: {}={} quoted {}", q, c.key, c.value, c.after);
+        }
+    }
+}

@@ -249,3 +249,41 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 12, ..ProptestConfig::default() })]
+
+    /// A serving job of `per_job` requests with a deadline: no offer meets
+    /// it whose job, as billed (restarts on spot), runs past it. Once
+    /// `days` was read for training only: 2M requests "by 0.05 days" were
+    /// put on a spot p4d that takes 1.2 days.
+    #[test]
+    fn a_serving_job_meets_its_deadline_with_its_restarts(
+        m in prop::sample::select(vec!["llama-3.2-1b", "llama-3.1-8b", "qwen2.5-14b"]),
+        n in prop::sample::select(vec![100_000u32, 2_000_000]),
+        days in prop::sample::select(vec![0.05f64, 0.3, 2.0]),
+        spot in prop::sample::select(vec![0u8, 1]),
+        p in prop::sample::select(vec!["aws", "gcp", "runpod"]),
+    ) {
+        let q = format!("model={m}&use=once&per_job={n}&spot={spot}&days={days}&restart=30&provider={p}");
+        let a = answer(&q);
+        for o in a.offers.iter().filter(|o| o.meets) {
+            let h = o.speeds.job_hours().unwrap_or(f64::MAX) * if o.spot { 1.3 } else { 1.0 };
+            prop_assert!(h <= days * 24.0 * (1.0 + 1e-9), "{q}: {} meets at {h:.2} h", o.id);
+        }
+        prop_assert!(a.pick().is_some() || a.notices.iter().any(|x| x.key == "days"), "{q}: no pick and no days notice");
+    }
+}
+
+/// An offline job at the largest batch fills the pick's memory by design:
+/// the guidance neither warns of a thin margin nor sizes the card for the
+/// sequences that filled it (once: "Yes: one copy needs 126.3 GiB, more
+/// than a 48 GB card holds" for Llama-3.1-8B, whose 16 GB of weights run on
+/// a 24 GB card with fewer sequences at once).
+#[test]
+fn an_offline_jobs_full_memory_is_no_warning() {
+    let a = answer("model=llama-3.1-8b&use=once&per_job=1000000&in=800&out=200&provider=gcp");
+    assert!(!a.guidance.iter().any(|g| g.id == "tight"), "{:?}", a.guidance.iter().map(|g| g.id).collect::<Vec<_>>());
+    let size = a.guidance.iter().find(|g| g.id == "gpu-size").expect("size answer");
+    assert_eq!(size.msg.key, "g.size.small", "{}", size.msg.render(Lang::En));
+}

@@ -36,7 +36,10 @@ pub fn guidance(cfg: &Config, job: &ServeJob<'_>, catalog: &Catalog, a: &Answer)
     out.push(spot(cfg, a));
 
     // 3. 80 GB datacenter GPU or a 24–48 GB card: the pick's need per GPU.
-    out.push(gpu_size(a, Some(job.memory(Plan { tp: 1, pp: 1 }, m.batch).total()), false));
+    // With `batch=max` the pick fills its memory by design: a card holds the
+    // job where one sequence fits, and runs fewer at once.
+    let least = if cfg.batch() == Batch::Max { 1.0 } else { m.batch };
+    out.push(gpu_size(a, Some(job.memory(Plan { tp: 1, pp: 1 }, least).total()), false));
 
     // 4. Why generation is slow with the GPU idle: the pick's own plan (its
     // layout and sequences per replica) on the pick's GPU.
@@ -112,7 +115,8 @@ pub fn guidance(cfg: &Config, job: &ServeJob<'_>, catalog: &Catalog, a: &Answer)
         }
     }
     out.extend(billing_rounding(cfg, a));
-    out.extend(tight_memory(cfg, a));
+    // (Memory full by design under `batch=max`: no margin to leave.)
+    out.extend(tight_memory(cfg, a).filter(|_| cfg.batch() != Batch::Max));
     out.extend(suggestions(a));
     if model.vision.is_some() && job.images > 0.0 {
         let res = cfg.resolution();

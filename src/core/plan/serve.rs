@@ -261,9 +261,9 @@ impl<'r> ServePlanner<'r> {
                             // Requests a second (each of the same length): prefill and decode.
                             busy * b / on.speed(gpu, plan, b).request_latency_s.max(1e-9)
                         };
-                        // (The single-sequence speed only where a first-token
-                        // limit or a speed goal reads it.)
-                        let speed_goal = matches!(cfg.sort, Sort::Speed | Sort::Latency);
+                        // (The single-sequence speed only where a first-token limit or a
+                        // speed goal reads it; an offline job's speed is the box's rate.)
+                        let speed_goal = matches!(cfg.sort, Sort::Speed | Sort::Latency) && !cfg.offline_job();
                         let rank = |k: u32| {
                             let plan = Plan::in_node(e, k, 1);
                             let speed = (cfg.maxttft.is_some() || speed_goal).then(|| on.speed(gpu, plan, 1.0));

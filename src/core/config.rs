@@ -305,9 +305,18 @@ impl Config {
         self.usage.unwrap_or(self.task.default_usage())
     }
 
-    /// The batch in effect: the link's, else the task's default.
+    /// The batch in effect: the link's, else the task's default; an offline
+    /// serving job (`use=jobs`/`once` with `per_job`, no `rps`) runs as many
+    /// sequences as fit (`max`): its requests wait in a queue, not for users.
     pub fn batch(&self) -> Batch {
-        self.batch.unwrap_or(self.task.default_batch())
+        let offline = self.task == Task::Serve && self.offline_job() && self.rps.is_none();
+        self.batch.unwrap_or(if offline { Batch::Max } else { self.task.default_batch() })
+    }
+
+    /// A job of stated work (`per_job` with `use=jobs`/`once`): done when
+    /// all of it is, so its speed is the whole offer's output.
+    pub fn offline_job(&self) -> bool {
+        self.per_job.is_some() && matches!(self.usage(), Usage::Jobs | Usage::Once)
     }
 
     /// Sequences per optimizer step in effect: the link's `gbs`, else for

@@ -51,6 +51,7 @@ mod practitioner_train;
 mod prefill_terms;
 mod ranking;
 mod scenarios;
+mod serve_load;
 mod serve_practice;
 mod serverless;
 mod silybench;

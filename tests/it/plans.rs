@@ -119,10 +119,11 @@ proptest! {
                 let want = o.usd_per_hour / (tps * 3600.0) * 1e6;
                 prop_assert!((per_m - want).abs() <= 1e-9 * want.max(1e-12), "{q}: {} {per_m} vs {want}", o.id);
                 // The total is one replica's times the busy replicas: all of
-                // them for `batch=max`, else as many as the users' sequences fill.
+                // them for `batch=max`, else the users' sequences over each
+                // copy's (no busy copy's rounded-up share counted as served).
                 let one = o.speeds.output_tokens_per_s().unwrap_or(0.0);
                 let busy = match q.split('&').find_map(|p| p.strip_prefix("batch=")).and_then(|v| v.parse::<f64>().ok()) {
-                    Some(n) => (n / o.batch.max(1.0)).ceil().clamp(1.0, f64::from(o.replicas)),
+                    Some(n) => (n / o.batch.max(1.0)).clamp(1.0, f64::from(o.replicas)),
                     None => f64::from(o.replicas),
                 };
                 prop_assert!((tps - one * busy).abs() <= 1e-9 * tps, "{q}: {} total {tps} vs {one} × {busy} of {}", o.id, o.replicas);

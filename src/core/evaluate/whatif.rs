@@ -29,7 +29,7 @@ fn candidates(cfg: &Config, a: &Answer) -> Vec<(&'static str, String)> {
             // Offline work (a batch of requests, not live users) can run as
             // many sequences at once as fit: each pass over the weights
             // then serves more of them.
-            if matches!(cfg.usage(), Usage::Jobs | Usage::Once) && cfg.batch != Some(Batch::Max) && cfg.rps.is_none() {
+            if matches!(cfg.usage(), Usage::Jobs | Usage::Once) && cfg.batch() != Batch::Max && cfg.rps.is_none() {
                 out.push(("batch", "max".to_string()));
             }
         }
@@ -112,8 +112,10 @@ pub fn single_changes(cfg: &Config, catalog: &Catalog, today: Date, a: &Answer, 
         .into_iter()
         .filter_map(|(key, value)| {
             let changed = link::set(&base, key, &value).ok()?;
-            // Keep the user's batch explicit so a format change compares the same load.
-            let changed = Config { batch: changed.batch.or(Some(cfg.batch())).filter(|b| *b != Batch::Max).or(changed.batch), ..changed };
+            // Keep the user's batch explicit so a format change compares the same
+            // load (a rate is the load when it is given: no batch is set beside it).
+            let batch = if cfg.rps.is_some() { changed.batch } else { changed.batch.or(Some(cfg.batch())).filter(|b| *b != Batch::Max).or(changed.batch) };
+            let changed = Config { batch, ..changed };
             let (answer, obj) = super::run(&changed, Vec::new(), catalog, today, false, false);
             if obj != objective || !answer.notices.is_empty() {
                 return None;

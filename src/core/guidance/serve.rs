@@ -4,7 +4,7 @@
 
 use super::super::answer::{Answer, GuidanceItem};
 use super::super::catalog::Catalog;
-use super::super::config::Config;
+use super::super::config::{Batch, Config};
 use super::super::estimate::serve::{Bound, Plan, ServeJob};
 use super::super::messages::Msg;
 use super::super::units::GIB;
@@ -36,7 +36,10 @@ pub fn guidance(cfg: &Config, job: &ServeJob<'_>, catalog: &Catalog, a: &Answer)
     out.push(spot(cfg, a));
 
     // 3. 80 GB datacenter GPU or a 24–48 GB card: the pick's need per GPU.
-    out.push(gpu_size(a, Some(job.memory(Plan { tp: 1, pp: 1 }, m.batch).total()), false));
+    // With `batch=max` the pick fills its memory by design: a card holds the
+    // job where one sequence fits, and runs fewer at once.
+    let least = if cfg.batch() == Batch::Max { 1.0 } else { m.batch };
+    out.push(gpu_size(a, Some(job.memory(Plan { tp: 1, pp: 1 }, least).total()), false));
 
     // 4. Why generation is slow with the GPU idle: the pick's own plan (its
     // layout and sequences per replica) on the pick's GPU.
@@ -90,6 +93,14 @@ pub fn guidance(cfg: &Config, job: &ServeJob<'_>, catalog: &Catalog, a: &Answer)
         } else if single_fits && p.gpus > 1 && single_close == Some(true) {
             out.push(GuidanceItem::new("single-gpu", None, Msg::new("g.note.single_gpu.close")));
         }
+        // Copies the stated load (batch or rate) keeps busy, against those rented: the rest idle, paid.
+        if let (Batch::N(_), Some(per), Some(total)) = (cfg.batch(), p.speeds.decode_tokens_per_s_per_seq(), p.speeds.decode_tokens_per_s_total()) {
+            let (busy, copies) = ((total / (per * p.batch.max(1.0)) - 1e-6).ceil().max(1.0), f64::from(p.replicas));
+            if per > 0.0 && copies > busy {
+                let msg = Msg::new("g.note.idle_copies").num("busy", busy, 0).num("copies", copies, 0).num("idle", copies - busy, 0);
+                out.push(GuidanceItem::new("idle-copies", None, msg));
+            }
+        }
         // A layer split (llama.cpp, transformers) has no all-reduce.
         if p.tp > 1 && !cfg.engine.splits_layers() && !matches!(p.interconnect, "nvlink" | "nvswitch" | "nvl72" | "xgmi") {
             out.push(GuidanceItem::new("nvlink", None, Msg::new("g.note.nvlink").num("gpus", f64::from(p.tp), 0)));
@@ -104,7 +115,8 @@ pub fn guidance(cfg: &Config, job: &ServeJob<'_>, catalog: &Catalog, a: &Answer)
         }
     }
     out.extend(billing_rounding(cfg, a));
-    out.extend(tight_memory(cfg, a));
+    // (Memory full by design under `batch=max`: no margin to leave.)
+    out.extend(tight_memory(cfg, a).filter(|_| cfg.batch() != Batch::Max));
     out.extend(suggestions(a));
     if model.vision.is_some() && job.images > 0.0 {
         let res = cfg.resolution();

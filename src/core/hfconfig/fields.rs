@@ -158,6 +158,14 @@ impl<'a> Doc<'a> {
         self.find(key).and_then(|(v, _)| v.as_array()).map_or(0, |a| u32::try_from(a.len()).unwrap_or(u32::MAX))
     }
 
+    /// Entries of a 0/1 list (`no_rope_layers`) that are not 0, and that are, if the file lists it.
+    pub fn ones(&self, key: &str) -> Option<(u32, u32)> {
+        let list = self.find(key)?.0.as_array()?;
+        let ones = list.iter().filter(|v| v.as_f64().is_some_and(|x| x != 0.0)).count();
+        let n = |k: usize| u32::try_from(k).unwrap_or(u32::MAX);
+        Some((n(ones), n(list.len() - ones)))
+    }
+
     /// Sliding and full-attention layers of `layer_types`, if it lists them.
     pub fn layer_types(&self) -> Option<(u32, u32)> {
         let list = self.find("layer_types")?.0.as_array()?;

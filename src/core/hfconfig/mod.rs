@@ -183,6 +183,9 @@ fn experts(doc: &Doc, layers: u32, kind: &str) -> Result<Option<Moe>, HfError> {
 /// applies to every layer (Mistral, Phi-3) unless `use_sliding_window` is
 /// false (Qwen2/Qwen3).
 fn sliding_window(doc: &Doc, kind: &str, layers: u32) -> Result<Option<SlidingWindow>, HfError> {
+    if is_llama4(kind) {
+        return chunked_attention(doc, layers);
+    }
     let Some(window) = doc.positive("sliding_window")? else { return Ok(None) };
     if doc.flag("use_sliding_window")? == Some(false) {
         return Ok(None);
@@ -205,6 +208,35 @@ fn sliding_window(doc: &Doc, kind: &str, layers: u32) -> Result<Option<SlidingWi
     };
     let local_per_global = global_every.map(|g| g.saturating_sub(1).min(layers));
     Ok(Some(SlidingWindow { window, local_per_global }))
+}
+
+/// Llama 4's chunked local attention: the RoPE layers attend within
+/// chunks of `attention_chunk_size` tokens, the NoPE layers over the whole
+/// context. `no_rope_layers` lists them (1 = RoPE); absent, every
+/// `no_rope_layer_interval`-th layer (default 4) is NoPE, and a RoPE layer
+/// is `"chunked_attention"` (huggingface/transformers@008e574391258935f3ecc3035c882e73bbcac419
+/// `src/transformers/models/llama4/configuration_llama4.py`,
+/// `Llama4TextConfig.__post_init__`): Scout and Maverick, 36 chunked
+/// layers and 12 full ones. vLLM: `self.nope = self.no_rope_layers[self.layer_idx] == 0`,
+/// the other layers chunked (vllm-project/vllm@0121c95efe85a732d1f5c1ade6c5434152b76276
+/// `vllm/model_executor/models/llama4.py`, `use_irope=not self.nope`), and
+/// a chunked layer's cache holds the chunk, not the context
+/// (vllm-project/vllm@001cabc1be16a59a70d720ed61a13b678c060a18
+/// `vllm/v1/kv_cache_interface.py`, `ChunkedLocalAttentionSpec`: at most
+/// `attention_chunk_size + max_num_batched_tokens` tokens, never more than
+/// `max_model_len`) — what a sliding window of the chunk's length holds,
+/// so the chunk becomes the window. (A chunked layer attends to w/2 tokens
+/// on average where a window attends to w: its attention time is
+/// over-stated, never its memory under-stated.)
+fn chunked_attention(doc: &Doc, layers: u32) -> Result<Option<SlidingWindow>, HfError> {
+    let Some(window) = doc.positive("attention_chunk_size")? else { return Ok(None) };
+    let every = doc.positive("no_rope_layer_interval")?.unwrap_or(4);
+    let (chunked, full) = doc.ones("no_rope_layers").filter(|(c, f)| c.saturating_add(*f) > 0).unwrap_or((layers - layers / every, layers / every));
+    Ok(match (chunked, full) {
+        (0, _) => None,
+        (_, 0) => Some(SlidingWindow { window, local_per_global: None }),
+        (c, f) => Some(SlidingWindow { window, local_per_global: Some(((f64::from(c) / f64::from(f)).round() as u32).max(1)) }),
+    })
 }
 
 /// The link keys that describe an architecture (`model=custom` plus these

@@ -123,16 +123,19 @@ fn priced(cfg: &Config, catalog: &Catalog, o: &Offer, provider: Option<&Provider
     }
     // On spot the run also pays its restarts (`restart`, the billing's own
     // factor): a plan that meets the deadline only without them does not.
-    let spot_late = match (cfg.days, p.job_hours) {
-        (Some(days), Some(h)) if b.spot && p.meets => {
-            let took = h * (1.0 + cfg.restart_pct / 100.0);
-            (took > days * 24.0).then(|| {
-                Msg::new("reason.late_spot").num("restart", cfg.restart_pct, 0).num("took", took / 24.0, if took < 48.0 { 2 } else { 1 }).num(
-                    "days",
-                    days,
-                    super::plan::train_speed::day_decimals(days),
-                )
-            })
+    // A serving or generation job of `per_job` work has the deadline too, on
+    // its time as billed (work and start-up; training's plan checks its own).
+    let work_h = p.job_hours.or(hours.filter(|_| jobs_usage && cfg.per_job.is_some()));
+    let restart = if b.spot { 1.0 + cfg.restart_pct / 100.0 } else { 1.0 };
+    let spot_late = match (cfg.days, work_h) {
+        (Some(days), Some(h)) if p.meets && (b.spot || p.job_hours.is_none()) && h * restart > days * 24.0 => {
+            let took = h * restart;
+            Some(
+                Msg::new(if b.spot { "reason.late_spot" } else { "reason.late" })
+                    .num("restart", cfg.restart_pct, 0)
+                    .num("took", took / 24.0, if took < 48.0 { 2 } else { 1 })
+                    .num("days", days, super::plan::train_speed::day_decimals(days)),
+            )
         }
         _ => None,
     };
@@ -202,7 +205,9 @@ fn priced(cfg: &Config, catalog: &Catalog, o: &Offer, provider: Option<&Provider
         source: o.source.clone(),
         reason_msgs,
         throughput_total,
-        speed_score: p.speed_score,
+        // An offline job's speed is the whole offer's output (when the job is
+        // done), not one sequence's: every "× the speed" compares that.
+        speed_score: if cfg.offline_job() && matches!(p.output, Output::Tokens(_)) { throughput_total } else { p.speed_score },
     }
 }
 
@@ -229,7 +234,7 @@ pub fn thin_margin(usable: f64, need: f64) -> bool {
 /// KV pool what is left after the weights, so a short margin serves fewer
 /// sequences at once instead; `batch=max` fills the memory by design.
 pub fn crashes_when_short(cfg: &Config) -> bool {
-    if cfg.batch == Some(Batch::Max) {
+    if cfg.batch() == Batch::Max {
         return false;
     }
     cfg.task != Task::Serve || matches!(cfg.engine, Engine::LlamaCpp | Engine::Hf)

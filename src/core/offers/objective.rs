@@ -107,6 +107,8 @@ fn objective_on(cfg: &Config, sort: Sort, unit: Unit) -> Objective {
         Unit::Training | Unit::ImageTraining => Objective::UsdPerMonth,
     };
     let speed = match unit {
+        // An offline job of requests is done when all are: its hours.
+        Unit::Tokens if per_job => Objective::JobHours,
         Unit::Tokens => Objective::TokensPerSPerUser,
         Unit::Images | Unit::Clips | Unit::Audio if batch => Objective::ItemsPerHour,
         Unit::Images => Objective::SecondsPerImage,
@@ -116,6 +118,7 @@ fn objective_on(cfg: &Config, sort: Sort, unit: Unit) -> Objective {
         Unit::ImageTraining => cost,
     };
     let latency = match unit {
+        Unit::Tokens if per_job => Objective::JobHours,
         Unit::Tokens => Objective::RequestLatency,
         Unit::Images => Objective::SecondsPerImage,
         Unit::Clips => Objective::SecondsPerClip,

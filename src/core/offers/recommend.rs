@@ -13,7 +13,10 @@ use super::objective::Objective;
 /// the fastest among offers within 2× of the pick's cost per unit; an
 /// instance with exactly one GPU when the pick spans several; on-demand when
 /// the pick is spot. Amounts in the reasons are in the display currency.
-pub fn recommend(ranked: &[OfferResult], objective: Objective, cost: Objective, display: &Display) -> Option<Recommendation> {
+/// A spot offer's speed counts its restarts (`restart_pct`, as its bill and
+/// its deadline do), so "× the speed" of the on-demand alternative is the work's.
+pub fn recommend(ranked: &[OfferResult], objective: Objective, cost: Objective, display: &Display, restart_pct: f64) -> Option<Recommendation> {
+    let speed = |r: &OfferResult| if r.spot { r.speed_score / (1.0 + restart_pct.max(0.0) / 100.0) } else { r.speed_score };
     let ok = |r: &&OfferResult| r.meets;
     let pick = ranked.iter().find(ok)?;
     let pick_cost = cost.key(pick);
@@ -26,10 +29,10 @@ pub fn recommend(ranked: &[OfferResult], objective: Objective, cost: Objective, 
         }
     }
     let affordable = |r: &&OfferResult| pick_cost < f64::MAX && cost.key(r) <= 2.0 * pick_cost;
-    let fastest = ranked.iter().filter(ok).filter(affordable).max_by(|a, b| a.speed_score.total_cmp(&b.speed_score).then(cost.key(b).total_cmp(&cost.key(a))));
+    let fastest = ranked.iter().filter(ok).filter(affordable).max_by(|a, b| speed(a).total_cmp(&speed(b)).then(cost.key(b).total_cmp(&cost.key(a))));
     // Named only when the speed-up is worth a person's attention (a fifth or
     // more), and never where speed is not estimated (image-model training).
-    if let Some(f) = fastest.filter(|f| pick.speed_score > 0.0 && f.speed_score >= pick.speed_score * 1.2) {
+    if let Some(f) = fastest.filter(|f| speed(pick) > 0.0 && speed(f) >= speed(pick) * 1.2) {
         alts.push((f, "fastest"));
     }
     if pick.gpus * pick.instances > 1 {
@@ -50,7 +53,7 @@ pub fn recommend(ranked: &[OfferResult], objective: Objective, cost: Objective, 
     let committed = ranked
         .iter()
         .filter(ok)
-        .filter(|r| r.busy_hours_per_month >= HOURS_PER_MONTH * 0.999 && r.speed_score >= 0.5 * pick.speed_score)
+        .filter(|r| r.busy_hours_per_month >= HOURS_PER_MONTH * 0.999 && speed(r) >= 0.5 * speed(pick))
         .filter_map(|r| on_term(r).map(|u| (r, u)))
         .min_by(|a, b| a.1.total_cmp(&b.1));
     if let Some((c, unit)) = committed {
@@ -72,20 +75,18 @@ pub fn recommend(ranked: &[OfferResult], objective: Objective, cost: Objective, 
                 true
             }
         })
-        .map(|(r, why)| make_pick(r, why, pick, cost, display))
+        .map(|(r, why)| make_pick(r, why, pick, cost, display, &speed))
         .collect();
-    Some(Recommendation { objective: objective.field(), pick: make_pick(pick, "best", pick, cost, display), alternatives })
+    Some(Recommendation { objective: objective.field(), pick: make_pick(pick, "best", pick, cost, display, &speed), alternatives })
 }
 
-fn make_pick(r: &OfferResult, why: &'static str, against: &OfferResult, cost: Objective, display: &Display) -> Pick {
+fn make_pick(r: &OfferResult, why: &'static str, against: &OfferResult, cost: Objective, display: &Display, speed: &dyn Fn(&OfferResult) -> f64) -> Pick {
     let mut msgs = r.reason_msgs.clone();
     // A committed alternative is compared at its term's price.
     let term = if why == "committed" { r.committed_1yr_usd_per_month.map_or(1.0, |m| m / r.usd_per_month.max(1e-9)) } else { 1.0 };
     let (c_r, c_a) = (cost.key(r) * term, cost.key(against));
-    if r.id != against.id && against.speed_score > 0.0 && c_a > 0.0 && c_a < f64::MAX && c_r < f64::MAX {
-        msgs.push(
-            Msg::new("reason.versus").num("speed", r.speed_score / against.speed_score, 2).num("price", c_r / c_a, 2).arg("other", against.id.to_string()),
-        );
+    if r.id != against.id && speed(against) > 0.0 && c_a > 0.0 && c_a < f64::MAX && c_r < f64::MAX {
+        msgs.push(Msg::new("reason.versus").num("speed", speed(r) / speed(against), 2).num("price", c_r / c_a, 2).arg("other", against.id.to_string()));
     }
     if let (true, Some(month)) = (why == "committed", r.committed_1yr_usd_per_month) {
         let side = r.storage_usd_per_month + r.egress_usd_per_month;

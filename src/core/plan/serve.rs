@@ -261,9 +261,9 @@ impl<'r> ServePlanner<'r> {
                             // Requests a second (each of the same length): prefill and decode.
                             busy * b / on.speed(gpu, plan, b).request_latency_s.max(1e-9)
                         };
-                        // (The single-sequence speed only where a first-token
-                        // limit or a speed goal reads it.)
-                        let speed_goal = matches!(cfg.sort, Sort::Speed | Sort::Latency);
+                        // (The single-sequence speed only where a first-token limit or a
+                        // speed goal reads it; an offline job's speed is the box's rate.)
+                        let speed_goal = matches!(cfg.sort, Sort::Speed | Sort::Latency) && !cfg.offline_job();
                         let rank = |k: u32| {
                             let plan = Plan::in_node(e, k, 1);
                             let speed = (cfg.maxttft.is_some() || speed_goal).then(|| on.speed(gpu, plan, 1.0));
@@ -340,13 +340,12 @@ impl<'r> ServePlanner<'r> {
             _ => speeds,
         };
         let fits = fits_one && max_batch >= 1.0 && on.unsupported.is_none() && !matches!(rate, Some(None));
-        // Copies of the model over every instance the offer rents; the
-        // users' sequences keep only some of them busy when there are fewer
-        // than the copies hold (idle copies serve no tokens).
+        // Copies over every instance rented; the users' sequences keep only some busy (idle copies serve no tokens).
         let replicas = per_instance * (instances / nodes.max(1)).max(1);
         let r = match (rate, batch_asked) {
             (Some(Some(l)), _) if fits => f64::from(l.copies).min(f64::from(replicas)),
-            (_, Batch::N(_)) if fits => (wanted / batch.max(1.0)).ceil().clamp(1.0, f64::from(replicas)),
+            // The user's sequences, not each busy copy's rounded-up share: no token past the stated load is counted.
+            (_, Batch::N(_)) if fits => (wanted / batch.max(1.0)).clamp(1.0, f64::from(replicas)),
             _ => f64::from(replicas),
         };
         // Every `_total` speed covers every replica the offer bills (the busy ones).

@@ -125,7 +125,7 @@ pub fn gpu_size(a: &Answer, one_copy: Option<f64>, host_bound: bool) -> Guidance
     let none_holds = a.offers.iter().all(|o| o.usable_bytes < need);
     // Between the classes: a pick on a card under 80 GB (a 64 GB Ascend
     // 910B or MI250X) that holds what it needs answers "no" itself.
-    let between = a.pick().filter(|p| !small && !medium && split.is_none() && pick_holds(70.0 * GIB));
+    let between = a.pick().filter(|_| !small && !medium && split.is_none() && pick_holds(70.0 * GIB));
     let key = match (small, medium, serving, host_bound) {
         (false, false, true, _) if split.is_some() && none_holds => "g.size.huge.split",
         (false, true, true, _) if split.is_some() => "g.size.medium.split",

@@ -101,6 +101,9 @@ fn a_small_endpoint_on_a_big_box_pays_for_its_idle_copy() {
     let en = g.msg.render(Lang::En);
     assert!(en.contains("1 of the 2 copies") && en.contains("paid for"), "{en}");
     assert!(g.msg.render(Lang::Zh).contains("闲置"), "{}", g.msg.render(Lang::Zh));
+    // The launch text says so beside its copies (once: "start each", as if the load filled both).
+    let e = &whichgpu::core::export::for_answer(&a, catalog())[0];
+    assert!(e.command.contains("keeps 1 of its 2 busy"), "{}", e.command);
 }
 
 fn offline_job() -> impl Strategy<Value = String> {

@@ -101,6 +101,9 @@ fn a_small_endpoint_on_a_big_box_pays_for_its_idle_copy() {
     let en = g.msg.render(Lang::En);
     assert!(en.contains("1 of the 2 copies") && en.contains("paid for"), "{en}");
     assert!(g.msg.render(Lang::Zh).contains("闲置"), "{}", g.msg.render(Lang::Zh));
+    // The launch text says so beside its copies (once: "start each", as if the load filled both).
+    let e = &whichgpu::core::export::for_answer(&a, catalog())[0];
+    assert!(e.command.contains("keeps 1 of its 2 busy"), "{}", e.command);
 }
 
 fn offline_job() -> impl Strategy<Value = String> {
@@ -282,7 +285,7 @@ proptest! {
 /// a 24 GB card with fewer sequences at once).
 #[test]
 fn an_offline_jobs_full_memory_is_no_warning() {
-    let a = answer("model=llama-3.1-8b&use=once&per_job=1000000&in=800&out=200&provider=gcp");
+    let a = answer("model=llama-3.1-8b&use=once&per_job=1000000&in=800&out=200&provider=gcp&batch=max");
     assert!(!a.guidance.iter().any(|g| g.id == "tight"), "{:?}", a.guidance.iter().map(|g| g.id).collect::<Vec<_>>());
     let size = a.guidance.iter().find(|g| g.id == "gpu-size").expect("size answer");
     assert_eq!(size.msg.key, "g.size.small", "{}", size.msg.render(Lang::En));
@@ -298,7 +301,8 @@ proptest! {
     /// to a p5 as 2 × TP 4, slower than its 8 single-GPU copies.
     #[test]
     fn an_offline_job_sorted_by_speed_finishes_no_later(q in offline_job()) {
-        let (fast, cheap) = (answer(&format!("{q}&sort=speed")), answer(&q));
+        // (`batch=max` as the default now is, so the test reads the same on the code before it.)
+        let (fast, cheap) = (answer(&format!("{q}&batch=max&sort=speed")), answer(&format!("{q}&batch=max")));
         if let (Some(f), Some(c)) = (fast.pick(), cheap.pick()) {
             let (hf, hc) = (f.speeds.job_hours().unwrap_or(f64::MAX), c.speeds.job_hours().unwrap_or(f64::MAX));
             prop_assert!(hf <= hc * 1.05 + 1e-9, "{q}: sort=speed picks {} at {hf:.2} h, the cost pick {} takes {hc:.2} h", f.id, c.id);

@@ -49,7 +49,14 @@ fn run(cfg: &Config, notices: Vec<Notice>, catalog: &Catalog, today: Date, sugge
     let unit = planner.unit();
     let objective = offers::objective(cfg, unit);
     let display = super::money::Display::new(cfg, catalog);
-    let recommendation = offers::recommend(&offers, objective, offers::cost_objective(cfg, unit), &display, cfg.restart_pct);
+    let recommendation = offers::recommend(
+        &offers,
+        objective,
+        offers::cost_objective(cfg, unit),
+        &display,
+        cfg.restart_pct,
+        cfg.offline_job() && cfg.task == super::config::Task::Serve,
+    );
     let pick = recommendation.as_ref().and_then(|rec| offers.iter().find(|o| o.id == rec.pick.offer));
     let mut focus = cfg.gpu.as_deref().or(pick.map(|o| &*o.gpu)).and_then(|g| catalog.gpu(g));
     if focus.is_none() && matches!(planner, Planner::Serve(_) | Planner::Train(_)) {

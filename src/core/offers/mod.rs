@@ -205,9 +205,7 @@ fn priced(cfg: &Config, catalog: &Catalog, o: &Offer, provider: Option<&Provider
         source: o.source.clone(),
         reason_msgs,
         throughput_total,
-        // An offline job's speed is the whole offer's output (when the job is
-        // done), not one sequence's: every "× the speed" compares that.
-        speed_score: if cfg.offline_job() && matches!(p.output, Output::Tokens(_)) { throughput_total } else { p.speed_score },
+        speed_score: p.speed_score,
     }
 }
 

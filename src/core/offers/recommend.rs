@@ -14,9 +14,18 @@ use super::objective::Objective;
 /// instance with exactly one GPU when the pick spans several; on-demand when
 /// the pick is spot. Amounts in the reasons are in the display currency.
 /// A spot offer's speed counts its restarts (`restart_pct`, as its bill and
-/// its deadline do), so "× the speed" of the on-demand alternative is the work's.
-pub fn recommend(ranked: &[OfferResult], objective: Objective, cost: Objective, display: &Display, restart_pct: f64) -> Option<Recommendation> {
-    let speed = |r: &OfferResult| if r.spot { r.speed_score / (1.0 + restart_pct.max(0.0) / 100.0) } else { r.speed_score };
+/// its deadline do), so "× the speed" of the on-demand alternative is the
+/// work's; an offline serving job's (`offline`) is the whole offer's output,
+/// which sets when the job is done, not one sequence's.
+pub fn recommend(ranked: &[OfferResult], objective: Objective, cost: Objective, display: &Display, restart_pct: f64, offline: bool) -> Option<Recommendation> {
+    let speed = |r: &OfferResult| {
+        let s = if offline { r.throughput_total } else { r.speed_score };
+        if r.spot {
+            s / (1.0 + restart_pct.max(0.0) / 100.0)
+        } else {
+            s
+        }
+    };
     let ok = |r: &&OfferResult| r.meets;
     let pick = ranked.iter().find(ok)?;
     let pick_cost = cost.key(pick);

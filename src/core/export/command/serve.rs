@@ -13,7 +13,20 @@ pub(super) fn serve(l: &Launch, port: u32, c: &mut Command) {
         l.answer.model_name, l.answer.weight_format
     ));
     if l.replicas_per_node() > 1 {
-        c.note(format!("the plan runs {} copies per instance: this is one copy; start each on its own GPUs and port", l.replicas_per_node()));
+        // The copies the load asked keeps busy (the guidance's `g.note.idle_copies`).
+        let s = &l.offer.speeds;
+        let busy = s
+            .decode_tokens_per_s_per_seq()
+            .zip(s.decode_tokens_per_s_total())
+            .map(|(per, total)| (total / (per * l.offer.batch.max(1.0)) - 1e-6).ceil().max(1.0));
+        match busy.filter(|b| *b < f64::from(l.offer.replicas)) {
+            Some(b) => c.note(format!(
+                "the plan runs {} copies per instance; the load asked keeps {b} of its {} busy, the others are spare capacity paid either way: this is one copy; start each on its own GPUs and port",
+                l.replicas_per_node(),
+                l.offer.replicas
+            )),
+            None => c.note(format!("the plan runs {} copies per instance: this is one copy; start each on its own GPUs and port", l.replicas_per_node())),
+        }
     }
     let multi_node = l.nodes_per_replica() > 1;
     if multi_node && l.cfg.engine == Engine::Vllm {

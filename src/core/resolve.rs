@@ -275,9 +275,16 @@ fn stack_notices(cfg: &mut Config, notices: &mut Vec<Notice>) {
         notices.push(Notice::said("method", Msg::new("notice.method.trainer").arg("trainer", trainer).arg("method", cfg.method.as_str())));
         cfg.method = Method::Full;
     }
-    if cfg.trainer == Trainer::Unsloth && cfg.zero > 0 {
-        notices.push(Notice::said("zero", Msg::new("notice.zero.unsloth").arg("zero", cfg.zero.to_string())));
-        cfg.zero = 0;
+    if let (Trainer::Unsloth, Some(z @ 1..)) = (cfg.trainer, cfg.zero) {
+        notices.push(Notice::said("zero", Msg::new("notice.zero.unsloth").arg("zero", z.to_string())));
+        cfg.zero = Some(0);
+    }
+    // torchtune's distributed recipes shard with FSDP2 only
+    // (`Config::zero_stages`): fully (zero=3), or gradients and states
+    // with `fsdp_reshard_after_forward=False` (zero=2).
+    if let (Trainer::Torchtune, Some(z @ 0..=1)) = (cfg.trainer, cfg.zero) {
+        notices.push(Notice::said("zero", Msg::new("notice.zero.torchtune").arg("zero", z.to_string())));
+        cfg.zero = Some(3);
     }
     if !cfg.param_offload {
         return;
@@ -285,9 +292,12 @@ fn stack_notices(cfg: &mut Config, notices: &mut Vec<Notice>) {
     if !Stack::of(cfg.trainer).can_offload_params {
         notices.push(Notice::said("param_offload", Msg::new("notice.param_offload.trainer").arg("trainer", cfg.trainer.as_str())));
         cfg.param_offload = false;
-    } else if cfg.zero < 3 {
-        notices.push(Notice::said("param_offload", Msg::new("notice.param_offload.zero").arg("zero", cfg.zero.to_string())));
-        cfg.zero = 3;
+    } else if let Some(z @ 0..=2) = cfg.zero {
+        notices.push(Notice::said("param_offload", Msg::new("notice.param_offload.zero").arg("zero", z.to_string())));
+        cfg.zero = Some(3);
+    } else {
+        // Unset: parameter offload is ZeRO-3's, nothing to say.
+        cfg.zero = Some(3);
     }
 }
 

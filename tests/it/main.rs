@@ -59,5 +59,6 @@ mod stale_pick;
 mod support;
 mod table;
 mod train_advice;
+mod train_sharding;
 mod training;
 mod training_data;

@@ -111,7 +111,16 @@ pub fn guidance(cfg: &Config, job: &TrainJob<'_>, catalog: &Catalog, a: &Answer)
             let msg = if host < 0.8 && host <= share {
                 Msg::new("g.train.hostlink").num("pct", 100.0 * host, 0).arg("gpu", gpu.name.clone())
             } else if share < 0.8 {
-                Msg::new(network).num("pct", 100.0 * share, 0).num("zero", f64::from(job.zero), 0).arg("gpu", gpu.name.clone())
+                // ZeRO-2 exchanges gradients each micro-batch, ZeRO-3 the
+                // parameters too; a lower stage is advice only where the
+                // link set it (unset, the planner took the least that fits).
+                let what = Msg::new(if job.zero >= 3 { "g.train.shard.gather" } else { "g.train.shard.scatter" });
+                let m = Msg::new(network).num("pct", 100.0 * share, 0).num("zero", f64::from(job.zero), 0).arg("gpu", gpu.name.clone()).sub("what", what);
+                if cfg.zero.is_some() {
+                    m.sub("lower", Msg::new("g.train.shard.lower"))
+                } else {
+                    m.arg("lower", "")
+                }
             } else {
                 // One GPU exchanges nothing with others.
                 let key = if layout.gpus() == 1 { "g.train.bound.one" } else { "g.train.bound" };

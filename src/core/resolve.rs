@@ -203,6 +203,10 @@ pub fn resolve<'c>(cfg: &Config, mut notices: Vec<Notice>, catalog: &'c Catalog)
     }
     if cfg.is_training() {
         stack_notices(&mut cfg, &mut notices);
+    } else if cfg.days.take().is_some() {
+        // A deadline sizes a training run (README `days`); serving and
+        // generation have no GPU count to solve for it: said, left out.
+        notices.push(Notice::said("days", Msg::new("notice.days.task").arg("task", cfg.task.as_str())));
     }
     let subject = match named {
         Named::Llm(model) => {

@@ -46,6 +46,7 @@ mod ondemand;
 mod order;
 mod page_answer;
 mod plans;
+mod practitioner_check;
 mod practitioner_train;
 mod prefill_terms;
 mod ranking;

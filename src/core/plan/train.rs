@@ -16,7 +16,7 @@ use super::super::messages::Msg;
 use super::super::units::GIB;
 use super::train_layouts::{best_layout, smallest_fitting};
 use super::train_speed::{day_decimals, gpus_for_deadline, layout_tokens_per_s, link_bytes_per_s, DEFAULT_INTER_NODE_BYTES_PER_S};
-use super::train_zero::{best, Candidate};
+use super::train_zero::{search, Candidate};
 use super::{unsupported, EngineSupport, OfferPlan, Output};
 
 /// Usable share of a GPU's memory for training (the allocator's slack).
@@ -334,21 +334,26 @@ impl<'r> TrainPlanner<'r> {
     /// The plan of a GPU type at the best of the stages
     /// (`train_zero`), with the stage's job.
     fn plan_best(&mut self, gpu: &Gpu) -> (TrainPlan, usize) {
-        let plans: Vec<TrainPlan> = self.stages.iter().map(|job| plan_for(job, self.cfg, gpu, &mut self.cache)).collect();
         let scale_up = gpu.nvlink_gbps > 0.0;
         let cap = gpu.usable_bytes() * USABLE;
-        let candidates = plans.iter().zip(&self.stages).map(|(p, job)| Candidate {
-            fits: p.fits,
-            meets: p.meets,
-            roomy: Candidate::roomy(cap, job.memory_layout(p.layout).total()),
-            pcie_tp: Candidate::pcie_tp(p.layout.tp, scale_up),
-            gpus: p.gpus,
-            tps: p.tps,
-            zero: job.zero,
+        let (stages, cfg, cache) = (&self.stages, self.cfg, &mut self.cache);
+        let found = search(stages.len(), 1, |i| {
+            let job = stages.get(i).unwrap_or(&self.job);
+            let p = plan_for(job, cfg, gpu, cache);
+            let c = Candidate {
+                fits: p.fits,
+                meets: p.meets,
+                roomy: Candidate::roomy(cap, job.memory_layout(p.layout).total()),
+                pcie_tp: Candidate::pcie_tp(p.layout.tp, scale_up),
+                gpus: p.gpus,
+                tps: p.tps,
+                zero: job.zero,
+            };
+            let whole = p.layout.tp == 1 && p.layout.pp == 1;
+            (p, c, whole)
         });
-        let i = best(candidates);
-        match plans.into_iter().nth(i) {
-            Some(p) => (p, i),
+        match found {
+            Some(found) => found,
             None => (plan_for(&self.job, self.cfg, gpu, &mut self.cache), usize::MAX),
         }
     }
@@ -399,18 +404,24 @@ impl<'r> TrainPlanner<'r> {
     }
 
     pub fn offer(&mut self, gpu: &Gpu, o: &Offer) -> OfferPlan {
-        let plans: Vec<OfferPlan> = self.stages.iter().map(|job| offer_plan(job, self.cfg, gpu, o, &mut self.cache)).collect();
         let scale_up = o.interconnect.is_scale_up();
-        let i = best(plans.iter().map(|p| Candidate {
-            fits: p.fits,
-            meets: p.meets,
-            roomy: Candidate::roomy(p.usable_bytes, p.need_bytes),
-            pcie_tp: Candidate::pcie_tp(p.tp, scale_up),
-            gpus: p.gpus,
-            tps: p.speed_score,
-            zero: p.zero.unwrap_or(0),
-        }));
-        let Some(mut p) = plans.into_iter().nth(i) else {
+        let (stages, cfg, cache) = (&self.stages, self.cfg, &mut self.cache);
+        // One instance is the fewest GPUs an offer rents.
+        let found = search(stages.len(), o.gpus, |i| {
+            let p = offer_plan(stages.get(i).unwrap_or(&self.job), cfg, gpu, o, cache);
+            let c = Candidate {
+                fits: p.fits,
+                meets: p.meets,
+                roomy: Candidate::roomy(p.usable_bytes, p.need_bytes),
+                pcie_tp: Candidate::pcie_tp(p.tp, scale_up),
+                gpus: p.gpus,
+                tps: p.speed_score,
+                zero: p.zero.unwrap_or(0),
+            };
+            let whole = p.tp == 1 && p.pp == 1;
+            (p, c, whole)
+        });
+        let Some((mut p, _)) = found else {
             return offer_plan(&self.job, self.cfg, gpu, o, &mut self.cache);
         };
         if let Some(why) = self.unsupported(gpu) {

@@ -61,7 +61,25 @@ impl Candidate {
     }
 }
 
-/// The index of the best of `candidates` (0 when empty).
-pub fn best(candidates: impl Iterator<Item = Candidate>) -> usize {
-    candidates.enumerate().min_by(|a, b| a.1.order(&b.1)).map_or(0, |(i, _)| i)
+/// Plans the stages in increasing order (`stages` of them; `plan(i)`
+/// gives the plan, its candidate and whether its layout splits no layers,
+/// tp = pp = 1) and keeps the best, with its index. It stops once the best
+/// cannot be beaten: it fits, meets the deadline, leaves room and splits
+/// no layers on `least` GPUs, the fewest the shape allows; a higher stage
+/// runs that layout no faster (the same traffic or more: ZeRO-2 exchanges
+/// every micro-batch, ZeRO-3 gathers the parameters too) on no fewer GPUs,
+/// and ties go to the lower stage. (The training evaluation stays near the
+/// cost of one stage where one GPU or plain data parallelism holds the job.)
+pub fn search<P>(stages: usize, least: u32, mut plan: impl FnMut(usize) -> (P, Candidate, bool)) -> Option<(P, usize)> {
+    let mut best: Option<(P, Candidate, bool, usize)> = None;
+    for i in 0..stages {
+        let (p, c, whole) = plan(i);
+        if best.as_ref().is_none_or(|(_, b, _, _)| c.order(b) == Ordering::Less) {
+            best = Some((p, c, whole, i));
+        }
+        if best.as_ref().is_some_and(|(_, b, whole, _)| b.fits && b.meets && b.roomy && *whole && b.gpus <= least) {
+            break;
+        }
+    }
+    best.map(|(p, _, _, i)| (p, i))
 }

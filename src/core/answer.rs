@@ -179,6 +179,9 @@ pub struct OfferResult {
     /// (serving: pipeline stages across instances, `dp` 1).
     pub pp: u32,
     pub dp: u32,
+    /// The ZeRO / FSDP stage of a training plan (absent for other tasks).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub zero: Option<u8>,
     /// Sequences per replica (serving), images per batch (generation) or
     /// the micro-batch (training) this plan assumes.
     pub batch: f64,

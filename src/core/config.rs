@@ -158,7 +158,10 @@ pub struct Config {
     pub seq: u32,
     pub gc: Checkpointing,
     pub flash: bool,
-    pub zero: u8,
+    /// ZeRO / FSDP stage (`zero`); `None` = the planner's choice per layout
+    /// (data parallel plain or sharded, the stack's own rule:
+    /// [`Config::zero_stages`]).
+    pub zero: Option<u8>,
     /// Training tokens (dataset size); `None` = 20 tokens per parameter for
     /// pre-training (Hoffmann et al. 2022) or 100 M for fine-tuning.
     pub tokens: Option<f64>,
@@ -233,7 +236,7 @@ impl Default for Config {
             seq: 2048,
             gc: Checkpointing::Full,
             flash: true,
-            zero: 0,
+            zero: None,
             tokens: None,
             epochs: 1.0,
             days: None,
@@ -330,6 +333,33 @@ impl Config {
             (None, Task::Pretrain) => Some(4_194_304u32.div_ceil(self.seq.max(1))),
             _ => None,
         }
+    }
+
+    /// The ZeRO stages a training plan may use: the one the link names, or
+    /// where it names none those the stack runs, the planner taking per
+    /// layout the one that holds the job on the fewest GPUs without tensor
+    /// parallelism over PCIe, then the fastest (README, "Sharding").
+    /// torchtune's distributed recipes always shard with FSDP2, fully by
+    /// default (pytorch/torchtune@a6290a5b, v0.6.1-rc3, the version the
+    /// launch installs: recipes/full_finetune_distributed.py and
+    /// lora_finetune_distributed.py, `reshard_after_forward=cfg.get(
+    /// "fsdp_reshard_after_forward", True)`; "DDP is currently not
+    /// supported" in the full recipe's docstring at bd2a0fc7); Unsloth keeps a whole model per GPU; the others launch
+    /// DDP or any stage (axolotl-ai-cloud/axolotl@067b021c docs/multi-gpu.qmd:
+    /// DeepSpeed ZeRO 1–3, FSDP, or DDP by default).
+    pub fn zero_stages(&self) -> &'static [u8] {
+        match (self.zero, self.trainer) {
+            (Some(z), _) => [&[0u8][..], &[1], &[2], &[3]].get(usize::from(z)).copied().unwrap_or(&[0]),
+            (None, Trainer::Unsloth) => &[0],
+            (None, Trainer::Torchtune) => &[3],
+            (None, _) => &[0, 1, 2, 3],
+        }
+    }
+
+    /// The stage a single-configuration estimate uses: the link's, else
+    /// the stack's plain default (torchtune's FSDP, the others unsharded).
+    pub fn zero_stage(&self) -> u8 {
+        self.zero.unwrap_or(if self.trainer == Trainer::Torchtune { 3 } else { 0 })
     }
 
     /// The resolution to use where a model has no default of its own.

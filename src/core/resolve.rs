@@ -6,7 +6,7 @@
 use super::catalog::media::{MediaKind, MediaModel};
 use super::catalog::models::{Mla, Moe, SlidingWindow, Vision};
 use super::catalog::{Catalog, Model};
-use super::config::{Batch, Config, CustomArch, Method, Task, Trainer};
+use super::config::{Batch, Config, CustomArch, Method, Task, Trainer, Usage};
 use super::estimate::media::MediaJob;
 use super::estimate::media_train::MediaTrainJob;
 use super::estimate::serve::tp_allowed;
@@ -203,6 +203,11 @@ pub fn resolve<'c>(cfg: &Config, mut notices: Vec<Notice>, catalog: &'c Catalog)
     }
     if cfg.is_training() {
         stack_notices(&mut cfg, &mut notices);
+    } else if !(matches!(cfg.usage(), Usage::Jobs | Usage::Once) && cfg.per_job.is_some()) && cfg.days.take().is_some() {
+        // A deadline sizes a training run, or spreads a batch job of a
+        // stated size over instances (`offers::deadline`); an endpoint, or a
+        // job without `per_job`, has no work to time: said, left out.
+        notices.push(Notice::said("days", Msg::new("notice.days.task").arg("task", cfg.task.as_str())));
     }
     let subject = match named {
         Named::Llm(model) => {
@@ -275,9 +280,16 @@ fn stack_notices(cfg: &mut Config, notices: &mut Vec<Notice>) {
         notices.push(Notice::said("method", Msg::new("notice.method.trainer").arg("trainer", trainer).arg("method", cfg.method.as_str())));
         cfg.method = Method::Full;
     }
-    if cfg.trainer == Trainer::Unsloth && cfg.zero > 0 {
-        notices.push(Notice::said("zero", Msg::new("notice.zero.unsloth").arg("zero", cfg.zero.to_string())));
-        cfg.zero = 0;
+    if let (Trainer::Unsloth, Some(z @ 1..)) = (cfg.trainer, cfg.zero) {
+        notices.push(Notice::said("zero", Msg::new("notice.zero.unsloth").arg("zero", z.to_string())));
+        cfg.zero = Some(0);
+    }
+    // torchtune's distributed recipes shard with FSDP2 only
+    // (`Config::zero_stages`): fully (zero=3), or gradients and states
+    // with `fsdp_reshard_after_forward=False` (zero=2).
+    if let (Trainer::Torchtune, Some(z @ 0..=1)) = (cfg.trainer, cfg.zero) {
+        notices.push(Notice::said("zero", Msg::new("notice.zero.torchtune").arg("zero", z.to_string())));
+        cfg.zero = Some(3);
     }
     if !cfg.param_offload {
         return;
@@ -285,9 +297,12 @@ fn stack_notices(cfg: &mut Config, notices: &mut Vec<Notice>) {
     if !Stack::of(cfg.trainer).can_offload_params {
         notices.push(Notice::said("param_offload", Msg::new("notice.param_offload.trainer").arg("trainer", cfg.trainer.as_str())));
         cfg.param_offload = false;
-    } else if cfg.zero < 3 {
-        notices.push(Notice::said("param_offload", Msg::new("notice.param_offload.zero").arg("zero", cfg.zero.to_string())));
-        cfg.zero = 3;
+    } else if let Some(z @ 0..=2) = cfg.zero {
+        notices.push(Notice::said("param_offload", Msg::new("notice.param_offload.zero").arg("zero", z.to_string())));
+        cfg.zero = Some(3);
+    } else {
+        // Unset: parameter offload is ZeRO-3's, nothing to say.
+        cfg.zero = Some(3);
     }
 }
 

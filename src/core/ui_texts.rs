@@ -183,6 +183,7 @@ pub const UI: &[(&str, &str, &str)] = &[
     ("ui.gc.selective", "Selective", "选择性"),
     ("ui.gc.full", "Full", "完全"),
     ("ui.zero", "Sharding (ZeRO)", "分片（ZeRO）"),
+    ("ui.zero.auto", "Planner's choice (sharded where it fits sooner)", "由规划器选择（分片能更早装下时分片）"),
     ("ui.zero.0", "None (data parallel)", "无（数据并行）"),
     ("ui.zero.1", "ZeRO-1: optimizer states", "ZeRO-1：优化器状态"),
     ("ui.zero.2", "ZeRO-2: + gradients", "ZeRO-2：再加梯度"),

@@ -52,7 +52,7 @@ pub fn form_view(p: &FormProps) -> Html {
             "commit" => Some((cfg.commit.as_str().into(), &lists.commits)),
             "optim" => Some((cfg.optim.as_str().into(), &lists.optims)),
             "gc" => Some((cfg.gc.as_str().into(), &lists.gcs)),
-            "zero" => Some((cfg.zero.to_string(), &lists.zeros)),
+            "zero" => Some((cfg.zero.map(|z| z.to_string()).unwrap_or_default(), &lists.zeros)),
             "engine" => Some((cfg.engine.as_str().into(), &lists.engines)),
             "kv" => Some((cfg.kv.clone(), &lists.kvs)),
             "gpu" => Some((cfg.gpu.clone().unwrap_or_default(), &lists.gpus)),

@@ -65,7 +65,12 @@ impl OptionLists {
             methods: labelled("method", Method::NAMES, lang),
             optims: labelled("optim", Optim::NAMES, lang),
             gcs: labelled("gc", Checkpointing::NAMES, lang),
-            zeros: Rc::new(zeros.iter().map(|z| (z.clone(), ui(&format!("ui.zero.{z}"), lang).to_string())).collect()),
+            // Blank: the planner's choice per layout (`Config::zero_stages`).
+            zeros: Rc::new(
+                std::iter::once((String::new(), ui("ui.zero.auto", lang).to_string()))
+                    .chain(zeros.iter().map(|z| (z.clone(), ui(&format!("ui.zero.{z}"), lang).to_string())))
+                    .collect(),
+            ),
             themes: plain(names(Theme::NAMES)),
             curs: Rc::new(
                 std::iter::once((String::new(), ui("ui.cur.auto", lang).to_string())).chain(labelled("cur", Currency::NAMES, lang).iter().cloned()).collect(),

@@ -20,7 +20,7 @@ fn rate(model: &str, zero: u8, mb: u32, gbs: Option<u32>, l: Layout) -> f64 {
     let catalog = common::catalog();
     let m = catalog.model(model).expect("model");
     let gpu = catalog.gpu("h100-sxm-80gb").expect("gpu");
-    let cfg = Config { task: Task::Pretrain, method: Method::Full, zero, mb, gbs, ..Config::default() };
+    let cfg = Config { task: Task::Pretrain, method: Method::Full, zero: Some(zero), mb, gbs, ..Config::default() };
     let job = TrainJob::new(m, &cfg);
     job.tokens_per_s(gpu, mfu(gpu, job.method), l, IB, gpu.link_bytes_per_s(true))
 }

@@ -128,7 +128,9 @@ fn check_yaml(e: &Export, offer: &Value) {
 
 /// The command checks against the plan's JSON and the query in effect.
 fn check_command(e: &Export, offer: &Value, json: &Value) {
-    let (cfg, _) = link::decode(json["query"].as_str().expect("query"));
+    let (mut cfg, _) = link::decode(json["query"].as_str().expect("query"));
+    // The stage the plan chose where the link names none (`zero` of the offer).
+    cfg.zero = offer["zero"].as_u64().map(|z| u8::try_from(z).expect("stage")).or(cfg.zero);
     let task = json["task"].as_str().expect("task");
     if task == "generate" || (task == "serve" && cfg.engine == Engine::Hf) {
         assert!(e.command.lines().all(|l| l.starts_with('#')), "said plainly, no invented command: {}", e.command);
@@ -155,8 +157,8 @@ fn check_command(e: &Export, offer: &Value, json: &Value) {
         // DeepSpeed for ZeRO, and for AutoTP when the plan splits layers
         // (stage 0-2); fully sharded with tensor parallelism: FSDP2 × TP.
         let split = tp > 1.0 && pp <= 1.0 && cfg.trainer != Trainer::Megatron;
-        let (fsdp_tp, autotp) = (split && cfg.zero >= 3, split && cfg.zero < 3);
-        assert_eq!(m.get("--zero_stage").map(|z| z.parse::<u8>().expect("stage")), ((cfg.zero > 0 || autotp) && !fsdp_tp).then_some(cfg.zero));
+        let (fsdp_tp, autotp) = (split && cfg.zero_stage() >= 3, split && cfg.zero_stage() < 3);
+        assert_eq!(m.get("--zero_stage").map(|z| z.parse::<u8>().expect("stage")), ((cfg.zero_stage() > 0 || autotp) && !fsdp_tp).then_some(cfg.zero_stage()));
         if autotp {
             assert!(e.command.contains(&format!("\"autotp_size\": {tp}")), "the AutoTP size is said: {}", e.command);
         }
@@ -168,7 +170,7 @@ fn check_command(e: &Export, offer: &Value, json: &Value) {
         let deepspeed = m.contains_key("--use_deepspeed");
         assert_eq!(
             m.get("--offload_optimizer_device").map(String::as_str),
-            (deepspeed && cfg.optim_offload && cfg.zero >= 1).then_some("cpu"),
+            (deepspeed && cfg.optim_offload && cfg.zero_stage() >= 1).then_some("cpu"),
             "{}",
             e.command
         );

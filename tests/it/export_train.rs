@@ -162,8 +162,8 @@ pub fn check(e: &Export, offer: &Value, cfg: &Config) {
             assert_eq!(num(&m, "--seq-length"), u64::from(cfg.seq));
             assert_eq!(m.get("--recompute-granularity").map(String::as_str), (cfg.gc == Checkpointing::Full).then_some("full"));
             assert_eq!(m.contains_key("--recompute-activations"), cfg.gc == Checkpointing::Selective);
-            assert_eq!(m.contains_key("--use-distributed-optimizer"), cfg.zero == 1);
-            assert_eq!(m.contains_key("--use-megatron-fsdp"), cfg.zero >= 2);
+            assert_eq!(m.contains_key("--use-distributed-optimizer"), cfg.zero_stage() == 1);
+            assert_eq!(m.contains_key("--use-megatron-fsdp"), cfg.zero_stage() >= 2);
             if finetune_adapter {
                 assert!(c.contains(&format!("no flag for {}", cfg.method)), "the missing adapters are said: {c}");
             }
@@ -175,7 +175,7 @@ pub fn check(e: &Export, offer: &Value, cfg: &Config) {
             check_torchrun(&m, &p, c);
             let (shard, rep) = (num(&m, "--parallelism.data_parallel_shard_degree"), num(&m, "--parallelism.data_parallel_replicate_degree"));
             assert_eq!(shard * rep, p.dp, "{c}");
-            assert_eq!(shard > 1 || p.dp == 1, cfg.zero >= 1 || p.dp == 1, "FSDP2 shards under ZeRO: {c}");
+            assert_eq!(shard > 1 || p.dp == 1, cfg.zero_stage() >= 1 || p.dp == 1, "FSDP2 shards under ZeRO: {c}");
             assert_eq!(num(&m, "--parallelism.tensor_parallel_degree"), p.tp);
             assert_eq!(num(&m, "--parallelism.pipeline_parallel_degree"), p.pp);
             assert_eq!(shard * rep * p.tp * p.pp, p.procs(), "the degrees' product is the world size: {c}");
@@ -203,6 +203,9 @@ pub fn check(e: &Export, offer: &Value, cfg: &Config) {
             assert_eq!(num(&m, "tokenizer.max_seq_len="), u64::from(cfg.seq));
             let gc = if cfg.gc == Checkpointing::None { "False" } else { "True" };
             assert_eq!(m.get("enable_activation_checkpointing=").map(String::as_str), Some(gc));
+            // FSDP2 always; zero=2 is its SHARD_GRAD_OP.
+            assert!(cfg.zero_stage() >= 2, "torchtune always shards: {c}");
+            assert_eq!(m.contains_key("fsdp_reshard_after_forward="), p.procs() > 1 && cfg.zero_stage() == 2, "{c}");
             assert_eq!(m.contains_key("model.lora_rank="), finetune_adapter);
             if finetune_adapter {
                 assert_eq!(num(&m, "model.lora_rank="), u64::from(cfg.rank));
@@ -221,15 +224,15 @@ pub fn check(e: &Export, offer: &Value, cfg: &Config) {
             assert_eq!(p.pp, 1, "Axolotl plans have no pipeline");
             if p.tp > 1 {
                 assert_eq!(num(&m, "--tensor-parallel-size"), p.tp);
-                if cfg.zero >= 3 {
+                if cfg.zero_stage() >= 3 {
                     assert_eq!(num(&m, "--dp-shard-size") * p.tp, p.procs(), "{c}");
                 }
             } else {
                 assert!(!m.contains_key("--tensor-parallel-size"));
             }
             let ds = m.get("--deepspeed").map(String::as_str);
-            if cfg.zero > 0 && !(p.tp > 1 && cfg.zero >= 3) {
-                assert!(ds.is_some_and(|d| d.starts_with(&format!("deepspeed_configs/zero{}", cfg.zero))), "{c}");
+            if cfg.zero_stage() > 0 && !(p.tp > 1 && cfg.zero_stage() >= 3) {
+                assert!(ds.is_some_and(|d| d.starts_with(&format!("deepspeed_configs/zero{}", cfg.zero_stage()))), "{c}");
             } else {
                 assert!(ds.is_none(), "{c}");
             }
@@ -267,7 +270,7 @@ pub fn check(e: &Export, offer: &Value, cfg: &Config) {
             assert!(c.contains(&format!("num_stages={}", p.pp)), "{c}");
             assert!(c.contains(&format!("\"train_micro_batch_size_per_gpu\": {mb}")), "{c}");
             assert!(c.contains(&format!("\"gradient_accumulation_steps\": {}", p.micro_batches())), "{c}");
-            assert!(c.contains(&format!("\"stage\": {}", cfg.zero.min(1))), "{c}");
+            assert!(c.contains(&format!("\"stage\": {}", cfg.zero_stage().min(1))), "{c}");
         }
         Trainer::Hf => unreachable!("accelerate: export::check_command"),
     }
@@ -316,7 +319,8 @@ fn each_stack_launches_its_own_command_with_the_plans_split() {
 
 #[test]
 fn a_megatron_plan_that_splits_layers_says_so_in_its_flags() {
-    let q = "task=pretrain&model=llama-3.1-70b&trainer=megatron&nodes=2";
+    // Megatron's distributed optimizer (zero=1) keeps whole layers per rank.
+    let q = "task=pretrain&model=llama-3.1-70b&trainer=megatron&nodes=2&zero=1";
     let a = answer(q);
     let json = serde_json::to_value(&a).expect("JSON");
     let mut split = 0;
@@ -340,7 +344,8 @@ fn deepspeed_pipeline_stages_use_the_deepspeed_launcher() {
     let mut pipelined = 0;
     for nodes in [1, 2] {
         // On 48 GB cards a 70B LoRA needs pipeline stages.
-        let a = answer(&format!("task=finetune&model=llama-3.1-70b&method=lora&trainer=deepspeed&nodes={nodes}&tokens=1e7&gpu=l40s-48gb"));
+        // ZeRO-1: pipeline stages run with ZeRO stage < 2 only.
+        let a = answer(&format!("task=finetune&model=llama-3.1-70b&method=lora&trainer=deepspeed&nodes={nodes}&tokens=1e7&gpu=l40s-48gb&zero=1"));
         let json = serde_json::to_value(&a).expect("json");
         for e in for_answer(&a, catalog()) {
             let offer = json["offers"].as_array().expect("offers").iter().find(|o| o["id"].as_str() == Some(&*e.offer)).expect("offer");

@@ -104,7 +104,7 @@ fn predict(row: &Row, catalog: &Catalog) -> f64 {
                 method: Method::Full,
                 model: Some(row.model.clone()),
                 w: Some(row.precision.clone()),
-                zero: row.zero,
+                zero: Some(row.zero),
                 mb: row.mb,
                 seq: row.seq,
                 gc: row.gc,

@@ -53,7 +53,7 @@ proptest! {
         let a = answer(&q);
         let cfg = whichgpu::core::link::decode(&a.query).0;
         let g: Vec<_> = a.guidance.iter().map(|g| (g.id, g.msg.key, g.msg.render(Lang::En), g.msg.render(Lang::Zh))).collect();
-        let offloaded = cfg.optim_offload || (cfg.param_offload && cfg.zero >= 3);
+        let offloaded = cfg.optim_offload || (cfg.param_offload && cfg.zero_stage() >= 3);
         let host = g.iter().find(|i| i.0 == "host-memory");
         prop_assert_eq!(host.is_some(), offloaded && a.pick().is_some(), "{}", q);
         if let Some(h) = host {

@@ -52,7 +52,7 @@ fn seventy_b_full_fine_tune_without_zero_takes_model_parallelism() {
     let cfg = Config {
         task: Task::Finetune,
         method: Method::Full,
-        zero: 0,
+        zero: Some(0),
         trainer: Trainer::Megatron,
         model: Some("llama-3.1-70b".into()),
         gpu: Some("h100-sxm-80gb".into()),
@@ -74,8 +74,14 @@ fn seventy_b_full_fine_tune_without_zero_takes_model_parallelism() {
 #[test]
 fn the_hugging_face_trainer_without_zero3_cannot_hold_70b_on_80gb_cards_and_says_what_would() {
     let catalog = common::catalog();
-    let cfg =
-        Config { task: Task::Finetune, method: Method::Full, model: Some("llama-3.1-70b".into()), gpu: Some("h100-sxm-80gb".into()), ..Config::default() };
+    let cfg = Config {
+        task: Task::Finetune,
+        method: Method::Full,
+        model: Some("llama-3.1-70b".into()),
+        gpu: Some("h100-sxm-80gb".into()),
+        zero: Some(0),
+        ..Config::default()
+    };
     // No pipeline stages and at most one node of AutoTP: 1.13 TB / 8 does not fit in 80 GB.
     let a = evaluate(&cfg, Vec::new(), catalog, common::today());
     assert!(a.offers.iter().all(|o| !o.fits), "nothing fits");
@@ -149,7 +155,7 @@ mod properties {
         fn more_gpus_under_zero3_never_increase_per_gpu_memory(n in 1u32..512, model in 0usize..40) {
             let catalog = common::catalog();
             let m = &catalog.models[model % catalog.models.len()];
-            let job = TrainJob::new(m, &Config { task: Task::Pretrain, zero: 3, ..Config::default() });
+            let job = TrainJob::new(m, &Config { task: Task::Pretrain, zero: Some(3), ..Config::default() });
             prop_assert!(job.memory(f64::from(n + 1)).total() <= job.memory(f64::from(n)).total());
         }
 
@@ -158,7 +164,7 @@ mod properties {
             let catalog = common::catalog();
             let m = &catalog.models[model % catalog.models.len()];
             let method = [Method::Full, Method::Lora, Method::Qlora][method];
-            let job = TrainJob::new(m, &Config { task: Task::Finetune, method, zero, ..Config::default() });
+            let job = TrainJob::new(m, &Config { task: Task::Finetune, method, zero: Some(zero), ..Config::default() });
             let (tp, pp) = (1u32 << t, 1u32 << p);
             let mem = |tp, pp| job.memory_layout(Layout { dp: 2, tp, pp }).total();
             prop_assert!(mem(tp * 2, pp) <= mem(tp, pp));
@@ -173,7 +179,7 @@ fn zero3_pays_its_parameter_all_gathers() {
     let m = catalog.model("llama-3.1-8b").expect("model");
     let gpu = catalog.gpu("rtx-4090-24gb").expect("gpu");
     let link = gpu.pcie_peer_bytes_per_s();
-    let job = |zero: u8, method: Method| TrainJob::new(m, &Config { task: Task::Finetune, method, zero, ..Config::default() });
+    let job = |zero: u8, method: Method| TrainJob::new(m, &Config { task: Task::Finetune, method, zero: Some(zero), ..Config::default() });
     let eff = mfu(gpu, Method::Full);
     let l = Layout::data(8);
     let z1 = job(1, Method::Full).tokens_per_s(gpu, eff, l, link, link);
@@ -245,7 +251,7 @@ fn trainer_and_offload_keys_round_trip_and_say_what_they_assume() {
     let catalog = common::catalog();
     let today = common::today();
     // Parameter offload without full sharding: said, and zero=3 assumed.
-    let a = whichgpu::core::evaluate::evaluate_query("task=finetune&method=full&param_offload=1&gpu=a100-sxm-80gb", catalog, today);
+    let a = whichgpu::core::evaluate::evaluate_query("task=finetune&method=full&param_offload=1&zero=1&gpu=a100-sxm-80gb", catalog, today);
     let note = a.notices.iter().find(|n| n.key == "param_offload").expect("a notice for param_offload");
     assert!(note.message.contains("zero=3"), "{}", note.message);
     assert!(a.query.contains("zero=3"), "{}", a.query);
@@ -308,7 +314,7 @@ fn parameter_offload_trades_gpu_memory_for_host_link_time() {
     let catalog = common::catalog();
     let m = catalog.model("llama-3.1-70b").expect("model");
     let gpu = catalog.gpu("a100-sxm-80gb").expect("gpu");
-    let cfg = Config { task: Task::Finetune, method: Method::Full, zero: 3, mb: 2, trainer: Trainer::Torchtune, ..Config::default() };
+    let cfg = Config { task: Task::Finetune, method: Method::Full, zero: Some(3), mb: 2, trainer: Trainer::Torchtune, ..Config::default() };
     let on = TrainJob::new(m, &Config { param_offload: true, ..cfg.clone() });
     let off = TrainJob::new(m, &cfg);
     let l = Layout::data(8);
@@ -360,7 +366,7 @@ mod stack_properties {
             let m = &catalog.models[model % catalog.models.len()];
             let trainer = Trainer::NAMES[t].1;
             let method = [Method::Full, Method::Lora, Method::Qlora][method];
-            let cfg = Config { task: Task::Finetune, method, mb, seq, trainer, zero: 3, ..Config::default() };
+            let cfg = Config { task: Task::Finetune, method, mb, seq, trainer, zero: Some(3), ..Config::default() };
             // On one GPU; sharded over many, the root unit (embeddings) that
             // FSDP gathers whole can outweigh a small model's saved shard.
             let mem = |c: &Config| TrainJob::new(m, c).memory(1.0).total();
@@ -382,7 +388,7 @@ fn a_zero3_request_is_answered_with_fully_sharded_data_parallelism() {
     let cfg = Config {
         task: Task::Finetune,
         method: Method::Full,
-        zero: 3,
+        zero: Some(3),
         model: Some("llama-3.1-70b".into()),
         gpu: Some("b200-sxm-180gb".into()),
         ..Config::default()
@@ -426,7 +432,7 @@ mod stack_layouts {
             let trainer = Trainer::NAMES[t].1;
             let method = [Method::Full, Method::Lora, Method::Qlora][method];
             let task = if pretrain { Task::Pretrain } else { Task::Finetune };
-            let cfg = Config { task, method, zero, trainer, model: Some(m.id.to_string()), tokens: Some(1e8), ..Config::default() };
+            let cfg = Config { task, method, zero: Some(zero), trainer, model: Some(m.id.to_string()), tokens: Some(1e8), ..Config::default() };
             let a = evaluate(&cfg, Vec::new(), catalog, common::today());
             let p = parallelism(trainer);
             // Stacks without adapters plan QLoRA as a full fine-tune (a notice says so).
@@ -475,7 +481,7 @@ fn zero3_on_a_stack_without_tensor_parallel_sharding_stays_data_parallel() {
     let cfg = Config {
         task: Task::Finetune,
         method: Method::Full,
-        zero: 3,
+        zero: Some(3),
         trainer: Trainer::Deepspeed,
         model: Some("llama-3.1-8b".into()),
         gpu: Some("rtx-4090-24gb".into()),

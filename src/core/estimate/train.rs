@@ -163,7 +163,7 @@ impl<'a> TrainJob<'a> {
             format,
             optim: cfg.optim,
             optim_offload: cfg.optim_offload,
-            zero: cfg.zero,
+            zero: cfg.zero_stage(),
             mb: f64::from(cfg.mb),
             seq: f64::from(cfg.seq),
             gc: cfg.gc,

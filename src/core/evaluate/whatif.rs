@@ -46,7 +46,8 @@ fn candidates(cfg: &Config, a: &Answer) -> Vec<(&'static str, String)> {
                 // or nothing.
                 out.push(("gc", if matches!(cfg.trainer, Trainer::Megatron | Trainer::Torchtitan) { "selective" } else { "none" }.to_string()));
             }
-            if cfg.zero < 3 {
+            // Unset, the planner already tried every stage.
+            if cfg.zero.is_some_and(|z| z < 3) {
                 out.push(("zero", "3".to_string()));
             }
             out.push(("mb", (cfg.mb.saturating_mul(2)).to_string()));

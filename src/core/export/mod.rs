@@ -64,7 +64,9 @@ impl<'a> Launch<'a> {
     /// The launch of `offer` under `answer`: the configuration in effect is
     /// the answer's normalized link, decoded again.
     pub fn new(answer: &'a Answer, offer: &'a OfferResult, catalog: &Catalog) -> Launch<'a> {
-        let (cfg, _) = link::decode(&answer.query);
+        let (mut cfg, _) = link::decode(&answer.query);
+        // The ZeRO stage the planner chose for this offer where the link names none.
+        cfg.zero = offer.zero.or(cfg.zero);
         let arch = catalog.gpu(&offer.gpu).map(|g| g.arch.as_str().to_string()).unwrap_or_default();
         // Training runs on transformers (the matrix's `hf` rows); generation
         // pipelines have no row in the matrix.

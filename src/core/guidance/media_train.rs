@@ -5,7 +5,7 @@ use super::super::config::{Config, Method};
 use super::super::estimate::media_train::MediaTrainJob;
 use super::super::messages::Msg;
 use super::super::resolve::image_train_job;
-use super::{gib1, gpu_size, spot, suggestions};
+use super::{billing_rounding, gib1, gpu_size, spot, suggestions};
 
 /// Memory in words, why LoRA/QLoRA fit where full training does not, the
 /// GPU size that suits it, spot and prices.
@@ -54,6 +54,8 @@ pub fn guidance(cfg: &Config, t: &MediaTrainJob<'_>, a: &Answer) -> Vec<Guidance
         Some(_) => {}
         None => out.push(super::no_pick(cfg, a, Msg::new("g.media.nofit"))),
     }
+    // The serverless note (in worker- and GPU-hours of the assumed run) and the rounding note.
+    out.extend(billing_rounding(cfg, a));
     out.extend(suggestions(a));
     out
 }

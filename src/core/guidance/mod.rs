@@ -7,6 +7,7 @@ mod media;
 mod media_train;
 mod serve;
 mod train;
+mod train_serverless;
 
 use super::answer::{Answer, GuidanceItem};
 use super::billing;
@@ -20,7 +21,7 @@ use super::units::GIB;
 pub fn for_answer(cfg: &Config, planner: &Planner<'_>, catalog: &Catalog, a: &Answer) -> Vec<GuidanceItem> {
     let mut out = match planner {
         Planner::Serve(p) => serve::guidance(cfg, &p.job, catalog, a),
-        Planner::Train(p) => train::guidance(cfg, &p.job, catalog, a),
+        Planner::Train(p) => train::guidance(cfg, p.job_at(a.pick().and_then(|o| o.zero)), catalog, a),
         Planner::Generate(p) => media::guidance(cfg, p.job, catalog, a),
         Planner::ImageTrain(p) => media_train::guidance(cfg, p.job, a),
     };
@@ -46,15 +47,21 @@ fn stale_cheaper(cfg: &Config, planner: &Planner<'_>, a: &Answer) -> Option<Guid
     }
     let alt = rec.alternatives.iter().find(|p| p.why == "cheapest")?;
     let offer = a.offers.iter().find(|o| o.id == alt.offer && o.stale && o.meets && !o.price_overridden)?;
-    let ratio = alt.reason_msgs.iter().find(|m| m.key == "reason.versus")?.args.iter().find_map(|(k, v)| match (k, v) {
-        (&"price", super::messages::Arg::Fixed(x, _)) => Some(*x),
-        _ => None,
-    })?;
+    // The ratio on the cost the offers are ranked by (the objective is
+    // the cost objective, checked above), as the alternative's reason
+    // computes it; without a speed (image-model training) it compares the
+    // same assumed run length, and the note says so.
+    let cost = super::offers::cost_objective(cfg, planner.unit());
+    let ratio = cost.key(offer) / cost.key(pick);
+    if !(ratio.is_finite() && ratio > 0.0) {
+        return None;
+    }
+    let key = if planner.unit() == super::plan::Unit::ImageTraining { "g.note.stale_cheaper.run" } else { "g.note.stale_cheaper" };
     (ratio <= 0.8).then(|| {
         GuidanceItem::new(
             "stale-cheaper",
             None,
-            Msg::new("g.note.stale_cheaper").arg("offer", offer.id.to_string()).num("ratio", ratio, 2).arg("date", offer.price_as_of.to_string()),
+            Msg::new(key).arg("offer", offer.id.to_string()).num("ratio", ratio, 2).arg("date", offer.price_as_of.to_string()),
         )
     })
 }
@@ -200,6 +207,10 @@ fn serverless(cfg: &Config, a: &Answer) -> Option<GuidanceItem> {
             0,
         );
         return Some(GuidanceItem::new("serverless", Some("g.serverless.title"), msg));
+    }
+    // A training job's bill in worker- and GPU-hours.
+    if let Some(item) = train_serverless::note(cfg, a, pick) {
+        return item;
     }
     if pick.serverless {
         let cold_h = pick.cold_starts_per_month * pick.cold_start_s.unwrap_or(0.0) / 3600.0;

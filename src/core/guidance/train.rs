@@ -103,7 +103,7 @@ pub fn guidance(cfg: &Config, job: &TrainJob<'_>, catalog: &Catalog, a: &Answer)
             let share = network_share(job, gpu, Layout { dp: p.dp.max(1), tp: p.tp.max(1), pp: p.pp.max(1) });
             // Accumulation amortises a once-per-step exchange (DDP, ZeRO-1);
             // ZeRO-2/3 exchange every micro-batch, which only a larger one amortises.
-            let network = if cfg.zero >= 2 { "g.train.network.sharded" } else { "g.train.network" };
+            let network = if job.zero >= 2 { "g.train.network.sharded" } else { "g.train.network" };
             // Offloaded states and activations cross PCIe each step; where
             // that costs more than a fifth of the rate, the host link sets it.
             let layout = Layout { dp: p.dp.max(1), tp: p.tp.max(1), pp: p.pp.max(1) };
@@ -111,7 +111,16 @@ pub fn guidance(cfg: &Config, job: &TrainJob<'_>, catalog: &Catalog, a: &Answer)
             let msg = if host < 0.8 && host <= share {
                 Msg::new("g.train.hostlink").num("pct", 100.0 * host, 0).arg("gpu", gpu.name.clone())
             } else if share < 0.8 {
-                Msg::new(network).num("pct", 100.0 * share, 0).num("zero", f64::from(cfg.zero), 0).arg("gpu", gpu.name.clone())
+                // ZeRO-2 exchanges gradients each micro-batch, ZeRO-3 the
+                // parameters too; a lower stage is advice only where the
+                // link set it (unset, the planner took the least that fits).
+                let what = Msg::new(if job.zero >= 3 { "g.train.shard.gather" } else { "g.train.shard.scatter" });
+                let m = Msg::new(network).num("pct", 100.0 * share, 0).num("zero", f64::from(job.zero), 0).arg("gpu", gpu.name.clone()).sub("what", what);
+                if cfg.zero.is_some() {
+                    m.sub("lower", Msg::new("g.train.shard.lower"))
+                } else {
+                    m.arg("lower", "")
+                }
             } else {
                 // One GPU exchanges nothing with others.
                 let key = if layout.gpus() == 1 { "g.train.bound.one" } else { "g.train.bound" };
@@ -165,7 +174,7 @@ fn nofit_tries(cfg: &Config, job: &TrainJob<'_>) -> Vec<String> {
         Method::Lora => candidates.push(("method", "qlora".to_string())),
         Method::Qlora => {}
     }
-    if cfg.zero < 3 && cfg.trainer != Trainer::Unsloth {
+    if cfg.zero.is_some_and(|z| z < 3) && cfg.trainer != Trainer::Unsloth {
         candidates.push(("zero", "3".to_string()));
     }
     candidates.extend(
@@ -242,19 +251,22 @@ fn changed(cfg: &Config, key: &str, value: &str) -> Option<Config> {
     let mut c = cfg.clone();
     match (key, value) {
         ("method", v) => c.method = if v == "qlora" { Method::Qlora } else { Method::Lora },
-        ("zero", _) => c.zero = 3,
+        ("zero", _) => c.zero = Some(3),
         ("trainer", v) => c.trainer = Trainer::parse(v)?,
         ("act_offload", _) => c.act_offload = Some(true),
         ("gc", _) => c.gc = Checkpointing::Full,
         ("mb", _) => c.mb = 1,
         ("param_offload", _) => {
             c.param_offload = true;
-            c.zero = 3;
+            c.zero = Some(3);
         }
         _ => return None,
     }
     if c.trainer == Trainer::Unsloth {
-        c.zero = 0;
+        c.zero = Some(0);
+    }
+    if c.trainer == Trainer::Torchtune && c.zero.is_some_and(|z| z < 2) {
+        c.zero = Some(3);
     }
     if !Stack::of(c.trainer).can_offload_params {
         c.param_offload = false;

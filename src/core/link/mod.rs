@@ -169,7 +169,7 @@ const SLOTS: &[(&str, Slot)] = &[
     ("gbs", Slot::Int(1, 10_000_000, |c, v| c.gbs = Some(v), |c| c.gbs)),
     ("seq", Slot::Int(16, 1_048_576, |c, v| c.seq = v, |c| Some(c.seq))),
     ("flash", Slot::Flag(|c, v| c.flash = v, |c| Some(c.flash))),
-    ("zero", Slot::Int(0, 3, |c, v| c.zero = u8::try_from(v).unwrap_or(0), |c| Some(u32::from(c.zero)))),
+    ("zero", Slot::Int(0, 3, |c, v| c.zero = u8::try_from(v).ok(), |c| c.zero.map(u32::from))),
     ("tokens", Slot::Num(1.0, 1e15, |c, v| c.tokens = Some(v), |c| c.tokens)),
     ("epochs", Slot::Num(0.01, 1000.0, |c, v| c.epochs = v, |c| Some(c.epochs))),
     ("days", Slot::Num(0.01, 3650.0, |c, v| c.days = Some(v), |c| c.days)),
@@ -214,6 +214,7 @@ pub fn set(cfg: &Config, key: &str, value: &str) -> Result<Config, Notice> {
             "batch" => next.batch = d.batch,
             "per_job" => next.per_job = d.per_job,
             "cur" => next.cur = d.cur,
+            "zero" => next.zero = d.zero,
             _ => {}
         }
         return Ok(next);
@@ -223,8 +224,10 @@ pub fn set(cfg: &Config, key: &str, value: &str) -> Result<Config, Notice> {
 }
 
 /// Keys whose field may be left blank: the model's or the tool's default.
-const OPTIONAL_KEYS: &[&str] =
-    &["batch", "per_job", "res", "steps", "frames", "fps", "seconds", "gpus", "gbs", "tokens", "days", "mintps", "maxttft", "rps", "maxusd", "store", "cur"];
+const OPTIONAL_KEYS: &[&str] = &[
+    "batch", "per_job", "res", "steps", "frames", "fps", "seconds", "gpus", "gbs", "tokens", "days", "mintps", "maxttft", "rps", "maxusd", "store", "cur",
+    "zero",
+];
 
 /// Decodes a query string (with or without a leading `?`) into a
 /// configuration and the notices for whatever was ignored.

@@ -160,6 +160,7 @@ fn priced(cfg: &Config, catalog: &Catalog, o: &Offer, provider: Option<&Provider
         tp: p.tp,
         pp: p.pp,
         dp: p.dp,
+        zero: p.zero,
         batch: p.batch,
         fits,
         meets,

@@ -11,7 +11,9 @@ pub mod media_train;
 pub mod serve;
 pub mod serve_speeds;
 pub mod train;
+pub mod train_layouts;
 pub mod train_speed;
+pub mod train_zero;
 
 use super::answer::{Answers, GpuResult, MemoryJson, OfferResult, Speeds};
 use super::catalog::gpus::Arch;
@@ -85,6 +87,8 @@ pub struct OfferPlan {
     pub tp: u32,
     pub pp: u32,
     pub dp: u32,
+    /// The ZeRO / FSDP stage of a training plan (`Config::zero_stages`).
+    pub zero: Option<u8>,
     pub batch: f64,
     pub need_bytes: f64,
     pub usable_bytes: f64,

@@ -380,6 +380,7 @@ impl<'r> ServePlanner<'r> {
             tp: plan.tp,
             pp: plan.pp,
             dp: 1,
+            zero: None,
             batch,
             need_bytes: job.memory(plan, batch).total(),
             usable_bytes: usable,

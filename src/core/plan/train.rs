@@ -10,11 +10,13 @@ use super::super::catalog::support::Kind;
 use super::super::catalog::{Catalog, Gpu, GpuClass, Model, Offer};
 use super::super::config::{Config, Engine, Method};
 use super::super::estimate::ranges::Confidence;
-use super::super::estimate::train::{mfu, Layout, TrainJob, PP_DEGREES, TP_DEGREES};
+use super::super::estimate::train::{mfu, Layout, TrainJob};
 use super::super::estimate::{engine, ranges};
 use super::super::messages::Msg;
 use super::super::units::GIB;
+use super::train_layouts::{best_layout, smallest_fitting};
 use super::train_speed::{day_decimals, gpus_for_deadline, layout_tokens_per_s, link_bytes_per_s, DEFAULT_INTER_NODE_BYTES_PER_S};
+use super::train_zero::{search, Candidate};
 use super::{unsupported, EngineSupport, OfferPlan, Output};
 
 /// Usable share of a GPU's memory for training (the allocator's slack).
@@ -26,67 +28,8 @@ pub struct TrainPlan {
     pub gpus: u32,
     pub fits: bool,
     pub layout: Layout,
-}
-
-/// The layouts of `n` GPUs that the model can take, tensor parallel inside
-/// groups of `per_node`.
-fn layouts<'j>(job: &'j TrainJob<'_>, n: u32, per_node: u32) -> impl Iterator<Item = Layout> + 'j {
-    TP_DEGREES.into_iter().filter(move |tp| *tp <= per_node.max(1)).flat_map(move |tp| {
-        PP_DEGREES.into_iter().filter_map(move |pp| {
-            let mp = tp * pp;
-            (n % mp == 0).then_some(Layout { dp: n / mp, tp, pp }).filter(|l| job.splits(*l))
-        })
-    })
-}
-
-/// Of the layouts of `n` GPUs that fit in `cap` bytes per GPU, the one with
-/// the most tokens/s (data parallel alone when it fits and is fastest).
-fn best_layout(job: &TrainJob<'_>, gpu: &Gpu, n: u32, per_node: u32, cap: f64, dp_link: f64, tp_link: f64) -> Option<(Layout, f64)> {
-    let eff = mfu(gpu, job.method);
-    layouts(job, n, per_node)
-        .filter(|l| job.memory_layout(*l).total() <= cap)
-        .map(|l| (l, job.tokens_per_s(gpu, eff, l, dp_link, tp_link)))
-        .max_by(|a, b| a.1.total_cmp(&b.1).then(b.0.tp.cmp(&a.0.tp)).then(b.0.pp.cmp(&a.0.pp)))
-}
-
-/// The smallest GPU count among `counts` (ascending) that some layout fits
-/// and that is at least `at_least`. For one (tp, pp) the per-GPU memory is
-/// A + B/dp (ZeRO shards B over the data-parallel replicas; A is what every
-/// replica keeps), so two evaluations give the replicas needed.
-fn smallest_fitting(job: &TrainJob<'_>, counts: &[u32], per_node: u32, cap: f64, at_least: u32) -> Option<u32> {
-    // Usually the first count that is large enough already fits.
-    let first = counts.iter().copied().find(|n| *n >= at_least)?;
-    if layouts(job, first, per_node).any(|l| job.memory_layout(l).total() <= cap) {
-        return Some(first);
-    }
-    let mut best: Option<u32> = None;
-    for tp in TP_DEGREES.into_iter().filter(|tp| *tp <= per_node.max(1)) {
-        for pp in PP_DEGREES {
-            if !job.splits(Layout { dp: 1, tp, pp }) {
-                continue;
-            }
-            let mp = tp * pp;
-            let mem = |dp: u32| job.memory_layout(Layout { dp, tp, pp }).total();
-            let (m1, m2) = (mem(1), mem(2));
-            let dp_needed = if m1 <= cap {
-                1.0
-            } else {
-                let sharded = 2.0 * (m1 - m2);
-                let kept = m1 - sharded;
-                if sharded <= 0.0 || kept >= cap {
-                    continue;
-                }
-                (sharded / (cap - kept)).ceil()
-            };
-            let threshold = (dp_needed * f64::from(mp)).max(f64::from(at_least));
-            let start = counts.partition_point(|n| f64::from(*n) < threshold);
-            let found = counts.iter().skip(start).copied().filter(|n| n % mp == 0).take(4).find(|n| mem(n / mp) <= cap);
-            if let Some(n) = found {
-                best = Some(best.map_or(n, |b| b.min(n)));
-            }
-        }
-    }
-    best
+    /// Training tokens/s of the layout.
+    pub tps: f64,
 }
 
 /// Fewest GPUs of a type (powers of two in a node, then whole nodes) that
@@ -95,12 +38,12 @@ fn smallest_fitting(job: &TrainJob<'_>, counts: &[u32], per_node: u32, cap: f64,
 fn plan_for(job: &TrainJob<'_>, cfg: &Config, gpu: &Gpu, cache: &mut FitCache) -> TrainPlan {
     let cap = gpu.usable_bytes() * USABLE;
     let per_node = gpu.gpus_per_node.max(1);
-    let pick = |n: u32| best_layout(job, gpu, n, per_node, cap, link_bytes_per_s(gpu, n), gpu.link_bytes_per_s(true));
+    let pick = |n: u32| best_layout(job, gpu, n, per_node, cap, (link_bytes_per_s(gpu, n), gpu.link_bytes_per_s(true)), gpu.nvlink_gbps > 0.0);
     if let Some(g) = cfg.gpus {
         let n = g.saturating_mul(cfg.nodes).max(1);
         return match pick(n) {
-            Some((layout, tps)) => TrainPlan { gpus: n, fits: true, meets: on_time(job, cfg, tps), layout },
-            None => TrainPlan { gpus: n, fits: false, meets: false, layout: Layout::data(n) },
+            Some((layout, tps)) => TrainPlan { gpus: n, fits: true, meets: on_time(job, cfg, tps), layout, tps },
+            None => TrainPlan { gpus: n, fits: false, meets: false, layout: Layout::data(n), tps: 0.0 },
         };
     }
     // Several nodes only for datacenter boards with a cluster network.
@@ -111,7 +54,7 @@ fn plan_for(job: &TrainJob<'_>, cfg: &Config, gpu: &Gpu, cache: &mut FitCache) -
         candidates.extend((2..=512).map(|nodes| nodes * per_node));
     }
     let mut locate = |at_least: u32| {
-        let smallest = cache.smallest((cap.to_bits(), per_node, nodes, at_least), || smallest_fitting(job, &candidates, per_node, cap, at_least));
+        let smallest = cache.smallest((cap.to_bits(), per_node, nodes, at_least, job.zero), || smallest_fitting(job, &candidates, per_node, cap, at_least));
         smallest.and_then(|n| Some((n, pick(n)?)))
     };
     // Fits (memory) with the fewest GPUs that hold it; the deadline's count
@@ -125,8 +68,8 @@ fn plan_for(job: &TrainJob<'_>, cfg: &Config, gpu: &Gpu, cache: &mut FitCache) -
             None
         }
     }) {
-        Some((n, (layout, tps))) => TrainPlan { gpus: n, fits: true, meets: on_time(job, cfg, tps), layout },
-        None => TrainPlan { gpus: 1, fits: false, meets: false, layout: Layout::data(1) },
+        Some((n, (layout, tps))) => TrainPlan { gpus: n, fits: true, meets: on_time(job, cfg, tps), layout, tps },
+        None => TrainPlan { gpus: 1, fits: false, meets: false, layout: Layout::data(1), tps: 0.0 },
     }
 }
 
@@ -209,11 +152,11 @@ impl FitCache {
     }
 }
 
-/// Usable bytes per GPU, GPUs per node or instance, several allowed, deadline GPUs.
-type FitKey = (u64, u32, bool, u32);
+/// Usable bytes per GPU, GPUs per node or instance, several allowed, deadline GPUs, ZeRO stage.
+type FitKey = (u64, u32, bool, u32, u8);
 
-/// GPU, GPU count, GPUs per instance, data-parallel and tensor-parallel link speeds.
-type LayoutKey = (usize, u32, u32, u64, u64);
+/// GPU, GPU count, GPUs per instance, data-parallel and tensor-parallel link speeds, ZeRO stage.
+type LayoutKey = (usize, u32, u32, u64, u64, u8, bool);
 
 /// Marks offer keys in `FitCache::smallest` (whose candidate counts differ
 /// from the per-GPU plans'); deadlines never need 2³¹ GPUs.
@@ -232,20 +175,21 @@ fn offer_plan(job: &TrainJob<'_>, cfg: &Config, gpu: &Gpu, o: &Offer, cache: &mu
     // `nodes`); an instance of another size does not run that job.
     let counts: Vec<u32> = (1..=if multi { 64u32 } else { 1 }).map(|i| o.gpus * i).filter(|n| cfg.gpus.is_none_or(|g| o.gpus == g && *n == asked)).collect();
     let need = if cfg.gpus.is_some() { asked } else { cfg.days.map_or(1, |d| gpus_for_deadline(job, cfg, gpu, d)).max(asked) };
-    let tp_link = if o.interconnect.is_scale_up() { gpu.link_bytes_per_s(true) } else { gpu.pcie_peer_bytes_per_s() };
+    let scale_up = o.interconnect.is_scale_up();
+    let tp_link = if scale_up { gpu.link_bytes_per_s(true) } else { gpu.pcie_peer_bytes_per_s() };
     let dp_link = |n: u32| if n > o.gpus { o.inter_node_gbps.map_or(DEFAULT_INTER_NODE_BYTES_PER_S, |g| g * 1e9 / 8.0 / f64::from(o.gpus)) } else { tp_link };
     let gpu_key = std::ptr::from_ref(gpu) as usize;
     // None: no count reaches the deadline's GPUs, the offer cannot finish in time.
     // (Offer counts are multiples of the instance size, keyed apart from
     // the per-GPU plans' powers of two by the `multi` flag's place.)
     let mut locate = |at_least: u32| {
-        let smallest = cache.smallest((cap.to_bits(), o.gpus, multi, at_least | OFFER_KEY), || smallest_fitting(job, &counts, o.gpus, cap, at_least));
+        let smallest = cache.smallest((cap.to_bits(), o.gpus, multi, at_least | OFFER_KEY, job.zero), || smallest_fitting(job, &counts, o.gpus, cap, at_least));
         smallest.and_then(|n| {
-            let key = (gpu_key, n, o.gpus, dp_link(n).to_bits(), tp_link.to_bits());
+            let key = (gpu_key, n, o.gpus, dp_link(n).to_bits(), tp_link.to_bits(), job.zero, scale_up);
             let best = match cache.best.iter().find(|(k, _)| *k == key) {
                 Some((_, b)) => *b,
                 None => {
-                    let b = best_layout(job, gpu, n, o.gpus, cap, dp_link(n), tp_link);
+                    let b = best_layout(job, gpu, n, o.gpus, cap, (dp_link(n), tp_link), scale_up);
                     cache.best.push((key, b));
                     b
                 }
@@ -329,7 +273,9 @@ fn offer_plan(job: &TrainJob<'_>, cfg: &Config, gpu: &Gpu, o: &Offer, cache: &mu
             ));
         }
     }
-    let layout_msg = Msg::new("layout.train")
+    // The stage is named where it shards something (more than one replica).
+    let layout_msg = Msg::new(if job.zero > 0 && layout.dp > 1 { "layout.train.zero" } else { "layout.train" })
+        .num("zero", f64::from(job.zero), 0)
         .num("dp", f64::from(layout.dp), 0)
         .num("tp", f64::from(layout.tp), 0)
         .num("pp", f64::from(layout.pp), 0)
@@ -345,6 +291,7 @@ fn offer_plan(job: &TrainJob<'_>, cfg: &Config, gpu: &Gpu, o: &Offer, cache: &mu
         tp: layout.tp,
         pp: layout.pp,
         dp: layout.dp,
+        zero: Some(job.zero),
         batch: job.mb,
         need_bytes: mem,
         usable_bytes: cap,
@@ -364,6 +311,8 @@ fn offer_plan(job: &TrainJob<'_>, cfg: &Config, gpu: &Gpu, o: &Offer, cache: &mu
 /// Plans for one training configuration, with the caches offers share.
 pub struct TrainPlanner<'r> {
     pub job: TrainJob<'r>,
+    /// The job at each ZeRO stage the plan may use (`Config::zero_stages`).
+    stages: Vec<TrainJob<'r>>,
     cfg: &'r Config,
     catalog: &'r Catalog,
     cache: FitCache,
@@ -373,7 +322,44 @@ pub struct TrainPlanner<'r> {
 
 impl<'r> TrainPlanner<'r> {
     pub fn new(job: TrainJob<'r>, cfg: &'r Config, catalog: &'r Catalog) -> TrainPlanner<'r> {
-        TrainPlanner { job, cfg, catalog, cache: FitCache::default(), matrix: std::cell::OnceCell::new() }
+        let stages = cfg.zero_stages().iter().map(|z| TrainJob { zero: *z, ..job.clone() }).collect();
+        TrainPlanner { job, stages, cfg, catalog, cache: FitCache::default(), matrix: std::cell::OnceCell::new() }
+    }
+
+    /// The job at a plan's ZeRO stage (the planner's own job without one).
+    pub fn job_at(&self, zero: Option<u8>) -> &TrainJob<'r> {
+        zero.and_then(|z| self.stages.iter().find(|j| j.zero == z)).unwrap_or(&self.job)
+    }
+
+    /// The plan of a GPU type at the best of the stages
+    /// (`train_zero`), with the stage's job.
+    fn plan_best(&mut self, gpu: &Gpu) -> (TrainPlan, usize) {
+        let scale_up = gpu.nvlink_gbps > 0.0;
+        let cap = gpu.usable_bytes() * USABLE;
+        let (stages, cfg, cache) = (&self.stages, self.cfg, &mut self.cache);
+        let found = search(stages.len(), 1, |i| {
+            let job = stages.get(i).unwrap_or(&self.job);
+            let p = plan_for(job, cfg, gpu, cache);
+            let c = Candidate {
+                fits: p.fits,
+                meets: p.meets,
+                roomy: Candidate::roomy(cap, job.memory_layout(p.layout).total()),
+                pcie_tp: Candidate::pcie_tp(p.layout.tp, scale_up),
+                gpus: p.gpus,
+                tps: p.tps,
+                zero: job.zero,
+            };
+            let whole = p.layout.tp == 1 && p.layout.pp == 1;
+            (p, c, whole)
+        });
+        match found {
+            Some(found) => found,
+            None => (plan_for(&self.job, self.cfg, gpu, &mut self.cache), usize::MAX),
+        }
+    }
+
+    fn stage_job(&self, i: usize) -> &TrainJob<'r> {
+        self.stages.get(i).unwrap_or(&self.job)
     }
 
     /// Why a quantized base (NF4, FP8, INT4…) cannot be trained on a GPU:
@@ -393,8 +379,8 @@ impl<'r> TrainPlanner<'r> {
         gpus.iter()
             .map(|gpu| {
                 let unsupported = self.unsupported(gpu);
-                let p = plan_for(&self.job, cfg, gpu, &mut self.cache);
-                let job = &self.job;
+                let (p, i) = self.plan_best(gpu);
+                let job = self.stage_job(i);
                 let (conf, widen) = confidence(job.model, gpu, p.gpus);
                 let tps = layout_tokens_per_s(job, gpu, p.layout);
                 GpuResult {
@@ -418,7 +404,26 @@ impl<'r> TrainPlanner<'r> {
     }
 
     pub fn offer(&mut self, gpu: &Gpu, o: &Offer) -> OfferPlan {
-        let mut p = offer_plan(&self.job, self.cfg, gpu, o, &mut self.cache);
+        let scale_up = o.interconnect.is_scale_up();
+        let (stages, cfg, cache) = (&self.stages, self.cfg, &mut self.cache);
+        // One instance is the fewest GPUs an offer rents.
+        let found = search(stages.len(), o.gpus, |i| {
+            let p = offer_plan(stages.get(i).unwrap_or(&self.job), cfg, gpu, o, cache);
+            let c = Candidate {
+                fits: p.fits,
+                meets: p.meets,
+                roomy: Candidate::roomy(p.usable_bytes, p.need_bytes),
+                pcie_tp: Candidate::pcie_tp(p.tp, scale_up),
+                gpus: p.gpus,
+                tps: p.speed_score,
+                zero: p.zero.unwrap_or(0),
+            };
+            let whole = p.tp == 1 && p.pp == 1;
+            (p, c, whole)
+        });
+        let Some((mut p, _)) = found else {
+            return offer_plan(&self.job, self.cfg, gpu, o, &mut self.cache);
+        };
         if let Some(why) = self.unsupported(gpu) {
             p.fits = false;
             p.meets = false;
@@ -429,17 +434,19 @@ impl<'r> TrainPlanner<'r> {
 
     /// Memory and the inverse answers on the focus GPU type.
     pub fn focus(&mut self, gpu: &Gpu, pick: Option<&OfferResult>) -> (MemoryJson, Answers) {
-        let (job, cfg) = (&self.job, self.cfg);
-        let p = plan_for(job, cfg, gpu, &mut self.cache);
+        let cfg = self.cfg;
+        let (p, i) = self.plan_best(gpu);
+        // The pick's own stage when the pick is on this GPU type.
+        let on_pick = pick.filter(|o| *o.gpu == *gpu.id);
+        let job = match on_pick.and_then(|o| o.zero) {
+            Some(z) => self.job_at(Some(z)),
+            None => self.stage_job(i),
+        };
         let ckpt = job.checkpoint_bytes();
         // The breakdown is the pick's own layout when the pick is on this
         // GPU type (its ZeRO shards and parallel degrees), else the
         // fewest GPUs of this type that fit.
-        let layout = pick.filter(|o| *o.gpu == *gpu.id && o.dp.saturating_mul(o.tp).saturating_mul(o.pp) > 0).map_or(p.layout, |o| Layout {
-            dp: o.dp,
-            tp: o.tp,
-            pp: o.pp,
-        });
+        let layout = on_pick.filter(|o| o.dp.saturating_mul(o.tp).saturating_mul(o.pp) > 0).map_or(p.layout, |o| Layout { dp: o.dp, tp: o.tp, pp: o.pp });
         (
             memory_json(job, gpu, layout),
             Answers {

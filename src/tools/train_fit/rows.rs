@@ -59,7 +59,7 @@ pub struct TrainRow {
 ///   llm-foundry's MPT runs use Triton FlashAttention (`attn_impl: triton`,
 ///   mosaicml/llm-foundry@15fb4ffa scripts/train/yamls/pretrain/mpt-7b.yaml).
 pub fn defaults(framework: &str, method: &str) -> Config {
-    let mut c = Config { task: Task::Finetune, optim: Optim::Adamw, flash: true, zero: 0, rank: 8, ..Config::default() };
+    let mut c = Config { task: Task::Finetune, optim: Optim::Adamw, flash: true, zero: Some(0), rank: 8, ..Config::default() };
     c.method = match method {
         "full" | "pretrain" => Method::Full,
         "qlora" => Method::Qlora,
@@ -102,7 +102,7 @@ pub fn recipe(c: &mut Config, model: &str) {
     match c.method {
         Method::Full if big => {
             c.param_offload = true;
-            c.zero = 3;
+            c.zero = Some(3);
         }
         Method::Full => c.optim = Optim::Adamw8bit,
         Method::Lora => {
@@ -237,7 +237,7 @@ pub fn load_training(text: &str, catalog: &Catalog, rows: &mut Vec<TrainRow>, sk
             cfg.w = Some("fp8".into());
         }
         if matches!(field(&r, &h, "zero"), "3" | "fsdp") {
-            cfg.zero = 3;
+            cfg.zero = Some(3);
         }
         if framework == "torchtune" {
             recipe(&mut cfg, model);

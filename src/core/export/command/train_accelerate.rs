@@ -16,14 +16,14 @@ use super::{accumulation, gc_word, Command};
 /// (FSDP2 × TP under full sharding, DeepSpeed AutoTP otherwise).
 pub(super) fn splits(l: &Launch) -> (bool, bool) {
     let split = l.offer.tp > 1 && l.offer.pp <= 1 && l.cfg.trainer != Trainer::Megatron;
-    let fsdp_tp = split && l.cfg.zero >= 3;
+    let fsdp_tp = split && l.cfg.zero_stage() >= 3;
     (fsdp_tp, split && !fsdp_tp)
 }
 
 /// The launch runs under DeepSpeed: a ZeRO stage, or AutoTP's tensor parallelism.
 pub fn uses_deepspeed(l: &Launch) -> bool {
     let (fsdp_tp, autotp) = splits(l);
-    ((l.cfg.zero > 0 || autotp) && !fsdp_tp) || super::train_deepspeed::pipelined(l)
+    ((l.cfg.zero_stage() > 0 || autotp) && !fsdp_tp) || super::train_deepspeed::pipelined(l)
 }
 
 pub(super) fn train(l: &Launch, c: &mut Command) {
@@ -91,15 +91,15 @@ pub(super) fn train(l: &Launch, c: &mut Command) {
     }
     if uses_deepspeed(l) {
         c.words(&["--use_deepspeed"]);
-        c.flag("--zero_stage", &cfg.zero);
+        c.flag("--zero_stage", &cfg.zero_stage());
         // The states the plan keeps in CPU memory (ZeRO-Offload: optimizer
         // states from stage 1; ZeRO-Infinity: parameters at stage 3, which
         // `resolve` sets for param_offload). Without these flags the launch
         // keeps them on the GPU and runs out of the memory the plan counted.
-        if cfg.optim_offload && cfg.zero >= 1 {
+        if cfg.optim_offload && cfg.zero_stage() >= 1 {
             c.flag("--offload_optimizer_device", &"cpu");
         }
-        if cfg.param_offload && cfg.zero >= 3 {
+        if cfg.param_offload && cfg.zero_stage() >= 3 {
             c.flag("--offload_param_device", &"cpu");
         }
         if !l.media_training {
@@ -111,7 +111,7 @@ pub(super) fn train(l: &Launch, c: &mut Command) {
     if (cfg.optim_offload || cfg.param_offload) && !uses_deepspeed(l) {
         if fsdp_tp {
             c.note("the plan keeps states in CPU memory: FSDP2's CPU offload (torch's CPUOffloadPolicy; in accelerate's FSDP plugin cpu_offload / fsdp_offload_params: true) moves parameters, gradients and optimizer states there");
-        } else if cfg.optim_offload && cfg.zero == 0 {
+        } else if cfg.optim_offload && cfg.zero_stage() == 0 {
             c.no_flag(&"optimizer offload without a ZeRO stage (zero=1 or more runs it under DeepSpeed)");
         }
     }

@@ -54,7 +54,7 @@ pub(super) fn train(l: &Launch, c: &mut Command) {
         c.flag("--tensor-parallel-size", &o.tp);
     }
     if !fsdp_tp {
-        match cfg.zero {
+        match cfg.zero_stage() {
             0 if autotp => c.note("--deepspeed: a config with zero_optimization stage 0 (tensor parallelism runs through DeepSpeed)"),
             0 => {}
             3 if cfg.param_offload => c.flag("--deepspeed", &"deepspeed_configs/zero3_bf16_cpuoffload_params.json"),

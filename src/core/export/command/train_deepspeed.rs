@@ -27,7 +27,7 @@ pub(super) fn train(l: &Launch, c: &mut Command) {
     c.note(format!(
         "ds_config.json: {{\"train_micro_batch_size_per_gpu\": {}, \"gradient_accumulation_steps\": {accumulation}, \"{precision}\": {{\"enabled\": true}}, \"zero_optimization\": {{\"stage\": {}}}}} (the pipeline engine takes ZeRO 0-1)",
         cfg.mb.max(1),
-        cfg.zero.min(1)
+        cfg.zero_stage().min(1)
     ));
     c.words(&["deepspeed"]);
     c.flag("--num_gpus", &o.gpus.max(1));

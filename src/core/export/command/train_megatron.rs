@@ -48,7 +48,7 @@ pub(super) fn train(l: &Launch, c: &mut Command) {
         Checkpointing::Selective => c.words(&["--recompute-activations"]),
         Checkpointing::None => {}
     }
-    match cfg.zero {
+    match cfg.zero_stage() {
         0 => {}
         // ZeRO-1: the distributed optimizer shards optimizer states and
         // fp32 main weights, not gradients ("6 + 12/d" bytes per parameter

@@ -21,10 +21,10 @@ pub(super) fn train(l: &Launch, c: &mut Command) {
     c.words(&["-m", "torchtitan.train", "--job.config_file", "$CONFIG"]);
     // FSDP2 shards every state (ZeRO-3); without ZeRO the data-parallel
     // ranks replicate (DDP).
-    let (shard, replicate) = if cfg.zero >= 1 { (lay.dp, 1) } else { (1, lay.dp) };
+    let (shard, replicate) = if cfg.zero_stage() >= 1 { (lay.dp, 1) } else { (1, lay.dp) };
     c.flag("--parallelism.data_parallel_shard_degree", &shard);
     c.flag("--parallelism.data_parallel_replicate_degree", &replicate);
-    if (cfg.zero == 1 || cfg.zero == 2) && shard > 1 {
+    if (cfg.zero_stage() == 1 || cfg.zero_stage() == 2) && shard > 1 {
         // No ZeRO-1/2: FSDP2 keeping parameters gathered from forward to
         // backward is the closest.
         c.words(&["--parallelism.fsdp_reshard_after_forward", "never"]);

@@ -65,6 +65,11 @@ pub(super) fn train(l: &Launch, c: &mut Command) {
         // the estimator assumes (estimate/stack.rs).
         set(c, "optimizer_in_bwd", &"True");
     }
+    // FSDP2 shards fully by default; zero=2 keeps the parameters gathered
+    // after the forward (SHARD_GRAD_OP, recipes/*_distributed.py).
+    if !single && cfg.zero_stage() == 2 {
+        set(c, "fsdp_reshard_after_forward", &"False");
+    }
     if !single && cfg.param_offload {
         set(c, "fsdp_cpu_offload", &"True");
     }

@@ -31,7 +31,7 @@ pub(super) fn train(l: &Launch, c: &mut Command) {
     if cfg.gc == Checkpointing::Selective {
         c.no_flag(&"op-level selective checkpointing (full instead)");
     }
-    if cfg.zero > 0 {
+    if cfg.zero_stage() > 0 {
         c.no_flag(&"ZeRO (one model copy per GPU)");
     }
     if processes(l) > 1 {

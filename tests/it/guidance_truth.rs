@@ -85,6 +85,11 @@ fn check(q: &str, a: &Answer) -> Result<(), TestCaseError> {
             };
             prop_assert_eq!(g.msg.key, want, "{}: the headroom note of another task", q);
         }
+        // The off-NVIDIA note stands beside a generation pick off NVIDIA only.
+        if g.id == "vendor" {
+            let vendor = pick.and_then(|p| crate::common::catalog().gpu(&p.gpu)).map(|gpu| gpu.vendor.as_str());
+            prop_assert!(task == "generate" && vendor.is_some_and(|v| v != "nvidia"), "{}: vendor note beside {:?}", q, vendor);
+        }
         // Serving rules stay on serving answers.
         if ["slow-decode", "kv-share", "single-gpu", "images", "fp8"].contains(&g.id) {
             prop_assert_eq!(task, "serve", "{}: serving rule `{}` on a {} answer", q, g.id, task);
@@ -242,4 +247,12 @@ fn a_pick_between_48_and_80_gb_answers_the_size_question_itself() {
     let size = a.guidance.iter().find(|g| g.id == "gpu-size").expect("the size answer");
     assert_eq!(size.msg.key, "g.size.between", "{}", size.msg.render(Lang::En));
     assert!(size.msg.render(Lang::En).contains("ascend-910b-64gb"), "{}", size.msg.render(Lang::En));
+    // An Ascend pick is told to check that the pipeline runs there.
+    let vendor = a.guidance.iter().find(|g| g.id == "vendor").expect("the off-NVIDIA note");
+    assert!(vendor.msg.render(Lang::En).contains("torch_npu"), "{}", vendor.msg.render(Lang::En));
+    // An NVIDIA pick is not.
+    let n = crate::common::answer("task=generate&model=wan-2.1-14b&use=once&per_job=200");
+    let on = n.pick().and_then(|p| crate::common::catalog().gpu(&p.gpu)).expect("a pick on a catalog GPU");
+    assert_eq!(on.vendor.as_str(), "nvidia", "the test expects an NVIDIA pick in dollars");
+    assert!(n.guidance.iter().all(|g| g.id != "vendor"), "vendor note beside {:?}", n.pick().map(|p| &p.gpu));
 }

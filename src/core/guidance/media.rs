@@ -1,6 +1,7 @@
 //! Guidance for generating images, video and audio.
 
 use super::super::answer::{Answer, GuidanceItem};
+use super::super::catalog::gpus::Vendor;
 use super::super::catalog::media::{MediaArch, MediaKind};
 use super::super::catalog::Catalog;
 use super::super::config::Config;
@@ -62,6 +63,20 @@ pub fn guidance(cfg: &Config, j: &MediaJob<'_>, catalog: &Catalog, a: &Answer) -
                 MediaKind::Audio => Msg::new("g.media.speed.audio").arg("gpu", gpu.name.clone()).arg("rtf", format!("{:.1}", s.realtime_factor.unwrap_or(0.0))),
             };
             out.push(item("media-speed", None, msg));
+            // Generation pipelines have no row in the support matrix: off
+            // NVIDIA, say where PyTorch runs them, for the reader to check.
+            // (PyTorch's ROCm builds, pytorch.org/get-started; Ascend's
+            // torch_npu, github.com/Ascend/pytorch; Gaudi's PyTorch bridge,
+            // github.com/huggingface/optimum-habana.)
+            let stack = match gpu.vendor {
+                Vendor::Nvidia => None,
+                Vendor::Amd => Some("PyTorch for ROCm"),
+                Vendor::Huawei => Some("torch_npu"),
+                Vendor::Intel => Some("optimum-habana"),
+            };
+            if let Some(stack) = stack {
+                out.push(item("vendor", None, Msg::new("g.media.vendor").arg("gpu", gpu.name.clone()).arg("stack", stack)));
+            }
             let gpu_s = s.gpu_denoise_s;
             if host_bound {
                 out.push(item(

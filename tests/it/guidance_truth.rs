@@ -85,6 +85,13 @@ fn check(q: &str, a: &Answer) -> Result<(), TestCaseError> {
             };
             prop_assert_eq!(g.msg.key, want, "{}: the headroom note of another task", q);
         }
+        // "Not for every plan" names a fitting offer on smaller cards.
+        if g.msg.key == "g.size.sharded" {
+            let named = g.msg.args.iter().find(|(n, _)| *n == "offer").map(|(_, v)| v.to_string()).unwrap_or_default();
+            let o = a.offers.iter().find(|o| *o.id == *named);
+            let per_gpu = a.memory.total_bytes / f64::from(a.memory.gpus.max(1));
+            prop_assert!(o.is_some_and(|o| o.fits && o.usable_bytes < per_gpu && o.usable_bytes <= 76.0 * GIB), "{}: {} named", q, named);
+        }
         // The off-NVIDIA note stands beside a generation pick off NVIDIA only.
         if g.id == "vendor" {
             let vendor = pick.and_then(|p| crate::common::catalog().gpu(&p.gpu)).map(|gpu| gpu.vendor.as_str());

@@ -243,3 +243,18 @@ proptest! {
         }
     }
 }
+
+/// "Do I need an 80 GB card? Yes" is said of the pick's plan only where no
+/// fitting offer runs the job on 80 GB cards or smaller: an 8B full
+/// fine-tune picked unsharded on B200s (125 GiB a GPU) also runs sharded
+/// on 80 GB cards, and the answer names that offer.
+#[test]
+fn a_yes_for_80_gb_names_the_smaller_cards_that_run_the_job() {
+    use whichgpu::core::config::Lang;
+    let a = answer("task=finetune&model=llama-3.1-8b&method=full&tokens=5e8&days=1");
+    let size = a.guidance.iter().find(|g| g.id == "gpu-size").expect("the size answer");
+    let per_gpu = a.memory.total_bytes / f64::from(a.memory.gpus.max(1));
+    let smaller = a.offers.iter().find(|o| o.fits && o.usable_bytes <= 76.0 * GIB && o.usable_bytes < per_gpu);
+    assert!(per_gpu > 80.0 * GIB && smaller.is_some(), "the test expects a >80 GiB plan and a smaller card that fits");
+    assert_eq!(size.msg.key, "g.size.sharded", "{}", size.msg.render(Lang::En));
+}

@@ -9,6 +9,7 @@ use super::super::estimate::train::{mfu, TrainJob};
 use super::super::messages::Msg;
 use super::super::plan::train::method_comparison;
 use super::super::plan::train_speed::{host_share, network_share};
+use super::super::units::GIB;
 use super::{billing_rounding, gib1, gpu_size, spot, suggestions, tight_memory};
 
 /// A run longer than this without a deadline gets the note that `days`
@@ -47,6 +48,18 @@ pub fn guidance(cfg: &Config, job: &TrainJob<'_>, catalog: &Catalog, a: &Answer)
     if let ("g.size.small.compute" | "g.size.medium.compute", true) = (size.msg.key, host_bound) {
         let key = if size.msg.key == "g.size.small.compute" { "g.size.small.offload" } else { "g.size.medium.offload" };
         size.msg = Msg { key, args: std::mem::take(&mut size.msg.args) };
+    }
+    // "Yes, an 80 GB card" is true of the pick's plan only: where another
+    // fitting offer runs the job on smaller cards (sharded, or split over
+    // more of them), it names the best-ranked of those.
+    let per_gpu = a.memory.total_bytes / f64::from(a.memory.gpus.max(1));
+    if let ("g.size.large.compute", Some(o)) = (size.msg.key, a.offers.iter().find(|o| o.fits && o.usable_bytes <= 76.0 * GIB && o.usable_bytes < per_gpu)) {
+        size.msg = Msg::new("g.size.sharded")
+            .num("need", per_gpu / GIB, 1)
+            .arg("offer", o.id.to_string())
+            .num("gpus", f64::from(o.gpus * o.instances.max(1)), 0)
+            .arg("gpu", o.gpu.to_string())
+            .num("other", o.need_bytes / GIB, 1);
     }
     out.push(size);
     if cfg.task == Task::Finetune {

@@ -160,7 +160,6 @@ pub const MESSAGES: &[(&str, &str, &str)] = &[
     ("reason.versus_run", "{price}× the cost of {other} for the same assumed run length (image-model training time is not estimated)", "在相同的假定运行时长下，成本是 {other} 的 {price} 倍（不估算图像模型的训练时间）"),
     ("reason.versus", "{speed}× the speed of {other} at {price}× the cost per unit of work", "速度是 {other} 的 {speed} 倍，单位工作量成本是其 {price} 倍"),
     // Recommendation labels.
-    ("why.best", "Recommended", "推荐"),
     ("why.cheapest", "Cheapest that fits", "能装下的最便宜选项"),
     ("why.fastest", "Fastest", "最快"),
     ("why.single-gpu", "Single-GPU option", "单卡方案"),
@@ -194,7 +193,6 @@ pub const MESSAGES: &[(&str, &str, &str)] = &[
     ("g.note.idle_copies", "Your load keeps {busy} of the {copies} copies on the pick's instances busy; the idle ones ({idle}) are paid for too: its cost per million tokens is the whole bill over the tokens your load produces, so more load fits on it at no extra cost.", "你给出的负载只让所选实例上 {copies} 个副本中的 {busy} 个忙碌；其余 {idle} 个闲置但照样计费：它的每百万 token 成本是整份账单除以你的负载实际产生的 token，因此再加负载也不多花钱。"),
     ("g.note.single_gpu.close", "The model fits on one GPU: the single-GPU alternative costs about the same per unit of work and is simpler to run (no tensor parallelism, no idle GPUs, one instance to watch).", "模型单卡即可装下：单卡备选方案的单位工作成本与所选方案相当，而且更易运行（无需张量并行，没有闲置的卡，只需照看一个实例）。"),
     ("g.note.nvlink", "This layout runs tensor parallelism over {gpus} GPUs joined by PCIe: every layer's all-reduces cross it. An instance with NVLink/NVSwitch between its GPUs would be faster.", "这个布局在 {gpus} 块通过 PCIe 相连的 GPU 上做张量并行：每层的 all-reduce 都要经过 PCIe。GPU 之间有 NVLink/NVSwitch 的实例会更快。"),
-    ("g.note.fp8", "This model is large enough that FP8 matters: on GPUs with FP8 tensor cores (Hopper, Ada, Blackwell, MI300) FP8 weights halve memory and speed up prefill; on older GPUs they only save memory.", "这个模型够大，FP8 很重要：在有 FP8 Tensor Core 的 GPU（Hopper、Ada、Blackwell、MI300）上，FP8 权重能省一半显存并加快预填充；在旧 GPU 上只能省显存。"),
     ("g.note.billing", "This usage is bursty: the pick bills {billed} minutes for each {minutes} minutes of work. Per-second or per-minute billing pays only for what runs.", "这种用法是间歇性的：所选方案每 {minutes} 分钟的工作要计费 {billed} 分钟。按秒或按分钟计费只为实际运行付费。"),
     ("g.note.storage", "Storage and egress are {share}% of this bill: keep fewer copies of weights and checkpoints, or pick a provider with cheaper storage or free egress.", "存储和出网流量占这笔账单的 {share}%：少存几份权重和检查点，或选择存储更便宜、出网免费的云。"),
     ("g.note.stale_cheaper.run", "{offer} would cost {ratio}× the pick for the same assumed run length (image-model training time is not estimated, so a slower card may need longer), but its price is dated {date}, more than six months ago: it is named, not picked, while an offer with a current price does the job. If the provider's page still shows that price, check it against the pick's speed.", "在相同的假定运行时长下，{offer} 的成本是所选方案的 {ratio} 倍（不估算图像模型的训练时间，较慢的卡可能需要更久），但其价格日期为 {date}，已超过六个月：只列出、不选中，因为有价格较新的方案能完成任务。若服务商页面上仍是这个价格，请结合所选方案的速度比较。"),
@@ -274,7 +272,6 @@ pub const MESSAGES: &[(&str, &str, &str)] = &[
     ("g.note.tight.media", "The pick has only {spare} GiB of memory to spare: a larger batch or resolution, or another version of the pipeline, can run it out of memory. Leave room, or take the next card up.", "所选方案只剩 {spare} GiB 显存余量：更大的批次或分辨率、或换一个流水线版本都可能导致显存不足。请留出余量，或选大一档的卡。"),
     ("g.note.tight.paged", "The pick has only {spare} GiB of memory to spare. The engine gives its KV cache what is left after the weights, so a longer prompt or more concurrent sequences than planned wait their turn rather than crash, and another engine or driver version can leave room for fewer sequences than planned. Leave room if the load may grow.", "所选方案只剩 {spare} GiB 显存余量。推理引擎把权重之外的显存留给 KV 缓存，所以更长的提示或超出计划的并发会排队等待而不会崩溃；换引擎或驱动版本可能使同时容纳的序列少于计划。若负载可能增长，请留出余量。"),
     ("g.note.tight", "The pick has only {spare} GiB of memory to spare: a longer prompt, more concurrent sequences or a different driver can run it out of memory. Leave room, or take the next card up.", "所选方案只剩 {spare} GiB 显存余量：更长的提示、更多并发或换驱动都可能导致显存不足。请留出余量，或选大一档的卡。"),
-    ("g.method", "How this is computed", "计算方法"),
     // Media generation.
     ("g.media.part.denoiser", "denoiser", "去噪网络"),
     ("g.media.part.decoder", "autoregressive decoder", "自回归解码器"),

@@ -102,3 +102,35 @@ fn notices_render_in_either_language() {
     let zh: Vec<String> = evaluate_query("lang=zh&task=nope&batch=-1", catalog, today).notices.iter().map(|n| n.text(Lang::Zh)).collect();
     assert!(zh.iter().any(|t| t.contains("1 到 100000 之间的整数")), "{zh:?}");
 }
+
+/// Every text is used: the page's Wasm carries the whole English column, so
+/// a key no code names is download size for nothing. A key is named where
+/// its literal appears in the code outside the tables' rows, or it belongs to
+/// a family the code builds by name (`ui.<key>.<value>` select labels).
+#[test]
+fn every_text_is_used() {
+    fn sources(dir: &std::path::Path, out: &mut String) {
+        for e in std::fs::read_dir(dir).expect("src").flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                sources(&p, out);
+            } else if p.extension().is_some_and(|x| x == "rs") {
+                // The tables' own rows do not count as a use.
+                let text = std::fs::read_to_string(&p).expect("read");
+                let table = p.ends_with("messages.rs") || p.ends_with("ui_texts.rs");
+                out.extend(text.lines().filter(|l| !(table && l.trim_start().starts_with("(\""))).flat_map(|l| [l, "\n"]));
+            }
+        }
+    }
+    let mut code = String::new();
+    sources(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src"), &mut code);
+    // Families built with format!("ui.{key}.{name}") (web/options.rs, web/offers.rs).
+    let families = ["ui.task.", "ui.use.", "ui.sort.", "ui.commit.", "ui.method.", "ui.optim.", "ui.gc.", "ui.zero.", "ui.cur."];
+    let unused: Vec<&str> = MESSAGES
+        .iter()
+        .chain(UI.iter())
+        .map(|(k, _, _)| *k)
+        .filter(|k| !code.contains(&format!("\"{k}\"")) && !families.iter().any(|f| k.starts_with(f)))
+        .collect();
+    assert!(unused.is_empty(), "texts no code uses: {unused:?}");
+}

@@ -71,9 +71,14 @@ pub fn inputs(cfg: &Config, kind: FormKind) -> Inputs {
     main.push("use");
     match cfg.usage() {
         Usage::Hours => main.push("hpd"),
-        Usage::Jobs if kind != FormKind::ImageTrain => main.extend(["jobs", "jobmin"]),
-        // One job: no count of jobs a month to ask for.
-        Usage::Once if kind != FormKind::ImageTrain => main.push("jobmin"),
+        Usage::Jobs if kind != FormKind::ImageTrain => main.push("jobs"),
+        _ => {}
+    }
+    // A job's minutes are asked only where the plan does not time the job
+    // (billing: `job_hours` when known, else `jobmin`): serving and
+    // generation without `per_job`. One job has no count a month to ask for.
+    match cfg.usage() {
+        Usage::Jobs | Usage::Once if matches!(kind, FormKind::Serve | FormKind::Generate) && cfg.per_job.is_none() => main.push("jobmin"),
         _ => {}
     }
     // The work of one job, where a job is requests or generated items.

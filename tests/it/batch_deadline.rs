@@ -97,5 +97,10 @@ fn the_form_shows_days_beside_a_jobs_size() {
         assert!(!shows("use=always", "days"), "{q}: a deadline for an endpoint");
         assert!(!shows("use=once&per_job=100", "jobs"), "{q}: jobs a month for one job");
         assert!(shows("use=jobs&per_job=100", "jobs"), "{q}: no jobs a month");
+        // Minutes per job only where nothing else times the job.
+        assert!(shows("use=jobs", "jobmin") && !shows("use=jobs&per_job=100", "jobmin"), "{q}: jobmin beside per_job");
     }
+    // A language model's training run is timed by its plan.
+    let train = link::decode("task=finetune&model=llama-3.1-8b&use=jobs").0;
+    assert!(!form::shows(&train, FormKind::Train, "jobmin") && form::shows(&train, FormKind::Train, "jobs"));
 }

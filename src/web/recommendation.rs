@@ -31,6 +31,9 @@ pub fn recommendation(a: &Answer, training: bool, lang: Lang) -> Html {
     match &a.recommendation {
         Some(r) => {
             let pick = offer_by_id(&r.pick.offer);
+            // A timed job (training, or a batch job of a stated size) is
+            // shown by its hours and cost, not by a month.
+            let timed = pick.is_some_and(|o| training || (o.usd_per_job.is_some() && o.speeds.job_hours().is_some()));
             html! {
                 <section class="card reco" data-testid="recommendation" aria-labelledby="h-reco">
                     <h2 id="h-reco">{ t("ui.recommendation") }</h2>
@@ -45,9 +48,9 @@ pub fn recommendation(a: &Answer, training: bool, lang: Lang) -> Html {
                             } else if let Some(s) = o.speeds.seconds_per_image().or(o.speeds.seconds_per_clip()) {
                                 <span data-testid="pick-speed">{ format!("{} s/{}", num(s, 1), t(if o.speeds.seconds_per_image().is_some() { "ui.image" } else { "ui.clip" })) }</span>{ " · " }
                             }
-                            if let (true, None, Some(j)) = (training, o.speeds.job_hours(), o.usd_per_job) {
+                            if let (true, None, Some(j)) = (timed, o.speeds.job_hours(), o.usd_per_job) {
                                 <span data-testid="pick-job">{ format!("{}{}", price(j, o.currency, &a.display, lang), t("ui.per_job")) }</span>
-                            } else if let (true, Some(h), Some(j)) = (training, o.speeds.job_hours(), o.usd_per_job) {
+                            } else if let (true, Some(h), Some(j)) = (timed, o.speeds.job_hours(), o.usd_per_job) {
                                 <span data-testid="pick-job">{ format!("{} h, {}{}", num(h, 1), price(j, o.currency, &a.display, lang), t("ui.per_job")) }</span>
                             } else {
                                 <span data-testid="pick-month">{ format!("{}{}", price(o.usd_per_month, o.currency, &a.display, lang), t("ui.per_month")) }</span>

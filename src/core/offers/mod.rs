@@ -122,20 +122,17 @@ fn priced(cfg: &Config, catalog: &Catalog, o: &Offer, provider: Option<&Provider
         reason_msgs.push(Msg::new("reason.spot_refused"));
     }
     // On spot the run also pays its restarts (`restart`, the billing's own
-    // factor): a plan that meets the deadline only without them does not.
-    // A serving or generation job of `per_job` work has the deadline too, on
-    // its time as billed (work and start-up; training's plan checks its own).
-    let work_h = p.job_hours.or(hours.filter(|_| jobs_usage && cfg.per_job.is_some()));
-    let restart = if b.spot { 1.0 + cfg.restart_pct / 100.0 } else { 1.0 };
-    let spot_late = match (cfg.days, work_h) {
-        (Some(days), Some(h)) if p.meets && (b.spot || p.job_hours.is_none()) && h * restart > days * 24.0 => {
+    // factor): a training plan that meets the deadline only without them
+    // does not. (A serving or generation job of `per_job` work met or
+    // missed its deadline in `deadline::spread`, restarts counted.)
+    let spot_late = match (cfg.days, p.job_hours) {
+        (Some(days), Some(h)) if b.spot && p.meets && h * restart > days * 24.0 => {
             let took = h * restart;
-            Some(
-                Msg::new(if b.spot { "reason.late_spot" } else { "reason.late" })
-                    .num("restart", cfg.restart_pct, 0)
-                    .num("took", took / 24.0, if took < 48.0 { 2 } else { 1 })
-                    .num("days", days, super::plan::train_speed::day_decimals(days)),
-            )
+            Some(Msg::new("reason.late_spot").num("restart", cfg.restart_pct, 0).num("took", took / 24.0, if took < 48.0 { 2 } else { 1 }).num(
+                "days",
+                days,
+                super::plan::train_speed::day_decimals(days),
+            ))
         }
         _ => None,
     };

@@ -11,6 +11,7 @@ mod common;
 
 mod accumulation;
 mod accuracy;
+mod answer_hashes;
 mod architecture;
 mod bill;
 mod bill_practice;

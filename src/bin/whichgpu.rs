@@ -8,6 +8,10 @@
 mod cli;
 
 #[cfg(not(target_arch = "wasm32"))]
+#[path = "whichgpu/clock.rs"]
+mod clock;
+
+#[cfg(not(target_arch = "wasm32"))]
 fn main() -> std::process::ExitCode {
     cli::main()
 }

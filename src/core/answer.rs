@@ -1,6 +1,6 @@
 //! The whole answer to a configuration — memory, per-GPU results, ranked
 //! offers, recommendation, guidance — as one serializable value: the CLI's
-//! JSON (`LINK-FORMAT.md`) and what the page renders. Types only: the
+//! JSON (`docs/link-format.md`) and what the page renders. Types only: the
 //! pipeline that fills them is [`super::evaluate`]; this module computes
 //! nothing and imports nothing above the estimator.
 

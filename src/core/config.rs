@@ -269,7 +269,7 @@ impl Default for Config {
 }
 
 /// What each task assumes where the link is silent: decided here and
-/// nowhere else (README, "Task defaults").
+/// nowhere else (`docs/link-format.md`, "Task defaults").
 impl Task {
     /// Serving, fine-tuning and pre-training: Llama 3.1 8B; generation: SDXL.
     pub fn default_model(self) -> &'static str {
@@ -377,7 +377,7 @@ impl Config {
     }
 
     /// The display currency in effect: the link's, else yuan for a Chinese
-    /// page and US dollars otherwise (`LINK-FORMAT.md`, `cur`).
+    /// page and US dollars otherwise (`docs/link-format.md`, `cur`).
     pub fn display_currency(&self) -> Currency {
         self.cur.unwrap_or(match self.lang {
             Some(Lang::Zh) => Currency::Cny,

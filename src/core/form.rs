@@ -6,6 +6,7 @@ use super::answer::{Answer, OfferResult};
 use super::catalog::media::MediaKind;
 use super::catalog::Catalog;
 use super::config::{Config, Task, Usage};
+use super::link;
 use super::offers::{self, Objective};
 use super::plan::Unit;
 use super::precision;
@@ -117,60 +118,9 @@ pub fn shows(cfg: &Config, kind: FormKind, key: &str) -> bool {
 /// key is short or the kind names the same number differently.
 pub fn label(kind: FormKind, key: &str) -> &'static str {
     match key {
-        "task" => "ui.task",
-        "model" => "ui.model",
-        "params" => "ui.params",
-        "w" => "ui.format",
-        "method" => "ui.ftmethod",
-        "res" => "ui.res",
-        "mb" => "ui.mb",
-        "gbs" => "ui.gbs",
-        "jobmin" => "ui.jobmin",
-        "tokens" => "ui.tokens",
-        "epochs" => "ui.epochs",
-        "seq" => "ui.seq",
-        "days" => "ui.days",
-        "steps" => "ui.steps",
         "batch" if kind == FormKind::Generate => "ui.images_per_batch",
-        "batch" => "ui.batch",
-        "frames" => "ui.frames",
-        "fps" => "ui.fps",
-        "seconds" => "ui.seconds",
-        "in" => "ui.in",
-        "out" => "ui.out",
-        "use" => "ui.usage",
-        "hpd" => "ui.hpd",
-        "jobs" => "ui.jobs",
-        "sort" => "ui.sort",
-        "spot" => "ui.spot",
-        "optim" => "ui.optim",
-        "gc" => "ui.gc",
-        "zero" => "ui.zero",
-        "trainer" => "ui.trainer",
-        "act_offload" => "ui.act_offload",
-        "param_offload" => "ui.param_offload",
-        "rank" => "ui.rank",
-        "ckpts" => "ui.ckpts",
-        "engine" => "ui.engine",
-        "kv" => "ui.kv",
-        "gpu" => "ui.gpu",
-        "gpus" => "ui.gpus",
-        "images" => "ui.images",
-        "provider" => "ui.provider",
-        "region" => "ui.region",
-        "mintps" => "ui.mintps",
-        "rps" => "ui.rps",
-        "maxttft" => "ui.maxttft",
-        "maxusd" => "ui.maxusd",
-        "store" => "ui.store",
-        "egress" => "ui.egress",
-        "restart" => "ui.restart",
-        "theme" => "ui.theme",
-        "cur" => "ui.cur",
-        "commit" => "ui.commit",
         "per_job" if kind == FormKind::Generate => "ui.per_job.images",
-        "per_job" => "ui.per_job.requests",
-        _ => "",
+        _ => link::find(key).map_or("", |k| k.label),
     }
 }
 

@@ -18,6 +18,7 @@
 pub mod accuracy;
 pub mod calibrate;
 pub mod catalog_check;
+pub mod link_doc;
 pub mod media_fit;
 pub mod ocp;
 pub mod silybench;

@@ -90,7 +90,7 @@ pub fn print() {
 }
 
 /// In embed mode, tells the parent page our height
-/// (`{type: "whichgpu:height", height}`, LINK-FORMAT.md).
+/// (`{type: "whichgpu:height", height}`, docs/link-format.md).
 pub fn post_height() {
     let Some(w) = window() else { return };
     let height = gloo::utils::document().document_element().map_or(0, |e| e.scroll_height());

@@ -12,7 +12,7 @@ use crate::core::catalog::Catalog;
 use crate::core::config::{Batch, Config, Lang};
 use crate::core::estimate::stack::Stack;
 use crate::core::form;
-use crate::core::link;
+use crate::core::link::{self, Control};
 use crate::core::messages::ui;
 
 #[derive(Properties, PartialEq)]
@@ -69,7 +69,10 @@ pub fn form_view(p: &FormProps) -> Html {
             _ => None,
         };
         let label = form::label_for(cfg, catalog, kind, key);
-        if let Some((current, options)) = choice {
+        // The widget is the registry's decision (`link::Control`); the
+        // matches above give its value.
+        let control = link::find(key).map_or(Control::Text, |k| k.control);
+        if let (Control::Select, Some((current, options))) = (control, choice) {
             let select = html! { <Choice key={key} {label} id={format!("in-{key}")} key_name={key} {current} options={options.clone()} {lang} on_set={p.on_set.clone()} /> };
             // A language model's architecture can come from its config.json.
             if key == "model" && matches!(kind, form::FormKind::Serve | form::FormKind::Train) {
@@ -82,7 +85,7 @@ pub fn form_view(p: &FormProps) -> Html {
             } else {
                 select
             }
-        } else if let Some(checked) = checked {
+        } else if let (Control::Check, Some(checked)) = (control, checked) {
             // A checkbox for a `0`/`1` key.
             let cb = p.on_set.clone();
             let onchange = Callback::from(move |e: Event| {

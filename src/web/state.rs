@@ -84,7 +84,7 @@ impl Reducible for State {
                 let result = reply.map_err(|why| Notice::said(CONFIG_KEY, Msg::new("notice.hf.worker").arg("why", why))).and_then(|r| apply_hf(&self.cfg, &r));
                 match result {
                     Ok((cfg, notices)) => {
-                        next.notices.retain(|n| !link::ARCH_KEYS.contains(&n.key.as_str()) && n.key != "model");
+                        next.notices.retain(|n| !link::is_arch_key(&n.key) && n.key != "model");
                         next.cfg = cfg;
                         next.notices.extend(notices);
                     }

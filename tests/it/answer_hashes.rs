@@ -111,7 +111,7 @@ const TRAINERS: &[&str] = &["hf", "torchtune", "unsloth", "axolotl", "deepspeed"
 /// One generated link.
 fn link(r: &mut Rng) -> String {
     let mut q = vec!["v=1".to_string()];
-    let mut add = |q: &mut Vec<String>, k: &str, v: &str| q.push(format!("{k}={v}"));
+    let add = |q: &mut Vec<String>, k: &str, v: &str| q.push(format!("{k}={v}"));
     match r.next() % 10 {
         0..=4 => {
             add(&mut q, "model", r.pick(LLMS));

@@ -1,5 +1,5 @@
 //! The command line as scripts use it: exit statuses, notices on stderr,
-//! and the JSON fields of LINK-FORMAT.md.
+//! and the JSON fields of docs/link-format.md.
 
 use std::process::Command;
 

@@ -309,11 +309,11 @@ proptest! {
 }
 
 /// Each architecture key added for imports: a value round-trips through a
-/// link, a bad value is a notice for that key alone, and the README's key
+/// link, a bad value is a notice for that key alone, and the contract's key
 /// table has a row naming it.
 #[test]
 fn architecture_keys_round_trip_and_are_documented() {
-    let readme = std::fs::read_to_string("README.md").expect("README");
+    let readme = std::fs::read_to_string("docs/link-format.md").expect("docs/link-format.md");
     let keys = [
         ("experts", "128", "0"),
         ("experts_active", "8", "x"),
@@ -344,7 +344,7 @@ fn architecture_keys_round_trip_and_are_documented() {
         let (bad_cfg, notices) = decode(&format!("model=custom&{key}={bad}"));
         assert_eq!(notices.iter().map(|n| n.key.as_str()).collect::<Vec<_>>(), vec![key], "{key}={bad}");
         assert_eq!(bad_cfg.custom, Config::default().custom, "{key}={bad} keeps the default");
-        assert!(readme.lines().any(|l| l.starts_with('|') && l.contains(&format!("`{key}`"))), "README has a row for `{key}`");
+        assert!(readme.lines().any(|l| l.starts_with('|') && l.contains(&format!("`{key}`"))), "docs/link-format.md has a row for `{key}`");
     }
 }
 

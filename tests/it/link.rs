@@ -212,7 +212,7 @@ proptest! {
         for key in ["mb", "in", "out", "epochs", "hpd", "seq"] {
             prop_assert!(plain_text(&cfg, key).is_some(), "{key}");
         }
-        for key in ["model", "task", "layers", "w", "res", "provider"] {
+        for key in ["model", "task", "w", "res", "provider"] {
             prop_assert!(plain_text(&cfg, key).is_none(), "{key}");
         }
     }

@@ -1,9 +1,11 @@
 //! `whichgpu '<query string>'` — the estimator on the command line.
-//! Prints a readable report, or the JSON of LINK-FORMAT.md with `--json`.
+//! Prints a readable report, or the JSON of docs/link-format.md with `--json`.
 //! Exit status: 0 answered; 2 with `--strict` and a notice, or when nothing
 //! in the query was usable, or on a usage error. Never panics on input.
 
 use std::process::ExitCode;
+
+use super::clock::today;
 
 use whichgpu::core::catalog::offers::parse_offers;
 use whichgpu::core::catalog::{Catalog, Date};
@@ -12,7 +14,7 @@ use whichgpu::core::export;
 use whichgpu::core::hfconfig;
 use whichgpu::core::link;
 use whichgpu::core::report;
-use whichgpu::tools::{accuracy, calibrate, catalog_check, media_fit, ocp, silybench, skypilot, train_fit};
+use whichgpu::tools::{accuracy, calibrate, catalog_check, link_doc, media_fit, ocp, silybench, skypilot, train_fit};
 
 const USAGE: &str = "usage:
   whichgpu [--json] [--strict] [--today YYYY-MM-DD] [--emit skypilot|command] [--config FILE] '<query string>'
@@ -37,27 +39,10 @@ const USAGE: &str = "usage:
                                       rows of one provider; as-of defaults to each row's snapshot_date
   whichgpu refresh silybench FILE --source TEXT
                                       silybench's derived/csv/gpu_prices.csv as offers.csv rows
-                                      (every provider of providers.csv, each row with its date)";
-
-fn today(arg: Option<&str>) -> Date {
-    // The core reads no clock; the CLI passes today's date in.
-    if let Some(d) = arg.and_then(Date::parse) {
-        return d;
-    }
-    let secs = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
-    let days = (secs / 86_400) as i64;
-    // civil_from_days (Howard Hinnant).
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    let y = (yoe + era * 400 + i64::from(m <= 2)) as i32;
-    Date { year: y, month: m, day: d }
-}
+                                      (every provider of providers.csv, each row with its date)
+  whichgpu docs link-format           the link and JSON contract (docs/link-format.md), generated
+                                      from the key registry and the answers' JSON
+  whichgpu keys                       every link key: values, default, meaning";
 
 pub fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -68,17 +53,21 @@ pub fn main() -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    if args.first().map(String::as_str) == Some("calibrate") {
-        return calibrate_cmd(&args[1..], catalog);
-    }
-    if args.first().map(String::as_str) == Some("refresh") {
-        return refresh_cmd(args.get(1..).unwrap_or_default(), catalog);
-    }
-    if args.first().map(String::as_str) == Some("catalog") {
-        return catalog_cmd(args.get(1..).unwrap_or_default());
-    }
-    if args.first().map(String::as_str) == Some("skypilot") {
-        return skypilot_cmd(args.get(1..).unwrap_or_default(), catalog);
+    let rest = args.get(1..).unwrap_or_default();
+    match args.first().map(String::as_str) {
+        Some("calibrate") => return calibrate_cmd(rest, catalog),
+        Some("refresh") => return refresh_cmd(rest, catalog),
+        Some("catalog") => return catalog_cmd(rest),
+        Some("skypilot") => return skypilot_cmd(rest, catalog),
+        Some("docs") if rest.first().map(String::as_str) == Some("link-format") => {
+            print!("{}", link_doc::markdown(catalog, link_doc::date()));
+            return ExitCode::SUCCESS;
+        }
+        Some("keys") => {
+            print!("{}", link_doc::keys_text());
+            return ExitCode::SUCCESS;
+        }
+        _ => {}
     }
     let mut json = false;
     let mut strict = false;

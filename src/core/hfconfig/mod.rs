@@ -24,7 +24,7 @@ mod vision;
 use super::catalog::models::{Mla, Moe, SlidingWindow};
 use super::catalog::Model;
 use super::config::{Config, CustomArch, Task};
-use super::link::{self, ARCH_KEYS};
+use super::link;
 use super::messages::Msg;
 use super::notice::{Notice, NoticeKind};
 use fields::Doc;
@@ -288,7 +288,7 @@ pub fn import(cfg: &Config, text: &str) -> Result<(Config, Vec<Notice>), Notice>
     }
     // A value no link can carry would not reproduce: refuse the file.
     let (_, refused) = link::decode(&link::encode(&next));
-    if let Some(n) = refused.into_iter().find(|n| ARCH_KEYS.contains(&n.key.as_str())) {
+    if let Some(n) = refused.into_iter().find(|n| link::is_arch_key(&n.key)) {
         let value = match n.kind {
             NoticeKind::BadValue { value, .. } => value,
             _ => String::new(),

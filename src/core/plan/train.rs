@@ -171,7 +171,7 @@ fn offer_plan(job: &TrainJob<'_>, cfg: &Config, gpu: &Gpu, o: &Offer, cache: &mu
     // for (`gpus` per instance × `nodes`, as the per-GPU-type plan takes them).
     let asked = cfg.gpus.map_or(1, |g| g.saturating_mul(cfg.nodes).max(1));
     // A GPU count in the link is the shape rented: instances of exactly
-    // `gpus` GPUs, `nodes` of them, every GPU one rank (LINK-FORMAT `gpus`,
+    // `gpus` GPUs, `nodes` of them, every GPU one rank (docs/link-format.md `gpus`,
     // `nodes`); an instance of another size does not run that job.
     let counts: Vec<u32> = (1..=if multi { 64u32 } else { 1 }).map(|i| o.gpus * i).filter(|n| cfg.gpus.is_none_or(|g| o.gpus == g && *n == asked)).collect();
     let need = if cfg.gpus.is_some() { asked } else { cfg.days.map_or(1, |d| gpus_for_deadline(job, cfg, gpu, d)).max(asked) };

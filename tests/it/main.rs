@@ -33,6 +33,7 @@ mod guidance_truth;
 mod hfconfig;
 mod host_ram;
 mod keys;
+mod launch;
 mod link;
 mod media;
 mod media_amd;

@@ -38,7 +38,8 @@ pub fn parse_checkpoints(text: &str) -> Result<Vec<Checkpoint>, TableError> {
         let source = row.req_str("repo_source")?;
         let mut parts = repo.split('/');
         let ok = |p: Option<&str>| p.is_some_and(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.')));
-        if !repo.is_empty() && !(ok(parts.next()) && ok(parts.next()) && parts.next().is_none()) {
+        let owner_name = ok(parts.next()) && ok(parts.next()) && parts.next().is_none();
+        if !repo.is_empty() && !owner_name {
             return Err(row.error("repo", format!("`{repo}` is not owner/name")));
         }
         let context = row.opt_u32("repo_context")?;

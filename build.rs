@@ -8,6 +8,10 @@
 //! and `OUT_DIR/catalog-strings.txt`, their texts. Native builds parse the
 //! full tables instead (`core::bundled`).
 //!
+//! It writes the served checkpoint of each language model
+//! (`OUT_DIR/checkpoints.txt`, `core::catalog::checkpoints`), which only
+//! the launch texts read (the CLI and the on-demand worker).
+//!
 //! It also splits the texts by language (`build/texts.rs`): `OUT_DIR/texts.rs`
 //! (the English tables the Wasm compiles in) and `OUT_DIR/messages-zh.txt`
 //! (the Chinese texts the page fetches when it is in Chinese), and compiles
@@ -55,6 +59,11 @@ fn main() -> Result<(), String> {
     let out = env::var_os("OUT_DIR").ok_or("cargo did not set OUT_DIR")?;
     let catalog = core::catalog::parse_bundled().map_err(|e| format!("static/{e}"))?.without_sources();
     let compiled = encode::compile(&catalog)?;
+    // The served checkpoints (repository, context, rope scaling): only the
+    // launch texts read them, so they stay out of the page's catalog.
+    let checkpoints = core::catalog::checkpoints::parse_checkpoints(core::catalog::MODELS_CSV).map_err(|e| format!("static/{e}"))?;
+    fs::write(Path::new(&out).join("checkpoints.txt"), core::catalog::checkpoints::encode(&checkpoints))
+        .map_err(|e| format!("checkpoints.txt in OUT_DIR: {e}"))?;
     fs::write(Path::new(&out).join("catalog.bin"), compiled.bin).map_err(|e| format!("catalog.bin in OUT_DIR: {e}"))?;
     fs::write(Path::new(&out).join("catalog-strings.txt"), compiled.strings).map_err(|e| format!("catalog-strings.txt in OUT_DIR: {e}"))?;
     fs::write(Path::new(&out).join("accuracy.rs"), accuracy::compile()?).map_err(|e| format!("accuracy.rs in OUT_DIR: {e}"))?;

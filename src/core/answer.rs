@@ -110,6 +110,11 @@ pub struct Answer {
     /// True when nothing in the query was usable (the CLI exits 2).
     #[serde(skip)]
     pub unusable: bool,
+    /// Serving: the tokens one request holds, as the plan sized it —
+    /// prompt, image tokens and output (`ServeJob::context_tokens`); the
+    /// launch texts' context flags are this, never re-derived.
+    #[serde(skip)]
+    pub request_tokens: Option<u64>,
 }
 
 /// An answer is a function of its normalized query, its notices and the
@@ -139,6 +144,7 @@ impl Answer {
             whatif: Vec::new(),
             kv_format: String::new(),
             unusable: false,
+            request_tokens: None,
         }
     }
 }

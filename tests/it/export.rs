@@ -39,10 +39,10 @@ fn flags_file(task: &str, engine: Engine) -> (&'static str, &'static str) {
         return ("accelerate.flags", "accelerate launch ");
     }
     match engine {
-        Engine::Vllm => ("vllm.flags", "vllm serve $MODEL "),
+        Engine::Vllm => ("vllm.flags", "vllm serve "),
         Engine::Sglang => ("sglang.flags", "python -m sglang.launch_server "),
         Engine::LlamaCpp => ("llama.cpp.flags", "llama-server "),
-        Engine::TrtLlm => ("trt-llm.flags", "trtllm-serve $MODEL "),
+        Engine::TrtLlm => ("trt-llm.flags", "trtllm-serve "),
         Engine::Hf => ("", ""),
     }
 }
@@ -127,7 +127,7 @@ fn check_yaml(e: &Export, offer: &Value) {
 }
 
 /// The command checks against the plan's JSON and the query in effect.
-fn check_command(e: &Export, offer: &Value, json: &Value) {
+fn check_command(e: &Export, offer: &Value, json: &Value, request_tokens: Option<u64>) {
     let (mut cfg, _) = link::decode(json["query"].as_str().expect("query"));
     // The stage the plan chose where the link names none (`zero` of the offer).
     cfg.zero = offer["zero"].as_u64().map(|z| u8::try_from(z).expect("stage")).or(cfg.zero);
@@ -147,7 +147,8 @@ fn check_command(e: &Export, offer: &Value, json: &Value) {
     let m = parse_command(&e.command, program, &stored(file));
     let (tp, pp) = (offer["tp"].as_f64().expect("tp"), offer["pp"].as_f64().expect("pp"));
     let seqs = offer["batch"].as_f64().expect("batch").ceil().max(1.0);
-    let len = f64::from(cfg.input_tokens + cfg.output_tokens);
+    // The plan's own per-request length: prompt, image tokens and output.
+    let len = request_tokens.map_or(f64::from(cfg.input_tokens + cfg.output_tokens), |t| t as f64);
     let kv = json["kv_format"].as_str().expect("kv_format");
     let frac = memory_fraction(cfg.engine);
     if task != "serve" {
@@ -201,7 +202,7 @@ fn check_command(e: &Export, offer: &Value, json: &Value) {
             assert_eq!(tp, 1.0, "llama.cpp splits layers");
             assert_eq!(m.get("-sm").map(String::as_str), Some(if pp > 1.0 { "layer" } else { "none" }));
             assert_eq!(num(&m, "-np"), seqs);
-            assert_eq!(num(&m, "-c") / num(&m, "-np"), len, "context per slot = prompt + output");
+            assert_eq!(num(&m, "-c") / num(&m, "-np"), len, "context per slot = the plan's request");
             let want = match kv {
                 "fp16" => Some("f16"),
                 "bf16" | "q8_0" | "q4_0" => Some(kv),
@@ -248,7 +249,7 @@ pub fn check(a: &Answer) -> usize {
     for e in &exports {
         let offer = json["offers"].as_array().expect("offers").iter().find(|o| o["id"].as_str() == Some(&e.offer)).expect("the offer");
         check_yaml(e, offer);
-        check_command(e, offer, &json);
+        check_command(e, offer, &json, a.request_tokens);
     }
     exports.len()
 }

@@ -34,6 +34,7 @@ mod guidance_truth;
 mod hfconfig;
 mod host_ram;
 mod keys;
+mod launch;
 mod link;
 mod link_doc;
 mod media;

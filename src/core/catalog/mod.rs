@@ -16,6 +16,7 @@ macro_rules! bundled_table {
     };
 }
 
+pub mod checkpoints;
 pub mod compiled;
 pub mod gpus;
 pub mod media;
@@ -39,7 +40,7 @@ use super::table::TableError;
 #[cfg(not(target_arch = "wasm32"))]
 const GPUS_CSV: &str = bundled_table!("gpus.csv");
 #[cfg(not(target_arch = "wasm32"))]
-const MODELS_CSV: &str = bundled_table!("models.csv");
+pub(crate) const MODELS_CSV: &str = bundled_table!("models.csv");
 #[cfg(not(target_arch = "wasm32"))]
 const OFFERS_CSV: &str = bundled_table!("offers.csv");
 #[cfg(not(target_arch = "wasm32"))]

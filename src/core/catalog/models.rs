@@ -36,6 +36,11 @@ pub const MODEL_COLUMNS: &[&str] = &[
     "max_image_tiles",
     "cross_attention_layers",
     "vision_patch_px",
+    "repo",
+    "repo_context",
+    "yarn_factor",
+    "yarn_original",
+    "repo_source",
     "source",
     "notes",
 ];

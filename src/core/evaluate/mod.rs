@@ -81,7 +81,13 @@ fn run(cfg: &Config, notices: Vec<Notice>, catalog: &Catalog, today: Date, sugge
         }
     }
     let (id, name, inferred) = r.model_label();
+    // The plan's own per-request length, whole tokens (the export's context flags).
+    let request_tokens = match &planner {
+        Planner::Serve(p) => Some(p.job.context_tokens()).filter(|t| t.is_finite() && *t >= 1.0).map(|t| t.ceil().min(1e12) as u64),
+        _ => None,
+    };
     let mut answer = Answer {
+        request_tokens,
         memory,
         results,
         answers,

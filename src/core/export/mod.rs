@@ -11,7 +11,9 @@
 //! Small on purpose: the page links it too, so YAML is written by hand
 //! (a tiny fixed shape) and no YAML library enters the Wasm build.
 
+pub mod checkpoint;
 pub mod command;
+pub mod install;
 pub mod names;
 pub mod skypilot;
 
@@ -20,6 +22,7 @@ use std::sync::Arc;
 use serde::Serialize;
 
 use super::answer::{Answer, OfferResult};
+use super::catalog::gpus::Vendor;
 use super::catalog::{support, Catalog, Kind};
 use super::config::{Config, Engine, Task};
 use super::link;
@@ -58,6 +61,12 @@ pub struct Launch<'a> {
     /// Fine-tuning an image, video or audio model (diffusers' training
     /// scripts, not a language model's trainer).
     pub media_training: bool,
+    /// The GPU's vendor and architecture (the install route).
+    pub vendor: Vendor,
+    pub arch: String,
+    /// The catalog model's served checkpoint (`None`: not a catalog
+    /// language model).
+    pub checkpoint: Option<checkpoint::Checkpoint>,
 }
 
 impl<'a> Launch<'a> {
@@ -67,7 +76,9 @@ impl<'a> Launch<'a> {
         let (mut cfg, _) = link::decode(&answer.query);
         // The ZeRO stage the planner chose for this offer where the link names none.
         cfg.zero = offer.zero.or(cfg.zero);
-        let arch = catalog.gpu(&offer.gpu).map(|g| g.arch.as_str().to_string()).unwrap_or_default();
+        let gpu = catalog.gpu(&offer.gpu);
+        let arch = gpu.map(|g| g.arch.as_str().to_string()).unwrap_or_default();
+        let vendor = gpu.map_or(Vendor::Nvidia, |g| g.vendor);
         // Training runs on transformers (the matrix's `hf` rows); generation
         // pipelines have no row in the matrix.
         let engine = match cfg.task {
@@ -82,7 +93,8 @@ impl<'a> Launch<'a> {
             .map(|r| r.engine_version.clone())
             .unwrap_or_else(|| "(no version in the support matrix)".to_string());
         let media_training = cfg.is_training() && catalog.media_model(&answer.model).is_some();
-        Launch { cfg, answer, offer, engine_version, media_training }
+        let checkpoint = if cfg.task == Task::Generate { None } else { checkpoint::of(&answer.model) };
+        Launch { cfg, answer, offer, engine_version, media_training, vendor, arch, checkpoint }
     }
 
     pub fn serving(&self) -> bool {
@@ -133,9 +145,32 @@ impl<'a> Launch<'a> {
         }
     }
 
-    /// Longest sequence a request needs: prompt plus output.
+    /// Longest sequence a request needs, as the plan sized it: prompt,
+    /// image tokens and output (`Answer::request_tokens`); prompt plus
+    /// output only where the answer carries no serving plan.
     pub fn max_model_len(&self) -> u32 {
-        self.cfg.input_tokens.saturating_add(self.cfg.output_tokens)
+        match self.answer.request_tokens {
+            Some(t) => u32::try_from(t).unwrap_or(u32::MAX),
+            None => self.cfg.input_tokens.saturating_add(self.cfg.output_tokens),
+        }
+    }
+
+    /// The model argument of a serving command: the catalog's repository
+    /// as the default of `$MODEL` where the plan's weights are that
+    /// checkpoint; `$MODEL` alone where they are a conversion of it (AWQ,
+    /// GPTQ, GGUF…) or the catalog has no repository.
+    pub fn model_arg(&self) -> String {
+        match self.served_repo() {
+            Some(repo) => format!("${{MODEL:-{repo}}}"),
+            None => "$MODEL".to_string(),
+        }
+    }
+
+    /// The repository the launch serves as it stands (see [`Launch::model_arg`]).
+    pub fn served_repo(&self) -> Option<&str> {
+        let c = self.checkpoint.as_ref().filter(|c| !c.repo.is_empty())?;
+        let own = !checkpoint::separate_checkpoint(&self.answer.weight_format) && self.cfg.engine != Engine::LlamaCpp;
+        own.then_some(c.repo.as_str())
     }
 
     /// GB of disk the task asks for: what the plan stores (the user's

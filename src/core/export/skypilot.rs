@@ -10,6 +10,7 @@
 use std::fmt::Write;
 
 use super::command::{engine, engine_on};
+use super::install::{self, pinned};
 use super::names::{accelerator_for, cloud_for};
 use super::{base_port, Launch};
 use crate::core::config::{Engine, Task};
@@ -24,6 +25,12 @@ pub fn task(l: &Launch) -> (String, Option<String>) {
     if cloud.is_none() {
         let why = format!("provider `{}` has no SkyPilot cloud: SkyPilot cannot launch this offer; resources name no cloud", o.provider);
         let _ = writeln!(y, "# unsupported: {why}");
+        if let Some(line) = l.serving().then(|| install::docker_run(l, &engine(l), None)).flatten() {
+            // The same engine arguments in the engine's own image, to run
+            // on the rented instance itself.
+            let _ = writeln!(y, "# on the instance itself, the engine's image with the same arguments:");
+            let _ = writeln!(y, "# {line}");
+        }
         unsupported = Some(why);
     }
     if accelerator_for(&o.gpu).is_none() {
@@ -79,7 +86,24 @@ pub fn task(l: &Launch) -> (String, Option<String>) {
     }
     let _ = writeln!(y, "num_nodes: {nodes}");
     if matches!(l.cfg.task, Task::Serve | Task::Generate) {
-        y.push_str("envs:\n  # pass --env MODEL=<repository or path>\n  MODEL: null\n");
+        y.push_str("envs:\n");
+        match (l.served_repo(), l.checkpoint.as_ref()) {
+            (Some(repo), _) => {
+                let _ = writeln!(y, "  # the catalog's repository (huggingface.co/{repo}); pass --env MODEL=<repository or path> for another\n  MODEL: {repo}");
+            }
+            (None, Some(c)) if !c.repo.is_empty() => {
+                let w = &l.answer.weight_format;
+                let _ = writeln!(
+                    y,
+                    "  # the plan's {w} weights are a checkpoint of their own: pass --env MODEL=<a {w} conversion of {}> (the catalog's repository is the bf16 one)\n  MODEL: null",
+                    c.repo
+                );
+            }
+            (None, c) => {
+                let why = c.map(|c| one_line(&c.why_none)).filter(|w| !w.is_empty()).unwrap_or_else(|| "not a catalog model".to_string());
+                let _ = writeln!(y, "  # no repository in the catalog ({why}): pass --env MODEL=<repository or path>\n  MODEL: null");
+            }
+        }
     }
     if services > 1 {
         let _ = writeln!(y, "service:\n  readiness_probe: /health\n  replicas: {services}");
@@ -114,6 +138,7 @@ fn setup(l: &Launch) -> Vec<String> {
             s
         }
         Task::Generate => vec!["pip install diffusers".to_string()],
+        Task::Serve if install::setup(l).is_some() => install::setup(l).unwrap_or_default(),
         Task::Serve => match l.cfg.engine {
             Engine::Vllm if l.nodes_per_replica() > 1 => vec![pin("vllm"), "pip install ray".to_string()],
             Engine::Vllm => vec![pin("vllm")],
@@ -139,7 +164,12 @@ fn run(l: &Launch, port: u32) -> Vec<String> {
                 lines.extend(c.notes.iter().map(|n| format!("# {n}")));
                 lines.push(format!("# SkyServe probes port {port}: put a load balancer over the {copies} ports to use every copy"));
             }
-            lines.push(format!("CUDA_VISIBLE_DEVICES={} {} &", devices.join(","), c.argv.join(" ")));
+            // ROCm selects GPUs by HIP_VISIBLE_DEVICES (rocm.docs.amd.com
+            // conceptual/gpu-isolation.html), passed into the container.
+            match install::from_image(l).then(|| install::docker_run(l, &c, Some(&format!("HIP_VISIBLE_DEVICES={}", devices.join(","))))).flatten() {
+                Some(line) => lines.push(format!("{line} &")),
+                None => lines.push(format!("CUDA_VISIBLE_DEVICES={} {} &", devices.join(","), c.argv.join(" "))),
+            }
         }
         lines.push("wait".to_string());
         return lines;
@@ -155,6 +185,15 @@ fn run(l: &Launch, port: u32) -> Vec<String> {
                 l.offer.instances
             ));
         }
+    }
+    if install::from_image(l) {
+        let c = engine(l);
+        lines.extend(c.notes.iter().map(|n| format!("# {n}")));
+        if l.nodes_per_replica() > 1 {
+            lines.push("# one copy over several nodes in the ROCm image: start Ray inside the container on every node first (not scripted here)".to_string());
+        }
+        lines.extend(install::docker_run(l, &c, None));
+        return lines;
     }
     if l.serving() && l.nodes_per_replica() > 1 && l.cfg.engine == Engine::Vllm {
         // One copy over several nodes: vLLM's Ray cluster (the first node
@@ -175,12 +214,6 @@ fn run(l: &Launch, port: u32) -> Vec<String> {
     }
     lines.extend(engine(l).render().lines().map(str::to_string));
     lines
-}
-
-/// A version `pip` can pin: digits and dots, after an optional `v`.
-fn pinned(version: &str) -> Option<String> {
-    let v = version.trim().trim_start_matches('v');
-    (!v.is_empty() && v.chars().all(|c| c.is_ascii_digit() || c == '.')).then(|| v.to_string())
 }
 
 /// A cloud region id: lower-case letters, digits and dashes, with a digit

@@ -4,14 +4,12 @@
 
 use super::super::super::config::Engine;
 use super::super::super::estimate::engine::memory_fraction;
+use super::super::checkpoint::{separate_checkpoint, yarn_for};
 use super::super::Launch;
 use super::Command;
 
 pub(super) fn serve(l: &Launch, port: u32, c: &mut Command) {
-    c.note(format!(
-        "MODEL: the Hugging Face repository or local path of {} in {} weights (the catalog has no repository id)",
-        l.answer.model_name, l.answer.weight_format
-    ));
+    model_note(l, c);
     if l.replicas_per_node() > 1 {
         // The copies the load asked keeps busy (the guidance's `g.note.idle_copies`).
         let s = &l.offer.speeds;
@@ -47,9 +45,11 @@ pub(super) fn serve(l: &Launch, port: u32, c: &mut Command) {
     let (tp, pp, len, seqs) = (l.offer.tp.max(1), l.offer.pp.max(1), l.max_model_len(), l.seqs_per_replica());
     let kv = l.answer.kv_format.as_str();
     let w = l.answer.weight_format.as_str();
+    let model = l.model_arg();
+    let rope = rope_scaling(l, len, c);
     match l.cfg.engine {
         Engine::Vllm => {
-            c.words(&["vllm", "serve", "$MODEL"]);
+            c.words(&["vllm", "serve", &model]);
             c.flag("--tensor-parallel-size", &tp);
             c.flag("--pipeline-parallel-size", &pp);
             c.flag("--max-model-len", &len);
@@ -61,13 +61,20 @@ pub(super) fn serve(l: &Launch, port: u32, c: &mut Command) {
                 other => c.note(format!("vLLM has no {other} KV-cache type in the checked versions: the plan's {other} KV cache has no flag")),
             }
             quantization(c, w, "vLLM");
+            if let Some(json) = &rope {
+                // vLLM v0.11: `--hf-overrides` (a JSON dict merged into the
+                // model's config) beside `--rope-scaling`, both ModelConfig
+                // arguments (vllm-project/vllm@99d7eb5d6a512cfcc5a2b104f24ebf2d6cda772b
+                // vllm/engine/arg_utils.py, a v0.11-series commit).
+                c.flag("--hf-overrides", &format!("'{json}'"));
+            }
             if multi_node {
                 c.flag("--distributed-executor-backend", &"ray");
             }
             c.flag("--port", &port);
         }
         Engine::Sglang => {
-            c.words(&["python", "-m", "sglang.launch_server", "--model-path", "$MODEL"]);
+            c.words(&["python", "-m", "sglang.launch_server", "--model-path", &model]);
             c.flag("--tp-size", &tp);
             c.flag("--pp-size", &pp);
             c.flag("--context-length", &len);
@@ -79,6 +86,12 @@ pub(super) fn serve(l: &Launch, port: u32, c: &mut Command) {
                 other => c.note(format!("SGLang has no {other} KV-cache type in the checked source: the plan's {other} KV cache has no flag")),
             }
             quantization(c, w, "SGLang");
+            if let Some(json) = &rope {
+                // ServerArgs.json_model_override_args: a JSON dict applied to
+                // the model's config (sgl-project/sglang@469c63e54e7d94591617ef9590c6aa26d54dc1bb
+                // python/sglang/srt/server_args.py).
+                c.flag("--json-model-override-args", &format!("'{json}'"));
+            }
             c.flag("--port", &port);
         }
         Engine::LlamaCpp => {
@@ -86,7 +99,7 @@ pub(super) fn serve(l: &Launch, port: u32, c: &mut Command) {
                 c.note(format!("llama.cpp loads GGUF files only: MODEL must be a GGUF conversion (the plan assumed {w})"));
             }
             c.note(format!("-c is the context of all {seqs} slots together: {len} tokens per slot"));
-            c.words(&["llama-server", "-m", "$MODEL"]);
+            c.words(&["llama-server", "-m", &model]);
             // Every layer on the GPU(s): the plan keeps the whole model in GPU memory.
             c.flag("-ngl", &999);
             c.flag("-c", &(u64::from(len) * u64::from(seqs)));
@@ -100,11 +113,18 @@ pub(super) fn serve(l: &Launch, port: u32, c: &mut Command) {
                 other => c.note(format!("llama.cpp has no {other} KV-cache type: the plan's {other} KV cache has no flag")),
             }
             c.flag("-sm", &if pp > 1 { "layer" } else { "none" });
+            if let Some((factor, original)) = l.checkpoint.as_ref().and_then(|k| yarn_for(k, len)) {
+                // llama.cpp's own YaRN flags (tools/server/README.md:
+                // --rope-scaling {none,linear,yarn}, --rope-scale N, --yarn-orig-ctx N).
+                c.flag("--rope-scaling", &"yarn");
+                c.flag("--rope-scale", &factor);
+                c.flag("--yarn-orig-ctx", &original);
+            }
             c.note("llama.cpp takes no memory fraction: it allocates exactly the context it is given");
             c.flag("--port", &port);
         }
         Engine::TrtLlm => {
-            c.words(&["trtllm-serve", "$MODEL"]);
+            c.words(&["trtllm-serve", &model]);
             c.flag("--tp_size", &tp);
             c.flag("--pp_size", &pp);
             c.flag("--max_seq_len", &len);
@@ -115,6 +135,9 @@ pub(super) fn serve(l: &Launch, port: u32, c: &mut Command) {
             }
             if !matches!(w, "bf16" | "fp16") {
                 c.note(format!("trtllm-serve has no quantization flag: use a checkpoint already quantized to {w}"));
+            }
+            if let Some(json) = &rope {
+                c.note(format!("trtllm-serve has no rope-scaling flag: merge {json} into MODEL's config.json"));
             }
             c.flag("--port", &port);
         }
@@ -148,4 +171,52 @@ fn quantization(c: &mut Command, w: &str, engine: &str) {
         }
     };
     c.flag("--quantization", &q);
+}
+
+/// What `$MODEL` is: the catalog's repository (its default), a conversion
+/// of it the plan's weights need, or whatever the user names.
+fn model_note(l: &Launch, c: &mut Command) {
+    let (name, w) = (&l.answer.model_name, l.answer.weight_format.as_str());
+    let repo = l.checkpoint.as_ref().map(|k| k.repo.as_str()).filter(|r| !r.is_empty());
+    match (l.served_repo(), repo) {
+        (Some(r), _) => c.note(format!("MODEL: {r} unless set (the catalog's repository of {name}, huggingface.co/{r})")),
+        (None, Some(r)) if l.cfg.engine == Engine::LlamaCpp || w.starts_with("gguf") => {
+            c.note(format!("MODEL must point at a GGUF file converted from {r} (the catalog's repository holds no GGUF)"))
+        }
+        (None, Some(r)) if separate_checkpoint(w) => {
+            let kind = match w {
+                "int4-awq" => "an AWQ",
+                "int4-gptq" => "a GPTQ",
+                _ => "a",
+            };
+            c.note(format!(
+                "MODEL must point at {kind} ({w}) conversion of {r}: the catalog's repository is the bf16 checkpoint, which this launch cannot serve as {w}"
+            ))
+        }
+        _ => {
+            let why = l.checkpoint.as_ref().map(|k| k.why_none.clone()).filter(|w| !w.is_empty()).unwrap_or_else(|| "not a catalog model".to_string());
+            c.note(format!("MODEL: the Hugging Face repository or local path of {name} in {w} weights (no repository in the catalog: {why})"))
+        }
+    }
+}
+
+/// The YaRN override a context of `len` tokens needs past the served
+/// checkpoint's own context, as the model card writes it (Qwen2.5 Instruct:
+/// `"rope_scaling": {"factor": 4.0, "original_max_position_embeddings":
+/// 32768, "type": "yarn"}`), one shell word; what is beyond it is said.
+fn rope_scaling(l: &Launch, len: u32, c: &mut Command) -> Option<String> {
+    let k = l.checkpoint.as_ref()?;
+    let ctx = k.context?;
+    if len <= ctx {
+        return None;
+    }
+    let Some((factor, original)) = yarn_for(k, len) else {
+        c.note(format!("the plan's {len} tokens per request are beyond {}'s own context of {ctx}", k.repo));
+        return None;
+    };
+    let scaled = factor * f64::from(original);
+    if f64::from(len) > scaled {
+        c.note(format!("the plan's {len} tokens per request are beyond even the YaRN-scaled context of {scaled}"));
+    }
+    Some(format!("{{\"rope_scaling\":{{\"type\":\"yarn\",\"factor\":{factor:?},\"original_max_position_embeddings\":{original}}}}}"))
 }

@@ -4,7 +4,7 @@
 //! micro-batch, so a 70B pre-training run on 13 instances spent most of
 //! its time exchanging gradients and `mb=2` "halved" its GPU-hours.
 
-use whichgpu::core::config::{Config, Method, Task};
+use whichgpu::core::config::{Config, Method, Task, Trainer};
 use whichgpu::core::estimate::train::{mfu, Layout, TrainJob};
 use whichgpu::core::estimate::train_step::micro_batches;
 use whichgpu::core::evaluate::evaluate;
@@ -20,7 +20,9 @@ fn rate(model: &str, zero: u8, mb: u32, gbs: Option<u32>, l: Layout) -> f64 {
     let catalog = common::catalog();
     let m = catalog.model(model).expect("model");
     let gpu = catalog.gpu("h100-sxm-80gb").expect("gpu");
-    let cfg = Config { task: Task::Pretrain, method: Method::Full, zero: Some(zero), mb, gbs, ..Config::default() };
+    // torchtitan: a compiled stack, so the micro-batch does not also
+    // amortise eager launches (`train_clock`), only the exchange.
+    let cfg = Config { task: Task::Pretrain, method: Method::Full, zero: Some(zero), mb, gbs, trainer: Trainer::Torchtitan, ..Config::default() };
     let job = TrainJob::new(m, &cfg);
     job.tokens_per_s(gpu, mfu(gpu, job.method), l, IB, gpu.link_bytes_per_s(true))
 }

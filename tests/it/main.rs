@@ -68,4 +68,5 @@ mod table;
 mod train_advice;
 mod train_sharding;
 mod training;
+mod training_clock;
 mod training_data;

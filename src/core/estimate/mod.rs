@@ -14,6 +14,7 @@ pub mod serve;
 pub mod stack;
 pub mod train;
 pub mod train_class;
+pub mod train_clock;
 pub mod train_flops;
 pub mod train_step;
 

@@ -36,6 +36,7 @@ use super::super::config::{Checkpointing, Config, Method, Optim, Targets, Task};
 use super::super::precision::{self, Compute, WeightFormat};
 use super::stack::{self, Stack};
 pub use super::train_class::{mfu, TrainClass};
+use super::train_clock;
 
 #[derive(Debug, Clone)]
 pub struct TrainJob<'a> {
@@ -73,6 +74,9 @@ pub struct TrainJob<'a> {
     /// The attention kernel (FlashAttention-2 unless a measurement's source
     /// names another).
     pub attn_kernel: AttnKernel,
+    /// How the stack runs its layers: eager launches, unfused elementwise
+    /// ops, looped experts ([`train_clock::Clock`]).
+    pub clock: train_clock::Clock,
 }
 
 /// The attention kernel a run uses (a property of its code, not a link key:
@@ -176,6 +180,7 @@ impl<'a> TrainJob<'a> {
             offload_params: cfg.param_offload && Stack::of(cfg.trainer).can_offload_params,
             gbs: cfg.global_batch().map(f64::from),
             attn_kernel: AttnKernel::Flash2,
+            clock: train_clock::Clock::of(cfg.trainer),
         }
     }
 

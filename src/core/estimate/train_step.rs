@@ -59,7 +59,11 @@ impl TrainJob<'_> {
         // stages (the data-parallel link when stages span instances).
         let pp_comm = if pp > 1.0 { 2.0 * mb_tokens * f64::from(self.model.hidden) * 2.0 / dp_link.min(tp_link).max(1.0) } else { 0.0 };
         let m = micro_batches(l, self.mb, self.gbs);
-        let unit = stage_compute + self.dequant_s(gpu) / pp + tp_comm + pp_comm;
+        // The GPU's work on a micro-batch, or the host's launches where they
+        // take longer (eager stacks), then the looped experts' serial time
+        // (`train_clock`).
+        let gpu_work = stage_compute + mb_tokens * self.elementwise_s_per_token(gpu, l);
+        let unit = gpu_work.max(self.host_launch_s(l)) + self.looped_expert_s(l) + self.zero3_collective_s(l) + self.dequant_s(gpu) / pp + tp_comm + pp_comm;
         let step_compute = (m + pp - 1.0) * unit;
         let grad_bytes = self.trainable_params() * 2.0 / (tp * pp);
         let t_comm = if dp > 1.0 { 2.0 * (dp - 1.0) / dp * grad_bytes / dp_link.max(1.0) } else { 0.0 };
@@ -71,8 +75,12 @@ impl TrainJob<'_> {
         // `forward_prefetch` / `backward_prefetch`, DeepSpeed's
         // `stage3_prefetch_bucket_size`) and overlap compute like the
         // gradient buckets do.
+        // Adapters train over a frozen base that is gathered twice per
+        // micro-batch (before the forward and before the backward) while
+        // only the adapters' gradients are reduced: 2Ψ of the base.
+        let gathers = if self.method == Method::Full { 1.0 } else { 2.0 };
         let t_gather = if self.zero >= 3 && dp > 1.0 {
-            (dp - 1.0) / dp * self.model.params_total * self.format.body_bits / 8.0 / (tp * pp) / dp_link.max(1.0)
+            gathers * (dp - 1.0) / dp * self.model.params_total * self.format.body_bits / 8.0 / (tp * pp) / dp_link.max(1.0)
         } else {
             0.0
         };
@@ -91,7 +99,7 @@ impl TrainJob<'_> {
         let round = (l.micro_batches() + pp - 1.0) * unit;
         let comm = t_comm + t_gather;
         let synced = if self.zero >= 2 { step_compute.max(m / l.micro_batches() * comm) } else { step_compute.max(step_compute - round + comm) };
-        let step = synced + host;
+        let step = synced + host + self.cpu_optimizer_s(gpu, l);
         if step > 0.0 {
             dp * m * mb_tokens / step
         } else {

@@ -73,7 +73,9 @@ fn run(cfg: &Config, notices: Vec<Notice>, catalog: &Catalog, today: Date, sugge
             // The fastest fitting offer, in days, for the notice.
             let fastest = offers.iter().filter(|o| o.fits).filter_map(|o| o.speeds.job_hours()).fold(f64::MAX, f64::min);
             let msg = if fastest < f64::MAX {
-                Msg::new("notice.days.fastest").arg("days", link::fmt_num(days)).num("took", fastest / 24.0, 1)
+                // Two decimals under a day: 0.05 days is not "0.1".
+                let took = fastest / 24.0;
+                Msg::new("notice.days.fastest").arg("days", link::fmt_num(days)).num("took", took, if took < 1.0 { 2 } else { 1 })
             } else {
                 Msg::new("notice.days").arg("days", link::fmt_num(days))
             };

@@ -8,7 +8,7 @@ use super::super::estimate::train::Layout;
 use super::super::estimate::train::{mfu, TrainJob};
 use super::super::messages::Msg;
 use super::super::plan::train::method_comparison;
-use super::super::plan::train_speed::{host_share, network_share};
+use super::super::plan::train_speed::{clock_term, host_share, network_share};
 use super::super::units::GIB;
 use super::{billing_rounding, gib1, gpu_size, spot, suggestions, tight_memory};
 
@@ -121,7 +121,13 @@ pub fn guidance(cfg: &Config, job: &TrainJob<'_>, catalog: &Catalog, a: &Answer)
             // that costs more than a fifth of the rate, the host link sets it.
             let layout = Layout { dp: p.dp.max(1), tp: p.tp.max(1), pp: p.pp.max(1) };
             let host = host_share(job, gpu, layout);
-            let msg = if host < 0.8 && host <= share {
+            // The stack's own clock terms (host launches, looped experts,
+            // ZeRO-3's per-tensor collectives, the CPU's optimizer step,
+            // unfused elementwise ops): the one that costs most is named.
+            let (term, clock) = clock_term(job, gpu, layout);
+            let msg = if clock < 0.8 && clock <= host && clock <= share {
+                Msg::new("g.train.clock").num("x", 1.0 / clock.max(1e-9), 1).arg("gpu", gpu.name.clone()).sub("term", Msg::new(term.key()))
+            } else if host < 0.8 && host <= share {
                 Msg::new("g.train.hostlink").num("pct", 100.0 * host, 0).arg("gpu", gpu.name.clone())
             } else if share < 0.8 {
                 // ZeRO-2 exchanges gradients each micro-batch, ZeRO-3 the

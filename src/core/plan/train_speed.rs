@@ -5,6 +5,7 @@
 use super::super::catalog::Gpu;
 use super::super::config::Config;
 use super::super::estimate::train::{mfu, Layout, TrainJob};
+use super::super::estimate::train_clock::Term;
 
 /// Node-to-node bandwidth per GPU assumed when an offer publishes none:
 /// 400 Gb/s InfiniBand NDR per GPU, the usual HGX H100 fabric.
@@ -42,13 +43,28 @@ pub fn network_share(job: &TrainJob<'_>, gpu: &Gpu, l: Layout) -> f64 {
 /// activations cross the host link (1 = nothing offloaded, or all of it
 /// hidden behind the compute): the same step with nothing offloaded.
 pub fn host_share(job: &TrainJob<'_>, gpu: &Gpu, l: Layout) -> f64 {
-    let kept = TrainJob { optim_offload: false, offload_params: false, offload_activations: false, ..job.clone() };
+    // The CPU's optimizer step is a clock term of its own (`clock_term`).
+    let with = TrainJob { clock: Term::CpuOptimizer.without(job.clock), ..job.clone() };
+    let kept = TrainJob { optim_offload: false, offload_params: false, offload_activations: false, ..with.clone() };
     let without = layout_tokens_per_s(&kept, gpu, l);
     if without > 0.0 {
-        (layout_tokens_per_s(job, gpu, l) / without).min(1.0)
+        (layout_tokens_per_s(&with, gpu, l) / without).min(1.0)
     } else {
         1.0
     }
+}
+
+/// The clock term (`estimate::train_clock`) that costs the layout the most,
+/// and the share of the rate it keeps with that term (1 = none costs anything).
+pub fn clock_term(job: &TrainJob<'_>, gpu: &Gpu, l: Layout) -> (Term, f64) {
+    let rate = layout_tokens_per_s(job, gpu, l);
+    Term::ALL
+        .iter()
+        .map(|t| {
+            let without = layout_tokens_per_s(&TrainJob { clock: t.without(job.clock), ..job.clone() }, gpu, l);
+            (*t, if without > 0.0 { (rate / without).min(1.0) } else { 1.0 })
+        })
+        .fold((Term::HostLaunch, 1.0), |best, t| if t.1 < best.1 { t } else { best })
 }
 
 /// GPUs needed to train the job's tokens within `days` (the inverse question).

@@ -8,6 +8,7 @@ use crate::core::catalog::{Catalog, Gpu};
 use crate::core::config::{Checkpointing, Config, Method, Optim, Targets, Task, Trainer};
 use crate::core::estimate::train::AttnKernel;
 use crate::core::estimate::train::{mfu, TrainJob};
+use crate::core::estimate::train_clock::Clock;
 use crate::core::units::GIB;
 use crate::tools::calibrate::split::{source_key, Split};
 
@@ -305,6 +306,14 @@ pub fn predict(row: &TrainRow, catalog: &Catalog, eff: Option<f64>) -> Option<f6
     let gpu: &Gpu = catalog.gpu(&row.gpu)?;
     let mut job = TrainJob::new(model, &row.cfg);
     job.attn_kernel = row.attn_kernel;
+    // The runs the utilisation is fitted on and those like them: llm-foundry
+    // (its fused Triton kernels), fms-fsdp (`use_torch_compile`) and the
+    // torchtune README's table (run with `compile=True`, TRAINING-NOTES.md)
+    // carry their launch and elementwise time in the utilisation itself, so
+    // the eager stacks' terms (`estimate::train_clock`) are not added to them.
+    if matches!(row.framework.as_str(), "llm-foundry" | "fms-fsdp" | "torchtune") {
+        job.clock = Clock::of(Trainer::Torchtitan);
+    }
     let eff = eff.unwrap_or_else(|| mfu(gpu, job.method));
     let tps = || job.tokens_per_s_per_gpu(gpu, eff, row.gpus, gpu.link_bytes_per_s(true));
     Some(match row.kind.as_str() {

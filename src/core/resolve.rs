@@ -7,9 +7,9 @@ use super::catalog::media::{MediaKind, MediaModel};
 use super::catalog::models::{Mla, Moe, SlidingWindow, Vision};
 use super::catalog::{Catalog, Model};
 use super::config::{Batch, Config, CustomArch, Method, Task, Trainer, Usage};
+use super::estimate::engine_rules::{self, tp_allowed};
 use super::estimate::media::MediaJob;
 use super::estimate::media_train::MediaTrainJob;
-use super::estimate::serve::tp_allowed;
 use super::estimate::stack::Stack;
 use super::messages::Msg;
 use super::notice::Notice;
@@ -189,11 +189,17 @@ pub fn resolve<'c>(cfg: &Config, mut notices: Vec<Notice>, catalog: &'c Catalog)
             Named::Llm(m) if cfg.task == Task::Serve && !tp_allowed(m, cfg.engine, g) => Some((m.heads, m.kv_heads)),
             _ => None,
         };
-        let why = match (per_node, heads) {
-            (Some((most, name)), _) if g > most => Some(Msg::new("notice.gpus.per_node").arg("gpu", name).arg("most", most.to_string())),
-            (_, Some((h, kv))) => {
+        // A group the heads allow but the weight format's blocks or groups do not (`engine_rules`).
+        let rule = match &named {
+            Named::Llm(m) if cfg.task == Task::Serve => engine_rules::refusal(m, cfg.weight_format_id(), cfg.engine, g),
+            _ => None,
+        };
+        let why = match (per_node, heads, rule) {
+            (Some((most, name)), _, _) if g > most => Some(Msg::new("notice.gpus.per_node").arg("gpu", name).arg("most", most.to_string())),
+            (_, Some((h, kv)), _) => {
                 Some(Msg::new("notice.gpus.heads").arg("engine", cfg.engine.to_string()).arg("heads", h.to_string()).arg("kv", kv.to_string()))
             }
+            (_, None, Some(r)) => Some(r.msg(cfg.engine, g)),
             _ => None,
         };
         if let Some(why) = why {

@@ -75,8 +75,10 @@ fn slow_decode_answer_names_the_bound() {
 #[test]
 fn nvlink_note_only_when_tensor_parallelism_runs_over_pcie() {
     // 70B at 16 bits spans GPUs: over PCIe the note fires, over NVSwitch it does not.
-    assert!(fires("model=llama-3.1-70b&w=bf16&gpu=h100-pcie-80gb", "nvlink"));
+    assert!(fires("model=llama-3.1-70b&w=bf16&gpu=a100-pcie-80gb", "nvlink"));
     assert!(!fires("model=llama-3.1-70b&w=bf16&gpu=h100-sxm-80gb", "nvlink"));
+    // H100 PCIe's pick is an NVLink-bridged box (issue 37: two-level all-reduce), which needs no note.
+    assert!(!fires("model=llama-3.1-70b&w=bf16&gpu=h100-pcie-80gb", "nvlink"));
     assert!(!fires("model=llama-3.1-8b&gpu=h100-pcie-80gb", "nvlink"));
 }
 
@@ -153,8 +155,8 @@ fn images_note_for_vision_requests_only() {
 #[test]
 fn no_nvlink_note_for_a_layer_split() {
     // transformers spreads a 70B model over GPUs by layers: no all-reduce.
-    assert!(fires("model=llama-3.1-70b&gpus=2&gpu=h100-pcie-80gb", "nvlink"));
-    assert!(!fires("model=llama-3.1-70b&gpus=2&gpu=h100-pcie-80gb&engine=hf", "nvlink"));
+    assert!(fires("model=llama-3.1-70b&gpus=2&gpu=a100-pcie-80gb", "nvlink"));
+    assert!(!fires("model=llama-3.1-70b&gpus=2&gpu=a100-pcie-80gb&engine=hf", "nvlink"));
 }
 
 #[test]

@@ -2,10 +2,12 @@
 //! configuration on one GPU type. Pure functions of the catalog and the
 //! configuration.
 
+pub mod allreduce;
 pub mod arch;
 pub mod attn_scores;
 pub mod dp4a;
 pub mod engine;
+pub mod engine_rules;
 pub mod media;
 pub mod media_train;
 pub mod prefill_fixed;

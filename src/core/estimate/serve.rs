@@ -14,7 +14,7 @@ use super::super::config::{Batch, Config, Engine};
 use super::super::precision::{self, Compute, WeightFormat};
 use super::engine::{self, Factors};
 use super::prefill_fixed::{self, PrefillFixed};
-use super::{arch, attn_scores, dp4a};
+use super::{allreduce, arch, attn_scores, dp4a};
 
 /// A way to run the job: `tp` GPUs per node in one tensor-parallel group,
 /// `pp` nodes as pipeline stages.
@@ -382,17 +382,14 @@ impl<'a> ServeJob<'a> {
     }
 
     /// Two all-reduces of the hidden state per layer under tensor
-    /// parallelism; ring all-reduce moves 2·(n−1)/n of the message per GPU
-    /// (Patarasuk & Yuan 2009) over NVLink or PCIe, plus a fixed latency.
+    /// parallelism (`allreduce.rs`: one ring over NVLink or PCIe, or two
+    /// levels over NVLink-bridged pairs).
     fn allreduce_s(&self, gpu: &Gpu, plan: Plan, tokens: f64) -> f64 {
         if plan.tp <= 1 {
             return 0.0;
         }
-        let nvlink = gpu.nvlink_gbps > 0.0;
-        let tp = f64::from(plan.tp);
         let msg = tokens * f64::from(self.model.hidden) * 2.0;
-        let per = engine::allreduce_latency_s(nvlink) + 2.0 * (tp - 1.0) / tp * msg / gpu.link_bytes_per_s(nvlink);
-        2.0 * f64::from(self.model.layers) * per
+        2.0 * f64::from(self.model.layers) * allreduce::allreduce_s(gpu, plan.tp, msg)
     }
 
     /// Time to prefill `n` prompt tokens for `batch` sequences together.
@@ -462,39 +459,4 @@ impl<'a> ServeJob<'a> {
         let (step, _) = self.decode_step_s(gpu, plan, batch, ctx);
         batch * self.output_tokens / (prefill + self.output_tokens * step)
     }
-}
-
-/// Whether an engine runs a tensor-parallel group of `tp` GPUs for a model:
-/// a layer split takes any count; tensor parallelism needs `tp` to divide
-/// the attention heads, and to divide the KV heads or be a multiple of them
-/// (vLLM's QKVParallelLinear divides the KV heads over the group or
-/// replicates them, `divide(total_num_kv_heads, tp)` or
-/// `divide(tp, total_num_kv_heads)`, both asserting divisibility); MLA
-/// caches no per-head K/V.
-pub fn tp_allowed(model: &Model, engine: Engine, tp: u32) -> bool {
-    let tp = tp.max(1);
-    let kv = model.kv_heads.max(1);
-    engine.splits_layers() || (model.heads % tp == 0 && (model.mla.is_some() || kv % tp == 0 || tp % kv == 0))
-}
-
-/// GPU counts per node worth trying: powers of two up to the node's GPU
-/// count; for tensor-parallel engines they must divide the attention heads
-/// (vLLM and TensorRT-LLM require it) and divide or be a multiple of the KV
-/// heads; a layer split takes any.
-pub fn tp_options(model: &Model, engine: Engine, gpus_per_node: u32) -> Vec<u32> {
-    let mut out = Vec::new();
-    let mut tp = 1;
-    while tp <= gpus_per_node.max(1) {
-        if tp_allowed(model, engine, tp) {
-            out.push(tp);
-        }
-        match tp.checked_mul(2) {
-            Some(next) => tp = next,
-            None => break,
-        }
-    }
-    if out.is_empty() {
-        out.push(1);
-    }
-    out
 }

@@ -9,6 +9,7 @@ pub mod load;
 pub mod media;
 pub mod media_train;
 pub mod serve;
+mod serve_focus;
 pub mod serve_speeds;
 pub mod train;
 pub mod train_layouts;

@@ -4,15 +4,15 @@
 
 use std::sync::Arc;
 
-use super::super::answer::{Answers, GpuResult, MemoryJson, OfferResult};
+use super::super::answer::GpuResult;
 use super::super::catalog::support::Kind;
-use super::super::catalog::{Catalog, Gpu, Offer, Support};
-use super::super::config::{Batch, Config, Engine, Sort};
+use super::super::catalog::{Catalog, Gpu, Interconnect, Offer, Support};
+use super::super::config::{Batch, Config, Sort};
+use super::super::estimate::allreduce;
 use super::super::estimate::engine;
-use super::super::estimate::ranges;
-use super::super::estimate::serve::{tp_options, Plan, ServeJob};
+use super::super::estimate::engine_rules::{self, tp_loads, tp_options};
+use super::super::estimate::serve::{Plan, ServeJob};
 use super::super::messages::Msg;
-use super::super::precision;
 use super::super::precision::Compute;
 use super::super::units::GIB;
 use super::load::{little, Load};
@@ -22,13 +22,13 @@ use super::{unsupported, EngineSupport, FnvMap, OfferPlan, Output, PerArch};
 /// Plans for one serving configuration, with the per-shape cache offers share.
 pub struct ServePlanner<'r> {
     pub job: ServeJob<'r>,
-    cfg: &'r Config,
-    catalog: &'r Catalog,
+    pub(super) cfg: &'r Config,
+    pub(super) catalog: &'r Catalog,
     /// Per GPU type: the job as run there, the figures its shapes share
     /// and the plan of each shape (GPUs per instance, several instances).
     on_gpu: FnvMap<Arc<str>, OnGpu<'r>>,
     /// The engine's support-matrix rows, picked when first read.
-    matrix: std::cell::OnceCell<EngineSupport<'r>>,
+    pub(super) matrix: std::cell::OnceCell<EngineSupport<'r>>,
     support: PerArch<(bool, Option<Msg>)>,
 }
 
@@ -110,9 +110,9 @@ impl<'r> ServePlanner<'r> {
         let e = cfg.engine;
         if let Some(g) = cfg.gpus {
             let plan = Plan::in_node(e, g, cfg.nodes);
-            return (plan, fits(plan) && (e.splits_layers() || job.model.heads % g == 0));
+            return (plan, fits(plan) && tp_loads(job.model, job.format.id, e, plan.tp));
         }
-        let opts = tp_options(job.model, e, gpu.gpus_per_node);
+        let opts = tp_options(job.model, job.format.id, e, gpu.gpus_per_node);
         for &n in &opts {
             let plan = Plan::in_node(e, n, cfg.nodes);
             if fits(plan) {
@@ -188,16 +188,25 @@ impl<'r> ServePlanner<'r> {
     /// What an offer's hardware gives the job, independent of its price:
     /// many offers share a GPU type and count, so this is planned once per shape.
     pub fn offer(&mut self, gpu: &Gpu, o: &Offer) -> OfferPlan {
+        // PCIe cards an offer lists as NVLink-bridged: the bridge's rate, in pairs (`allreduce.rs`).
+        let bridged = match o.interconnect {
+            Interconnect::Nvlink => allreduce::bridge_gbps(gpu).map(|nvlink_gbps| Gpu { nvlink_gbps, ..gpu.clone() }),
+            _ => None,
+        };
+        let (gpu, key): (&Gpu, Arc<str>) = match &bridged {
+            Some(b) => (b, Arc::from(format!("{}+nvlink", o.gpu))),
+            None => (gpu, o.gpu.clone()),
+        };
         // Several instances only as pipeline stages over a published network.
         let multi_node_ok = o.gpus > 1 && o.inter_node_gbps.is_some_and(|g| g >= super::MIN_SPLIT_GBPS) && !self.cfg.engine.splits_layers();
         let shape = (o.gpus, multi_node_ok);
-        match self.on_gpu.get(&*o.gpu) {
+        match self.on_gpu.get(&*key) {
             Some(on) => on.plan(shape, || self.shape(gpu, on, o.gpus, multi_node_ok)),
             None => {
                 let (weight_only, why) = self.support_on(gpu);
                 let on = OnGpu::new(self.job_as(weight_only), why);
                 let p = on.plan(shape, || self.shape(gpu, &on, o.gpus, multi_node_ok));
-                self.on_gpu.insert(o.gpu.clone(), on);
+                self.on_gpu.insert(key, on);
                 p
             }
         }
@@ -221,10 +230,10 @@ impl<'r> ServePlanner<'r> {
                     reasons.push(Msg::new("reason.no_network").num("nodes", f64::from(cfg.nodes), 0));
                 }
                 let plan = Plan::in_node(e, g, cfg.nodes);
-                (g, cfg.nodes, fits_here && job.memory(plan, 1.0).total() <= usable)
+                (g, cfg.nodes, fits_here && tp_loads(job.model, job.format.id, e, plan.tp) && job.memory(plan, 1.0).total() <= usable)
             }
             None => {
-                let opts: Vec<u32> = tp_options(job.model, e, gpus).into_iter().filter(|n| gpus % n == 0).collect();
+                let opts: Vec<u32> = tp_options(job.model, job.format.id, e, gpus).into_iter().filter(|n| gpus % n == 0).collect();
                 match opts.iter().copied().find(|&n| job.memory(Plan::in_node(e, n, 1), 1.0).total() <= usable) {
                     // The smallest group that holds the weights, raised while a
                     // larger one needs fewer instances for the users'
@@ -287,6 +296,8 @@ impl<'r> ServePlanner<'r> {
                         (best.0, 1, true)
                     }
                     None => {
+                        // A larger group the engine refuses would hold it: the reason names the rule.
+                        reasons.extend(refused_fit(job, e, gpus, usable));
                         let n = opts.last().copied().unwrap_or(1);
                         let pp = (2..=16).find(|&pp| multi_node_ok && job.memory(Plan::in_node(e, n, pp), 1.0).total() <= usable);
                         (n, pp.unwrap_or(1), pp.is_some())
@@ -396,104 +407,14 @@ impl<'r> ServePlanner<'r> {
             host_bytes: None,
         }
     }
+}
 
-    /// The plan the memory breakdown and the inverse answers describe: the
-    /// link's GPU count if it sets one, else the pick's own plan (its
-    /// layout and sequences per replica), else the plan for the GPU type.
-    fn focus_plan(&self, gpu: &Gpu, pick: Option<&OfferResult>) -> (Plan, f64) {
-        let cfg = self.cfg;
-        match (cfg.gpus, pick.filter(|p| *p.gpu == *gpu.id)) {
-            (None, Some(p)) => (Plan { tp: p.tp, pp: p.pp }, p.batch),
-            (Some(g), _) => {
-                let plan = Plan::in_node(cfg.engine, g, cfg.nodes);
-                (plan, self.job.resolve_batch(cfg.batch(), gpu, plan))
-            }
-            (None, None) => {
-                let plan = self.plan_for(gpu).0;
-                (plan, self.job.resolve_batch(cfg.batch(), gpu, plan))
-            }
-        }
-    }
-
-    pub fn focus(&self, gpu: &Gpu, pick: Option<&OfferResult>) -> (MemoryJson, Answers) {
-        let (plan, batch) = self.focus_plan(gpu, pick);
-        (self.memory_json(gpu, plan, batch), self.inverse_answers(gpu, plan, batch))
-    }
-
-    /// Memory for a plan on one GPU type.
-    fn memory_json(&self, gpu: &Gpu, plan: Plan, batch: f64) -> MemoryJson {
-        let per_gpu = self.job.memory(plan, batch);
-        let n = f64::from(plan.gpus());
-        let total = per_gpu.total() * n;
-        let without_kv = per_gpu.total() - per_gpu.kv_cache;
-        let reserved = engine::reserved_per_gpu(self.cfg.engine, per_gpu.total(), without_kv, gpu.memory_bytes()) * n;
-        MemoryJson {
-            weights_bytes: per_gpu.weights * n,
-            kv_cache_bytes: per_gpu.kv_cache * n,
-            activations_bytes: per_gpu.activations * n,
-            gradients_bytes: 0.0,
-            optimizer_bytes: 0.0,
-            overhead_bytes: per_gpu.overhead * n,
-            total_bytes: total,
-            total_bytes_low: total * ranges::MEMORY.low,
-            total_bytes_high: total * ranges::MEMORY.high,
-            reserved_bytes: reserved,
-            batch,
-            gpus: plan.gpus(),
-            gpu: gpu.id.clone(),
-            capacity_bytes: gpu.memory_bytes() * n,
-        }
-    }
-
-    /// The inverse questions on one GPU type for a plan and its sequences
-    /// per copy: the longest context, the most sequences, the fewest GPUs
-    /// and the widest format that fit.
-    fn inverse_answers(&self, gpu: &Gpu, plan: Plan, batch: f64) -> Answers {
-        let job = &self.job;
-        let usable = job.usable_bytes(gpu);
-        // Largest context: bisection on the total (KV grows monotonically with context).
-        let fits_ctx = |ctx: f64| {
-            let mut j = job.clone();
-            j.input_tokens = (ctx - j.output_tokens - j.image_tokens).max(1.0);
-            j.memory(plan, batch).total() <= usable
-        };
-        let max_ctx = if fits_ctx(job.output_tokens + job.image_tokens + 1.0) {
-            let (mut lo, mut hi) = (job.output_tokens + job.image_tokens + 1.0, 1.0e8);
-            for _ in 0..60 {
-                let mid = (lo + hi) / 2.0;
-                if fits_ctx(mid) {
-                    lo = mid;
-                } else {
-                    hi = mid;
-                }
-            }
-            let cap = job.model.max_context.map_or(lo, |m| lo.min(f64::from(m)));
-            Some(cap.floor() as u64)
-        } else {
-            None
-        };
-        let max_batch = Some(job.max_batch(gpu, plan));
-        let min_gpus = {
-            let c = Config { gpus: None, ..self.cfg.clone() };
-            let (p, fits) = ServePlanner::new(job.clone(), &c, self.catalog).plan_for(gpu);
-            fits.then_some(p.gpus())
-        };
-        // The formats the engine loads: GGUF for llama.cpp, the rest elsewhere;
-        // only those the support matrix says it runs on this GPU (fp16 where
-        // the card has no bf16).
-        let formats: &[&str] = if self.cfg.engine == Engine::LlamaCpp {
-            &["gguf-f16", "gguf-q8_0", "gguf-q6_k", "gguf-q4_k_m", "gguf-q2_k"]
-        } else {
-            &["bf16", "fp16", "fp8", "int8", "int4-awq", "nf4"]
-        };
-        let matrix = self.matrix.get_or_init(|| EngineSupport::new(self.catalog, self.cfg.engine));
-        let best = formats.iter().copied().filter(|id| matrix.get(gpu.arch.as_str(), Kind::Weights, id) != Support::Unsupported).find(|id| {
-            precision::weight_format(id).is_some_and(|f| {
-                let mut j = job.clone();
-                j.format = f;
-                j.memory(plan, batch).total() <= usable
-            })
-        });
-        Answers { max_context_tokens: max_ctx, max_batch, min_gpus, best_weight_format: best.map(String::from), ..Answers::default() }
-    }
+/// Why an instance of `gpus` GPUs holds the job only in a layout the engine
+/// refuses: the smallest tensor-parallel group that would hold the weights
+/// and breaks a rule of `engine_rules`, named with the rule.
+fn refused_fit(job: &ServeJob<'_>, e: super::super::config::Engine, gpus: u32, usable: f64) -> Option<Msg> {
+    let (tp, r) = engine_rules::tp_refused(job.model, job.format.id, e, gpus)
+        .into_iter()
+        .find(|(tp, _)| gpus % tp == 0 && job.memory(Plan::in_node(e, *tp, 1), 1.0).total() <= usable)?;
+    Some(r.msg(e, tp))
 }

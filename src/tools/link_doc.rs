@@ -80,7 +80,7 @@ pub const FIELDS: &[(&str, &str)] = &[
     ("reasons", "why the plan or offer is as it is, each sentence in English (the page renders them by message key)"),
     ("per_gpu_bytes", "the plan's need on each GPU"),
     ("confidence", "`high`, `medium` or `low`: how well measurements back this estimate"),
-    ("bound", "what limits a decode step: `memory` (the weight and KV stream), `compute`, or `issue` (llama.cpp's single-token kernel on a Pascal card)"),
+    ("bound", "what limits a decode step: `memory` (the weight and KV stream), `compute`, `issue` (llama.cpp's single-token kernel on a Pascal card), or `host` (an eager engine's kernel launches, `engine=hf`)"),
     ("executed_precision", "the precision the matmuls run in on this GPU"),
     ("decode_tokens_per_s_per_seq", "output tokens a second of one sequence while decoding"),
     ("decode_tokens_per_s_total", "output tokens a second while decoding, over the copies the load keeps busy"),

@@ -25,6 +25,7 @@ mod contrast;
 mod currency;
 mod done_list;
 mod dp4a_fit;
+mod eager_hf;
 mod engine_rules;
 mod estimator;
 mod export;

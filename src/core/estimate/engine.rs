@@ -64,6 +64,16 @@ pub struct Factors {
     /// (Pascal GP102/GP104: the Tesla P40), over the tiles they compute
     /// (`dp4a::mmq_rate`); [`LLAMA_CPP_DP4A_SHARE`].
     pub dp4a_share: f64,
+    /// Host time per transformer layer and forward pass of an engine that
+    /// runs its model eagerly, s: Python, PyTorch's dispatcher and one
+    /// kernel launch per op, which the GPU's work overlaps
+    /// (`eager.rs`); zero for engines that replay CUDA graphs
+    /// ([`HF_HOST_LAYER_S`]).
+    pub host_layer_s: f64,
+    /// Achieved / peak bandwidth of the KV cache's reads and copies in a
+    /// decode step when it differs from `bw`'s weight stream (transformers'
+    /// `torch.cat` and `repeat_kv` copies, [`HF_CACHE_BW`]); 0: the same as `bw`.
+    pub cache_bw: f64,
 }
 
 /// The share of the INT8 (DP4A) peak llama.cpp's MMQ kernels reach on the
@@ -106,6 +116,15 @@ pub enum Launch {
 }
 
 impl Factors {
+    /// The share of peak bandwidth the KV cache's traffic reaches ([`Factors::cache_bw`]).
+    pub fn cache_share(&self) -> f64 {
+        if self.cache_bw > 0.0 {
+            self.cache_bw
+        } else {
+            self.bw
+        }
+    }
+
     /// Fixed time per layer of one single-token decode step under `launch`.
     pub fn decode_layer_s(&self, launch: Launch) -> f64 {
         match launch {
@@ -212,6 +231,33 @@ pub const LLAMA_CPP_FUSED_LAYER_S_HBM: f64 = LLAMA_CPP_LAYER_S_HBM;
 /// sgl-cookbook leave no room for it beside `MOE_LAYER_S`).
 pub const PYTORCH_UNFUSED_LAYER_S: f64 = 24e-6;
 
+/// Host time per layer and forward pass of transformers 4.35's eager
+/// `generate`, s ([`Factors::host_layer_s`]), fitted by `whichgpu calibrate
+/// tests/data/calibration.csv tests/data/serving_measurements.csv --fit`
+/// jointly with [`HF_BW`] on the fit split's `engine=hf` decode rows
+/// (huggingface/optimum-benchmark `examples/running-llamas/artifacts`
+/// @f75d9f9 and @c8bbe4e: transformers 4.35.2, torch 2.1.1, A100 SXM 80GB,
+/// Llama-2-7B and 13B fp16 at batch 1–64, 256-token prompts, 512 new
+/// tokens). The research notes' per-launch figure agrees: about 30 µs
+/// between eager launches (vllm-project/vllm-omni PR #6516, Nsight) × about
+/// 30 ops a Llama layer. Newer transformers on other hosts differ (issue 36
+/// states about 105 ms a step for Llama-3.1-8B on an H200 under 5.17,
+/// 3.3 ms a layer; not fitted).
+pub const HF_HOST_LAYER_S: f64 = 820e-6;
+/// transformers' achieved share of peak bandwidth, fitted with
+/// [`HF_HOST_LAYER_S`] and [`HF_CACHE_BW`] (the GDDR and HBM rows alike;
+/// the batch 16–64 rows, where the GPU's work is the longer, pin it).
+pub const HF_BW: f64 = 0.47;
+/// transformers' achieved share of peak bandwidth over the KV cache's
+/// reads and copies (`eager::cache_copy_bytes`), fitted with
+/// [`HF_HOST_LAYER_S`] and [`HF_BW`]: many small strided copies and
+/// freshly allocated tensors each step, well below the weight stream's share.
+pub const HF_CACHE_BW: f64 = 0.34;
+/// transformers' achieved share of the dense tensor rate in a prompt's
+/// forward pass, fitted by the same command on the same source's two
+/// prefill rows (256-token prompts).
+pub const HF_COMPUTE: f64 = 0.36;
+
 /// Whether the calibration data constrain this engine directly.
 pub fn has_direct_data(engine: Engine) -> bool {
     matches!(engine, Engine::LlamaCpp | Engine::TrtLlm | Engine::Hf)
@@ -242,6 +288,8 @@ pub fn factors(engine: Engine, gpu: &Gpu) -> Factors {
         launch_layer_s: 0.0,
         fused_layer_s: 0.0,
         dp4a_share: LLAMA_CPP_DP4A_SHARE,
+        host_layer_s: 0.0,
+        cache_bw: 0.0,
     };
     match (engine, hbm) {
         // llama.cpp on GDDR cards: 44 llama-bench rows on GeForce cards
@@ -265,6 +313,8 @@ pub fn factors(engine: Engine, gpu: &Gpu) -> Factors {
             launch_layer_s: LLAMA_CPP_LAUNCH_LAYER_S_GDDR,
             fused_layer_s: LLAMA_CPP_FUSED_LAYER_S_GDDR,
             dp4a_share: LLAMA_CPP_DP4A_SHARE,
+            host_layer_s: 0.0,
+            cache_bw: 0.0,
         },
         // llama.cpp on HBM datacenter cards: 10 decode rows on A100 80GB
         // and H100 PCIe (7B, 13B, 70B; XiongjieDai, Dec 2023 snapshot).
@@ -287,6 +337,8 @@ pub fn factors(engine: Engine, gpu: &Gpu) -> Factors {
             launch_layer_s: LLAMA_CPP_LAUNCH_LAYER_S_HBM,
             fused_layer_s: LLAMA_CPP_FUSED_LAYER_S_HBM,
             dp4a_share: LLAMA_CPP_DP4A_SHARE,
+            host_layer_s: 0.0,
+            cache_bw: 0.0,
         },
         // TensorRT-LLM: 10 trtllm-bench throughput rows (H100/H200) and 17
         // gpt-fast decode rows (A100), mapped to this profile.
@@ -305,13 +357,13 @@ pub fn factors(engine: Engine, gpu: &Gpu) -> Factors {
         (Engine::Sglang, _) => {
             Factors { compute: trt.compute * 0.95 * 1.04, step_overhead_s: 0.0003, moe_layer_s: MOE_LAYER_S, layer_overhead_s: PYTORCH_UNFUSED_LAYER_S, ..trt }
         }
-        // HF transformers eager generate: 3 memory rows only; ~52 % of peak
-        // bandwidth at batch 1 on A10G (SERVING-NOTES.md) and Python
-        // per-layer dispatch on every step.
+        // HF transformers 4.35 eager `generate` (`eager.rs`): the host's
+        // per-layer launches overlap the GPU's work, and the cache's copies
+        // add to its reads. `bw`, `compute` and `host_layer_s` HF_* (fitted).
         (Engine::Hf, _) => Factors {
-            bw: 0.52,
-            compute: 0.35,
-            step_overhead_s: 0.01,
+            bw: HF_BW,
+            compute: HF_COMPUTE,
+            step_overhead_s: 0.0,
             dequant_flops_per_weight: 10.0,
             quant_compute: 0.8,
             moe_layer_s: 0.0,
@@ -320,6 +372,8 @@ pub fn factors(engine: Engine, gpu: &Gpu) -> Factors {
             launch_layer_s: 0.0,
             fused_layer_s: 0.0,
             dp4a_share: LLAMA_CPP_DP4A_SHARE,
+            host_layer_s: HF_HOST_LAYER_S,
+            cache_bw: HF_CACHE_BW,
         },
     }
 }

@@ -6,6 +6,7 @@ pub mod allreduce;
 pub mod arch;
 pub mod attn_scores;
 pub mod dp4a;
+pub mod eager;
 pub mod engine;
 pub mod engine_rules;
 pub mod media;
@@ -22,7 +23,8 @@ pub mod train_step;
 
 /// Which roofline binds a decode step: the weight and KV stream from memory,
 /// the matmuls' compute, or (llama.cpp's single-token kernel on a Pascal
-/// card, [`dp4a::mmvq_weights_s`]) the issue of its integer instructions.
+/// card, [`dp4a::mmvq_weights_s`]) the issue of its integer instructions,
+/// or (an eager engine, [`eager`]) the host launching each layer's kernels.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Bound {
@@ -30,4 +32,5 @@ pub enum Bound {
     Memory,
     Compute,
     Issue,
+    Host,
 }

@@ -73,7 +73,8 @@ pub const SGLANG_MOE_LAYER_S: f64 = 610e-6;
 /// fit rows, so it takes SGLang's figures (an assumption the README
 /// states). llama.cpp's per-layer cost is already in its factors
 /// (`Factors::layer_overhead_s`, paid per `n_ubatch` chunk); HF
-/// transformers' per-step Python cost is in its `step_overhead_s`.
+/// transformers' host cost per layer and forward pass is in its
+/// `Factors::host_layer_s`, which the pass's GPU work overlaps (`eager.rs`).
 pub fn prefill_fixed(engine: Engine) -> PrefillFixed {
     match engine {
         Engine::TrtLlm => PrefillFixed { request_s: TRT_REQUEST_S, layer_s: TRT_LAYER_S, moe_layer_s: 0.0 },

@@ -14,7 +14,7 @@ use super::super::config::{Batch, Config, Engine};
 use super::super::precision::{self, Compute, WeightFormat};
 use super::engine::{self, Factors};
 use super::prefill_fixed::{self, PrefillFixed};
-use super::{allreduce, arch, attn_scores, dp4a};
+use super::{allreduce, arch, attn_scores, dp4a, eager};
 
 /// A way to run the job: `tp` GPUs per node in one tensor-parallel group,
 /// `pp` nodes as pipeline stages.
@@ -363,7 +363,7 @@ impl<'a> ServeJob<'a> {
         let flops = batch * arch::linear_flops_per_token(m) / tp;
         let t_compute = dp4a::matmul_s(self.engine, &self.format, gpu, &f, (flops, 1.0), flops, self.compute_rate(gpu, &f));
         let kv = batch * self.kv_per_seq_per_gpu(Plan { tp: plan.tp, pp: 1 }, ctx);
-        let t_kv = kv / bw;
+        let t_kv = (kv + eager::cache_copy_bytes(self.engine, m, kv)) / (gpu.bandwidth_bytes_per_s() * f.cache_share());
         let t_comm = self.allreduce_s(gpu, plan, batch);
         let bound = if t_compute > t_weights {
             Bound::Compute
@@ -378,7 +378,9 @@ impl<'a> ServeJob<'a> {
         let t_moe = if fused { 0.0 } else { f64::from(m.moe_layers()) * f.moe_layer_s + arch::expert_matrices(m) * f.moe_expert_s };
         // Every layer's kernels run once per step; a CUDA graph replays them with less fixed cost than one launch each.
         let t_layers = f64::from(m.layers) * f.decode_layer_s(self.launch);
-        (t_weights.max(t_compute) + t_kv + t_comm + t_moe + t_layers + f.step_overhead_s, bound)
+        // An eager engine's host launches overlap this work (`eager.rs`).
+        let (step, host) = eager::overlap(eager::host_s(&f, m.layers, 1.0), t_weights.max(t_compute) + t_kv + t_comm + t_moe + t_layers + f.step_overhead_s);
+        (step, if host { Bound::Host } else { bound })
     }
 
     /// Two all-reduces of the hidden state per layer under tensor
@@ -417,7 +419,8 @@ impl<'a> ServeJob<'a> {
         let total = (n * batch).max(1.0);
         let packed = f64::from(engine::prefill_chunk_tokens(self.engine, total.min(f64::from(u32::MAX)).round() as u32).max(1));
         let t_fixed = self.prefill_fixed().passes_s((total / packed).ceil(), m.layers, moe_layers);
-        t_compute.max(t_weights) + t_scores + t_layers + t_fixed + self.allreduce_s(gpu, plan, n * batch)
+        let gpu_s = t_compute.max(t_weights) + t_scores + t_layers + t_fixed + self.allreduce_s(gpu, plan, n * batch);
+        eager::overlap(eager::host_s(&f, m.layers, passes), gpu_s).0
     }
 
     /// Time to take in the images of `batch` requests: each request's

@@ -51,12 +51,16 @@ pub fn guidance(cfg: &Config, job: &ServeJob<'_>, catalog: &Catalog, a: &Answer)
             let tps = p.speeds.decode_tokens_per_s_per_seq().unwrap_or(0.0);
             let msg = if matches!(bound, Some(Bound::Memory | Bound::Issue)) {
                 let ctx = super::super::estimate::arch::mean_context(job.prompt_tokens(), job.output_tokens);
-                let bytes = job.weight_bytes_per_step(plan, batch) + batch * job.kv_per_seq_per_gpu(Plan { tp: plan.tp, pp: 1 }, ctx);
+                let kv = batch * job.kv_per_seq_per_gpu(Plan { tp: plan.tp, pp: 1 }, ctx);
+                // transformers also copies the cache every step (`estimate::eager::cache_copy_bytes`).
+                let copies = super::super::estimate::eager::cache_copy_bytes(job.engine, model, kv);
+                let bytes = job.weight_bytes_per_step(plan, batch) + kv + copies;
                 // `bytes` is what one GPU of each stage reads, the stages in
                 // turn; split over a tensor-parallel group, the token reads
                 // the group's whole share, said as both.
                 let (key, per_gpu) = match (bound, plan.tp > 1, plan.pp > 1) {
                     (Some(Bound::Issue), _, _) => ("g.slow.issue", bytes),
+                    _ if copies > 0.0 => ("g.slow.memory.copies", bytes / f64::from(plan.pp)),
                     (_, true, false) => ("g.slow.memory.tp", bytes),
                     (_, true, true) => ("g.slow.memory.pp", bytes / f64::from(plan.pp)),
                     _ => ("g.slow.memory", bytes),
@@ -68,6 +72,10 @@ pub fn guidance(cfg: &Config, job: &ServeJob<'_>, catalog: &Catalog, a: &Answer)
                     .num("pp", f64::from(plan.pp), 0)
                     .arg("gpu", gpu.name.clone())
                     .num("tps", tps, 0)
+            } else if bound == Some(Bound::Host) {
+                // An eager engine: the host's launches outlast the GPU's work (`estimate::eager`).
+                let host = super::super::estimate::eager::host_s(&job.factors(gpu), model.layers, 1.0);
+                Msg::new("g.slow.host").num("host", host * 1e3, 0).num("layers", f64::from(model.layers), 0).arg("gpu", gpu.name.clone()).num("tps", tps, 0)
             } else {
                 Msg::new("g.slow.compute").num("batch", batch, 0).arg("gpu", gpu.name.clone())
             };

@@ -26,6 +26,7 @@ fn with_ranges(s: ServeSpeed, output: f64, widen: f64) -> (Speeds, &'static str)
         Bound::Memory => "memory",
         Bound::Compute => "compute",
         Bound::Issue => "issue",
+        Bound::Host => "host",
     };
     let serve = ServeSpeeds {
         decode_per_seq: Range::rate(s.decode_tokens_per_s_per_seq, dec),

@@ -1,7 +1,7 @@
 //! Fitting the engine factors of one engine × GPU-class group by grid
 //! search on the fit split's rows.
 
-use super::{percentile, predict, source_balanced_loss, Case, Kind};
+use super::{group, percentile, predict, source_balanced_loss, Case, Kind, Split};
 use crate::core::catalog::Catalog;
 use crate::core::config::Engine;
 use crate::core::estimate::dp4a;
@@ -35,14 +35,33 @@ pub fn fit_group(cases: &[&Case], catalog: &Catalog, start: Factors) -> Factors 
     // vLLM and SGLang take TensorRT-LLM's bandwidth share (`engine::factors`);
     // their rows fit only the per-layer cost of an eager model's CUDA graph.
     let pytorch = cases.iter().all(|c| matches!(c.engine, Engine::Vllm | Engine::Sglang));
+    let hf = cases.iter().all(|c| c.engine == Engine::Hf);
     // llama.cpp's per-layer costs, 0–300 µs in 5 µs steps (other engines
     // capture graphs or fuse kernels and keep 0).
     let grid: Vec<f64> = (0..=60).map(|i| f64::from(i) * 5e-6).collect();
     let mut best = start;
-    for _ in 0..2 {
+    for _ in 0..if hf { 4 } else { 2 } {
         let graph_decode = |c: &Case| c.kind == Kind::Decode && !moe_decode(c) && (c.engine != Engine::LlamaCpp || c.launch == Launch::Graph);
         let unfused_decode = |c: &Case| c.kind == Kind::Decode && c.launch == Launch::Graph;
-        if pytorch && cases.iter().any(|c| unfused_decode(c)) {
+        if hf && cases.iter().any(|c| c.kind == Kind::Decode) {
+            // An eager engine: the host's per-layer cost (0–2 ms in 10 µs
+            // steps) and the bandwidth share jointly on its decode rows; the
+            // small batches pin the first, the large ones the second
+            // (`core::estimate::eager`).
+            let mut b = (f64::MAX, best.bw, best.host_layer_s);
+            for h in (0..=200).map(|i| f64::from(i) * 10e-6) {
+                for i in 20..=100 {
+                    let f = Factors { bw: f64::from(i) / 100.0, host_layer_s: h, ..best };
+                    let e = err(f, &[Kind::Decode]);
+                    if e < b.0 {
+                        b = (e, f.bw, h);
+                    }
+                }
+            }
+            (best.bw, best.host_layer_s) = (b.1, b.2);
+            // Then the cache traffic's own share, 0.10–1.00.
+            best.cache_bw = argmin((10..=100).map(|i| f64::from(i) / 100.0), best.cache_bw, |v| err(Factors { cache_bw: v, ..best }, &[Kind::Decode]));
+        } else if pytorch && cases.iter().any(|c| unfused_decode(c)) {
             // The per-layer cost of a graph that replays the eager model's
             // kernels, 0–300 µs in 1 µs steps, at the profile's bandwidth share.
             best.layer_overhead_s =
@@ -147,4 +166,38 @@ fn argmin(values: impl IntoIterator<Item = f64>, start: f64, err: impl Fn(f64) -
         }
     }
     b.1
+}
+
+/// Writes the fitted factors of every engine × GPU-class group (what
+/// `whichgpu calibrate … --fit` prints).
+pub fn write_fitted(out: &mut String, cases: &[Case], catalog: &Catalog) {
+    use std::fmt::Write;
+    let _ = writeln!(out, "\nfitted factors (engine, HBM class): bw, compute");
+    let mut keys: Vec<(Engine, bool)> = cases.iter().filter_map(|c| group(c, catalog)).collect();
+    keys.sort_by_key(|k| (k.0.as_str(), k.1));
+    keys.dedup();
+    for key in keys {
+        let train: Vec<&Case> = cases.iter().filter(|c| c.split == Split::Fit && group(c, catalog) == Some(key)).collect();
+        let Some(gpu) = train.first().and_then(|c| catalog.gpu(&c.gpu)) else { continue };
+        let f = fit_group(&train, catalog, crate::core::estimate::engine::factors(key.0, gpu));
+        let _ = writeln!(
+            out,
+            "  {:<10} hbm={:<5} bw {:.2} compute {:.2} quant_compute {:.2} dequant_flops {:.1} layer {:.0} µs launch {:.0} µs fused {:.0} µs moe {:.0} µs moe_expert {:.2} µs dp4a_share {:.2} host {:.0} µs cache_bw {:.2} ({} fit rows)",
+            key.0.as_str(),
+            key.1,
+            f.bw,
+            f.compute,
+            f.quant_compute,
+            f.dequant_flops_per_weight,
+            f.layer_overhead_s * 1e6,
+            f.launch_layer_s * 1e6,
+            f.fused_layer_s * 1e6,
+            f.moe_layer_s * 1e6,
+            f.moe_expert_s * 1e6,
+            f.dp4a_share,
+            f.host_layer_s * 1e6,
+            f.cache_bw,
+            train.len()
+        );
+    }
 }

@@ -468,32 +468,7 @@ pub fn run(text: &str, catalog: &Catalog, fit: bool) -> Result<Report, TableErro
         let _ = writeln!(out, "  not mapped {}: {}", u.id, u.reason);
     }
     if fit {
-        let _ = writeln!(out, "\nfitted factors (engine, HBM class): bw, compute");
-        let mut keys: Vec<(Engine, bool)> = cases.iter().filter_map(|c| group(c, catalog)).collect();
-        keys.sort_by_key(|k| (k.0.as_str(), k.1));
-        keys.dedup();
-        for key in keys {
-            let train: Vec<&Case> = cases.iter().filter(|c| c.split == Split::Fit && group(c, catalog) == Some(key)).collect();
-            let Some(gpu) = train.first().and_then(|c| catalog.gpu(&c.gpu)) else { continue };
-            let f = fit_group(&train, catalog, crate::core::estimate::engine::factors(key.0, gpu));
-            let _ = writeln!(
-                out,
-                "  {:<10} hbm={:<5} bw {:.2} compute {:.2} quant_compute {:.2} dequant_flops {:.1} layer {:.0} µs launch {:.0} µs fused {:.0} µs moe {:.0} µs moe_expert {:.2} µs dp4a_share {:.2} ({} fit rows)",
-                key.0.as_str(),
-                key.1,
-                f.bw,
-                f.compute,
-                f.quant_compute,
-                f.dequant_flops_per_weight,
-                f.layer_overhead_s * 1e6,
-                f.launch_layer_s * 1e6,
-                f.fused_layer_s * 1e6,
-                f.moe_layer_s * 1e6,
-                f.moe_expert_s * 1e6,
-                f.dp4a_share,
-                train.len()
-            );
-        }
+        fit::write_fitted(&mut out, &cases, catalog);
         prefill_fit::write_fitted(&mut out, &cases, catalog);
     }
     Ok(Report { stats, rows_total, rows_mapped: cases.len(), unmapped, held_out, text: out })

@@ -254,27 +254,15 @@ pub fn markdown(catalog: &Catalog, today: Date) -> String {
     );
     let _ = writeln!(s, "## Keys\n\n| key | values | default | meaning | page input |\n|---|---|---|---|---|");
     // Consecutive keys that share their meaning share a row.
-    let mut i = 0;
-    while i < REGISTRY.len() {
-        let first = &REGISTRY[i];
-        let mut group = vec![first];
-        while let Some(next) = REGISTRY.get(i + group.len()).filter(|k| k.doc.meaning == first.doc.meaning) {
-            group.push(next);
-        }
+    for group in REGISTRY.chunk_by(|a, b| a.doc.meaning == b.doc.meaning) {
+        let Some(first) = group.first() else { continue };
         let keys = group.iter().map(|k| format!("`{}`", k.name)).collect::<Vec<_>>().join(" ");
         let vals: Vec<String> = group.iter().map(|k| values(&k.codec, &k.doc.values)).collect();
-        let defaults: Vec<&str> = group.iter().map(|k| k.doc.default).collect();
-        let one = |v: Vec<String>| if v.iter().all(|x| *x == v[0]) { v[0].clone() } else { v.join("; ") };
+        let defaults: Vec<String> = group.iter().map(|k| k.doc.default.to_string()).collect();
+        let one = |v: Vec<String>| if v.iter().all(|x| Some(x) == v.first()) { v.first().cloned().unwrap_or_default() } else { v.join("; ") };
         let control = format!("{:?}", first.control).to_lowercase();
-        let _ = writeln!(
-            s,
-            "| {keys} | {} | {} | {} | {} |",
-            one(vals),
-            one(defaults.iter().map(|d| d.to_string()).collect()),
-            first.doc.meaning,
-            if control == "none" { "–".into() } else { control }
-        );
-        i += group.len();
+        let _ =
+            writeln!(s, "| {keys} | {} | {} | {} | {} |", one(vals), one(defaults), first.doc.meaning, if control == "none" { "–".into() } else { control });
     }
     let _ = writeln!(
         s,

@@ -75,10 +75,13 @@ pub fn guidance(cfg: &Config, job: &TrainJob<'_>, catalog: &Catalog, a: &Answer)
     let pick = a.pick();
     if let Some(p) = pick {
         let gpu_name = catalog.gpu(&p.gpu).map_or(p.gpu.to_string(), |g| g.name.clone());
+        // Where the stack's own clock costs a fifth of the rate or more, the
+        // time is not the utilisation's alone, and the sentence says so.
+        let stack_bound = catalog.gpu(&p.gpu).is_some_and(|g| clock_term(job, g, Layout { dp: p.dp.max(1), tp: p.tp.max(1), pp: p.pp.max(1) }).1 < 0.8);
         out.push(GuidanceItem::new(
             "train-time",
             None,
-            Msg::new("g.train.time")
+            Msg::new(if stack_bound { "g.train.time.clock" } else { "g.train.time" })
                 .arg("tokens", format!("{:.3e}", a.answers.training_tokens.unwrap_or(0.0)))
                 .num("hours", p.speeds.job_hours().unwrap_or(0.0), 1)
                 .arg("gpus", (p.gpus * p.instances).to_string())

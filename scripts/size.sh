@@ -2,11 +2,14 @@
 # Prints what the browser downloads for the page's first answer (html, js,
 # wasm, css), raw and gzip, then the files fetched on demand, then the 20
 # largest items of the Wasm by twiggy, and fails past the gzip guard.
-# Run after `trunk build --release`. The guard is 300 KiB: the total after
-# issue 19's eighth round (297,646 B: the view code's repeated shapes built
-# once; 298,537 B after the seventh, which moved the launch texts, the CSV
-# export and the imports into the on-demand worker) rounded up to the next
-# 10 KiB; the goal is 150 KB (guard 180 KB). Set WHICHGPU_SIZE_NO_TWIGGY=1 to skip the twiggy table (and
+# Run after `trunk build --release`. The guard is 304 KiB. It was 300 KiB:
+# the total after issue 19's eighth round (297,646 B) rounded up to the next
+# 10 KiB. It was raised by 4 KiB when the engine-rule table, the eager
+# serving clock and the training clock (issues 35-37) added 5.0 KB gzip of
+# estimator code and sentences the page's own answers need (306,389 B
+# before, 306,056 B after the link-key registry alone, about 310.7 KB
+# with them); issue 47 (one core in the page, the worker only for what the
+# page lacks) is where the page gets lighter. The goal is 150 KB. Set WHICHGPU_SIZE_NO_TWIGGY=1 to skip the twiggy table (and
 # its one-time install).
 #
 # Why twiggy does not read dist/*.wasm: wasm-opt drops the name section, so
@@ -23,7 +26,7 @@ source "$root/scripts/env.sh"
 # 0.7.0 panics on this Wasm ("should not parse the same key into multiple
 # items") and cannot read wasm-bindgen's output (0xfc opcodes); 0.8.0 reads both.
 TWIGGY_VERSION=0.8.0
-GUARD=307200
+GUARD=311296
 cd "$root/dist"
 raw=0; gz=0
 for f in index.html *.js *.wasm *.css; do

@@ -375,3 +375,21 @@ proptest! {
         check(&answer(&format!("task=finetune&model={m}&method={method}&zero={zero}&nodes={nodes}")));
     }
 }
+
+/// Issue 38's lint over generated plans: every link of the answer guard's
+/// fixed-seed generator (`tests/data/answer_hashes.txt`: 2,000 links over
+/// every task, engine, format, GPU vendor and layout) has launch texts that
+/// pass the stored flag sets and match their plans.
+#[test]
+fn every_generated_plans_launch_texts_pass_the_lint() {
+    let text = include_str!("../data/answer_hashes.txt");
+    let links: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).filter_map(|l| l.splitn(3, ' ').nth(2)).collect();
+    assert!(links.len() >= 1000, "{}", links.len());
+    let mut with_texts = 0;
+    for q in &links {
+        let a = answer(q);
+        with_texts += usize::from(a.recommendation.is_some());
+        check(&a);
+    }
+    assert!(with_texts >= 1000, "{with_texts} of {} links have launch texts", links.len());
+}

@@ -288,9 +288,10 @@ async fn copy_export_gives_the_visible_task() {
     assert_eq!(Some(clip.as_str()), pre.as_str(), "the clipboard holds the visible task");
     assert!(clip.starts_with("# whichgpu: SkyPilot task for offer "), "{clip}");
     assert_eq!(text(&c, "[data-testid=copy-skypilot-pick]").await, "Copied");
-    // The command block is there too, with the pick's engine.
+    // The command block is there too, with the pick's engine and the
+    // catalog's repository as the model unless MODEL is set.
     let cmd = text(&c, "[data-testid=text-command-pick]").await;
-    assert!(cmd.contains("vllm serve $MODEL --tensor-parallel-size"), "{cmd}");
+    assert!(cmd.contains("vllm serve ${MODEL:-meta-llama/Llama-3.1-70B-Instruct} --tensor-parallel-size"), "{cmd}");
     let _ = c.close().await;
 }
 

@@ -135,3 +135,23 @@ fn a_provider_skypilot_lacks_gets_a_docker_run_line() {
         assert!(docker.contains(args), "{q}: {docker}\nvs {line}");
     }
 }
+
+/// An Ascend pick on a provider SkyPilot lacks (AutoDL's 910B) gets vLLM
+/// Ascend's image with one NPU device per card and the driver's mounts, as
+/// its container quick start runs it, and the command's own arguments.
+#[test]
+fn an_ascend_pick_on_a_provider_skypilot_lacks_gets_vllm_ascends_docker_line() {
+    let q = "model=qwen2.5-14b&gpu=ascend-910b-64gb&lang=zh";
+    let (_, exports) = launch(q);
+    let e = &exports[0];
+    assert!(e.unsupported.is_some(), "{q}: SkyPilot has no cloud for it");
+    let docker = e.skypilot_yaml.lines().find(|l| l.contains("docker run")).unwrap_or_else(|| panic!("{q}: a docker run line:\n{}", e.skypilot_yaml));
+    assert!(docker.contains("quay.io/ascend/vllm-ascend:v0.13.0"), "{docker}");
+    for device in ["/dev/davinci0", "/dev/davinci_manager", "/dev/devmm_svm", "/dev/hisi_hdc"] {
+        assert!(docker.contains(&format!("--device {device}")), "{device}: {docker}");
+    }
+    assert!(!docker.contains("--gpus all"), "{docker}");
+    let line = e.command.lines().find(|l| !l.starts_with('#')).expect("the command");
+    let args = line.split_once("-Instruct}").map(|(_, rest)| rest.trim()).expect("model argument");
+    assert!(docker.contains(args), "{docker}\nvs {line}");
+}

@@ -35,11 +35,27 @@ pub const SGLANG_IMAGE_VERSION: &str = "v0.5.5.post2";
 /// ROCm's kernel driver and render nodes (`--device=/dev/kfd
 /// --device=/dev/dri --group-add video`, docs.sglang.io amd_gpu.md and
 /// rocm.docs.amd.com inference/vllm.html).
-fn devices(vendor: Vendor) -> Option<&'static str> {
+/// Huawei's NPUs: one `--device /dev/davinciN` per NPU the instance has,
+/// the driver's management devices, and the driver's files mounted read
+/// from the host, as vLLM Ascend's container quick start runs it
+/// (docs.vllm.ai/projects/ascend/en/v0.13.0/quick_start.html, "Setup
+/// environment using container").
+fn devices(vendor: Vendor, npus: u32) -> Option<String> {
     match vendor {
-        Vendor::Nvidia => Some("--gpus all"),
-        Vendor::Amd => Some("--device=/dev/kfd --device=/dev/dri --group-add video --security-opt seccomp=unconfined"),
-        Vendor::Intel | Vendor::Huawei => None,
+        Vendor::Nvidia => Some("--gpus all".to_string()),
+        Vendor::Amd => Some("--device=/dev/kfd --device=/dev/dri --group-add video --security-opt seccomp=unconfined".to_string()),
+        Vendor::Huawei => {
+            let npus: Vec<String> = (0..npus.max(1)).map(|i| format!("--device /dev/davinci{i}")).collect();
+            Some(format!(
+                "--shm-size=1g {} --device /dev/davinci_manager --device /dev/devmm_svm --device /dev/hisi_hdc \
+                 -v /usr/local/dcmi:/usr/local/dcmi -v /usr/local/bin/npu-smi:/usr/local/bin/npu-smi \
+                 -v /usr/local/Ascend/driver/lib64/:/usr/local/Ascend/driver/lib64/ \
+                 -v /usr/local/Ascend/driver/version.info:/usr/local/Ascend/driver/version.info \
+                 -v /etc/ascend_install.info:/etc/ascend_install.info",
+                npus.join(" ")
+            ))
+        }
+        Vendor::Intel => None,
     }
 }
 
@@ -62,6 +78,10 @@ pub fn image(l: &Launch) -> Option<String> {
         (Engine::Sglang, Vendor::Nvidia) => Some(format!("lmsysorg/sglang:{SGLANG_IMAGE_VERSION}")),
         (Engine::Sglang, Vendor::Amd) if arch == "cdna3" => Some(format!("lmsysorg/sglang:{SGLANG_IMAGE_VERSION}-rocm700-mi30x")),
         (Engine::Sglang, Vendor::Amd) if arch == "cdna4" => Some(format!("lmsysorg/sglang:{SGLANG_IMAGE_VERSION}-rocm700-mi35x")),
+        // vLLM Ascend's image, tagged by its release, for Atlas A2 (the
+        // 910B) (docs.vllm.ai/projects/ascend/en/v0.13.0/quick_start.html:
+        // `quay.io/ascend/vllm-ascend:v0.13.0`; `-a3` for Atlas A3).
+        (Engine::Vllm, Vendor::Huawei) => l.engine_version.split_whitespace().nth(1).and_then(pinned).map(|v| format!("quay.io/ascend/vllm-ascend:v{v}")),
         _ => None,
     }
 }
@@ -77,7 +97,7 @@ pub fn from_image(l: &Launch) -> bool {
 /// entrypoint never doubles it); `env` is an extra `-e NAME=VALUE`.
 pub fn docker_run(l: &Launch, c: &Command, env: Option<&str>) -> Option<String> {
     let image = image(l)?;
-    let devices = devices(l.vendor)?;
+    let devices = devices(l.vendor, l.offer.gpus)?;
     let (program, args) = c.argv.split_first()?;
     // SGLang's images ship `python3` (docs.sglang.io amd_gpu.md launches `python3 -m sglang.launch_server`).
     let program = if program == "python" { "python3" } else { program.as_str() };

@@ -36,7 +36,7 @@ pub fn billed_seconds(seconds: f64, increment_s: f64, min_charge_s: f64) -> f64 
 pub fn tolerates_interruption(cfg: &Config) -> bool {
     match cfg.task {
         Task::Finetune | Task::Pretrain => true,
-        Task::Serve | Task::Generate => matches!(cfg.usage(), Usage::Jobs | Usage::Once),
+        Task::Serve | Task::Generate => cfg.batch_usage(),
     }
 }
 

@@ -316,10 +316,17 @@ impl Config {
         self.batch.unwrap_or(if offline { Batch::Max } else { self.task.default_batch() })
     }
 
+    /// Batch work rather than a service kept up: `use=jobs` or `once`. The
+    /// one home of this rule (billing by job, the objective, the form, the
+    /// what-ifs and the deadline all ask it here).
+    pub fn batch_usage(&self) -> bool {
+        matches!(self.usage(), Usage::Jobs | Usage::Once)
+    }
+
     /// A job of stated work (`per_job` with `use=jobs`/`once`): done when
     /// all of it is, so its speed is the whole offer's output.
     pub fn offline_job(&self) -> bool {
-        self.per_job.is_some() && matches!(self.usage(), Usage::Jobs | Usage::Once)
+        self.per_job.is_some() && self.batch_usage()
     }
 
     /// Sequences per optimizer step in effect: the link's `gbs`, else for

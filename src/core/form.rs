@@ -83,7 +83,7 @@ pub fn inputs(cfg: &Config, kind: FormKind) -> Inputs {
         _ => {}
     }
     // The work of one job, where a job is requests or generated items.
-    if matches!(cfg.usage(), Usage::Jobs | Usage::Once) && matches!(kind, FormKind::Serve | FormKind::Generate) {
+    if cfg.batch_usage() && matches!(kind, FormKind::Serve | FormKind::Generate) {
         main.push("per_job");
         // A job of a stated size can be given a deadline (`offers::deadline`).
         if cfg.per_job.is_some() {

@@ -6,7 +6,7 @@
 use super::catalog::media::{MediaKind, MediaModel};
 use super::catalog::models::{Mla, Moe, SlidingWindow, Vision};
 use super::catalog::{Catalog, Model};
-use super::config::{Batch, Config, CustomArch, Method, Task, Trainer, Usage};
+use super::config::{Batch, Config, CustomArch, Method, Task, Trainer};
 use super::estimate::engine_rules::{self, tp_allowed};
 use super::estimate::media::MediaJob;
 use super::estimate::media_train::MediaTrainJob;
@@ -209,7 +209,7 @@ pub fn resolve<'c>(cfg: &Config, mut notices: Vec<Notice>, catalog: &'c Catalog)
     }
     if cfg.is_training() {
         stack_notices(&mut cfg, &mut notices);
-    } else if !(matches!(cfg.usage(), Usage::Jobs | Usage::Once) && cfg.per_job.is_some()) && cfg.days.take().is_some() {
+    } else if !cfg.offline_job() && cfg.days.take().is_some() {
         // A deadline sizes a training run, or spreads a batch job of a
         // stated size over instances (`offers::deadline`); an endpoint, or a
         // job without `per_job`, has no work to time: said, left out.

@@ -38,3 +38,29 @@ fn a_request_rate_sets_the_concurrency_and_a_ttft_limit_enters_meets() {
     assert!(a.offers.iter().all(|o| !o.meets), "every offer misses a 50 ms first token on a 100k prompt");
     assert!(a.offers.iter().any(|o| o.reason_msgs.iter().any(|m| m.key == "reason.ttft")));
 }
+
+/// "Is this batch work?" and "is this a job of stated work?" are decided in
+/// one place each (`Config::batch_usage`, `Config::offline_job`), for every
+/// usage, task and `per_job`.
+#[test]
+fn batch_work_is_decided_once() {
+    for task in ["serve", "generate", "finetune", "pretrain"] {
+        for usage in ["", "always", "hours", "jobs", "once"] {
+            for per_job in ["", "1000"] {
+                let q = format!(
+                    "task={task}{}{}",
+                    if usage.is_empty() { String::new() } else { format!("&use={usage}") },
+                    if per_job.is_empty() { String::new() } else { format!("&per_job={per_job}") }
+                );
+                let c = decode(&q).0;
+                let batch = matches!(c.usage(), whichgpu::core::config::Usage::Jobs | whichgpu::core::config::Usage::Once);
+                assert_eq!(c.batch_usage(), batch, "{q}");
+                assert_eq!(c.offline_job(), batch && c.per_job.is_some(), "{q}");
+                // Training is one run unless the link says otherwise.
+                if usage.is_empty() && matches!(task, "finetune" | "pretrain") {
+                    assert!(c.batch_usage(), "{q}");
+                }
+            }
+        }
+    }
+}

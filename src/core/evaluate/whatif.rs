@@ -29,7 +29,7 @@ fn candidates(cfg: &Config, a: &Answer) -> Vec<(&'static str, String)> {
             // Offline work (a batch of requests, not live users) can run as
             // many sequences at once as fit: each pass over the weights
             // then serves more of them.
-            if matches!(cfg.usage(), Usage::Jobs | Usage::Once) && cfg.batch() != Batch::Max && cfg.rps.is_none() {
+            if cfg.batch_usage() && cfg.batch() != Batch::Max && cfg.rps.is_none() {
                 out.push(("batch", "max".to_string()));
             }
         }

@@ -38,7 +38,7 @@ fn what(cfg: &Config) -> Msg {
 /// under other usages (the endpoint's notes apply) or when no serverless
 /// offer fits at or above the pick's cost.
 pub fn note(cfg: &Config, a: &Answer, pick: &OfferResult) -> Option<Option<GuidanceItem>> {
-    if !cfg.is_training() || !matches!(cfg.usage(), Usage::Once | Usage::Jobs) {
+    if !cfg.is_training() || !cfg.batch_usage() {
         return None;
     }
     let cold = |o: &OfferResult| o.cold_start_s.unwrap_or(0.0);

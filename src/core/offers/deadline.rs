@@ -6,7 +6,7 @@
 //! between them is needed. (Training plans its own deadline: its GPUs work
 //! on one model, see `plan::train`.)
 
-use super::super::config::{Config, Usage};
+use super::super::config::Config;
 use super::super::messages::Msg;
 use super::super::plan::{train_speed::day_decimals, OfferPlan, Output};
 
@@ -22,7 +22,7 @@ pub const MAX_INSTANCES: u32 = 64;
 /// in time. `job_hours` is one job's real time on the plan as it is;
 /// `restart` stretches it on spot (1 + `restart`%, as the bill does).
 pub fn spread(cfg: &Config, mut p: OfferPlan, restart: f64, job_hours: impl Fn(&OfferPlan) -> Option<f64>) -> OfferPlan {
-    let batch = matches!(cfg.usage(), Usage::Jobs | Usage::Once) && cfg.per_job.is_some() && !cfg.is_training();
+    let batch = cfg.offline_job() && !cfg.is_training();
     let (Some(days), true, true) = (cfg.days, batch, p.fits) else { return p };
     let Some(hours) = job_hours(&p) else { return p };
     let limit = days * 24.0;

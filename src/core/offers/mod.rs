@@ -68,7 +68,7 @@ fn job_hours(cfg: &Config, p: &OfferPlan) -> Option<f64> {
 /// One offer with its plan: the bill for the instances the plan rents and
 /// the work asked for, the cost of the unit the task produces, the reasons.
 fn priced(cfg: &Config, catalog: &Catalog, o: &Offer, provider: Option<&Provider>, p: OfferPlan, dates: &mut Dates) -> OfferResult {
-    let jobs_usage = matches!(cfg.usage(), Usage::Jobs | Usage::Once);
+    let jobs_usage = cfg.batch_usage();
     let restart = if billing::spot_priced(cfg, o) { 1.0 + cfg.restart_pct / 100.0 } else { 1.0 };
     let p = deadline::spread(cfg, p, restart, |p| job_hours(cfg, p));
     let hours = if jobs_usage { job_hours(cfg, &p) } else { p.job_hours };

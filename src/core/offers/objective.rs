@@ -2,7 +2,7 @@
 //! and each offer's value on it.
 
 use super::super::answer::OfferResult;
-use super::super::config::{Config, Sort, Usage};
+use super::super::config::{Config, Sort};
 use super::super::plan::Unit;
 
 /// The quantity offers are ranked on, by task, usage and `sort`.
@@ -91,7 +91,7 @@ pub fn objective(cfg: &Config, unit: Unit) -> Objective {
 
 /// [`objective`] for a `sort` in place of the link's.
 fn objective_on(cfg: &Config, sort: Sort, unit: Unit) -> Objective {
-    let batch = matches!(cfg.usage(), Usage::Jobs | Usage::Once);
+    let batch = cfg.batch_usage();
     let per_job = batch && cfg.per_job.is_some();
     let cost = match unit {
         Unit::Tokens if per_job => Objective::UsdPerJob,

@@ -1,6 +1,9 @@
 //! Training stacks (`trainer=`): the memory techniques each one applies by
 //! default, as terms of the training memory and time, each from the
-//! stack's own code or documentation. Never decides a layout or a price.
+//! stack's own code or documentation, and how each runs its layers as the
+//! training clock sees it (`Clock`: eager launches, fused kernels, looped
+//! experts, ZeRO-3 by tensor or by layer; the terms in `train_clock.rs`).
+//! Never decides a layout or a price.
 //!
 //! - Loss: the Hugging Face Trainer materialises the logits of every token
 //!   and upcasts them for the loss (`logits = logits.float()` in
@@ -83,6 +86,8 @@
 //!   Megatron-LM and Unsloth have no parameter offload.
 
 use super::super::config::{Checkpointing, Trainer};
+
+// The clock terms themselves are computed in `train_clock.rs` (module docs there).
 
 /// What a training stack does by default.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -218,5 +223,107 @@ impl Parallelism {
     /// Whether a layout of `tp` × `pp` runs with ZeRO stage `zero`.
     pub fn allows(&self, tp: u32, pp: u32, zero: u8) -> bool {
         (tp <= 1 || self.tensor_max_zero.is_some_and(|z| zero <= z)) && (pp <= 1 || self.pipeline)
+    }
+}
+
+/// Fixed time of one ZeRO-3 collective (hook, launch, sync), fitted on the
+/// training-clock file's fit rows (QwenLM/Qwen3#736: HF Trainer + PEFT +
+/// DeepSpeed ZeRO-3 on 8 H100) by `tests/it/training_clock.rs`.
+pub const ZERO3_S_PER_COLLECTIVE: f64 = 0.8e-3;
+
+/// How a stack runs its layers, as the clock sees it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Clock {
+    /// Launches each kernel from Python (eager PyTorch).
+    pub eager: bool,
+    /// Elementwise passes of the hidden and FFN widths per token per layer
+    /// in the forward pass (0: fused, already in the fitted utilisation).
+    pub elementwise_hidden: f64,
+    pub elementwise_ffn: f64,
+    /// LoRA's dropout, scaling and add run unfused.
+    pub unfused_lora: bool,
+    /// Mixture-of-experts layers loop over their experts.
+    pub looped_experts: bool,
+    /// ZeRO-3 gathers tensor by tensor (DeepSpeed), not layer by layer (FSDP).
+    pub per_tensor_zero3: bool,
+    /// Fixed seconds of one ZeRO-3 collective ([`ZERO3_S_PER_COLLECTIVE`]).
+    pub zero3_collective_s: f64,
+    /// An offloaded optimizer steps on the CPU (every stack that offloads it).
+    pub cpu_step: bool,
+}
+
+/// A term of the clock, for the guidance to name the one that costs most.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Term {
+    HostLaunch,
+    LoopedExperts,
+    Zero3Collectives,
+    CpuOptimizer,
+    Elementwise,
+}
+
+impl Term {
+    pub const ALL: [Term; 5] = [Term::HostLaunch, Term::LoopedExperts, Term::Zero3Collectives, Term::CpuOptimizer, Term::Elementwise];
+
+    /// The message key naming the term (`g.train.clock.<name>`).
+    pub fn key(self) -> &'static str {
+        match self {
+            Term::HostLaunch => "g.train.clock.host",
+            Term::LoopedExperts => "g.train.clock.experts",
+            Term::Zero3Collectives => "g.train.clock.zero3",
+            Term::CpuOptimizer => "g.train.clock.cpu",
+            Term::Elementwise => "g.train.clock.elementwise",
+        }
+    }
+
+    /// The clock without this term.
+    pub fn without(self, c: Clock) -> Clock {
+        match self {
+            Term::HostLaunch => Clock { eager: false, ..c },
+            Term::LoopedExperts => Clock { looped_experts: false, ..c },
+            Term::Zero3Collectives => Clock { zero3_collective_s: 0.0, ..c },
+            Term::CpuOptimizer => Clock { cpu_step: false, ..c },
+            Term::Elementwise => Clock { elementwise_hidden: 0.0, elementwise_ffn: 0.0, ..c },
+        }
+    }
+}
+
+impl Clock {
+    pub fn of(trainer: Trainer) -> Clock {
+        let eager = Clock {
+            eager: true,
+            elementwise_hidden: 56.0,
+            elementwise_ffn: 5.0,
+            unfused_lora: true,
+            looped_experts: true,
+            per_tensor_zero3: true,
+            zero3_collective_s: ZERO3_S_PER_COLLECTIVE,
+            cpu_step: true,
+        };
+        // One read and one write per fused op: the two norms, RoPE, the
+        // residual adds; the gated MLP's read of two inputs and its write.
+        let fused = Clock { elementwise_hidden: 12.0, elementwise_ffn: 3.0, ..eager };
+        match trainer {
+            // The Hugging Face Trainer, DeepSpeed on it, and torchtune's
+            // recipes (`compile: False` in its configs) run eager modules.
+            Trainer::Hf | Trainer::Deepspeed => eager,
+            // FSDP2 units of one layer.
+            Trainer::Torchtune => Clock { per_tensor_zero3: false, ..eager },
+            // Liger's kernels (norms, RoPE, SwiGLU); PEFT's LoRA as is.
+            Trainer::Axolotl => fused,
+            // Unsloth's own kernels cover LoRA too.
+            Trainer::Unsloth => Clock { unfused_lora: false, ..fused },
+            // Compiled or fused-kernel stacks with grouped expert GEMMs:
+            // their fit rows carry their launch and elementwise time.
+            Trainer::Torchtitan | Trainer::Megatron => Clock {
+                eager: false,
+                elementwise_hidden: 0.0,
+                elementwise_ffn: 0.0,
+                unfused_lora: false,
+                looped_experts: false,
+                per_tensor_zero3: false,
+                ..eager
+            },
+        }
     }
 }

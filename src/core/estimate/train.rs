@@ -36,7 +36,6 @@ use super::super::config::{Checkpointing, Config, Method, Optim, Targets, Task};
 use super::super::precision::{self, Compute, WeightFormat};
 use super::stack::{self, Stack};
 pub use super::train_class::{mfu, TrainClass};
-use super::train_clock;
 
 #[derive(Debug, Clone)]
 pub struct TrainJob<'a> {
@@ -75,8 +74,8 @@ pub struct TrainJob<'a> {
     /// names another).
     pub attn_kernel: AttnKernel,
     /// How the stack runs its layers: eager launches, unfused elementwise
-    /// ops, looped experts ([`train_clock::Clock`]).
-    pub clock: train_clock::Clock,
+    /// ops, looped experts ([`stack::Clock`]; its terms in `train_clock`).
+    pub clock: stack::Clock,
 }
 
 /// The attention kernel a run uses (a property of its code, not a link key:
@@ -180,7 +179,7 @@ impl<'a> TrainJob<'a> {
             offload_params: cfg.param_offload && Stack::of(cfg.trainer).can_offload_params,
             gbs: cfg.global_batch().map(f64::from),
             attn_kernel: AttnKernel::Flash2,
-            clock: train_clock::Clock::of(cfg.trainer),
+            clock: stack::Clock::of(cfg.trainer),
         }
     }
 

@@ -14,6 +14,7 @@ use super::estimate::ranges::Confidence;
 use super::messages::Msg;
 use super::money::Display;
 use super::notice::Notice;
+use super::settings::Settings;
 
 #[derive(Debug, Clone, Serialize, Default, PartialEq)]
 pub struct MemoryJson {
@@ -115,6 +116,11 @@ pub struct Answer {
     /// launch texts' context flags are this, never re-derived.
     #[serde(skip)]
     pub request_tokens: Option<u64>,
+    /// The settings the answer was made from (what `resolve` settled on):
+    /// the launch texts, the form's price column and the CLI's language
+    /// read them here instead of decoding `query` again.
+    #[serde(skip)]
+    pub settings: Settings,
 }
 
 /// An answer is a function of its normalized query, its notices and the
@@ -122,8 +128,9 @@ pub struct Answer {
 impl Answer {
     /// An answer with its heading (link, notices, catalog date, task, model,
     /// format) and nothing estimated yet.
-    pub fn empty(query: String, task: Task, notices: Vec<Notice>, catalog_as_of: Date, model: (&str, &str, bool), weight_format: &str) -> Answer {
+    pub fn empty(query: String, settings: Settings, notices: Vec<Notice>, catalog_as_of: Date, model: (&str, &str, bool), weight_format: &str) -> Answer {
         let (id, name, inferred) = model;
+        let task = settings.task;
         Answer {
             query,
             notices,
@@ -145,6 +152,7 @@ impl Answer {
             kv_format: String::new(),
             unusable: false,
             request_tokens: None,
+            settings,
         }
     }
 }

@@ -14,7 +14,8 @@
 
 use super::catalog::offers::HostBilling;
 use super::catalog::{Catalog, Offer, Provider};
-use super::config::{Commit, Config, Task, Usage};
+use super::config::{Commit, Task, Usage};
+use super::settings::Settings;
 use super::units::HOURS_PER_MONTH;
 
 /// Days per month used for daily patterns (365 / 12).
@@ -33,7 +34,7 @@ pub fn billed_seconds(seconds: f64, increment_s: f64, min_charge_s: f64) -> f64 
 /// (`use=jobs`/`once`) and checkpointed training tolerate a restart; a
 /// user-facing endpoint (`use=always`/`hours`), of a language model or of
 /// an image, video or audio model, does not.
-pub fn tolerates_interruption(cfg: &Config) -> bool {
+pub fn tolerates_interruption(cfg: &Settings) -> bool {
     match cfg.task {
         Task::Finetune | Task::Pretrain => true,
         Task::Serve | Task::Generate => cfg.batch_usage(),
@@ -44,7 +45,7 @@ pub fn tolerates_interruption(cfg: &Config) -> bool {
 /// spot price published, and neither the user's own price nor a committed
 /// term in its place. (`bill` also keeps long or multi-instance training
 /// off spot.)
-pub fn spot_priced(cfg: &Config, o: &Offer) -> bool {
+pub fn spot_priced(cfg: &Settings, o: &Offer) -> bool {
     let overridden = cfg.prices.iter().any(|(id, _)| **id == *o.id);
     cfg.spot && tolerates_interruption(cfg) && o.spot_usd_per_hour.is_some() && !overridden && o.committed_usd_per_hour(cfg.commit).is_none()
 }
@@ -78,7 +79,7 @@ impl ColdStart {
 /// Busy and billed hours of a serverless worker. `job_hours` is one job's
 /// time with the plan's start-up when the plan knows it; a `jobmin` job is
 /// its work alone, so the start-up is added to it.
-pub fn serverless_hours(cfg: &Config, increment_s: f64, min_charge_s: f64, job_hours: Option<f64>, cold: ColdStart) -> Hours {
+pub fn serverless_hours(cfg: &Settings, increment_s: f64, min_charge_s: f64, job_hours: Option<f64>, cold: ColdStart) -> Hours {
     let platform = cold.platform_s.unwrap_or(0.0);
     let job_s = || job_hours.map_or(cfg.jobmin * 60.0 + cold.model_s, |h| h * 3600.0) + platform;
     match cfg.usage() {
@@ -115,7 +116,7 @@ pub fn serverless_hours(cfg: &Config, increment_s: f64, min_charge_s: f64, job_h
 }
 
 /// `job_hours`: length of one job when the estimator knows it (training), else `jobmin`.
-pub fn hours(cfg: &Config, increment_s: f64, min_charge_s: f64, job_hours: Option<f64>, restart_factor: f64) -> Hours {
+pub fn hours(cfg: &Settings, increment_s: f64, min_charge_s: f64, job_hours: Option<f64>, restart_factor: f64) -> Hours {
     match cfg.usage() {
         Usage::Always => Hours { busy_per_month: HOURS_PER_MONTH, billed_per_month: HOURS_PER_MONTH, billed_per_job: 0.0, cold_starts_per_month: 0.0 },
         Usage::Hours => {
@@ -185,7 +186,7 @@ pub fn term_months(c: Commit) -> f64 {
 /// which the offers step looks up once per run of one provider's offers).
 #[allow(clippy::too_many_arguments)]
 pub fn bill(
-    cfg: &Config,
+    cfg: &Settings,
     catalog: &Catalog,
     o: &Offer,
     provider: Option<&Provider>,
@@ -276,6 +277,13 @@ pub fn bill(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::config::Config;
+
+    /// The steps after `resolve` take its settings; these configurations
+    /// need no checking against a catalog.
+    fn settled(cfg: Config) -> Settings {
+        Settings::resolved(cfg)
+    }
 
     #[test]
     fn seven_minutes_on_hourly_billing_costs_an_hour() {
@@ -289,7 +297,7 @@ mod tests {
 
     #[test]
     fn jobs_per_month_are_billed_each() {
-        let cfg = Config { usage: Some(Usage::Jobs), jobs: 100.0, jobmin: 7.0, ..Config::default() };
+        let cfg = settled(Config { usage: Some(Usage::Jobs), jobs: 100.0, jobmin: 7.0, ..Config::default() });
         let h = hours(&cfg, 3600.0, 0.0, None, 1.0);
         assert_eq!(h.billed_per_month, 100.0);
         let h = hours(&cfg, 1.0, 60.0, None, 1.0);
@@ -299,7 +307,7 @@ mod tests {
     #[test]
     fn serverless_hours_start_once_a_day_and_not_when_idle_or_always_busy() {
         let cold = ColdStart { platform_s: Some(1.0), model_s: 59.0 };
-        let cfg = |hpd: f64| Config { usage: Some(Usage::Hours), hpd, ..Config::default() };
+        let cfg = |hpd: f64| settled(Config { usage: Some(Usage::Hours), hpd, ..Config::default() });
         let h = serverless_hours(&cfg(3.0), 1.0, 0.0, None, cold);
         assert!((h.billed_per_month - (3.0 + 60.0 / 3600.0) * DAYS_PER_MONTH).abs() < 1e-9);
         assert_eq!(h.cold_starts_per_month, DAYS_PER_MONTH);
@@ -311,14 +319,14 @@ mod tests {
     #[test]
     fn endpoints_never_take_spot() {
         let endpoint = Config::default();
-        assert!(!tolerates_interruption(&endpoint));
+        assert!(!tolerates_interruption(&settled(endpoint)));
         let batch = Config { usage: Some(Usage::Jobs), ..Config::default() };
-        assert!(tolerates_interruption(&batch));
+        assert!(tolerates_interruption(&settled(batch)));
         let ft = Config { task: Task::Finetune, ..Config::default() };
-        assert!(tolerates_interruption(&ft));
+        assert!(tolerates_interruption(&settled(ft)));
         // An always-on image endpoint drops live requests too.
         let images = Config { task: Task::Generate, usage: Some(Usage::Always), ..Config::default() };
-        assert!(!tolerates_interruption(&images));
-        assert!(tolerates_interruption(&Config { usage: Some(Usage::Jobs), ..images }));
+        assert!(!tolerates_interruption(&settled(images.clone())));
+        assert!(tolerates_interruption(&settled(Config { usage: Some(Usage::Jobs), ..images })));
     }
 }

@@ -175,14 +175,14 @@ impl PriceColumn {
     }
 }
 
-pub fn price_column(cfg: &Config, catalog: &Catalog, answer: &Answer) -> PriceColumn {
+pub fn price_column(catalog: &Catalog, answer: &Answer) -> PriceColumn {
     let ranked = answer.recommendation.as_ref().map(|r| r.objective);
     let column = |o: Objective| PRICE_COLUMNS.iter().find(|(c, _)| *c == o).map(|&(objective, header)| PriceColumn { objective, header });
     PRICE_COLUMNS
         .iter()
         .find(|(o, _)| Some(o.field()) == ranked)
         .and_then(|&(o, _)| column(o))
-        .or_else(|| column(offers::cost_objective(cfg, unit(answer.task, &answer.model, catalog))))
+        .or_else(|| column(offers::cost_objective(&answer.settings, unit(answer.task, &answer.model, catalog))))
         .unwrap_or(PriceColumn { objective: Objective::UsdPerMonth, header: "ui.col.month" })
 }
 
@@ -367,10 +367,7 @@ mod tests {
         use crate::core::evaluate::evaluate_query;
         let c = catalog();
         let today = Date { year: 2026, month: 1, day: 1 };
-        let col = |q: &str| {
-            let (cfg, _) = crate::core::link::decode(q);
-            price_column(&cfg, c, &evaluate_query(q, c, today)).header
-        };
+        let col = |q: &str| price_column(c, &evaluate_query(q, c, today)).header;
         assert_eq!(col(""), "ui.col.mtok");
         assert_eq!(col("sort=speed"), "ui.col.mtok", "a speed ranking still prices tokens");
         assert_eq!(col("task=generate&model=flux.1-dev"), "ui.col.kimg");

@@ -29,6 +29,7 @@ pub mod precision;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod report;
 pub mod resolve;
+pub mod settings;
 pub mod speeds;
 pub mod table;
 pub mod texts;

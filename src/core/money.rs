@@ -4,8 +4,9 @@
 //! Formatting only; nothing here changes a bill or a ranking.
 
 use super::catalog::{Catalog, Rate};
-use super::config::{Config, Currency};
+use super::config::Currency;
 use super::date::Date;
+use super::settings::Settings;
 
 /// The display currency of an answer and its rate to US dollars.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
@@ -28,7 +29,7 @@ impl Default for Display {
 impl Display {
     /// The display currency the configuration asks for, at the catalog's
     /// rate; US dollars where the catalog has no rate for it.
-    pub fn new(cfg: &Config, catalog: &Catalog) -> Display {
+    pub fn new(cfg: &Settings, catalog: &Catalog) -> Display {
         let rates = catalog.rates.iter().map(|r| r.rate).collect();
         match (cfg.display_currency(), catalog.rate(cfg.display_currency())) {
             (Currency::Usd, _) | (_, None) => Display { rates, ..Display::default() },

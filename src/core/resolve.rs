@@ -14,6 +14,7 @@ use super::estimate::stack::Stack;
 use super::messages::Msg;
 use super::notice::Notice;
 use super::precision::{self, WeightFormat};
+use super::settings::Settings;
 use super::table::clip;
 
 /// What a configuration asks to estimate, once resolved.
@@ -32,7 +33,8 @@ pub enum Subject<'c> {
 /// dropped), its notices, and the subject.
 #[derive(Debug, Clone)]
 pub struct Resolved<'c> {
-    pub cfg: Config,
+    /// The configuration in effect, the only maker of [`Settings`].
+    pub cfg: Settings,
     pub notices: Vec<Notice>,
     /// Nothing in the query was usable (the CLI exits 2).
     pub unusable: bool,
@@ -97,48 +99,13 @@ fn model_for_task<'c>(cfg: &Config, catalog: &'c Catalog, notices: &mut Vec<Noti
     }
     let msg = match tasks_of(catalog, id) {
         Some(tasks) => Msg::new("notice.model_task").arg("model", clip(id)).arg("task", cfg.task.to_string()).arg("tasks", tasks),
-        None => match near_id(catalog, id) {
+        None => match catalog.near_id(id) {
             Some(near) => Msg::new("notice.model_near").arg("model", clip(id)).arg("near", near),
             None => Msg::new("notice.model_unknown").arg("model", clip(id)),
         },
     };
     notices.push(Notice::said("model", msg));
     None
-}
-
-/// A catalog id that differs from `id` only in case and punctuation
-/// (`wan2.1-14b` for `wan-2.1-14b`, `Llama-3.1-8B`, `qwen2_5_7b`); else the
-/// most specific ids whose words are all in `id` and whose size agrees
-/// (`Qwen/Qwen2.5-7B-Instruct` → `qwen2.5-7b`: a hub name with its
-/// organisation and a suffix), at most three, joined as the notice lists.
-fn near_id(catalog: &Catalog, id: &str) -> Option<String> {
-    let bare = |s: &str| s.chars().filter(char::is_ascii_alphanumeric).map(|c| c.to_ascii_lowercase()).collect::<String>();
-    let want = bare(id);
-    if want.is_empty() {
-        return None;
-    }
-    let ids = || catalog.models.iter().map(|m| m.id.as_str()).chain(catalog.media.iter().map(|m| m.id.as_str()));
-    if let Some(same) = ids().find(|c| bare(c) == want) {
-        return Some(same.to_string());
-    }
-    let words = |s: &str| s.split(|c: char| !c.is_ascii_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_ascii_lowercase).collect::<Vec<_>>();
-    // A size word: digits (or `8x7`) then `b`, as in `70b`, `8x7b`, `5b` of `1.5b`.
-    let size = |w: &str| w.len() > 1 && w.ends_with('b') && w.bytes().rev().skip(1).all(|b| b.is_ascii_digit() || b == b'x');
-    let asked = words(id);
-    let asked_size: Vec<&String> = asked.iter().filter(|w| size(w)).collect();
-    let mut best: Vec<(usize, &str)> = ids()
-        .filter_map(|c| {
-            let have = words(c);
-            // Every word of the id, each as often as it occurs (`llama-3.3-70b` is not in `llama-3.1-70b-instruct`).
-            let mut left = asked.clone();
-            let inside = have.iter().all(|w| left.iter().position(|a| a == w).map(|i| left.swap_remove(i)).is_some());
-            let sizes: Vec<&String> = have.iter().filter(|w| size(w)).collect();
-            (inside && sizes == asked_size).then_some((have.len(), c))
-        })
-        .collect();
-    let most = best.iter().map(|b| b.0).max()?;
-    best.retain(|b| b.0 == most);
-    Some(best.iter().take(3).map(|b| b.1).collect::<Vec<_>>().join("`, `"))
 }
 
 /// Resolves a configuration against a catalog. Every key gets the same
@@ -233,7 +200,7 @@ pub fn resolve<'c>(cfg: &Config, mut notices: Vec<Notice>, catalog: &'c Catalog)
         }
         Named::Media(m) => Subject::ImageTrain(own_precision(&mut cfg, &mut notices, |c| image_train_job(m, c))),
     };
-    Resolved { cfg, notices, unusable, subject }
+    Resolved { cfg: Settings::resolved(cfg), notices, unusable, subject }
 }
 
 /// A prompt and output longer than the model's context (its
@@ -266,6 +233,17 @@ fn context_notice(cfg: &mut Config, model: &Model, notices: &mut Vec<Notice>) {
     notices.push(Notice::said(key, msg));
     cfg.input_tokens = prompt_fit;
     cfg.output_tokens = out_fit;
+}
+
+/// A training configuration with one key changed by the guidance (a
+/// suggestion's "with LoRA", "with ZeRO-3"), settled by the same stack
+/// rules as a link's ([`stack_notices`]), their notices dropped: the
+/// suggestion is worded by the guidance, not the notices.
+pub fn restack(mut cfg: Config) -> Settings {
+    if cfg.is_training() {
+        stack_notices(&mut cfg, &mut Vec::new());
+    }
+    Settings::resolved(cfg)
 }
 
 /// Offload keys the chosen stack cannot honour: said, then what is assumed.

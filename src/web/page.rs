@@ -120,7 +120,7 @@ pub fn page(p: &PageProps) -> Html {
                             <h2 id="h-scatter">{ t("ui.scatter") }</h2>
                             <Scatter answer={a.clone()} lang={lang} />
                         </section>
-                        { offers(a, &p.job, price_column(cfg, a), cfg.sort, training, lang, &p.on_set, &p.on_price) }
+                        { offers(a, &p.job, price_column(a), cfg.sort, training, lang, &p.on_set, &p.on_price) }
                         if !cfg.embed {
                             { method(a, lang) }
                             <section class="card" aria-labelledby="h-embed">
@@ -157,8 +157,8 @@ fn usable_bytes(a: &Answer) -> Option<f64> {
 }
 
 /// The offers table's per-unit column: the core decides which.
-fn price_column(cfg: &Config, a: &Answer) -> Option<PriceColumn> {
-    Catalog::bundled().ok().map(|c| form::price_column(cfg, c, a))
+fn price_column(a: &Answer) -> Option<PriceColumn> {
+    Catalog::bundled().ok().map(|c| form::price_column(c, a))
 }
 
 /// The iframe and the script that sizes it, for another site's page.

@@ -61,6 +61,7 @@ mod scenarios;
 mod serve_load;
 mod serve_practice;
 mod serverless;
+mod settings;
 mod silybench;
 mod skypilot;
 mod spot_deadline;

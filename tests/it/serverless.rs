@@ -9,6 +9,7 @@ use proptest::test_runner::Config as ProptestConfig;
 use whichgpu::core::billing::{bill, DAYS_PER_MONTH};
 use whichgpu::core::config::{Config, Task, Usage};
 use whichgpu::core::estimate::engine::startup_s;
+use whichgpu::core::resolve::resolve;
 
 use crate::common::{answer, catalog};
 
@@ -111,7 +112,7 @@ proptest! {
             prices: price.map(|p| vec![(o.id.to_string(), p)]).unwrap_or_default(),
             ..Config::default()
         };
-        let b = bill(&cfg, c, o, c.provider(&o.provider), instances, None, startup_s(weights_gb * 1e9), 0.0);
+        let b = bill(&resolve(&cfg, Vec::new(), c).cfg, c, o, c.provider(&o.provider), instances, None, startup_s(weights_gb * 1e9), 0.0);
         prop_assert!(b.cold_start.is_some());
         prop_assert!(b.compute_month >= 730.0 * b.usd_per_hour * (1.0 - 1e-12), "{}: {} < 730 × {}", o.id, b.compute_month, b.usd_per_hour);
     }

@@ -144,7 +144,7 @@ pub fn main() -> ExitCode {
         print!("{}", emitted(&exports, kind));
     } else {
         // The sentences in the link's language (`lang=zh`), the tables as they are.
-        let lang = whichgpu::core::link::decode(&answer.query).0.lang.unwrap_or(whichgpu::core::config::Lang::En);
+        let lang = answer.settings.lang.unwrap_or(whichgpu::core::config::Lang::En);
         print!("{}", report::text_in(&answer, lang));
     }
     if strict && !answer.notices.is_empty() {

@@ -126,6 +126,41 @@ pub fn parse_bundled() -> Result<Catalog, CatalogError> {
 }
 
 impl Catalog {
+    /// A catalog id that differs from `id` only in case and punctuation
+    /// (`wan2.1-14b` for `wan-2.1-14b`, `Llama-3.1-8B`, `qwen2_5_7b`); else the
+    /// most specific ids whose words are all in `id` and whose size agrees
+    /// (`Qwen/Qwen2.5-7B-Instruct` → `qwen2.5-7b`: a hub name with its
+    /// organisation and a suffix), at most three, joined as the notice lists.
+    pub fn near_id(&self, id: &str) -> Option<String> {
+        let bare = |s: &str| s.chars().filter(char::is_ascii_alphanumeric).map(|c| c.to_ascii_lowercase()).collect::<String>();
+        let want = bare(id);
+        if want.is_empty() {
+            return None;
+        }
+        let ids = || self.models.iter().map(|m| m.id.as_str()).chain(self.media.iter().map(|m| m.id.as_str()));
+        if let Some(same) = ids().find(|c| bare(c) == want) {
+            return Some(same.to_string());
+        }
+        let words = |s: &str| s.split(|c: char| !c.is_ascii_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_ascii_lowercase).collect::<Vec<_>>();
+        // A size word: digits (or `8x7`) then `b`, as in `70b`, `8x7b`, `5b` of `1.5b`.
+        let size = |w: &str| w.len() > 1 && w.ends_with('b') && w.bytes().rev().skip(1).all(|b| b.is_ascii_digit() || b == b'x');
+        let asked = words(id);
+        let asked_size: Vec<&String> = asked.iter().filter(|w| size(w)).collect();
+        let mut best: Vec<(usize, &str)> = ids()
+            .filter_map(|c| {
+                let have = words(c);
+                // Every word of the id, each as often as it occurs (`llama-3.3-70b` is not in `llama-3.1-70b-instruct`).
+                let mut left = asked.clone();
+                let inside = have.iter().all(|w| left.iter().position(|a| a == w).map(|i| left.swap_remove(i)).is_some());
+                let sizes: Vec<&String> = have.iter().filter(|w| size(w)).collect();
+                (inside && sizes == asked_size).then_some((have.len(), c))
+            })
+            .collect();
+        let most = best.iter().map(|b| b.0).max()?;
+        best.retain(|b| b.0 == most);
+        Some(best.iter().take(3).map(|b| b.1).collect::<Vec<_>>().join("`, `"))
+    }
+
     /// The catalog with every `source` and `notes` text emptied (with the
     /// offers' `commit_source` and the providers' `unpublished_source`):
     /// what the compiled form holds (the page fetches an offer's source on

@@ -101,7 +101,7 @@ fn run(cfg: &Config, notices: Vec<Notice>, catalog: &Catalog, today: Date, sugge
         catalog_stale: catalog.as_of.days_until(today) > super::catalog::STALE_AFTER_DAYS,
         // The link in effect, normalized (what was ignored is left out);
         // a what-if's answer is read for its pick and notices alone.
-        ..Answer::empty(if suggest { link::encode(cfg) } else { String::new() }, cfg.task, notices, catalog.as_of, (id, name, inferred), r.weight_format())
+        ..Answer::empty(if suggest { link::encode(cfg) } else { String::new() }, cfg.clone(), notices, catalog.as_of, (id, name, inferred), r.weight_format())
     };
     if suggest {
         answer.whatif = whatif::single_changes(cfg, catalog, today, &answer, objective);

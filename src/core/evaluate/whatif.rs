@@ -14,9 +14,10 @@ use super::super::date::Date;
 use super::super::link;
 use super::super::messages::Msg;
 use super::super::offers::Objective;
+use super::super::settings::Settings;
 
 /// The changes of one setting worth trying for this task (key, value).
-fn candidates(cfg: &Config, a: &Answer) -> Vec<(&'static str, String)> {
+fn candidates(cfg: &Settings, a: &Answer) -> Vec<(&'static str, String)> {
     let mut out: Vec<(&'static str, String)> = Vec::new();
     let w = a.weight_format.as_str();
     match cfg.task {
@@ -88,7 +89,7 @@ fn quality(task: Task, key: &str, value: &str) -> Option<Msg> {
 
 /// The single changes the plan rates better than the current setting on
 /// `objective`, best first.
-pub fn single_changes(cfg: &Config, catalog: &Catalog, today: Date, a: &Answer, objective: Objective) -> Vec<Change> {
+pub fn single_changes(cfg: &Settings, catalog: &Catalog, today: Date, a: &Answer, objective: Objective) -> Vec<Change> {
     let Some(pick) = a.pick() else { return Vec::new() };
     let before = objective.key(pick);
     if before >= f64::MAX {
@@ -108,7 +109,7 @@ pub fn single_changes(cfg: &Config, catalog: &Catalog, today: Date, a: &Answer, 
     let before_busy = unrounded(pick);
     // The pick's shape: its GPU type and provider (a format may let a
     // smaller GPU of the same kind hold it; that is not this strip's job).
-    let base = Config { gpu: Some(pick.gpu.to_string()), providers: vec![pick.provider.to_string()], ..cfg.clone() };
+    let base = Config { gpu: Some(pick.gpu.to_string()), providers: vec![pick.provider.to_string()], ..cfg.config().clone() };
     let mut out: Vec<(Change, f64)> = candidates(cfg, a)
         .into_iter()
         .filter_map(|(key, value)| {

@@ -24,8 +24,8 @@ use serde::Serialize;
 use super::answer::{Answer, OfferResult};
 use super::catalog::gpus::Vendor;
 use super::catalog::{support, Catalog, Kind};
-use super::config::{Config, Engine, Task};
-use super::link;
+use super::config::{Engine, Task};
+use super::settings::Settings;
 
 /// Port each engine's server listens on in the export (the `--port` it is given).
 pub fn base_port(engine: Engine) -> u32 {
@@ -53,7 +53,7 @@ pub struct Export {
 /// What one offer's plan asks of a launch, derived from the answer alone.
 #[derive(Debug, Clone)]
 pub struct Launch<'a> {
-    pub cfg: Config,
+    pub cfg: Settings,
     pub answer: &'a Answer,
     pub offer: &'a OfferResult,
     /// The engine version the catalog's support matrix names for this GPU.
@@ -70,12 +70,11 @@ pub struct Launch<'a> {
 }
 
 impl<'a> Launch<'a> {
-    /// The launch of `offer` under `answer`: the configuration in effect is
-    /// the answer's normalized link, decoded again.
+    /// The launch of `offer` under `answer`: the settings the answer was
+    /// made from, with the ZeRO stage the planner chose for this offer
+    /// where the link names none.
     pub fn new(answer: &'a Answer, offer: &'a OfferResult, catalog: &Catalog) -> Launch<'a> {
-        let (mut cfg, _) = link::decode(&answer.query);
-        // The ZeRO stage the planner chose for this offer where the link names none.
-        cfg.zero = offer.zero.or(cfg.zero);
+        let cfg = answer.settings.with_planned_zero(offer.zero);
         let gpu = catalog.gpu(&offer.gpu);
         let arch = gpu.map(|g| g.arch.as_str().to_string()).unwrap_or_default();
         let vendor = gpu.map_or(Vendor::Nvidia, |g| g.vendor);

@@ -4,9 +4,9 @@ use super::super::answer::{Answer, GuidanceItem};
 use super::super::catalog::gpus::Vendor;
 use super::super::catalog::media::{MediaArch, MediaKind};
 use super::super::catalog::Catalog;
-use super::super::config::Config;
 use super::super::estimate::media::MediaJob;
 use super::super::messages::Msg;
+use super::super::settings::Settings;
 use super::super::units::GIB;
 use super::{billing_rounding, gib1, gpu_size, spot, suggestions, tight_memory};
 
@@ -14,7 +14,7 @@ fn item(id: &'static str, title: Option<&'static str>, msg: Msg) -> GuidanceItem
     GuidanceItem::new(id, title, msg)
 }
 
-pub fn guidance(cfg: &Config, j: &MediaJob<'_>, catalog: &Catalog, a: &Answer) -> Vec<GuidanceItem> {
+pub fn guidance(cfg: &Settings, j: &MediaJob<'_>, catalog: &Catalog, a: &Answer) -> Vec<GuidanceItem> {
     let mem = j.memory();
     let mut out = vec![item(
         "memory",

@@ -1,18 +1,19 @@
 //! Guidance for fine-tuning an image generator.
 
 use super::super::answer::{Answer, GuidanceItem};
-use super::super::config::{Config, Method};
+use super::super::config::Method;
 use super::super::estimate::media_train::MediaTrainJob;
 use super::super::messages::Msg;
 use super::super::resolve::image_train_job;
+use super::super::settings::Settings;
 use super::{billing_rounding, gib1, gpu_size, spot, suggestions};
 
 /// Memory in words, why LoRA/QLoRA fit where full training does not, the
 /// GPU size that suits it, spot and prices.
-pub fn guidance(cfg: &Config, t: &MediaTrainJob<'_>, a: &Answer) -> Vec<GuidanceItem> {
+pub fn guidance(cfg: &Settings, t: &MediaTrainJob<'_>, a: &Answer) -> Vec<GuidanceItem> {
     let mem = t.memory();
     let method_mem = |method: Method| {
-        let mut c = cfg.clone();
+        let mut c = cfg.config().clone();
         c.method = method;
         if method != cfg.method {
             c.w = None;

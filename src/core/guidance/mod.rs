@@ -12,13 +12,14 @@ mod train_serverless;
 use super::answer::{Answer, GuidanceItem};
 use super::billing;
 use super::catalog::Catalog;
-use super::config::{Commit, Config, Task, Usage};
+use super::config::{Commit, Task, Usage};
 use super::messages::Msg;
 use super::plan::Planner;
+use super::settings::Settings;
 use super::units::GIB;
 
 /// The guidance for an answer, by the task's planner.
-pub fn for_answer(cfg: &Config, planner: &Planner<'_>, catalog: &Catalog, a: &Answer) -> Vec<GuidanceItem> {
+pub fn for_answer(cfg: &Settings, planner: &Planner<'_>, catalog: &Catalog, a: &Answer) -> Vec<GuidanceItem> {
     let mut out = match planner {
         Planner::Serve(p) => serve::guidance(cfg, &p.job, catalog, a),
         Planner::Train(p) => train::guidance(cfg, p.job_at(a.pick().and_then(|o| o.zero)), catalog, a),
@@ -39,7 +40,7 @@ pub fn for_answer(cfg: &Config, planner: &Planner<'_>, catalog: &Catalog, a: &An
 /// is on an old price and would save a fifth or more (the threshold the
 /// fastest alternative uses for speed), the reader is told why it is not
 /// the pick and when it would do the job for less.
-fn stale_cheaper(cfg: &Config, planner: &Planner<'_>, a: &Answer) -> Option<GuidanceItem> {
+fn stale_cheaper(cfg: &Settings, planner: &Planner<'_>, a: &Answer) -> Option<GuidanceItem> {
     let rec = a.recommendation.as_ref()?;
     let pick = a.pick()?;
     if rec.objective != super::offers::cost_objective(cfg, planner.unit()).field() || pick.stale || pick.foreign || pick.thin || pick.unverified {
@@ -71,7 +72,7 @@ fn stale_cheaper(cfg: &Config, planner: &Planner<'_>, a: &Answer) -> Option<Guid
 /// apart from offers that hold the job but miss what the link asks (a
 /// budget, a speed or latency floor, a deadline) and from offers that
 /// cannot hold it (`fallback`).
-pub fn no_pick(cfg: &Config, a: &Answer, fallback: Msg) -> GuidanceItem {
+pub fn no_pick(cfg: &Settings, a: &Answer, fallback: Msg) -> GuidanceItem {
     if a.offers.is_empty() {
         let what = cfg.gpu.clone().unwrap_or_else(|| "—".into());
         return GuidanceItem::new("nooffer", None, Msg::new("g.note.nooffer").arg("gpu", what));
@@ -162,7 +163,7 @@ pub fn gpu_size(a: &Answer, one_copy: Option<f64>, host_bound: bool) -> Guidance
 /// Spot, on-demand or reserved, as the pick is billed: spot where the pick
 /// runs on spot; refused for a synchronous multi-instance or week-long run;
 /// not offered for the pick; not asked for a workload that could restart.
-pub fn spot(cfg: &Config, a: &Answer) -> GuidanceItem {
+pub fn spot(cfg: &Settings, a: &Answer) -> GuidanceItem {
     let pick = a.pick();
     // The spot policy of the bill: synchronous runs over several instances
     // or longer than a week stay off spot.
@@ -182,7 +183,7 @@ pub fn spot(cfg: &Config, a: &Answer) -> GuidanceItem {
 
 /// The rounding note, only where the pick's bill rounds its work up, and
 /// the serverless note: why a serverless pick wins, or why none did.
-pub fn billing_rounding(cfg: &Config, a: &Answer) -> Vec<GuidanceItem> {
+pub fn billing_rounding(cfg: &Settings, a: &Answer) -> Vec<GuidanceItem> {
     let mut out: Vec<GuidanceItem> = serverless(cfg, a).into_iter().collect();
     // A serverless pick's extra hours are cold starts, said above.
     if a.pick().is_some_and(|p| !p.serverless) {
@@ -194,7 +195,7 @@ pub fn billing_rounding(cfg: &Config, a: &Answer) -> Vec<GuidanceItem> {
 /// When serverless wins and why: the pick's cold starts and idle time
 /// against instances' rounding; for an always-on endpoint, that a worker
 /// that never scales to zero bills every hour at serverless rates.
-fn serverless(cfg: &Config, a: &Answer) -> Option<GuidanceItem> {
+fn serverless(cfg: &Settings, a: &Answer) -> Option<GuidanceItem> {
     let pick = a.pick()?;
     let hours = |v: f64| if v < 10.0 { 1 } else { 0 };
     // Busy around the clock (`use=hours&hpd=24` too): a worker never
@@ -267,7 +268,7 @@ pub fn ranked_cost(a: &Answer, o: &super::answer::OfferResult) -> Option<f64> {
 }
 
 /// The rounding note: only where the pick's bill rounds its work up.
-fn rounding(cfg: &Config, a: &Answer) -> Option<GuidanceItem> {
+fn rounding(cfg: &Settings, a: &Answer) -> Option<GuidanceItem> {
     let p = a.pick()?;
     let jobs = match cfg.usage() {
         Usage::Jobs => cfg.jobs.max(1.0),
@@ -286,7 +287,7 @@ fn rounding(cfg: &Config, a: &Answer) -> Option<GuidanceItem> {
 
 /// A pick with little memory to spare: under 1 GiB or 3 % of what a GPU
 /// offers, fragmentation, a longer prompt or a driver update can tip it over.
-pub fn tight_memory(cfg: &Config, a: &Answer) -> Option<GuidanceItem> {
+pub fn tight_memory(cfg: &Settings, a: &Answer) -> Option<GuidanceItem> {
     let p = a.pick()?;
     let spare = p.usable_bytes - p.need_bytes;
     // What grows the peak differs by task: a prompt or concurrent sequences

@@ -4,13 +4,14 @@
 
 use super::super::answer::{Answer, GuidanceItem};
 use super::super::catalog::Catalog;
-use super::super::config::{Batch, Config};
+use super::super::config::Batch;
 use super::super::estimate::serve::{Bound, Plan, ServeJob};
 use super::super::messages::Msg;
+use super::super::settings::Settings;
 use super::super::units::GIB;
 use super::{billing_rounding, gib1, gpu_size, spot, suggestions, tight_memory};
 
-pub fn guidance(cfg: &Config, job: &ServeJob<'_>, catalog: &Catalog, a: &Answer) -> Vec<GuidanceItem> {
+pub fn guidance(cfg: &Settings, job: &ServeJob<'_>, catalog: &Catalog, a: &Answer) -> Vec<GuidanceItem> {
     let mut out = Vec::new();
     let model = job.model;
     let pick = a.pick();

@@ -2,13 +2,14 @@
 
 use super::super::answer::{Answer, GuidanceItem};
 use super::super::catalog::Catalog;
-use super::super::config::{Checkpointing, Config, Method, Task, Trainer};
-use super::super::estimate::stack::Stack;
+use super::super::config::{Checkpointing, Method, Task, Trainer};
 use super::super::estimate::train::Layout;
 use super::super::estimate::train::{mfu, TrainJob};
 use super::super::messages::Msg;
 use super::super::plan::train::method_comparison;
 use super::super::plan::train_speed::{clock_term, host_share, network_share};
+use super::super::resolve;
+use super::super::settings::Settings;
 use super::super::units::GIB;
 use super::{billing_rounding, gib1, gpu_size, spot, suggestions, tight_memory};
 
@@ -17,7 +18,7 @@ use super::{billing_rounding, gib1, gpu_size, spot, suggestions, tight_memory};
 const LONG_RUN_HOURS: f64 = 30.0 * 24.0;
 
 /// Guidance for fine-tuning and pre-training jobs.
-pub fn guidance(cfg: &Config, job: &TrainJob<'_>, catalog: &Catalog, a: &Answer) -> Vec<GuidanceItem> {
+pub fn guidance(cfg: &Settings, job: &TrainJob<'_>, catalog: &Catalog, a: &Answer) -> Vec<GuidanceItem> {
     let model = job.model;
     let mut out = Vec::new();
     let m = &a.memory;
@@ -185,7 +186,7 @@ pub fn guidance(cfg: &Config, job: &TrainJob<'_>, catalog: &Catalog, a: &Answer)
 /// else a node of 8): ZeRO-3 shards nothing on one GPU; the five that
 /// shrink it most are named, largest saving first. Where none does, half
 /// the sequence length.
-fn nofit_tries(cfg: &Config, job: &TrainJob<'_>) -> Vec<String> {
+fn nofit_tries(cfg: &Settings, job: &TrainJob<'_>) -> Vec<String> {
     let adapters = cfg.task == Task::Finetune && cfg.method != Method::Full;
     let most = cfg.gpus.map_or(8, |g| g.saturating_mul(cfg.nodes).max(1));
     let mut candidates: Vec<(&str, String)> = Vec::new();
@@ -218,7 +219,8 @@ fn nofit_tries(cfg: &Config, job: &TrainJob<'_>) -> Vec<String> {
     let mut shrink: Vec<(String, f64)> = candidates
         .into_iter()
         .filter_map(|(key, value)| {
-            let after = TrainJob::new(job.model, &changed(cfg, key, &value)?).memory(f64::from(most)).total();
+            let c = changed(cfg, key, &value)?;
+            let after = TrainJob::new(job.model, &c).memory(f64::from(most)).total();
             (after < 0.99 * now).then(|| (format!("{key}={value}"), after))
         })
         .collect();
@@ -240,7 +242,7 @@ fn nofit_tries(cfg: &Config, job: &TrainJob<'_>) -> Vec<String> {
 /// Where the link's `gpus` is an instance size no offer of the GPU has,
 /// and the plan holds the job on that many GPUs of it: the shape, not the
 /// memory, is what no offer runs; the note names the sizes offered.
-fn shape_missing(cfg: &Config, a: &Answer) -> Option<Msg> {
+fn shape_missing(cfg: &Settings, a: &Answer) -> Option<Msg> {
     let want = cfg.gpus?;
     let on_gpu: Vec<_> = a.offers.iter().filter(|o| *o.gpu == *a.memory.gpu).collect();
     let other_size = |o: &&super::super::answer::OfferResult| o.reason_msgs.iter().any(|m| matches!(m.key, "reason.gpus_short" | "reason.gpus_more"));
@@ -269,8 +271,8 @@ fn shape_missing(cfg: &Config, a: &Answer) -> Option<Msg> {
 /// The configuration with one key changed as the plan would run it (what
 /// `resolve` does for the stack: Unsloth has no ZeRO, a stack without
 /// parameter offload keeps the parameters, parameter offload is ZeRO-3's).
-fn changed(cfg: &Config, key: &str, value: &str) -> Option<Config> {
-    let mut c = cfg.clone();
+fn changed(cfg: &Settings, key: &str, value: &str) -> Option<Settings> {
+    let mut c = cfg.config().clone();
     match (key, value) {
         ("method", v) => c.method = if v == "qlora" { Method::Qlora } else { Method::Lora },
         ("zero", _) => c.zero = Some(3),
@@ -284,14 +286,5 @@ fn changed(cfg: &Config, key: &str, value: &str) -> Option<Config> {
         }
         _ => return None,
     }
-    if c.trainer == Trainer::Unsloth {
-        c.zero = Some(0);
-    }
-    if c.trainer == Trainer::Torchtune && c.zero.is_some_and(|z| z < 2) {
-        c.zero = Some(3);
-    }
-    if !Stack::of(c.trainer).can_offload_params {
-        c.param_offload = false;
-    }
-    Some(c)
+    Some(resolve::restack(c))
 }

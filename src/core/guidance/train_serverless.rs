@@ -5,8 +5,9 @@
 //! worker-hours, not as hours on a clock (`billing::serverless_hours`).
 
 use super::super::answer::{Answer, GuidanceItem, OfferResult};
-use super::super::config::{Config, Usage};
+use super::super::config::Usage;
 use super::super::messages::Msg;
+use super::super::settings::Settings;
 use super::ranked_cost;
 
 /// Decimals for a number of hours: two below one, one below ten.
@@ -27,7 +28,7 @@ fn hours(o: &OfferResult) -> (f64, f64) {
 }
 
 /// "the job" or "the N jobs a month".
-fn what(cfg: &Config) -> Msg {
+fn what(cfg: &Settings) -> Msg {
     match cfg.usage() {
         Usage::Jobs => Msg::new("g.serverless.what.jobs").num("jobs", cfg.jobs, 0),
         _ => Msg::new("g.serverless.what.once"),
@@ -37,7 +38,7 @@ fn what(cfg: &Config) -> Msg {
 /// The serverless note of a training job run once or as jobs; `None`
 /// under other usages (the endpoint's notes apply) or when no serverless
 /// offer fits at or above the pick's cost.
-pub fn note(cfg: &Config, a: &Answer, pick: &OfferResult) -> Option<Option<GuidanceItem>> {
+pub fn note(cfg: &Settings, a: &Answer, pick: &OfferResult) -> Option<Option<GuidanceItem>> {
     if !cfg.is_training() || !cfg.batch_usage() {
         return None;
     }

@@ -6,9 +6,9 @@
 //! between them is needed. (Training plans its own deadline: its GPUs work
 //! on one model, see `plan::train`.)
 
-use super::super::config::Config;
 use super::super::messages::Msg;
 use super::super::plan::{train_speed::day_decimals, OfferPlan, Output};
+use super::super::settings::Settings;
 
 /// The most instances of one offer a batch job is spread over: as many as
 /// a training run's multi-instance plans use (`plan::train`), far beyond
@@ -21,7 +21,7 @@ pub const MAX_INSTANCES: u32 = 64;
 /// without a deadline, for other work, or where one set of instances is
 /// in time. `job_hours` is one job's real time on the plan as it is;
 /// `restart` stretches it on spot (1 + `restart`%, as the bill does).
-pub fn spread(cfg: &Config, mut p: OfferPlan, restart: f64, job_hours: impl Fn(&OfferPlan) -> Option<f64>) -> OfferPlan {
+pub fn spread(cfg: &Settings, mut p: OfferPlan, restart: f64, job_hours: impl Fn(&OfferPlan) -> Option<f64>) -> OfferPlan {
     let batch = cfg.offline_job() && !cfg.is_training();
     let (Some(days), true, true) = (cfg.days, batch, p.fits) else { return p };
     let Some(hours) = job_hours(&p) else { return p };

@@ -9,10 +9,11 @@
 use super::answer::{OfferResult, Range};
 use super::billing;
 use super::catalog::{Catalog, Gpu, Offer, Provider, STALE_AFTER_DAYS};
-use super::config::{Batch, Commit, Config, Currency, Engine, Task, Usage};
+use super::config::{Batch, Commit, Currency, Engine, Task, Usage};
 use super::date::Date;
 use super::messages::{Arg, Msg};
 use super::plan::{FnvMap, OfferPlan, Output, Planner};
+use super::settings::Settings;
 use super::units::GIB;
 use super::units::HOURS_PER_MONTH;
 
@@ -23,7 +24,7 @@ pub use objective::{cost_objective, objective, Objective};
 pub use recommend::recommend;
 
 /// Plans, bills and ranks every offer that passes the filters.
-pub fn evaluate(cfg: &Config, catalog: &Catalog, today: Date, planner: &mut Planner<'_>) -> Vec<OfferResult> {
+pub fn evaluate(cfg: &Settings, catalog: &Catalog, today: Date, planner: &mut Planner<'_>) -> Vec<OfferResult> {
     let mut out = Vec::with_capacity(catalog.offers.len());
     // Each offer's GPU type by id, hashed once rather than a scan per offer.
     let mut gpus: FnvMap<&str, &Gpu> = FnvMap::default();
@@ -52,7 +53,7 @@ pub fn evaluate(cfg: &Config, catalog: &Catalog, today: Date, planner: &mut Plan
 
 /// One job's real time: its work (`per_job` requests, images, clips or
 /// audio seconds) at the plan's speed, or the training run, plus start-up.
-fn job_hours(cfg: &Config, p: &OfferPlan) -> Option<f64> {
+fn job_hours(cfg: &Settings, p: &OfferPlan) -> Option<f64> {
     let startup_h = p.startup_s / 3600.0;
     let work_h = match (p.output, cfg.per_job) {
         (Output::Training(_), _) => p.job_hours,
@@ -67,7 +68,7 @@ fn job_hours(cfg: &Config, p: &OfferPlan) -> Option<f64> {
 
 /// One offer with its plan: the bill for the instances the plan rents and
 /// the work asked for, the cost of the unit the task produces, the reasons.
-fn priced(cfg: &Config, catalog: &Catalog, o: &Offer, provider: Option<&Provider>, p: OfferPlan, dates: &mut Dates) -> OfferResult {
+fn priced(cfg: &Settings, catalog: &Catalog, o: &Offer, provider: Option<&Provider>, p: OfferPlan, dates: &mut Dates) -> OfferResult {
     let jobs_usage = cfg.batch_usage();
     let restart = if billing::spot_priced(cfg, o) { 1.0 + cfg.restart_pct / 100.0 } else { 1.0 };
     let p = deadline::spread(cfg, p, restart, |p| job_hours(cfg, p));
@@ -207,7 +208,7 @@ fn priced(cfg: &Config, catalog: &Catalog, o: &Offer, provider: Option<&Provider
     }
 }
 
-pub fn passes_filters(cfg: &Config, o: &Offer) -> bool {
+pub fn passes_filters(cfg: &Settings, o: &Offer) -> bool {
     (cfg.providers.is_empty() || cfg.providers.iter().any(|p| **p == *o.provider))
         && cfg.gpu.as_ref().is_none_or(|g| **g == *o.gpu)
         && cfg.region.as_ref().is_none_or(|r| o.region.to_ascii_lowercase().contains(&r.to_ascii_lowercase()))
@@ -229,7 +230,7 @@ pub fn thin_margin(usable: f64, need: f64) -> bool {
 /// transformers). A paged-KV engine (vLLM, SGLang, TensorRT-LLM) gives the
 /// KV pool what is left after the weights, so a short margin serves fewer
 /// sequences at once instead; `batch=max` fills the memory by design.
-pub fn crashes_when_short(cfg: &Config) -> bool {
+pub fn crashes_when_short(cfg: &Settings) -> bool {
     if cfg.batch() == Batch::Max {
         return false;
     }
@@ -261,7 +262,7 @@ impl Dates {
 /// (Each message's placeholders are allocated at their size in one go:
 /// this runs for every offer on every input change.)
 #[allow(clippy::too_many_arguments)]
-fn offer_reasons(cfg: &Config, o: &Offer, dates: &mut Dates, gpus: u32, need: f64, usable: f64, (fits, thin): (bool, bool), spot: bool) -> (Vec<Msg>, bool) {
+fn offer_reasons(cfg: &Settings, o: &Offer, dates: &mut Dates, gpus: u32, need: f64, usable: f64, (fits, thin): (bool, bool), spot: bool) -> (Vec<Msg>, bool) {
     let mut msgs = Vec::with_capacity(4);
     if fits {
         msgs.push(Msg {

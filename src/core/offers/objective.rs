@@ -2,8 +2,9 @@
 //! and each offer's value on it.
 
 use super::super::answer::OfferResult;
-use super::super::config::{Config, Sort};
+use super::super::config::Sort;
 use super::super::plan::Unit;
+use super::super::settings::Settings;
 
 /// The quantity offers are ranked on, by task, usage and `sort`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -85,12 +86,12 @@ impl Objective {
 /// per request for generation endpoints, throughput for batch jobs, job
 /// hours for training; `latency` by the time one request or job takes;
 /// `token` by $ per million output tokens (serving) and otherwise as `cost`.
-pub fn objective(cfg: &Config, unit: Unit) -> Objective {
+pub fn objective(cfg: &Settings, unit: Unit) -> Objective {
     objective_on(cfg, cfg.sort, unit)
 }
 
 /// [`objective`] for a `sort` in place of the link's.
-fn objective_on(cfg: &Config, sort: Sort, unit: Unit) -> Objective {
+fn objective_on(cfg: &Settings, sort: Sort, unit: Unit) -> Objective {
     let batch = cfg.batch_usage();
     let per_job = batch && cfg.per_job.is_some();
     let cost = match unit {
@@ -136,6 +137,6 @@ fn objective_on(cfg: &Config, sort: Sort, unit: Unit) -> Objective {
 }
 
 /// The cost objective of a task and usage (what "cheapest" and the 2× rule use).
-pub fn cost_objective(cfg: &Config, unit: Unit) -> Objective {
+pub fn cost_objective(cfg: &Settings, unit: Unit) -> Objective {
     objective_on(cfg, Sort::Cost, unit)
 }

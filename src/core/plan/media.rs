@@ -5,10 +5,11 @@
 use super::super::answer::{Answers, GpuResult, MemoryJson, OfferResult, Range, Speeds, TaskSpeeds};
 use super::super::catalog::media::MediaKind;
 use super::super::catalog::{Gpu, Offer};
-use super::super::config::{Config, Usage};
+use super::super::config::Usage;
 use super::super::estimate::media::{Confidence, MediaJob};
 use super::super::estimate::{engine, ranges};
 use super::super::messages::Msg;
+use super::super::settings::Settings;
 use super::{one_gpu_result, OfferPlan, Output};
 
 /// Usable share of GPU memory for a diffusion pipeline (allocator slack).
@@ -36,11 +37,11 @@ fn speeds(j: &MediaJob<'_>, gpu: &Gpu, w: f64) -> (Speeds, f64) {
 
 pub struct MediaPlanner<'r> {
     pub job: &'r MediaJob<'r>,
-    cfg: &'r Config,
+    cfg: &'r Settings,
 }
 
 impl<'r> MediaPlanner<'r> {
-    pub fn new(job: &'r MediaJob<'r>, cfg: &'r Config) -> MediaPlanner<'r> {
+    pub fn new(job: &'r MediaJob<'r>, cfg: &'r Settings) -> MediaPlanner<'r> {
         MediaPlanner { job, cfg }
     }
 

@@ -5,11 +5,12 @@
 
 use super::super::answer::{Answers, GpuResult, MemoryJson, OfferResult, Speeds, TaskSpeeds, TrainSpeeds};
 use super::super::catalog::{Gpu, Offer};
-use super::super::config::{Config, Method};
+use super::super::config::Method;
 use super::super::estimate::media_train::MediaTrainJob;
 use super::super::estimate::ranges::Confidence;
 use super::super::estimate::{engine, ranges};
 use super::super::messages::Msg;
+use super::super::settings::Settings;
 // The usable share of GPU memory (allocator slack) is generation's.
 use super::media::USABLE;
 use super::{one_gpu_result, OfferPlan, Output};
@@ -29,11 +30,11 @@ fn layout(dp: u32) -> Speeds {
 
 pub struct ImageTrainPlanner<'r> {
     pub job: &'r MediaTrainJob<'r>,
-    cfg: &'r Config,
+    cfg: &'r Settings,
 }
 
 impl<'r> ImageTrainPlanner<'r> {
-    pub fn new(job: &'r MediaTrainJob<'r>, cfg: &'r Config) -> ImageTrainPlanner<'r> {
+    pub fn new(job: &'r MediaTrainJob<'r>, cfg: &'r Settings) -> ImageTrainPlanner<'r> {
         ImageTrainPlanner { job, cfg }
     }
 

@@ -2,12 +2,13 @@
 //! tensor-parallel group that holds the job; per offer the smallest group inside the instance, replicas
 //! for the users' concurrent sequences, pipeline stages across instances only over a published network.
 
+use super::super::settings::Settings;
 use std::sync::Arc;
 
 use super::super::answer::GpuResult;
 use super::super::catalog::support::Kind;
 use super::super::catalog::{Catalog, Gpu, Interconnect, Offer, Support};
-use super::super::config::{Batch, Config, Sort};
+use super::super::config::{Batch, Sort};
 use super::super::estimate::allreduce;
 use super::super::estimate::engine;
 use super::super::estimate::engine_rules::{self, tp_loads, tp_options};
@@ -22,7 +23,7 @@ use super::{unsupported, EngineSupport, FnvMap, OfferPlan, Output, PerArch};
 /// Plans for one serving configuration, with the per-shape cache offers share.
 pub struct ServePlanner<'r> {
     pub job: ServeJob<'r>,
-    pub(super) cfg: &'r Config,
+    pub(super) cfg: &'r Settings,
     pub(super) catalog: &'r Catalog,
     /// Per GPU type: the job as run there, the figures its shapes share
     /// and the plan of each shape (GPUs per instance, several instances).
@@ -33,7 +34,7 @@ pub struct ServePlanner<'r> {
 }
 
 /// The user's concurrent sequences (one for `max`, which is solved per plan).
-fn user_batch(cfg: &Config) -> f64 {
+fn user_batch(cfg: &Settings) -> f64 {
     match cfg.batch() {
         Batch::N(n) => f64::from(n),
         Batch::Max => 1.0,
@@ -41,7 +42,7 @@ fn user_batch(cfg: &Config) -> f64 {
 }
 
 impl<'r> ServePlanner<'r> {
-    pub fn new(job: ServeJob<'r>, cfg: &'r Config, catalog: &'r Catalog) -> ServePlanner<'r> {
+    pub fn new(job: ServeJob<'r>, cfg: &'r Settings, catalog: &'r Catalog) -> ServePlanner<'r> {
         ServePlanner { job, cfg, catalog, on_gpu: FnvMap::default(), matrix: std::cell::OnceCell::new(), support: PerArch::default() }
     }
 

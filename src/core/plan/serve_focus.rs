@@ -4,7 +4,7 @@
 use super::super::answer::{Answers, MemoryJson, OfferResult};
 use super::super::catalog::support::Kind;
 use super::super::catalog::{Gpu, Support};
-use super::super::config::{Config, Engine};
+use super::super::config::Engine;
 use super::super::estimate::engine;
 use super::super::estimate::engine_rules;
 use super::super::estimate::ranges;
@@ -91,7 +91,7 @@ impl<'r> ServePlanner<'r> {
         };
         let max_batch = Some(job.max_batch(gpu, plan));
         let min_gpus = {
-            let c = Config { gpus: None, ..self.cfg.clone() };
+            let c = self.cfg.without_gpu_count();
             let (p, fits) = ServePlanner::new(job.clone(), &c, self.catalog).plan_for(gpu);
             fits.then_some(p.gpus())
         };

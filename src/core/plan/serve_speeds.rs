@@ -4,9 +4,9 @@
 use super::super::answer::{Range, ServeSpeeds, Speeds, TaskSpeeds};
 use super::super::catalog::gpus::Vendor;
 use super::super::catalog::{Gpu, Model};
-use super::super::config::Config;
 use super::super::estimate::engine;
 use super::super::estimate::ranges::{self, Confidence};
+use super::super::settings::Settings;
 use std::cell::RefCell;
 
 use super::super::estimate::serve::{Bound, Plan, ServeJob, ServeSpeed};
@@ -43,7 +43,7 @@ fn with_ranges(s: ServeSpeed, output: f64, widen: f64) -> (Speeds, &'static str)
 /// How sure we are of a GPU's figures: high where the engine and the GPU
 /// class have calibration rows, lower for engines tuned from comparisons,
 /// inferred architectures, GPUs of vendors without data, and multi-node plans.
-pub fn confidence(cfg: &Config, model: &Model, gpu: &Gpu, plan: Plan) -> (Confidence, f64) {
+pub fn confidence(cfg: &Settings, model: &Model, gpu: &Gpu, plan: Plan) -> (Confidence, f64) {
     let mut score = 0;
     if !engine::has_direct_data(cfg.engine) {
         score += 1;

@@ -8,11 +8,12 @@ use super::super::answer::{Answers, GpuResult, MemoryJson, OfferResult, Range, S
 use super::super::catalog::gpus::Vendor;
 use super::super::catalog::support::Kind;
 use super::super::catalog::{Catalog, Gpu, GpuClass, Model, Offer};
-use super::super::config::{Config, Engine, Method};
+use super::super::config::{Engine, Method};
 use super::super::estimate::ranges::Confidence;
 use super::super::estimate::train::{mfu, Layout, TrainJob};
 use super::super::estimate::{engine, ranges};
 use super::super::messages::Msg;
+use super::super::settings::Settings;
 use super::super::units::GIB;
 use super::train_layouts::{best_layout, smallest_fitting};
 use super::train_speed::{day_decimals, gpus_for_deadline, layout_tokens_per_s, link_bytes_per_s, DEFAULT_INTER_NODE_BYTES_PER_S};
@@ -35,7 +36,7 @@ pub struct TrainPlan {
 /// Fewest GPUs of a type (powers of two in a node, then whole nodes) that
 /// some layout fits, and that meet the deadline when one is set; then the
 /// fastest layout of that many.
-fn plan_for(job: &TrainJob<'_>, cfg: &Config, gpu: &Gpu, cache: &mut FitCache) -> TrainPlan {
+fn plan_for(job: &TrainJob<'_>, cfg: &Settings, gpu: &Gpu, cache: &mut FitCache) -> TrainPlan {
     let cap = gpu.usable_bytes() * USABLE;
     let per_node = gpu.gpus_per_node.max(1);
     let pick = |n: u32| best_layout(job, gpu, n, per_node, cap, (link_bytes_per_s(gpu, n), gpu.link_bytes_per_s(true)), gpu.nvlink_gbps > 0.0);
@@ -74,11 +75,11 @@ fn plan_for(job: &TrainJob<'_>, cfg: &Config, gpu: &Gpu, cache: &mut FitCache) -
 }
 
 /// Whether a job at `tps` tokens/s ends within the link's deadline.
-fn on_time(job: &TrainJob<'_>, cfg: &Config, tps: f64) -> bool {
+fn on_time(job: &TrainJob<'_>, cfg: &Settings, tps: f64) -> bool {
     cfg.days.is_none_or(|d| job.job_tokens(cfg) / tps.max(1e-9) <= d * 86_400.0)
 }
 
-fn speeds(job: &TrainJob<'_>, cfg: &Config, tps: f64, layout: Layout, widen: f64) -> Speeds {
+fn speeds(job: &TrainJob<'_>, cfg: &Settings, tps: f64, layout: Layout, widen: f64) -> Speeds {
     let gpus = layout.gpus();
     let hours = job.job_tokens(cfg) / tps.max(1e-9) / 3600.0;
     let s = ranges::widen(ranges::TRAIN, widen);
@@ -162,7 +163,7 @@ type LayoutKey = (usize, u32, u32, u64, u64, u8, bool);
 /// from the per-GPU plans'); deadlines never need 2³¹ GPUs.
 const OFFER_KEY: u32 = 1 << 31;
 
-fn offer_plan(job: &TrainJob<'_>, cfg: &Config, gpu: &Gpu, o: &Offer, cache: &mut FitCache) -> OfferPlan {
+fn offer_plan(job: &TrainJob<'_>, cfg: &Settings, gpu: &Gpu, o: &Offer, cache: &mut FitCache) -> OfferPlan {
     let cap = gpu.usable_bytes() * USABLE;
     // Several instances over a published network: pipeline stages or
     // sharded data-parallel replicas across them.
@@ -313,7 +314,7 @@ pub struct TrainPlanner<'r> {
     pub job: TrainJob<'r>,
     /// The job at each ZeRO stage the plan may use (`Config::zero_stages`).
     stages: Vec<TrainJob<'r>>,
-    cfg: &'r Config,
+    cfg: &'r Settings,
     catalog: &'r Catalog,
     cache: FitCache,
     /// The support matrix's transformers rows, picked when first read.
@@ -321,7 +322,7 @@ pub struct TrainPlanner<'r> {
 }
 
 impl<'r> TrainPlanner<'r> {
-    pub fn new(job: TrainJob<'r>, cfg: &'r Config, catalog: &'r Catalog) -> TrainPlanner<'r> {
+    pub fn new(job: TrainJob<'r>, cfg: &'r Settings, catalog: &'r Catalog) -> TrainPlanner<'r> {
         let stages = cfg.zero_stages().iter().map(|z| TrainJob { zero: *z, ..job.clone() }).collect();
         TrainPlanner { job, stages, cfg, catalog, cache: FitCache::default(), matrix: std::cell::OnceCell::new() }
     }
@@ -464,9 +465,9 @@ impl<'r> TrainPlanner<'r> {
 
 /// Per-GPU memory of the three methods for the same model and settings,
 /// for the guidance that explains why LoRA/QLoRA fit where full does not.
-pub fn method_comparison(model: &Model, cfg: &Config) -> [(Method, f64); 3] {
+pub fn method_comparison(model: &Model, cfg: &Settings) -> [(Method, f64); 3] {
     [Method::Full, Method::Lora, Method::Qlora].map(|method| {
-        let mut c = cfg.clone();
+        let mut c = cfg.config().clone();
         c.method = method;
         c.w = None;
         (method, TrainJob::new(model, &c).memory(1.0).total())

@@ -3,9 +3,9 @@
 //! link leave (what the guidance quotes), and the GPUs a deadline needs.
 
 use super::super::catalog::Gpu;
-use super::super::config::Config;
 use super::super::estimate::train::{mfu, Layout, TrainJob};
 use super::super::estimate::train_clock::Term;
+use super::super::settings::Settings;
 
 /// Node-to-node bandwidth per GPU assumed when an offer publishes none:
 /// 400 Gb/s InfiniBand NDR per GPU, the usual HGX H100 fabric.
@@ -68,7 +68,7 @@ pub fn clock_term(job: &TrainJob<'_>, gpu: &Gpu, l: Layout) -> (Term, f64) {
 }
 
 /// GPUs needed to train the job's tokens within `days` (the inverse question).
-pub fn gpus_for_deadline(job: &TrainJob<'_>, cfg: &Config, gpu: &Gpu, days: f64) -> u32 {
+pub fn gpus_for_deadline(job: &TrainJob<'_>, cfg: &Settings, gpu: &Gpu, days: f64) -> u32 {
     let tokens = job.job_tokens(cfg);
     let per_gpu = tokens_per_s(job, gpu, 1).max(1e-9);
     let n = (tokens / (per_gpu * days * 86_400.0)).ceil();

@@ -265,6 +265,13 @@ pub struct OfferResult {
     /// publish enough, like a stale price; not serialized, the reasons say it.
     #[serde(skip)]
     pub unverified: bool,
+    /// Runs, but on a margin a practitioner would not rent for the
+    /// cheapest price alone (`offers::fragility`: under 10 % of the GPU's
+    /// usable memory to spare, or tensor parallelism over PCIe on cards
+    /// without peer-to-peer): passed over for a sturdy offer within 25 %
+    /// of its cost (`offers::rank`); not serialized, the reasons say it.
+    #[serde(skip)]
+    pub fragile: bool,
     /// CPU memory each instance needs for offloaded training states
     /// (bytes; the launch asks SkyPilot for it); not serialized, the
     /// guidance says it.
@@ -298,6 +305,7 @@ impl Pick {
             "cheapest" => "why.cheapest",
             "fastest" => "why.fastest",
             "single-gpu" => "why.single-gpu",
+            "fragile" => "why.fragile",
             "committed" => "why.committed",
             _ => "why.on-demand",
         }

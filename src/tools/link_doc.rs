@@ -151,7 +151,7 @@ pub const FIELDS: &[(&str, &str)] = &[
     ("pick", "the recommended offer"),
     ("alternatives", "other offers worth naming"),
     ("offer", "an offer id"),
-    ("why", "`best` (the pick), `cheapest`, `fastest`, `single-gpu`, `on-demand` or `committed`"),
+    ("why", "`best` (the pick), `cheapest`, `fragile` (a cheaper offer the pick was preferred over for its margin), `fastest`, `single-gpu`, `on-demand` or `committed`"),
     ("guidance", "the FAQ answers and notes beside the pick"),
     ("title", "the answer's question, in English"),
     ("text", "the answer, in English"),

@@ -17,7 +17,7 @@ const PATH: &str = "tests/data/answer_hashes.txt";
 const LINKS: usize = 2000;
 
 /// SplitMix64 (Steele, Lea & Flood 2014): a fixed sequence from a fixed seed.
-struct Rng(u64);
+pub(crate) struct Rng(pub(crate) u64);
 
 impl Rng {
     fn next(&mut self) -> u64 {
@@ -109,7 +109,7 @@ const MEDIA: &[&str] = &[
 const TRAINERS: &[&str] = &["hf", "torchtune", "unsloth", "axolotl", "deepspeed", "megatron", "torchtitan"];
 
 /// One generated link.
-fn link(r: &mut Rng) -> String {
+pub(crate) fn link(r: &mut Rng) -> String {
     let mut q = vec!["v=1".to_string()];
     let add = |q: &mut Vec<String>, k: &str, v: &str| q.push(format!("{k}={v}"));
     match r.next() % 10 {

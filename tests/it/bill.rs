@@ -169,7 +169,17 @@ proptest! {
         };
         let first_later = meeting.iter().position(|o| later(o)).unwrap_or(meeting.len());
         prop_assert!(meeting.iter().skip(first_later).all(|o| later(o)), "{q}: a current offer ranked after a stale or foreign one");
-        for group in [&meeting[..first_later], &meeting[first_later..]] {
+        // On a cost ranking a sturdy offer within a quarter of a fragile
+        // cheapest one comes first (`offers::rank`'s sturdiness margin); the
+        // rest follows the objective.
+        let promoted = cost_objective && rec.alternatives.iter().any(|x| x.why == "fragile") && first_later > 0;
+        if promoted {
+            let first = oriented(meeting[0], rec.objective).unwrap_or(f64::MAX);
+            let least = meeting[..first_later].iter().filter_map(|o| oriented(o, rec.objective)).fold(f64::MAX, f64::min);
+            prop_assert!(first <= 1.25 * least * (1.0 + 1e-9), "{q}: a sturdy pick {first} beyond a quarter above {least}");
+        }
+        let skip = usize::from(promoted);
+        for group in [&meeting[skip..first_later], &meeting[first_later..]] {
             let keys: Vec<f64> = group.iter().map(|o| oriented(o, rec.objective).unwrap_or(f64::MAX)).collect();
             for w in keys.windows(2) {
                 let slack = if cost_objective { 1e-9 } else { 0.051 };
@@ -188,6 +198,7 @@ proptest! {
             match alt.why {
                 "single-gpu" => prop_assert!(r.gpus == 1 && r.instances == 1, "{q}: single-gpu {}", r.id),
                 "on-demand" => prop_assert!(!r.spot && pick.spot, "{q}: on-demand {}", r.id),
+                "fragile" => prop_assert!(r.fragile && !pick.fragile, "{q}: fragile {} named beside a fragile pick", r.id),
                 // Off a cost goal the test knows no cost per unit: the code's unit is the task's.
                 "committed" if cost_objective => {
                     let m = r.committed_1yr_usd_per_month.expect("a term price");

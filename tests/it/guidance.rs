@@ -46,7 +46,7 @@ fn gpu_size_answer_scales_with_need() {
     assert!(text("model=qwen2.5-32b&w=int4-awq&batch=4&in=4000&out=500&gpu=l40s-48gb", "gpu-size").starts_with("A 48 GB card"));
     assert!(text("model=llama-3.1-70b&w=bf16&gpu=mi300x-192gb", "gpu-size").starts_with("Yes"));
     // A pick that splits a 70B copy over four 24 GB cards is not told it needs an 80 GB card.
-    let t = text("model=llama-3.3-70b&w=int4-awq&in=8000&out=1000&batch=8&cur=cny", "gpu-size");
+    let t = text("model=llama-3.3-70b&w=int4-awq&in=8000&out=1000&batch=8&cur=cny&gpus=4", "gpu-size");
     assert!(t.starts_with("Not for this pick") && t.contains("an 80 GB one") && t.contains("× rtx-4090-24gb"), "{t}");
     // Pinned to 4090s, none of which holds a copy: the answer is how many.
     let t = text("model=llama-3.1-70b&w=int4-awq&in=8000&out=1000&batch=8&gpu=rtx-4090-24gb", "gpu-size");

@@ -248,7 +248,7 @@ proptest! {
 #[test]
 fn a_pick_between_48_and_80_gb_answers_the_size_question_itself() {
     use whichgpu::core::config::Lang;
-    let a = crate::common::answer("lang=zh&task=generate&model=wan-2.1-14b&use=once&per_job=200");
+    let a = crate::common::answer("lang=zh&task=generate&model=wan-2.1-14b&use=once&per_job=200&gpu=ascend-910b-64gb");
     let pick = a.pick().expect("a pick");
     assert_eq!(&*pick.gpu, "ascend-910b-64gb", "the test expects the 64 GB pick");
     let size = a.guidance.iter().find(|g| g.id == "gpu-size").expect("the size answer");

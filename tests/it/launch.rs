@@ -45,7 +45,7 @@ fn a_vision_language_launch_sizes_its_context_with_the_image_tokens() {
 
 #[test]
 fn deepseek_r1_on_mi300x_installs_vllm_through_rocm() {
-    let (a, exports) = launch("model=deepseek-r1&w=fp8&in=8000&out=2000&batch=32");
+    let (a, exports) = launch("model=deepseek-r1&w=fp8&in=8000&out=2000&batch=32&gpu=mi300x-192gb");
     let pick = &exports[0];
     assert!(gpu(&a, pick).starts_with("mi300x"), "the pick is MI300X: {}", pick.offer);
     assert!(!pick.skypilot_yaml.contains("pip install \"vllm=="), "no CUDA wheel on ROCm:\n{}", pick.skypilot_yaml);

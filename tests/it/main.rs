@@ -66,6 +66,7 @@ mod silybench;
 mod skypilot;
 mod spot_deadline;
 mod stale_pick;
+mod sturdy;
 mod support;
 mod table;
 mod train_advice;

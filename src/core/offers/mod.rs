@@ -8,7 +8,7 @@
 
 use super::answer::{OfferResult, Range};
 use super::billing;
-use super::catalog::{Catalog, Gpu, Offer, Provider, STALE_AFTER_DAYS};
+use super::catalog::{Catalog, Gpu, GpuClass, Offer, Provider, STALE_AFTER_DAYS};
 use super::config::{Batch, Commit, Currency, Engine, Task, Usage};
 use super::date::Date;
 use super::messages::{Arg, Msg};
@@ -119,6 +119,14 @@ fn priced(cfg: &Settings, catalog: &Catalog, o: &Offer, provider: Option<&Provid
         reason_msgs.push(Msg::new("reason.foreign"));
     }
     reason_msgs.extend(p.extra_reasons);
+    let fragile = fits && !thin && {
+        // `batch=max` fills the memory by design: no margin to judge.
+        let (usable, need) = if cfg.batch() == Batch::Max { (0.0, 0.0) } else { (p.usable_bytes, p.need_bytes) };
+        let risks = fragility(o, catalog.gpu(&o.gpu), p.tp, usable, need);
+        let any = !risks.is_empty();
+        reason_msgs.extend(risks);
+        any
+    };
     if b.spot_refused {
         reason_msgs.push(Msg::new("reason.spot_refused"));
     }
@@ -200,6 +208,7 @@ fn priced(cfg: &Settings, catalog: &Catalog, o: &Offer, provider: Option<&Provid
         foreign,
         thin,
         unverified: p.unverified,
+        fragile,
         host_bytes: p.host_bytes,
         source: o.source.clone(),
         reason_msgs,
@@ -222,6 +231,36 @@ pub fn passes_filters(cfg: &Settings, o: &Offer) -> bool {
 /// is not picked while another offer meets everything with room.
 pub fn thin_margin(usable: f64, need: f64) -> bool {
     usable - need < GIB.max(0.03 * usable)
+}
+
+/// The share of a GPU's usable memory a sturdy plan leaves free: a tenth,
+/// the margin a practitioner keeps for what varies between runs (a longer
+/// prompt, a larger image, another engine or driver build; issue 42's
+/// review of picks); under it the plan runs but is fragile. Below
+/// [`thin_margin`] it is not picked at all.
+pub const STURDY_SPARE: f64 = 0.10;
+
+/// What makes a fitting plan fragile, as reasons (empty: sturdy): memory
+/// to spare under [`STURDY_SPARE`] of what each GPU leaves the job (not
+/// judged where `usable` is 0), and
+/// tensor parallelism over PCIe on cards whose driver disables
+/// peer-to-peer (GeForce: every all-reduce staged through host memory,
+/// `Gpu::pcie_peer_bytes_per_s`, NVIDIA/nccl-tests#307), where a link
+/// failure or a slow host stalls every token.
+fn fragility(o: &Offer, gpu: Option<&Gpu>, tp: u32, usable: f64, need: f64) -> Vec<Msg> {
+    let mut out = Vec::new();
+    let spare = (usable - need).max(0.0);
+    // In whole percent, as the reason shows it: the memory estimate's own
+    // spread (`estimate::ranges::MEMORY`) is far wider than a fraction of a
+    // percent, so 9.99 % to spare reads, and counts, as a tenth.
+    let pct = (100.0 * spare / usable).round();
+    if usable > 0.0 && pct < 100.0 * STURDY_SPARE {
+        out.push(Msg::new("reason.fragile_memory").num("spare", spare / GIB, 1).num("pct", pct, 0));
+    }
+    if tp > 1 && !o.interconnect.is_scale_up() && gpu.is_some_and(|g| g.class == GpuClass::Consumer) {
+        out.push(Msg::new("reason.fragile_pcie").arg("tp", tp.to_string()));
+    }
+    out
 }
 
 /// Whether running short of memory crashes the job: training and
@@ -333,8 +372,33 @@ fn rank(out: Vec<OfferResult>, objective: Objective, cost: Objective) -> Vec<Off
             }
             start = end;
         }
+    } else {
+        prefer_sturdy(&mut order, &out, &keys);
     }
     in_order(out, order)
+}
+
+/// How much more per unit of work a sturdy offer may cost and still be
+/// picked over a fragile cheapest one: a quarter (issue 42).
+pub const STURDY_MARGIN: f64 = 1.25;
+
+/// On a cost ranking: where the cheapest offer that meets everything is
+/// fragile ([`fragility`]) and a sturdy one of the same tier costs at most
+/// [`STURDY_MARGIN`] times as much per unit, that one comes first (the
+/// pick); the fragile one stays next in line, and the recommendation names
+/// it as the cheapest alternative with what it saves and what it risks.
+fn prefer_sturdy(order: &mut [usize], out: &[OfferResult], keys: &[(u8, f64, f64, f64)]) {
+    let at = |k: usize| order.get(k).and_then(|&i| Some((out.get(i)?, keys.get(i)?)));
+    let Some((first, fk)) = at(0) else { return };
+    if fk.0 != 0 || !first.fragile || fk.1 >= f64::MAX {
+        return;
+    }
+    let sturdy = (1..order.len()).find(|&k| at(k).is_some_and(|(r, rk)| rk.0 == 0 && !r.fragile && rk.1 <= STURDY_MARGIN * fk.1));
+    if let Some(k) = sturdy {
+        if let Some(run) = order.get_mut(..=k) {
+            run.rotate_right(1);
+        }
+    }
 }
 
 /// An integer that orders as [`f64::total_cmp`] orders its float (the

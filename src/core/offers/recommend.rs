@@ -37,6 +37,15 @@ pub fn recommend(ranked: &[OfferResult], objective: Objective, cost: Objective, 
             alts.push((c, "cheapest"));
         }
     }
+    // The fragile offers the pick was preferred over (`offers::rank`'s
+    // sturdiness margin): the cheapest of them, with what it saves (the
+    // cost ratio) and what it risks (its reasons).
+    if !pick.fragile {
+        let passed_over = ranked.iter().filter(ok).filter(|r| r.fragile && !r.stale && !r.foreign && !r.unverified && cost.key(r) <= 0.95 * pick_cost);
+        if let Some(f) = passed_over.min_by(|a, b| cost.key(a).total_cmp(&cost.key(b))) {
+            alts.push((f, "fragile"));
+        }
+    }
     let affordable = |r: &&OfferResult| pick_cost < f64::MAX && cost.key(r) <= 2.0 * pick_cost;
     let fastest = ranked.iter().filter(ok).filter(affordable).max_by(|a, b| speed(a).total_cmp(&speed(b)).then(cost.key(b).total_cmp(&cost.key(a))));
     // Named only when the speed-up is worth a person's attention (a fifth or

@@ -364,6 +364,10 @@ pub const MESSAGES: &[(&str, &str, &str)] = &[
     ("notice.zh_texts", "the Chinese texts ({file}) could not be read: {error}; the page stays in English", "无法读取中文文本（{file}）：{error}；页面暂以英文显示"),
     ("notice.hf.worker", "config.json could not be read: the page's import module did not load ({why}); try again, or reload the page", "无法读取 config.json：本页的导入模块未能加载（{why}）；请重试，或重新加载页面"),
     ("notice.import.worker", "the offers file could not be read: the page's import module did not load ({why}); try again, or reload the page", "无法读取报价文件：本页的导入模块未能加载（{why}）；请重试，或重新加载页面"),
+    ("notice.hf.hybrid", "config.json's `{field}` describes state-space layers this import does not read yet; they are counted as attention layers, which overstates the KV cache", "config.json 的 `{field}` 描述了本导入尚不读取的状态空间层；它们按注意力层计算，KV 缓存因此偏大"),
+    ("notice.prefix.in", "`prefix` = {prefix} is longer than the {in}-token prompt (`in`); planned with all {in} tokens shared", "`prefix` = {prefix} 比 {in} 个 token 的提示（`in`）还长；按全部 {in} 个 token 共享规划"),
+    ("notice.prefix.none", "{engine} does not share a prompt prefix between requests for {model} by default: every request stores and prefills its whole prompt", "{engine} 默认不在请求之间为 {model} 共享提示前缀：每个请求都存储并预填充完整提示"),
+    ("notice.custom.state", "`state_layers` needs `state_size` (state elements per layer per sequence); the layers are planned as attention layers", "`state_layers` 需要 `state_size`（每层每个序列的状态元素数）；这些层按注意力层规划"),
     ("notice.hf.default", "config.json has no `{field}`; using {value}, the {class} default", "config.json 缺少 `{field}`；使用 {class} 的默认值 {value}"),
 ];
 

@@ -93,7 +93,7 @@ pub struct StateLayers {
     pub size: u32,
     /// Parameters of one such layer's mixer where the file says its shape
     /// (an import); `None`: counted as an attention layer's.
-    pub mixer_params: Option<f64>,
+    pub mixer_params: Option<f32>,
 }
 
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]

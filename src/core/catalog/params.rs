@@ -62,7 +62,8 @@ impl Model {
         let layers = f64::from(self.layers);
         let gated = |ffn: u32| 3.0 * h * f64::from(ffn);
         // A fixed-state layer's mixer replaces its attention (`StateLayers::mixer_params`).
-        let (state_layers, mixer) = self.state.as_ref().map_or((0.0, 0.0), |s| (f64::from(s.layers), s.mixer_params.unwrap_or(self.attention_params())));
+        let (state_layers, mixer) =
+            self.state.as_ref().map_or((0.0, 0.0), |s| (f64::from(s.layers), s.mixer_params.map_or(self.attention_params(), f64::from)));
         let per_layer = self.attention_params() + 2.0 * h;
         let shared_body = layers * per_layer + h + state_layers * (mixer - self.attention_params());
         let (ffn_total, ffn_active) = match &self.moe {

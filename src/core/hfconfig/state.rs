@@ -62,7 +62,7 @@ fn gated_delta_net(doc: &Doc, layers: u32, hidden: u32, notices: &mut Vec<Notice
     let conv_dim = 2.0 * kd + vd;
     let size = heads_v * d_v * d_k + conv_dim * (kernel - 1.0);
     let mixer = h * (2.0 * kd + 2.0 * vd) + h * 2.0 * heads_v + conv_dim * kernel + vd * h + 2.0 * heads_v + d_v;
-    Ok(StateLayers { layers: linear.min(layers), size: whole(size), mixer_params: Some(mixer) })
+    Ok(StateLayers { layers: linear.min(layers), size: whole(size), mixer_params: Some(mixer as f32) })
 }
 
 /// Jamba: layer i attends when `i % attn_layer_period == attn_layer_offset`
@@ -91,7 +91,7 @@ fn mamba(doc: &Doc, layers: u32, hidden: u32, notices: &mut Vec<Notice>) -> Resu
     let dt_rank = doc.positive("mamba_dt_rank")?.map_or((h / 16.0).ceil(), f64::from);
     let size = d_inner * d_state + d_inner * (d_conv - 1.0);
     let mixer = h * 2.0 * d_inner + d_inner * d_conv + d_inner * (dt_rank + 2.0 * d_state) + dt_rank * d_inner + d_inner * d_state + d_inner + d_inner * h;
-    Ok(StateLayers { layers: layers.saturating_sub(attention), size: whole(size), mixer_params: Some(mixer) })
+    Ok(StateLayers { layers: layers.saturating_sub(attention), size: whole(size), mixer_params: Some(mixer as f32) })
 }
 
 fn whole(x: f64) -> u32 {

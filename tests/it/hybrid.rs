@@ -137,3 +137,23 @@ fn a_prefix_above_the_prompt_is_clamped_and_bad_values_name_the_key() {
     let a = answer("task=serve&model=qwen3-next-80b-a3b&in=3000&prefix=2000");
     assert!(a.notices.iter().any(|n| n.key == "prefix"), "{:?}", a.notices);
 }
+
+#[test]
+fn the_guidance_says_what_prefix_caching_saved() {
+    let a = answer("task=serve&model=llama-3.1-70b&in=5000&out=300&prefix=4000&batch=32");
+    let item = a.guidance.iter().find(|g| g.id == "prefix").expect("a prefix-caching note");
+    // 4,000 tokens × 80 layers × 8 KV heads × 128 × 2 (K, V) × 2 B = 1.2 GiB once; 31 copies saved.
+    assert!(item.text().contains("1.2 GiB") && item.text().contains("37.8 GiB"), "{}", item.text());
+    assert!(answer("task=serve&model=llama-3.1-70b&in=5000&out=300&batch=32").guidance.iter().all(|g| g.id != "prefix"));
+}
+
+#[test]
+fn unread_hybrids_and_incomplete_state_keys_are_said() {
+    // Nemotron-H's pattern (M = Mamba-2, * = attention) is not read yet: said, not silently dropped.
+    let nemotron = r#"{"model_type": "nemotron_h", "hybrid_override_pattern": "M-M-M-M*-", "num_hidden_layers": 9, "hidden_size": 4096,
+        "num_attention_heads": 32, "num_key_value_heads": 8, "intermediate_size": 21504, "vocab_size": 131072}"#;
+    let import = hfconfig::parse(nemotron).expect("parse");
+    assert!(import.notices.iter().any(|n| n.message.contains("hybrid_override_pattern")), "{:?}", import.notices);
+    let a = answer("task=serve&model=custom&params=7&state_layers=20");
+    assert!(a.notices.iter().any(|n| n.key == "state_layers"), "{:?}", a.notices);
+}

@@ -261,6 +261,7 @@ fn model(r: &mut Row<'_>, m: &Model) -> Result<(), String> {
         moe,
         mla,
         swa,
+        state,
         encoder_decoder,
         vision,
         inferred,
@@ -295,6 +296,10 @@ fn model(r: &mut Row<'_>, m: &Model) -> Result<(), String> {
     let SlidingWindow { window, local_per_global } = swa.clone().unwrap_or(SlidingWindow { window: 0, local_per_global: None });
     r.int(window);
     r.opt_u32(local_per_global);
+    r.int(state.is_some());
+    let (state_layers, state_size) = state.as_ref().map_or((0, 0), |s| (s.layers, s.size));
+    r.int(state_layers);
+    r.int(state_size);
     r.int(*encoder_decoder);
     r.int(vision.is_some());
     let Vision { params, image_tokens, tile_px, max_tiles, cross_attention_layers, patch_px } =

@@ -95,6 +95,10 @@ pub struct CustomArch {
     /// `global_every` attends over the whole context (`None`: every layer is windowed).
     pub window: Option<u32>,
     pub global_every: Option<u32>,
+    /// Linear-attention or state-space layers (of `layers`) and one such
+    /// layer's state elements per sequence.
+    pub state_layers: Option<u32>,
+    pub state_size: Option<u32>,
     pub tied: Option<bool>,
     /// Longest context the model takes, in tokens.
     pub context: Option<u32>,
@@ -124,6 +128,9 @@ pub struct Config {
     pub gpus: Option<u32>,
     pub nodes: u32,
     pub input_tokens: u32,
+    /// The first tokens of every request's prompt that all requests share
+    /// (a system prompt, a common context); 0: none.
+    pub prefix: u32,
     pub output_tokens: u32,
     /// Concurrent sequences (serving) or images per batch (generation);
     /// `None` = the task's default ([`Task::default_batch`]).
@@ -214,6 +221,7 @@ impl Default for Config {
             gpus: None,
             nodes: 1,
             input_tokens: 2000,
+            prefix: 0,
             output_tokens: 500,
             batch: None,
             images: 0,

@@ -180,6 +180,7 @@ pub const MESSAGES: &[(&str, &str, &str)] = &[
     ("g.memory.title", "How much GPU memory does this job need?", "这个任务需要多少显存？"),
     ("g.memory.body", "About {total} GiB in all: {weights} GiB of weights, {kv} GiB of KV cache for {batch} concurrent sequences of {ctx} tokens, {act} GiB of activations and {overhead} GiB of runtime overhead.", "总计约 {total} GiB：权重 {weights} GiB，{batch} 个并发序列、每个 {ctx} 个 token 的 KV 缓存 {kv} GiB，激活 {act} GiB，运行时开销 {overhead} GiB。"),
     ("g.memory.body.one", "About {total} GiB in all: {weights} GiB of weights, {kv} GiB of KV cache for one sequence of {ctx} tokens, {act} GiB of activations and {overhead} GiB of runtime overhead.", "总计约 {total} GiB：权重 {weights} GiB，1 个序列、{ctx} 个 token 的 KV 缓存 {kv} GiB，激活 {act} GiB，运行时开销 {overhead} GiB。"),
+    ("g.prefix", "Prefix caching: the {prefix}-token shared prefix's KV ({kv} GiB) is held once per copy, saving {saved} GiB at {batch} sequences; each request prefills {new} new tokens: first token in {ttft} s instead of {ttft0} s", "前缀缓存：共享的 {prefix} 个 token 前缀的 KV（{kv} GiB）每个副本只存一份，在 {batch} 个序列时节省 {saved} GiB；每个请求只预填充 {new} 个新 token：首 token 用时 {ttft} 秒，而非 {ttft0} 秒"),
     ("g.memory.kv_large", "The KV cache is {share}% of the total: size the GPU for the context and concurrency, not for the weights alone; fewer concurrent sequences or a shorter context would shrink it.", "KV 缓存占总量的 {share}%：选卡要看上下文长度和并发数，而不只是权重大小；减少并发序列或缩短上下文可以减小它。"),
     ("g.spot.title", "Spot or on-demand?", "竞价实例还是按需实例？"),
     ("g.spot.endpoint", "This is a user-facing endpoint: an interruption drops live requests, so the prices here are on-demand. Spot suits batch jobs that can restart.", "这是面向用户的在线服务：被回收会中断正在处理的请求，所以这里按按需价格计算。竞价实例适合可以重跑的批处理任务。"),
@@ -367,6 +368,10 @@ pub const MESSAGES: &[(&str, &str, &str)] = &[
     ("notice.zh_texts", "the Chinese texts ({file}) could not be read: {error}; the page stays in English", "无法读取中文文本（{file}）：{error}；页面暂以英文显示"),
     ("notice.hf.worker", "config.json could not be read: the page's import module did not load ({why}); try again, or reload the page", "无法读取 config.json：本页的导入模块未能加载（{why}）；请重试，或重新加载页面"),
     ("notice.import.worker", "the offers file could not be read: the page's import module did not load ({why}); try again, or reload the page", "无法读取报价文件：本页的导入模块未能加载（{why}）；请重试，或重新加载页面"),
+    ("notice.hf.hybrid", "config.json's `{field}` describes state-space layers not read yet: counted as attention layers, which overstates the KV cache", "config.json 的 `{field}` 描述了尚不读取的状态空间层：按注意力层计算，KV 缓存因此偏大"),
+    ("notice.prefix.in", "`prefix` = {prefix} is above `in` = {in}; planned as {in}", "`prefix` = {prefix} 超过 `in` = {in}；按 {in} 规划"),
+    ("notice.prefix.none", "{engine} shares no prompt prefix between requests for {model} by default: each request stores and prefills its whole prompt", "{engine} 默认不在请求之间为 {model} 共享提示前缀：每个请求都存储并预填充完整提示"),
+    ("notice.custom.state", "`state_layers` needs `state_size`; planned as attention layers", "`state_layers` 需要 `state_size`；按注意力层规划"),
     ("notice.hf.default", "config.json has no `{field}`; using {value}, the {class} default", "config.json 缺少 `{field}`；使用 {class} 的默认值 {value}"),
 ];
 

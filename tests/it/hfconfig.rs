@@ -177,6 +177,8 @@ fn an_imported_link_reproduces_the_architecture_without_the_file() {
         let shape = |m: &Model| (m.layers, m.hidden, m.heads, m.kv_heads, m.head_dim, m.ffn, m.vocab, m.tied_embeddings, m.max_context);
         assert_eq!(shape(&got), shape(&want), "{name}");
         assert_eq!((&got.moe, &got.mla, &got.swa), (&want.moe, &want.mla, &want.swa), "{name}");
+        let state = |m: &Model| m.state.as_ref().map(|s| (s.layers, s.size));
+        assert_eq!(state(&got), state(&want), "{name}: fixed-state layers");
         let tokens = |m: &Model| m.vision.as_ref().map(|v| (v.image_tokens, v.tile_px, v.max_tiles, v.cross_attention_layers, v.patch_px));
         assert_eq!(tokens(&got), tokens(&want), "{name}");
         assert!(!got.inferred, "{name}: an imported architecture is not inferred");

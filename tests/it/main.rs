@@ -35,6 +35,7 @@ mod guidance;
 mod guidance_truth;
 mod hfconfig;
 mod host_ram;
+mod hybrid;
 mod keys;
 mod launch;
 mod link;

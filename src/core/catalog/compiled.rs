@@ -35,7 +35,7 @@ use std::sync::Arc;
 
 use super::gpus::{Arch, FormFactor, GpuClass, Vendor};
 use super::media::{MediaArch, MediaKind, MediaModel};
-use super::models::{Mla, Moe, SlidingWindow, Vision};
+use super::models::{Mla, Moe, SlidingWindow, StateLayers, Vision};
 use super::offers::{HostBilling, Interconnect};
 use super::support::{Kind, Support};
 use super::{Catalog, CatalogError, Date, Gpu, Model, Offer, Provider, Rate, RateRow, SupportRow};
@@ -324,6 +324,11 @@ fn model(c: &mut Cells<'_>) -> Option<Model> {
             let on = c.bool();
             let swa = SlidingWindow { window: c.u32(), local_per_global: c.opt_u32() };
             on.then_some(swa)
+        },
+        state: {
+            let on = c.bool();
+            let state = StateLayers { layers: c.u32(), size: c.u32(), mixer_params: None };
+            on.then_some(state)
         },
         encoder_decoder: c.bool(),
         vision: {

@@ -29,6 +29,8 @@ pub const MODEL_COLUMNS: &[&str] = &[
     "mla_rope_head_dim",
     "sliding_window",
     "swa_pattern",
+    "state_layers",
+    "state_size",
     "encoder_decoder",
     "vision_params_b",
     "image_tokens",
@@ -71,6 +73,29 @@ pub struct SlidingWindow {
     pub local_per_global: Option<u32>,
 }
 
+/// Layers whose token mixer keeps a fixed state per sequence instead of a
+/// growing KV cache: linear attention (Qwen3-Next's Gated DeltaNet) or a
+/// state-space model (Mamba in Jamba, Mamba-2 in Falcon-H1 and Nemotron-H).
+/// `size` is one layer's state elements per sequence, recurrent state plus
+/// convolution window, as vLLM allocates them
+/// (vllm-project/vllm@02d710837549a368073552333f66d714477415d2
+/// `vllm/model_executor/layers/mamba/mamba_utils.py`,
+/// `MambaStateShapeCalculator`): Gated DeltaNet
+/// `linear_num_value_heads · linear_value_head_dim · linear_key_head_dim +
+/// (2 · linear_num_key_heads · linear_key_head_dim + linear_num_value_heads ·
+/// linear_value_head_dim) · (linear_conv_kernel_dim − 1)`; Mamba
+/// `d_inner · d_state + d_inner · (d_conv − 1)`, `d_inner = expand ·
+/// hidden`; Mamba-2 `heads · head_dim · d_state + (d_inner + 2 · groups ·
+/// d_state) · (d_conv − 1)`.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct StateLayers {
+    pub layers: u32,
+    pub size: u32,
+    /// Parameters of one such layer's mixer where the file says its shape
+    /// (an import); `None`: counted as an attention layer's.
+    pub mixer_params: Option<f32>,
+}
+
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Vision {
     pub params: f64,
@@ -107,6 +132,8 @@ pub struct Model {
     pub moe: Option<Moe>,
     pub mla: Option<Mla>,
     pub swa: Option<SlidingWindow>,
+    /// Linear-attention or state-space layers among `layers`; the others attend.
+    pub state: Option<StateLayers>,
     pub encoder_decoder: bool,
     pub vision: Option<Vision>,
     /// True when the architecture was inferred from a parameter count.
@@ -174,15 +201,21 @@ impl Model {
         self.moe.as_ref().map_or(0, |m| self.layers.saturating_sub(m.first_dense_layers))
     }
 
-    /// Layers that attend over the full context, and windowed layers.
+    /// Layers that attend (hold a KV cache): all but the fixed-state ones.
+    pub fn attention_layers(&self) -> u32 {
+        self.layers.saturating_sub(self.state.as_ref().map_or(0, |s| s.layers))
+    }
+
+    /// Attention layers over the full context, and windowed layers.
     pub fn layer_split(&self) -> (u32, u32) {
+        let layers = self.attention_layers();
         match &self.swa {
-            None => (self.layers, 0),
-            Some(SlidingWindow { local_per_global: None, .. }) => (0, self.layers),
+            None => (layers, 0),
+            Some(SlidingWindow { local_per_global: None, .. }) => (0, layers),
             Some(SlidingWindow { local_per_global: Some(n), .. }) => {
                 let group = n + 1;
-                let global = self.layers / group;
-                (global, self.layers - global)
+                let global = layers / group;
+                (global, layers - global)
             }
         }
     }
@@ -217,6 +250,7 @@ impl Model {
             moe: None,
             mla: None,
             swa: None,
+            state: None,
             encoder_decoder: false,
             vision: None,
             inferred: true,
@@ -273,6 +307,11 @@ pub fn parse_models(text: &str) -> Result<Vec<Model>, TableError> {
             }
             None => None,
         };
+        let state = match row.opt_u32("state_layers")?.filter(|n| *n > 0) {
+            Some(n) if n > layers => return Err(row.error("state_layers", format!("{n} is more than the {layers} layers"))),
+            Some(n) => Some(StateLayers { layers: n, size: row.positive_u32("state_size")?, mixer_params: None }),
+            None => None,
+        };
         let vision = match row.opt_f64("vision_params_b")? {
             Some(_) if row.text("image_tokens").is_empty() && row.text("image_tile_px").is_empty() => {
                 return Err(row.error("image_tokens", "needs image_tokens or image_tile_px"));
@@ -305,6 +344,7 @@ pub fn parse_models(text: &str) -> Result<Vec<Model>, TableError> {
             moe,
             mla,
             swa,
+            state,
             encoder_decoder: row.opt_bool("encoder_decoder")?.unwrap_or(false),
             vision,
             inferred: false,

@@ -18,6 +18,8 @@
 //! - an MoE layer holds its routed and shared experts, each a gated FFN of
 //!   `expert_ffn`, plus a router of hidden · experts; its first
 //!   `first_dense_layers` layers are dense FFNs of `ffn`;
+//! - a linear-attention or state-space layer holds its mixer's parameters
+//!   instead of attention's (`hfconfig::state` counts them from the file);
 //! - two norms per layer and a final one (hidden each);
 //! - plus the vision tower's own count.
 //!
@@ -59,8 +61,11 @@ impl Model {
         let h = f64::from(self.hidden);
         let layers = f64::from(self.layers);
         let gated = |ffn: u32| 3.0 * h * f64::from(ffn);
+        // A fixed-state layer's mixer replaces its attention (`StateLayers::mixer_params`).
+        let (state_layers, mixer) =
+            self.state.as_ref().map_or((0.0, 0.0), |s| (f64::from(s.layers), s.mixer_params.map_or(self.attention_params(), f64::from)));
         let per_layer = self.attention_params() + 2.0 * h;
-        let shared_body = layers * per_layer + h;
+        let shared_body = layers * per_layer + h + state_layers * (mixer - self.attention_params());
         let (ffn_total, ffn_active) = match &self.moe {
             Some(moe) => {
                 let dense_layers = f64::from(moe.first_dense_layers.min(self.layers));

@@ -9,6 +9,7 @@ pub mod dp4a;
 pub mod eager;
 pub mod engine;
 pub mod engine_rules;
+pub mod layers;
 pub mod media;
 pub mod media_train;
 pub mod prefill_fixed;

@@ -14,7 +14,7 @@ use super::super::config::{Batch, Config, Engine};
 use super::super::precision::{self, Compute, WeightFormat};
 use super::engine::{self, Factors};
 use super::prefill_fixed::{self, PrefillFixed};
-use super::{allreduce, arch, attn_scores, dp4a, eager};
+use super::{allreduce, arch, attn_scores, dp4a, eager, layers};
 
 /// A way to run the job: `tp` GPUs per node in one tensor-parallel group,
 /// `pp` nodes as pipeline stages.
@@ -89,6 +89,9 @@ pub struct ServeJob<'a> {
     pub kv_elem_bytes: f64,
     pub input_tokens: f64,
     pub output_tokens: f64,
+    /// Prompt tokens every request shares that the engine holds once and
+    /// does not prefill again (whole blocks; 0 where it shares none, [`layers::shares_prefix`]).
+    pub shared_prefix: f64,
     /// Extra context tokens per request from attached images.
     pub image_tokens: f64,
     /// Images attached to each request.
@@ -137,6 +140,11 @@ impl<'a> ServeJob<'a> {
             kv_elem_bytes: precision::kv_bytes(&cfg.kv).unwrap_or(2.0),
             input_tokens: f64::from(cfg.input_tokens),
             output_tokens: f64::from(cfg.output_tokens),
+            shared_prefix: if layers::shares_prefix(cfg.engine, model) {
+                layers::cached_tokens(f64::from(cfg.prefix.min(cfg.input_tokens)), engine::kv_block_tokens(cfg.engine))
+            } else {
+                0.0
+            },
             image_tokens,
             images: f64::from(cfg.images),
             // A ViT forward pass costs ≈ 2 FLOPs per parameter per patch
@@ -189,12 +197,29 @@ impl<'a> ServeJob<'a> {
         self.input_tokens + self.image_tokens
     }
 
+    /// Prompt tokens a request prefills: those after the shared prefix.
+    pub fn new_prompt_tokens(&self) -> f64 {
+        (self.prompt_tokens() - self.shared_prefix).max(1.0)
+    }
+
+    /// The shared prefix's KV on one GPU, held once per copy of the model.
+    pub fn shared_kv_per_gpu(&self, plan: Plan) -> f64 {
+        layers::shared_kv_bytes(self.model, self.shared_prefix, self.kv_elem_bytes, arch::kv_split(self.model, plan.tp)) / f64::from(plan.pp)
+    }
+
+    /// What each sequence holds on one GPU beside the shared prefix.
+    pub fn private_kv_per_seq_per_gpu(&self, plan: Plan) -> f64 {
+        self.kv_per_seq_per_gpu(plan, self.context_tokens()) - self.shared_kv_per_gpu(plan)
+    }
+
     /// KV bytes of one sequence at full context on one GPU of a plan,
-    /// rounded up to the engine's allocation block.
+    /// rounded up to the engine's allocation block, plus the fixed state of
+    /// its linear-attention or state-space layers ([`layers::state_bytes_per_seq`]).
     pub fn kv_per_seq_per_gpu(&self, plan: Plan, context: f64) -> f64 {
         let block = f64::from(engine::kv_block_tokens(self.engine));
         let tokens = (context / block).ceil() * block;
-        let mut bytes = arch::kv_bytes_per_seq(self.model, tokens, self.kv_elem_bytes, arch::kv_split(self.model, plan.tp));
+        let mut bytes = arch::kv_bytes_per_seq(self.model, tokens, self.kv_elem_bytes, arch::kv_split(self.model, plan.tp))
+            + layers::state_bytes_per_seq(self.model, plan.tp);
         if let Some(v) = &self.model.vision {
             if let (Some(cross), true) = (v.cross_attention_layers, self.images > 0.0) {
                 // Cross-attention layers cache K/V of the image tokens.
@@ -250,7 +275,7 @@ impl<'a> ServeJob<'a> {
     pub fn memory(&self, plan: Plan, batch: f64) -> ServeMemory {
         ServeMemory {
             weights: self.weight_bytes() / f64::from(plan.gpus()),
-            kv_cache: batch * self.kv_per_seq_per_gpu(plan, self.context_tokens()),
+            kv_cache: batch * self.private_kv_per_seq_per_gpu(plan) + if batch > 0.0 { self.shared_kv_per_gpu(plan) } else { 0.0 },
             activations: self.activation_bytes(plan, batch) + self.tuple_cache_copy_bytes(plan, batch),
             overhead: engine::runtime_overhead_bytes(self.engine),
         }
@@ -284,7 +309,7 @@ impl<'a> ServeJob<'a> {
     /// `max_running_requests` ~ 4096; llama.cpp `--parallel` slots; HF none).
     pub fn max_batch(&self, gpu: &Gpu, plan: Plan) -> u32 {
         let fixed = self.memory(plan, 1.0);
-        let kv_and_logits = self.kv_per_seq_per_gpu(plan, self.context_tokens()) + f64::from(self.model.vocab) * 4.0;
+        let kv_and_logits = self.private_kv_per_seq_per_gpu(plan) + f64::from(self.model.vocab) * 4.0;
         // Each sequence adds its KV cache and its logits, and under HF its
         // prompt's share of the one prefill pass (see `activation_bytes`),
         // which the first sequence's share in `fixed` already holds once.
@@ -362,7 +387,8 @@ impl<'a> ServeJob<'a> {
         }
         let flops = batch * arch::linear_flops_per_token(m) / tp;
         let t_compute = dp4a::matmul_s(self.engine, &self.format, gpu, &f, (flops, 1.0), flops, self.compute_rate(gpu, &f));
-        let kv = batch * self.kv_per_seq_per_gpu(Plan { tp: plan.tp, pp: 1 }, ctx);
+        // Each sequence reads its whole context, prefix too; a fixed state is also written back.
+        let kv = batch * (self.kv_per_seq_per_gpu(Plan { tp: plan.tp, pp: 1 }, ctx) + layers::state_bytes_per_seq(m, plan.tp));
         let t_kv = (kv + eager::cache_copy_bytes(self.engine, m, kv)) / (gpu.bandwidth_bytes_per_s() * f.cache_share());
         let t_comm = self.allreduce_s(gpu, plan, batch);
         let bound = if t_compute > t_weights {
@@ -394,12 +420,16 @@ impl<'a> ServeJob<'a> {
         2.0 * f64::from(self.model.layers) * allreduce::allreduce_s(gpu, plan.tp, msg)
     }
 
-    /// Time to prefill `n` prompt tokens for `batch` sequences together.
+    /// Time to prefill `n` prompt tokens for `batch` sequences together,
+    /// after the shared prefix they attend to (the causal pairs of the
+    /// prefix and the new tokens, less the prefix's own).
     pub fn prefill_s(&self, gpu: &Gpu, plan: Plan, n: f64, batch: f64) -> f64 {
         let m = self.model;
         let f = self.factors(gpu);
         let tp = f64::from(plan.tp);
-        let flops = batch * (n * arch::linear_flops_per_token(m) + arch::attention_flops_prefill(m, n)) / tp;
+        let past = self.shared_prefix;
+        let attn = arch::attention_flops_prefill(m, past + n) - arch::attention_flops_prefill(m, past);
+        let flops = batch * (n * arch::linear_flops_per_token(m) + attn) / tp;
         let linear = batch * n * arch::linear_flops_per_token(m) / tp;
         // The fixed per-layer cost is paid once per prefill chunk (llama.cpp's
         // `n_ubatch`), kernel by kernel: CUDA graphs capture single-token
@@ -440,7 +470,7 @@ impl<'a> ServeJob<'a> {
     pub fn speed(&self, gpu: &Gpu, plan: Plan, batch: f64) -> ServeSpeed {
         let ctx = arch::mean_context(self.prompt_tokens(), self.output_tokens);
         let (step, bound) = self.decode_step_s(gpu, plan, batch, ctx);
-        let prompt = self.prompt_tokens().max(1.0);
+        let prompt = self.new_prompt_tokens();
         // One request's first token also waits for its admission, scheduling
         // and first sample (`prefill_fixed.rs`).
         let ttft = self.vision_s(gpu, plan, 1.0) + self.prefill_s(gpu, plan, prompt, 1.0) + self.prefill_fixed().request_s;
@@ -458,7 +488,7 @@ impl<'a> ServeJob<'a> {
     /// through prefill and decode: B·out / (prefill of B prompts + out steps).
     pub fn offline_throughput(&self, gpu: &Gpu, plan: Plan, batch: f64) -> f64 {
         let ctx = arch::mean_context(self.prompt_tokens(), self.output_tokens);
-        let prefill = self.vision_s(gpu, plan, batch) + self.prefill_s(gpu, plan, self.prompt_tokens().max(1.0), batch);
+        let prefill = self.vision_s(gpu, plan, batch) + self.prefill_s(gpu, plan, self.new_prompt_tokens(), batch);
         let (step, _) = self.decode_step_s(gpu, plan, batch, ctx);
         batch * self.output_tokens / (prefill + self.output_tokens * step)
     }

@@ -33,6 +33,10 @@ pub fn guidance(cfg: &Settings, job: &ServeJob<'_>, catalog: &Catalog, a: &Answe
         out.push(GuidanceItem::new("kv-share", None, Msg::new("g.memory.kv_large").arg("share", share)));
     }
 
+    if let Some(item) = prefix_saved(job, catalog, a) {
+        out.push(item);
+    }
+
     // 2. Spot, on-demand or reserved, as the pick is billed.
     out.push(spot(cfg, a));
 
@@ -168,4 +172,24 @@ pub fn guidance(cfg: &Settings, job: &ServeJob<'_>, catalog: &Catalog, a: &Answe
         out.push(super::no_pick(cfg, a, fallback));
     }
     out
+}
+
+/// What prefix caching saved on the pick's plan: the shared prefix's KV
+/// held once per copy instead of once per sequence, and the time to first
+/// token with only the new tokens prefilled against prefilling the whole prompt.
+fn prefix_saved(job: &ServeJob<'_>, catalog: &Catalog, a: &Answer) -> Option<GuidanceItem> {
+    let p = a.pick().filter(|_| job.shared_prefix > 0.0)?;
+    let gpu = catalog.gpu(&p.gpu)?;
+    let plan = Plan { tp: p.tp, pp: p.pp };
+    let once = job.shared_kv_per_gpu(plan) * f64::from(plan.gpus());
+    let whole = ServeJob { shared_prefix: 0.0, ..job.clone() };
+    let msg = Msg::new("g.prefix")
+        .num("prefix", job.shared_prefix, 0)
+        .arg("kv", gib1(once))
+        .arg("saved", gib1(once * (p.batch - 1.0).max(0.0)))
+        .num("batch", p.batch, 0)
+        .num("new", job.new_prompt_tokens(), 0)
+        .num("ttft", job.speed(gpu, plan, p.batch).time_to_first_token_s, 2)
+        .num("ttft0", whole.speed(gpu, plan, p.batch).time_to_first_token_s, 2);
+    Some(GuidanceItem::new("prefix", None, msg))
 }

@@ -166,6 +166,16 @@ impl<'a> Doc<'a> {
         Some((n(ones), n(list.len() - ones)))
     }
 
+    /// Whether the file names a field (not `null`).
+    pub fn has(&self, key: &str) -> bool {
+        self.find(key).is_some()
+    }
+
+    /// The text entries of a list field, if the file lists it.
+    pub fn strings(&self, key: &str) -> Option<Vec<&'a str>> {
+        Some(self.find(key)?.0.as_array()?.iter().filter_map(Value::as_str).collect())
+    }
+
     /// Sliding and full-attention layers of `layer_types`, if it lists them.
     pub fn layer_types(&self) -> Option<(u32, u32)> {
         let list = self.find("layer_types")?.0.as_array()?;

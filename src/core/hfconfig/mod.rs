@@ -10,7 +10,8 @@
 //! layer, interleaved dense layers); Gemma 2/3 (sliding and global layers);
 //! gpt-oss (MoE with alternating sliding layers); vision-language configs
 //! with `text_config` and `vision_config` (LLaVA, Qwen-VL, Gemma 3, Llama
-//! 3.2 Vision). Field names are those of the `transformers` configuration
+//! 3.2 Vision); hybrids with linear-attention or state-space layers
+//! (Qwen3-Next, Jamba: `state.rs`). Field names are those of the `transformers` configuration
 //! classes of each family.
 //!
 //! Never panics and never guesses silently: a file that is not JSON, a
@@ -19,6 +20,7 @@
 //! family's configuration class is said in a notice.
 
 mod fields;
+mod state;
 mod vision;
 
 use super::catalog::models::{Mla, Moe, SlidingWindow};
@@ -90,6 +92,7 @@ fn architecture(doc: &Doc, notices: &mut Vec<Notice>) -> Result<Model, HfError> 
     let ffn_key = if is_llama4(kind) && moe.is_some() { "intermediate_size_mlp" } else { "intermediate_size" };
     let ffn = if dense_ffn_needed { Some(doc.required(ffn_key, notices)?) } else { None };
     let swa = sliding_window(doc, kind, layers)?;
+    let state = state::layers(doc, kind, layers, hidden, notices)?;
     // Gemma ties its output head to the embedding by default (Gemma2Config,
     // Gemma3TextConfig); the other families' classes default to untied.
     let tied = doc.flag("tie_word_embeddings")?.unwrap_or(kind.starts_with("gemma"));
@@ -118,6 +121,7 @@ fn architecture(doc: &Doc, notices: &mut Vec<Notice>) -> Result<Model, HfError> 
         moe,
         mla,
         swa,
+        state,
         encoder_decoder: false,
         vision,
         inferred: false,
@@ -140,7 +144,11 @@ fn architecture(doc: &Doc, notices: &mut Vec<Notice>) -> Result<Model, HfError> 
 /// `modeling_llama4.py`, `Llama4TextMoe.__init__`:
 /// `self.shared_expert = Llama4TextMLP(config)`).
 fn experts(doc: &Doc, layers: u32, kind: &str) -> Result<Option<Moe>, HfError> {
-    let (experts, ffn_key) = if let Some(e) = doc.positive("n_routed_experts")? {
+    let (experts, ffn_key) = if let (Some(e), "jamba") = (doc.positive("num_experts")?, kind) {
+        // Jamba's experts are `intermediate_size` wide, as its dense FFNs
+        // (`JambaSparseMoeBlock`: `JambaMLP(config)` per expert).
+        (e, "intermediate_size")
+    } else if let Some(e) = doc.positive("n_routed_experts")? {
         (e, "moe_intermediate_size")
     } else if let Some(e) = doc.positive("num_local_experts")? {
         (e, "intermediate_size")
@@ -169,7 +177,13 @@ fn experts(doc: &Doc, layers: u32, kind: &str) -> Result<Option<Moe>, HfError> {
     let mut dense = doc.whole("first_k_dense_replace")?.unwrap_or(0);
     dense = dense.saturating_add(doc.count("mlp_only_layers"));
     // One MoE layer in `step` (DeepSeek `moe_layer_freq`, Qwen `decoder_sparse_step`).
-    let step = doc.positive("moe_layer_freq")?.or(doc.positive("decoder_sparse_step")?).or(doc.positive("interleave_moe_layer_step")?).unwrap_or(1);
+    // Jamba: one in `expert_layer_period` (`JambaConfig.layers_num_experts`).
+    let step = doc
+        .positive("moe_layer_freq")?
+        .or(doc.positive("decoder_sparse_step")?)
+        .or(doc.positive("interleave_moe_layer_step")?)
+        .or(doc.positive("expert_layer_period")?)
+        .unwrap_or(1);
     if step > 1 {
         let rest = layers.saturating_sub(dense);
         dense = dense.saturating_add(rest - rest / step);
@@ -263,6 +277,8 @@ pub fn to_custom(m: &Model) -> CustomArch {
         rope_dim: m.mla.as_ref().map(|x| x.rope_dim),
         window: m.swa.as_ref().map(|s| s.window),
         global_every: m.swa.as_ref().and_then(|s| s.local_per_global).map(|n| n + 1),
+        state_layers: m.state.as_ref().map(|s| s.layers),
+        state_size: m.state.as_ref().map(|s| s.size),
         tied: Some(m.tied_embeddings),
         context: m.max_context,
         vision_params_b: v.map(|x| (x.params / 1e6).round() / 1e3),

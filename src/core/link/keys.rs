@@ -140,6 +140,10 @@ keys! {
         Derived, "– (full attention)", "with `model=custom`: sliding-window length (`sliding_window`; Llama 4's `attention_chunk_size`: a chunked layer's cache holds the chunk, as vLLM's `ChunkedLocalAttentionSpec` allocates)";
     "global_every", Int(1, 1000, |c, v| c.custom.global_every = Some(v), |c| c.custom.global_every), Imported, "", None,
         Derived, "– (every layer windowed)", "with `model=custom` and `window`: one layer in this many attends over the whole context (Gemma 2 and gpt-oss: 2, Gemma 3: 6, Llama 4: 4, its NoPE layers)";
+    "state_layers", Int(0, 1000, |c, v| c.custom.state_layers = Some(v), |c| c.custom.state_layers), Imported, "", None,
+        Derived, "0", "with `model=custom`: layers whose token mixer keeps a fixed state per sequence instead of a KV cache — linear attention (Qwen3-Next's Gated DeltaNet, `layer_types` `linear_attention`) or a state-space model (Jamba's Mamba layers, `attn_layer_period`/`attn_layer_offset`; Falcon-H1, Nemotron-H); the other layers attend";
+    "state_size", Int(1, 1_000_000_000, |c, v| c.custom.state_size = Some(v), |c| c.custom.state_size), Imported, "", None,
+        Derived, "–", "with `state_layers`: one such layer's state elements per sequence, held at 16 bits whatever the context (`docs/hybrid-and-prefix.md`: Gated DeltaNet value heads × key dim × value dim plus its convolution window; Mamba `d_inner × d_state` plus `d_inner × (d_conv − 1)`)";
     "tied", Flag(|c, v| c.custom.tied = Some(v), |c| c.custom.tied), Imported, "", None,
         Derived, "0", "with `model=custom`: the output head shares the embedding (`tie_word_embeddings`)";
     "context", Int(1, 100_000_000, |c, v| c.custom.context = Some(v), |c| c.custom.context), Imported, "", None,
@@ -170,6 +174,8 @@ keys! {
         Derived, "1", "nodes (pipeline stages)";
     "in", Int(1, 10_000_000, |c, v| c.input_tokens = v, |c| Some(c.input_tokens)), Text, "ui.in", None,
         Derived, "2000", "prompt tokens per request; serving a prompt and output past the model's context (`max_position_embeddings`) gets a notice naming `in` (or `out` where the output alone is too long) and is planned at what the model takes";
+    "prefix", Int(0, 10_000_000, |c, v| c.prefix = v, |c| Some(c.prefix)), None, "", None,
+        Derived, "0", "serving: the first tokens of every request's `in` that all requests share (a system prompt, a common document); vLLM, SGLang and TensorRT-LLM keep their KV once per copy (whole blocks) and prefill only each request's new tokens, so memory, time to first token, the batch that fits and the bill follow; llama.cpp, transformers and models with linear-attention or state-space layers share none by default (a notice). Above `in`: a notice, planned at `in`";
     "out", Int(1, 1_000_000, |c, v| c.output_tokens = v, |c| Some(c.output_tokens)), Text, "ui.out", None,
         Derived, "500", "generated tokens per request";
     "batch", Text(|c, k, v| { c.batch = Some(if v == "max" { Batch::Max } else { Batch::N(int(v, k, 1, 100_000)?) }); Ok(()) }, |c, _| c.batch.map(batch_text)), Text, "ui.batch", Some(|c| c.batch = None),

@@ -37,7 +37,7 @@ pub fn little(job: &ServeJob<'_>, gpu: &Gpu, plan: Plan, rps: f64) -> Option<Loa
     if most < 1.0 {
         return None;
     }
-    let prompt = job.prompt_tokens().max(1.0);
+    let prompt = job.new_prompt_tokens();
     let per_prompt_s = (job.vision_s(gpu, plan, most) + job.prefill_s(gpu, plan, prompt, most)) / most;
     (1..=256u32).find_map(|k| {
         let rate = rps / f64::from(k);

@@ -33,6 +33,7 @@ mod export_train;
 mod fuzz;
 mod guidance;
 mod guidance_truth;
+mod image_train_time;
 mod hfconfig;
 mod host_ram;
 mod keys;

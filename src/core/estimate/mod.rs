@@ -11,6 +11,7 @@ pub mod engine;
 pub mod engine_rules;
 pub mod media;
 pub mod media_train;
+pub mod media_train_time;
 pub mod prefill_fixed;
 pub mod ranges;
 pub mod serve;

@@ -44,7 +44,7 @@ pub fn guidance(cfg: &Settings, t: &MediaTrainJob<'_>, a: &Answer) -> Vec<Guidan
         ),
         gpu_size(a, None, false),
     ];
-    out.push(GuidanceItem::new("imgtrain-time", None, Msg::new("g.imgtrain.time").num("min", cfg.jobmin, 0)));
+    out.push(GuidanceItem::new("imgtrain-time", None, Msg::new("g.imgtrain.time").num("min", cfg.job_minutes(), 0)));
     if !t.job.enc_offload {
         out.push(GuidanceItem::new("enc-offload", None, Msg::new("g.imgtrain.cache").arg("enc", gib1(t.job.weights().text_encoders + t.job.weights().vae))));
     }

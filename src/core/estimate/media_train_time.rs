@@ -132,7 +132,8 @@ impl MediaTrainJob<'_> {
         let gc = if self.gc == Checkpointing::None { 0.0 } else { 1.0 };
         let lin_k = if full { 3.0 } else { 2.0 };
         // LoRA adapters: forward, input and weight gradients over the micro-batch's tokens.
-        let adapters = if full { 0.0 } else { 6.0 * self.trainable_params() * j.sequence_tokens() * self.mb / precision::tensor_flops(gpu, Compute::Bf16).max(1.0) };
+        let adapters =
+            if full { 0.0 } else { 6.0 * self.trainable_params() * j.sequence_tokens() * self.mb / precision::tensor_flops(gpu, Compute::Bf16).max(1.0) };
         let denoiser = lin_k * fwd.linear_s + 3.5 * fwd.attention_s + 3.0 * fwd.cuda_core_s + adapters;
         let recompute = gc * (fwd.linear_s + fwd.attention_s + fwd.cuda_core_s);
         let dequant = if self.job.precision.body_bits < 8.0 && self.method != Method::Full {

@@ -81,7 +81,7 @@ impl ColdStart {
 /// its work alone, so the start-up is added to it.
 pub fn serverless_hours(cfg: &Settings, increment_s: f64, min_charge_s: f64, job_hours: Option<f64>, cold: ColdStart) -> Hours {
     let platform = cold.platform_s.unwrap_or(0.0);
-    let job_s = || job_hours.map_or(cfg.jobmin * 60.0 + cold.model_s, |h| h * 3600.0) + platform;
+    let job_s = || job_hours.map_or(cfg.job_minutes() * 60.0 + cold.model_s, |h| h * 3600.0) + platform;
     match cfg.usage() {
         // Always on (or busy around the clock): the worker never scales to
         // zero; every hour is billed.
@@ -104,12 +104,12 @@ pub fn serverless_hours(cfg: &Settings, increment_s: f64, min_charge_s: f64, job
         }
         Usage::Jobs => {
             let per_job = billed_seconds(job_s(), increment_s, min_charge_s) / 3600.0;
-            let busy = job_hours.map_or(cfg.jobmin / 60.0, |h| h);
+            let busy = job_hours.map_or(cfg.job_minutes() / 60.0, |h| h);
             Hours { busy_per_month: cfg.jobs * busy, billed_per_month: cfg.jobs * per_job, billed_per_job: per_job, cold_starts_per_month: cfg.jobs }
         }
         Usage::Once => {
             let per_job = billed_seconds(job_s(), increment_s, min_charge_s) / 3600.0;
-            let busy = job_hours.map_or(cfg.jobmin / 60.0, |h| h);
+            let busy = job_hours.map_or(cfg.job_minutes() / 60.0, |h| h);
             Hours { busy_per_month: busy, billed_per_month: per_job, billed_per_job: per_job, cold_starts_per_month: 1.0 }
         }
     }
@@ -124,12 +124,12 @@ pub fn hours(cfg: &Settings, increment_s: f64, min_charge_s: f64, job_hours: Opt
             Hours { busy_per_month: cfg.hpd * DAYS_PER_MONTH, billed_per_month: per_day * DAYS_PER_MONTH, billed_per_job: 0.0, cold_starts_per_month: 0.0 }
         }
         Usage::Jobs => {
-            let job_s = job_hours.map_or(cfg.jobmin * 60.0, |h| h * 3600.0) * restart_factor;
+            let job_s = job_hours.map_or(cfg.job_minutes() * 60.0, |h| h * 3600.0) * restart_factor;
             let per_job = billed_seconds(job_s, increment_s, min_charge_s) / 3600.0;
             Hours { busy_per_month: cfg.jobs * job_s / 3600.0, billed_per_month: cfg.jobs * per_job, billed_per_job: per_job, cold_starts_per_month: 0.0 }
         }
         Usage::Once => {
-            let job_s = job_hours.map_or(cfg.jobmin * 60.0, |h| h * 3600.0) * restart_factor;
+            let job_s = job_hours.map_or(cfg.job_minutes() * 60.0, |h| h * 3600.0) * restart_factor;
             let per_job = billed_seconds(job_s, increment_s, min_charge_s) / 3600.0;
             Hours { busy_per_month: job_s / 3600.0, billed_per_month: per_job, billed_per_job: per_job, cold_starts_per_month: 0.0 }
         }
@@ -297,7 +297,7 @@ mod tests {
 
     #[test]
     fn jobs_per_month_are_billed_each() {
-        let cfg = settled(Config { usage: Some(Usage::Jobs), jobs: 100.0, jobmin: 7.0, ..Config::default() });
+        let cfg = settled(Config { usage: Some(Usage::Jobs), jobs: 100.0, jobmin: Some(7.0), ..Config::default() });
         let h = hours(&cfg, 3600.0, 0.0, None, 1.0);
         assert_eq!(h.billed_per_month, 100.0);
         let h = hours(&cfg, 1.0, 60.0, None, 1.0);

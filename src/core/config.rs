@@ -178,7 +178,14 @@ pub struct Config {
     pub usage: Option<Usage>,
     pub hpd: f64,
     pub jobs: f64,
-    pub jobmin: f64,
+    /// Minutes per job (`jobmin`); `None` = not given: 60 where the bill
+    /// needs a length ([`Config::job_minutes`]), and an image-model
+    /// fine-tune's run is timed from its steps instead.
+    pub jobmin: Option<f64>,
+    /// Optimizer steps of an image-model fine-tune (`train_steps`); `None`
+    /// = the training script's documented default for the method
+    /// (`estimate::media_train_time::default_train_steps`).
+    pub train_steps: Option<u32>,
     pub spot: bool,
     /// The price term asked for; offers without it stay on-demand.
     pub commit: Commit,
@@ -251,7 +258,8 @@ impl Default for Config {
             usage: None,
             hpd: 8.0,
             jobs: 30.0,
-            jobmin: 60.0,
+            jobmin: None,
+            train_steps: None,
             spot: false,
             commit: Commit::None,
             per_job: None,
@@ -327,6 +335,11 @@ impl Config {
     /// Batch work rather than a service kept up: `use=jobs` or `once`. The
     /// one home of this rule (billing by job, the objective, the form, the
     /// what-ifs and the deadline all ask it here).
+    /// Minutes per job for the bill: the link's `jobmin`, else 60.
+    pub fn job_minutes(&self) -> f64 {
+        self.jobmin.unwrap_or(60.0)
+    }
+
     pub fn batch_usage(&self) -> bool {
         matches!(self.usage(), Usage::Jobs | Usage::Once)
     }

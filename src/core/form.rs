@@ -59,9 +59,10 @@ pub fn inputs(cfg: &Config, kind: FormKind) -> Inputs {
                 main.push("method");
             }
             // Fine-tuning an image generator: resolution instead of tokens,
-            // and a run length instead of a time estimate.
+            // and the run's optimizer steps (timed per offer); a known run
+            // length (`jobmin`) is an advanced input.
             if kind == FormKind::ImageTrain {
-                main.extend(["res", "mb", "jobmin"]);
+                main.extend(["res", "mb", "train_steps"]);
             } else {
                 main.extend(["tokens", "epochs", "mb", "seq", "days"]);
             }
@@ -93,7 +94,7 @@ pub fn inputs(cfg: &Config, kind: FormKind) -> Inputs {
     main.extend(["sort", "spot", "commit"]);
     let mut advanced = match kind {
         FormKind::Train => vec!["trainer", "optim", "gc", "zero", "gbs", "act_offload", "param_offload", "rank", "ckpts"],
-        FormKind::ImageTrain => vec!["optim", "gc", "zero", "rank", "ckpts"],
+        FormKind::ImageTrain => vec!["optim", "gc", "zero", "gbs", "rank", "jobmin", "ckpts"],
         _ => vec!["engine", "kv"],
     };
     advanced.extend(["gpu", "gpus", "images"]);
@@ -285,10 +286,11 @@ mod tests {
         assert!(!shows(&cfg(Task::Serve), FormKind::Serve, "hpd") && !shows(&cfg(Task::Serve), FormKind::Serve, "jobs"));
         // Generation defaults to batch jobs.
         assert!(shows(&cfg(Task::Generate), FormKind::Generate, "jobs"));
-        // An image fine-tune is one run: its length, no job count.
+        // An image fine-tune is one run: its steps, no job count; its
+        // length in minutes only among the advanced inputs.
         let i = inputs(&cfg(Task::Finetune), FormKind::ImageTrain);
-        assert!(!i.main.contains(&"jobs"));
-        assert_eq!(i.main.iter().filter(|k| **k == "jobmin").count(), 1);
+        assert!(!i.main.contains(&"jobs") && i.main.contains(&"train_steps"));
+        assert_eq!(i.main.iter().chain(&i.advanced).filter(|k| **k == "jobmin").count(), 1);
 
         let images = Config { images: 2, ..cfg(Task::Serve) };
         assert!(inputs(&images, FormKind::Serve).advanced.contains(&"res"));

@@ -38,6 +38,7 @@ pub const UI: &[(&str, &str, &str)] = &[
     ("ui.hpd", "Busy hours per day", "每天使用小时数"),
     ("ui.jobs", "Jobs per month", "每月任务数"),
     ("ui.jobmin", "Minutes per job", "每个任务分钟数"),
+    ("ui.train_steps", "Training steps", "训练步数"),
     ("ui.spot", "Allow spot / interruptible", "允许竞价/可中断实例"),
     ("ui.sort", "Rank by", "排序依据"),
     ("ui.sort.cost", "Lowest cost per unit of work", "单位工作量成本最低"),

@@ -36,6 +36,7 @@ mod guidance_truth;
 mod hfconfig;
 mod host_ram;
 mod hybrid;
+mod image_train_time;
 mod keys;
 mod launch;
 mod link;

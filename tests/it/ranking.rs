@@ -126,13 +126,14 @@ fn answers_from_catalogs_with_other_prices_differ() {
 }
 
 /// Alternatives name only what the answer knows: no "fastest" where speed
-/// is not estimated (image-model fine-tuning), no "cheapest" for a saving
+/// is not estimated (an image-model fine-tune given its own length,
+/// `jobmin` without `train_steps`), no "cheapest" for a saving
 /// under 5 %, and a generation endpoint is not put on an instance whose
 /// other GPUs would idle.
 #[test]
 fn alternatives_claim_only_what_is_estimated() {
     let catalog = common::catalog();
-    for q in ["task=finetune&model=sdxl&method=lora&use=jobs&jobs=4&jobmin=90", "task=finetune&model=flux.1-dev&method=qlora"] {
+    for q in ["task=finetune&model=sdxl&method=lora&use=jobs&jobs=4&jobmin=90", "task=finetune&model=flux.1-dev&method=qlora&jobmin=60"] {
         let (cfg, _) = decode(q);
         let a = evaluate(&cfg, Vec::new(), catalog, common::today());
         let rec = a.recommendation.as_ref().expect("a pick");

@@ -19,11 +19,7 @@
 //!   resolution, bytes per latent token fitted on measured DreamBooth runs
 //!   (`tests/media_train.rs`), scaled by the UNet's size relative to SD 1.5.
 //!
-//! Time is not estimated: the one published timing gathered (FLUX.1-dev
-//! LoRA, 700 steps in about 20 minutes on an H100) is 13× slower than the
-//! FLOPs at the inference efficiency, so training loops carry costs that a
-//! FLOP count does not see and one row cannot fit. The job is billed for
-//! the length the user gives (`jobmin`).
+//! Time is [`super::media_train_time`]'s.
 
 use super::super::catalog::media::{MediaArch, MediaModel};
 use super::super::config::{Checkpointing, Method, Optim};

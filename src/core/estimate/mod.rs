@@ -12,6 +12,7 @@ pub mod engine_rules;
 pub mod layers;
 pub mod media;
 pub mod media_train;
+pub mod media_train_time;
 pub mod prefill_fixed;
 pub mod ranges;
 pub mod serve;

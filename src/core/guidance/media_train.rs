@@ -1,16 +1,18 @@
 //! Guidance for fine-tuning an image generator.
 
 use super::super::answer::{Answer, GuidanceItem};
+use super::super::catalog::Catalog;
 use super::super::config::Method;
 use super::super::estimate::media_train::MediaTrainJob;
 use super::super::messages::Msg;
+use super::super::plan::media_train::timed_steps;
 use super::super::resolve::image_train_job;
 use super::super::settings::Settings;
 use super::{billing_rounding, gib1, gpu_size, spot, suggestions};
 
 /// Memory in words, why LoRA/QLoRA fit where full training does not, the
 /// GPU size that suits it, spot and prices.
-pub fn guidance(cfg: &Settings, t: &MediaTrainJob<'_>, a: &Answer) -> Vec<GuidanceItem> {
+pub fn guidance(cfg: &Settings, t: &MediaTrainJob<'_>, catalog: &Catalog, a: &Answer) -> Vec<GuidanceItem> {
     let mem = t.memory();
     let method_mem = |method: Method| {
         let mut c = cfg.config().clone();
@@ -44,7 +46,7 @@ pub fn guidance(cfg: &Settings, t: &MediaTrainJob<'_>, a: &Answer) -> Vec<Guidan
         ),
         gpu_size(a, None, false),
     ];
-    out.push(GuidanceItem::new("imgtrain-time", None, Msg::new("g.imgtrain.time").num("min", cfg.jobmin, 0)));
+    out.push(time_item(cfg, t, catalog, a));
     if !t.job.enc_offload {
         out.push(GuidanceItem::new("enc-offload", None, Msg::new("g.imgtrain.cache").arg("enc", gib1(t.job.weights().text_encoders + t.job.weights().vae))));
     }
@@ -59,4 +61,37 @@ pub fn guidance(cfg: &Settings, t: &MediaTrainJob<'_>, a: &Answer) -> Vec<Guidan
     out.extend(billing_rounding(cfg, a));
     out.extend(suggestions(a));
     out
+}
+
+/// The run's time on the pick's GPUs and what dominates a step, or the
+/// user's own length (`jobmin` without `train_steps`).
+fn time_item(cfg: &Settings, t: &MediaTrainJob<'_>, catalog: &Catalog, a: &Answer) -> GuidanceItem {
+    let gpu = a.pick().and_then(|p| catalog.gpu(&p.gpu).map(|g| (g, p.gpus)));
+    let msg = match (timed_steps(cfg), gpu) {
+        (Some(steps), Some((gpu, n))) => {
+            let micro = t.micro_batches(cfg.gbs, n);
+            let st = t.step_time(gpu, micro, n);
+            Msg::new("g.imgtrain.time")
+                .num("steps", f64::from(steps), 0)
+                .num("micro", micro, 0)
+                .num("hours", f64::from(steps) * st.total_s / 3600.0, 1)
+                .arg("gpu", format!("{n} × {}", gpu.name))
+                .num("step", st.total_s, 2)
+                .sub("part", Msg::new(part_key(st.dominant())))
+        }
+        _ => Msg::new("g.imgtrain.jobmin").num("min", cfg.job_minutes(), 0),
+    };
+    GuidanceItem::new("imgtrain-time", Some("g.bound.title"), msg)
+}
+
+fn part_key(part: &str) -> &'static str {
+    match part {
+        "recompute" => "g.imgtrain.part.recompute",
+        "dequant" => "g.imgtrain.part.dequant",
+        "encoders" => "g.imgtrain.part.encoders",
+        "host" => "g.imgtrain.part.host",
+        "sync" => "g.imgtrain.part.sync",
+        "optimizer" => "g.imgtrain.part.optimizer",
+        _ => "g.imgtrain.part.denoiser",
+    }
 }

@@ -24,7 +24,7 @@ pub fn for_answer(cfg: &Settings, planner: &Planner<'_>, catalog: &Catalog, a: &
         Planner::Serve(p) => serve::guidance(cfg, &p.job, catalog, a),
         Planner::Train(p) => train::guidance(cfg, p.job_at(a.pick().and_then(|o| o.zero)), catalog, a),
         Planner::Generate(p) => media::guidance(cfg, p.job, catalog, a),
-        Planner::ImageTrain(p) => media_train::guidance(cfg, p.job, a),
+        Planner::ImageTrain(p) => media_train::guidance(cfg, p.job, catalog, a),
     };
     if let Some(item) = stale_cheaper(cfg, planner, a) {
         // Beside the note that prices are a snapshot, where there is one.
@@ -50,14 +50,16 @@ fn stale_cheaper(cfg: &Settings, planner: &Planner<'_>, a: &Answer) -> Option<Gu
     let offer = a.offers.iter().find(|o| o.id == alt.offer && o.stale && o.meets && !o.price_overridden)?;
     // The ratio on the cost the offers are ranked by (the objective is
     // the cost objective, checked above), as the alternative's reason
-    // computes it; without a speed (image-model training) it compares the
-    // same assumed run length, and the note says so.
+    // computes it; an image-model fine-tune given its own length (`jobmin`
+    // without `train_steps`) compares that length on every GPU, and the
+    // note says so.
     let cost = super::offers::cost_objective(cfg, planner.unit());
     let ratio = cost.key(offer) / cost.key(pick);
     if !(ratio.is_finite() && ratio > 0.0) {
         return None;
     }
-    let key = if planner.unit() == super::plan::Unit::ImageTraining { "g.note.stale_cheaper.run" } else { "g.note.stale_cheaper" };
+    let own_length = planner.unit() == super::plan::Unit::ImageTraining && super::plan::media_train::timed_steps(cfg).is_none();
+    let key = if own_length { "g.note.stale_cheaper.run" } else { "g.note.stale_cheaper" };
     (ratio <= 0.8).then(|| {
         GuidanceItem::new(
             "stale-cheaper",

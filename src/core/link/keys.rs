@@ -233,9 +233,11 @@ keys! {
     "hpd", Num(0.0, 24.0, |c, v| c.hpd = v, |c| Some(c.hpd)), Text, "ui.hpd", None,
         Derived, "8", "with `use=hours`: busy hours per day";
     "jobs", Num(0.0, 1e6, |c, v| c.jobs = v, |c| Some(c.jobs)), Text, "ui.jobs", None,
-        Derived, "30", "with `use=jobs`: jobs per month, minutes each; image-model fine-tuning bills a run of `jobmin` minutes";
-    "jobmin", Num(0.0, 1e6, |c, v| c.jobmin = v, |c| Some(c.jobmin)), Text, "ui.jobmin", None,
-        Derived, "60", "with `use=jobs`: jobs per month, minutes each; image-model fine-tuning bills a run of `jobmin` minutes";
+        Derived, "30", "with `use=jobs`: jobs per month, minutes each";
+    "jobmin", Num(0.0, 1e6, |c, v| c.jobmin = Some(v), |c| c.jobmin), Text, "ui.jobmin", Some(|c| c.jobmin = None),
+        Derived, "60", "with `use=jobs`: jobs per month, minutes each; an image-model fine-tune given `jobmin` and no `train_steps` bills a run of `jobmin` minutes on every offer (given both, `train_steps` wins, with a notice)";
+    "train_steps", Int(1, 1_000_000, |c, v| c.train_steps = Some(v), |c| c.train_steps), Text, "ui.train_steps", Some(|c| c.train_steps = None),
+        Derived, "the training script's documented example: 500 (LoRA, DreamBooth), 700 (QLoRA)", "image-model fine-tuning: optimizer steps of the run (each `gbs`/(`mb`×GPUs) micro-batches, 4 without `gbs`, as the scripts' examples accumulate); each offer's run time is the steps at its own GPU's time per step (`docs/image-training-time.md`)";
     "per_job", Num(0.001, 1e9, |c, v| c.per_job = Some(v), |c| c.per_job), Text, "ui.per_job.requests", Some(|c| c.per_job = None),
         Derived, "–", "with `use=jobs` or `once` (serving and generation): the work of one job — requests, images, clips or audio seconds; the job's time follows from the plan's speed plus loading the model, and offers rank by `usd_per_job`";
     "spot", Flag(|c, v| c.spot = v, |c| Some(c.spot)), Check, "ui.spot", None,

@@ -56,7 +56,8 @@ pub fn evaluate(cfg: &Settings, catalog: &Catalog, today: Date, planner: &mut Pl
 fn job_hours(cfg: &Settings, p: &OfferPlan) -> Option<f64> {
     let startup_h = p.startup_s / 3600.0;
     let work_h = match (p.output, cfg.per_job) {
-        (Output::Training(_), _) => p.job_hours,
+        // Training, and an image-model fine-tune timed from its steps.
+        (Output::Training(_), _) | (Output::None, None) => p.job_hours,
         (_, None) => None,
         (Output::Tokens(tps), Some(n)) => (tps > 0.0).then(|| n * f64::from(cfg.output_tokens) / tps / 3600.0),
         (Output::Images(per_h) | Output::Clips(per_h), Some(n)) => (per_h > 0.0).then(|| n / per_h),

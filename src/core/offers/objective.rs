@@ -115,8 +115,7 @@ fn objective_on(cfg: &Settings, sort: Sort, unit: Unit) -> Objective {
         Unit::Images => Objective::SecondsPerImage,
         Unit::Clips => Objective::SecondsPerClip,
         Unit::Audio => Objective::AudioRealtimeFactor,
-        Unit::Training => Objective::JobHours,
-        Unit::ImageTraining => cost,
+        Unit::Training | Unit::ImageTraining => Objective::JobHours,
     };
     let latency = match unit {
         Unit::Tokens if per_job => Objective::JobHours,
@@ -124,8 +123,7 @@ fn objective_on(cfg: &Settings, sort: Sort, unit: Unit) -> Objective {
         Unit::Images => Objective::SecondsPerImage,
         Unit::Clips => Objective::SecondsPerClip,
         Unit::Audio => Objective::AudioRealtimeFactor,
-        Unit::Training => Objective::JobHours,
-        Unit::ImageTraining => cost,
+        Unit::Training | Unit::ImageTraining => Objective::JobHours,
     };
     match sort {
         Sort::Cost => cost,

@@ -104,8 +104,8 @@ fn make_pick(r: &OfferResult, why: &'static str, against: &OfferResult, cost: Ob
     let term = if why == "committed" { r.committed_1yr_usd_per_month.map_or(1.0, |m| m / r.usd_per_month.max(1e-9)) } else { 1.0 };
     let (c_r, c_a) = (cost.key(r) * term, cost.key(against));
     if r.id != against.id && c_a > 0.0 && c_a < f64::MAX && c_r < f64::MAX {
-        // Without a speed (image-model training), the costs compare the
-        // same assumed run length (`jobmin`), and the reason says so.
+        // Without a speed (an image-model fine-tune given its own length,
+        // `jobmin`), the costs compare that length, and the reason says so.
         let versus = if speed(against) > 0.0 { Msg::new("reason.versus").num("speed", speed(r) / speed(against), 2) } else { Msg::new("reason.versus_run") };
         msgs.push(versus.num("price", c_r / c_a, 2).arg("other", against.id.to_string()));
     }

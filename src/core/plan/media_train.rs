@@ -1,12 +1,15 @@
 //! Plans for fine-tuning an image generator (LoRA, QLoRA, DreamBooth):
-//! memory per GPU at the link's resolution and micro-batch; the training
-//! time is not estimated (see [`super::super::estimate::media_train`]), so
-//! the run lasts what the user gives (`jobmin`). Never prices anything.
+//! memory per GPU at the link's resolution and micro-batch, and the run's
+//! hours on each offer's own GPUs: `train_steps` optimizer steps at that
+//! GPU's time per step ([`super::super::estimate::media_train_time`]). A
+//! link with `jobmin` and no `train_steps` keeps its own run length (no
+//! hours here: the bill takes `jobmin`). Never prices anything.
 
-use super::super::answer::{Answers, GpuResult, MemoryJson, OfferResult, Speeds, TaskSpeeds, TrainSpeeds};
+use super::super::answer::{Answers, GpuResult, MemoryJson, OfferResult, Range, Speeds, TaskSpeeds, TrainSpeeds};
 use super::super::catalog::{Gpu, Offer};
 use super::super::config::Method;
 use super::super::estimate::media_train::MediaTrainJob;
+use super::super::estimate::media_train_time::default_train_steps;
 use super::super::estimate::ranges::Confidence;
 use super::super::estimate::{engine, ranges};
 use super::super::messages::Msg;
@@ -24,8 +27,28 @@ pub fn checkpoint_bytes(t: &MediaTrainJob<'_>) -> f64 {
     }
 }
 
-fn layout(dp: u32) -> Speeds {
-    Speeds::of(TaskSpeeds::Train(TrainSpeeds { tokens_per_s: None, dp, tp: 1, pp: 1 }))
+/// The optimizer steps the run is timed for: the link's `train_steps`, else
+/// the script's documented default, unless the link gives its own length
+/// (`jobmin` without `train_steps`): then `None`.
+pub fn timed_steps(cfg: &Settings) -> Option<u32> {
+    match (cfg.train_steps, cfg.jobmin) {
+        (Some(s), _) => Some(s),
+        (None, Some(_)) => None,
+        (None, None) => Some(default_train_steps(cfg.method)),
+    }
+}
+
+/// Hours of the run on `dp` GPUs of `gpu`, when it is timed.
+fn run_hours(t: &MediaTrainJob<'_>, cfg: &Settings, gpu: &Gpu, dp: u32) -> Option<f64> {
+    timed_steps(cfg).map(|steps| t.run_hours(gpu, steps, t.micro_batches(cfg.gbs, dp), dp))
+}
+
+fn layout(dp: u32, hours: Option<f64>) -> Speeds {
+    let s = ranges::widen(ranges::TRAIN, Confidence::Low.widen());
+    let mut sp = Speeds::of(TaskSpeeds::Train(TrainSpeeds { tokens_per_s: None, dp, tp: 1, pp: 1 }));
+    sp.job_hours = hours.map(|h| Range::time(h, s));
+    sp.job_gpu_hours = hours.map(|h| h * f64::from(dp));
+    sp
 }
 
 pub struct ImageTrainPlanner<'r> {
@@ -41,15 +64,20 @@ impl<'r> ImageTrainPlanner<'r> {
     pub fn results(&mut self, gpus: &[&Gpu]) -> Vec<GpuResult> {
         let t = self.job;
         let mem = t.memory();
-        gpus.iter().map(|gpu| one_gpu_result(gpu, mem.total(), USABLE, t.mb, Confidence::Low, "compute", t.job.precision.id, layout(1))).collect()
+        let cfg = self.cfg;
+        gpus.iter()
+            .map(|gpu| one_gpu_result(gpu, mem.total(), USABLE, t.mb, Confidence::Low, "compute", t.job.precision.id, layout(1, run_hours(t, cfg, gpu, 1))))
+            .collect()
     }
 
     pub fn offer(&mut self, gpu: &Gpu, o: &Offer) -> OfferPlan {
         let t = self.job;
         let cap = gpu.usable_bytes() * USABLE;
         let need = t.memory().total();
+        let fits = need <= cap;
+        let hours = run_hours(t, self.cfg, gpu, o.gpus);
         OfferPlan {
-            fits: need <= cap,
+            fits,
             meets: true,
             layout: if o.gpus > 1 { Msg::new("layout.data").num("gpus", f64::from(o.gpus), 0) } else { Msg::new("layout.single_train") },
             gpus: o.gpus,
@@ -63,12 +91,15 @@ impl<'r> ImageTrainPlanner<'r> {
             need_bytes: need,
             usable_bytes: cap,
             confidence: Confidence::Low,
-            speeds: layout(o.gpus),
-            job_hours: None,
+            speeds: layout(o.gpus, hours),
+            job_hours: hours,
             startup_s: engine::startup_s(t.job.memory().weights_bytes),
             store_gb: self.cfg.store_gb.unwrap_or(checkpoint_bytes(t) * f64::from(self.cfg.ckpts.max(1)) / 1e9),
             output: Output::None,
-            speed_score: 0.0,
+            speed_score: match hours {
+                Some(h) if fits && h > 0.0 => 1.0 / h,
+                _ => 0.0,
+            },
             extra_reasons: Vec::new(),
             unverified: false,
             host_bytes: None,

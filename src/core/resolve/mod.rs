@@ -202,8 +202,18 @@ pub fn resolve<'c>(cfg: &Config, mut notices: Vec<Notice>, catalog: &'c Catalog)
             }
             Subject::Generate(j)
         }
-        Named::Media(m) => Subject::ImageTrain(own_precision(&mut cfg, &mut notices, |c| image_train_job(m, c))),
+        Named::Media(m) => {
+            // Both lengths given: the steps win (timed per offer's GPUs).
+            if cfg.train_steps.is_some() && cfg.jobmin.take().is_some() {
+                notices.push(Notice::said("jobmin", Msg::new("notice.train_steps.jobmin")));
+            }
+            Subject::ImageTrain(own_precision(&mut cfg, &mut notices, |c| image_train_job(m, c)))
+        }
     };
+    if cfg.train_steps.is_some() && !matches!(subject, Subject::ImageTrain(_)) {
+        cfg.train_steps = None;
+        notices.push(Notice::said("train_steps", Msg::new("notice.train_steps.task")));
+    }
     Resolved { cfg: Settings::resolved(cfg), notices, unusable, subject }
 }
 

@@ -44,7 +44,7 @@ pub use efficiency::{
     UNET_VECTOR_FLOPS_PER_TOKEN,
 };
 pub use speed::{
-    attention_share, sm_cycles_per_s, tf32_flops, MediaSpeed, BNB_INT8_MATMUL_FRACTION, FA2_HOPPER_SHARE, H100_SXM_BF16_PER_FP32,
+    attention_share, sm_cycles_per_s, tf32_flops, ForwardPass, MediaSpeed, BNB_INT8_MATMUL_FRACTION, FA2_HOPPER_SHARE, H100_SXM_BF16_PER_FP32,
     H100_SXM_SM_CYCLES_PER_BF16_FLOP, VAE_DECODE_FLOPS_PER_PIXEL,
 };
 

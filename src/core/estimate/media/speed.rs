@@ -199,6 +199,25 @@ pub const H100_SXM_BF16_PER_FP32: f64 = 989.0 / 67.0;
 /// diffusers-quantization.md).
 pub const BNB_INT8_MATMUL_FRACTION: f64 = 0.265;
 
+/// One denoiser forward pass of the job's `batch` samples on one GPU (no
+/// guidance rows, no steps: what a training micro-batch runs), split by
+/// what sets each part's time, at the class's fitted efficiency
+/// ([`efficiency`]); the parts the efficiency does not scale (SM issue,
+/// UNet CUDA-core work) as [`MediaJob::speed_with`] adds them.
+#[derive(Debug, Clone, Copy, PartialEq, Default, serde::Serialize)]
+pub struct ForwardPass {
+    /// Weight matmuls and convolutions at the executed precision's rate.
+    pub linear_s: f64,
+    /// Attention scores (QKᵀ, AV) at 16 bits and the part's attention share.
+    pub attention_s: f64,
+    /// SM issue time of a diffusion transformer's weight matmuls, or a
+    /// UNet's CUDA-core work ([`UNET_VECTOR_FLOPS_PER_TOKEN`]).
+    pub cuda_core_s: f64,
+    /// Host (CPU) time of launching one forward's kernels: a UNet forward
+    /// ([`super::HOST_S_UNET_FORWARD`]), or layers × the seconds per layer pass.
+    pub host_s: f64,
+}
+
 impl<'a> MediaJob<'a> {
     /// Layer passes of the denoiser or decoder for the whole batch: an
     /// autoregressive step runs every layer once for all rows together; a
@@ -256,6 +275,33 @@ impl<'a> MediaJob<'a> {
             bnb_matmul_16bit_s: self.bnb_matmul_16bit_s(gpu),
             vector_s,
             issue_s,
+        }
+    }
+
+    /// One forward pass of the batch (see [`ForwardPass`]).
+    pub fn forward_pass(&self, gpu: &Gpu) -> ForwardPass {
+        let eff = efficiency(self.efficiency_class());
+        let exec = self.precision.executed(gpu);
+        let unet = self.model.arch == MediaArch::Unet;
+        let bnb = if self.precision.id == "int8-bnb" { BNB_INT8_MATMUL_FRACTION } else { 1.0 };
+        let lin_rate = matmul_flops(gpu, exec, unet) * bnb;
+        let attn_rate = if exec == Compute::Fp32 { precision::tensor_flops(gpu, Compute::Fp32) } else { precision::tensor_flops(gpu, Compute::Bf16) };
+        let pass = self.pass_flops();
+        let b = self.batch_f();
+        let cuda_core_s = match self.efficiency_class() {
+            EffClass::ImageDit | EffClass::Video => b * pass.linear / (DIT_LINEAR_FLOPS_PER_SM_CYCLE * sm_cycles_per_s(gpu)).max(1.0),
+            EffClass::ImageUnet => b * UNET_VECTOR_FLOPS_PER_TOKEN * self.latent_tokens() / precision::fp32_vector_flops(gpu).max(1.0),
+            _ => 0.0,
+        };
+        let host_s = match self.efficiency_class() {
+            EffClass::ImageUnet => host_s_per_unit(EffClass::ImageUnet),
+            _ => f(self.model.layers.unwrap_or(0)) * self.host_s_per_layer_pass(),
+        };
+        ForwardPass {
+            linear_s: b * pass.linear / lin_rate.max(1.0) / eff,
+            attention_s: b * pass.attention / (attn_rate * attention_share(gpu)).max(1.0) / eff,
+            cuda_core_s,
+            host_s,
         }
     }
 

@@ -10,6 +10,7 @@ mod batch_deadline;
 mod common;
 
 mod accumulation;
+mod api_measured;
 mod accuracy;
 mod answer_hashes;
 mod architecture;

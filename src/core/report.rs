@@ -130,7 +130,7 @@ pub fn text_in(a: &Answer, lang: Lang) -> String {
         } else {
             ("API（最便宜的已列出）", format!("每百万 token 输入/输出 {}/{}，{}：每秒 {:.3} 个请求时每月 {}；所选方案每月 {}；每秒请求高于 {even} 个时所选方案更便宜", per_m(api.usd_per_million_input), per_m(api.usd_per_million_output), api.as_of, api.requests_per_s, d.format(api.usd_per_month), d.format(api.pick_usd_per_month)))
         };
-        let _ = writeln!(s, "{head}: {} — {body}", api.host);
+        let _ = writeln!(s, "\n{head}: {} — {body}", api.host);
     }
     let d = &a.display;
     let sym = d.symbol();

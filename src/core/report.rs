@@ -126,9 +126,31 @@ pub fn text_in(a: &Answer, lang: Lang) -> String {
         let per_m = |usd: f64| format!("{}{}", d.symbol(), super::link::fmt_num((d.amount(usd) * 1000.0).round() / 1000.0));
         let even = api.breakeven_requests_per_s.map(|b| format!("{b:.3}")).unwrap_or_else(|| "-".into());
         let (head, body) = if lang == Lang::En {
-            ("API (cheapest listed)", format!("{}/{} per Mtok in/out, {}: {}/mo at {:.3} req/s; the pick {}/mo; the pick is cheaper above {even} req/s", per_m(api.usd_per_million_input), per_m(api.usd_per_million_output), api.as_of, d.format(api.usd_per_month), api.requests_per_s, d.format(api.pick_usd_per_month)))
+            (
+                "API (cheapest listed)",
+                format!(
+                    "{}/{} per Mtok in/out, {}: {}/mo at {:.3} req/s; the pick {}/mo; the pick is cheaper above {even} req/s",
+                    per_m(api.usd_per_million_input),
+                    per_m(api.usd_per_million_output),
+                    api.as_of,
+                    d.format(api.usd_per_month),
+                    api.requests_per_s,
+                    d.format(api.pick_usd_per_month)
+                ),
+            )
         } else {
-            ("API（最便宜的已列出）", format!("每百万 token 输入/输出 {}/{}，{}：每秒 {:.3} 个请求时每月 {}；所选方案每月 {}；每秒请求高于 {even} 个时所选方案更便宜", per_m(api.usd_per_million_input), per_m(api.usd_per_million_output), api.as_of, api.requests_per_s, d.format(api.usd_per_month), d.format(api.pick_usd_per_month)))
+            (
+                "API（最便宜的已列出）",
+                format!(
+                    "每百万 token 输入/输出 {}/{}，{}：每秒 {:.3} 个请求时每月 {}；所选方案每月 {}；每秒请求高于 {even} 个时所选方案更便宜",
+                    per_m(api.usd_per_million_input),
+                    per_m(api.usd_per_million_output),
+                    api.as_of,
+                    api.requests_per_s,
+                    d.format(api.usd_per_month),
+                    d.format(api.pick_usd_per_month)
+                ),
+            )
         };
         let _ = writeln!(s, "\n{head}: {} — {body}", api.host);
     }

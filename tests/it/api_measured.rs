@@ -48,7 +48,8 @@ fn every_serving_answer_whose_model_has_a_price_compares_the_cheapest_host() {
             let (input, output) = (a.request_tokens.expect("serving") as f64 - f64::from(a.settings.output_tokens), f64::from(a.settings.output_tokens));
             let per = |i: f64, o: f64| (input * i + output * o) / 1e6;
             // The cheapest host for this request, of the rows not stale.
-            let cheapest = rows.iter().filter(|r| r.model == m.id && !r.stale).map(|r| per(r.usd_per_million_input, r.usd_per_million_output)).fold(f64::MAX, f64::min);
+            let cheapest =
+                rows.iter().filter(|r| r.model == m.id && !r.stale).map(|r| per(r.usd_per_million_input, r.usd_per_million_output)).fold(f64::MAX, f64::min);
             let mine = per(api.usd_per_million_input, api.usd_per_million_output);
             assert!((mine - cheapest).abs() <= 1e-12, "{q}: {} is not the cheapest", api.host);
             assert!(!api.source.is_empty() && api.as_of.to_string().len() == 10, "{q}: source and date");
@@ -137,7 +138,8 @@ fn the_measurement_rescales_that_gpu_types_speeds_and_bills() {
     assert!(month(&r1) > month(&r0), "{} vs {}", month(&r1), month(&r0));
     // Other GPU types are left as estimated.
     let other = answer("model=llama-3.1-8b&gpu=h100-sxm-80gb");
-    let same = answer(&format!("model=llama-3.1-8b&gpu=h100-sxm-80gb&measured={}", other.pick().and_then(|o| o.speeds.decode_tokens_per_s_per_seq()).expect("speed")));
+    let same =
+        answer(&format!("model=llama-3.1-8b&gpu=h100-sxm-80gb&measured={}", other.pick().and_then(|o| o.speeds.decode_tokens_per_s_per_seq()).expect("speed")));
     assert_eq!(other.pick().map(|o| o.usd_per_million_output_tokens), same.pick().map(|o| o.usd_per_million_output_tokens));
     // And the answer says it, naming the key.
     assert!(after.notices.iter().any(|n| n.key == "measured" && n.text(whichgpu::core::config::Lang::En).contains("×0.50")), "{:?}", after.notices);

@@ -10,9 +10,9 @@ mod batch_deadline;
 mod common;
 
 mod accumulation;
-mod api_measured;
 mod accuracy;
 mod answer_hashes;
+mod api_measured;
 mod architecture;
 mod bill;
 mod bill_practice;

@@ -57,7 +57,13 @@ pub fn guidance(a: &Answer, api: &Api) -> GuidanceItem {
     let d = &a.display;
     let per_m = |usd: f64| format!("{}{}", d.symbol(), super::super::link::fmt_num((d.amount(usd) * 1000.0).round() / 1000.0));
     let rate = |r: f64| {
-        let dp = if r < 1.0 { 3 } else if r < 10.0 { 2 } else { 1 };
+        let dp = if r < 1.0 {
+            3
+        } else if r < 10.0 {
+            2
+        } else {
+            1
+        };
         super::super::link::fmt_num((r * 10f64.powi(dp)).round() / 10f64.powi(dp))
     };
     let base = |key: &'static str| {

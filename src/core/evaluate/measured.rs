@@ -46,7 +46,9 @@ pub(super) fn rescale(cfg: &Settings, catalog: &Catalog, today: Date) -> (Option
     let mut factor = |key: &'static str, value: Option<f64>, estimate: Option<f64>, unit: &'static str, dp: u8| -> f64 {
         let (Some(v), Some(e)) = (value, estimate) else { return 1.0 };
         let k = v / e;
-        let msg = |id: &'static str| Msg::new(id).arg("key", key).num("value", v, dp).arg("gpu", gpu.name.clone()).num("estimate", e, dp).sub("unit", Msg::new(unit)).num("factor", k, 2);
+        let msg = |id: &'static str| {
+            Msg::new(id).arg("key", key).num("value", v, dp).arg("gpu", gpu.name.clone()).num("estimate", e, dp).sub("unit", Msg::new(unit)).num("factor", k, 2)
+        };
         if (1.0 / FAR..=FAR).contains(&k) {
             notices.push(Notice::said(key, msg("notice.measured")));
             k

@@ -7,11 +7,11 @@
 //! page's what-if strip links them. Each change is evaluated on the pick's
 //! own GPU type and provider, so the cost stays a few offers per change.
 
-use super::super::estimate::serve::Rescale;
 use super::super::answer::{Answer, Change, OfferResult};
 use super::super::catalog::Catalog;
 use super::super::config::{Batch, Checkpointing, Commit, Config, Method, Task, Trainer, Usage};
 use super::super::date::Date;
+use super::super::estimate::serve::Rescale;
 use super::super::link;
 use super::super::messages::Msg;
 use super::super::offers::Objective;

@@ -124,12 +124,19 @@ pub fn text_in(a: &Answer, lang: Lang) -> String {
     if let Some(api) = &a.api {
         let d = &a.display;
         let per_m = |usd: f64| format!("{}{}", d.symbol(), super::link::fmt_num((d.amount(usd) * 1000.0).round() / 1000.0));
-        let even = api.breakeven_requests_per_s.map(|b| format!("{b:.3}")).unwrap_or_else(|| "-".into());
+        // A batch job of a stated size has no breakeven rate: the two bills are the comparison.
+        let even = api.breakeven_requests_per_s.map_or_else(String::new, |b| {
+            if lang == Lang::En {
+                format!("; the pick is cheaper above {b:.3} req/s")
+            } else {
+                format!("；每秒请求高于 {b:.3} 个时所选方案更便宜")
+            }
+        });
         let (head, body) = if lang == Lang::En {
             (
                 "API (cheapest listed)",
                 format!(
-                    "{}/{} per Mtok in/out, {}: {}/mo at {:.3} req/s; the pick {}/mo; the pick is cheaper above {even} req/s",
+                    "{}/{} per Mtok in/out, {}: {}/mo at {:.3} req/s; the pick {}/mo{even}",
                     per_m(api.usd_per_million_input),
                     per_m(api.usd_per_million_output),
                     api.as_of,
@@ -142,7 +149,7 @@ pub fn text_in(a: &Answer, lang: Lang) -> String {
             (
                 "API（最便宜的已列出）",
                 format!(
-                    "每百万 token 输入/输出 {}/{}，{}：每秒 {:.3} 个请求时每月 {}；所选方案每月 {}；每秒请求高于 {even} 个时所选方案更便宜",
+                    "每百万 token 输入/输出 {}/{}，{}：每秒 {:.3} 个请求时每月 {}；所选方案每月 {}{even}",
                     per_m(api.usd_per_million_input),
                     per_m(api.usd_per_million_output),
                     api.as_of,

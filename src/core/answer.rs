@@ -108,6 +108,13 @@ pub struct Answer {
     /// Single changes to the link that the plan rates better on the
     /// user's objective (the what-if strip and the guidance's suggestions).
     pub whatif: Vec<Change>,
+    /// Your measurement (`measured`, `measured_ttft`) against the estimate.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub measured: Option<Measured>,
+    /// Serving: the same load on the cheapest hosted API for the model
+    /// (native builds: the CLI and its JSON; `evaluate::api`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub api: Option<Api>,
     /// True when nothing in the query was usable (the CLI exits 2).
     #[serde(skip)]
     pub unusable: bool,
@@ -149,6 +156,8 @@ impl Answer {
             recommendation: None,
             guidance: Vec::new(),
             whatif: Vec::new(),
+            measured: None,
+            api: None,
             kv_format: String::new(),
             unusable: false,
             request_tokens: None,
@@ -172,6 +181,46 @@ impl PartialEq for Answer {
             && self.offers.len() == other.offers.len()
             && self.offers.iter().zip(&other.offers).all(|(a, b)| same_offer(a, b))
     }
+}
+
+/// Your measurement on the pinned GPU against the estimate the answer
+/// would show without it (the pick's, `offer`), and the factors applied to
+/// that GPU type: on decode speed, and on prefill and first-token time
+/// (1 where not given, or ignored as too far, with a notice).
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Measured {
+    pub gpu: String,
+    pub offer: String,
+    pub decode_tokens_per_s_per_seq: Option<f64>,
+    pub estimate_decode_tokens_per_s_per_seq: Option<f64>,
+    pub decode_factor: f64,
+    pub time_to_first_token_s: Option<f64>,
+    pub estimate_time_to_first_token_s: Option<f64>,
+    pub ttft_factor: f64,
+}
+
+/// The pick's load on a hosted API: the cheapest listed host for the
+/// model at the link's prompt and output lengths (`static/api_prices.csv`).
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Api {
+    pub host: String,
+    pub usd_per_million_input: f64,
+    pub usd_per_million_output: f64,
+    /// The load compared: requests per second while busy, and a month's requests.
+    pub requests_per_s: f64,
+    pub requests_per_month: f64,
+    /// The API's bill for that month, and the pick's.
+    pub usd_per_month: f64,
+    pub pick_usd_per_month: f64,
+    /// The request rate (over the same busy hours) at which the API's bill
+    /// equals the pick's as billed here; above it the pick is cheaper.
+    /// `None` for a batch job of a stated size, whose GPU bill grows with
+    /// its work (compare `usd_per_month` directly).
+    pub breakeven_requests_per_s: Option<f64>,
+    pub source: String,
+    pub as_of: Date,
+    /// Hosts listed for the model (the one compared is the cheapest).
+    pub hosts_listed: usize,
 }
 
 /// One offer's answer: the offer, the plan it runs (layout, replicas,

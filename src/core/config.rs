@@ -205,6 +205,11 @@ pub struct Config {
     /// Serving load as requests per second; sets the concurrency by
     /// Little's law (rate × request latency) when `batch` is not given.
     pub rps: Option<f64>,
+    /// Your own measurement on the pinned GPU (`gpu`) at this
+    /// configuration: decode tokens/s per sequence, and time to first token
+    /// in seconds. The answer rescales that GPU type's speeds by them.
+    pub measured: Option<f64>,
+    pub measured_ttft: Option<f64>,
     pub maxusd: Option<f64>,
     pub prices: Vec<(String, f64)>,
     pub cat: Option<Date>,
@@ -273,6 +278,8 @@ impl Default for Config {
             mintps: None,
             maxttft: None,
             rps: None,
+            measured: None,
+            measured_ttft: None,
             maxusd: None,
             prices: Vec::new(),
             cat: None,

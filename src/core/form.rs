@@ -102,8 +102,8 @@ pub fn inputs(cfg: &Config, kind: FormKind) -> Inputs {
         advanced.push("res");
     }
     if cfg.task == Task::Serve {
-        // Load as a rate, and the first-token SLA.
-        advanced.extend(["rps", "maxttft"]);
+        // Load as a rate, the first-token SLA, and your own measurement on the pinned GPU.
+        advanced.extend(["rps", "maxttft", "measured", "measured_ttft"]);
     }
     advanced.extend(["provider", "region", "mintps", "maxusd", "store", "egress", "restart", "cur", "theme"]);
     Inputs { main, advanced }

@@ -121,6 +121,46 @@ pub fn text_in(a: &Answer, lang: Lang) -> String {
         let none = if a.offers.iter().any(|o| o.fits) { "ui.none.misses" } else { "ui.none" };
         let _ = writeln!(s, "\n{}: {}", ui("ui.recommendation", lang), ui(none, lang));
     }
+    if let Some(api) = &a.api {
+        let d = &a.display;
+        let per_m = |usd: f64| format!("{}{}", d.symbol(), super::link::fmt_num((d.amount(usd) * 1000.0).round() / 1000.0));
+        // A batch job of a stated size has no breakeven rate: the two bills are the comparison.
+        let even = api.breakeven_requests_per_s.map_or_else(String::new, |b| {
+            if lang == Lang::En {
+                format!("; the pick is cheaper above {b:.3} req/s")
+            } else {
+                format!("；每秒请求高于 {b:.3} 个时所选方案更便宜")
+            }
+        });
+        let (head, body) = if lang == Lang::En {
+            (
+                "API (cheapest listed)",
+                format!(
+                    "{}/{} per Mtok in/out, {}: {}/mo at {:.3} req/s; the pick {}/mo{even}",
+                    per_m(api.usd_per_million_input),
+                    per_m(api.usd_per_million_output),
+                    api.as_of,
+                    d.format(api.usd_per_month),
+                    api.requests_per_s,
+                    d.format(api.pick_usd_per_month)
+                ),
+            )
+        } else {
+            (
+                "API（最便宜的已列出）",
+                format!(
+                    "每百万 token 输入/输出 {}/{}，{}：每秒 {:.3} 个请求时每月 {}；所选方案每月 {}{even}",
+                    per_m(api.usd_per_million_input),
+                    per_m(api.usd_per_million_output),
+                    api.as_of,
+                    api.requests_per_s,
+                    d.format(api.usd_per_month),
+                    d.format(api.pick_usd_per_month)
+                ),
+            )
+        };
+        let _ = writeln!(s, "\n{head}: {} — {body}", api.host);
+    }
     let d = &a.display;
     let sym = d.symbol();
     match d.currency {

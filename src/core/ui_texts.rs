@@ -53,6 +53,8 @@ pub const UI: &[(&str, &str, &str)] = &[
     ("ui.region", "Region contains", "区域包含"),
     ("ui.mintps", "Minimum tokens/s per user", "每用户最低 token/s"),
     ("ui.rps", "Requests per second (sets the concurrency)", "每秒请求数（据此推算并发）"),
+    ("ui.measured", "Your measured tokens/s per user (pinned GPU)", "实测每用户 token/s（指定 GPU）"),
+    ("ui.measured_ttft", "Your measured time to first token (s)", "实测首个 token 时间（秒）"),
     ("ui.maxttft", "Longest time to first token (s)", "首个 token 最长等待（秒）"),
     ("ui.maxusd", "Maximum $ per month", "每月预算上限（美元）"),
     ("ui.store", "Storage kept (GB)", "保留的存储（GB）"),

@@ -12,6 +12,7 @@ mod common;
 mod accumulation;
 mod accuracy;
 mod answer_hashes;
+mod api_measured;
 mod architecture;
 mod bill;
 mod bill_practice;

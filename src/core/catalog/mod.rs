@@ -16,6 +16,7 @@ macro_rules! bundled_table {
     };
 }
 
+pub mod api_prices;
 pub mod checkpoints;
 pub mod compiled;
 pub mod gpus;

@@ -125,6 +125,18 @@ pub struct ServeJob<'a> {
     pub deepgemm_moe: bool,
     /// A measurement's llama.cpp micro-batch (`n_ubatch`); `None`: 512.
     pub ubatch: Option<u32>,
+    /// The user's own measurement on one GPU type (`measured`, `measured_ttft`).
+    pub rescale: Option<Rescale>,
+}
+
+/// Your measurement on one GPU type, as factors on the estimate there:
+/// decode speed × `decode`, prefill and first-token time × `ttft`
+/// (`evaluate::measured` derives them from the pick's own estimate).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Rescale {
+    pub gpu: String,
+    pub decode: f64,
+    pub ttft: f64,
 }
 
 impl<'a> ServeJob<'a> {
@@ -162,7 +174,13 @@ impl<'a> ServeJob<'a> {
             attn_scores_in_memory: false,
             deepgemm_moe: false,
             ubatch: None,
+            rescale: None,
         }
+    }
+
+    /// (decode speed, first-token time) factors of the user's measurement on `gpu`; 1 elsewhere.
+    fn rescaled(&self, gpu: &Gpu) -> (f64, f64) {
+        self.rescale.as_ref().filter(|r| r.gpu == gpu.id).map_or((1.0, 1.0), |r| (r.decode, r.ttft))
     }
 
     pub fn factors(&self, gpu: &Gpu) -> Factors {
@@ -406,7 +424,7 @@ impl<'a> ServeJob<'a> {
         let t_layers = f64::from(m.layers) * f.decode_layer_s(self.launch);
         // An eager engine's host launches overlap this work (`eager.rs`).
         let (step, host) = eager::overlap(eager::host_s(&f, m.layers, 1.0), t_weights.max(t_compute) + t_kv + t_comm + t_moe + t_layers + f.step_overhead_s);
-        (step, if host { Bound::Host } else { bound })
+        (step / self.rescaled(gpu).0, if host { Bound::Host } else { bound })
     }
 
     /// Two all-reduces of the hidden state per layer under tensor
@@ -450,7 +468,7 @@ impl<'a> ServeJob<'a> {
         let packed = f64::from(engine::prefill_chunk_tokens(self.engine, total.min(f64::from(u32::MAX)).round() as u32).max(1));
         let t_fixed = self.prefill_fixed().passes_s((total / packed).ceil(), m.layers, moe_layers);
         let gpu_s = t_compute.max(t_weights) + t_scores + t_layers + t_fixed + self.allreduce_s(gpu, plan, n * batch);
-        eager::overlap(eager::host_s(&f, m.layers, passes), gpu_s).0
+        eager::overlap(eager::host_s(&f, m.layers, passes), gpu_s).0 * self.rescaled(gpu).1
     }
 
     /// Time to take in the images of `batch` requests: each request's
@@ -464,7 +482,7 @@ impl<'a> ServeJob<'a> {
             return 0.0;
         }
         let rate = precision::tensor_flops(gpu, Compute::Bf16) * self.factors(gpu).compute;
-        batch * (self.image_prep_s + self.vision_flops / f64::from(plan.tp) / rate)
+        batch * (self.image_prep_s + self.vision_flops / f64::from(plan.tp) / rate) * self.rescaled(gpu).1
     }
 
     pub fn speed(&self, gpu: &Gpu, plan: Plan, batch: f64) -> ServeSpeed {
@@ -473,7 +491,7 @@ impl<'a> ServeJob<'a> {
         let prompt = self.new_prompt_tokens();
         // One request's first token also waits for its admission, scheduling
         // and first sample (`prefill_fixed.rs`).
-        let ttft = self.vision_s(gpu, plan, 1.0) + self.prefill_s(gpu, plan, prompt, 1.0) + self.prefill_fixed().request_s;
+        let ttft = self.vision_s(gpu, plan, 1.0) + self.prefill_s(gpu, plan, prompt, 1.0) + self.prefill_fixed().request_s * self.rescaled(gpu).1;
         ServeSpeed {
             decode_tokens_per_s_per_seq: 1.0 / step,
             decode_tokens_per_s_total: batch / step,

@@ -4,12 +4,16 @@
 //! (bill, rank, pick) and [`guidance`] (read from the pick's plan) — with
 //! the single changes the plan rates better ([`whatif`]) between the last two.
 
+#[cfg(not(target_arch = "wasm32"))]
+pub mod api;
+pub mod measured;
 pub mod whatif;
 
 use super::answer::Answer;
 use super::catalog::Catalog;
 use super::config::Config;
 use super::date::Date;
+use super::estimate::serve::Rescale;
 use super::link;
 use super::messages::Msg;
 use super::notice::Notice;
@@ -23,25 +27,40 @@ pub fn evaluate_query(query: &str, catalog: &Catalog, today: Date) -> Answer {
     evaluate(&cfg, notices, catalog, today)
 }
 
-/// Evaluates a decoded configuration (with the decoder's notices).
+/// Evaluates a decoded configuration (with the decoder's notices); a
+/// native build also prices a serving answer's load on a hosted API
+/// ([`api`]: the `api` field and a guidance answer).
 pub fn evaluate(cfg: &Config, notices: Vec<Notice>, catalog: &Catalog, today: Date) -> Answer {
-    run(cfg, notices, catalog, today, true, true).0
+    #[allow(unused_mut)]
+    let mut answer = run(cfg, notices, catalog, today, true, true, None).0;
+    #[cfg(not(target_arch = "wasm32"))]
+    if let Some(a) = api::compare(&answer, catalog) {
+        answer.guidance.push(api::guidance(&answer, &a));
+        answer.api = Some(a);
+    }
+    answer
 }
 
 /// The answer the page shows: [`evaluate`]'s, less the per-GPU-type table
 /// (`results`, which the CLI and the JSON print and the page does not),
 /// the same in every other field. It runs on every input change.
 pub fn evaluate_offers(cfg: &Config, notices: Vec<Notice>, catalog: &Catalog, today: Date) -> Answer {
-    run(cfg, notices, catalog, today, true, false).0
+    run(cfg, notices, catalog, today, true, false, None).0
 }
 
 /// The pipeline; with `suggest`, also the single changes worth making;
-/// with `per_gpu`, the per-GPU-type table too.
+/// with `per_gpu`, the per-GPU-type table too. A suggesting run compares
+/// the link's own measurement with the estimate (`measured`) and rescales
+/// by it; the runs it makes (the what-ifs) take that `rescale` as given.
 /// Returns the answer and the objective it was ranked on.
-fn run(cfg: &Config, notices: Vec<Notice>, catalog: &Catalog, today: Date, suggest: bool, per_gpu: bool) -> (Answer, Objective) {
+fn run(cfg: &Config, notices: Vec<Notice>, catalog: &Catalog, today: Date, suggest: bool, per_gpu: bool, rescale: Option<&Rescale>) -> (Answer, Objective) {
     let r = resolve::resolve(cfg, notices, catalog);
     let cfg = &r.cfg;
+    let (rescale, shown, measured_notices) = if suggest { measured::rescale(cfg, catalog, today) } else { (rescale.cloned(), None, Vec::new()) };
     let mut planner = Planner::new(&r, catalog);
+    if let Planner::Serve(p) = &mut planner {
+        p.job.rescale = rescale.clone();
+    }
     let gpus = catalog.gpus_for(cfg.gpu.as_deref());
     // A what-if evaluation needs only the offers' ranking.
     let results = if suggest && per_gpu { planner.results(&gpus) } else { Vec::new() };
@@ -65,6 +84,7 @@ fn run(cfg: &Config, notices: Vec<Notice>, catalog: &Catalog, today: Date, sugge
     }
     let (memory, answers) = if suggest { planner.focus(focus, pick) } else { Default::default() };
     let mut notices = r.notices.clone();
+    notices.extend(measured_notices);
     if cfg.commit != super::config::Commit::None && !offers.iter().any(|o| o.commitment == cfg.commit) {
         notices.push(Notice::said("commit", Msg::new("notice.commit").arg("term", cfg.commit.as_str())));
     }
@@ -104,7 +124,8 @@ fn run(cfg: &Config, notices: Vec<Notice>, catalog: &Catalog, today: Date, sugge
         ..Answer::empty(if suggest { link::encode(cfg) } else { String::new() }, cfg.clone(), notices, catalog.as_of, (id, name, inferred), r.weight_format())
     };
     if suggest {
-        answer.whatif = whatif::single_changes(cfg, catalog, today, &answer, objective);
+        answer.measured = shown;
+        answer.whatif = whatif::single_changes(cfg, catalog, today, &answer, objective, rescale.as_ref());
         answer.guidance = guidance::for_answer(cfg, &planner, catalog, &answer);
     }
     (answer, objective)

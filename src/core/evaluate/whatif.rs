@@ -11,6 +11,7 @@ use super::super::answer::{Answer, Change, OfferResult};
 use super::super::catalog::Catalog;
 use super::super::config::{Batch, Checkpointing, Commit, Config, Method, Task, Trainer, Usage};
 use super::super::date::Date;
+use super::super::estimate::serve::Rescale;
 use super::super::link;
 use super::super::messages::Msg;
 use super::super::offers::Objective;
@@ -89,7 +90,7 @@ fn quality(task: Task, key: &str, value: &str) -> Option<Msg> {
 
 /// The single changes the plan rates better than the current setting on
 /// `objective`, best first.
-pub fn single_changes(cfg: &Settings, catalog: &Catalog, today: Date, a: &Answer, objective: Objective) -> Vec<Change> {
+pub fn single_changes(cfg: &Settings, catalog: &Catalog, today: Date, a: &Answer, objective: Objective, rescale: Option<&Rescale>) -> Vec<Change> {
     let Some(pick) = a.pick() else { return Vec::new() };
     let before = objective.key(pick);
     if before >= f64::MAX {
@@ -118,7 +119,7 @@ pub fn single_changes(cfg: &Settings, catalog: &Catalog, today: Date, a: &Answer
             // load (a rate is the load when it is given: no batch is set beside it).
             let batch = if cfg.rps.is_some() { changed.batch } else { changed.batch.or(Some(cfg.batch())).filter(|b| *b != Batch::Max).or(changed.batch) };
             let changed = Config { batch, ..changed };
-            let (answer, obj) = super::run(&changed, Vec::new(), catalog, today, false, false);
+            let (answer, obj) = super::run(&changed, Vec::new(), catalog, today, false, false, rescale);
             if obj != objective || !answer.notices.is_empty() {
                 return None;
             }

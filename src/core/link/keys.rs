@@ -264,6 +264,10 @@ keys! {
         Derived, "–", "SLA: longest acceptable time to first token; offers above it do not meet (`meets`)";
     "rps", Num(0.0001, 1e6, |c, v| c.rps = Some(v), |c| c.rps), Text, "ui.rps", Some(|c| c.rps = None),
         Derived, "–", "serving load as a rate: without `batch`, the concurrency is rate × request latency (Little's law), solved per plan; each copy also prefills the prompts that arrive, so its decode gets the time left (a request's decode takes 1/(1 − share) as long, and the offer's per-sequence speed and latency say so), and a copy whose prompts alone would fill its time gets company: more copies (`plan::load`)";
+    "measured", Num(0.01, 100_000.0, |c, v| c.measured = Some(v), |c| c.measured), Text, "ui.measured", Some(|c| c.measured = None),
+        Derived, "–", "your own measurement on the pinned GPU (`gpu`, serving): decode tokens/s per sequence at this configuration. The answer compares it with the estimate (the JSON's `measured`) and rescales that GPU type's decode speed by measured ÷ estimate, so its speeds, copies and bills follow; a ratio outside 0.1–10 (total tokens/s given for per sequence?), no `gpu`, or another task: a notice, and it is ignored";
+    "measured_ttft", Num(0.001, 3600.0, |c, v| c.measured_ttft = Some(v), |c| c.measured_ttft), Text, "ui.measured_ttft", Some(|c| c.measured_ttft = None),
+        Derived, "–", "your own measured time to first token on the pinned GPU (seconds): rescales that GPU type's prefill and first-token time as `measured` does the decode";
     "maxusd", Num(0.0, 1e12, |c, v| c.maxusd = Some(v), |c| c.maxusd), Text, "ui.maxusd", Some(|c| c.maxusd = None),
         Derived, "–", "budget filter";
     "price", Text(set_prices, |c, _| prices_text(c)), None, "", None,

@@ -126,6 +126,14 @@ pub fn resolve<'c>(cfg: &Config, mut notices: Vec<Notice>, catalog: &'c Catalog)
             cfg.gpu = None;
         }
     }
+    // Your measurement is of one configuration on one GPU type: a serving
+    // link that pins it (`gpu`); otherwise said, and left out.
+    let pinned = cfg.gpu.is_some() && cfg.task == Task::Serve;
+    for (key, value) in [("measured", &mut cfg.measured), ("measured_ttft", &mut cfg.measured_ttft)] {
+        if !pinned && value.take().is_some() {
+            notices.push(Notice::said(key, Msg::new("notice.measured.gpu").arg("key", key)));
+        }
+    }
     if let Some(d) = cfg.cat {
         if d < catalog.as_of {
             notices.push(Notice::said("cat", Msg::new("notice.cat_old").arg("date", d.to_string()).arg("now", catalog.as_of.to_string())));

@@ -16,6 +16,7 @@ pub mod media_train_time;
 pub mod prefill_fixed;
 pub mod ranges;
 pub mod serve;
+pub mod serve_memory;
 pub mod stack;
 pub mod train;
 pub mod train_class;

@@ -1,0 +1,145 @@
+//! LLM serving memory of one plan: KV cache per sequence (with a shared
+//! prefix held once and the fixed state of linear-attention or state-space
+//! layers), activations, the engine's usable share of the GPU, and the
+//! most sequences that fit. The job and its speed are in `serve.rs`.
+
+use super::super::catalog::Gpu;
+use super::super::config::{Batch, Engine};
+use super::serve::{Plan, ServeJob, ServeMemory};
+use super::{arch, engine, layers};
+
+impl ServeJob<'_> {
+    /// The shared prefix's KV on one GPU, held once per copy of the model.
+    pub fn shared_kv_per_gpu(&self, plan: Plan) -> f64 {
+        layers::shared_kv_bytes(self.model, self.shared_prefix, self.kv_elem_bytes, arch::kv_split(self.model, plan.tp)) / f64::from(plan.pp)
+    }
+
+    /// What each sequence holds on one GPU beside the shared prefix.
+    pub fn private_kv_per_seq_per_gpu(&self, plan: Plan) -> f64 {
+        self.kv_per_seq_per_gpu(plan, self.context_tokens()) - self.shared_kv_per_gpu(plan)
+    }
+
+    /// KV bytes of one sequence at full context on one GPU of a plan,
+    /// rounded up to the engine's allocation block, plus the fixed state of
+    /// its linear-attention or state-space layers ([`layers::state_bytes_per_seq`]).
+    pub fn kv_per_seq_per_gpu(&self, plan: Plan, context: f64) -> f64 {
+        let block = f64::from(engine::kv_block_tokens(self.engine));
+        let tokens = (context / block).ceil() * block;
+        let mut bytes = arch::kv_bytes_per_seq(self.model, tokens, self.kv_elem_bytes, arch::kv_split(self.model, plan.tp))
+            + layers::state_bytes_per_seq(self.model, plan.tp);
+        if let Some(v) = &self.model.vision {
+            if let (Some(cross), true) = (v.cross_attention_layers, self.images > 0.0) {
+                // Cross-attention layers cache K/V of the image tokens.
+                let img = v.tokens_per_image((0, 0)) * self.images;
+                bytes += 2.0 * f64::from(cross) * img * f64::from(self.model.kv_heads) * f64::from(self.model.head_dim) * self.kv_elem_bytes
+                    / arch::kv_split(self.model, plan.tp);
+            }
+        }
+        bytes / f64::from(plan.pp)
+    }
+
+    /// Activation workspace of one prefill chunk plus the sampler's logits.
+    /// Per token: the residual stream and attention projections
+    /// (≈ 4·h + 2·d_attn) and the FFN intermediate (2·f, gated) at 2 bytes,
+    /// split by TP; logits in fp32 over the vocabulary for each running sequence.
+    /// Transformers' `generate` runs the whole batch's prompts through the
+    /// first forward pass at once (`input_ids` of shape batch × prompt; no
+    /// chunked prefill, huggingface/transformers
+    /// `src/transformers/generation/utils.py`, `_sample`), so its chunk is
+    /// every running sequence's prompt; the serving engines schedule a token
+    /// budget per step instead.
+    pub fn activation_bytes(&self, plan: Plan, batch: f64) -> f64 {
+        let m = self.model;
+        let per_step = engine::prefill_chunk_tokens(self.engine, self.prompt_tokens().round() as u32);
+        let chunk = if self.engine == Engine::Hf { f64::from(per_step) * batch.max(1.0) } else { f64::from(per_step) };
+        let ffn = match &m.moe {
+            Some(moe) => f64::from(moe.expert_ffn) * f64::from(moe.active + moe.shared),
+            None => f64::from(m.ffn.unwrap_or(4 * m.hidden)),
+        };
+        let attn = f64::from(m.heads) * f64::from(m.head_dim);
+        let per_token = 4.0 * f64::from(m.hidden) + (2.0 * attn + 2.0 * ffn) / f64::from(plan.tp);
+        chunk * per_token * 2.0 + batch.max(1.0) * f64::from(m.vocab) * 4.0
+    }
+
+    /// With a tuple KV cache, each layer builds its grown K/V with
+    /// `torch.cat([past_key_value[0], key_states])` (transformers v4.35.2
+    /// `models/llama/modeling_llama.py`; Qwen(1)'s remote code keeps
+    /// `layer_past=(key,value)` the same way, QwenLM/Qwen README.md, section
+    /// "Quantization of KV cache") while `generate` still holds the previous
+    /// step's tuple until the forward pass returns and
+    /// `_update_model_kwargs_for_generation` replaces it: at the last step
+    /// the whole cache exists twice. The `Cache` classes of v4.36
+    /// (huggingface/transformers PR #26681) replace each layer's tensors in
+    /// place, freeing the old copy at once; the current profile holds it once.
+    pub fn tuple_cache_copy_bytes(&self, plan: Plan, batch: f64) -> f64 {
+        if self.engine == Engine::Hf && self.tuple_kv_cache {
+            batch * self.kv_per_seq_per_gpu(plan, self.context_tokens())
+        } else {
+            0.0
+        }
+    }
+
+    pub fn memory(&self, plan: Plan, batch: f64) -> ServeMemory {
+        ServeMemory {
+            weights: self.weight_bytes() / f64::from(plan.gpus()),
+            kv_cache: batch * self.private_kv_per_seq_per_gpu(plan) + if batch > 0.0 { self.shared_kv_per_gpu(plan) } else { 0.0 },
+            activations: self.activation_bytes(plan, batch) + self.tuple_cache_copy_bytes(plan, batch),
+            overhead: engine::runtime_overhead_bytes(self.engine),
+        }
+    }
+
+    /// Usable fraction of a GPU's memory for this engine (vLLM's default
+    /// `gpu_memory_utilization` 0.9, SGLang's `mem_fraction_static` ~0.88,
+    /// others leave a little for the driver), applied to the memory the
+    /// driver reports (`Gpu::usable_bytes`), not the nominal size: vLLM's
+    /// worker requests `MemorySnapshot().total_memory ×
+    /// gpu_memory_utilization`, where the total is `torch.cuda.mem_get_info`'s
+    /// (vllm-project/vllm `vllm/v1/worker/gpu_worker.py`, `init_device`;
+    /// docs: "fraction of GPU memory to be used for the model executor",
+    /// and vLLM-Omni's guide states `requested_memory = total_gpu_memory ×
+    /// gpu_memory_utilization`, docs.vllm.ai/projects/vllm-omni/en/latest/
+    /// configuration/gpu_memory_utilization/). On an ECC-on L4 that is
+    /// 0.9 × 23,034 MiB, not 0.9 × 24 GiB.
+    pub fn usable_bytes(&self, gpu: &Gpu) -> f64 {
+        let f = match self.engine {
+            Engine::Vllm => 0.90,
+            Engine::Sglang => 0.88,
+            Engine::TrtLlm | Engine::Hf => 0.95,
+            Engine::LlamaCpp => 0.97,
+        };
+        gpu.usable_bytes() * f
+    }
+
+    /// Most sequences whose KV cache fits beside the weights, capped by the
+    /// engine's scheduler limit (vLLM `max_num_seqs` 256 in V1 on large GPUs
+    /// is 1024; TensorRT-LLM `max_batch_size` 2048; SGLang
+    /// `max_running_requests` ~ 4096; llama.cpp `--parallel` slots; HF none).
+    pub fn max_batch(&self, gpu: &Gpu, plan: Plan) -> u32 {
+        let fixed = self.memory(plan, 1.0);
+        let kv_and_logits = self.private_kv_per_seq_per_gpu(plan) + f64::from(self.model.vocab) * 4.0;
+        // Each sequence adds its KV cache and its logits, and under HF its
+        // prompt's share of the one prefill pass (see `activation_bytes`),
+        // which the first sequence's share in `fixed` already holds once.
+        let per_seq = self.memory(plan, 2.0).total() - fixed.total();
+        let extra = (per_seq - kv_and_logits).max(0.0);
+        let free = self.usable_bytes(gpu) - fixed.weights - fixed.activations - fixed.overhead + extra;
+        if free <= 0.0 || per_seq <= 0.0 {
+            return 0;
+        }
+        let cap = match self.engine {
+            Engine::Vllm => 1024.0,
+            Engine::TrtLlm => 2048.0,
+            Engine::Sglang => 4096.0,
+            Engine::LlamaCpp => 256.0,
+            Engine::Hf => 512.0,
+        };
+        (free / per_seq).floor().clamp(0.0, cap) as u32
+    }
+
+    pub fn resolve_batch(&self, batch: Batch, gpu: &Gpu, plan: Plan) -> f64 {
+        match batch {
+            Batch::N(n) => f64::from(n),
+            Batch::Max => f64::from(self.max_batch(gpu, plan).max(1)),
+        }
+    }
+}

@@ -160,3 +160,21 @@ fn alternatives_claim_only_what_is_estimated() {
         }
     }
 }
+
+/// Jobs of a stated length and no stated work rank by what each job costs:
+/// its minutes on the offer, not its cost per token (fails when such jobs
+/// rank by $ per million tokens: a $0.38 job over a $0.12 one).
+#[test]
+fn fixed_length_jobs_rank_by_cost_per_job() {
+    let a = crate::common::answer("model=llama-3.1-8b&use=jobs&jobs=50&jobmin=10&provider=paperspace,vultr,runpod,lambda");
+    let rec = a.recommendation.as_ref().expect("a pick");
+    assert_eq!(rec.objective, "usd_per_job");
+    let pick = a.offers.iter().find(|o| o.id == rec.pick.offer).expect("pick offer");
+    let cheapest_current = a.offers.iter().filter(|o| o.meets && !o.stale).filter_map(|o| o.usd_per_job).fold(f64::MAX, f64::min);
+    let job = pick.usd_per_job.expect("a bill per job");
+    assert!(job <= 1.25 * cheapest_current + 1e-9, "pick costs {job} a job, the cheapest current offer {cheapest_current}");
+    // With the work stated, the job's length is its own: still per job.
+    assert_eq!(crate::common::answer("model=llama-3.1-8b&use=jobs&jobs=50&per_job=100").recommendation.expect("pick").objective, "usd_per_job");
+    // Without a length or work, batch serving stays on cost per token.
+    assert_eq!(crate::common::answer("model=llama-3.1-8b&use=jobs&jobs=50").recommendation.expect("pick").objective, "usd_per_million_output_tokens");
+}

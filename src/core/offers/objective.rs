@@ -94,7 +94,13 @@ pub fn objective(cfg: &Settings, unit: Unit) -> Objective {
 fn objective_on(cfg: &Settings, sort: Sort, unit: Unit) -> Objective {
     let batch = cfg.batch_usage();
     let per_job = batch && cfg.per_job.is_some();
+    // Jobs of a stated length (`jobmin`) and no stated work: each costs its
+    // minutes on the offer, whatever it produces in them, so the bill per
+    // job is what the user buys (issue 42: a $0.38 job ranked over a $0.12
+    // one by cost per token).
+    let fixed = batch && cfg.per_job.is_none() && cfg.jobmin.is_some();
     let cost = match unit {
+        Unit::Tokens | Unit::Images | Unit::Clips | Unit::Audio if fixed => Objective::UsdPerJob,
         Unit::Tokens if per_job => Objective::UsdPerJob,
         Unit::Tokens if batch => Objective::UsdPerMillionOutputTokens,
         Unit::Tokens => Objective::UsdPerMillionOutputTokens,

@@ -252,8 +252,12 @@ pub fn bill(
     // hours, but a one-off run (`use=once`) keeps its disk for the hours it
     // bills, and pays that share of a month (the catalog holds monthly
     // rates, not how finely each provider prorates them).
-    // (A committed term is billed by the month, its storage too.)
-    let storage_months = if cfg.usage() == Usage::Once && committed.is_none() { hours.billed_per_job / HOURS_PER_MONTH } else { 1.0 };
+    // (A committed term is billed by the month, its storage too.) A
+    // training run's disk holds the checkpoints it keeps (`ckpts`), which
+    // outlive the run: they are billed by the month while kept, a first
+    // month at least, as the guidance's checkpoint answer says (issue 42).
+    let prorated = cfg.usage() == Usage::Once && committed.is_none() && !cfg.is_training();
+    let storage_months = if prorated { hours.billed_per_job / HOURS_PER_MONTH } else { 1.0 };
     let storage_usd_per_month = store_gb * storage_price.unwrap_or(0.0) * f64::from(instances.max(1)) * storage_months;
     let egress_usd_per_month = egress_gb * egress_price.unwrap_or(0.0);
     let compute_month = usd_per_hour * hours.billed_per_month;

@@ -83,7 +83,9 @@ fn recompute(q: &str, o: &OfferResult) -> f64 {
     let store: f64 = param(q, "store").and_then(|v| v.parse().ok()).unwrap_or(0.0);
     let egress: f64 = param(q, "egress").and_then(|v| v.parse().ok()).unwrap_or(0.0);
     // A one-off run keeps its disk for the hours it bills; else all month.
-    let months = if usage == "once" && o.commitment == Commit::None { hours / 730.0 } else { 1.0 };
+    // A training run's disk holds the checkpoints it keeps: a month at least.
+    let training = q.contains("task=finetune") || q.contains("task=pretrain");
+    let months = if usage == "once" && o.commitment == Commit::None && !training { hours / 730.0 } else { 1.0 };
     let storage = store * offer.storage_usd_per_gb_month.or(provider.and_then(|p| p.storage_usd_per_gb_month)).unwrap_or(0.0) * f64::from(o.instances) * months;
     let out = (egress - provider.map_or(0.0, |p| p.free_egress_gb_month)).max(0.0)
         * offer.egress_usd_per_gb.or(provider.and_then(|p| p.egress_usd_per_gb)).unwrap_or(0.0);

@@ -263,3 +263,29 @@ fn a_pick_between_48_and_80_gb_answers_the_size_question_itself() {
     assert_eq!(on.vendor.as_str(), "nvidia", "the test expects an NVIDIA pick in dollars");
     assert!(n.guidance.iter().all(|g| g.id != "vendor"), "vendor note beside {:?}", n.pick().map(|p| &p.gpu));
 }
+
+/// The checkpoint answer says kept checkpoints are billed as storage every
+/// month: a one-off training run's bill holds a whole month of them at the
+/// offer's storage rate, not the run's hours of it (fails where a one-off
+/// run's storage is prorated to its hours).
+#[test]
+fn kept_checkpoints_are_billed_by_the_month_as_the_guidance_says() {
+    use whichgpu::core::config::Lang;
+    let a = crate::common::answer("task=finetune&model=llama-3.1-70b&method=full&zero=3&tokens=200000000&ckpts=5&use=once");
+    let said = a.guidance.iter().map(|g| g.msg.render(Lang::En)).find(|t| t.contains("checkpoint")).expect("the checkpoint answer");
+    assert!(said.contains("every month"), "{said}");
+    let c = crate::common::catalog();
+    let mut checked = 0;
+    for o in a.offers.iter().filter(|o| o.fits) {
+        let offer = c.offer(&o.id).expect("offer");
+        let Some(rate) = offer.storage_usd_per_gb_month.or(c.provider(&offer.provider).and_then(|p| p.storage_usd_per_gb_month)) else { continue };
+        if rate <= 0.0 {
+            continue;
+        }
+        let kept_gb = o.storage_usd_per_month / rate / f64::from(o.instances);
+        // Five checkpoints of a 70B full fine-tune (weights and optimizer states): terabytes.
+        assert!(kept_gb > 1000.0, "{}: {kept_gb} GB-months of storage billed for five 70B checkpoints", o.id);
+        checked += 1;
+    }
+    assert!(checked > 5, "only {checked} offers with a storage rate");
+}

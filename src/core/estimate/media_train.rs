@@ -65,6 +65,45 @@ pub fn lora_projections(model_id: &str) -> Option<f64> {
     }
 }
 
+/// Blocks of a diffusers `UNet2DConditionModel`, counted from its config
+/// (huggingface/diffusers src/diffusers/models/unets/unet_2d_blocks.py:
+/// a `CrossAttn*Block2D` holds `layers_per_block` ResNet blocks down and
+/// `layers_per_block + 1` up, each followed by one `Transformer2DModel` of
+/// `transformer_layers_per_block` `BasicTransformerBlock`s; the mid block
+/// two ResNets around one `Transformer2DModel` of the last level's depth).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct UnetBlocks {
+    /// `BasicTransformerBlock`s (self-attention, cross-attention, GEGLU FF).
+    pub transformer: f64,
+    /// `ResnetBlock2D`s.
+    pub resnet: f64,
+    /// `Transformer2DModel` wrappers (norm, `proj_in`, `proj_out`).
+    pub wrappers: f64,
+    /// Down- and upsamplers.
+    pub samplers: f64,
+}
+
+/// SD 1.5's blocks (see [`unet_blocks`]).
+pub const SD15_UNET: UnetBlocks = UnetBlocks { transformer: 16.0, resnet: 22.0, wrappers: 16.0, samplers: 6.0 };
+
+/// SD 1.5 (runwayml/stable-diffusion-v1-5 unet/config.json: block_out_channels
+/// [320, 640, 1280, 1280], layers_per_block 2, transformer_layers_per_block 1,
+/// down CrossAttnDownBlock2D ×3 + DownBlock2D): 6 + 1 + 9 = 16 transformer
+/// blocks, 8 + 2 + 12 = 22 ResNets, 16 wrappers, 3 + 3 samplers. SDXL base
+/// (stabilityai/stable-diffusion-xl-base-1.0 unet/config.json, as reproduced
+/// in public copies: block_out_channels [320, 640, 1280], layers_per_block 2,
+/// transformer_layers_per_block [1, 2, 10], down DownBlock2D +
+/// CrossAttnDownBlock2D ×2, up CrossAttnUpBlock2D ×2 + UpBlock2D): 2·1·2 +
+/// 2·10 down, 10 mid, 3·10 + 3·2 up = 70 transformer blocks; 6 + 2 + 9 = 17
+/// ResNets; 4 + 1 + 6 = 11 wrappers; 2 + 2 samplers. Other UNets: unknown.
+pub fn unet_blocks(model_id: &str) -> Option<UnetBlocks> {
+    match model_id {
+        "sd-1.5" => Some(SD15_UNET),
+        "sdxl" => Some(UnetBlocks { transformer: 70.0, resnet: 17.0, wrappers: 11.0, samplers: 4.0 }),
+        _ => None,
+    }
+}
+
 #[derive(Debug, Clone)]
 pub struct MediaTrainJob<'a> {
     /// Resolution, denoiser format (the frozen base), encoder placement.

@@ -28,27 +28,32 @@
 //!   `Decoder` `num_res_blocks + 1`, ldm/modules/diffusionmodules/model.py).
 //!
 //! A micro-batch takes the longer of its GPU time and its host time
-//! (launches are asynchronous). An optimizer step runs its micro-batches
+//! (launches are asynchronous); a counted UNet's host time is its blocks'
+//! kernels ([`unet_blocks`], [`UNET_KERNELS`]) at its inference cost per
+//! kernel, the backward's from C++ (`train_clock.rs`). An optimizer step runs its micro-batches
 //! (gradient accumulation), all-reduces the gradients across data-parallel
 //! GPUs once ([`allreduce::allreduce_s`], in series: an upper bound, DDP
 //! overlaps buckets with the backward) and steps the optimizer: a
 //! memory-bound pass over the trainable parameters, their fp32 gradients
-//! and states. The whole step is divided by [`TRAIN_LOOP_EFFICIENCY`], the
+//! and states, plus the launches of an optimizer that loops over tensors in
+//! Python ([`optimizer_kernels_per_tensor`]). The whole step is divided by [`TRAIN_LOOP_EFFICIENCY`], the
 //! one factor fitted on the fit split of `tests/data/image_finetune.csv`.
 
 use super::super::catalog::media::MediaArch;
 use super::super::catalog::Gpu;
 use super::super::config::{Checkpointing, Method, Optim};
 use super::allreduce;
+use super::media::HOST_S_UNET_FORWARD;
 use super::media::VAE_DECODE_FLOPS_PER_PIXEL;
-use super::media_train::MediaTrainJob;
+use super::media_train::{lora_projections, unet_blocks, MediaTrainJob, UnetBlocks, SD15_UNET};
+use super::train_clock::{CPP_S_PER_KERNEL, HOST_S_PER_KERNEL, LORA_KERNELS};
 use crate::core::precision::{self, Compute};
 
 /// Achieved over modelled time of a training step, the median of
 /// predicted/measured seconds per optimizer step over the fit rows of
 /// `tests/data/image_finetune.csv` (split by source; `tests/it/image_train_time.rs`
 /// refits it and fails when this differs, and scores the held-out rows).
-pub const TRAIN_LOOP_EFFICIENCY: f64 = 0.85;
+pub const TRAIN_LOOP_EFFICIENCY: f64 = 1.09;
 
 /// Micro-batches per optimizer step without `gbs`: the documented example
 /// commands of the diffusers DreamBooth LoRA scripts accumulate 4
@@ -57,6 +62,47 @@ pub const TRAIN_LOOP_EFFICIENCY: f64 = 0.85;
 /// huggingface/diffusers@58eb52c0 / @33cb7a3c), the commands whose step
 /// counts are [`default_train_steps`].
 pub const DEFAULT_ACCUMULATION: f64 = 4.0;
+
+/// Kernels an eager forward pass launches per block of a diffusers UNet
+/// (huggingface/diffusers src/diffusers/models/): a `BasicTransformerBlock`
+/// (attention.py) 24 — three LayerNorms, per attention (`AttnProcessor2_0`,
+/// attention_processor.py) `to_q`, `to_k`, `to_v`, SDPA, the head-merge
+/// copy, `to_out.0` and the division by `rescale_output_factor` (2 × 7),
+/// the GEGLU feed-forward's projection, GELU, product and output linear
+/// (4), three residual adds; a `ResnetBlock2D` (resnet.py) 12 — two
+/// GroupNorms and SiLUs, two convolutions, the time embedding's SiLU,
+/// linear and broadcast add, the shortcut convolution, the residual add
+/// and the division by `output_scale_factor`; a `Transformer2DModel`
+/// wrapper 6 (GroupNorm, two layout copies, `proj_in`, `proj_out`, the
+/// residual add); a sampler 2 (interpolation or stride, convolution); the
+/// stem 15 (sinusoidal timestep embedding, its two linears and SiLU,
+/// `conv_in`, the output norm, SiLU and `conv_out`).
+const UNET_KERNELS: UnetBlocks = UnetBlocks { transformer: 24.0, resnet: 12.0, wrappers: 6.0, samplers: 2.0 };
+const UNET_STEM_KERNELS: f64 = 15.0;
+
+/// LoRA-adapted projections per `BasicTransformerBlock`: `to_q`, `to_k`,
+/// `to_v`, `to_out.0` of its two attentions (the diffusers SDXL LoRA
+/// script's `target_modules`, examples/dreambooth/train_dreambooth_lora_sdxl.py).
+const UNET_LORA_PROJECTIONS: f64 = 8.0;
+
+/// Kernels one parameter tensor costs an optimizer that steps each tensor
+/// from Python: transformers' `Adafactor.step` (src/transformers/
+/// optimization.py) on a factored (2-D) tensor without relative step —
+/// the parameter's RMS (2), the squared gradient plus eps (2), the row and
+/// column moment updates (6), `_approx_sq_grad` (5), the product with the
+/// gradient (1), the RMS clip (5), the learning rate (1), the update (2):
+/// 24; bitsandbytes' 8-bit AdamW (`Optimizer8bit.step` loops over the
+/// parameters, one blockwise update kernel each): 1. PyTorch's AdamW and
+/// SGD default to the multi-tensor `foreach` path on CUDA (torch/optim/
+/// optimizer.py `_default_to_fused_or_foreach`), a few launches for all
+/// tensors together: 0 per tensor.
+fn optimizer_kernels_per_tensor(optim: Optim) -> f64 {
+    match optim {
+        Optim::Adafactor => 24.0,
+        Optim::Adamw8bit => 1.0,
+        Optim::Adamw | Optim::Sgd | Optim::SgdMomentum => 0.0,
+    }
+}
 
 /// Text tokens a CLIP-only model encodes per prompt (CLIP's 77-token context).
 const CLIP_TOKENS: f64 = 77.0;
@@ -145,11 +191,18 @@ impl MediaTrainJob<'_> {
         };
         let encoders = if self.job.enc_offload { 0.0 } else { self.encoder_s(gpu) };
         let gpu_micro = denoiser + recompute + dequant + encoders;
-        let host_micro = (3.0 + gc) * fwd.host_s;
+        let host_micro = match self.unet_forward_kernels() {
+            // Python launches the forward (again under checkpointing) at the
+            // UNet's inference cost per kernel; the C++ autograd engine two
+            // backward kernels per forward kernel.
+            Some(k) => k * unet_s_per_kernel() * (1.0 + gc) + 2.0 * k * CPP_S_PER_KERNEL,
+            None => (3.0 + gc) * fwd.host_s,
+        };
         let host = (host_micro - gpu_micro).max(0.0);
         let grads = self.trainable_params() * 4.0;
         let sync = if dp > 1 { allreduce::allreduce_s(gpu, dp, grads) } else { 0.0 };
-        let optimizer = self.trainable_params() * self.optimizer_step_bytes() / gpu.bandwidth_bytes_per_s().max(1.0);
+        let optimizer = self.trainable_params() * self.optimizer_step_bytes() / gpu.bandwidth_bytes_per_s().max(1.0)
+            + self.trainable_tensors() * optimizer_kernels_per_tensor(self.optim) * HOST_S_PER_KERNEL;
         let n = micro_batches.max(1.0);
         let raw = n * (gpu_micro + host) + sync + optimizer;
         StepTime {
@@ -162,6 +215,32 @@ impl MediaTrainJob<'_> {
             optimizer_s: optimizer,
             micro_batches: n,
             total_s: raw / TRAIN_LOOP_EFFICIENCY,
+        }
+    }
+
+    /// Kernels of one eager training forward of a UNet whose blocks are
+    /// counted ([`unet_blocks`]): the blocks' kernels ([`UNET_KERNELS`]),
+    /// and for LoRA and QLoRA PEFT's five per adapted projection
+    /// ([`LORA_KERNELS`], `src/core/estimate/train_clock.rs`).
+    fn unet_forward_kernels(&self) -> Option<f64> {
+        let b = unet_blocks(&self.model().id)?;
+        let adapters = if self.method == Method::Full { 0.0 } else { b.transformer * UNET_LORA_PROJECTIONS * LORA_KERNELS };
+        Some(unet_kernels(&b) + adapters)
+    }
+
+    /// Parameter tensors the optimizer steps: LoRA's A and B per adapted
+    /// projection; for full training, a UNet's per counted block
+    /// (`BasicTransformerBlock` 20: three norms' weights and biases, six
+    /// projection weights, three biases, GEGLU's two linears' weights and
+    /// biases; `ResnetBlock2D` 12; wrapper 6) or 20 per DiT block.
+    fn trainable_tensors(&self) -> f64 {
+        let m = self.model();
+        let blocks = unet_blocks(&m.id);
+        match (self.method, blocks) {
+            (Method::Full, Some(b)) => 20.0 * b.transformer + 12.0 * b.resnet + 6.0 * b.wrappers,
+            (Method::Full, None) => 20.0 * f64::from(m.layers.unwrap_or(0)),
+            (_, Some(b)) => 2.0 * UNET_LORA_PROJECTIONS * b.transformer,
+            (_, None) => 2.0 * lora_projections(&m.id).unwrap_or(4.0 * f64::from(m.layers.unwrap_or(0))),
         }
     }
 
@@ -197,4 +276,20 @@ impl MediaTrainJob<'_> {
     pub fn run_hours(&self, gpu: &Gpu, steps: u32, micro_batches: f64, dp: u32) -> f64 {
         f64::from(steps) * self.step_time(gpu, micro_batches, dp).total_s / 3600.0
     }
+}
+
+/// Kernels of an eager inference forward of a UNet with blocks `b`.
+fn unet_kernels(b: &UnetBlocks) -> f64 {
+    let k = UNET_KERNELS;
+    b.transformer * k.transformer + b.resnet * k.resnet + b.wrappers * k.wrappers + b.samplers * k.samplers + UNET_STEM_KERNELS
+}
+
+/// Host seconds per kernel of an eager diffusers UNet forward: the fitted
+/// host time of an SD 1.5 inference forward ([`HOST_S_UNET_FORWARD`],
+/// diffusers' torch2.0 benchmark, host-bound at batch 1) over its kernels
+/// (16 transformer blocks, 22 ResNets, 16 wrappers, 6 samplers: 771),
+/// about 59 µs: the bare launch gap (33 µs, [`HOST_S_PER_KERNEL`]) plus
+/// diffusers' Python per module.
+fn unet_s_per_kernel() -> f64 {
+    HOST_S_UNET_FORWARD / unet_kernels(&SD15_UNET)
 }

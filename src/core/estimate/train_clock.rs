@@ -73,7 +73,7 @@ pub const HOST_S_PER_KERNEL: f64 = 33e-6;
 /// A kernel launched by the C++ autograd engine (module docs: 4–6 µs).
 pub const CPP_S_PER_KERNEL: f64 = 5e-6;
 /// Kernels PEFT's LoRA adds per adapted projection (module docs).
-const LORA_KERNELS: f64 = 5.0;
+pub const LORA_KERNELS: f64 = 5.0;
 /// Kernels of one looped expert's forward pass (module docs).
 const EXPERT_KERNELS: f64 = 9.0;
 /// Host-memory bytes of one AdamW step per parameter on the CPU (module docs).

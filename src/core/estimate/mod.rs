@@ -14,6 +14,7 @@ pub mod media_train;
 pub mod prefill_fixed;
 pub mod ranges;
 pub mod serve;
+pub mod serve_plan;
 pub mod stack;
 pub mod train;
 pub mod train_class;

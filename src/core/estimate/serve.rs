@@ -13,43 +13,10 @@ use super::super::catalog::{Gpu, GpuClass, Model};
 use super::super::config::{Batch, Config, Engine};
 use super::super::precision::{self, Compute, WeightFormat};
 use super::engine::{self, Factors};
+use super::engine_rules;
 use super::prefill_fixed::{self, PrefillFixed};
+pub use super::serve_plan::Plan;
 use super::{allreduce, arch, attn_scores, dp4a, eager};
-
-/// A way to run the job: `tp` GPUs per node in one tensor-parallel group,
-/// `pp` nodes as pipeline stages.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Plan {
-    pub tp: u32,
-    pub pp: u32,
-}
-
-impl Plan {
-    /// How an engine uses `gpus` GPUs of one node: vLLM, SGLang and
-    /// TensorRT-LLM shard tensors (tensor parallel); llama.cpp and HF
-    /// transformers give each GPU a run of layers, which then work one after
-    /// another (a pipeline within the node, [`Engine::splits_layers`]).
-    pub fn in_node(engine: Engine, gpus: u32, nodes: u32) -> Plan {
-        if engine.splits_layers() {
-            Plan { tp: 1, pp: gpus.max(1) * nodes.max(1) }
-        } else {
-            Plan { tp: gpus.max(1), pp: nodes.max(1) }
-        }
-    }
-
-    /// GPUs per node in this plan.
-    pub fn per_node(&self, engine: Engine) -> u32 {
-        if engine.splits_layers() {
-            self.pp
-        } else {
-            self.tp
-        }
-    }
-
-    pub fn gpus(&self) -> u32 {
-        self.tp * self.pp
-    }
-}
 
 /// Memory of a serving job per GPU, bytes.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
@@ -190,7 +157,11 @@ impl<'a> ServeJob<'a> {
     }
 
     /// KV bytes of one sequence at full context on one GPU of a plan,
-    /// rounded up to the engine's allocation block.
+    /// rounded up to the engine's allocation block. Under data-parallel
+    /// attention each rank caches only its own sequences (sequences spread
+    /// evenly over the ranks: a sequence costs a GPU `1 / dp` of its cache
+    /// on the average); under tensor-parallel attention a latent (MLA)
+    /// cache is whole on every GPU of the group (`arch::kv_split`).
     pub fn kv_per_seq_per_gpu(&self, plan: Plan, context: f64) -> f64 {
         let block = f64::from(engine::kv_block_tokens(self.engine));
         let tokens = (context / block).ceil() * block;
@@ -203,7 +174,7 @@ impl<'a> ServeJob<'a> {
                     / arch::kv_split(self.model, plan.tp);
             }
         }
-        bytes / f64::from(plan.pp)
+        bytes / f64::from(plan.pp) / f64::from(plan.dp.max(1))
     }
 
     /// Activation workspace of one prefill chunk plus the sampler's logits.
@@ -225,8 +196,33 @@ impl<'a> ServeJob<'a> {
             None => f64::from(m.ffn.unwrap_or(4 * m.hidden)),
         };
         let attn = f64::from(m.heads) * f64::from(m.head_dim);
-        let per_token = 4.0 * f64::from(m.hidden) + (2.0 * attn + 2.0 * ffn) / f64::from(plan.tp);
-        chunk * per_token * 2.0 + batch.max(1.0) * f64::from(m.vocab) * 4.0
+        // Data-parallel attention: each rank's attention over its `tp` GPUs, the FFN over the group, its own sequences' logits.
+        let per_token = if plan.dp <= 1 {
+            4.0 * f64::from(m.hidden) + (2.0 * attn + 2.0 * ffn) / f64::from(plan.tp)
+        } else {
+            4.0 * f64::from(m.hidden) + 2.0 * attn / f64::from(plan.tp.max(1)) + 2.0 * ffn / f64::from(plan.group())
+        };
+        chunk * per_token * 2.0 + batch.max(1.0) / f64::from(plan.dp.max(1)) * f64::from(m.vocab) * 4.0
+    }
+
+    /// Weight bytes one GPU of a plan holds: an even share of every weight
+    /// under tensor (and expert) parallelism; under data-parallel attention
+    /// the attention weights (and a vision tower) split over each rank's
+    /// `tp` GPUs only, copied on every rank, the routed experts over the
+    /// whole group, the dense FFN, shared experts, embeddings and head as
+    /// the engine splits them (`engine_rules::dense_ways`).
+    pub fn weights_per_gpu(&self, plan: Plan) -> f64 {
+        if plan.dp <= 1 {
+            return self.weight_bytes() / f64::from(plan.gpus());
+        }
+        let m = self.model;
+        let bits = self.body_bits() / 8.0;
+        let attention = (m.attention_params() * f64::from(m.layers)).min(m.body_params()) * bits + m.vision_params() * 2.0;
+        let experts = m.moe.as_ref().map_or(0.0, |moe| m.expert_params() * f64::from(moe.experts) * f64::from(m.moe_layers()) * bits);
+        let rest = (self.weight_bytes() - attention - experts).max(0.0);
+        let l = plan.layout();
+        let dense = f64::from(engine_rules::dense_ways(self.engine, l));
+        (attention / f64::from(l.tp.max(1)) + experts / f64::from(l.gpus()) + rest / dense) / f64::from(plan.pp)
     }
 
     /// With a tuple KV cache, each layer builds its grown K/V with
@@ -249,7 +245,7 @@ impl<'a> ServeJob<'a> {
 
     pub fn memory(&self, plan: Plan, batch: f64) -> ServeMemory {
         ServeMemory {
-            weights: self.weight_bytes() / f64::from(plan.gpus()),
+            weights: self.weights_per_gpu(plan),
             kv_cache: batch * self.kv_per_seq_per_gpu(plan, self.context_tokens()),
             activations: self.activation_bytes(plan, batch) + self.tuple_cache_copy_bytes(plan, batch),
             overhead: engine::runtime_overhead_bytes(self.engine),
@@ -284,7 +280,7 @@ impl<'a> ServeJob<'a> {
     /// `max_running_requests` ~ 4096; llama.cpp `--parallel` slots; HF none).
     pub fn max_batch(&self, gpu: &Gpu, plan: Plan) -> u32 {
         let fixed = self.memory(plan, 1.0);
-        let kv_and_logits = self.kv_per_seq_per_gpu(plan, self.context_tokens()) + f64::from(self.model.vocab) * 4.0;
+        let kv_and_logits = self.kv_per_seq_per_gpu(plan, self.context_tokens()) + f64::from(self.model.vocab) * 4.0 / f64::from(plan.dp.max(1));
         // Each sequence adds its KV cache and its logits, and under HF its
         // prompt's share of the one prefill pass (see `activation_bytes`),
         // which the first sequence's share in `fixed` already holds once.
@@ -294,8 +290,9 @@ impl<'a> ServeJob<'a> {
         if free <= 0.0 || per_seq <= 0.0 {
             return 0;
         }
+        // (vLLM's limit is per data-parallel rank: "--max-num-seqs applies per DP rank", data_parallel_deployment.md.)
         let cap = match self.engine {
-            Engine::Vllm => 1024.0,
+            Engine::Vllm => 1024.0 * f64::from(plan.dp.max(1)),
             Engine::TrtLlm => 2048.0,
             Engine::Sglang => 4096.0,
             Engine::LlamaCpp => 256.0,
@@ -343,7 +340,16 @@ impl<'a> ServeJob<'a> {
         let m = self.model;
         let body_read = arch::body_params_read(m, batch);
         let head_params = f64::from(m.vocab) * f64::from(m.hidden);
-        (body_read * self.body_bits() / 8.0 + head_params * self.format.embed_bits / 8.0) / f64::from(plan.tp)
+        if plan.dp <= 1 {
+            return (body_read * self.body_bits() / 8.0 + head_params * self.format.embed_bits / 8.0) / f64::from(plan.tp);
+        }
+        // Data-parallel attention: every rank reads its whole attention share, the group the experts its sequences touch.
+        let (attention, experts, rest) = arch::body_read_parts(m, batch);
+        let l = plan.layout();
+        let bits = self.body_bits() / 8.0;
+        attention * bits / f64::from(l.tp.max(1))
+            + experts * bits / f64::from(l.gpus())
+            + (rest * bits + head_params * self.format.embed_bits / 8.0) / f64::from(engine_rules::dense_ways(self.engine, l))
     }
 
     /// Time of one decode step with `batch` sequences at mean context `ctx`.
@@ -351,7 +357,7 @@ impl<'a> ServeJob<'a> {
         let m = self.model;
         let f = self.factors(gpu);
         let bw = gpu.bandwidth_bytes_per_s() * f.bw;
-        let tp = f64::from(plan.tp);
+        let tp = f64::from(plan.group());
         let body_read = arch::body_params_read(m, batch);
         let bytes = self.weight_bytes_per_step(plan, batch);
         let mut t_weights = dp4a::mmvq_weights_s(self.engine, &self.format, gpu, m, tp, batch, bytes / bw);
@@ -362,7 +368,7 @@ impl<'a> ServeJob<'a> {
         }
         let flops = batch * arch::linear_flops_per_token(m) / tp;
         let t_compute = dp4a::matmul_s(self.engine, &self.format, gpu, &f, (flops, 1.0), flops, self.compute_rate(gpu, &f));
-        let kv = batch * self.kv_per_seq_per_gpu(Plan { tp: plan.tp, pp: 1 }, ctx);
+        let kv = batch * self.kv_per_seq_per_gpu(plan.stage(), ctx);
         let t_kv = (kv + eager::cache_copy_bytes(self.engine, m, kv)) / (gpu.bandwidth_bytes_per_s() * f.cache_share());
         let t_comm = self.allreduce_s(gpu, plan, batch);
         let bound = if t_compute > t_weights {
@@ -383,15 +389,9 @@ impl<'a> ServeJob<'a> {
         (step, if host { Bound::Host } else { bound })
     }
 
-    /// Two all-reduces of the hidden state per layer under tensor
-    /// parallelism (`allreduce.rs`: one ring over NVLink or PCIe, or two
-    /// levels over NVLink-bridged pairs).
+    /// The collectives of one pass over `tokens` tokens (`allreduce::pass_s`).
     fn allreduce_s(&self, gpu: &Gpu, plan: Plan, tokens: f64) -> f64 {
-        if plan.tp <= 1 {
-            return 0.0;
-        }
-        let msg = tokens * f64::from(self.model.hidden) * 2.0;
-        2.0 * f64::from(self.model.layers) * allreduce::allreduce_s(gpu, plan.tp, msg)
+        allreduce::pass_s(gpu, plan, self.model.layers, tokens * f64::from(self.model.hidden) * 2.0)
     }
 
     /// Time to prefill `n` prompt tokens for `batch` sequences together.
@@ -399,15 +399,23 @@ impl<'a> ServeJob<'a> {
         let m = self.model;
         let f = self.factors(gpu);
         let tp = f64::from(plan.tp);
-        let flops = batch * (n * arch::linear_flops_per_token(m) + arch::attention_flops_prefill(m, n)) / tp;
-        let linear = batch * n * arch::linear_flops_per_token(m) / tp;
+        let (flops, linear) = if plan.dp <= 1 {
+            (batch * (n * arch::linear_flops_per_token(m) + arch::attention_flops_prefill(m, n)) / tp, batch * n * arch::linear_flops_per_token(m) / tp)
+        } else {
+            // Data-parallel attention: a prompt's attention runs on its own rank's `tp` GPUs (the busiest rank's prompts
+            // bound the pass), the rest of the layer over the group.
+            let busiest = (batch / f64::from(plan.dp)).ceil().max(1.0);
+            let attention = 2.0 * m.attention_params() * f64::from(m.layers);
+            let linear = busiest * n * attention / tp + batch * n * (arch::linear_flops_per_token(m) - attention).max(0.0) / f64::from(plan.group());
+            (linear + busiest * arch::attention_flops_prefill(m, n) / tp, linear)
+        };
         // The fixed per-layer cost is paid once per prefill chunk (llama.cpp's
         // `n_ubatch`), kernel by kernel: CUDA graphs capture single-token
         // steps only. Pascal's MMQ tiles pad each chunk (`dp4a::mmq_pad`).
         let chunk = f64::from(self.ubatch.map_or_else(|| engine::prefill_chunk_tokens(self.engine, n.round() as u32), |u| u.min(n.round() as u32)).max(1));
         let t_compute = dp4a::matmul_s(self.engine, &self.format, gpu, &f, (linear, dp4a::mmq_pad(n, chunk)), flops, self.compute_rate(gpu, &f));
         // Pipeline stages run one after another, so only TP divides the read.
-        let t_weights = self.weight_bytes() / f64::from(plan.tp) / (gpu.bandwidth_bytes_per_s() * f.bw);
+        let t_weights = self.weights_per_gpu(plan.stage()) / (gpu.bandwidth_bytes_per_s() * f.bw);
         let scores = if self.attn_scores_in_memory { batch * attn_scores::prompt_score_bytes(m, n, chunk, tp) } else { 0.0 };
         let t_scores = scores / (gpu.bandwidth_bytes_per_s() * f.bw);
         let passes = (n * batch / chunk).ceil();

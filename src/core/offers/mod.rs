@@ -157,6 +157,7 @@ fn priced(cfg: &Config, catalog: &Catalog, o: &Offer, provider: Option<&Provider
         tp: p.tp,
         pp: p.pp,
         dp: p.dp,
+        ep: p.ep,
         zero: p.zero,
         batch: p.batch,
         fits,

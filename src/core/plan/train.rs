@@ -291,6 +291,7 @@ fn offer_plan(job: &TrainJob<'_>, cfg: &Config, gpu: &Gpu, o: &Offer, cache: &mu
         tp: layout.tp,
         pp: layout.pp,
         dp: layout.dp,
+        ep: false,
         zero: Some(job.zero),
         batch: job.mb,
         need_bytes: mem,

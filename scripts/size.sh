@@ -2,7 +2,12 @@
 # Prints what the browser downloads for the page's first answer (html, js,
 # wasm, css), raw and gzip, then the files fetched on demand, then the 20
 # largest items of the Wasm by twiggy, and fails past the gzip guard.
-# Run after `trunk build --release`. The guard is 304 KiB. It was 300 KiB:
+# Run after `trunk build --release`. The guard is 308 KiB. It was 304 KiB
+# until issue 37's expert parallelism and data-parallel attention (the
+# layouts the serving planner weighs per group size, the memory and
+# collectives of data-parallel attention, the Kimi K2 row and the layouts'
+# sentences) added 2.5 KB gzip (310,976 → 313,433 B) after its iterator
+# chains were written as loops (4.0 KB before). It was 300 KiB:
 # the total after issue 19's eighth round (297,646 B) rounded up to the next
 # 10 KiB. It was raised by 4 KiB when the engine-rule table, the eager
 # serving clock and the training clock (issues 35-37) added 5.0 KB gzip of
@@ -26,7 +31,7 @@ source "$root/scripts/env.sh"
 # 0.7.0 panics on this Wasm ("should not parse the same key into multiple
 # items") and cannot read wasm-bindgen's output (0xfc opcodes); 0.8.0 reads both.
 TWIGGY_VERSION=0.8.0
-GUARD=311296
+GUARD=315392
 cd "$root/dist"
 raw=0; gz=0
 for f in index.html *.js *.wasm *.css; do

@@ -239,9 +239,14 @@ pub struct OfferResult {
     pub replicas: u32,
     pub tp: u32,
     /// Pipeline stages and data-parallel replicas of one training job
-    /// (serving: pipeline stages across instances, `dp` 1).
+    /// (serving: pipeline stages across instances; `dp` the data-parallel
+    /// attention ranks of `tp` GPUs each, 1 under tensor parallelism alone).
     pub pp: u32,
     pub dp: u32,
+    /// Serving: the routed experts dealt out whole over the copy's GPUs
+    /// (expert parallel) instead of each expert's width split; absent when false.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub ep: bool,
     /// The ZeRO / FSDP stage of a training plan (absent for other tasks).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub zero: Option<u8>,

@@ -35,6 +35,7 @@ pub const QUESTIONS: &[&str] = &[
     "model=custom&params=13",
     "model=llama-3.1-8b&provider=modal",
     "model=llama-3.1-8b&gpu=a10g-24gb&measured=30&measured_ttft=0.4",
+    "model=kimi-k2&w=fp8&in=32000&out=2000&batch=32",
 ];
 
 /// What each JSON field means, by its name (a field written in several
@@ -118,7 +119,8 @@ pub const FIELDS: &[(&str, &str)] = &[
     ("replicas", "copies of the model over every instance rented"),
     ("tp", "tensor-parallel degree of one copy"),
     ("pp", "pipeline stages of one copy"),
-    ("dp", "data-parallel copies"),
+    ("dp", "data-parallel copies (serving: the copy's data-parallel attention ranks of `tp` GPUs each, 1 without)"),
+    ("ep", "serving: the routed experts dealt out whole over the copy's GPUs (expert parallel); absent when not"),
     ("zero", "the ZeRO stage the training plan runs at, the link's or the planner's"),
     ("layout", "the layout in words"),
     ("headroom_bytes", "memory left per GPU after the plan"),

@@ -6,7 +6,7 @@ use crate::common::{answer, catalog};
 use proptest::prelude::*;
 use whichgpu::core::answer::{Answer, OfferResult};
 use whichgpu::core::config::{Engine, Lang};
-use whichgpu::core::estimate::engine_rules::{self, Dim, Grain};
+use whichgpu::core::estimate::engine_rules::{self, Dim, Grain, Layout};
 
 /// The offers an answer picks or names: the pick and every alternative.
 fn named(a: &Answer) -> Vec<&OfferResult> {
@@ -14,17 +14,24 @@ fn named(a: &Answer) -> Vec<&OfferResult> {
     std::iter::once(&r.pick).chain(r.alternatives.iter()).filter_map(|p| a.offers.iter().find(|o| o.id == p.offer)).collect()
 }
 
-/// Tensor-parallel sizes the pick and alternatives of a query use.
-fn named_tp(q: &str) -> Vec<(String, u32)> {
-    named(&answer(q)).iter().map(|o| (o.id.to_string(), o.tp)).collect()
+/// Tensor-parallel sizes the pick and alternatives of a query use, and whether they deal the experts out whole.
+fn named_tp(q: &str) -> Vec<(String, u32, bool)> {
+    named(&answer(q)).iter().map(|o| (o.id.to_string(), o.tp * o.dp.max(1), o.ep)).collect()
+}
+
+/// The layout an offer runs.
+fn layout(o: &OfferResult) -> Layout {
+    Layout { tp: o.tp, dp: o.dp.max(1), ep: o.ep }
 }
 
 #[test]
 fn qwen3_30b_fp8_on_4090s_never_splits_768_wide_experts_4_or_8_ways() {
-    // vllm-project/vllm#17569: 768/8 = 96 and 768/4 = 192 are not multiples of FP8's 128 block.
+    // vllm-project/vllm#17569: 768/8 = 96 and 768/4 = 192 are not multiples
+    // of FP8's 128 block. A group of 4 or 8 deals the experts out whole
+    // (expert parallel), which the engine loads.
     let tps = named_tp("model=qwen3-30b-a3b&w=fp8&in=8000&out=1000&batch=32&gpu=rtx-4090-24gb");
     assert!(!tps.is_empty());
-    assert!(tps.iter().all(|(_, tp)| *tp <= 2), "{tps:?}");
+    assert!(tps.iter().all(|(_, gpus, ep)| *gpus <= 2 || *ep), "{tps:?}");
 }
 
 #[test]
@@ -32,8 +39,8 @@ fn qwen3_235b_awq_never_splits_1536_wide_experts_8_ways() {
     // vllm-project/vllm#17604: 1536/8 = 192 is not a multiple of the Marlin MoE kernel's 128.
     let a = answer("model=qwen3-235b-a22b&w=int4-awq&in=4000&out=1000&batch=8");
     assert!(!named(&a).is_empty());
-    assert!(named(&a).iter().all(|o| o.tp != 8), "{:?}", named(&a).iter().map(|o| (&o.id, o.tp)).collect::<Vec<_>>());
-    assert!(a.offers.iter().filter(|o| o.fits).all(|o| o.tp != 8));
+    assert!(named(&a).iter().all(|o| o.tp != 8 || o.ep), "{:?}", named(&a).iter().map(|o| (&o.id, o.tp, o.ep)).collect::<Vec<_>>());
+    assert!(a.offers.iter().filter(|o| o.fits).all(|o| o.tp != 8 || o.ep));
 }
 
 #[test]
@@ -41,7 +48,7 @@ fn llama_2_13b_awq_names_no_tp_8_alternative() {
     // 13824/8 = 1728 is not a multiple of the AWQ group of 128 (vllm-project/vllm#13640's rule, Marlin's min_thread_k).
     let tps = named_tp("model=llama-2-13b&w=int4-awq&gpu=rtx-4090-24gb");
     assert!(!tps.is_empty());
-    assert!(tps.iter().all(|(_, tp)| *tp != 8), "{tps:?}");
+    assert!(tps.iter().all(|(_, tp, _)| *tp != 8), "{tps:?}");
 }
 
 #[test]
@@ -165,9 +172,22 @@ const MODELS: &[&str] = &[
     "phi-3-medium",
     "gemma-2-27b",
     "qwen3-vl-235b-a22b",
+    "deepseek-r1",
+    "kimi-k2",
 ];
 const FORMATS: &[&str] = &["fp8", "int4-awq", "int4-gptq", "bf16"];
-const GPUS: &[&str] = &["rtx-4090-24gb", "rtx-a6000-48gb", "l40s-48gb", "a100-sxm-80gb", "h100-pcie-80gb", "h100-sxm-80gb", "rtx-5090-32gb", "a10-24gb"];
+const GPUS: &[&str] = &[
+    "rtx-4090-24gb",
+    "rtx-a6000-48gb",
+    "l40s-48gb",
+    "a100-sxm-80gb",
+    "h100-pcie-80gb",
+    "h100-sxm-80gb",
+    "rtx-5090-32gb",
+    "a10-24gb",
+    "h20-96gb",
+    "mi300x-192gb",
+];
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(1000))]
@@ -183,10 +203,10 @@ proptest! {
         let spec = catalog().model(model).expect("model");
         let e = if sglang { Engine::Sglang } else { Engine::Vllm };
         for o in named(&a) {
-            prop_assert!(engine_rules::tp_loads(spec, format, e, o.tp), "{q}: {} at tp {}", o.id, o.tp);
+            prop_assert!(engine_rules::layout_loads(spec, format, e, layout(o)), "{q}: {} at {:?}", o.id, layout(o));
         }
         for o in a.offers.iter().filter(|o| o.fits) {
-            prop_assert!(engine_rules::tp_loads(spec, format, e, o.tp), "{q}: {} fits at tp {}", o.id, o.tp);
+            prop_assert!(engine_rules::layout_loads(spec, format, e, layout(o)), "{q}: {} fits at {:?}", o.id, layout(o));
         }
     }
 }

@@ -90,7 +90,7 @@ fn batching_raises_total_throughput_until_compute_binds() {
     let m = c.model("llama-3.1-8b").expect("model");
     let gpu = c.gpu("h100-sxm-80gb").expect("gpu");
     let job = ServeJob::new(m, &Config::default(), precision::weight_format("bf16").expect("bf16"));
-    let plan = Plan { tp: 1, pp: 1 };
+    let plan = Plan::tp_pp(1, 1);
     let t1 = job.speed(gpu, plan, 1.0).decode_tokens_per_s_total;
     let t16 = job.speed(gpu, plan, 16.0).decode_tokens_per_s_total;
     let t64 = job.speed(gpu, plan, 64.0).decode_tokens_per_s_total;
@@ -177,7 +177,7 @@ fn images_add_tokens_vision_flops_and_preparation_to_the_first_token() {
     assert!(close(job.vision_flops, 2.0 * 0.68e9 * 4.0 * job.image_tokens));
     assert!(close(job.image_prep_s, 2.0 * 1280.0 * 720.0 / 1e6 * IMAGE_PREP_S_PER_MP));
     let gpu = catalog().gpu("h100-sxm-80gb").expect("gpu");
-    let plan = Plan { tp: 1, pp: 1 };
+    let plan = Plan::tp_pp(1, 1);
     let rate = precision::tensor_flops(gpu, job.executed(gpu)) * job.factors(gpu).compute;
     // The request's own fixed cost of the context phase comes on top (`prefill_fixed.rs`).
     let request = job.prefill_fixed().request_s;
@@ -192,8 +192,8 @@ fn images_add_tokens_vision_flops_and_preparation_to_the_first_token() {
 
 #[test]
 fn transformers_splits_layers_so_a_second_gpu_adds_memory_not_speed() {
-    assert_eq!(Plan::in_node(Engine::Hf, 2, 1), Plan { tp: 1, pp: 2 });
-    assert_eq!(Plan::in_node(Engine::Vllm, 2, 1), Plan { tp: 2, pp: 1 });
+    assert_eq!(Plan::in_node(Engine::Hf, 2, 1), Plan::tp_pp(1, 2));
+    assert_eq!(Plan::in_node(Engine::Vllm, 2, 1), Plan::tp_pp(2, 1));
     let m = catalog().model("llama-3.1-8b").expect("model");
     let (cfg, _) = link::decode("model=llama-3.1-8b&engine=hf&batch=1");
     let job = ServeJob::new(m, &cfg, precision::weight_format("bf16").expect("bf16"));
@@ -201,7 +201,7 @@ fn transformers_splits_layers_so_a_second_gpu_adds_memory_not_speed() {
     let one = job.speed(gpu, Plan::in_node(Engine::Hf, 1, 1), 1.0).decode_tokens_per_s_per_seq;
     let two = job.speed(gpu, Plan::in_node(Engine::Hf, 2, 1), 1.0).decode_tokens_per_s_per_seq;
     assert!((two / one - 1.0).abs() < 1e-9, "{one} vs {two}");
-    assert!((job.memory(Plan { tp: 1, pp: 2 }, 1.0).weights * 2.0 / job.weight_bytes() - 1.0).abs() < 1e-9);
+    assert!((job.memory(Plan::tp_pp(1, 2), 1.0).weights * 2.0 / job.weight_bytes() - 1.0).abs() < 1e-9);
 }
 
 #[test]

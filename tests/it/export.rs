@@ -215,10 +215,32 @@ fn check_command(e: &Export, offer: &Value, json: &Value, request_tokens: Option
         }
         Engine::Hf => unreachable!(),
     };
-    assert_eq!(num(&m, tp_f), tp);
+    // Data-parallel attention ranks and expert parallelism (issue 37): vLLM's
+    // `--tensor-parallel-size` is each rank's, `--max-num-seqs` per rank;
+    // SGLang's `--tp-size` is the whole group, `--max-running-requests` the server's.
+    let (dp, ep) = (offer["dp"].as_f64().unwrap_or(1.0).max(1.0), offer["ep"].as_bool().unwrap_or(false));
+    match cfg.engine {
+        Engine::Vllm => {
+            assert_eq!(num(&m, tp_f), tp);
+            assert_eq!(m.get("--data-parallel-size").map(|v| v.parse::<f64>().expect("a number")), (dp > 1.0).then_some(dp), "{}", e.command);
+            assert_eq!(m.contains_key("--enable-expert-parallel"), ep, "{}", e.command);
+            assert_eq!(num(&m, seq_f), (seqs / dp).ceil());
+        }
+        Engine::Sglang => {
+            assert_eq!(num(&m, tp_f), tp * dp);
+            assert_eq!(m.get("--dp-size").map(|v| v.parse::<f64>().expect("a number")), (dp > 1.0).then_some(dp), "{}", e.command);
+            assert_eq!(m.contains_key("--enable-dp-attention"), dp > 1.0, "{}", e.command);
+            assert_eq!(m.get("--ep-size").map(|v| v.parse::<f64>().expect("a number")), ep.then_some(tp * dp), "{}", e.command);
+            assert_eq!(num(&m, seq_f), (seqs / dp).ceil() * dp);
+        }
+        _ => {
+            assert!(dp <= 1.0 && !ep, "{} runs neither data-parallel attention nor expert parallelism", cfg.engine);
+            assert_eq!(num(&m, tp_f), tp);
+            assert_eq!(num(&m, seq_f), seqs);
+        }
+    }
     assert_eq!(num(&m, pp_f), pp);
     assert_eq!(num(&m, len_f), len);
-    assert_eq!(num(&m, seq_f), seqs);
     assert_eq!(Some(num(&m, frac_f)), frac);
     if !kv_f.is_empty() {
         let want = match (cfg.engine, kv) {

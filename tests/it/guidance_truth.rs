@@ -116,8 +116,8 @@ fn check(q: &str, a: &Answer) -> Result<(), TestCaseError> {
                 // A serving pick that splits one copy over GPUs that could
                 // not hold it alone gets the split answer, and only it does.
                 let need_bytes = arg("need").unwrap_or(f64::NAN) * GIB;
-                let split = task == "serve" && pick.is_some_and(|p| p.tp.max(1) * p.pp.max(1) > 1 && p.usable_bytes < need_bytes - 0.05 * GIB);
-                let unsplit = pick.is_none_or(|p| p.tp.max(1) * p.pp.max(1) == 1 || p.usable_bytes >= need_bytes + 0.05 * GIB);
+                let split = task == "serve" && pick.is_some_and(|p| p.tp.max(1) * p.dp.max(1) * p.pp.max(1) > 1 && p.usable_bytes < need_bytes - 0.05 * GIB);
+                let unsplit = pick.is_none_or(|p| p.tp.max(1) * p.dp.max(1) * p.pp.max(1) == 1 || p.usable_bytes >= need_bytes + 0.05 * GIB);
                 if split && !key.starts_with("g.size.small") {
                     prop_assert!(key.ends_with(".split"), "{q}: {key} beside a pick split over {:?}", pick.map(|p| &p.gpu));
                 }
@@ -127,7 +127,8 @@ fn check(q: &str, a: &Answer) -> Result<(), TestCaseError> {
                 // "Yes, an 80 GB card" never stands beside a pick on a
                 // smaller card that holds the job on one GPU.
                 if matches!(key, "g.size.large" | "g.size.large.compute") {
-                    let smaller = pick.filter(|p| p.fits && p.tp.max(1) * p.pp.max(1) == 1 && p.usable_bytes <= 70.0 * GIB && p.need_bytes <= p.usable_bytes);
+                    let smaller = pick
+                        .filter(|p| p.fits && p.tp.max(1) * p.dp.max(1) * p.pp.max(1) == 1 && p.usable_bytes <= 70.0 * GIB && p.need_bytes <= p.usable_bytes);
                     prop_assert!(smaller.is_none(), "{q}: {key} beside a pick on {:?}", smaller.map(|p| &p.gpu));
                 }
                 // Serving quotes one copy on one GPU: the breakdown's total
@@ -135,17 +136,20 @@ fn check(q: &str, a: &Answer) -> Result<(), TestCaseError> {
                 // at most its total (a split adds each GPU's overhead and
                 // activations). Training and generation: each GPU's share.
                 let need = arg("need").unwrap_or(f64::NAN);
+                // (Data-parallel attention copies each rank's attention weights: the breakdown's
+                // weights then exceed one copy's, by less than the ranks' count.)
+                let copies = pick.filter(|p| p.gpus == m.gpus).map_or(1.0, |p| f64::from(p.dp.max(1)));
                 if task != "serve" {
                     prop_assert!(close(need, per_gpu, 1), "{q}: size need {need} vs memory {per_gpu}");
                 } else if q.contains("batch=max") {
                     // Memory filled by design: the need is one sequence's, at
                     // least the weights and at most the filled total.
-                    let (low, high) = (m.weights_bytes / GIB, m.total_bytes / GIB);
+                    let (low, high) = (m.weights_bytes / GIB / copies, m.total_bytes / GIB);
                     prop_assert!(need >= low - 0.05 && need <= high + 0.05, "{q}: size need {need} outside {low}..{high}");
                 } else if m.gpus <= 1 {
                     prop_assert!(close(need, m.total_bytes / GIB, 1), "{q}: size need {need} vs memory {}", m.total_bytes / GIB);
                 } else {
-                    let (low, high) = (m.weights_bytes / GIB, m.total_bytes / GIB);
+                    let (low, high) = (m.weights_bytes / GIB / copies, m.total_bytes / GIB);
                     prop_assert!(need >= low - 0.05 && need <= high + 0.05, "{q}: size need {need} outside {low}..{high}");
                 }
             }
@@ -156,21 +160,23 @@ fn check(q: &str, a: &Answer) -> Result<(), TestCaseError> {
                 // tensor-parallel pick's figure per GPU is said as such, with
                 // the group's size and the stages the pick has.
                 let p = pick.expect("a slow-decode answer reads the pick");
+                // The group: tensor parallel, or data-parallel attention's ranks (`dp`) of `tp` GPUs.
+                let group = p.tp * p.dp.max(1);
                 if key == "g.slow.memory" {
-                    prop_assert!(p.tp <= 1, "{q}: one GPU's read said as the token's on a {}-way tensor-parallel pick", p.tp);
+                    prop_assert!(group <= 1, "{q}: one GPU's read said as the token's on a {}-GPU group", group);
                 }
                 if key.starts_with("g.slow.memory.") {
                     prop_assert!(
-                        arg("tp") == Some(f64::from(p.tp)) && arg("pp") == Some(f64::from(p.pp)),
+                        arg("tp") == Some(f64::from(group)) && arg("pp") == Some(f64::from(p.pp)),
                         "{q}: layout {:?}×{:?} vs pick {}×{}",
                         arg("tp"),
                         arg("pp"),
-                        p.tp,
+                        group,
                         p.pp
                     );
                     let (total, each) = (arg("total").unwrap_or(0.0), arg("bytes").unwrap_or(0.0));
                     prop_assert!(
-                        close(total, each * f64::from(p.tp * p.pp), 0) || (total - each * f64::from(p.tp * p.pp)).abs() <= 0.1 * f64::from(p.tp * p.pp),
+                        close(total, each * f64::from(group * p.pp), 0) || (total - each * f64::from(group * p.pp)).abs() <= 0.1 * f64::from(group * p.pp),
                         "{q}: total {total} vs {each} per GPU"
                     );
                 }

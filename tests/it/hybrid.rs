@@ -28,7 +28,7 @@ fn file(name: &str) -> String {
     std::fs::read_to_string(format!("tests/data/hf-configs/{name}.json")).expect("fixture")
 }
 
-const PLAN: Plan = Plan { tp: 1, pp: 1 };
+const PLAN: Plan = Plan { tp: 1, pp: 1, dp: 1, ep: false };
 const CTX: f64 = 131_072.0;
 
 /// KV of one sequence at 128k tokens, and the same shape read as all full attention.

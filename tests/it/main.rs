@@ -29,6 +29,7 @@ mod dp4a_fit;
 mod eager_hf;
 mod engine_rules;
 mod estimator;
+mod expert_parallel;
 mod export;
 mod export_train;
 mod fuzz;

@@ -145,7 +145,7 @@ fn predict(row: &Row, catalog: &Catalog) -> f64 {
             };
             let format = precision::weight_format(&row.precision).unwrap_or_else(|| panic!("{}: format {}", row.id, row.precision));
             let job = ServeJob::new(model, &cfg, format);
-            let plan = Plan { tp: row.layout.tp, pp: row.layout.pp };
+            let plan = Plan::tp_pp(row.layout.tp, row.layout.pp);
             let ctx = f64::from(row.input) + f64::from(row.output) / 2.0;
             let b = f64::from(row.batch.unwrap_or(1));
             match row.kind.as_str() {

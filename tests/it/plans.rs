@@ -90,7 +90,7 @@ proptest! {
                 let kv = m.kv_heads.max(1);
                 prop_assert!(m.heads % o.tp == 0 && (m.mla.is_some() || kv % o.tp == 0 || o.tp % kv == 0), "{q}: {} runs TP {} on {} heads / {kv} KV heads", o.id, o.tp, m.heads);
             }
-            let split = (a.task.as_str() == "serve" && o.tp * o.pp > o.gpus) || (matches!(a.task.as_str(), "finetune" | "pretrain") && o.instances > 1);
+            let split = (a.task.as_str() == "serve" && o.tp * o.dp.max(1) * o.pp > o.gpus) || (matches!(a.task.as_str(), "finetune" | "pretrain") && o.instances > 1);
             if split {
                 let gbps = catalog().offer(&o.id).and_then(|x| x.inter_node_gbps).unwrap_or(0.0);
                 prop_assert!(gbps >= 100.0, "{q}: {} splits a job over instances joined at {gbps} Gbit/s", o.id);
@@ -135,7 +135,7 @@ proptest! {
                 let noticed = a.notices.iter().any(|n| n.key == "gpus");
                 if !noticed {
                     for o in a.offers.iter().filter(|o| o.fits) {
-                        prop_assert_eq!(o.tp * o.pp, g, "{}: {} runs on {}×{} GPUs", q, o.id, o.tp, o.pp);
+                        prop_assert_eq!(o.tp * o.dp.max(1) * o.pp, g, "{}: {} runs on {}×{}×{} GPUs", q, o.id, o.tp, o.dp, o.pp);
                     }
                     for r in &a.results {
                         prop_assert_eq!(r.gpus * r.nodes, g, "{}: result {}", q, r.gpu);

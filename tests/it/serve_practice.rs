@@ -83,7 +83,7 @@ proptest! {
         for o in a.offers.iter().filter(|o| o.fits) {
             let Some(copies) = busy_copies(o) else { continue };
             let gpu = c.gpu(&o.gpu).expect("offer GPU");
-            let peak = copies * f64::from(o.tp.max(1) * o.pp.max(1)) * gpu.bf16_tflops * 1e12;
+            let peak = copies * f64::from(o.tp.max(1) * o.dp.max(1) * o.pp.max(1)) * gpu.bf16_tflops * 1e12;
             let need = 2.0 * active * rps * inp;
             prop_assert!(need <= peak, "{q}: {} runs {copies} copies of {}×{} with {:.0} TFLOPS at peak for {:.0} TFLOPS of prompts", o.id, o.tp, o.pp, peak / 1e12, need / 1e12);
         }

@@ -39,7 +39,7 @@ pub struct ParamCount {
 
 impl Model {
     /// Parameters of one layer's attention.
-    fn attention_params(&self) -> f64 {
+    pub fn attention_params(&self) -> f64 {
         let h = f64::from(self.hidden);
         let heads = f64::from(self.heads);
         match &self.mla {

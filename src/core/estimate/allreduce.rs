@@ -18,6 +18,7 @@
 use super::super::catalog::gpus::FormFactor;
 use super::super::catalog::Gpu;
 use super::engine;
+use super::serve_plan::Plan;
 
 /// Whether a GPU's NVLink is a bridge between two cards (PCIe and NVL boards).
 pub fn bridged_pairs(gpu: &Gpu) -> bool {
@@ -54,4 +55,36 @@ pub fn allreduce_s(gpu: &Gpu, tp: u32, msg: f64) -> f64 {
     let pair = msg / gpu.link_bytes_per_s(true);
     let across = 2.0 * (pairs - 1.0) / pairs * (msg / 2.0) / gpu.link_bytes_per_s(false);
     latency + pair + across
+}
+
+/// Seconds of the collectives of one pass of a plan's stage over the
+/// hidden states of its tokens (`msg` bytes): two all-reduces per layer
+/// under tensor parallelism (Shoeybi et al. 2019, Megatron-LM §3); expert
+/// parallelism without data-parallel attention keeps them (the MoE output is
+/// all-reduced over the group as tensor parallelism's is).
+///
+/// Under data-parallel attention each layer gathers every rank's tokens for
+/// the FFN and experts and scatters the sums back: an all-gather and a
+/// reduce-scatter of the group's tokens, the bytes of one ring all-reduce
+/// (each moves (n−1)/n of the message through each GPU), plus the
+/// attention's own all-reduce inside each rank of more than one GPU. That
+/// is the engines' default dispatch: vLLM's `VLLM_ALL2ALL_BACKEND` defaults
+/// to "allgather_reducescatter" (vllm-project/vllm vllm/envs.py
+/// @f218f9c24d224800e0ea4488aa71bd8215c8bdcd: "all2all implementation based
+/// on allgather and reducescatter"), SGLang's `--moe-a2a-backend` to
+/// `none`, which "Uses All-Reduce or All-Gather for token dispatch"
+/// (sgl-project/sglang docs/advanced_features/expert_parallelism.md
+/// @020017c4965d9224b6f353e557daa093c59c4835). DeepEP's all-to-all kernels,
+/// which send each token only to its experts' GPUs, need their own install
+/// and flags, which the launch does not set.
+pub fn pass_s(gpu: &Gpu, plan: Plan, layers: u32, msg: f64) -> f64 {
+    let layers = f64::from(layers);
+    if plan.dp > 1 {
+        let rank = if plan.tp > 1 { allreduce_s(gpu, plan.tp, msg / f64::from(plan.dp)) } else { 0.0 };
+        return layers * (allreduce_s(gpu, plan.group(), msg) + rank);
+    }
+    if plan.tp <= 1 {
+        return 0.0;
+    }
+    2.0 * layers * allreduce_s(gpu, plan.tp, msg)
 }

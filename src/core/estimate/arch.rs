@@ -59,6 +59,23 @@ pub fn body_params_read(m: &Model, batch: f64) -> f64 {
     (base + per_expert_all_layers * touched).min(m.body_params())
 }
 
+/// [`body_params_read`] in three parts: the attention (read whole by every
+/// step), the routed experts the batch touches, and the rest (dense FFN
+/// layers, shared experts, norms, routers).
+pub fn body_read_parts(m: &Model, batch: f64) -> (f64, f64, f64) {
+    let total = body_params_read(m, batch);
+    let attention = (m.attention_params() * f64::from(m.layers)).min(total);
+    let experts = match &m.moe {
+        Some(moe) => {
+            let e = f64::from(moe.experts);
+            let touched = e * (1.0 - (1.0 - f64::from(moe.active) / e).powf(batch.max(1.0)));
+            (m.expert_params() * f64::from(m.moe_layers()) * touched).min(total - attention)
+        }
+        None => 0.0,
+    };
+    (attention, experts, total - attention - experts)
+}
+
 /// Routed-expert weight matrices one token's step reads: gate, up and
 /// down (a gated FFN, as [`Model::expert_params`]) of each of the `active`
 /// experts in each MoE layer; 0 for a dense model.

@@ -1,6 +1,8 @@
-//! What the tensor-parallel serving engines refuse at load: the one home of
-//! the rules a layout must pass before it is a plan. Each rule cites the
-//! engine source or the issue that shows the failure.
+//! What the tensor-parallel serving engines refuse at load, and which
+//! layouts they run: the one home of the rules a layout must pass before it
+//! is a plan (tensor parallel, expert parallel, data-parallel attention,
+//! [`Layout`]). Each rule cites the engine source, its docs or the issue
+//! that shows the failure.
 //!
 //! Under tensor parallelism of `tp` every sharded dimension is cut `tp`
 //! ways: the query heads (the attention output projection's input, a
@@ -37,6 +39,14 @@
 //!   that checkpoint with its FFN padded to 29,696, which loads:
 //!   `PADDED_GROUP_FFN` holds the published checkpoints' widths), and AutoAWQ's kernel, "The input
 //!   size is not aligned with the quantized weight shape" (vllm-project/vllm#21695).
+//!
+//! Expert parallelism (vLLM `--enable-expert-parallel`, SGLang `--ep-size`)
+//! deals the routed experts out whole over the group instead of cutting
+//! each one's width, so the expert-width rule no longer binds; SGLang then
+//! needs the experts to divide over the group ([`layout_refusal`]).
+//! Data-parallel attention (vLLM `--data-parallel-size`, SGLang
+//! `--enable-dp-attention`) cuts the attention over each rank's `tp` GPUs
+//! only, the dense FFN as the engine splits it ([`dense_ways`]).
 //!
 //! At one GPU nothing is cut: a checkpoint that exists was quantized whole.
 //! Engines that give each GPU a run of layers (llama.cpp, transformers)
@@ -86,6 +96,8 @@ pub enum Dim {
     Ffn,
     /// One expert's FFN width.
     ExpertFfn,
+    /// The routed experts, dealt out whole under expert parallelism.
+    Experts,
 }
 
 impl Dim {
@@ -96,7 +108,33 @@ impl Dim {
             Dim::KvHeads => "rule.dim.kv",
             Dim::Ffn => "rule.dim.ffn",
             Dim::ExpertFfn => "rule.dim.expert",
+            Dim::Experts => "rule.dim.experts",
         }
+    }
+}
+
+/// A serving group's layout inside one node: `tp` GPUs split each
+/// attention layer (tensor parallel); `dp` attention data-parallel ranks of
+/// `tp` GPUs each, every rank holding only its own sequences' KV cache; the
+/// FFN and expert layers run over all `tp × dp` GPUs, each expert's width
+/// split (tensor parallel) or the experts dealt out whole (`ep`, expert
+/// parallel). Tensor parallelism alone is `dp` 1 without `ep`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Layout {
+    pub tp: u32,
+    pub dp: u32,
+    pub ep: bool,
+}
+
+impl Layout {
+    /// Tensor parallel over `tp` GPUs.
+    pub fn tensor(tp: u32) -> Layout {
+        Layout { tp: tp.max(1), dp: 1, ep: false }
+    }
+
+    /// GPUs of the group.
+    pub fn gpus(self) -> u32 {
+        self.tp.max(1) * self.dp.max(1)
     }
 }
 
@@ -107,33 +145,43 @@ pub struct Refusal {
     pub full: u32,
     pub per_gpu: u32,
     pub multiple: u32,
-    pub grain: Grain,
+    /// The format whose blocks or groups the slice breaks (`None`: the expert-count rule).
+    pub grain: Option<Grain>,
+    /// How many ways the dimension is cut.
+    pub ways: u32,
     /// Where the failure is shown.
     pub source: &'static str,
 }
 
 impl Refusal {
-    /// The reason `engine` refuses tensor parallel `tp`, in the reader's language.
-    pub fn msg(&self, engine: Engine, tp: u32) -> Msg {
+    /// The reason `engine` refuses the layout, in the reader's language.
+    pub fn msg(&self, engine: Engine) -> Msg {
+        if self.dim == Dim::Experts {
+            return Msg::new("reason.engine_rule.ep")
+                .arg("engine", engine.to_string())
+                .num("ep", f64::from(self.ways), 0)
+                .num("experts", f64::from(self.full), 0)
+                .arg("source", self.source);
+        }
         Msg::new("reason.engine_rule")
             .arg("engine", engine.to_string())
-            .num("tp", f64::from(tp), 0)
+            .num("tp", f64::from(self.ways), 0)
             .sub("dim", Msg::new(self.dim.msg_key()))
             .num("full", f64::from(self.full), 0)
             .num("per", f64::from(self.per_gpu), 0)
             .num("multiple", f64::from(self.multiple), 0)
-            .arg("format", self.grain.label())
+            .arg("format", self.grain.map_or("", Grain::label))
             .arg("source", self.source)
     }
 }
 
 /// Families whose published FP8 checkpoints are block-quantized 128 × 128
-/// (`quantization_config.weight_block_size` in deepseek-ai/DeepSeek-V3's
+/// (`quantization_config.weight_block_size` in deepseek-ai/DeepSeek-V3's, moonshotai/Kimi-K2-Instruct's
 /// and Qwen/Qwen3-*-FP8's config.json; the Qwen3 model cards: "fine-grained
 /// fp8 quantization with block size of 128"). Other models' FP8 checkpoints
 /// (ModelOpt, llm-compressor) and vLLM's online `--quantization fp8` scale
 /// per tensor or per channel, which any split keeps whole.
-const FP8_BLOCK_FAMILIES: &[&str] = &["deepseek-v3", "qwen3", "qwen3-moe", "qwen3-vl-moe"];
+const FP8_BLOCK_FAMILIES: &[&str] = &["deepseek-v3", "kimi-k2", "qwen3", "qwen3-moe", "qwen3-vl-moe"];
 
 /// The grain of a weight format for a model, where it has one an engine checks.
 pub fn grain(model: &Model, format: &str) -> Option<Grain> {
@@ -149,24 +197,69 @@ fn checks(engine: Engine) -> bool {
     matches!(engine, Engine::Vllm | Engine::Sglang)
 }
 
-/// Each sharded dimension of a model at `tp`: (dimension, full width, width on one GPU).
-/// `None` for a width the split does not cut evenly (the heads rule refuses those).
-pub fn shards(model: &Model, tp: u32) -> Vec<(Dim, u32, Option<u32>)> {
-    let tp = tp.max(1);
+/// Whether an engine runs expert parallelism and data-parallel attention:
+/// vLLM's `--enable-expert-parallel` and `--data-parallel-size` ("EP_SIZE =
+/// TP_SIZE × DP_SIZE", vllm-project/vllm docs/serving/
+/// expert_parallel_deployment.md @017025691b3006ed548f763fd394a846affa6064;
+/// "it can be advantageous to use data parallel for the attention layers
+/// and expert or tensor parallel (EP or TP) for the expert layers",
+/// docs/serving/data_parallel_deployment.md
+/// @01e4fce07423dafcc832600ba05159fb28dc1126), SGLang's `--ep-size` and
+/// `--dp-size` with `--enable-dp-attention` (sgl-project/sglang
+/// @001067fffe33427bee0ed2f007fb7551a1d76b44 python/sglang/srt/server_args.py:
+/// "Enabling data parallelism for attention and tensor parallelism for
+/// FFN"). TensorRT-LLM builds its own engine; llama.cpp and transformers
+/// split layers.
+pub fn runs_ep_and_dp_attention(engine: Engine) -> bool {
+    checks(engine)
+}
+
+/// GPUs the dense FFN, the shared experts, the embeddings and the output
+/// head are split over under data-parallel attention: vLLM runs each
+/// data-parallel rank as its own engine of `tp` GPUs, so they are split
+/// within the rank ("each DP engine owns a number of per-GPU worker
+/// processes equal to the configured TP size", data_parallel_deployment.md;
+/// "The attention weights are replicated across all GPUs, while the expert
+/// weights are split across GPUs" at TP 1, expert_parallel_deployment.md);
+/// SGLang runs them tensor parallel over the whole group by default
+/// (server_args.py @001067ff: `enable_dense_mlp_attn_tp` "Shard dense MLP
+/// weights across the attention TP group under DP attention" and
+/// `enable_dp_lm_head` "Enable vocabulary parallel across the attention TP
+/// group", both off by default).
+pub fn dense_ways(engine: Engine, l: Layout) -> u32 {
+    match engine {
+        Engine::Sglang => l.gpus(),
+        _ => l.tp.max(1),
+    }
+}
+
+/// Each sharded dimension of a model under a layout: (dimension, full
+/// width, width on one GPU, ways cut); `None` for a width the split does
+/// not cut evenly (the heads rule refuses those). The attention is cut
+/// over `tp`, the dense FFN as [`dense_ways`] says, each expert's width
+/// over the whole group unless the experts are dealt out whole.
+pub fn layout_shards(model: &Model, engine: Engine, l: Layout) -> Vec<(Dim, u32, Option<u32>, u32)> {
+    let (tp, dense, group) = (l.tp.max(1), dense_ways(engine, l).max(1), l.gpus());
+    let cut = |full: u32, ways: u32| (full % ways == 0).then(|| full / ways);
     let hd = model.head_dim.max(1);
-    let cut = |full: u32| (full % tp == 0).then(|| full / tp);
     let kv = model.kv_heads.max(1);
     // Fewer KV heads than GPUs: each GPU holds one, replicated (vLLM's QKVParallelLinear).
-    let kv_per_gpu = if kv < tp { (tp % kv == 0).then_some(1) } else { cut(kv) };
-    let mut out = vec![(Dim::QHeads, model.heads * hd, cut(model.heads).map(|h| h * hd)), (Dim::KvHeads, kv * hd, kv_per_gpu.map(|h| h * hd))];
+    let kv_per_gpu = if kv < tp { (tp % kv == 0).then_some(1) } else { cut(kv, tp) };
+    let mut out = vec![(Dim::QHeads, model.heads * hd, cut(model.heads, tp).map(|h| h * hd), tp), (Dim::KvHeads, kv * hd, kv_per_gpu.map(|h| h * hd), tp)];
     // A model whose every layer is an MoE layer has no dense FFN to cut.
     if let Some(f) = model.ffn.filter(|_| model.moe.as_ref().is_none_or(|m| m.first_dense_layers > 0)) {
-        out.push((Dim::Ffn, f, cut(f)));
+        out.push((Dim::Ffn, f, cut(f, dense), dense));
     }
-    if let Some(m) = &model.moe {
-        out.push((Dim::ExpertFfn, m.expert_ffn, cut(m.expert_ffn)));
+    if let Some(m) = model.moe.as_ref().filter(|_| !l.ep) {
+        out.push((Dim::ExpertFfn, m.expert_ffn, cut(m.expert_ffn, group), group));
     }
     out
+}
+
+/// Each sharded dimension of a model at tensor parallel `tp`: (dimension, full width, width on one GPU).
+/// `None` for a width the split does not cut evenly (the heads rule refuses those).
+pub fn shards(model: &Model, tp: u32) -> Vec<(Dim, u32, Option<u32>)> {
+    layout_shards(model, Engine::Vllm, Layout::tensor(tp)).into_iter().map(|(d, full, per, _)| (d, full, per)).collect()
 }
 
 /// Models whose published AWQ/GPTQ checkpoints pad the FFN width to 29,696
@@ -188,22 +281,32 @@ pub fn checkpoint_ffn(model: &Model, g: Grain) -> Option<u32> {
     PADDED_GROUP_FFN.iter().find(|(id, _)| model.id == *id).map(|(_, f)| *f)
 }
 
-/// The first rule an engine breaks loading `model` in `format` at tensor
-/// parallel `tp` (heads that do not divide are `tp_allowed`'s rule).
-pub fn refusal(model: &Model, format: &str, engine: Engine, tp: u32) -> Option<Refusal> {
-    if tp <= 1 || !checks(engine) {
+/// The first rule an engine breaks loading `model` in `format` under a
+/// layout (heads that do not divide are `tp_allowed`'s rule). Expert
+/// parallelism deals the experts out whole, so no expert's width is cut;
+/// SGLang's MoE layer then needs the experts to divide over the group
+/// (`assert num_experts % self.moe_ep_size == 0` in FusedMoE.__init__,
+/// sgl-project/sglang python/sglang/srt/layers/moe/fused_moe_triton/layer.py);
+/// vLLM gives the remainder to the first ranks (`determine_expert_map`,
+/// vllm-project/vllm vllm/model_executor/layers/fused_moe/layer.py).
+pub fn layout_refusal(model: &Model, format: &str, engine: Engine, l: Layout) -> Option<Refusal> {
+    if l.gpus() <= 1 || !checks(engine) {
         return None;
+    }
+    if let Some(m) = model.moe.as_ref().filter(|m| l.ep && engine == Engine::Sglang && m.experts % l.gpus() != 0) {
+        let source = "sglang fused_moe_triton/layer.py: num_experts % moe_ep_size == 0";
+        return Some(Refusal { dim: Dim::Experts, full: m.experts, per_gpu: m.experts / l.gpus(), multiple: l.gpus(), grain: None, ways: l.gpus(), source });
     }
     let g = grain(model, format)?;
     let (k, n, e) = g.multiples();
     let padded = checkpoint_ffn(model, g);
-    shards(model, tp).into_iter().find_map(|(dim, full, per)| {
+    layout_shards(model, engine, l).into_iter().filter(|s| s.3 > 1).find_map(|(dim, full, per, ways)| {
         let (full, per) = match (dim, padded) {
-            (Dim::Ffn, Some(f)) => (f, (f % tp == 0).then(|| f / tp)),
+            (Dim::Ffn, Some(f)) => (f, (f % ways == 0).then(|| f / ways)),
             _ => (full, per),
         };
         let multiple = match dim {
-            Dim::QHeads | Dim::Ffn => k,
+            Dim::QHeads | Dim::Ffn | Dim::Experts => k,
             Dim::KvHeads => n,
             Dim::ExpertFfn => e,
         };
@@ -214,8 +317,14 @@ pub fn refusal(model: &Model, format: &str, engine: Engine, tp: u32) -> Option<R
             (Grain::Group128, _) => "vllm-project/vllm#13640",
         };
         let per_gpu = per?;
-        (per_gpu % multiple != 0).then_some(Refusal { dim, full, per_gpu, multiple, grain: g, source })
+        (per_gpu % multiple != 0).then_some(Refusal { dim, full, per_gpu, multiple, grain: Some(g), ways, source })
     })
+}
+
+/// The first rule an engine breaks loading `model` in `format` at tensor
+/// parallel `tp` (heads that do not divide are `tp_allowed`'s rule).
+pub fn refusal(model: &Model, format: &str, engine: Engine, tp: u32) -> Option<Refusal> {
+    layout_refusal(model, format, engine, Layout::tensor(tp))
 }
 
 /// Whether an engine runs a tensor-parallel group of `tp` GPUs for a model:
@@ -232,9 +341,13 @@ pub fn tp_allowed(model: &Model, engine: Engine, tp: u32) -> bool {
     engine.splits_layers() || (model.heads % tp == 0 && (model.mla.is_some() || kv % tp == 0 || tp % kv == 0))
 }
 
-/// Whether an engine loads `model` in `format` at tensor parallel `tp`: the heads rule and the format's.
-pub fn tp_loads(model: &Model, format: &str, engine: Engine, tp: u32) -> bool {
-    tp_allowed(model, engine, tp) && refusal(model, format, engine, tp).is_none()
+/// Whether an engine loads `model` in `format` under a layout: the heads
+/// rule at the attention's tensor-parallel size, the format's rules, and
+/// expert parallelism or data-parallel attention only where the engine runs
+/// them, expert parallelism only for a mixture of experts.
+pub fn layout_loads(model: &Model, format: &str, engine: Engine, l: Layout) -> bool {
+    let modes = (l.dp <= 1 && !l.ep) || (runs_ep_and_dp_attention(engine) && (!l.ep || model.moe.is_some()));
+    modes && tp_allowed(model, engine, l.tp) && layout_refusal(model, format, engine, l).is_none()
 }
 
 /// Powers of two up to `gpus_per_node`.
@@ -242,18 +355,78 @@ fn powers(gpus_per_node: u32) -> impl Iterator<Item = u32> {
     (0..32).map(|i| 1u32 << i).take_while(move |&tp| tp <= gpus_per_node.max(1))
 }
 
-/// GPU counts per node worth trying: powers of two up to the node's GPU
-/// count that the engine loads ([`tp_loads`]); a layer split takes any.
-pub fn tp_options(model: &Model, format: &str, engine: Engine, gpus_per_node: u32) -> Vec<u32> {
-    let out: Vec<u32> = powers(gpus_per_node).filter(|&tp| tp_loads(model, format, engine, tp)).collect();
+/// The layouts worth trying for a group of `n` GPUs, in the order a plan
+/// prefers them: tensor parallel where the engine loads it; where it does
+/// not and the model is a mixture of experts, expert parallel (the experts
+/// dealt out whole, so no expert's width binds the format's block or
+/// group); for a latent-attention mixture of experts, data-parallel
+/// attention at each power of two `d` from 2 to `n` (attention tensor
+/// parallel `n / d`) with expert parallel, as the engines' recipes for
+/// DeepSeek-V3/R1 and Kimi K2 run it (`--data-parallel-size 8
+/// --enable-expert-parallel`, expert_parallel_deployment.md; `--tp 8 --ep 8
+/// --enable-dp-attention`, sgl-project/sglang docs/advanced_features/
+/// dp_dpa_router_guide.md @1c34b5e3131c8e02dd66447180af32447efaa323, which
+/// says why: "DeepSeek models use MLA and only have one KV head. If we use
+/// tensor parallelism on 8 GPUs, it will lead to: Duplicated KV cache across
+/// all GPUs"). Data-parallel attention copies the attention weights `d`
+/// times, so it is a plan only where the cache it spreads pays for them.
+pub fn layouts_at(model: &Model, format: &str, engine: Engine, n: u32) -> Vec<Layout> {
+    let loads = |l: Layout| layout_loads(model, format, engine, l);
+    let mut out: Vec<Layout> = Vec::new();
+    let tp = Layout::tensor(n);
+    if loads(tp) {
+        out.push(tp);
+    } else if model.moe.is_some() && loads(Layout { ep: true, ..tp }) {
+        out.push(Layout { ep: true, ..tp });
+    }
+    if model.mla.is_some() && model.moe.is_some() && runs_ep_and_dp_attention(engine) {
+        for d in powers(n) {
+            let dp = Layout { tp: n / d, dp: d, ep: true };
+            if d > 1 && n % d == 0 {
+                if loads(dp) {
+                    out.push(dp);
+                } else if loads(Layout { ep: false, ..dp }) {
+                    out.push(Layout { ep: false, ..dp });
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The layouts worth trying in a node of `gpus_per_node` GPUs, smallest
+/// group first ([`layouts_at`] at each power of two); a layer split takes any count.
+pub fn layouts(model: &Model, format: &str, engine: Engine, gpus_per_node: u32) -> Vec<Layout> {
+    let mut out: Vec<Layout> = Vec::new();
+    for n in powers(gpus_per_node) {
+        out.extend(layouts_at(model, format, engine, n));
+    }
     if out.is_empty() {
-        vec![1]
+        vec![Layout::tensor(1)]
     } else {
         out
     }
 }
 
-/// The counts of [`tp_options`]' range that the heads allow and the format refuses, with the rule each breaks.
+/// The rules the layouts tried at a group of `n` GPUs break: tensor
+/// parallel's, and expert parallel's where the engine runs it for an MoE.
+pub fn refusals_at(model: &Model, format: &str, engine: Engine, n: u32) -> Vec<Refusal> {
+    let tp = Layout::tensor(n);
+    let mut out: Vec<Refusal> = layout_refusal(model, format, engine, tp).into_iter().collect();
+    if model.moe.is_some() && runs_ep_and_dp_attention(engine) {
+        out.extend(layout_refusal(model, format, engine, Layout { ep: true, ..tp }));
+    }
+    out
+}
+
+/// The group sizes the heads allow where no layout loads, with the rule
+/// each layout tried breaks ([`refusals_at`]).
 pub fn tp_refused(model: &Model, format: &str, engine: Engine, gpus_per_node: u32) -> Vec<(u32, Refusal)> {
-    powers(gpus_per_node).filter(|&tp| tp_allowed(model, engine, tp)).filter_map(|tp| refusal(model, format, engine, tp).map(|r| (tp, r))).collect()
+    let mut out = Vec::new();
+    for n in powers(gpus_per_node) {
+        if tp_allowed(model, engine, n) && layouts_at(model, format, engine, n).is_empty() {
+            out.extend(refusals_at(model, format, engine, n).into_iter().map(|r| (n, r)));
+        }
+    }
+    out
 }

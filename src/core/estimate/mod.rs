@@ -17,6 +17,7 @@ pub mod prefill_fixed;
 pub mod ranges;
 pub mod serve;
 pub mod serve_memory;
+pub mod serve_plan;
 pub mod stack;
 pub mod train;
 pub mod train_class;

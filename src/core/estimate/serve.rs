@@ -13,43 +13,10 @@ use super::super::catalog::{Gpu, GpuClass, Model};
 use super::super::config::{Config, Engine};
 use super::super::precision::{self, Compute, WeightFormat};
 use super::engine::{self, Factors};
+use super::engine_rules;
 use super::prefill_fixed::{self, PrefillFixed};
+pub use super::serve_plan::Plan;
 use super::{allreduce, arch, attn_scores, dp4a, eager, layers};
-
-/// A way to run the job: `tp` GPUs per node in one tensor-parallel group,
-/// `pp` nodes as pipeline stages.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Plan {
-    pub tp: u32,
-    pub pp: u32,
-}
-
-impl Plan {
-    /// How an engine uses `gpus` GPUs of one node: vLLM, SGLang and
-    /// TensorRT-LLM shard tensors (tensor parallel); llama.cpp and HF
-    /// transformers give each GPU a run of layers, which then work one after
-    /// another (a pipeline within the node, [`Engine::splits_layers`]).
-    pub fn in_node(engine: Engine, gpus: u32, nodes: u32) -> Plan {
-        if engine.splits_layers() {
-            Plan { tp: 1, pp: gpus.max(1) * nodes.max(1) }
-        } else {
-            Plan { tp: gpus.max(1), pp: nodes.max(1) }
-        }
-    }
-
-    /// GPUs per node in this plan.
-    pub fn per_node(&self, engine: Engine) -> u32 {
-        if engine.splits_layers() {
-            self.pp
-        } else {
-            self.tp
-        }
-    }
-
-    pub fn gpus(&self) -> u32 {
-        self.tp * self.pp
-    }
-}
 
 /// Memory of a serving job per GPU, bytes.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
@@ -195,7 +162,7 @@ impl<'a> ServeJob<'a> {
     /// Bits per body weight under this engine: transformers' bitsandbytes
     /// NF4 defaults to no double quantization (`bnb_4bit_use_double_quant =
     /// False`: one fp32 absmax per 64 weights, 4.5 bits).
-    fn body_bits(&self) -> f64 {
+    pub(super) fn body_bits(&self) -> f64 {
         if self.engine == Engine::Hf && self.format.id == "nf4" {
             4.0 + 32.0 / 64.0
         } else {
@@ -252,7 +219,16 @@ impl<'a> ServeJob<'a> {
         let m = self.model;
         let body_read = arch::body_params_read(m, batch);
         let head_params = f64::from(m.vocab) * f64::from(m.hidden);
-        (body_read * self.body_bits() / 8.0 + head_params * self.format.embed_bits / 8.0) / f64::from(plan.tp)
+        if plan.dp <= 1 {
+            return (body_read * self.body_bits() / 8.0 + head_params * self.format.embed_bits / 8.0) / f64::from(plan.tp);
+        }
+        // Data-parallel attention: every rank reads its whole attention share, the group the experts its sequences touch.
+        let (attention, experts, rest) = arch::body_read_parts(m, batch);
+        let l = plan.layout();
+        let bits = self.body_bits() / 8.0;
+        attention * bits / f64::from(l.tp.max(1))
+            + experts * bits / f64::from(l.gpus())
+            + (rest * bits + head_params * self.format.embed_bits / 8.0) / f64::from(engine_rules::dense_ways(self.engine, l))
     }
 
     /// Time of one decode step with `batch` sequences at mean context `ctx`.
@@ -260,7 +236,7 @@ impl<'a> ServeJob<'a> {
         let m = self.model;
         let f = self.factors(gpu);
         let bw = gpu.bandwidth_bytes_per_s() * f.bw;
-        let tp = f64::from(plan.tp);
+        let tp = f64::from(plan.group());
         let body_read = arch::body_params_read(m, batch);
         let bytes = self.weight_bytes_per_step(plan, batch);
         let mut t_weights = dp4a::mmvq_weights_s(self.engine, &self.format, gpu, m, tp, batch, bytes / bw);
@@ -271,8 +247,9 @@ impl<'a> ServeJob<'a> {
         }
         let flops = batch * arch::linear_flops_per_token(m) / tp;
         let t_compute = dp4a::matmul_s(self.engine, &self.format, gpu, &f, (flops, 1.0), flops, self.compute_rate(gpu, &f));
-        // Each sequence reads its whole context, prefix too; a fixed state is also written back.
-        let kv = batch * (self.kv_per_seq_per_gpu(Plan { tp: plan.tp, pp: 1 }, ctx) + layers::state_bytes_per_seq(m, plan.tp));
+        // Each sequence reads its whole context, prefix too; a fixed state is also
+        // written back. Under data-parallel attention a GPU holds `1 / dp` of them.
+        let kv = batch * (self.kv_per_seq_per_gpu(plan.stage(), ctx) + layers::state_bytes_per_seq(m, plan.tp) / f64::from(plan.dp.max(1)));
         let t_kv = (kv + eager::cache_copy_bytes(self.engine, m, kv)) / (gpu.bandwidth_bytes_per_s() * f.cache_share());
         let t_comm = self.allreduce_s(gpu, plan, batch);
         let bound = if t_compute > t_weights {
@@ -293,15 +270,9 @@ impl<'a> ServeJob<'a> {
         (step / self.rescaled(gpu).0, if host { Bound::Host } else { bound })
     }
 
-    /// Two all-reduces of the hidden state per layer under tensor
-    /// parallelism (`allreduce.rs`: one ring over NVLink or PCIe, or two
-    /// levels over NVLink-bridged pairs).
+    /// The collectives of one pass over `tokens` tokens (`allreduce::pass_s`).
     fn allreduce_s(&self, gpu: &Gpu, plan: Plan, tokens: f64) -> f64 {
-        if plan.tp <= 1 {
-            return 0.0;
-        }
-        let msg = tokens * f64::from(self.model.hidden) * 2.0;
-        2.0 * f64::from(self.model.layers) * allreduce::allreduce_s(gpu, plan.tp, msg)
+        allreduce::pass_s(gpu, plan, self.model.layers, tokens * f64::from(self.model.hidden) * 2.0)
     }
 
     /// Time to prefill `n` prompt tokens for `batch` sequences together,
@@ -311,17 +282,26 @@ impl<'a> ServeJob<'a> {
         let m = self.model;
         let f = self.factors(gpu);
         let tp = f64::from(plan.tp);
+        // Only the tokens after a shared prefix are prefilled; they attend to it.
         let past = self.shared_prefix;
         let attn = arch::attention_flops_prefill(m, past + n) - arch::attention_flops_prefill(m, past);
-        let flops = batch * (n * arch::linear_flops_per_token(m) + attn) / tp;
-        let linear = batch * n * arch::linear_flops_per_token(m) / tp;
+        let (flops, linear) = if plan.dp <= 1 {
+            (batch * (n * arch::linear_flops_per_token(m) + attn) / tp, batch * n * arch::linear_flops_per_token(m) / tp)
+        } else {
+            // Data-parallel attention: a prompt's attention runs on its own rank's `tp` GPUs (the busiest rank's prompts
+            // bound the pass), the rest of the layer over the group.
+            let busiest = (batch / f64::from(plan.dp)).ceil().max(1.0);
+            let attention = 2.0 * m.attention_params() * f64::from(m.layers);
+            let linear = busiest * n * attention / tp + batch * n * (arch::linear_flops_per_token(m) - attention).max(0.0) / f64::from(plan.group());
+            (linear + busiest * attn / tp, linear)
+        };
         // The fixed per-layer cost is paid once per prefill chunk (llama.cpp's
         // `n_ubatch`), kernel by kernel: CUDA graphs capture single-token
         // steps only. Pascal's MMQ tiles pad each chunk (`dp4a::mmq_pad`).
         let chunk = f64::from(self.ubatch.map_or_else(|| engine::prefill_chunk_tokens(self.engine, n.round() as u32), |u| u.min(n.round() as u32)).max(1));
         let t_compute = dp4a::matmul_s(self.engine, &self.format, gpu, &f, (linear, dp4a::mmq_pad(n, chunk)), flops, self.compute_rate(gpu, &f));
         // Pipeline stages run one after another, so only TP divides the read.
-        let t_weights = self.weight_bytes() / f64::from(plan.tp) / (gpu.bandwidth_bytes_per_s() * f.bw);
+        let t_weights = self.weights_per_gpu(plan.stage()) / (gpu.bandwidth_bytes_per_s() * f.bw);
         let scores = if self.attn_scores_in_memory { batch * attn_scores::prompt_score_bytes(m, n, chunk, tp) } else { 0.0 };
         let t_scores = scores / (gpu.bandwidth_bytes_per_s() * f.bw);
         let passes = (n * batch / chunk).ceil();

@@ -6,7 +6,7 @@
 use super::super::catalog::Gpu;
 use super::super::config::{Batch, Engine};
 use super::serve::{Plan, ServeJob, ServeMemory};
-use super::{arch, engine, layers};
+use super::{arch, engine, engine_rules, layers};
 
 impl ServeJob<'_> {
     /// The shared prefix's KV on one GPU, held once per copy of the model.
@@ -14,14 +14,22 @@ impl ServeJob<'_> {
         layers::shared_kv_bytes(self.model, self.shared_prefix, self.kv_elem_bytes, arch::kv_split(self.model, plan.tp)) / f64::from(plan.pp)
     }
 
-    /// What each sequence holds on one GPU beside the shared prefix.
+    /// What each sequence holds on one GPU beside the shared prefix (under
+    /// data-parallel attention, on the average GPU: `1 / dp` of it, as
+    /// [`Self::kv_per_seq_per_gpu`]; each rank keeps its own copy of the
+    /// prefix).
     pub fn private_kv_per_seq_per_gpu(&self, plan: Plan) -> f64 {
-        self.kv_per_seq_per_gpu(plan, self.context_tokens()) - self.shared_kv_per_gpu(plan)
+        self.kv_per_seq_per_gpu(plan, self.context_tokens()) - self.shared_kv_per_gpu(plan) / f64::from(plan.dp.max(1))
     }
 
     /// KV bytes of one sequence at full context on one GPU of a plan,
     /// rounded up to the engine's allocation block, plus the fixed state of
     /// its linear-attention or state-space layers ([`layers::state_bytes_per_seq`]).
+    /// Under data-parallel attention each rank caches only its own sequences
+    /// (sequences spread evenly over the ranks: a sequence costs a GPU
+    /// `1 / dp` of its cache on the average); under tensor-parallel
+    /// attention a latent (MLA) cache is whole on every GPU of the group
+    /// (`arch::kv_split`).
     pub fn kv_per_seq_per_gpu(&self, plan: Plan, context: f64) -> f64 {
         let block = f64::from(engine::kv_block_tokens(self.engine));
         let tokens = (context / block).ceil() * block;
@@ -35,7 +43,7 @@ impl ServeJob<'_> {
                     / arch::kv_split(self.model, plan.tp);
             }
         }
-        bytes / f64::from(plan.pp)
+        bytes / f64::from(plan.pp) / f64::from(plan.dp.max(1))
     }
 
     /// Activation workspace of one prefill chunk plus the sampler's logits.
@@ -57,8 +65,33 @@ impl ServeJob<'_> {
             None => f64::from(m.ffn.unwrap_or(4 * m.hidden)),
         };
         let attn = f64::from(m.heads) * f64::from(m.head_dim);
-        let per_token = 4.0 * f64::from(m.hidden) + (2.0 * attn + 2.0 * ffn) / f64::from(plan.tp);
-        chunk * per_token * 2.0 + batch.max(1.0) * f64::from(m.vocab) * 4.0
+        // Data-parallel attention: each rank's attention over its `tp` GPUs, the FFN over the group, its own sequences' logits.
+        let per_token = if plan.dp <= 1 {
+            4.0 * f64::from(m.hidden) + (2.0 * attn + 2.0 * ffn) / f64::from(plan.tp)
+        } else {
+            4.0 * f64::from(m.hidden) + 2.0 * attn / f64::from(plan.tp.max(1)) + 2.0 * ffn / f64::from(plan.group())
+        };
+        chunk * per_token * 2.0 + batch.max(1.0) / f64::from(plan.dp.max(1)) * f64::from(m.vocab) * 4.0
+    }
+
+    /// Weight bytes one GPU of a plan holds: an even share of every weight
+    /// under tensor (and expert) parallelism; under data-parallel attention
+    /// the attention weights (and a vision tower) split over each rank's
+    /// `tp` GPUs only, copied on every rank, the routed experts over the
+    /// whole group, the dense FFN, shared experts, embeddings and head as
+    /// the engine splits them (`engine_rules::dense_ways`).
+    pub fn weights_per_gpu(&self, plan: Plan) -> f64 {
+        if plan.dp <= 1 {
+            return self.weight_bytes() / f64::from(plan.gpus());
+        }
+        let m = self.model;
+        let bits = self.body_bits() / 8.0;
+        let attention = (m.attention_params() * f64::from(m.layers)).min(m.body_params()) * bits + m.vision_params() * 2.0;
+        let experts = m.moe.as_ref().map_or(0.0, |moe| m.expert_params() * f64::from(moe.experts) * f64::from(m.moe_layers()) * bits);
+        let rest = (self.weight_bytes() - attention - experts).max(0.0);
+        let l = plan.layout();
+        let dense = f64::from(engine_rules::dense_ways(self.engine, l));
+        (attention / f64::from(l.tp.max(1)) + experts / f64::from(l.gpus()) + rest / dense) / f64::from(plan.pp)
     }
 
     /// With a tuple KV cache, each layer builds its grown K/V with
@@ -81,7 +114,7 @@ impl ServeJob<'_> {
 
     pub fn memory(&self, plan: Plan, batch: f64) -> ServeMemory {
         ServeMemory {
-            weights: self.weight_bytes() / f64::from(plan.gpus()),
+            weights: self.weights_per_gpu(plan),
             kv_cache: batch * self.private_kv_per_seq_per_gpu(plan) + if batch > 0.0 { self.shared_kv_per_gpu(plan) } else { 0.0 },
             activations: self.activation_bytes(plan, batch) + self.tuple_cache_copy_bytes(plan, batch),
             overhead: engine::runtime_overhead_bytes(self.engine),
@@ -116,7 +149,7 @@ impl ServeJob<'_> {
     /// `max_running_requests` ~ 4096; llama.cpp `--parallel` slots; HF none).
     pub fn max_batch(&self, gpu: &Gpu, plan: Plan) -> u32 {
         let fixed = self.memory(plan, 1.0);
-        let kv_and_logits = self.private_kv_per_seq_per_gpu(plan) + f64::from(self.model.vocab) * 4.0;
+        let kv_and_logits = self.private_kv_per_seq_per_gpu(plan) + f64::from(self.model.vocab) * 4.0 / f64::from(plan.dp.max(1));
         // Each sequence adds its KV cache and its logits, and under HF its
         // prompt's share of the one prefill pass (see `activation_bytes`),
         // which the first sequence's share in `fixed` already holds once.
@@ -126,8 +159,9 @@ impl ServeJob<'_> {
         if free <= 0.0 || per_seq <= 0.0 {
             return 0;
         }
+        // (vLLM's limit is per data-parallel rank: "--max-num-seqs applies per DP rank", data_parallel_deployment.md.)
         let cap = match self.engine {
-            Engine::Vllm => 1024.0,
+            Engine::Vllm => 1024.0 * f64::from(plan.dp.max(1)),
             Engine::TrtLlm => 2048.0,
             Engine::Sglang => 4096.0,
             Engine::LlamaCpp => 256.0,

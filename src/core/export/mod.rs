@@ -100,9 +100,12 @@ impl<'a> Launch<'a> {
         self.cfg.task == Task::Serve
     }
 
-    /// GPUs one copy of the model uses (serving) or the job's GPUs per node.
+    /// GPUs one copy of the model uses (serving: its tensor-parallel group,
+    /// times its data-parallel attention ranks and its pipeline stages) or
+    /// the job's GPUs per node.
     pub fn gpus_per_replica(&self) -> u32 {
-        (self.offer.tp * self.offer.pp).max(1)
+        let dp = if self.serving() { self.offer.dp.max(1) } else { 1 };
+        (self.offer.tp * dp * self.offer.pp).max(1)
     }
 
     /// Instances one serving copy spans (pipeline stages across instances).

@@ -120,8 +120,10 @@ pub fn gpu_size(a: &Answer, one_copy: Option<f64>, host_bound: bool) -> Guidance
     // A10's 22.5 GiB, an L40S's 45 GiB); a pick on a card of the class that
     // holds it (a 4090's 23.6 GiB) decides for itself, so the sentence
     // never says "24 GB cards do not" beside a 24 GB pick.
-    let pick_holds =
-        |cap: f64| a.pick().is_some_and(|p| p.fits && p.usable_bytes <= cap && (!serving || p.tp.max(1) * p.pp.max(1) == 1) && p.need_bytes <= p.usable_bytes);
+    let pick_holds = |cap: f64| {
+        a.pick()
+            .is_some_and(|p| p.fits && p.usable_bytes <= cap && (!serving || p.tp.max(1) * p.dp.max(1) * p.pp.max(1) == 1) && p.need_bytes <= p.usable_bytes)
+    };
     // Training and generation: any fitting offer on a card of the class
     // that holds what each GPU of the plan holds (an RTX A6000's 47.5 GiB
     // beside a pick on an 80 GB card) answers the same way.
@@ -130,7 +132,7 @@ pub fn gpu_size(a: &Answer, one_copy: Option<f64>, host_bound: bool) -> Guidance
     let medium = need <= 44.0 * GIB || pick_holds(50.0 * GIB) || card_holds(50.0 * GIB);
     // A serving pick that splits one copy over GPUs none of which could
     // hold it alone answers the question itself: not one big card.
-    let split = a.pick().filter(|p| serving && p.tp.max(1) * p.pp.max(1) > 1 && p.usable_bytes < need);
+    let split = a.pick().filter(|p| serving && p.tp.max(1) * p.dp.max(1) * p.pp.max(1) > 1 && p.usable_bytes < need);
     // No offered GPU holds one copy alone: the question is how many.
     let none_holds = a.offers.iter().all(|o| o.usable_bytes < need);
     // Between the classes: a pick on a card under 80 GB (a 64 GB Ascend
@@ -154,7 +156,7 @@ pub fn gpu_size(a: &Answer, one_copy: Option<f64>, host_bound: bool) -> Guidance
     // What an 80 GB card holds under a 0.9 budget (vLLM's default).
     let mut msg = Msg::new(key).num("need", need / GIB, 1).num("cap80", 0.9 * 80.0, 0);
     if let Some(p) = split {
-        msg = msg.num("gpus", f64::from(p.tp.max(1) * p.pp.max(1)), 0).arg("gpu", p.gpu.to_string());
+        msg = msg.num("gpus", f64::from(p.tp.max(1) * p.dp.max(1) * p.pp.max(1)), 0).arg("gpu", p.gpu.to_string());
     }
     if let Some(p) = between {
         msg = msg.arg("gpu", p.gpu.to_string()).num("cap", p.usable_bytes / GIB, 1);

@@ -44,26 +44,28 @@ pub fn guidance(cfg: &Settings, job: &ServeJob<'_>, catalog: &Catalog, a: &Answe
     // With `batch=max` the pick fills its memory by design: a card holds the
     // job where one sequence fits, and runs fewer at once.
     let least = if cfg.batch() == Batch::Max { 1.0 } else { m.batch };
-    out.push(gpu_size(a, Some(job.memory(Plan { tp: 1, pp: 1 }, least).total()), false));
+    out.push(gpu_size(a, Some(job.memory(Plan::tp_pp(1, 1), least).total()), false));
 
     // 4. Why generation is slow with the GPU idle: the pick's own plan (its
     // layout and sequences per replica) on the pick's GPU.
     if let Some(p) = pick {
         if let Some(gpu) = catalog.gpu(&p.gpu) {
-            let plan = Plan { tp: p.tp, pp: p.pp };
+            let plan = Plan { tp: p.tp, pp: p.pp, dp: p.dp.max(1), ep: p.ep };
             let batch = p.batch;
             let bound = p.speeds.decode_tokens_per_s_per_seq().map(|_| job.speed(gpu, plan, batch).decode_bound);
             let tps = p.speeds.decode_tokens_per_s_per_seq().unwrap_or(0.0);
             let msg = if matches!(bound, Some(Bound::Memory | Bound::Issue)) {
                 let ctx = super::super::estimate::arch::mean_context(job.prompt_tokens(), job.output_tokens);
-                let kv = batch * job.kv_per_seq_per_gpu(Plan { tp: plan.tp, pp: 1 }, ctx);
+                let kv = batch * job.kv_per_seq_per_gpu(plan.stage(), ctx);
                 // transformers also copies the cache every step (`estimate::eager::cache_copy_bytes`).
                 let copies = super::super::estimate::eager::cache_copy_bytes(job.engine, model, kv);
                 let bytes = job.weight_bytes_per_step(plan, batch) + kv + copies;
                 // `bytes` is what one GPU of each stage reads, the stages in
-                // turn; split over a tensor-parallel group, the token reads
-                // the group's whole share, said as both.
-                let (key, per_gpu) = match (bound, plan.tp > 1, plan.pp > 1) {
+                // turn; split over a group (tensor parallel, or data-parallel
+                // attention's ranks with the experts over all of them), the
+                // token reads the group's whole share, said as both.
+                let group = plan.group();
+                let (key, per_gpu) = match (bound, group > 1, plan.pp > 1) {
                     (Some(Bound::Issue), _, _) => ("g.slow.issue", bytes),
                     _ if copies > 0.0 => ("g.slow.memory.copies", bytes / f64::from(plan.pp)),
                     (_, true, false) => ("g.slow.memory.tp", bytes),
@@ -72,8 +74,8 @@ pub fn guidance(cfg: &Settings, job: &ServeJob<'_>, catalog: &Catalog, a: &Answe
                 };
                 Msg::new(key)
                     .num("bytes", per_gpu / GIB, 1)
-                    .num("total", bytes * f64::from(plan.tp) / GIB, 1)
-                    .num("tp", f64::from(plan.tp), 0)
+                    .num("total", bytes * f64::from(group) / GIB, 1)
+                    .num("tp", f64::from(group), 0)
                     .num("pp", f64::from(plan.pp), 0)
                     .arg("gpu", gpu.name.clone())
                     .num("tps", tps, 0)
@@ -115,8 +117,10 @@ pub fn guidance(cfg: &Settings, job: &ServeJob<'_>, catalog: &Catalog, a: &Answe
             }
         }
         // A layer split (llama.cpp, transformers) has no all-reduce.
-        if p.tp > 1 && !cfg.engine.splits_layers() && !matches!(p.interconnect, "nvlink" | "nvswitch" | "nvl72" | "xgmi") {
-            out.push(GuidanceItem::new("nvlink", None, Msg::new("g.note.nvlink").num("gpus", f64::from(p.tp), 0)));
+        // (Data-parallel attention gathers and scatters every layer's tokens over the whole group.)
+        let group = p.tp * p.dp.max(1);
+        if group > 1 && !cfg.engine.splits_layers() && !matches!(p.interconnect, "nvlink" | "nvswitch" | "nvl72" | "xgmi") {
+            out.push(GuidanceItem::new("nvlink", None, Msg::new("g.note.nvlink").num("gpus", f64::from(group), 0)));
         }
         let total = p.usd_per_month;
         let side = p.storage_usd_per_month + p.egress_usd_per_month;
@@ -180,7 +184,7 @@ pub fn guidance(cfg: &Settings, job: &ServeJob<'_>, catalog: &Catalog, a: &Answe
 fn prefix_saved(job: &ServeJob<'_>, catalog: &Catalog, a: &Answer) -> Option<GuidanceItem> {
     let p = a.pick().filter(|_| job.shared_prefix > 0.0)?;
     let gpu = catalog.gpu(&p.gpu)?;
-    let plan = Plan { tp: p.tp, pp: p.pp };
+    let plan = Plan { tp: p.tp, pp: p.pp, dp: p.dp.max(1), ep: p.ep };
     let once = job.shared_kv_per_gpu(plan) * f64::from(plan.gpus());
     let whole = ServeJob { shared_prefix: 0.0, ..job.clone() };
     let msg = Msg::new("g.prefix")

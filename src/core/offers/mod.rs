@@ -167,6 +167,7 @@ fn priced(cfg: &Settings, catalog: &Catalog, o: &Offer, provider: Option<&Provid
         tp: p.tp,
         pp: p.pp,
         dp: p.dp,
+        ep: p.ep,
         zero: p.zero,
         batch: p.batch,
         fits,

@@ -92,6 +92,7 @@ impl<'r> MediaPlanner<'r> {
             tp: 1,
             pp: 1,
             dp: 1,
+            ep: false,
             zero: None,
             batch: f64::from(j.batch),
             need_bytes: mem.total,

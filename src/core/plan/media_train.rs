@@ -86,6 +86,7 @@ impl<'r> ImageTrainPlanner<'r> {
             tp: 1,
             pp: 1,
             dp: o.gpus,
+            ep: false,
             zero: None,
             batch: t.mb,
             need_bytes: need,

@@ -10,6 +10,7 @@ pub mod media;
 pub mod media_train;
 pub mod serve;
 mod serve_focus;
+mod serve_layout;
 pub mod serve_speeds;
 pub mod train;
 pub mod train_layouts;
@@ -88,6 +89,8 @@ pub struct OfferPlan {
     pub tp: u32,
     pub pp: u32,
     pub dp: u32,
+    /// Serving: the routed experts dealt out whole over the group (expert parallel).
+    pub ep: bool,
     /// The ZeRO / FSDP stage of a training plan (`Config::zero_stages`).
     pub zero: Option<u8>,
     pub batch: f64,

@@ -8,15 +8,16 @@ use std::sync::Arc;
 use super::super::answer::GpuResult;
 use super::super::catalog::support::Kind;
 use super::super::catalog::{Catalog, Gpu, Interconnect, Offer, Support};
-use super::super::config::{Batch, Sort};
+use super::super::config::Batch;
 use super::super::estimate::allreduce;
 use super::super::estimate::engine;
-use super::super::estimate::engine_rules::{self, tp_loads, tp_options};
+use super::super::estimate::engine_rules::layouts;
 use super::super::estimate::serve::{Plan, ServeJob};
 use super::super::messages::Msg;
 use super::super::precision::Compute;
 use super::super::units::GIB;
 use super::load::{little, Load};
+use super::serve_layout::{largest_staged, layout_msg, refused_fit};
 use super::serve_speeds::{confidence, serve_speeds, OnGpu};
 use super::{unsupported, EngineSupport, FnvMap, OfferPlan, Output, PerArch};
 
@@ -34,7 +35,7 @@ pub struct ServePlanner<'r> {
 }
 
 /// The user's concurrent sequences (one for `max`, which is solved per plan).
-fn user_batch(cfg: &Settings) -> f64 {
+pub(super) fn user_batch(cfg: &Settings) -> f64 {
     match cfg.batch() {
         Batch::N(n) => f64::from(n),
         Batch::Max => 1.0,
@@ -87,7 +88,7 @@ impl<'r> ServePlanner<'r> {
     /// rate keeps in flight when it gives `rps` and no `batch`, at the
     /// speed of `job` as the engine runs it on `gpu` (`job_on`: FP8 weights
     /// on an A100 decode as weight-only, slower, so more stay in flight).
-    fn batch_on(&self, job: &ServeJob<'r>, gpu: &Gpu, plan: Plan) -> Batch {
+    pub(super) fn batch_on(&self, job: &ServeJob<'r>, gpu: &Gpu, plan: Plan) -> Batch {
         match (self.cfg.rps, self.cfg.batch) {
             (Some(rps), None) => Batch::N(little(job, gpu, plan, rps).map_or(1, |l| (l.batch * f64::from(l.copies)) as u32)),
             _ => self.cfg.batch(),
@@ -101,35 +102,6 @@ impl<'r> ServePlanner<'r> {
             (Some(rps), None) => Some(little(job, gpu, plan, rps)),
             _ => None,
         }
-    }
-
-    /// The plan for a GPU type: the configuration's own GPU count if given,
-    /// else the smallest tensor-parallel group that fits, else whole nodes.
-    pub fn plan_for(&self, gpu: &Gpu) -> (Plan, bool) {
-        let (job, cfg) = (&self.job, self.cfg);
-        let fits = |plan: Plan| job.memory(plan, user_batch(cfg)).total() <= job.usable_bytes(gpu);
-        let e = cfg.engine;
-        if let Some(g) = cfg.gpus {
-            let plan = Plan::in_node(e, g, cfg.nodes);
-            return (plan, fits(plan) && tp_loads(job.model, job.format.id, e, plan.tp));
-        }
-        let opts = tp_options(job.model, job.format.id, e, gpu.gpus_per_node);
-        for &n in &opts {
-            let plan = Plan::in_node(e, n, cfg.nodes);
-            if fits(plan) {
-                return (plan, true);
-            }
-        }
-        let n = opts.last().copied().unwrap_or(1);
-        if !e.splits_layers() {
-            for pp in cfg.nodes.max(2)..=64 {
-                let plan = Plan::in_node(e, n, pp);
-                if fits(plan) {
-                    return (plan, true);
-                }
-            }
-        }
-        (Plan::in_node(e, n, cfg.nodes), false)
     }
 
     pub fn results(&mut self, gpus: &[&Gpu]) -> Vec<GpuResult> {
@@ -220,9 +192,10 @@ impl<'r> ServePlanner<'r> {
         let e = cfg.engine;
         let mut reasons: Vec<Msg> = on.unsupported.iter().cloned().collect();
         // The link's GPU count per instance (and instances) when it sets one,
-        // else the smallest tensor-parallel group inside the instance that
-        // holds the weights, else pipeline stages across instances.
-        let (n, nodes, fits_one) = match cfg.gpus {
+        // else the smallest layout inside the instance that holds the
+        // weights (`serve_layout::best`), else pipeline stages across instances.
+        let cands = self.candidates(job, gpus);
+        let (plan, nodes, fits_one) = match cfg.gpus {
             Some(g) => {
                 let fits_here = g <= gpus && (cfg.nodes == 1 || multi_node_ok);
                 if g > gpus {
@@ -230,89 +203,30 @@ impl<'r> ServePlanner<'r> {
                 } else if !fits_here {
                     reasons.push(Msg::new("reason.no_network").num("nodes", f64::from(cfg.nodes), 0));
                 }
-                let plan = Plan::in_node(e, g, cfg.nodes);
-                (g, cfg.nodes, fits_here && tp_loads(job.model, job.format.id, e, plan.tp) && job.memory(plan, 1.0).total() <= usable)
-            }
-            None => {
-                let opts: Vec<u32> = tp_options(job.model, job.format.id, e, gpus).into_iter().filter(|n| gpus % n == 0).collect();
-                match opts.iter().copied().find(|&n| job.memory(Plan::in_node(e, n, 1), 1.0).total() <= usable) {
-                    // The smallest group that holds the weights, raised while a
-                    // larger one needs fewer instances for the users'
-                    // sequences (more KV room per copy beats renting another
-                    // node); ties keep the smaller group.
-                    Some(n) => {
-                        let instances_for = |k: u32| {
-                            let plan = Plan::in_node(e, k, 1);
-                            let per_copy = f64::from(on.max_batch(gpu, plan));
-                            let wanted = match self.batch_on(job, gpu, plan) {
-                                Batch::N(w) => f64::from(w),
-                                Batch::Max => return 1.0,
-                            };
-                            if per_copy < 1.0 {
-                                f64::MAX
-                            } else {
-                                (wanted / (per_copy * f64::from(gpus / k.max(1)))).ceil()
-                            }
-                        };
-                        // A first-token limit first (a larger group prefills
-                        // faster); for speed or latency goals the faster group;
-                        // then the fewest instances.
-                        // Last, the box's output rate for the users' sequences: copies
-                        // they cannot fill stay idle, a larger group puts every GPU to work.
-                        let box_rate = |k: u32| {
-                            let plan = Plan::in_node(e, k, 1);
-                            let (per_copy, copies) = (f64::from(on.max_batch(gpu, plan)), f64::from((gpus / k.max(1)).max(1)));
-                            let wanted = if let Batch::N(w) = self.batch_on(job, gpu, plan) { f64::from(w) } else { per_copy * copies };
-                            if per_copy < 1.0 {
-                                return 0.0;
-                            }
-                            let busy = (wanted / per_copy).ceil().clamp(1.0, copies);
-                            let b = (wanted / busy).ceil().max(1.0);
-                            // Requests a second (each of the same length): prefill and decode.
-                            busy * b / on.speed(gpu, plan, b).request_latency_s.max(1e-9)
-                        };
-                        // (The single-sequence speed only where a first-token limit or a
-                        // speed goal reads it; an offline job's speed is the box's rate.)
-                        let speed_goal = matches!(cfg.sort, Sort::Speed | Sort::Latency) && !cfg.offline_job();
-                        let rank = |k: u32| {
-                            let plan = Plan::in_node(e, k, 1);
-                            let speed = (cfg.maxttft.is_some() || speed_goal).then(|| on.speed(gpu, plan, 1.0));
-                            let late = speed.is_some_and(|s| cfg.maxttft.is_some_and(|m| s.time_to_first_token_s > m));
-                            let goal = speed.filter(|_| speed_goal).map_or(0.0, |s| s.request_latency_s);
-                            (late, goal, instances_for(k), box_rate(k))
-                        };
-                        // A larger group must serve 5 % more to be worth it.
-                        let better = |a: &(bool, f64, f64, f64), b: &(bool, f64, f64, f64)| {
-                            (!a.0 && b.0)
-                                || (a.0 == b.0 && (a.1 < b.1 * 0.95 || ((a.1 - b.1).abs() <= 0.05 * b.1 && (a.2 < b.2 || (a.2 == b.2 && a.3 > b.3 * 1.05)))))
-                        };
-                        let best = opts.iter().copied().filter(|k| *k > n).fold((n, rank(n)), |(bk, br), k| {
-                            let r = rank(k);
-                            if better(&r, &br) {
-                                (k, r)
-                            } else {
-                                (bk, br)
-                            }
-                        });
-                        (best.0, 1, true)
-                    }
-                    None => {
-                        // A larger group the engine refuses would hold it: the reason names the rule.
-                        reasons.extend(refused_fit(job, e, gpus, usable));
-                        let n = opts.last().copied().unwrap_or(1);
-                        let pp = (2..=16).find(|&pp| multi_node_ok && job.memory(Plan::in_node(e, n, pp), 1.0).total() <= usable);
-                        (n, pp.unwrap_or(1), pp.is_some())
-                    }
+                match self.best(gpu, on, gpus, &cands) {
+                    Some(p) => (p, cfg.nodes, fits_here),
+                    None => (cands.first().copied().unwrap_or_else(|| Plan::in_node(e, g, cfg.nodes)), cfg.nodes, false),
                 }
             }
+            None => match self.best(gpu, on, gpus, &cands) {
+                Some(p) => (p, 1, true),
+                None => {
+                    // A larger group the engine refuses would hold it: the reason names the rule.
+                    reasons.extend(refused_fit(job, e, gpus, usable));
+                    let mut opts = layouts(job.model, job.format.id, e, gpus);
+                    opts.retain(|l| gpus % l.gpus() == 0);
+                    let staged = largest_staged(&opts);
+                    let pp = (2..=16).find(|&pp| multi_node_ok && job.memory(Plan::of_layout(e, staged, pp), 1.0).total() <= usable);
+                    (Plan::of_layout(e, staged, pp.unwrap_or(1)), pp.unwrap_or(1), pp.is_some())
+                }
+            },
         };
-        let plan = Plan::in_node(e, n, nodes);
         let batch_asked = self.batch_on(job, gpu, plan);
         let wanted = match batch_asked {
             Batch::N(n) => f64::from(n),
             Batch::Max => 1.0,
         };
-        let per_instance = if nodes == 1 { (gpus / n.max(1)).max(1) } else { 1 };
+        let per_instance = if nodes == 1 { (gpus / plan.per_node(e).max(1)).max(1) } else { 1 };
         let max_batch = f64::from(on.max_batch(gpu, plan));
         // Spread the users' concurrent sequences over replicas; add instances
         // when one instance cannot hold them all.
@@ -377,7 +291,7 @@ impl<'r> ServePlanner<'r> {
         } else if e.splits_layers() {
             Msg::new("layout.layers").num("gpus", f64::from(plan.gpus()), 0)
         } else {
-            Msg::new("layout.tp").num("tp", f64::from(plan.tp), 0)
+            layout_msg(e, plan)
         };
         let ttft = speeds.time_to_first_token_s().unwrap_or(f64::MAX);
         let meets = cfg.maxttft.is_none_or(|m| ttft <= m);
@@ -391,7 +305,8 @@ impl<'r> ServePlanner<'r> {
             replicas,
             tp: plan.tp,
             pp: plan.pp,
-            dp: 1,
+            dp: plan.dp.max(1),
+            ep: plan.ep,
             zero: None,
             batch,
             need_bytes: job.memory(plan, batch).total(),
@@ -408,14 +323,4 @@ impl<'r> ServePlanner<'r> {
             host_bytes: None,
         }
     }
-}
-
-/// Why an instance of `gpus` GPUs holds the job only in a layout the engine
-/// refuses: the smallest tensor-parallel group that would hold the weights
-/// and breaks a rule of `engine_rules`, named with the rule.
-fn refused_fit(job: &ServeJob<'_>, e: super::super::config::Engine, gpus: u32, usable: f64) -> Option<Msg> {
-    let (tp, r) = engine_rules::tp_refused(job.model, job.format.id, e, gpus)
-        .into_iter()
-        .find(|(tp, _)| gpus % tp == 0 && job.memory(Plan::in_node(e, *tp, 1), 1.0).total() <= usable)?;
-    Some(r.msg(e, tp))
 }

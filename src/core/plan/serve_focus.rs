@@ -20,7 +20,7 @@ impl<'r> ServePlanner<'r> {
     fn focus_plan(&self, gpu: &Gpu, pick: Option<&OfferResult>) -> (Plan, f64) {
         let cfg = self.cfg;
         match (cfg.gpus, pick.filter(|p| *p.gpu == *gpu.id)) {
-            (None, Some(p)) => (Plan { tp: p.tp, pp: p.pp }, p.batch),
+            (None, Some(p)) => (Plan { tp: p.tp, pp: p.pp, dp: p.dp.max(1), ep: p.ep }, p.batch),
             (Some(g), _) => {
                 let plan = Plan::in_node(cfg.engine, g, cfg.nodes);
                 (plan, self.job.resolve_batch(cfg.batch(), gpu, plan))
@@ -105,8 +105,8 @@ impl<'r> ServePlanner<'r> {
         };
         let matrix = self.matrix.get_or_init(|| EngineSupport::new(self.catalog, self.cfg.engine));
         let runs = |id: &&str| matrix.get(gpu.arch.as_str(), Kind::Weights, id) != Support::Unsupported;
-        // (A format the engine refuses at this plan's tensor-parallel size is no answer: `engine_rules`.)
-        let loads = |id: &&str| engine_rules::refusal(job.model, id, self.cfg.engine, plan.tp).is_none();
+        // (A format the engine refuses under this plan's layout is no answer: `engine_rules`.)
+        let loads = |id: &&str| engine_rules::layout_refusal(job.model, id, self.cfg.engine, plan.layout()).is_none();
         let best = formats.iter().copied().filter(runs).filter(loads).find(|id| {
             precision::weight_format(id).is_some_and(|f| {
                 let mut j = job.clone();

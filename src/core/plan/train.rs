@@ -292,6 +292,7 @@ fn offer_plan(job: &TrainJob<'_>, cfg: &Settings, gpu: &Gpu, o: &Offer, cache: &
         tp: layout.tp,
         pp: layout.pp,
         dp: layout.dp,
+        ep: false,
         zero: Some(job.zero),
         batch: job.mb,
         need_bytes: mem,

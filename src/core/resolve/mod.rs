@@ -163,13 +163,15 @@ pub fn resolve<'c>(cfg: &Config, mut notices: Vec<Notice>, catalog: &'c Catalog)
     // A GPU count the plan cannot honour: said, then chosen automatically.
     if let Some(g) = cfg.gpus {
         let per_node = cfg.gpu.as_deref().and_then(|id| catalog.gpu(id)).map(|gpu| (gpu.gpus_per_node, gpu.name.clone()));
+        // A group no layout of the engine loads (`engine_rules::layouts_at`): the
+        // heads' rule, else the weight format's blocks or groups, else the experts'.
+        let refused = |m: &Model| cfg.task == Task::Serve && engine_rules::layouts_at(m, cfg.weight_format_id(), cfg.engine, g).is_empty();
         let heads = match &named {
-            Named::Llm(m) if cfg.task == Task::Serve && !tp_allowed(m, cfg.engine, g) => Some((m.heads, m.kv_heads)),
+            Named::Llm(m) if refused(m) && !tp_allowed(m, cfg.engine, g) => Some((m.heads, m.kv_heads)),
             _ => None,
         };
-        // A group the heads allow but the weight format's blocks or groups do not (`engine_rules`).
         let rule = match &named {
-            Named::Llm(m) if cfg.task == Task::Serve => engine_rules::refusal(m, cfg.weight_format_id(), cfg.engine, g),
+            Named::Llm(m) if refused(m) => engine_rules::refusals_at(m, cfg.weight_format_id(), cfg.engine, g).into_iter().next(),
             _ => None,
         };
         let why = match (per_node, heads, rule) {
@@ -177,7 +179,7 @@ pub fn resolve<'c>(cfg: &Config, mut notices: Vec<Notice>, catalog: &'c Catalog)
             (_, Some((h, kv)), _) => {
                 Some(Msg::new("notice.gpus.heads").arg("engine", cfg.engine.to_string()).arg("heads", h.to_string()).arg("kv", kv.to_string()))
             }
-            (_, None, Some(r)) => Some(r.msg(cfg.engine, g)),
+            (_, None, Some(r)) => Some(r.msg(cfg.engine)),
             _ => None,
         };
         if let Some(why) = why {

@@ -43,6 +43,8 @@ pub(super) fn serve(l: &Launch, port: u32, c: &mut Command) {
         ));
     }
     let (tp, pp, len, seqs) = (l.offer.tp.max(1), l.offer.pp.max(1), l.max_model_len(), l.seqs_per_replica());
+    // Data-parallel attention ranks of `tp` GPUs each, and experts dealt out whole (`engine_rules::Layout`).
+    let (dp, ep) = (l.offer.dp.max(1), l.offer.ep);
     let kv = l.answer.kv_format.as_str();
     let w = l.answer.weight_format.as_str();
     let model = l.model_arg();
@@ -52,8 +54,17 @@ pub(super) fn serve(l: &Launch, port: u32, c: &mut Command) {
             c.words(&["vllm", "serve", &model]);
             c.flag("--tensor-parallel-size", &tp);
             c.flag("--pipeline-parallel-size", &pp);
+            // Attention data parallel over `dp` ranks of `tp` GPUs, experts over all
+            // of them ("EP_SIZE = TP_SIZE × DP_SIZE", docs/serving/expert_parallel_deployment.md).
+            if dp > 1 {
+                c.flag("--data-parallel-size", &dp);
+            }
+            if ep {
+                c.words(&["--enable-expert-parallel"]);
+            }
             c.flag("--max-model-len", &len);
-            c.flag("--max-num-seqs", &seqs);
+            // "--max-num-seqs applies per DP rank" (docs/serving/data_parallel_deployment.md).
+            c.flag("--max-num-seqs", &seqs.div_ceil(dp));
             fraction(l, c, "--gpu-memory-utilization");
             match kv {
                 "bf16" | "fp16" => c.flag("--kv-cache-dtype", &"auto"),
@@ -75,10 +86,22 @@ pub(super) fn serve(l: &Launch, port: u32, c: &mut Command) {
         }
         Engine::Sglang => {
             c.words(&["python", "-m", "sglang.launch_server", "--model-path", &model]);
-            c.flag("--tp-size", &tp);
+            // SGLang's `--tp-size` is the whole group; `--dp-size` with
+            // `--enable-dp-attention` splits its attention into data-parallel
+            // ranks ("tensor parallelism for FFN", server_args.py), `--ep-size`
+            // deals the experts out over it.
+            c.flag("--tp-size", &(tp * dp));
+            if dp > 1 {
+                c.flag("--dp-size", &dp);
+                c.words(&["--enable-dp-attention"]);
+            }
+            if ep {
+                c.flag("--ep-size", &(tp * dp));
+            }
             c.flag("--pp-size", &pp);
             c.flag("--context-length", &len);
-            c.flag("--max-running-requests", &seqs);
+            // The whole server's limit, split over the data-parallel ranks (rounded to a multiple of them).
+            c.flag("--max-running-requests", &(seqs.div_ceil(dp) * dp));
             fraction(l, c, "--mem-fraction-static");
             match kv {
                 "bf16" | "fp16" => c.flag("--kv-cache-dtype", &"auto"),

@@ -373,7 +373,7 @@ impl Config {
     /// The ZeRO stages a training plan may use: the one the link names, or
     /// where it names none those the stack runs, the planner taking per
     /// layout the one that holds the job on the fewest GPUs without tensor
-    /// parallelism over PCIe, then the fastest (README, "Sharding").
+    /// parallelism over PCIe, then the fastest (docs/link-format.md, `zero`).
     /// torchtune's distributed recipes always shard with FSDP2, fully by
     /// default (pytorch/torchtune@a6290a5b, v0.6.1-rc3, the version the
     /// launch installs: recipes/full_finetune_distributed.py and

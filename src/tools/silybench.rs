@@ -1,5 +1,5 @@
 //! Converting silybench's GPU price list (github.com/tgarg01/silybench-data,
-//! `derived/csv/gpu_prices.csv`) into `static/offers.csv` rows (README,
+//! `derived/csv/gpu_prices.csv`) into `static/offers.csv` rows (docs/catalog.md,
 //! "Refreshing prices"; CLI: `whichgpu refresh silybench`).
 //!
 //! The file has one row per provider × GPU type × tier: `provider`,

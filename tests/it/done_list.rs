@@ -2,7 +2,7 @@
 //! median and p90 (HF `generate` memory at batch > 1, at the serving-memory
 //! targets), the serving factors in the code against what `whichgpu
 //! calibrate … --fit` finds, and regime 7 (the cards the catalog lacked).
-//! The README's "issue 20 done-list" table names the test of each line.
+//! The "Issue 20 done-list" table of docs/estimates.md names the test of each line.
 
 use whichgpu::core::estimate::engine;
 use whichgpu::tools::calibrate::{self, Split};

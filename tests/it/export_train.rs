@@ -83,7 +83,7 @@ struct Plan {
     pp: u64,
     mb: u64,
     /// Sequences per optimizer step: the link's `gbs`, else 4,194,304
-    /// tokens for pre-training (README, `gbs`), else none.
+    /// tokens for pre-training (docs/link-format.md, `gbs`), else none.
     gbs: Option<u64>,
 }
 

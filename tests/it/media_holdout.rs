@@ -83,7 +83,7 @@ fn held_out_generation_rows() {
     println!("\n{:<7} {:<7} {:<9} {:>3} {:>8} {:>8} {:>7}", "family", "metric", "split", "n", "median%", "p90%", "worst×");
     // Issue 20's targets for each held-out group: at least 5 rows, a median
     // within 25 % (image and video), no row off by more than 2×. Where a
-    // target is not met yet (README, "Held-out report"), the group is gated
+    // target is not met yet (docs/estimates.md, "Held-out report"), the group is gated
     // at what it reaches now so that it cannot get worse: audio's worst rows
     // (the Bark and XTTS anecdotes, 2.51×, MEDIA-NOTES.md).
     let guard = |family: &str, _memory: bool| -> (f64, f64) {

@@ -189,7 +189,7 @@ fn predicted_vs_measured_peak_memory() {
     assert!(n as f64 >= 0.8 * rows as f64, "{n} of {rows} rows scored");
     assert!(med <= 30.0, "median {med:.1} %");
     // Issue 20, regime 5: at least five held-out rows, a median within
-    // 25 %, none off by 2× (README, "issue 20 done-list").
+    // 25 %, none off by 2× (docs/estimates.md, "Issue 20 done-list").
     let worst = held_out.iter().fold(1.0f64, |a, e| a.max(e.1));
     let mut held_errors = held_out.iter().map(|e| e.0).collect::<Vec<f64>>();
     let held_med = median(&mut held_errors);

@@ -1,6 +1,6 @@
 //! How a training plan splits a model when the link names no ZeRO stage:
 //! data-parallel replicas sharded by ZeRO/FSDP where they fit, tensor
-//! parallelism over PCIe only where nothing else does (README, `zero`);
+//! parallelism over PCIe only where nothing else does (docs/link-format.md, `zero`);
 //! torchtune, whose distributed recipes always shard with FSDP2, never
 //! planned unsharded.
 

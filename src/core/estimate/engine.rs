@@ -275,7 +275,7 @@ pub fn is_hbm_class(gpu: &Gpu) -> bool {
 pub fn factors(engine: Engine, gpu: &Gpu) -> Factors {
     let hbm = is_hbm_class(gpu);
     // Fitted on the calibration rows (`whichgpu calibrate FILE --fit`);
-    // errors per kind are in README.md.
+    // errors per kind are in docs/estimates.md.
     let trt = Factors {
         bw: 0.73,
         compute: 0.55,

@@ -70,7 +70,7 @@ pub const SGLANG_MOE_LAYER_S: f64 = 610e-6;
 
 /// The context phase's fixed costs of an engine. vLLM serves through the
 /// same kind of front end and Triton MoE runner as SGLang and has no TTFT
-/// fit rows, so it takes SGLang's figures (an assumption the README
+/// fit rows, so it takes SGLang's figures (an assumption docs/estimates.md
 /// states). llama.cpp's per-layer cost is already in its factors
 /// (`Factors::layer_overhead_s`, paid per `n_ubatch` chunk); HF
 /// transformers' host cost per layer and forward pass is in its

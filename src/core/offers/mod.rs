@@ -2,7 +2,7 @@
 //! filters gets its plan from the [`Planner`], its bill from
 //! [`super::billing`] for the work the user asked for, the cost of the unit
 //! the task produces, and its reasons; then the ranking on the objective
-//! (README, "Objectives") and the pick with alternatives a practitioner
+//! (docs/objectives.md) and the pick with alternatives a practitioner
 //! could defend. Nothing here knows which task it serves beyond
 //! [`OfferPlan`], [`Output`] and [`super::plan::Unit`].
 

@@ -81,7 +81,7 @@ impl Objective {
     }
 }
 
-/// The objective table (README, "Objectives"): `cost` ranks by the cost of
+/// The objective table (docs/objectives.md): `cost` ranks by the cost of
 /// the unit the user buys; `speed` by tokens/s per user for serving, seconds
 /// per request for generation endpoints, throughput for batch jobs, job
 /// hours for training; `latency` by the time one request or job takes;

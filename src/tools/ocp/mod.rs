@@ -1,6 +1,6 @@
 //! Converting OpenComputePrices CSVs (github.com/thatkavish/OpenComputePrices,
 //! `data/<source>.csv`: one file per collector, one schema for all) into
-//! `static/offers.csv` rows for one provider (README, "Refreshing prices";
+//! `static/offers.csv` rows for one provider (docs/catalog.md, "Refreshing prices";
 //! CLI: `whichgpu refresh ocp`).
 //!
 //! The schema (`schema.py` of that repository) has one row per instance

@@ -1,6 +1,6 @@
 //! Converting SkyPilot catalog CSVs (`catalogs/v*/<cloud>/vms.csv` in
 //! github.com/skypilot-org/skypilot-catalog) into `static/offers.csv` rows,
-//! the documented way to refresh the bundled prices (README, "Refreshing
+//! the documented way to refresh the bundled prices (docs/catalog.md, "Refreshing
 //! prices from SkyPilot catalogs"; CLI: `whichgpu skypilot`).
 //!
 //! SkyPilot writes one row per instance type × region (× availability zone

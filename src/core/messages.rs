@@ -180,6 +180,7 @@ pub const MESSAGES: &[(&str, &str, &str)] = &[
     ("why.cheapest", "Cheapest that fits", "能装下的最便宜选项"),
     ("why.fastest", "Fastest", "最快"),
     ("why.single-gpu", "Single-GPU option", "单卡方案"),
+    ("g.size.formats", "One {gpu} holds a copy in a smaller weight format, with the sequences it then runs at once: {formats}.", "换用更小的权重格式，一块 {gpu} 即可放下一份模型（括号内为此时可同时运行的序列数）：{formats}。"),
     ("why.fragile", "Cheaper, on a fragile margin", "更便宜但余量不稳"),
     ("why.on-demand", "On-demand option", "按需实例方案"),
     ("why.committed", "Committed term", "承诺期限方案"),

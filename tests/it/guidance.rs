@@ -256,3 +256,19 @@ fn llama_cpp_runs_mxfp4_gguf_on_a_geforce_card() {
     let t = text("model=llama-3.1-8b&w=fp8&gpu=v100-32gb", "nofit");
     assert!(t.contains("does not run fp8 on volta") && t.contains("(fp16)"), "{t}");
 }
+
+/// "Is a 4090 enough for a 13B?": where the pick splits a 16-bit copy, the
+/// card-size answer is followed by the smaller formats in which one of the
+/// pick's cards holds a copy, with the sequences it then runs.
+#[test]
+fn a_split_16_bit_pick_names_the_formats_one_card_holds() {
+    use whichgpu::core::config::Lang;
+    let a = crate::common::answer("model=llama-2-13b&gpu=rtx-4090-24gb");
+    let pick = a.pick().expect("pick");
+    assert!(pick.tp * pick.pp > 1, "the 16-bit 13B at 16 sequences is split over 4090s");
+    let item = a.guidance.iter().find(|g| g.id == "gpu-size-formats").expect("the formats sentence");
+    let t = item.msg.render(Lang::En);
+    assert!(t.contains("w=int4-awq (") && t.contains("rtx-4090-24gb"), "{t}");
+    // A pick that holds a copy on one card gets no such sentence.
+    assert!(!crate::common::answer("model=llama-3.1-8b&batch=1").guidance.iter().any(|g| g.id == "gpu-size-formats"));
+}

@@ -3,10 +3,12 @@
 //! replica), and the notes that fire on rules.
 
 use super::super::answer::{Answer, GuidanceItem};
+use super::super::catalog::support::{Kind, Support};
 use super::super::catalog::Catalog;
 use super::super::config::Batch;
 use super::super::estimate::serve::{Bound, Plan, ServeJob};
 use super::super::messages::Msg;
+use super::super::precision;
 use super::super::settings::Settings;
 use super::super::units::GIB;
 use super::{billing_rounding, gib1, gpu_size, spot, suggestions, tight_memory};
@@ -45,6 +47,7 @@ pub fn guidance(cfg: &Settings, job: &ServeJob<'_>, catalog: &Catalog, a: &Answe
     // job where one sequence fits, and runs fewer at once.
     let least = if cfg.batch() == Batch::Max { 1.0 } else { m.batch };
     out.push(gpu_size(a, Some(job.memory(Plan::tp_pp(1, 1), least).total()), false));
+    out.extend(one_card_formats(job, catalog, a, least));
 
     // 4. Why generation is slow with the GPU idle: the pick's own plan (its
     // layout and sequences per replica) on the pick's GPU.
@@ -196,4 +199,28 @@ fn prefix_saved(job: &ServeJob<'_>, catalog: &Catalog, a: &Answer) -> Option<Gui
         .num("ttft", job.speed(gpu, plan, p.batch).time_to_first_token_s, 2)
         .num("ttft0", whole.speed(gpu, plan, p.batch).time_to_first_token_s, 2);
     Some(GuidanceItem::new("prefix", None, msg))
+}
+
+/// Where the pick splits a 16-bit copy over several GPUs: the smaller
+/// weight formats the engine runs on the pick's card (`support.csv`) in
+/// which one card holds a copy, with the sequences it then holds at once
+/// ("is a 4090 enough for a 13B?": yes, in 8 or 4 bits).
+fn one_card_formats(job: &ServeJob<'_>, catalog: &Catalog, a: &Answer, least: f64) -> Option<GuidanceItem> {
+    let p = a.pick().filter(|p| p.tp.max(1) * p.pp.max(1) > 1 && job.format.body_bits >= 16.0)?;
+    let gpu = catalog.gpu(&p.gpu)?;
+    let one = Plan::tp_pp(1, 1);
+    let fits: Vec<String> = ["fp8", "int4-awq"]
+        .iter()
+        .filter(|id| catalog.support(job.engine.as_str(), gpu.arch.as_str(), Kind::Weights, id) != Support::Unsupported)
+        .filter_map(|id| {
+            let j = ServeJob { format: precision::weight_format(id)?, ..job.clone() };
+            let most = f64::from(j.max_batch(gpu, one)).min(least.max(1.0));
+            (most >= 1.0).then(|| format!("w={id} ({most:.0})"))
+        })
+        .collect();
+    if fits.is_empty() {
+        return None;
+    }
+    let msg = Msg::new("g.size.formats").arg("gpu", p.gpu.to_string()).arg("formats", fits.join(", "));
+    Some(GuidanceItem::new("gpu-size-formats", None, msg))
 }

@@ -295,3 +295,31 @@ fn kept_checkpoints_are_billed_by_the_month_as_the_guidance_says() {
     }
     assert!(checked > 5, "only {checked} offers with a storage rate");
 }
+
+/// The serverless answer for a pick kept warm around the clock says its
+/// rate "is still below the instances'" only where no instance that holds
+/// the job bills less for the month; otherwise it names that instance and
+/// the ratio (fails where the sentence ignored instances on old prices).
+#[test]
+fn the_always_on_serverless_sentence_is_true_of_the_instances() {
+    let month = |o: &whichgpu::core::answer::OfferResult| o.usd_per_month - o.storage_usd_per_month - o.egress_usd_per_month;
+    let check = |q: &str| -> bool {
+        let a = crate::common::answer(q);
+        let Some(item) = a.guidance.iter().find(|g| g.id == "serverless") else { return false };
+        let Some(pick) = a.pick() else { return false };
+        let cheaper = a.offers.iter().any(|o| !o.serverless && o.fits && month(o) < month(pick));
+        match item.msg.key {
+            "g.serverless.pick.always" => assert!(!cheaper, "{q}: says the serverless rate is below the instances'"),
+            "g.serverless.pick.always.dearer" => assert!(cheaper, "{q}: names a cheaper instance that is not"),
+            _ => return false,
+        }
+        true
+    };
+    assert!(check("model=llama-3.1-70b&w=int4-awq&batch=1&in=1000&out=500&gpu=a40-48gb"));
+    let mut r = crate::answer_hashes::Rng(0x5E7E_2026_1204);
+    let mut seen = 1;
+    for _ in 0..600 {
+        seen += usize::from(check(&crate::answer_hashes::link(&mut r)));
+    }
+    println!("{seen} answers with an always-on serverless pick checked");
+}

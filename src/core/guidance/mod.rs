@@ -206,11 +206,16 @@ fn serverless(cfg: &Settings, a: &Answer) -> Option<GuidanceItem> {
     // scales to zero and never starts cold (`billing::serverless_hours`).
     let always = cfg.usage() == Usage::Always || (cfg.usage() == Usage::Hours && cfg.hpd >= 24.0);
     if pick.serverless && always {
-        let msg = Msg::new("g.serverless.pick.always").arg("offer", pick.id.to_string()).num("billed", pick.billed_hours_per_month, 0).num(
-            "cold",
-            pick.cold_start_s.unwrap_or(0.0),
-            0,
-        );
+        // "Its rate is still below the instances'" only where no fitting
+        // instance bills less for the month (one with an old price, in
+        // another market or on a thin margin is not picked, but it exists).
+        let month = |o: &super::answer::OfferResult| o.usd_per_month - o.storage_usd_per_month - o.egress_usd_per_month;
+        let cheaper = a.offers.iter().filter(|o| !o.serverless && o.fits && month(o) < month(pick)).min_by(|x, y| month(x).total_cmp(&month(y)));
+        let msg = match cheaper {
+            Some(o) => Msg::new("g.serverless.pick.always.dearer").arg("other", o.id.to_string()).num("ratio", month(pick) / month(o).max(1e-9), 2),
+            None => Msg::new("g.serverless.pick.always"),
+        };
+        let msg = msg.arg("offer", pick.id.to_string()).num("billed", pick.billed_hours_per_month, 0).num("cold", pick.cold_start_s.unwrap_or(0.0), 0);
         return Some(GuidanceItem::new("serverless", Some("g.serverless.title"), msg));
     }
     // A training job's bill in worker- and GPU-hours.

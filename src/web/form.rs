@@ -128,6 +128,8 @@ fn text(cfg: &Config, key: &str) -> String {
         "res" => cfg.res.map(|(w, h)| format!("{w}x{h}")).unwrap_or_default(),
         // The global batch in effect (pre-training's default shows; blank = none).
         "gbs" => cfg.global_batch().map(|n| n.to_string()).unwrap_or_default(),
+        // The steps in effect: the training script's default for the method where the link names none.
+        "train_steps" => cfg.train_steps.unwrap_or_else(|| crate::core::estimate::media_train_time::default_train_steps(cfg.method)).to_string(),
         "batch" => match cfg.batch() {
             Batch::Max => "max".to_string(),
             Batch::N(n) => n.to_string(),

@@ -188,12 +188,14 @@ fn prefix_saved(job: &ServeJob<'_>, catalog: &Catalog, a: &Answer) -> Option<Gui
     let p = a.pick().filter(|_| job.shared_prefix > 0.0)?;
     let gpu = catalog.gpu(&p.gpu)?;
     let plan = Plan { tp: p.tp, pp: p.pp, dp: p.dp.max(1), ep: p.ep };
-    let once = job.shared_kv_per_gpu(plan) * f64::from(plan.gpus());
+    // Each data-parallel attention rank keeps its own copy of the prefix.
+    let ranks = f64::from(plan.dp.max(1));
+    let once = job.shared_kv_per_gpu(plan) * f64::from(plan.gpus()) / ranks;
     let whole = ServeJob { shared_prefix: 0.0, ..job.clone() };
     let msg = Msg::new("g.prefix")
         .num("prefix", job.shared_prefix, 0)
         .arg("kv", gib1(once))
-        .arg("saved", gib1(once * (p.batch - 1.0).max(0.0)))
+        .arg("saved", gib1(once * (p.batch - ranks).max(0.0)))
         .num("batch", p.batch, 0)
         .num("new", job.new_prompt_tokens(), 0)
         .num("ttft", job.speed(gpu, plan, p.batch).time_to_first_token_s, 2)

@@ -17,7 +17,6 @@ use super::super::messages::Msg;
 use super::super::precision::Compute;
 use super::super::units::GIB;
 use super::load::{little, Load};
-use super::serve_layout::{largest_staged, layout_msg, refused_fit};
 use super::serve_speeds::{confidence, serve_speeds, OnGpu};
 use super::{unsupported, EngineSupport, FnvMap, OfferPlan, Output, PerArch};
 
@@ -212,10 +211,10 @@ impl<'r> ServePlanner<'r> {
                 Some(p) => (p, 1, true),
                 None => {
                     // A larger group the engine refuses would hold it: the reason names the rule.
-                    reasons.extend(refused_fit(job, e, gpus, usable));
+                    reasons.extend(Self::refused_fit(job, e, gpus, usable));
                     let mut opts = layouts(job.model, job.format.id, e, gpus);
                     opts.retain(|l| gpus % l.gpus() == 0);
-                    let staged = largest_staged(&opts);
+                    let staged = Self::largest_staged(&opts);
                     let pp = (2..=16).find(|&pp| multi_node_ok && job.memory(Plan::of_layout(e, staged, pp), 1.0).total() <= usable);
                     (Plan::of_layout(e, staged, pp.unwrap_or(1)), pp.unwrap_or(1), pp.is_some())
                 }
@@ -291,7 +290,7 @@ impl<'r> ServePlanner<'r> {
         } else if e.splits_layers() {
             Msg::new("layout.layers").num("gpus", f64::from(plan.gpus()), 0)
         } else {
-            layout_msg(e, plan)
+            Self::layout_msg(e, plan)
         };
         let ttft = speeds.time_to_first_token_s().unwrap_or(f64::MAX);
         let meets = cfg.maxttft.is_none_or(|m| ttft <= m);

@@ -39,7 +39,7 @@ impl<'r> ServePlanner<'r> {
                 return (plan, true);
             }
         }
-        let staged = largest_staged(&opts);
+        let staged = Self::largest_staged(&opts);
         if !e.splits_layers() {
             for pp in cfg.nodes.max(2)..=64 {
                 let plan = Plan::of_layout(e, staged, pp);
@@ -133,45 +133,49 @@ impl<'r> ServePlanner<'r> {
     }
 }
 
-/// The largest tensor- or expert-parallel layout of `opts`, the one
-/// pipeline stages across instances repeat (data-parallel attention stays
-/// inside one node).
-pub(super) fn largest_staged(opts: &[Layout]) -> Layout {
-    let mut out = Layout::tensor(1);
-    for l in opts {
-        if l.dp <= 1 {
-            out = *l;
+/// The layout helpers the planner's offer shapes call (`ServePlanner::shape`),
+/// as associated functions so that `serve.rs` names none of this file.
+impl ServePlanner<'_> {
+    /// The largest tensor- or expert-parallel layout of `opts`, the one
+    /// pipeline stages across instances repeat (data-parallel attention stays
+    /// inside one node).
+    pub(super) fn largest_staged(opts: &[Layout]) -> Layout {
+        let mut out = Layout::tensor(1);
+        for l in opts {
+            if l.dp <= 1 {
+                out = *l;
+            }
         }
+        out
     }
-    out
-}
 
-/// The layout of one copy in words: tensor parallel, with expert parallel,
-/// or data-parallel attention.
-pub(super) fn layout_msg(e: Engine, plan: Plan) -> Msg {
-    if plan.dp > 1 {
-        Msg::new("layout.dp_attention").num("dp", f64::from(plan.dp), 0).num("tp", f64::from(plan.tp), 0).num("gpus", f64::from(plan.group()), 0)
-    } else if plan.ep && !e.splits_layers() {
-        Msg::new("layout.ep").num("tp", f64::from(plan.tp), 0)
-    } else {
-        Msg::new("layout.tp").num("tp", f64::from(plan.tp), 0)
+    /// The layout of one copy in words: tensor parallel, with expert parallel,
+    /// or data-parallel attention.
+    pub(super) fn layout_msg(e: Engine, plan: Plan) -> Msg {
+        if plan.dp > 1 {
+            Msg::new("layout.dp_attention").num("dp", f64::from(plan.dp), 0).num("tp", f64::from(plan.tp), 0).num("gpus", f64::from(plan.group()), 0)
+        } else if plan.ep && !e.splits_layers() {
+            Msg::new("layout.ep").num("tp", f64::from(plan.tp), 0)
+        } else {
+            Msg::new("layout.tp").num("tp", f64::from(plan.tp), 0)
+        }
     }
-}
 
-/// Why an instance of `gpus` GPUs holds the job only in a layout the engine
-/// refuses: the smallest group that would hold the weights where no layout
-/// loads, named with the rule each layout tried breaks (`engine_rules`).
-pub(super) fn refused_fit(job: &ServeJob<'_>, e: Engine, gpus: u32, usable: f64) -> Vec<Msg> {
-    let refused = engine_rules::tp_refused(job.model, job.format.id, e, gpus);
-    let mut out = Vec::new();
-    let mut at = None;
-    for (n, r) in refused {
-        if at.is_none() && gpus % n == 0 && job.memory(Plan::in_node(e, n, 1), 1.0).total() <= usable {
-            at = Some(n);
+    /// Why an instance of `gpus` GPUs holds the job only in a layout the engine
+    /// refuses: the smallest group that would hold the weights where no layout
+    /// loads, named with the rule each layout tried breaks (`engine_rules`).
+    pub(super) fn refused_fit(job: &ServeJob<'_>, e: Engine, gpus: u32, usable: f64) -> Vec<Msg> {
+        let refused = engine_rules::tp_refused(job.model, job.format.id, e, gpus);
+        let mut out = Vec::new();
+        let mut at = None;
+        for (n, r) in refused {
+            if at.is_none() && gpus % n == 0 && job.memory(Plan::in_node(e, n, 1), 1.0).total() <= usable {
+                at = Some(n);
+            }
+            if at == Some(n) {
+                out.push(r.msg(e));
+            }
         }
-        if at == Some(n) {
-            out.push(r.msg(e));
-        }
+        out
     }
-    out
 }

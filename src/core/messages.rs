@@ -167,6 +167,7 @@ pub const MESSAGES: &[(&str, &str, &str)] = &[
     ("notice.measured.none", "{key}: nothing on {gpu} fits this job to compare the measurement with, so it is ignored", "{key}：{gpu} 上没有能装下此任务的方案可与实测值比较，已忽略"),
     ("unit.tps_seq", "tokens/s per user", "每用户 token/s"),
     ("unit.ttft", "s to first token", "秒首 token"),
+    ("notice.commit.dearer", "the pick is on-demand: the cheapest offer on a {term} term that meets everything, {offer}, costs {ratio}× as much per unit of work", "推荐方案按需计费：满足全部条件的 {term} 期限报价中最便宜的 {offer}，单位工作量成本是其 {ratio} 倍"),
     ("notice.commit", "no offer here publishes a {term} price; every price is on-demand", "这里没有报价公布 {term} 期限价格；所有价格按需计"),
     ("notice.days", "no offer finishes within {days} days", "没有报价能在 {days} 天内完成"),
     ("notice.days.fastest", "no offer finishes within {days} days; the fastest that fits takes {took} days", "没有报价能在 {days} 天内完成；能装下的最快方案需 {took} 天"),

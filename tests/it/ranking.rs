@@ -178,3 +178,21 @@ fn fixed_length_jobs_rank_by_cost_per_job() {
     // Without a length or work, batch serving stays on cost per token.
     assert_eq!(crate::common::answer("model=llama-3.1-8b&use=jobs&jobs=50").recommendation.expect("pick").objective, "usd_per_million_output_tokens");
 }
+
+/// A 24/7 endpoint asked on a 1-year term: either the pick is on the term,
+/// or a notice on `commit` says why not, naming the nearest term offer
+/// and its cost against the pick (fails where the pick was silently
+/// on-demand while terms were published).
+#[test]
+fn a_term_asked_for_is_taken_or_the_notice_says_why() {
+    let a = crate::common::answer("model=qwen2.5-72b&commit=1yr");
+    let pick = a.pick().expect("a pick");
+    let on_term = pick.commitment.as_str() == "1yr";
+    let said = a.notices.iter().find(|n| n.key == "commit");
+    assert!(on_term || said.is_some(), "on-demand pick {} with no notice on commit", pick.id);
+    if let Some(n) = said.filter(|_| !on_term) {
+        // The sentence names an offer of the answer that is on the term.
+        let offer = a.offers.iter().find(|o| n.message.contains(&format!(", {},", o.id))).expect("the named offer is listed");
+        assert_eq!(offer.commitment.as_str(), "1yr", "{}", n.message);
+    }
+}

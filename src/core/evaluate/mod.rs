@@ -85,8 +85,23 @@ fn run(cfg: &Config, notices: Vec<Notice>, catalog: &Catalog, today: Date, sugge
     let (memory, answers) = if suggest { planner.focus(focus, pick) } else { Default::default() };
     let mut notices = r.notices.clone();
     notices.extend(measured_notices);
-    if cfg.commit != super::config::Commit::None && !offers.iter().any(|o| o.commitment == cfg.commit) {
-        notices.push(Notice::said("commit", Msg::new("notice.commit").arg("term", cfg.commit.as_str())));
+    if cfg.commit != super::config::Commit::None {
+        let termed = || offers.iter().filter(|o| o.commitment == cfg.commit && o.meets);
+        let pick = recommendation.as_ref().and_then(|rec| offers.iter().find(|o| o.id == rec.pick.offer));
+        if !offers.iter().any(|o| o.commitment == cfg.commit) {
+            notices.push(Notice::said("commit", Msg::new("notice.commit").arg("term", cfg.commit.as_str())));
+        } else if let Some(p) = pick.filter(|p| p.commitment != cfg.commit) {
+            // Terms are published, yet the pick is on-demand: say which term
+            // came nearest and by how much it lost on the ranked cost.
+            let cost = offers::cost_objective(cfg, unit);
+            if let Some(t) = termed().min_by(|a, b| cost.key(a).total_cmp(&cost.key(b))) {
+                let ratio = cost.key(t) / cost.key(p).max(1e-12);
+                notices.push(Notice::said(
+                    "commit",
+                    Msg::new("notice.commit.dearer").arg("term", cfg.commit.as_str()).arg("offer", t.id.to_string()).num("ratio", ratio, 2),
+                ));
+            }
+        }
     }
     if let Some(days) = cfg.days {
         if !offers.iter().any(|o| o.meets) {

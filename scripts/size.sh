@@ -2,7 +2,12 @@
 # Prints what the browser downloads for the page's first answer (html, js,
 # wasm, css), raw and gzip, then the files fetched on demand, then the 20
 # largest items of the Wasm by twiggy, and fails past the gzip guard.
-# Run after `trunk build --release`. The guard is 314 KiB. It was 308 KiB
+# Run after `trunk build --release`. The guard is 316 KiB. It was 314 KiB
+# until the same session's last answers (the formats one card holds, the
+# always-on serverless sentence that names a cheaper instance, the notice
+# on a term the pick does not take, the training-steps input's default,
+# the fragile alternative's label) added 2.2 KB gzip (320,597 -> 322,806 B).
+# It was 308 KiB
 # until the session that merged settings decided once, the sturdiness
 # margin, hybrid layers and shared prefixes (issue 44), image fine-tuning
 # time (issue 48), the API comparison's measured speeds (issue 46) and
@@ -42,7 +47,7 @@ source "$root/scripts/env.sh"
 # 0.7.0 panics on this Wasm ("should not parse the same key into multiple
 # items") and cannot read wasm-bindgen's output (0xfc opcodes); 0.8.0 reads both.
 TWIGGY_VERSION=0.8.0
-GUARD=321536
+GUARD=323584
 cd "$root/dist"
 raw=0; gz=0
 for f in index.html *.js *.wasm *.css; do

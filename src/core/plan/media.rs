@@ -7,13 +7,13 @@ use super::super::catalog::media::MediaKind;
 use super::super::catalog::{Gpu, Offer};
 use super::super::config::Usage;
 use super::super::estimate::media::{Confidence, MediaJob};
-use super::super::estimate::{engine, ranges};
+use super::super::estimate::{engine, ranges, Bound};
 use super::super::messages::Msg;
 use super::super::settings::Settings;
-use super::{one_gpu_result, OfferPlan, Output};
+use super::{memory_json, one_gpu_result, OfferPlan, Output};
 
 /// Usable share of GPU memory for a diffusion pipeline (allocator slack).
-pub const USABLE: f64 = 0.95;
+pub const USABLE: f64 = super::super::thresholds::USABLE_SHARE;
 
 pub fn widen(c: Confidence) -> (Confidence, f64) {
     (c, c.widen())
@@ -51,7 +51,7 @@ impl<'r> MediaPlanner<'r> {
         let mem = j.memory();
         gpus.iter()
             .map(|gpu| {
-                let bound = if j.model.kind == MediaKind::Audio { "memory" } else { "compute" };
+                let bound = if j.model.kind == MediaKind::Audio { Bound::Memory } else { Bound::Compute };
                 one_gpu_result(gpu, mem.total, USABLE, f64::from(j.batch), conf, bound, j.precision.id, speeds(j, gpu, w).0)
             })
             .collect()
@@ -126,15 +126,14 @@ impl<'r> MediaPlanner<'r> {
             weights_bytes: mem.weights_bytes,
             activations_bytes: mem.activations_bytes,
             overhead_bytes: mem.overhead_bytes,
-            total_bytes: mem.total,
-            total_bytes_low: mem.total * ranges::MEMORY.low,
-            total_bytes_high: mem.total * ranges::MEMORY.high,
-            reserved_bytes: (mem.total * 1.1).max(mem.total),
-            batch: f64::from(j.batch),
-            gpus: 1,
-            gpu: gpu.map_or_else(String::new, |g| g.id.clone()),
-            capacity_bytes: gpu.map_or(0.0, |g| g.memory_bytes()),
-            ..MemoryJson::default()
+            ..memory_json(
+                mem.total,
+                (mem.total * super::super::thresholds::ALLOCATOR_RESERVE).max(mem.total),
+                f64::from(j.batch),
+                1,
+                gpu.map_or_else(String::new, |g| g.id.clone()),
+                gpu.map_or(0.0, |g| g.memory_bytes()),
+            )
         };
         (memory, Answers { min_gpus: Some(1), best_weight_format: Some(j.precision.id.to_string()), ..Answers::default() })
     }

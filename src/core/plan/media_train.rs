@@ -16,7 +16,7 @@ use super::super::messages::Msg;
 use super::super::settings::Settings;
 // The usable share of GPU memory (allocator slack) is generation's.
 use super::media::USABLE;
-use super::{one_gpu_result, OfferPlan, Output};
+use super::{memory_json, one_gpu_result, OfferPlan, Output};
 
 /// Bytes of a saved checkpoint: the adapter (fp32) or the full denoiser
 /// (16-bit weights, the form the scripts save for inference).
@@ -66,7 +66,18 @@ impl<'r> ImageTrainPlanner<'r> {
         let mem = t.memory();
         let cfg = self.cfg;
         gpus.iter()
-            .map(|gpu| one_gpu_result(gpu, mem.total(), USABLE, t.mb, Confidence::Low, "compute", t.job.precision.id, layout(1, run_hours(t, cfg, gpu, 1))))
+            .map(|gpu| {
+                one_gpu_result(
+                    gpu,
+                    mem.total(),
+                    USABLE,
+                    t.mb,
+                    Confidence::Low,
+                    super::super::estimate::Bound::Compute,
+                    t.job.precision.id,
+                    layout(1, run_hours(t, cfg, gpu, 1)),
+                )
+            })
             .collect()
     }
 
@@ -117,15 +128,14 @@ impl<'r> ImageTrainPlanner<'r> {
             gradients_bytes: mem.gradients,
             optimizer_bytes: mem.optimizer,
             overhead_bytes: mem.overhead,
-            total_bytes: total,
-            total_bytes_low: total * ranges::MEMORY.low,
-            total_bytes_high: total * ranges::MEMORY.high,
-            reserved_bytes: total * 1.1,
-            batch: t.mb,
-            gpus: 1,
-            gpu: gpu.map_or_else(String::new, |g| g.id.clone()),
-            capacity_bytes: gpu.map_or(0.0, |g| g.memory_bytes()),
-            ..MemoryJson::default()
+            ..memory_json(
+                total,
+                total * super::super::thresholds::ALLOCATOR_RESERVE,
+                t.mb,
+                1,
+                gpu.map_or_else(String::new, |g| g.id.clone()),
+                gpu.map_or(0.0, |g| g.memory_bytes()),
+            )
         };
         let ckpt = checkpoint_bytes(t);
         let answers = Answers {

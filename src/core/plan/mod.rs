@@ -210,6 +210,24 @@ impl<T: Clone> PerArch<T> {
     }
 }
 
+/// The memory of a plan with its parts left at 0 for the planner to fill
+/// (`MemoryJson { weights_bytes, .., ..memory_json(..) }`): the total with
+/// its range (`ranges::MEMORY`), what nvidia-smi will show (`reserved`),
+/// the batch, and the GPUs with their `capacity` together.
+pub fn memory_json(total: f64, reserved: f64, batch: f64, gpus: u32, gpu: String, capacity: f64) -> MemoryJson {
+    MemoryJson {
+        total_bytes: total,
+        total_bytes_low: total * super::estimate::ranges::MEMORY.low,
+        total_bytes_high: total * super::estimate::ranges::MEMORY.high,
+        reserved_bytes: reserved,
+        batch,
+        gpus,
+        gpu,
+        capacity_bytes: capacity,
+        ..MemoryJson::default()
+    }
+}
+
 /// A job that runs whole on one GPU (generation, image-model training):
 /// its result on a GPU type, fitting when its need is within the usable
 /// memory less the allocator's slack (`usable_share`).
@@ -220,7 +238,7 @@ pub fn one_gpu_result(
     usable_share: f64,
     batch: f64,
     confidence: Confidence,
-    bound: &'static str,
+    bound: super::estimate::Bound,
     precision: &str,
     speeds: Speeds,
 ) -> GpuResult {

@@ -83,21 +83,7 @@ impl<'r> MediaPlanner<'r> {
             Msg::new("layout.pipelines").num("replicas", f64::from(o.gpus), 0)
         };
         OfferPlan {
-            fits,
-            meets: true,
-            layout,
-            gpus: 1,
-            instances: 1,
             replicas: busy,
-            tp: 1,
-            pp: 1,
-            dp: 1,
-            ep: false,
-            zero: None,
-            batch: f64::from(j.batch),
-            need_bytes: mem.total,
-            usable_bytes: cap,
-            confidence: conf,
             // An endpoint: one request's speed (more pipelines add
             // throughput, not speed). Batch work: the offer's items per
             // hour, which sets how soon the batch is done (the objective
@@ -108,14 +94,10 @@ impl<'r> MediaPlanner<'r> {
                 (true, true) => items_per_hour_gpu,
                 (true, false) => items_per_hour,
             },
-            speeds: sp,
-            job_hours: None,
             startup_s: engine::startup_s(mem.weights_bytes),
             store_gb: self.cfg.store_gb.unwrap_or(mem.weights_bytes / 1e9),
             output,
-            extra_reasons: Vec::new(),
-            unverified: false,
-            host_bytes: None,
+            ..OfferPlan::new(fits, mem.total, cap, f64::from(j.batch), conf, layout, sp)
         }
     }
 

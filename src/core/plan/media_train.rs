@@ -16,7 +16,7 @@ use super::super::messages::Msg;
 use super::super::settings::Settings;
 // The usable share of GPU memory (allocator slack) is generation's.
 use super::media::USABLE;
-use super::{memory_json, one_gpu_result, OfferPlan, Output};
+use super::{memory_json, one_gpu_result, OfferPlan};
 
 /// Bytes of a saved checkpoint: the adapter (fp32) or the full denoiser
 /// (16-bit weights, the form the scripts save for inference).
@@ -87,34 +87,18 @@ impl<'r> ImageTrainPlanner<'r> {
         let need = t.memory().total();
         let fits = need <= cap;
         let hours = run_hours(t, self.cfg, gpu, o.gpus);
+        let words = if o.gpus > 1 { Msg::new("layout.data").num("gpus", f64::from(o.gpus), 0) } else { Msg::new("layout.single_train") };
         OfferPlan {
-            fits,
-            meets: true,
-            layout: if o.gpus > 1 { Msg::new("layout.data").num("gpus", f64::from(o.gpus), 0) } else { Msg::new("layout.single_train") },
             gpus: o.gpus,
-            instances: 1,
-            replicas: 1,
-            tp: 1,
-            pp: 1,
             dp: o.gpus,
-            ep: false,
-            zero: None,
-            batch: t.mb,
-            need_bytes: need,
-            usable_bytes: cap,
-            confidence: Confidence::Low,
-            speeds: layout(o.gpus, hours),
             job_hours: hours,
             startup_s: engine::startup_s(t.job.memory().weights_bytes),
             store_gb: self.cfg.store_gb.unwrap_or(checkpoint_bytes(t) * f64::from(self.cfg.ckpts.max(1)) / 1e9),
-            output: Output::None,
             speed_score: match hours {
                 Some(h) if fits && h > 0.0 => 1.0 / h,
                 _ => 0.0,
             },
-            extra_reasons: Vec::new(),
-            unverified: false,
-            host_bytes: None,
+            ..OfferPlan::new(fits, need, cap, t.mb, Confidence::Low, words, layout(o.gpus, hours))
         }
     }
 

@@ -114,6 +114,40 @@ pub struct OfferPlan {
     pub host_bytes: Option<f64>,
 }
 
+impl OfferPlan {
+    /// A plan of one copy on one GPU that meets everything, with nothing
+    /// stored, started or produced: each planner sets what differs
+    /// (`OfferPlan { gpus, tp, .., ..OfferPlan::new(..) }`).
+    pub fn new(fits: bool, need_bytes: f64, usable_bytes: f64, batch: f64, confidence: Confidence, layout: Msg, speeds: Speeds) -> OfferPlan {
+        OfferPlan {
+            fits,
+            meets: true,
+            layout,
+            gpus: 1,
+            instances: 1,
+            replicas: 1,
+            tp: 1,
+            pp: 1,
+            dp: 1,
+            ep: false,
+            zero: None,
+            batch,
+            need_bytes,
+            usable_bytes,
+            confidence,
+            speeds,
+            job_hours: None,
+            startup_s: 0.0,
+            store_gb: 0.0,
+            output: Output::None,
+            speed_score: 0.0,
+            extra_reasons: Vec::new(),
+            unverified: false,
+            host_bytes: None,
+        }
+    }
+}
+
 /// The support matrix's rows of one engine (`static/support.csv`), by
 /// kind, picked once per plan: a lookup then reads that engine's few dozen
 /// rows instead of the whole table, with the same most-specific-row rule

@@ -282,22 +282,13 @@ fn offer_plan(job: &TrainJob<'_>, cfg: &Settings, gpu: &Gpu, o: &Offer, cache: &
         .num("gpus", f64::from(gpus), 0)
         .num("instances", f64::from(instances), 0);
     OfferPlan {
-        fits,
         meets,
-        layout: layout_msg,
         gpus,
         instances,
-        replicas: 1,
         tp: layout.tp,
         pp: layout.pp,
         dp: layout.dp,
-        ep: false,
         zero: Some(job.zero),
-        batch: job.mb,
-        need_bytes: mem,
-        usable_bytes: cap,
-        confidence: conf,
-        speeds: sp,
         job_hours: Some(job_hours),
         startup_s: engine::startup_s(job.model.params_total * job.format.body_bits / 8.0),
         store_gb,
@@ -306,6 +297,7 @@ fn offer_plan(job: &TrainJob<'_>, cfg: &Settings, gpu: &Gpu, o: &Offer, cache: &
         extra_reasons,
         unverified,
         host_bytes: host,
+        ..OfferPlan::new(fits, mem, cap, job.mb, conf, layout_msg, sp)
     }
 }
 

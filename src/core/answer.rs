@@ -11,6 +11,8 @@ use serde::Serialize;
 use super::config::{Commit, Currency, Lang, Task};
 use super::date::Date;
 use super::estimate::ranges::Confidence;
+use super::estimate::Bound;
+use super::kinds::{AltKind, Objective, UnknownCost};
 use super::messages::Msg;
 use super::money::Display;
 use super::notice::Notice;
@@ -55,7 +57,7 @@ pub struct GpuResult {
     pub per_gpu_bytes: f64,
     pub capacity_bytes: f64,
     pub confidence: Confidence,
-    pub bound: &'static str,
+    pub bound: Bound,
     pub executed_precision: String,
     #[serde(flatten)]
     pub speeds: Speeds,
@@ -269,7 +271,7 @@ pub struct OfferResult {
     pub commitment: Commit,
     /// Parts of the bill the provider does not publish or bills beside the
     /// GPU price: `storage`, `egress`, `billing_increment`, `host`.
-    pub unknown_costs: Vec<&'static str>,
+    pub unknown_costs: Vec<UnknownCost>,
     pub interconnect: &'static str,
     pub confidence: Confidence,
     #[serde(flatten)]
@@ -346,7 +348,7 @@ pub struct OfferResult {
 #[derive(Debug, Clone, Serialize)]
 pub struct Pick {
     pub offer: Arc<str>,
-    pub why: &'static str,
+    pub why: AltKind,
     #[serde(rename = "reasons", serialize_with = "english")]
     pub reason_msgs: Vec<Msg>,
 }
@@ -355,21 +357,14 @@ impl Pick {
     /// The text key of an alternative's label (`why.cheapest`…), as the
     /// page and the text report show it.
     pub fn why_key(&self) -> &'static str {
-        match self.why {
-            "cheapest" => "why.cheapest",
-            "fastest" => "why.fastest",
-            "single-gpu" => "why.single-gpu",
-            "fragile" => "why.fragile",
-            "committed" => "why.committed",
-            _ => "why.on-demand",
-        }
+        self.why.msg_key()
     }
 }
 
 #[derive(Debug, Clone, Serialize)]
 pub struct Recommendation {
     /// The quantity the offers are ranked on (an offer field, or a speed).
-    pub objective: &'static str,
+    pub objective: Objective,
     pub pick: Pick,
     pub alternatives: Vec<Pick>,
 }
@@ -395,7 +390,7 @@ pub struct Change {
     pub value: String,
     /// The whole link with the change applied.
     pub query: String,
-    pub objective: &'static str,
+    pub objective: Objective,
     pub before: f64,
     pub after: f64,
     /// The plan rates it better on the objective.

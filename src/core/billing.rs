@@ -15,6 +15,7 @@
 use super::catalog::offers::HostBilling;
 use super::catalog::{Catalog, Offer, Provider};
 use super::config::{Commit, Task, Usage};
+use super::kinds::UnknownCost;
 use super::settings::Settings;
 use super::units::HOURS_PER_MONTH;
 
@@ -158,7 +159,7 @@ pub struct Bill {
     /// Parts of the bill the provider does not publish (`storage`,
     /// `egress`, `billing_increment`) or bills beside the GPU price
     /// (`host`): never counted as $0 silently.
-    pub unknown_costs: Vec<&'static str>,
+    pub unknown_costs: Vec<UnknownCost>,
 }
 
 /// The longest run put on spot: a week.
@@ -233,20 +234,20 @@ pub fn bill(
     let egress_gb = (cfg.egress_gb - free_egress).max(0.0);
     let mut unknown_costs = Vec::new();
     if storage_price.is_none() && store_gb > 0.0 {
-        unknown_costs.push("storage");
+        unknown_costs.push(UnknownCost::Storage);
     }
     if egress_price.is_none() && egress_gb > 0.0 {
-        unknown_costs.push("egress");
+        unknown_costs.push(UnknownCost::Egress);
     }
     // Rounding matters only where jobs or busy hours are billed.
     if increment_unknown && cfg.usage() != Usage::Always {
-        unknown_costs.push("billing_increment");
+        unknown_costs.push(UnknownCost::BillingIncrement);
     }
     if provider.is_some_and(|p| p.host_billing != HostBilling::Included) {
-        unknown_costs.push("host");
+        unknown_costs.push(UnknownCost::Host);
     }
     if cold_start.is_some_and(|c| c.platform_s.is_none()) && hours.cold_starts_per_month > 0.0 {
-        unknown_costs.push("cold_start");
+        unknown_costs.push(UnknownCost::ColdStart);
     }
     // Storage is priced per GB-month: kept all month between jobs or busy
     // hours, but a one-off run (`use=once`) keeps its disk for the hours it

@@ -181,7 +181,7 @@ pub fn price_column(catalog: &Catalog, answer: &Answer) -> PriceColumn {
     let column = |o: Objective| PRICE_COLUMNS.iter().find(|(c, _)| *c == o).map(|&(objective, header)| PriceColumn { objective, header });
     PRICE_COLUMNS
         .iter()
-        .find(|(o, _)| Some(o.field()) == ranked)
+        .find(|(o, _)| Some(*o) == ranked)
         .and_then(|&(o, _)| column(o))
         .or_else(|| column(offers::cost_objective(&answer.settings, unit(answer.task, &answer.model, catalog))))
         .unwrap_or(PriceColumn { objective: Objective::UsdPerMonth, header: "ui.col.month" })

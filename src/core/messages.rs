@@ -411,15 +411,3 @@ pub fn ui(key: &str, lang: Lang) -> &'static str {
     let ui = UI.iter().enumerate().map(|(i, r)| (MESSAGES.len() + i, r));
     ui.chain(MESSAGES.iter().enumerate()).find(|(_, r)| r.0 == key).map_or("", |(i, r)| pick(r, i, lang))
 }
-
-/// The page text that names a part of a bill its provider does not
-/// publish or bills beside the GPU price (`OfferResult::unknown_costs`).
-pub fn unknown_cost_key(part: &str) -> &'static str {
-    match part {
-        "storage" => "ui.unknown.storage",
-        "egress" => "ui.unknown.egress",
-        "billing_increment" => "ui.unknown.billing_increment",
-        "cold_start" => "ui.unknown.cold_start",
-        _ => "ui.unknown.host",
-    }
-}

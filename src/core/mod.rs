@@ -14,6 +14,7 @@ pub mod export;
 pub mod form;
 pub mod guidance;
 pub mod hfconfig;
+pub mod kinds;
 pub mod link;
 pub mod messages;
 pub mod money;
@@ -33,6 +34,7 @@ pub mod settings;
 pub mod speeds;
 pub mod table;
 pub mod texts;
+pub mod thresholds;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod ui_texts;
 pub mod units;

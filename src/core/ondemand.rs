@@ -182,7 +182,7 @@ pub fn offers_csv(a: &Answer, sources: &str) -> String {
             q(if o.source.is_empty() { sources } else { &o.source }),
             o.replicas,
             o.commitment.as_str(),
-            q(&o.unknown_costs.join(";"))
+            q(&o.unknown_costs.iter().map(|p| p.as_str()).collect::<Vec<_>>().join(";"))
         ));
     }
     out

@@ -246,5 +246,5 @@ fn money(v: f64) -> String {
 /// beside the GPU price, in words (the page's texts).
 fn unknown_parts(o: &super::answer::OfferResult, lang: Lang) -> String {
     let sep = if lang == Lang::En { "; " } else { "；" };
-    o.unknown_costs.iter().map(|part| ui(super::messages::unknown_cost_key(part), lang)).collect::<Vec<_>>().join(sep)
+    o.unknown_costs.iter().map(|part| ui(part.ui_key(), lang)).collect::<Vec<_>>().join(sep)
 }

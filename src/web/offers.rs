@@ -13,7 +13,7 @@ use super::sources::OfferSource;
 use crate::core::answer::{Answer, OfferResult};
 use crate::core::config::{Commit, Lang, Sort};
 use crate::core::form::PriceColumn;
-use crate::core::messages::{ui, unknown_cost_key, Msg};
+use crate::core::messages::{ui, Msg};
 
 /// Offers shown in the table, best first; the CSV export has them all.
 const TABLE_ROWS: usize = 25;
@@ -28,9 +28,9 @@ fn layout_cell(o: &OfferResult, lang: Lang) -> Html {
 /// What the price leaves out, named (never a silent $0), and the price term.
 fn extras_cell(o: &OfferResult, lang: Lang) -> Html {
     html! {
-        <td class="extras" data-unknown={o.unknown_costs.join(",")}>
+        <td class="extras" data-unknown={o.unknown_costs.iter().map(|p| p.as_str()).collect::<Vec<_>>().join(",")}>
             { for o.unknown_costs.iter().map(|part| {
-                html! { <span class="mark" data-part={*part}>{ ui(unknown_cost_key(part), lang) }</span> }
+                html! { <span class="mark" data-part={part.as_str()}>{ ui(part.ui_key(), lang) }</span> }
             }) }
             if let Some(s) = o.cold_start_s {
                 <span class="mark serverless" data-cold-start={format!("{s:.0}")}>{ format!("{} · {}", ui("ui.serverless", lang), Msg::new("ui.cold").num("s", s, 0).render_ui(lang)) }</span>

@@ -141,16 +141,16 @@ proptest! {
             let offer = c.offer(&o.id).expect("offer");
             let p = c.provider(&offer.provider);
             if offer.storage_usd_per_gb_month.or(p.and_then(|p| p.storage_usd_per_gb_month)).is_none() {
-                prop_assert!(o.unknown_costs.contains(&"storage"), "{q}: {} stores for $0 unflagged", o.id);
+                prop_assert!(o.unknown_costs.contains(&whichgpu::core::kinds::UnknownCost::Storage), "{q}: {} stores for $0 unflagged", o.id);
             }
             if offer.egress_usd_per_gb.or(p.and_then(|p| p.egress_usd_per_gb)).is_none() && p.is_some_and(|p| p.free_egress_gb_month < 500.0) {
-                prop_assert!(o.unknown_costs.contains(&"egress"), "{q}: {} sends for $0 unflagged", o.id);
+                prop_assert!(o.unknown_costs.contains(&whichgpu::core::kinds::UnknownCost::Egress), "{q}: {} sends for $0 unflagged", o.id);
             }
         }
         let Some(rec) = &a.recommendation else { return Ok(()) };
         // The ranking follows the objective among offers that meet everything
         // (speed objectives reorder near-ties within 5 % by cost).
-        let cost_objective = rec.objective.starts_with("usd_");
+        let cost_objective = rec.objective.as_str().starts_with("usd_");
         // Offers on a current price in the reader's market, with memory to
         // spare, come first (a stale price, a yuan price shown in dollars, or
         // a thin memory margin, after them): the ranking follows the
@@ -174,30 +174,30 @@ proptest! {
         // On a cost ranking a sturdy offer within a quarter of a fragile
         // cheapest one comes first (`offers::rank`'s sturdiness margin); the
         // rest follows the objective.
-        let promoted = cost_objective && rec.alternatives.iter().any(|x| x.why == "fragile") && first_later > 0;
+        let promoted = cost_objective && rec.alternatives.iter().any(|x| x.why.as_str() == "fragile") && first_later > 0;
         if promoted {
-            let first = oriented(meeting[0], rec.objective).unwrap_or(f64::MAX);
-            let least = meeting[..first_later].iter().filter_map(|o| oriented(o, rec.objective)).fold(f64::MAX, f64::min);
+            let first = oriented(meeting[0], rec.objective.as_str()).unwrap_or(f64::MAX);
+            let least = meeting[..first_later].iter().filter_map(|o| oriented(o, rec.objective.as_str())).fold(f64::MAX, f64::min);
             prop_assert!(first <= 1.25 * least * (1.0 + 1e-9), "{q}: a sturdy pick {first} beyond a quarter above {least}");
         }
         let skip = usize::from(promoted);
         for group in [&meeting[skip..first_later], &meeting[first_later..]] {
-            let keys: Vec<f64> = group.iter().map(|o| oriented(o, rec.objective).unwrap_or(f64::MAX)).collect();
+            let keys: Vec<f64> = group.iter().map(|o| oriented(o, rec.objective.as_str()).unwrap_or(f64::MAX)).collect();
             for w in keys.windows(2) {
                 let slack = if cost_objective { 1e-9 } else { 0.051 };
-                prop_assert!(w[0] <= w[1] + slack * w[1].abs().max(w[0].abs()), "{q}: ranked {} before {} on {}", w[0], w[1], rec.objective);
+                prop_assert!(w[0] <= w[1] + slack * w[1].abs().max(w[0].abs()), "{q}: ranked {} before {} on {}", w[0], w[1], rec.objective.as_str());
             }
         }
         let pick = a.pick().expect("pick");
-        let cost = |o: &Value| oriented(o, if cost_objective { rec.objective } else { "usd_per_month" });
+        let cost = |o: &Value| oriented(o, if cost_objective { rec.objective.as_str() } else { "usd_per_month" });
         let by_id = |id: &str| offers.iter().find(|o| o["id"].as_str() == Some(id)).expect("alternative offer");
         let pick_json = by_id(&pick.id);
         for alt in &rec.alternatives {
             let r = a.offers.iter().find(|o| o.id == alt.offer).expect("alternative");
             prop_assert!(r.meets, "{q}: alternative {} does not meet", r.id);
             // A one-off job is never told to take a year's term.
-            prop_assert!(alt.why != "committed" || !q.contains("use=once"), "{q}: a term offered for a one-off job ({})", r.id);
-            match alt.why {
+            prop_assert!(alt.why.as_str() != "committed" || !q.contains("use=once"), "{q}: a term offered for a one-off job ({})", r.id);
+            match alt.why.as_str() {
                 "single-gpu" => prop_assert!(r.gpus == 1 && r.instances == 1, "{q}: single-gpu {}", r.id),
                 "on-demand" => prop_assert!(!r.spot && pick.spot, "{q}: on-demand {}", r.id),
                 "fragile" => prop_assert!(r.fragile && !pick.fragile, "{q}: fragile {} named beside a fragile pick", r.id),
@@ -234,7 +234,7 @@ fn an_always_on_image_endpoint_pays_the_whole_month() {
     let a = eval("task=generate&model=flux.1-dev&use=always&store=0");
     let p = a.pick().expect("pick");
     assert!((p.usd_per_month - p.usd_per_hour * 730.0).abs() < 1e-6 * p.usd_per_month, "{} vs {}/h", p.usd_per_month, p.usd_per_hour);
-    assert_eq!(a.recommendation.as_ref().map(|r| r.objective), Some("usd_per_1000_images"));
+    assert_eq!(a.recommendation.as_ref().map(|r| r.objective.as_str()), Some("usd_per_1000_images"));
     // $ per 1,000 images = the month's bill over the images the month produces.
     let images = p.throughput_total * 730.0;
     assert!((p.usd_per_1000_images.expect("price") - p.usd_per_month / images * 1000.0).abs() < 1e-9);
@@ -249,7 +249,7 @@ fn a_100_clip_video_batch_is_billed_for_its_work() {
     // 100 clips over the instance's pipelines, plus start-up.
     let work = 100.0 * clip_s / f64::from(p.replicas) / 3600.0;
     assert!(hours > work && hours < work + 0.1, "{hours} h for {work} h of work");
-    assert_eq!(a.recommendation.as_ref().map(|r| r.objective), Some("usd_per_job"));
+    assert_eq!(a.recommendation.as_ref().map(|r| r.objective.as_str()), Some("usd_per_job"));
     assert!((p.usd_per_clip.expect("per clip") - p.usd_per_job.expect("per job") / 100.0).abs() < 1e-9);
 }
 
@@ -276,7 +276,7 @@ fn a_one_year_committed_endpoint() {
     assert!((p.usd_per_month - term * f64::from(p.instances) * 730.0).abs() < 1e-6 * p.usd_per_month);
     // Without the link's term, the same endpoint names the committed alternative.
     let a = eval("model=llama-3.1-70b&w=fp8&gpu=h100-nvl-94gb&provider=azure&store=0");
-    assert!(a.recommendation.expect("rec").alternatives.iter().any(|x| x.why == "committed"));
+    assert!(a.recommendation.expect("rec").alternatives.iter().any(|x| x.why.as_str() == "committed"));
 }
 
 #[test]
@@ -297,7 +297,7 @@ fn a_one_off_job_that_keeps_a_gpu_busy_for_months_is_not_offered_a_term() {
     assert!(a.offers.iter().any(|o| o.busy_hours_per_month > 730.0), "the job no longer fills a month");
     assert!(a.offers.iter().all(|o| o.committed_1yr_usd_per_month.is_none()));
     let rec = a.recommendation.as_ref().expect("a pick");
-    assert!(rec.alternatives.iter().all(|p| p.why != "committed"), "{:?}", rec.alternatives.iter().map(|p| (&p.offer, p.why)).collect::<Vec<_>>());
+    assert!(rec.alternatives.iter().all(|p| p.why.as_str() != "committed"), "{:?}", rec.alternatives.iter().map(|p| (&p.offer, p.why)).collect::<Vec<_>>());
 }
 
 /// A one-off job pays storage for its own billed hours, not for a month:

@@ -24,7 +24,7 @@ fn items_per_hour(o: &OfferResult) -> Option<f64> {
 }
 
 fn alternative<'a>(a: &'a Answer, why: &str) -> Option<&'a OfferResult> {
-    let alt = a.recommendation.as_ref()?.alternatives.iter().find(|x| x.why == why)?;
+    let alt = a.recommendation.as_ref()?.alternatives.iter().find(|x| x.why.as_str() == why)?;
     a.offers.iter().find(|o| o.id == alt.offer)
 }
 
@@ -109,7 +109,7 @@ fn a_committed_term_and_a_budget_are_quoted_in_the_readers_currency() {
     ] {
         let a = answer(q);
         let rec = a.recommendation.as_ref().expect("recommendation");
-        let alt = rec.alternatives.iter().find(|x| x.why == "committed").expect("a committed alternative");
+        let alt = rec.alternatives.iter().find(|x| x.why.as_str() == "committed").expect("a committed alternative");
         let term = alt.reason_msgs.iter().find(|m| m.key == "reason.committed").expect("the term's reason");
         let o = a.offers.iter().find(|o| o.id == alt.offer).expect("offer");
         let month = o.committed_1yr_usd_per_month.expect("term price");
@@ -170,7 +170,7 @@ fn the_report_table_shows_the_ranked_unit_and_what_each_month_leaves_out() {
         for o in a.offers.iter().take(10) {
             let row = table.lines().find(|l| l.trim_start().starts_with(&format!("{} ", o.id))).expect("row");
             for part in &o.unknown_costs {
-                let words = match (*part, zh) {
+                let words = match (part.as_str(), zh) {
                     ("storage", false) => "storage: not published",
                     ("egress", false) => "egress: not published",
                     ("billing_increment", false) => "billing increment: not published",

@@ -196,7 +196,7 @@ fn each_offer_is_timed_on_its_own_gpu_and_ranked_per_job() {
     // Offers rank by the cost of the whole run.
     let costs: Vec<f64> = a.offers.iter().filter(|o| o.meets && !o.stale && !o.foreign && !o.thin).filter_map(|o| o.usd_per_job).collect();
     assert!(costs.windows(2).all(|w| w[0] <= w[1] + 1e-9), "{costs:?}");
-    assert_eq!(a.recommendation.as_ref().map(|r| r.objective), Some("usd_per_job"));
+    assert_eq!(a.recommendation.as_ref().map(|r| r.objective.as_str()), Some("usd_per_job"));
     // Twice the steps, twice the hours (model loading aside).
     let b = answer("task=finetune&model=flux.1-dev&method=qlora&train_steps=2000");
     let h2 = b.offers.iter().find(|o| &*o.gpu == "h100-sxm-80gb" && o.gpus == 1).and_then(|o| o.speeds.job_hours()).expect("h100");

@@ -35,7 +35,7 @@ fn pick(query: &str) -> (String, Vec<(String, &'static str)>) {
     let (cfg, notices) = decode(query);
     let a = evaluate(&cfg, notices, &c, common::today());
     let r = a.recommendation.expect("a pick");
-    (r.pick.offer.to_string(), r.alternatives.into_iter().map(|p| (p.offer.to_string(), p.why)).collect())
+    (r.pick.offer.to_string(), r.alternatives.into_iter().map(|p| (p.offer.to_string(), p.why.as_str())).collect())
 }
 
 const Q: &str = "model=llama-3.1-8b&w=int4-awq&batch=1&in=1000&out=200";
@@ -48,10 +48,10 @@ fn cost_ranks_an_endpoint_by_its_cost_per_million_tokens() {
     // copies serve no one.
     assert_eq!(order(Q), ["b-4090", "c-h100", "a-l4", "d-8a100"]);
     let a = evaluate(&decode(Q).0, vec![], &catalog(), common::today());
-    assert_eq!(a.recommendation.map(|r| r.objective), Some("usd_per_million_output_tokens"));
+    assert_eq!(a.recommendation.map(|r| r.objective.as_str()), Some("usd_per_million_output_tokens"));
     // A fine-tuning run ranks by the cost of the job.
     let a = evaluate(&decode("task=finetune&method=qlora").0, vec![], &catalog(), common::today());
-    assert_eq!(a.recommendation.map(|r| r.objective), Some("usd_per_job"));
+    assert_eq!(a.recommendation.map(|r| r.objective.as_str()), Some("usd_per_job"));
 }
 
 #[test]
@@ -137,21 +137,21 @@ fn alternatives_claim_only_what_is_estimated() {
         let (cfg, _) = decode(q);
         let a = evaluate(&cfg, Vec::new(), catalog, common::today());
         let rec = a.recommendation.as_ref().expect("a pick");
-        assert!(rec.alternatives.iter().all(|p| p.why != "fastest"), "{q}: {:?}", rec.alternatives.iter().map(|p| p.why).collect::<Vec<_>>());
+        assert!(rec.alternatives.iter().all(|p| p.why.as_str() != "fastest"), "{q}: {:?}", rec.alternatives.iter().map(|p| p.why).collect::<Vec<_>>());
     }
     for q in ["v=1", "task=generate&use=always", "task=generate&model=musicgen-large&use=hours&hpd=4", "task=finetune&model=llama-3.1-8b&method=lora"] {
         let (cfg, _) = decode(q);
         let a = evaluate(&cfg, Vec::new(), catalog, common::today());
         let rec = a.recommendation.as_ref().expect("a pick");
         let pick = a.offers.iter().find(|o| o.id == rec.pick.offer).expect("pick offer");
-        let key = |o: &whichgpu::core::answer::OfferResult| match rec.objective {
+        let key = |o: &whichgpu::core::answer::OfferResult| match rec.objective.as_str() {
             "usd_per_million_output_tokens" => o.usd_per_million_output_tokens,
             "usd_per_1000_images" => o.usd_per_1000_images,
             "usd_per_audio_hour" => o.usd_per_audio_hour,
             "usd_per_job" => o.usd_per_job,
             _ => Some(o.usd_per_month),
         };
-        for alt in rec.alternatives.iter().filter(|p| p.why == "cheapest") {
+        for alt in rec.alternatives.iter().filter(|p| p.why.as_str() == "cheapest") {
             let o = a.offers.iter().find(|o| o.id == alt.offer).expect("offer");
             assert!(key(o).expect("cost") <= 0.95 * key(pick).expect("cost"), "{q}: {} is not 5 % cheaper than {}", o.id, pick.id);
         }
@@ -168,15 +168,15 @@ fn alternatives_claim_only_what_is_estimated() {
 fn fixed_length_jobs_rank_by_cost_per_job() {
     let a = crate::common::answer("model=llama-3.1-8b&use=jobs&jobs=50&jobmin=10&provider=paperspace,vultr,runpod,lambda");
     let rec = a.recommendation.as_ref().expect("a pick");
-    assert_eq!(rec.objective, "usd_per_job");
+    assert_eq!(rec.objective.as_str(), "usd_per_job");
     let pick = a.offers.iter().find(|o| o.id == rec.pick.offer).expect("pick offer");
     let cheapest_current = a.offers.iter().filter(|o| o.meets && !o.stale).filter_map(|o| o.usd_per_job).fold(f64::MAX, f64::min);
     let job = pick.usd_per_job.expect("a bill per job");
     assert!(job <= 1.25 * cheapest_current + 1e-9, "pick costs {job} a job, the cheapest current offer {cheapest_current}");
     // With the work stated, the job's length is its own: still per job.
-    assert_eq!(crate::common::answer("model=llama-3.1-8b&use=jobs&jobs=50&per_job=100").recommendation.expect("pick").objective, "usd_per_job");
+    assert_eq!(crate::common::answer("model=llama-3.1-8b&use=jobs&jobs=50&per_job=100").recommendation.expect("pick").objective.as_str(), "usd_per_job");
     // Without a length or work, batch serving stays on cost per token.
-    assert_eq!(crate::common::answer("model=llama-3.1-8b&use=jobs&jobs=50").recommendation.expect("pick").objective, "usd_per_million_output_tokens");
+    assert_eq!(crate::common::answer("model=llama-3.1-8b&use=jobs&jobs=50").recommendation.expect("pick").objective.as_str(), "usd_per_million_output_tokens");
 }
 
 /// A 24/7 endpoint asked on a 1-year term: either the pick is on the term,

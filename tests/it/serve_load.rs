@@ -180,7 +180,7 @@ fn on_demand_alternative_counts_the_spot_picks_restarts() {
         let restart = if q.contains("restart=60") { 60.0 } else { 30.0 };
         check_versus(q, &a, restart, offline);
         let spot_pick = a.pick().is_some_and(|p| p.spot);
-        let od = a.recommendation.as_ref().is_some_and(|r| r.alternatives.iter().any(|x| x.why == "on-demand"));
+        let od = a.recommendation.as_ref().is_some_and(|r| r.alternatives.iter().any(|x| x.why.as_str() == "on-demand"));
         seen += usize::from(spot_pick && od);
     }
     assert!(seen >= 2, "the examples no longer pick spot with an on-demand alternative");

@@ -78,7 +78,7 @@ fn a_few_busy_hours_a_day_bill_one_cold_start_a_day_and_no_idle() {
 fn a_platform_without_a_published_cold_start_says_so() {
     let a = answer("task=generate&model=sdxl&use=jobs&jobs=30&per_job=5&provider=runpod-serverless,modal&store=0");
     for o in &a.offers {
-        let unknown = o.unknown_costs.contains(&"cold_start");
+        let unknown = o.unknown_costs.contains(&whichgpu::core::kinds::UnknownCost::ColdStart);
         match &*o.provider {
             "runpod-serverless" => assert!(unknown, "{}", o.id),
             _ => assert!(!unknown, "{}", o.id),

@@ -11,7 +11,7 @@ use crate::common::answer;
 
 /// The cheapest alternative's offer, with its cost per unit against the pick's.
 fn cheapest(a: &Answer) -> Option<(&whichgpu::core::answer::OfferResult, f64)> {
-    let alt = a.recommendation.as_ref()?.alternatives.iter().find(|p| p.why == "cheapest")?;
+    let alt = a.recommendation.as_ref()?.alternatives.iter().find(|p| p.why.as_str() == "cheapest")?;
     let offer = a.offers.iter().find(|o| o.id == alt.offer)?;
     // Per unit of work, or (image-model training, no speed) for the same run.
     let m = alt.reason_msgs.iter().find(|m| m.key == "reason.versus" || m.key == "reason.versus_run")?;
@@ -90,7 +90,7 @@ proptest! {
         // not its date: never said.
         // (Image-model training has no speed: `sort=speed` ranks it on cost.)
         let fast = answer(&format!("{q}&sort=speed"));
-        let on_cost = |x: &Answer| x.recommendation.as_ref().map(|r| r.objective);
+        let on_cost = |x: &Answer| x.recommendation.as_ref().map(|r| r.objective.as_str());
         if on_cost(&fast) != on_cost(&a) {
             prop_assert!(fast.guidance.iter().all(|g| g.id != "stale-cheaper"), "{}&sort=speed", q);
         }

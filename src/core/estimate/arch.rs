@@ -83,6 +83,24 @@ pub fn expert_matrices(m: &Model) -> f64 {
     m.moe.as_ref().map_or(0.0, |moe| 3.0 * f64::from(m.moe_layers()) * f64::from(moe.active))
 }
 
+/// The FFN width one token passes through: the `active` routed experts'
+/// and the shared ones' widths summed for a mixture of experts, else the
+/// dense FFN (4·h where the catalog gives none: Vaswani et al. 2017, §3.3).
+pub fn active_ffn(m: &Model) -> f64 {
+    match &m.moe {
+        Some(moe) => f64::from(moe.expert_ffn) * f64::from(moe.active + moe.shared),
+        None => f64::from(m.ffn.unwrap_or(4 * m.hidden)),
+    }
+}
+
+/// A gated (GLU) FFN: gate, up and down matrices. Experts are; a dense FFN
+/// is when narrower than 3.9·h, as gated FFNs shrink the 4·h width to keep
+/// the parameter count (8/3·h: Shazeer 2020, "GLU Variants Improve
+/// Transformer", §2), where a GeLU MLP keeps 4·h.
+pub fn gated_ffn(m: &Model) -> bool {
+    m.moe.is_some() || m.ffn.is_some_and(|x| f64::from(x) < 3.9 * f64::from(m.hidden))
+}
+
 /// Forward FLOPs per token of the weight matmuls: 2 per active parameter
 /// (Kaplan et al. 2020, §2.1), output head included.
 pub fn linear_flops_per_token(m: &Model) -> f64 {

@@ -5,6 +5,7 @@
 
 use super::super::catalog::{Gpu, GpuClass};
 use super::super::config::Engine;
+use super::super::thresholds::{ALLOCATOR_RESERVE, SGLANG_MEM_FRACTION_STATIC, TRTLLM_KV_CACHE_FREE_FRACTION, VLLM_GPU_MEMORY_UTILIZATION};
 
 /// Fitted efficiency of an engine on a class of GPU.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -404,17 +405,15 @@ pub fn prefill_chunk_tokens(engine: Engine, prompt_tokens: u32) -> u32 {
 
 /// The share of GPU memory each engine is told it may take, as the plan
 /// assumes it (and the export's command sets it): vLLM's
-/// `--gpu-memory-utilization` (its default 0.9 in vllm-project/vllm
-/// @001999d2f360 vllm/engine/arg_utils.py), SGLang's `--mem-fraction-static`
-/// (0.88, this profile's assumption) and TensorRT-LLM's `--kv_cache_free_gpu_memory_fraction`
-/// (default 0.9, a share of what is free after the weights;
-/// NVIDIA/TensorRT-LLM tensorrt_llm/commands/serve.py). llama.cpp and HF
-/// transformers take no fraction: `None`.
+/// `--gpu-memory-utilization`, SGLang's `--mem-fraction-static`,
+/// TensorRT-LLM's `--kv_cache_free_gpu_memory_fraction` (of what is free
+/// after the weights); sources in [`super::super::thresholds`]. llama.cpp
+/// and HF transformers take no fraction: `None`.
 pub fn memory_fraction(engine: Engine) -> Option<f64> {
     match engine {
-        Engine::Vllm => Some(0.9),
-        Engine::Sglang => Some(0.88),
-        Engine::TrtLlm => Some(0.9),
+        Engine::Vllm => Some(VLLM_GPU_MEMORY_UTILIZATION),
+        Engine::Sglang => Some(SGLANG_MEM_FRACTION_STATIC),
+        Engine::TrtLlm => Some(TRTLLM_KV_CACHE_FREE_FRACTION),
         Engine::LlamaCpp | Engine::Hf => None,
     }
 }
@@ -426,11 +425,11 @@ pub fn memory_fraction(engine: Engine) -> Option<f64> {
 /// allocates exactly its context; PyTorch's caching allocator keeps ~10 % more than it uses.
 pub fn reserved_per_gpu(engine: Engine, needed_per_gpu: f64, needed_without_kv: f64, capacity: f64) -> f64 {
     let r = match engine {
-        Engine::Vllm => needed_per_gpu.max(memory_fraction(engine).unwrap_or(0.9) * capacity),
-        Engine::Sglang => needed_per_gpu.max(memory_fraction(engine).unwrap_or(0.88) * capacity + (needed_per_gpu - needed_without_kv).min(0.0)),
-        Engine::TrtLlm => needed_per_gpu.max(needed_without_kv + memory_fraction(engine).unwrap_or(0.9) * (capacity - needed_without_kv).max(0.0)),
+        Engine::Vllm => needed_per_gpu.max(VLLM_GPU_MEMORY_UTILIZATION * capacity),
+        Engine::Sglang => needed_per_gpu.max(SGLANG_MEM_FRACTION_STATIC * capacity + (needed_per_gpu - needed_without_kv).min(0.0)),
+        Engine::TrtLlm => needed_per_gpu.max(needed_without_kv + TRTLLM_KV_CACHE_FREE_FRACTION * (capacity - needed_without_kv).max(0.0)),
         Engine::LlamaCpp => needed_per_gpu,
-        Engine::Hf => needed_per_gpu * 1.1,
+        Engine::Hf => needed_per_gpu * ALLOCATOR_RESERVE,
     };
     r.max(needed_per_gpu)
 }

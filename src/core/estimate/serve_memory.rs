@@ -5,6 +5,7 @@
 
 use super::super::catalog::Gpu;
 use super::super::config::{Batch, Engine};
+use super::super::thresholds::{SGLANG_MEM_FRACTION_STATIC, USABLE_SHARE, VLLM_GPU_MEMORY_UTILIZATION};
 use super::serve::{Plan, ServeJob, ServeMemory};
 use super::{arch, engine, engine_rules, layers};
 
@@ -60,10 +61,7 @@ impl ServeJob<'_> {
         let m = self.model;
         let per_step = engine::prefill_chunk_tokens(self.engine, self.prompt_tokens().round() as u32);
         let chunk = if self.engine == Engine::Hf { f64::from(per_step) * batch.max(1.0) } else { f64::from(per_step) };
-        let ffn = match &m.moe {
-            Some(moe) => f64::from(moe.expert_ffn) * f64::from(moe.active + moe.shared),
-            None => f64::from(m.ffn.unwrap_or(4 * m.hidden)),
-        };
+        let ffn = super::arch::active_ffn(m);
         let attn = f64::from(m.heads) * f64::from(m.head_dim);
         // Data-parallel attention: each rank's attention over its `tp` GPUs, the FFN over the group, its own sequences' logits.
         let per_token = if plan.dp <= 1 {
@@ -135,9 +133,9 @@ impl ServeJob<'_> {
     /// 0.9 × 23,034 MiB, not 0.9 × 24 GiB.
     pub fn usable_bytes(&self, gpu: &Gpu) -> f64 {
         let f = match self.engine {
-            Engine::Vllm => 0.90,
-            Engine::Sglang => 0.88,
-            Engine::TrtLlm | Engine::Hf => 0.95,
+            Engine::Vllm => VLLM_GPU_MEMORY_UTILIZATION,
+            Engine::Sglang => SGLANG_MEM_FRACTION_STATIC,
+            Engine::TrtLlm | Engine::Hf => USABLE_SHARE,
             Engine::LlamaCpp => 0.97,
         };
         gpu.usable_bytes() * f

@@ -231,13 +231,10 @@ impl<'a> TrainJob<'a> {
     fn layer_activation_bytes_per_token(&self) -> f64 {
         let m = self.model;
         let h = f64::from(m.hidden);
-        let f = match &m.moe {
-            Some(moe) => f64::from(moe.expert_ffn) * f64::from(moe.active + moe.shared),
-            None => f64::from(m.ffn.unwrap_or(4 * m.hidden)),
-        };
+        let f = super::arch::active_ffn(m);
         // 16-bit elements: Korthikanti et al. 2022 count 34·h bytes for a
         // 4h GeLU MLP; with a gated FFN the MLP keeps its input and three f-wide tensors.
-        let gated = m.moe.is_some() || m.ffn.is_some_and(|x| f64::from(x) < 3.9 * h);
+        let gated = super::arch::gated_ffn(m);
         let mlp = if gated { 2.0 * h + 6.0 * f } else { 2.0 * h + 4.0 * f + f };
         let base = (11.0 + 4.0) * h + mlp;
         let scores = if self.flash { 0.0 } else { 5.0 * f64::from(m.heads) * self.seq };
@@ -361,10 +358,7 @@ impl<'a> TrainJob<'a> {
         let h = f64::from(m.hidden);
         let q = f64::from(m.heads) * f64::from(m.head_dim);
         let kv = f64::from(m.kv_heads) * f64::from(m.head_dim);
-        let f = match &m.moe {
-            Some(moe) => f64::from(moe.expert_ffn) * f64::from(moe.active + moe.shared),
-            None => f64::from(m.ffn.unwrap_or(4 * m.hidden)),
-        };
+        let f = super::arch::active_ffn(m);
         (2.0 * h + 2.0 * q + kv + f) * self.train_bytes + 4.0 * f64::from(m.heads)
     }
 
@@ -373,12 +367,8 @@ impl<'a> TrainJob<'a> {
     /// activation otherwise, at 16 bits.
     fn mlp_gradient_bytes_per_token(&self) -> f64 {
         let m = self.model;
-        let h = f64::from(m.hidden);
-        let f = match &m.moe {
-            Some(moe) => f64::from(moe.expert_ffn) * f64::from(moe.active + moe.shared),
-            None => f64::from(m.ffn.unwrap_or(4 * m.hidden)),
-        };
-        let gated = m.moe.is_some() || m.ffn.is_some_and(|x| f64::from(x) < 3.9 * h);
+        let f = super::arch::active_ffn(m);
+        let gated = super::arch::gated_ffn(m);
         (if gated { 2.0 } else { 1.0 }) * f * self.train_bytes
     }
 

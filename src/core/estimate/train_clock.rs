@@ -180,10 +180,7 @@ impl TrainJob<'_> {
         }
         let m = self.model;
         let h = f64::from(m.hidden);
-        let f = match &m.moe {
-            Some(moe) => f64::from(moe.expert_ffn) * f64::from(moe.active + moe.shared),
-            None => f64::from(m.ffn.unwrap_or(4 * m.hidden)),
-        };
+        let f = super::arch::active_ffn(m);
         let lora = if c.unfused_lora && self.lora_projections() > 0.0 {
             // Dropout on each adapted input (2.5 passes), scaling and add on
             // each output (5): attention in h, the MLP's inputs h and f.

@@ -100,7 +100,9 @@ pub fn single_changes(cfg: &Settings, catalog: &Catalog, today: Date, a: &Answer
     // assumption; a change that only moves the rounding is no advice, so
     // such a change must also be better on the busy hours alone.
     let unrounded = |o: &OfferResult| {
-        let rounded = objective == Objective::UsdPerJob && o.unknown_costs.contains(&"billing_increment") && o.billed_hours_per_month > 0.0;
+        let rounded = objective == Objective::UsdPerJob
+            && o.unknown_costs.contains(&super::super::kinds::UnknownCost::BillingIncrement)
+            && o.billed_hours_per_month > 0.0;
         if rounded {
             objective.key(o) * o.busy_hours_per_month / o.billed_hours_per_month
         } else {
@@ -135,7 +137,7 @@ pub fn single_changes(cfg: &Settings, catalog: &Catalog, today: Date, a: &Answer
                         key,
                         value: value.clone(),
                         query: shown,
-                        objective: objective.field(),
+                        objective,
                         before: before.abs(),
                         after: after.abs(),
                         better,

@@ -13,9 +13,11 @@ use super::answer::{Answer, GuidanceItem};
 use super::billing;
 use super::catalog::Catalog;
 use super::config::{Commit, Task, Usage};
+use super::kinds::{AltKind, Objective, UnknownCost};
 use super::messages::Msg;
 use super::plan::Planner;
 use super::settings::Settings;
+use super::thresholds::VLLM_GPU_MEMORY_UTILIZATION;
 use super::units::GIB;
 
 /// The guidance for an answer, by the task's planner.
@@ -43,10 +45,10 @@ pub fn for_answer(cfg: &Settings, planner: &Planner<'_>, catalog: &Catalog, a: &
 fn stale_cheaper(cfg: &Settings, planner: &Planner<'_>, a: &Answer) -> Option<GuidanceItem> {
     let rec = a.recommendation.as_ref()?;
     let pick = a.pick()?;
-    if rec.objective != super::offers::cost_objective(cfg, planner.unit()).field() || pick.stale || pick.foreign || pick.thin || pick.unverified {
+    if rec.objective != super::offers::cost_objective(cfg, planner.unit()) || pick.stale || pick.foreign || pick.thin || pick.unverified {
         return None;
     }
-    let alt = rec.alternatives.iter().find(|p| p.why == "cheapest")?;
+    let alt = rec.alternatives.iter().find(|p| p.why == AltKind::Cheapest)?;
     let offer = a.offers.iter().find(|o| o.id == alt.offer && o.stale && o.meets && !o.price_overridden)?;
     // The ratio on the cost the offers are ranked by (the objective is
     // the cost objective, checked above), as the alternative's reason
@@ -141,7 +143,7 @@ pub fn gpu_size(a: &Answer, one_copy: Option<f64>, host_bound: bool) -> Guidance
     let key = match (small, medium, serving, host_bound) {
         (false, false, true, _) if split.is_some() && none_holds => "g.size.huge.split",
         (false, true, true, _) if split.is_some() => "g.size.medium.split",
-        (false, false, true, _) if split.is_some() && need > 0.9 * 80.0 * GIB => "g.size.larger.split",
+        (false, false, true, _) if split.is_some() && need > VLLM_GPU_MEMORY_UTILIZATION * 80.0 * GIB => "g.size.larger.split",
         (false, false, true, _) if split.is_some() => "g.size.large.split",
         (false, false, _, _) if between.is_some() => "g.size.between",
         (true, _, true, _) => "g.size.small",
@@ -154,7 +156,7 @@ pub fn gpu_size(a: &Answer, one_copy: Option<f64>, host_bound: bool) -> Guidance
         (false, false, false, _) => "g.size.large.compute",
     };
     // What an 80 GB card holds under a 0.9 budget (vLLM's default).
-    let mut msg = Msg::new(key).num("need", need / GIB, 1).num("cap80", 0.9 * 80.0, 0);
+    let mut msg = Msg::new(key).num("need", need / GIB, 1).num("cap80", VLLM_GPU_MEMORY_UTILIZATION * 80.0, 0);
     if let Some(p) = split {
         msg = msg.num("gpus", f64::from(p.tp.max(1) * p.dp.max(1) * p.pp.max(1)), 0).arg("gpu", p.gpu.to_string());
     }
@@ -266,12 +268,12 @@ fn serverless(cfg: &Settings, a: &Answer) -> Option<GuidanceItem> {
 /// by (per million tokens, per image, per job…); `None` on a monthly or
 /// a speed ranking.
 pub fn ranked_cost(a: &Answer, o: &super::answer::OfferResult) -> Option<f64> {
-    match a.recommendation.as_ref().map_or("", |r| r.objective) {
-        "usd_per_million_output_tokens" => o.usd_per_million_output_tokens,
-        "usd_per_1000_images" => o.usd_per_1000_images,
-        "usd_per_clip" => o.usd_per_clip,
-        "usd_per_audio_hour" => o.usd_per_audio_hour,
-        "usd_per_job" => o.usd_per_job,
+    match a.recommendation.as_ref().map(|r| r.objective)? {
+        Objective::UsdPerMillionOutputTokens => o.usd_per_million_output_tokens,
+        Objective::UsdPer1000Images => o.usd_per_1000_images,
+        Objective::UsdPerClip => o.usd_per_clip,
+        Objective::UsdPerAudioHour => o.usd_per_audio_hour,
+        Objective::UsdPerJob => o.usd_per_job,
         _ => None,
     }
 }
@@ -284,8 +286,8 @@ fn rounding(cfg: &Settings, a: &Answer) -> Option<GuidanceItem> {
         Usage::Once => 1.0,
         _ => return None,
     };
-    let key = if p.unknown_costs.contains(&"billing_increment") { "g.note.billing_assumed" } else { "g.note.billing" };
-    (p.billed_hours_per_month > p.busy_hours_per_month * 1.05 && p.commitment == Commit::None).then(|| {
+    let key = if p.unknown_costs.contains(&UnknownCost::BillingIncrement) { "g.note.billing_assumed" } else { "g.note.billing" };
+    (p.billed_hours_per_month > p.busy_hours_per_month * super::thresholds::ABOVE_TIE && p.commitment == Commit::None).then(|| {
         GuidanceItem::new(
             "billing",
             None,
@@ -345,37 +347,9 @@ pub fn significant(v: f64) -> u8 {
 /// objective is a cost (the changes hold US dollars, as every `usd_*`
 /// field), with the message key naming the objective in that currency.
 pub fn in_display(c: &super::answer::Change, display: &super::money::Display) -> (f64, f64, &'static str) {
-    let key = objective_key(c.objective);
-    if display.currency == super::config::Currency::Cny && c.objective.starts_with("usd_") {
-        let cny = match c.objective {
-            "usd_per_million_output_tokens" => "obj.cny_per_million_output_tokens",
-            "usd_per_1000_images" => "obj.cny_per_1000_images",
-            "usd_per_clip" => "obj.cny_per_clip",
-            "usd_per_audio_hour" => "obj.cny_per_audio_hour",
-            "usd_per_job" => "obj.cny_per_job",
-            _ => "obj.cny_per_month",
-        };
-        return (display.amount(c.before), display.amount(c.after), cny);
-    }
-    (c.before, c.after, key)
-}
-
-/// The message key naming an objective field.
-pub fn objective_key(field: &str) -> &'static str {
-    match field {
-        "usd_per_million_output_tokens" => "obj.usd_per_million_output_tokens",
-        "usd_per_1000_images" => "obj.usd_per_1000_images",
-        "usd_per_clip" => "obj.usd_per_clip",
-        "usd_per_audio_hour" => "obj.usd_per_audio_hour",
-        "usd_per_job" => "obj.usd_per_job",
-        "decode_tokens_per_s_per_seq" => "obj.decode_tokens_per_s_per_seq",
-        "seconds_per_image" => "obj.seconds_per_image",
-        "seconds_per_clip" => "obj.seconds_per_clip",
-        "audio_realtime_factor" => "obj.audio_realtime_factor",
-        "items_per_hour" => "obj.items_per_hour",
-        "request_latency_s" => "obj.request_latency_s",
-        "job_hours" => "obj.job_hours",
-        _ => "obj.usd_per_month",
+    match (display.currency, c.objective.cny_msg_key()) {
+        (super::config::Currency::Cny, Some(cny)) => (display.amount(c.before), display.amount(c.after), cny),
+        _ => (c.before, c.after, c.objective.msg_key()),
     }
 }
 

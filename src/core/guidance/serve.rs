@@ -101,10 +101,11 @@ pub fn guidance(cfg: &Settings, job: &ServeJob<'_>, catalog: &Catalog, a: &Answe
         // pick that is cheaper, or faster on a speed or latency ranking,
         // earned its GPUs.
         let single_fits = a.answers.min_gpus == Some(1);
-        let single_close = a.recommendation.as_ref().and_then(|r| r.alternatives.iter().find(|x| x.why == "single-gpu")).and_then(|x| {
-            let o = a.offers.iter().find(|o| o.id == x.offer)?;
-            Some(super::ranked_cost(a, o)? <= super::ranked_cost(a, p)? * 1.1)
-        });
+        let single_close =
+            a.recommendation.as_ref().and_then(|r| r.alternatives.iter().find(|x| x.why == super::super::kinds::AltKind::SingleGpu)).and_then(|x| {
+                let o = a.offers.iter().find(|o| o.id == x.offer)?;
+                Some(super::ranked_cost(a, o)? <= super::ranked_cost(a, p)? * 1.1)
+            });
         let single_offered = a.offers.iter().any(|o| o.fits && o.gpus == 1);
         if single_fits && p.gpus > 1 && !single_offered {
             out.push(GuidanceItem::new("single-gpu", None, Msg::new("g.note.single_gpu")));

@@ -361,7 +361,7 @@ fn rank(out: Vec<OfferResult>, objective: Objective, cost: Objective) -> Vec<Off
             let first = order.get(start).and_then(|&i| keys.get(i)).copied();
             let end = match first {
                 Some(f) => {
-                    let within = |k: &(u8, f64, f64, f64)| k.0 == f.0 && (k.1 - f.1).abs() <= 0.05 * f.1.abs();
+                    let within = |k: &(u8, f64, f64, f64)| k.0 == f.0 && (k.1 - f.1).abs() <= super::thresholds::NEAR_TIE * f.1.abs();
                     start + order.iter().skip(start).take_while(|&&i| keys.get(i).is_some_and(within)).count().max(1)
                 }
                 None => start + 1,

@@ -6,47 +6,9 @@ use super::super::config::Sort;
 use super::super::plan::Unit;
 use super::super::settings::Settings;
 
-/// The quantity offers are ranked on, by task, usage and `sort`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Objective {
-    UsdPerMillionOutputTokens,
-    UsdPer1000Images,
-    UsdPerClip,
-    UsdPerAudioHour,
-    UsdPerJob,
-    UsdPerMonth,
-    /// Decode tokens/s per user (larger is better).
-    TokensPerSPerUser,
-    SecondsPerImage,
-    SecondsPerClip,
-    /// Seconds of audio per second of wall time (larger is better).
-    AudioRealtimeFactor,
-    /// Items per hour of the whole offer (larger is better): batch generation.
-    ItemsPerHour,
-    RequestLatency,
-    JobHours,
-}
+pub use super::super::kinds::Objective;
 
 impl Objective {
-    /// The JSON field ranked on.
-    pub fn field(self) -> &'static str {
-        match self {
-            Objective::UsdPerMillionOutputTokens => "usd_per_million_output_tokens",
-            Objective::UsdPer1000Images => "usd_per_1000_images",
-            Objective::UsdPerClip => "usd_per_clip",
-            Objective::UsdPerAudioHour => "usd_per_audio_hour",
-            Objective::UsdPerJob => "usd_per_job",
-            Objective::UsdPerMonth => "usd_per_month",
-            Objective::TokensPerSPerUser => "decode_tokens_per_s_per_seq",
-            Objective::SecondsPerImage => "seconds_per_image",
-            Objective::SecondsPerClip => "seconds_per_clip",
-            Objective::AudioRealtimeFactor => "audio_realtime_factor",
-            Objective::ItemsPerHour => "items_per_hour",
-            Objective::RequestLatency => "request_latency_s",
-            Objective::JobHours => "job_hours",
-        }
-    }
-
     /// The offer's value, oriented so that smaller is better; unknown last.
     pub fn key(self, r: &OfferResult) -> f64 {
         let s = &r.speeds;
@@ -66,18 +28,6 @@ impl Objective {
             Objective::JobHours => s.job_hours(),
         };
         v.filter(|x| x.is_finite()).unwrap_or(f64::MAX)
-    }
-
-    pub(super) fn is_cost(self) -> bool {
-        matches!(
-            self,
-            Objective::UsdPerMillionOutputTokens
-                | Objective::UsdPer1000Images
-                | Objective::UsdPerClip
-                | Objective::UsdPerAudioHour
-                | Objective::UsdPerJob
-                | Objective::UsdPerMonth
-        )
     }
 }
 

@@ -7,13 +7,13 @@ use super::super::catalog::media::MediaKind;
 use super::super::catalog::{Gpu, Offer};
 use super::super::config::Usage;
 use super::super::estimate::media::{Confidence, MediaJob};
-use super::super::estimate::{engine, ranges};
+use super::super::estimate::{engine, ranges, Bound};
 use super::super::messages::Msg;
 use super::super::settings::Settings;
-use super::{one_gpu_result, OfferPlan, Output};
+use super::{memory_json, one_gpu_result, OfferPlan, Output};
 
 /// Usable share of GPU memory for a diffusion pipeline (allocator slack).
-pub const USABLE: f64 = 0.95;
+pub const USABLE: f64 = super::super::thresholds::USABLE_SHARE;
 
 pub fn widen(c: Confidence) -> (Confidence, f64) {
     (c, c.widen())
@@ -51,7 +51,7 @@ impl<'r> MediaPlanner<'r> {
         let mem = j.memory();
         gpus.iter()
             .map(|gpu| {
-                let bound = if j.model.kind == MediaKind::Audio { "memory" } else { "compute" };
+                let bound = if j.model.kind == MediaKind::Audio { Bound::Memory } else { Bound::Compute };
                 one_gpu_result(gpu, mem.total, USABLE, f64::from(j.batch), conf, bound, j.precision.id, speeds(j, gpu, w).0)
             })
             .collect()
@@ -83,21 +83,7 @@ impl<'r> MediaPlanner<'r> {
             Msg::new("layout.pipelines").num("replicas", f64::from(o.gpus), 0)
         };
         OfferPlan {
-            fits,
-            meets: true,
-            layout,
-            gpus: 1,
-            instances: 1,
             replicas: busy,
-            tp: 1,
-            pp: 1,
-            dp: 1,
-            ep: false,
-            zero: None,
-            batch: f64::from(j.batch),
-            need_bytes: mem.total,
-            usable_bytes: cap,
-            confidence: conf,
             // An endpoint: one request's speed (more pipelines add
             // throughput, not speed). Batch work: the offer's items per
             // hour, which sets how soon the batch is done (the objective
@@ -108,14 +94,10 @@ impl<'r> MediaPlanner<'r> {
                 (true, true) => items_per_hour_gpu,
                 (true, false) => items_per_hour,
             },
-            speeds: sp,
-            job_hours: None,
             startup_s: engine::startup_s(mem.weights_bytes),
             store_gb: self.cfg.store_gb.unwrap_or(mem.weights_bytes / 1e9),
             output,
-            extra_reasons: Vec::new(),
-            unverified: false,
-            host_bytes: None,
+            ..OfferPlan::new(fits, mem.total, cap, f64::from(j.batch), conf, layout, sp)
         }
     }
 
@@ -126,15 +108,14 @@ impl<'r> MediaPlanner<'r> {
             weights_bytes: mem.weights_bytes,
             activations_bytes: mem.activations_bytes,
             overhead_bytes: mem.overhead_bytes,
-            total_bytes: mem.total,
-            total_bytes_low: mem.total * ranges::MEMORY.low,
-            total_bytes_high: mem.total * ranges::MEMORY.high,
-            reserved_bytes: (mem.total * 1.1).max(mem.total),
-            batch: f64::from(j.batch),
-            gpus: 1,
-            gpu: gpu.map_or_else(String::new, |g| g.id.clone()),
-            capacity_bytes: gpu.map_or(0.0, |g| g.memory_bytes()),
-            ..MemoryJson::default()
+            ..memory_json(
+                mem.total,
+                (mem.total * super::super::thresholds::ALLOCATOR_RESERVE).max(mem.total),
+                f64::from(j.batch),
+                1,
+                gpu.map_or_else(String::new, |g| g.id.clone()),
+                gpu.map_or(0.0, |g| g.memory_bytes()),
+            )
         };
         (memory, Answers { min_gpus: Some(1), best_weight_format: Some(j.precision.id.to_string()), ..Answers::default() })
     }

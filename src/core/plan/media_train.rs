@@ -16,7 +16,7 @@ use super::super::messages::Msg;
 use super::super::settings::Settings;
 // The usable share of GPU memory (allocator slack) is generation's.
 use super::media::USABLE;
-use super::{one_gpu_result, OfferPlan, Output};
+use super::{memory_json, one_gpu_result, OfferPlan};
 
 /// Bytes of a saved checkpoint: the adapter (fp32) or the full denoiser
 /// (16-bit weights, the form the scripts save for inference).
@@ -66,7 +66,18 @@ impl<'r> ImageTrainPlanner<'r> {
         let mem = t.memory();
         let cfg = self.cfg;
         gpus.iter()
-            .map(|gpu| one_gpu_result(gpu, mem.total(), USABLE, t.mb, Confidence::Low, "compute", t.job.precision.id, layout(1, run_hours(t, cfg, gpu, 1))))
+            .map(|gpu| {
+                one_gpu_result(
+                    gpu,
+                    mem.total(),
+                    USABLE,
+                    t.mb,
+                    Confidence::Low,
+                    super::super::estimate::Bound::Compute,
+                    t.job.precision.id,
+                    layout(1, run_hours(t, cfg, gpu, 1)),
+                )
+            })
             .collect()
     }
 
@@ -76,34 +87,18 @@ impl<'r> ImageTrainPlanner<'r> {
         let need = t.memory().total();
         let fits = need <= cap;
         let hours = run_hours(t, self.cfg, gpu, o.gpus);
+        let words = if o.gpus > 1 { Msg::new("layout.data").num("gpus", f64::from(o.gpus), 0) } else { Msg::new("layout.single_train") };
         OfferPlan {
-            fits,
-            meets: true,
-            layout: if o.gpus > 1 { Msg::new("layout.data").num("gpus", f64::from(o.gpus), 0) } else { Msg::new("layout.single_train") },
             gpus: o.gpus,
-            instances: 1,
-            replicas: 1,
-            tp: 1,
-            pp: 1,
             dp: o.gpus,
-            ep: false,
-            zero: None,
-            batch: t.mb,
-            need_bytes: need,
-            usable_bytes: cap,
-            confidence: Confidence::Low,
-            speeds: layout(o.gpus, hours),
             job_hours: hours,
             startup_s: engine::startup_s(t.job.memory().weights_bytes),
             store_gb: self.cfg.store_gb.unwrap_or(checkpoint_bytes(t) * f64::from(self.cfg.ckpts.max(1)) / 1e9),
-            output: Output::None,
             speed_score: match hours {
                 Some(h) if fits && h > 0.0 => 1.0 / h,
                 _ => 0.0,
             },
-            extra_reasons: Vec::new(),
-            unverified: false,
-            host_bytes: None,
+            ..OfferPlan::new(fits, need, cap, t.mb, Confidence::Low, words, layout(o.gpus, hours))
         }
     }
 
@@ -117,15 +112,14 @@ impl<'r> ImageTrainPlanner<'r> {
             gradients_bytes: mem.gradients,
             optimizer_bytes: mem.optimizer,
             overhead_bytes: mem.overhead,
-            total_bytes: total,
-            total_bytes_low: total * ranges::MEMORY.low,
-            total_bytes_high: total * ranges::MEMORY.high,
-            reserved_bytes: total * 1.1,
-            batch: t.mb,
-            gpus: 1,
-            gpu: gpu.map_or_else(String::new, |g| g.id.clone()),
-            capacity_bytes: gpu.map_or(0.0, |g| g.memory_bytes()),
-            ..MemoryJson::default()
+            ..memory_json(
+                total,
+                total * super::super::thresholds::ALLOCATOR_RESERVE,
+                t.mb,
+                1,
+                gpu.map_or_else(String::new, |g| g.id.clone()),
+                gpu.map_or(0.0, |g| g.memory_bytes()),
+            )
         };
         let ckpt = checkpoint_bytes(t);
         let answers = Answers {

@@ -114,6 +114,40 @@ pub struct OfferPlan {
     pub host_bytes: Option<f64>,
 }
 
+impl OfferPlan {
+    /// A plan of one copy on one GPU that meets everything, with nothing
+    /// stored, started or produced: each planner sets what differs
+    /// (`OfferPlan { gpus, tp, .., ..OfferPlan::new(..) }`).
+    pub fn new(fits: bool, need_bytes: f64, usable_bytes: f64, batch: f64, confidence: Confidence, layout: Msg, speeds: Speeds) -> OfferPlan {
+        OfferPlan {
+            fits,
+            meets: true,
+            layout,
+            gpus: 1,
+            instances: 1,
+            replicas: 1,
+            tp: 1,
+            pp: 1,
+            dp: 1,
+            ep: false,
+            zero: None,
+            batch,
+            need_bytes,
+            usable_bytes,
+            confidence,
+            speeds,
+            job_hours: None,
+            startup_s: 0.0,
+            store_gb: 0.0,
+            output: Output::None,
+            speed_score: 0.0,
+            extra_reasons: Vec::new(),
+            unverified: false,
+            host_bytes: None,
+        }
+    }
+}
+
 /// The support matrix's rows of one engine (`static/support.csv`), by
 /// kind, picked once per plan: a lookup then reads that engine's few dozen
 /// rows instead of the whole table, with the same most-specific-row rule
@@ -210,6 +244,24 @@ impl<T: Clone> PerArch<T> {
     }
 }
 
+/// The memory of a plan with its parts left at 0 for the planner to fill
+/// (`MemoryJson { weights_bytes, .., ..memory_json(..) }`): the total with
+/// its range (`ranges::MEMORY`), what nvidia-smi will show (`reserved`),
+/// the batch, and the GPUs with their `capacity` together.
+pub fn memory_json(total: f64, reserved: f64, batch: f64, gpus: u32, gpu: String, capacity: f64) -> MemoryJson {
+    MemoryJson {
+        total_bytes: total,
+        total_bytes_low: total * super::estimate::ranges::MEMORY.low,
+        total_bytes_high: total * super::estimate::ranges::MEMORY.high,
+        reserved_bytes: reserved,
+        batch,
+        gpus,
+        gpu,
+        capacity_bytes: capacity,
+        ..MemoryJson::default()
+    }
+}
+
 /// A job that runs whole on one GPU (generation, image-model training):
 /// its result on a GPU type, fitting when its need is within the usable
 /// memory less the allocator's slack (`usable_share`).
@@ -220,7 +272,7 @@ pub fn one_gpu_result(
     usable_share: f64,
     batch: f64,
     confidence: Confidence,
-    bound: &'static str,
+    bound: super::estimate::Bound,
     precision: &str,
     speeds: Speeds,
 ) -> GpuResult {

@@ -296,9 +296,7 @@ impl<'r> ServePlanner<'r> {
         let meets = cfg.maxttft.is_none_or(|m| ttft <= m);
         reasons.extend(cfg.maxttft.filter(|m| ttft > *m).map(|m| Msg::new("reason.ttft").num("ttft", ttft, 2).num("max", m, 2)));
         OfferPlan {
-            fits,
             meets,
-            layout,
             gpus: plan.gpus(),
             instances,
             replicas,
@@ -306,20 +304,12 @@ impl<'r> ServePlanner<'r> {
             pp: plan.pp,
             dp: plan.dp.max(1),
             ep: plan.ep,
-            zero: None,
-            batch,
-            need_bytes: job.memory(plan, batch).total(),
-            usable_bytes: usable,
-            confidence: conf,
             speed_score: speeds.decode_tokens_per_s_per_seq().unwrap_or(0.0),
-            speeds,
-            job_hours: None,
             startup_s: engine::startup_s(job.weight_bytes()),
             store_gb: cfg.store_gb.unwrap_or(job.weight_bytes() / 1e9),
             output: Output::Tokens(tokens_per_s),
             extra_reasons: reasons,
-            unverified: false,
-            host_bytes: None,
+            ..OfferPlan::new(fits, job.memory(plan, batch).total(), usable, batch, conf, layout, speeds)
         }
     }
 }

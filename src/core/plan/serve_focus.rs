@@ -7,7 +7,6 @@ use super::super::catalog::{Gpu, Support};
 use super::super::config::Engine;
 use super::super::estimate::engine;
 use super::super::estimate::engine_rules;
-use super::super::estimate::ranges;
 use super::super::estimate::serve::Plan;
 use super::super::precision;
 use super::serve::ServePlanner;
@@ -48,17 +47,8 @@ impl<'r> ServePlanner<'r> {
             weights_bytes: per_gpu.weights * n,
             kv_cache_bytes: per_gpu.kv_cache * n,
             activations_bytes: per_gpu.activations * n,
-            gradients_bytes: 0.0,
-            optimizer_bytes: 0.0,
             overhead_bytes: per_gpu.overhead * n,
-            total_bytes: total,
-            total_bytes_low: total * ranges::MEMORY.low,
-            total_bytes_high: total * ranges::MEMORY.high,
-            reserved_bytes: reserved,
-            batch,
-            gpus: plan.gpus(),
-            gpu: gpu.id.clone(),
-            capacity_bytes: gpu.memory_bytes() * n,
+            ..super::memory_json(total, reserved, batch, plan.gpus(), gpu.id.clone(), gpu.memory_bytes() * n)
         }
     }
 

@@ -10,6 +10,7 @@ use super::super::config::{Batch, Engine, Sort};
 use super::super::estimate::engine_rules::{self, layouts, layouts_at, Layout};
 use super::super::estimate::serve::{Plan, ServeJob};
 use super::super::messages::Msg;
+use super::super::thresholds::{ABOVE_TIE, BELOW_TIE, NEAR_TIE};
 use super::serve::{user_batch, ServePlanner};
 use super::serve_speeds::OnGpu;
 
@@ -117,7 +118,8 @@ impl<'r> ServePlanner<'r> {
         };
         // Another plan must serve 5 % more to be worth it.
         let better = |a: &(bool, f64, f64, f64), b: &(bool, f64, f64, f64)| {
-            (!a.0 && b.0) || (a.0 == b.0 && (a.1 < b.1 * 0.95 || ((a.1 - b.1).abs() <= 0.05 * b.1 && (a.2 < b.2 || (a.2 == b.2 && a.3 > b.3 * 1.05)))))
+            (!a.0 && b.0)
+                || (a.0 == b.0 && (a.1 < b.1 * BELOW_TIE || ((a.1 - b.1).abs() <= NEAR_TIE * b.1 && (a.2 < b.2 || (a.2 == b.2 && a.3 > b.3 * ABOVE_TIE)))))
         };
         let mut best = *cands.get(at)?;
         let mut best_rank = rank(best);

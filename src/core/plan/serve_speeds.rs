@@ -14,20 +14,14 @@ use super::super::messages::Msg;
 use super::OfferPlan;
 
 /// Speeds of a serving plan with their ranges. Times scale inversely.
-pub fn serve_speeds(job: &ServeJob<'_>, gpu: &Gpu, plan: Plan, batch: f64, widen: f64) -> (Speeds, &'static str) {
+pub fn serve_speeds(job: &ServeJob<'_>, gpu: &Gpu, plan: Plan, batch: f64, widen: f64) -> (Speeds, Bound) {
     with_ranges(job.speed(gpu, plan, batch), job.offline_throughput(gpu, plan, batch), widen)
 }
 
 /// [`serve_speeds`] from a plan's likely speeds and offline throughput.
-fn with_ranges(s: ServeSpeed, output: f64, widen: f64) -> (Speeds, &'static str) {
+fn with_ranges(s: ServeSpeed, output: f64, widen: f64) -> (Speeds, Bound) {
     let dec = ranges::widen(ranges::DECODE, widen);
     let pre = ranges::widen(ranges::PREFILL, widen);
-    let bound = match s.decode_bound {
-        Bound::Memory => "memory",
-        Bound::Compute => "compute",
-        Bound::Issue => "issue",
-        Bound::Host => "host",
-    };
     let serve = ServeSpeeds {
         decode_per_seq: Range::rate(s.decode_tokens_per_s_per_seq, dec),
         decode_total: Range::rate(s.decode_tokens_per_s_total, dec),
@@ -37,7 +31,7 @@ fn with_ranges(s: ServeSpeed, output: f64, widen: f64) -> (Speeds, &'static str)
         output_per_s: (output.is_finite() && output > 0.0).then_some(output),
         output_total: None,
     };
-    (Speeds::of(TaskSpeeds::Serve(serve)), bound)
+    (Speeds::of(TaskSpeeds::Serve(serve)), s.decode_bound)
 }
 
 /// How sure we are of a GPU's figures: high where the engine and the GPU
@@ -119,7 +113,7 @@ impl<'r> OnGpu<'r> {
     }
 
     /// [`serve_speeds`].
-    pub fn speeds(&self, gpu: &Gpu, plan: Plan, batch: f64, widen: f64) -> (Speeds, &'static str) {
+    pub fn speeds(&self, gpu: &Gpu, plan: Plan, batch: f64, widen: f64) -> (Speeds, Bound) {
         with_ranges(self.speed(gpu, plan, batch), self.job.offline_throughput(gpu, plan, batch), widen)
     }
 }

@@ -21,7 +21,7 @@ use super::train_zero::{search, Candidate};
 use super::{unsupported, EngineSupport, OfferPlan, Output};
 
 /// Usable share of a GPU's memory for training (the allocator's slack).
-const USABLE: f64 = 0.95;
+const USABLE: f64 = super::super::thresholds::USABLE_SHARE;
 
 pub struct TrainPlan {
     /// The job ends within the deadline (true without one).
@@ -112,20 +112,19 @@ fn memory_json(job: &TrainJob<'_>, gpu: &Gpu, layout: Layout) -> MemoryJson {
     let total = m.total() * n;
     MemoryJson {
         weights_bytes: m.weights * n,
-        kv_cache_bytes: 0.0,
         activations_bytes: m.activations * n,
         gradients_bytes: m.gradients * n,
         optimizer_bytes: m.optimizer * n,
         overhead_bytes: m.overhead * n,
-        total_bytes: total,
-        total_bytes_low: total * ranges::MEMORY.low,
-        total_bytes_high: total * ranges::MEMORY.high,
         // PyTorch's caching allocator keeps ~10 % above its peak.
-        reserved_bytes: (m.total() * 1.1).min(gpu.memory_bytes()).max(m.total()) * n,
-        batch: job.mb,
-        gpus,
-        gpu: gpu.id.clone(),
-        capacity_bytes: gpu.memory_bytes() * n,
+        ..super::memory_json(
+            total,
+            (m.total() * super::super::thresholds::ALLOCATOR_RESERVE).min(gpu.memory_bytes()).max(m.total()) * n,
+            job.mb,
+            gpus,
+            gpu.id.clone(),
+            gpu.memory_bytes() * n,
+        )
     }
 }
 
@@ -283,22 +282,13 @@ fn offer_plan(job: &TrainJob<'_>, cfg: &Settings, gpu: &Gpu, o: &Offer, cache: &
         .num("gpus", f64::from(gpus), 0)
         .num("instances", f64::from(instances), 0);
     OfferPlan {
-        fits,
         meets,
-        layout: layout_msg,
         gpus,
         instances,
-        replicas: 1,
         tp: layout.tp,
         pp: layout.pp,
         dp: layout.dp,
-        ep: false,
         zero: Some(job.zero),
-        batch: job.mb,
-        need_bytes: mem,
-        usable_bytes: cap,
-        confidence: conf,
-        speeds: sp,
         job_hours: Some(job_hours),
         startup_s: engine::startup_s(job.model.params_total * job.format.body_bits / 8.0),
         store_gb,
@@ -307,6 +297,7 @@ fn offer_plan(job: &TrainJob<'_>, cfg: &Settings, gpu: &Gpu, o: &Offer, cache: &
         extra_reasons,
         unverified,
         host_bytes: host,
+        ..OfferPlan::new(fits, mem, cap, job.mb, conf, layout_msg, sp)
     }
 }
 
@@ -397,7 +388,7 @@ impl<'r> TrainPlanner<'r> {
                     per_gpu_bytes: job.memory_layout(p.layout).total(),
                     capacity_bytes: gpu.memory_bytes(),
                     confidence: conf,
-                    bound: "compute",
+                    bound: super::super::estimate::Bound::Compute,
                     executed_precision: format!("{:?}", job.compute(gpu)).to_ascii_lowercase(),
                     speeds: speeds(job, cfg, tps, p.layout, widen),
                 }

@@ -155,3 +155,16 @@ fn an_ascend_pick_on_a_provider_skypilot_lacks_gets_vllm_ascends_docker_line() {
     let args = line.split_once("-Instruct}").map(|(_, rest)| rest.trim()).expect("model argument");
     assert!(docker.contains(args), "{docker}\nvs {line}");
 }
+
+/// A card without bf16 (Volta, Turing: support.csv's `hf` rows) trains in
+/// fp16 mixed precision; the launch never asks it for bf16.
+#[test]
+fn training_on_a_card_without_bf16_launches_in_fp16() {
+    for q in ["task=finetune&model=sdxl&method=lora&train_steps=500&gpu=v100-32gb", "task=finetune&model=llama-3.1-8b&method=qlora&gpu=t4-16gb"] {
+        let (a, exports) = launch(q);
+        let pick = exports.first().unwrap_or_else(|| panic!("{q}: no launch"));
+        assert!(gpu(&a, pick).starts_with("v100") || gpu(&a, pick).starts_with("t4"), "{q}: {}", pick.offer);
+        let text = format!("{}\n{}", pick.command, pick.skypilot_yaml);
+        assert!(!text.contains("--mixed_precision bf16") && !text.contains("--bf16"), "{q}: bf16 asked of a card without it:\n{}", pick.command);
+    }
+}

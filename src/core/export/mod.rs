@@ -23,7 +23,7 @@ use serde::Serialize;
 
 use super::answer::{Answer, OfferResult};
 use super::catalog::gpus::Vendor;
-use super::catalog::{support, Catalog, Kind};
+use super::catalog::{support, Catalog, Kind, Support};
 use super::config::{Engine, Task};
 use super::settings::Settings;
 
@@ -67,6 +67,9 @@ pub struct Launch<'a> {
     /// The catalog model's served checkpoint (`None`: not a catalog
     /// language model).
     pub checkpoint: Option<checkpoint::Checkpoint>,
+    /// The card computes in bf16 (support.csv's `hf` bf16 row for its
+    /// architecture: not below compute capability 8.0, Volta and Turing).
+    pub bf16: bool,
 }
 
 impl<'a> Launch<'a> {
@@ -93,7 +96,8 @@ impl<'a> Launch<'a> {
             .unwrap_or_else(|| "(no version in the support matrix)".to_string());
         let media_training = cfg.is_training() && catalog.media_model(&answer.model).is_some();
         let checkpoint = if cfg.task == Task::Generate { None } else { checkpoint::of(&answer.model) };
-        Launch { cfg, answer, offer, engine_version, media_training, vendor, arch, checkpoint }
+        let bf16 = catalog.support("hf", &arch, Kind::Weights, "bf16") != Support::Unsupported;
+        Launch { cfg, answer, offer, engine_version, media_training, vendor, arch, checkpoint, bf16 }
     }
 
     pub fn serving(&self) -> bool {

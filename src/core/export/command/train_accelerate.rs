@@ -86,7 +86,8 @@ pub(super) fn train(l: &Launch, c: &mut Command) {
     }
     match l.answer.weight_format.as_str() {
         "fp16" => c.flag("--mixed_precision", &"fp16"),
-        "bf16" | "nf4" => c.flag("--mixed_precision", &"bf16"),
+        // A card without bf16 (Volta, Turing) trains in fp16 mixed precision.
+        "bf16" | "nf4" => c.flag("--mixed_precision", &if l.bf16 { "bf16" } else { "fp16" }),
         _ => {}
     }
     if uses_deepspeed(l) {

@@ -32,6 +32,7 @@ pub(super) fn train(l: &Launch, c: &mut Command) {
     c.flag("--sequence-len", &cfg.seq);
     match l.answer.weight_format.as_str() {
         "fp16" => c.words(&["--fp16"]),
+        "bf16" | "nf4" if !l.bf16 => c.words(&["--fp16"]),
         "bf16" | "nf4" => c.words(&["--bf16", "true"]),
         _ => {}
     }

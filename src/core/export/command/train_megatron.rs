@@ -37,6 +37,7 @@ pub(super) fn train(l: &Launch, c: &mut Command) {
     c.flag("--max-position-embeddings", &cfg.seq);
     match l.answer.weight_format.as_str() {
         "fp16" => c.words(&["--fp16"]),
+        "bf16" | "nf4" if !l.bf16 => c.words(&["--fp16"]),
         "bf16" | "nf4" => c.words(&["--bf16"]),
         "fp8" => c.words(&["--bf16", "--fp8-format", "hybrid"]),
         other => c.no_flag(&other),

@@ -159,6 +159,7 @@ pub fn gpu_size(a: &Answer, one_copy: Option<f64>, host_bound: bool) -> Guidance
     let mut msg = Msg::new(key).num("need", need / GIB, 1).num("cap80", VLLM_GPU_MEMORY_UTILIZATION * 80.0, 0);
     if let Some(p) = split {
         msg = msg.num("gpus", f64::from(p.tp.max(1) * p.dp.max(1) * p.pp.max(1)), 0).arg("gpu", p.gpu.to_string());
+        msg = msg.sub("how", Msg::new(if p.dp > 1 { "g.split.how.dp" } else { "g.split.how.tp" }));
     }
     if let Some(p) = between {
         msg = msg.arg("gpu", p.gpu.to_string()).num("cap", p.usable_bytes / GIB, 1);

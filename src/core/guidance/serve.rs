@@ -82,6 +82,7 @@ pub fn guidance(cfg: &Settings, job: &ServeJob<'_>, catalog: &Catalog, a: &Answe
                     .num("pp", f64::from(plan.pp), 0)
                     .arg("gpu", gpu.name.clone())
                     .num("tps", tps, 0)
+                    .sub("how", Msg::new(if plan.dp > 1 { "g.slow.how.dp" } else { "g.slow.how.tp" }))
             } else if bound == Some(Bound::Host) {
                 // An eager engine: the host's launches outlast the GPU's work (`estimate::eager`).
                 let host = super::super::estimate::eager::host_s(&job.factors(gpu), model.layers, 1.0);

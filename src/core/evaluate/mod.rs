@@ -67,15 +67,9 @@ fn run(cfg: &Config, notices: Vec<Notice>, catalog: &Catalog, today: Date, sugge
     let offers = offers::evaluate(cfg, catalog, today, &mut planner);
     let unit = planner.unit();
     let objective = offers::objective(cfg, unit);
+    let cost = offers::cost_objective(cfg, unit);
     let display = super::money::Display::new(cfg, catalog);
-    let recommendation = offers::recommend(
-        &offers,
-        objective,
-        offers::cost_objective(cfg, unit),
-        &display,
-        cfg.restart_pct,
-        cfg.offline_job() && cfg.task == super::config::Task::Serve,
-    );
+    let recommendation = offers::recommend(&offers, objective, cost, &display, cfg.restart_pct, cfg.offline_job() && cfg.task == super::config::Task::Serve);
     let pick = recommendation.as_ref().and_then(|rec| offers.iter().find(|o| o.id == rec.pick.offer));
     let mut focus = cfg.gpu.as_deref().or(pick.map(|o| &*o.gpu)).and_then(|g| catalog.gpu(g));
     if focus.is_none() && matches!(planner, Planner::Serve(_) | Planner::Train(_)) {
@@ -86,15 +80,13 @@ fn run(cfg: &Config, notices: Vec<Notice>, catalog: &Catalog, today: Date, sugge
     let mut notices = r.notices.clone();
     notices.extend(measured_notices);
     if cfg.commit != super::config::Commit::None {
-        let termed = || offers.iter().filter(|o| o.commitment == cfg.commit && o.meets);
-        let pick = recommendation.as_ref().and_then(|rec| offers.iter().find(|o| o.id == rec.pick.offer));
         if !offers.iter().any(|o| o.commitment == cfg.commit) {
             notices.push(Notice::said("commit", Msg::new("notice.commit").arg("term", cfg.commit.as_str())));
         } else if let Some(p) = pick.filter(|p| p.commitment != cfg.commit) {
             // Terms are published, yet the pick is on-demand: say which term
             // came nearest and by how much it lost on the ranked cost.
-            let cost = offers::cost_objective(cfg, unit);
-            if let Some(t) = termed().min_by(|a, b| cost.key(a).total_cmp(&cost.key(b))) {
+            let termed = offers.iter().filter(|o| o.commitment == cfg.commit && o.meets);
+            if let Some(t) = termed.min_by(|a, b| cost.key(a).total_cmp(&cost.key(b))) {
                 let ratio = cost.key(t) / cost.key(p).max(1e-12);
                 notices.push(Notice::said(
                     "commit",

@@ -378,6 +378,8 @@ fn provider(r: &mut Row<'_>, rates: &[RateRow], p: &Provider) -> Result<(), Stri
         host_billing,
         cold_start_s,
         scale_to_zero,
+        host_usd_per_vcpu_hour,
+        host_usd_per_gib_hour,
         unpublished_fields,
         unpublished_source,
         source,
@@ -397,6 +399,8 @@ fn provider(r: &mut Row<'_>, rates: &[RateRow], p: &Provider) -> Result<(), Stri
     r.int(*spot_offered);
     r.opt_f64(*cold_start_s);
     r.int(*scale_to_zero);
+    r.opt_f64(native(*host_usd_per_vcpu_hour, k)?);
+    r.opt_f64(native(*host_usd_per_gib_hour, k)?);
     if unpublished_fields.iter().any(|f| f.is_empty() || f.contains(';')) {
         return Err(format!("providers.csv: `{id}` lists an empty field name or one holding `;`"));
     }

@@ -278,6 +278,11 @@ pub struct OfferResult {
     /// Boxed: the results are moved while ranking, and this is most of their size.
     pub speeds: Box<Speeds>,
     pub usd_per_hour: f64,
+    /// The host's CPU and memory billed beside the GPUs at the provider's
+    /// published rates (included in `usd_per_hour`); absent where the host
+    /// is included in the price or its rates are unpublished.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub host_usd_per_hour: Option<f64>,
     pub usd_per_month: f64,
     /// The currency the offer is priced in (every `usd_*` field is in US
     /// dollars, converted at the catalog's dated rate where this is not `usd`).

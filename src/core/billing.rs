@@ -156,10 +156,43 @@ pub struct Bill {
     pub usd_per_job: Option<f64>,
     pub storage_usd_per_month: f64,
     pub egress_usd_per_month: f64,
+    /// The host (CPU and memory) billed beside the GPUs at the provider's
+    /// published rates, every instance, per hour: part of `usd_per_hour`.
+    pub host_usd_per_hour: Option<f64>,
     /// Parts of the bill the provider does not publish (`storage`,
     /// `egress`, `billing_increment`) or bills beside the GPU price
     /// (`host`): never counted as $0 silently.
     pub unknown_costs: Vec<UnknownCost>,
+}
+
+/// The host a metered provider bills beside the GPUs, per instance, for a
+/// job that asks for no more (`modal.com/docs/guide/resources`: billed on
+/// "whichever is higher: your reservation or actual usage"; the default
+/// reservation is 0.125 cores and 128 MiB, so usage decides).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct HostNeed {
+    pub vcpus: f64,
+    pub gib: f64,
+}
+
+/// Resident memory of one GPU's engine process, GiB: "4GB RSS" for a
+/// one-GPU vLLM server in a Kubernetes pod (vllm-project/vllm#3035).
+pub const HOST_RSS_GIB_PER_GPU: f64 = 4.0;
+
+impl HostNeed {
+    /// One busy process per GPU in use plus one for the front end (vLLM V1
+    /// runs the API server and the engine core as their own processes and
+    /// one worker per GPU when a copy spans GPUs:
+    /// blog.vllm.ai/2025/01/27/v1-alpha-release.html), a vCPU each; memory
+    /// of `HOST_RSS_GIB_PER_GPU` per GPU, the weights once (read through
+    /// the page cache, which the same pod counted as "28GB cache memory"
+    /// beside its RSS, vllm-project/vllm#3035; copies on one instance read
+    /// the same files), and any training state offloaded to the host.
+    pub fn of(gpus_in_use: u32, load_bytes: f64, offload_bytes: Option<f64>) -> HostNeed {
+        const GIB: f64 = 1_073_741_824.0;
+        let gpus = f64::from(gpus_in_use.max(1));
+        HostNeed { vcpus: gpus + 1.0, gib: gpus * HOST_RSS_GIB_PER_GPU + (load_bytes.max(0.0) + offload_bytes.unwrap_or(0.0).max(0.0)) / GIB }
+    }
 }
 
 /// The longest run put on spot: a week.
@@ -195,6 +228,7 @@ pub fn bill(
     job_hours: Option<f64>,
     startup_s: f64,
     store_gb: f64,
+    host: HostNeed,
 ) -> Bill {
     let own_to_usd = catalog.usd_per_unit(o.currency).unwrap_or(1.0);
     let override_price = cfg.prices.iter().find(|(id, _)| **id == *o.id).map(|(_, p)| *p * own_to_usd);
@@ -207,7 +241,10 @@ pub fn bill(
     let spot = spot_priced(cfg, o) && !spot_refused;
     let hourly = override_price.or(committed).unwrap_or(if spot { o.spot_usd_per_hour.unwrap_or(o.usd_per_hour) } else { o.usd_per_hour });
     let restart = if spot { 1.0 + cfg.restart_pct / 100.0 } else { 1.0 };
-    let usd_per_hour = hourly * f64::from(instances);
+    // The user's own price is all-in: no host added to it.
+    let host_usd_per_hour =
+        provider.and_then(|p| p.host_usd_per_hour(host.vcpus, host.gib)).filter(|_| override_price.is_none()).map(|h| h * f64::from(instances));
+    let usd_per_hour = hourly * f64::from(instances) + host_usd_per_hour.unwrap_or(0.0);
     let (increment, min_charge, increment_unknown) = o.billing(provider);
     let cold_start = provider.filter(|p| p.is_serverless()).map(|p| ColdStart { platform_s: p.cold_start_s, model_s: startup_s.max(0.0) });
     let mut hours = match cold_start {
@@ -243,7 +280,7 @@ pub fn bill(
     if increment_unknown && cfg.usage() != Usage::Always {
         unknown_costs.push(UnknownCost::BillingIncrement);
     }
-    if provider.is_some_and(|p| p.host_billing != HostBilling::Included) {
+    if host_usd_per_hour.is_none() && provider.is_some_and(|p| p.host_billing != HostBilling::Included) {
         unknown_costs.push(UnknownCost::Host);
     }
     if cold_start.is_some_and(|c| c.platform_s.is_none()) && hours.cold_starts_per_month > 0.0 {
@@ -275,6 +312,7 @@ pub fn bill(
         usd_per_job: (hours.billed_per_job > 0.0).then_some(usd_per_hour * hours.billed_per_job),
         storage_usd_per_month,
         egress_usd_per_month,
+        host_usd_per_hour,
         unknown_costs,
     }
 }

@@ -130,6 +130,7 @@ pub const MESSAGES: &[(&str, &str, &str)] = &[
     ("reason.gpus_more", "has {have} GPU{have:s} per instance; the link asks for instances of {want}", "每个实例有 {have} 块 GPU，链接要求每个实例 {want} 块"),
     ("reason.no_network", "the link asks for {nodes} instances, but this offer publishes no network between instances", "链接要求 {nodes} 个实例，但此报价未公布实例间网络"),
     ("reason.host_ram", "needs about {need} GiB of CPU memory per instance for the offloaded states; this instance has {have} GiB", "卸载的状态每个实例约需 {need} GiB CPU 内存，该实例只有 {have} GiB"),
+    ("reason.host_billed", "the price includes the host billed beside the GPUs at the provider's rates: {vcpus} vCPUs and {gib} GiB (a busy process per GPU and one more; the weights in the page cache)", "价格含按服务商费率与 GPU 分开计费的主机：{vcpus} 个 vCPU、{gib} GiB（每块 GPU 一个忙碌进程另加一个；页缓存中的权重）"),
     ("reason.host_unknown", "needs about {need} GiB of CPU memory per instance for the offloaded states, and the provider does not publish this instance's: ranked after offers that publish enough", "卸载的状态每个实例约需 {need} GiB CPU 内存，而服务商未公布该实例的内存：排在公布了足够内存的方案之后"),
     ("reason.late_spot", "on spot, with {restart}% extra time for restarts, takes {took} days: past the {days}-day deadline", "按竞价实例计，另加 {restart}% 的重启耗时，需 {took} 天：超过 {days} 天的期限"),
     ("reason.slow", "{tps} tokens/s per user, below the {min} asked", "每用户 {tps} tokens/s，低于要求的 {min}"),

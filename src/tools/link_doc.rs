@@ -131,6 +131,7 @@ pub const FIELDS: &[(&str, &str)] = &[
     ("unknown_costs", "the parts of the bill the provider does not publish or bills beside the GPU price (`storage`, `egress`, `billing_increment`, `host`, `cold_start`), never counted as $0"),
     ("interconnect", "how the instance's GPUs are joined"),
     ("usd_per_hour", "US dollars an hour for everything the offer rents"),
+    ("host_usd_per_hour", "of `usd_per_hour`, the host CPU and memory a provider bills beside the GPUs at its published rates (`providers.csv` `host_usd_per_vcpu_hour`, `host_usd_per_gib_hour`); absent where the price includes the host or its rates are unpublished"),
     ("usd_per_month", "US dollars a month: compute as billed by usage, storage and egress"),
     ("serverless", "a serverless platform: billed for busy time and cold starts"),
     ("cold_start_s", "seconds billed per start from zero (serverless)"),

@@ -36,6 +36,7 @@ mod fuzz;
 mod guidance;
 mod guidance_truth;
 mod hfconfig;
+mod host_bill;
 mod host_ram;
 mod hybrid;
 mod image_train_time;

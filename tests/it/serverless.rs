@@ -112,7 +112,7 @@ proptest! {
             prices: price.map(|p| vec![(o.id.to_string(), p)]).unwrap_or_default(),
             ..Config::default()
         };
-        let b = bill(&resolve(&cfg, Vec::new(), c).cfg, c, o, c.provider(&o.provider), instances, None, startup_s(weights_gb * 1e9), 0.0);
+        let b = bill(&resolve(&cfg, Vec::new(), c).cfg, c, o, c.provider(&o.provider), instances, None, startup_s(weights_gb * 1e9), 0.0, Default::default());
         prop_assert!(b.cold_start.is_some());
         prop_assert!(b.compute_month >= 730.0 * b.usd_per_hour * (1.0 - 1e-12), "{}: {} < 730 × {}", o.id, b.compute_month, b.usd_per_hour);
     }

@@ -393,6 +393,8 @@ fn provider(c: &mut Cells<'_>) -> Option<Provider> {
         spot_offered: c.bool(),
         cold_start_s: c.opt_f64(),
         scale_to_zero: c.bool(),
+        host_usd_per_vcpu_hour: c.opt_f64(),
+        host_usd_per_gib_hour: c.opt_f64(),
         // The fields joined by `;` (what the CSV cell holds).
         unpublished_fields: c.text().split(';').filter(|f| !f.is_empty()).map(String::from).collect(),
         unpublished_source: String::new(),

@@ -49,6 +49,8 @@ pub const PROVIDER_COLUMNS: &[&str] = &[
     "host_billing",
     "cold_start_s",
     "scale_to_zero",
+    "host_usd_per_vcpu_hour",
+    "host_usd_per_gib_hour",
     "unpublished_fields",
     "unpublished_source",
     "source",
@@ -58,7 +60,7 @@ pub const PROVIDER_COLUMNS: &[&str] = &[
 /// Columns an imported table may leave out (added after the format was
 /// published): a missing `currency` reads as US dollars.
 pub const OFFER_OPTIONAL: &[&str] = &["currency"];
-pub const PROVIDER_OPTIONAL: &[&str] = &["currency", "cold_start_s", "scale_to_zero"];
+pub const PROVIDER_OPTIONAL: &[&str] = &["currency", "cold_start_s", "scale_to_zero", "host_usd_per_vcpu_hour", "host_usd_per_gib_hour"];
 
 /// The currency of a row: `usd` when the cell is empty or the column absent.
 fn currency(row: &Row<'_>) -> Result<Currency, TableError> {
@@ -202,6 +204,11 @@ pub struct Provider {
     pub cold_start_s: Option<f64>,
     /// Serverless platforms: idle workers scale to zero and bill nothing.
     pub scale_to_zero: bool,
+    /// Where the host is billed beside the GPU (`host_billing=separate`):
+    /// the published rate per vCPU-hour (a physical core is two vCPUs) and
+    /// per GiB-hour of memory, in the provider's currency in the CSV.
+    pub host_usd_per_vcpu_hour: Option<f64>,
+    pub host_usd_per_gib_hour: Option<f64>,
     pub unpublished_fields: Vec<String>,
     pub unpublished_source: String,
     pub source: String,
@@ -243,8 +250,17 @@ impl Provider {
         Provider {
             storage_usd_per_gb_month: self.storage_usd_per_gb_month.map(|v| v * usd_per_unit),
             egress_usd_per_gb: self.egress_usd_per_gb.map(|v| v * usd_per_unit),
+            host_usd_per_vcpu_hour: self.host_usd_per_vcpu_hour.map(|v| v * usd_per_unit),
+            host_usd_per_gib_hour: self.host_usd_per_gib_hour.map(|v| v * usd_per_unit),
             ..self
         }
+    }
+
+    /// The hourly price of a host of `vcpus` and `gib` billed beside the
+    /// GPUs, where the provider bills it separately and publishes both rates.
+    pub fn host_usd_per_hour(&self, vcpus: f64, gib: f64) -> Option<f64> {
+        let (cpu, mem) = self.host_usd_per_vcpu_hour.zip(self.host_usd_per_gib_hour)?;
+        (self.host_billing == HostBilling::Separate).then_some(vcpus * cpu + gib * mem)
     }
 
     /// A serverless platform: per-second workers that scale to zero.
@@ -376,6 +392,8 @@ pub fn parse_providers(text: &str) -> Result<Vec<Provider>, TableError> {
             host_billing: HostBilling::parse(row.text("host_billing")).ok_or_else(|| row.error("host_billing", "must be included|separate|unknown"))?,
             cold_start_s: row.opt_non_negative("cold_start_s")?,
             scale_to_zero: row.opt_bool("scale_to_zero")?.unwrap_or(false),
+            host_usd_per_vcpu_hour: row.opt_non_negative("host_usd_per_vcpu_hour")?,
+            host_usd_per_gib_hour: row.opt_non_negative("host_usd_per_gib_hour")?,
             unpublished_fields,
             unpublished_source,
             source: row.req_source()?,

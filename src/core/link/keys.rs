@@ -271,7 +271,7 @@ keys! {
     "maxusd", Num(0.0, 1e12, |c, v| c.maxusd = Some(v), |c| c.maxusd), Text, "ui.maxusd", Some(|c| c.maxusd = None),
         Derived, "–", "budget filter";
     "price", Text(set_prices, |c, _| prices_text(c)), None, "", None,
-        Text_("`offerid:amount,…`"), "–", "your own hourly prices for offers, each in the offer's own currency (yuan for an offer priced in CNY)";
+        Text_("`offerid:amount,…`"), "–", "your own hourly prices for offers, each in the offer's own currency (yuan for an offer priced in CNY), all-in: no host CPU or memory is added to them";
     "cat", Text(|c, k, v| { c.cat = Some(Date::parse(v).ok_or_else(|| Notice::bad(k, v, "YYYY-MM-DD"))?); Ok(()) }, |c, _| c.cat.map(|d| d.to_string())), None, "", None,
         Text_("`YYYY-MM-DD`"), "–", "catalog date the link was made with (written by the page)";
     "cur", Text(|c, k, v| { c.cur = Some(pick(v, k, Currency::NAMES)?); Ok(()) }, |c, _| c.cur.map(|x| x.as_str().into())), Select, "ui.cur", Some(|c| c.cur = None),

@@ -74,7 +74,8 @@ fn priced(cfg: &Settings, catalog: &Catalog, o: &Offer, provider: Option<&Provid
     let restart = if billing::spot_priced(cfg, o) { 1.0 + cfg.restart_pct / 100.0 } else { 1.0 };
     let p = deadline::spread(cfg, p, restart, |p| job_hours(cfg, p));
     let hours = if jobs_usage { job_hours(cfg, &p) } else { p.job_hours };
-    let b = billing::bill(cfg, catalog, o, provider, p.instances, hours, p.startup_s, p.store_gb);
+    let host = billing::HostNeed::of((p.gpus * p.replicas).min(o.gpus), p.load_bytes, p.host_bytes);
+    let b = billing::bill(cfg, catalog, o, provider, p.instances, hours, p.startup_s, p.store_gb, host);
     let fits = p.fits;
     let busy_h = b.hours.busy_per_month;
     // Work produced per month: the work asked for, else the plan's rate
@@ -120,6 +121,9 @@ fn priced(cfg: &Settings, catalog: &Catalog, o: &Offer, provider: Option<&Provid
         reason_msgs.push(Msg::new("reason.foreign"));
     }
     reason_msgs.extend(p.extra_reasons);
+    if b.host_usd_per_hour.is_some() {
+        reason_msgs.push(Msg::new("reason.host_billed").num("vcpus", host.vcpus, 0).num("gib", host.gib, 0));
+    }
     let fragile = fits && !thin && {
         // `batch=max` fills the memory by design: no margin to judge.
         let (usable, need) = if cfg.batch() == Batch::Max { (0.0, 0.0) } else { (p.usable_bytes, p.need_bytes) };
@@ -183,6 +187,7 @@ fn priced(cfg: &Settings, catalog: &Catalog, o: &Offer, provider: Option<&Provid
         confidence: p.confidence,
         speeds: Box::new(speeds),
         usd_per_hour: b.usd_per_hour,
+        host_usd_per_hour: b.host_usd_per_hour,
         usd_per_month: b.usd_per_month,
         currency: o.currency,
         serverless: b.cold_start.is_some(),

@@ -95,6 +95,7 @@ impl<'r> MediaPlanner<'r> {
                 (true, false) => items_per_hour,
             },
             startup_s: engine::startup_s(mem.weights_bytes),
+            load_bytes: mem.weights_bytes,
             store_gb: self.cfg.store_gb.unwrap_or(mem.weights_bytes / 1e9),
             output,
             ..OfferPlan::new(fits, mem.total, cap, f64::from(j.batch), conf, layout, sp)

@@ -93,6 +93,7 @@ impl<'r> ImageTrainPlanner<'r> {
             dp: o.gpus,
             job_hours: hours,
             startup_s: engine::startup_s(t.job.memory().weights_bytes),
+            load_bytes: t.job.memory().weights_bytes,
             store_gb: self.cfg.store_gb.unwrap_or(checkpoint_bytes(t) * f64::from(self.cfg.ckpts.max(1)) / 1e9),
             speed_score: match hours {
                 Some(h) if fits && h > 0.0 => 1.0 / h,

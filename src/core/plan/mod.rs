@@ -101,6 +101,9 @@ pub struct OfferPlan {
     pub job_hours: Option<f64>,
     /// Seconds to read the weights and start the engine before a job works.
     pub startup_s: f64,
+    /// Bytes of weights one copy reads from disk at start (they pass
+    /// through the host's page cache, which a metered host bills).
+    pub load_bytes: f64,
     pub store_gb: f64,
     pub output: Output,
     /// What "fastest" ranks on for the task.
@@ -138,6 +141,7 @@ impl OfferPlan {
             speeds,
             job_hours: None,
             startup_s: 0.0,
+            load_bytes: 0.0,
             store_gb: 0.0,
             output: Output::None,
             speed_score: 0.0,

@@ -306,6 +306,7 @@ impl<'r> ServePlanner<'r> {
             ep: plan.ep,
             speed_score: speeds.decode_tokens_per_s_per_seq().unwrap_or(0.0),
             startup_s: engine::startup_s(job.weight_bytes()),
+            load_bytes: job.weight_bytes(),
             store_gb: cfg.store_gb.unwrap_or(job.weight_bytes() / 1e9),
             output: Output::Tokens(tokens_per_s),
             extra_reasons: reasons,

@@ -291,6 +291,7 @@ fn offer_plan(job: &TrainJob<'_>, cfg: &Settings, gpu: &Gpu, o: &Offer, cache: &
         zero: Some(job.zero),
         job_hours: Some(job_hours),
         startup_s: engine::startup_s(job.model.params_total * job.format.body_bits / 8.0),
+        load_bytes: job.model.params_total * job.format.body_bits / 8.0,
         store_gb,
         output: Output::Training(tps),
         speed_score: tps,

@@ -380,6 +380,7 @@ fn provider(r: &mut Row<'_>, rates: &[RateRow], p: &Provider) -> Result<(), Stri
         scale_to_zero,
         host_usd_per_vcpu_hour,
         host_usd_per_gib_hour,
+        provision_s,
         unpublished_fields,
         unpublished_source,
         source,
@@ -401,6 +402,7 @@ fn provider(r: &mut Row<'_>, rates: &[RateRow], p: &Provider) -> Result<(), Stri
     r.int(*scale_to_zero);
     r.opt_f64(native(*host_usd_per_vcpu_hour, k)?);
     r.opt_f64(native(*host_usd_per_gib_hour, k)?);
+    r.opt_f64(*provision_s);
     if unpublished_fields.iter().any(|f| f.is_empty() || f.contains(';')) {
         return Err(format!("providers.csv: `{id}` lists an empty field name or one holding `;`"));
     }

@@ -283,6 +283,12 @@ pub struct OfferResult {
     /// is included in the price or its rates are unpublished.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub host_usd_per_hour: Option<f64>,
+    /// Seconds a job on this offer pays before its work, included in its
+    /// hours: provisioning, the engine image's pull, a one-off run's weights
+    /// download, reading the weights and starting the engine. Jobs on
+    /// instances only (a serverless job pays `cold_start_s` instead).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub startup_s: Option<f64>,
     pub usd_per_month: f64,
     /// The currency the offer is priced in (every `usd_*` field is in US
     /// dollars, converted at the catalog's dated rate where this is not `usd`).

@@ -134,6 +134,7 @@ pub const FIELDS: &[(&str, &str)] = &[
     ("host_usd_per_hour", "of `usd_per_hour`, the host CPU and memory a provider bills beside the GPUs at its published rates (`providers.csv` `host_usd_per_vcpu_hour`, `host_usd_per_gib_hour`); absent where the price includes the host or its rates are unpublished"),
     ("usd_per_month", "US dollars a month: compute as billed by usage, storage and egress"),
     ("serverless", "a serverless platform: billed for busy time and cold starts"),
+    ("startup_s", "seconds a job on an instance pays before its work, inside its hours: the provider's provisioning (`providers.csv` `provision_s`, else its class's), pulling the engine image, a one-off run's weights download, reading the weights and starting the engine; absent for serverless, always-on and busy-hours use"),
     ("cold_start_s", "seconds billed per start from zero (serverless)"),
     ("cold_starts_per_month", "starts from zero a month (serverless)"),
     ("busy_hours_per_month", "hours a month the job keeps the offer busy"),

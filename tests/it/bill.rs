@@ -89,7 +89,8 @@ fn recompute(q: &str, o: &OfferResult) -> f64 {
     let storage = store * offer.storage_usd_per_gb_month.or(provider.and_then(|p| p.storage_usd_per_gb_month)).unwrap_or(0.0) * f64::from(o.instances) * months;
     let out = (egress - provider.map_or(0.0, |p| p.free_egress_gb_month)).max(0.0)
         * offer.egress_usd_per_gb.or(provider.and_then(|p| p.egress_usd_per_gb)).unwrap_or(0.0);
-    hourly * f64::from(o.instances) * hours + storage + out
+    // A host billed beside the GPUs at published rates is part of the hour.
+    (hourly * f64::from(o.instances) + o.host_usd_per_hour.unwrap_or(0.0)) * hours + storage + out
 }
 
 fn config() -> impl Strategy<Value = String> {
@@ -246,9 +247,12 @@ fn a_100_clip_video_batch_is_billed_for_its_work() {
     let p = a.pick().expect("pick");
     let hours = p.speeds.job_hours().expect("job hours");
     let clip_s = p.speeds.seconds_per_clip().expect("s/clip");
-    // 100 clips over the instance's pipelines, plus start-up.
+    // 100 clips over the instance's pipelines, plus start-up (provisioning,
+    // the image, the weights' download, the engine's start).
     let work = 100.0 * clip_s / f64::from(p.replicas) / 3600.0;
-    assert!(hours > work && hours < work + 0.1, "{hours} h for {work} h of work");
+    let startup_h = p.startup_s.expect("a one-off job's start-up") / 3600.0;
+    assert!(startup_h > 0.0 && startup_h < 0.5, "{startup_h} h of start-up");
+    assert!((hours - (work + startup_h)).abs() < 1e-9, "{hours} h for {work} h of work and {startup_h} h of start-up");
     assert_eq!(a.recommendation.as_ref().map(|r| r.objective.as_str()), Some("usd_per_job"));
     assert!((p.usd_per_clip.expect("per clip") - p.usd_per_job.expect("per job") / 100.0).abs() < 1e-9);
 }

@@ -71,6 +71,7 @@ mod silybench;
 mod skypilot;
 mod spot_deadline;
 mod stale_pick;
+mod startup;
 mod sturdy;
 mod support;
 mod table;

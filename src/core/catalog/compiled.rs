@@ -395,6 +395,7 @@ fn provider(c: &mut Cells<'_>) -> Option<Provider> {
         scale_to_zero: c.bool(),
         host_usd_per_vcpu_hour: c.opt_f64(),
         host_usd_per_gib_hour: c.opt_f64(),
+        provision_s: c.opt_f64(),
         // The fields joined by `;` (what the CSV cell holds).
         unpublished_fields: c.text().split(';').filter(|f| !f.is_empty()).map(String::from).collect(),
         unpublished_source: String::new(),

@@ -51,6 +51,7 @@ pub const PROVIDER_COLUMNS: &[&str] = &[
     "scale_to_zero",
     "host_usd_per_vcpu_hour",
     "host_usd_per_gib_hour",
+    "provision_s",
     "unpublished_fields",
     "unpublished_source",
     "source",
@@ -60,7 +61,7 @@ pub const PROVIDER_COLUMNS: &[&str] = &[
 /// Columns an imported table may leave out (added after the format was
 /// published): a missing `currency` reads as US dollars.
 pub const OFFER_OPTIONAL: &[&str] = &["currency"];
-pub const PROVIDER_OPTIONAL: &[&str] = &["currency", "cold_start_s", "scale_to_zero", "host_usd_per_vcpu_hour", "host_usd_per_gib_hour"];
+pub const PROVIDER_OPTIONAL: &[&str] = &["currency", "cold_start_s", "scale_to_zero", "host_usd_per_vcpu_hour", "host_usd_per_gib_hour", "provision_s"];
 
 /// The currency of a row: `usd` when the cell is empty or the column absent.
 fn currency(row: &Row<'_>) -> Result<Currency, TableError> {
@@ -209,6 +210,10 @@ pub struct Provider {
     /// per GiB-hour of memory, in the provider's currency in the CSV.
     pub host_usd_per_vcpu_hour: Option<f64>,
     pub host_usd_per_gib_hour: Option<f64>,
+    /// Seconds from asking for an instance to a machine that runs the job,
+    /// where the provider's own figure differs from its class's
+    /// (`offers::startup`).
+    pub provision_s: Option<f64>,
     pub unpublished_fields: Vec<String>,
     pub unpublished_source: String,
     pub source: String,
@@ -394,6 +399,7 @@ pub fn parse_providers(text: &str) -> Result<Vec<Provider>, TableError> {
             scale_to_zero: row.opt_bool("scale_to_zero")?.unwrap_or(false),
             host_usd_per_vcpu_hour: row.opt_non_negative("host_usd_per_vcpu_hour")?,
             host_usd_per_gib_hour: row.opt_non_negative("host_usd_per_gib_hour")?,
+            provision_s: row.opt_non_negative("provision_s")?,
             unpublished_fields,
             unpublished_source,
             source: row.req_source()?,

@@ -20,6 +20,7 @@ use super::units::HOURS_PER_MONTH;
 mod deadline;
 mod objective;
 mod recommend;
+pub mod startup;
 pub use objective::{cost_objective, objective, Objective};
 pub use recommend::recommend;
 
@@ -52,9 +53,11 @@ pub fn evaluate(cfg: &Settings, catalog: &Catalog, today: Date, planner: &mut Pl
 }
 
 /// One job's real time: its work (`per_job` requests, images, clips or
-/// audio seconds) at the plan's speed, or the training run, plus start-up.
-fn job_hours(cfg: &Settings, p: &OfferPlan) -> Option<f64> {
-    let startup_h = p.startup_s / 3600.0;
+/// audio seconds) at the plan's speed, or the training run, plus start-up:
+/// the engine's (`p.startup_s`) and a fresh instance's (`fresh_s`,
+/// `startup::fresh_instance_s`).
+fn job_hours(cfg: &Settings, p: &OfferPlan, fresh_s: f64) -> Option<f64> {
+    let startup_h = (p.startup_s + fresh_s) / 3600.0;
     let work_h = match (p.output, cfg.per_job) {
         // Training, and an image-model fine-tune timed from its steps.
         (Output::Training(_), _) | (Output::None, None) => p.job_hours,
@@ -72,8 +75,9 @@ fn job_hours(cfg: &Settings, p: &OfferPlan) -> Option<f64> {
 fn priced(cfg: &Settings, catalog: &Catalog, o: &Offer, provider: Option<&Provider>, p: OfferPlan, dates: &mut Dates) -> OfferResult {
     let jobs_usage = cfg.batch_usage();
     let restart = if billing::spot_priced(cfg, o) { 1.0 + cfg.restart_pct / 100.0 } else { 1.0 };
-    let p = deadline::spread(cfg, p, restart, |p| job_hours(cfg, p));
-    let hours = if jobs_usage { job_hours(cfg, &p) } else { p.job_hours };
+    let fresh_s = startup::fresh_instance_s(cfg, provider, p.load_bytes);
+    let p = deadline::spread(cfg, p, restart, |p| job_hours(cfg, p, fresh_s));
+    let hours = if jobs_usage { job_hours(cfg, &p, fresh_s) } else { p.job_hours };
     let host = billing::HostNeed::of((p.gpus * p.replicas).min(o.gpus), p.load_bytes, p.host_bytes);
     let b = billing::bill(cfg, catalog, o, provider, p.instances, hours, p.startup_s, p.store_gb, host);
     let fits = p.fits;
@@ -188,6 +192,7 @@ fn priced(cfg: &Settings, catalog: &Catalog, o: &Offer, provider: Option<&Provid
         speeds: Box::new(speeds),
         usd_per_hour: b.usd_per_hour,
         host_usd_per_hour: b.host_usd_per_hour,
+        startup_s: hours.filter(|_| jobs_usage && b.cold_start.is_none()).map(|_| p.startup_s + fresh_s),
         usd_per_month: b.usd_per_month,
         currency: o.currency,
         serverless: b.cold_start.is_some(),

@@ -92,11 +92,11 @@ fn run(cfg: &Config, notices: Vec<Notice>, catalog: &Catalog, today: Date, sugge
         } else if let (Some(p), Some(t)) = (pick.filter(|p| p.commitment != cfg.commit), termed) {
             // Terms are published, yet the pick is on-demand: say which term
             // came nearest and by how much it lost on the ranked cost.
+            // Cheaper per unit yet not picked: ranked after the pick for its
+            // own reasons (an old price, a thin margin, unverified support).
             let ratio = cost.key(t) / cost.key(p).max(1e-12);
-            notices.push(Notice::said(
-                "commit",
-                Msg::new("notice.commit.dearer").arg("term", cfg.commit.as_str()).arg("offer", t.id.to_string()).num("ratio", ratio, 2),
-            ));
+            let key = if ratio < 1.0 { "notice.commit.ranked" } else { "notice.commit.dearer" };
+            notices.push(Notice::said("commit", Msg::new(key).arg("term", cfg.commit.as_str()).arg("offer", t.id.to_string()).num("ratio", ratio, 2)));
         }
     }
     if let Some(n) = region::outside_notice(cfg, catalog, &offers, pick, cost) {

@@ -38,7 +38,8 @@ pub fn outside_notice(cfg: &Settings, catalog: &Catalog, offers: &[OfferResult],
     let nearest = offers.iter().filter(|o| o.meets && in_region(&o.id)).min_by(|a, b| cost.key(a).total_cmp(&cost.key(b)));
     if let Some(t) = nearest {
         let ratio = cost.key(t) / cost.key(pick).max(1e-12);
-        return Some(Notice::said(key, Msg::new("notice.region.dearer").arg("offer", t.id.to_string()).num("ratio", ratio, 2)));
+        let msg = if ratio < 1.0 { "notice.region.ranked" } else { "notice.region.dearer" };
+        return Some(Notice::said(key, Msg::new(msg).arg("offer", t.id.to_string()).num("ratio", ratio, 2)));
     }
     // None meets: name the largest China-region offer (most GPU memory in
     // one instance), whatever the filters on GPU type.

@@ -56,7 +56,7 @@ fn at_most_a_tenth_of_offers_are_priced_more_than_six_months_ago() {
 }
 
 #[test]
-#[ignore = "issue 41: 1- and 3-year prices from Azure, GCP and Paperspace only; no stored source gives a dated 1-/3-year price for the others"]
+#[ignore = "issue 41: 1- and 3-year prices from Azure, GCP, Paperspace and one RunPod row only; no stored source gives a dated 1-/3-year price for the others"]
 fn forty_offers_from_eight_providers_carry_a_committed_term() {
     let c = catalog();
     let with: Vec<&Offer> = c.offers.iter().filter(|o| termed(o)).collect();

@@ -72,3 +72,46 @@ fn answers_pinned_to_china_gpus_and_providers_pick_from_them() {
         assert_eq!(&*o.provider, provider);
     }
 }
+
+#[test]
+fn an_answer_in_yuan_outside_the_region_says_why_and_names_a_china_region_offer() {
+    let c = catalog();
+    let in_region = |id: &str| c.offer(id).is_some_and(|o| o.currency == Currency::Cny);
+    // Qwen2.5-72B FP8 fits China-region cards: the notice names the cheapest
+    // that meets the job and how much dearer it is, or the pick is in the region.
+    for q in ["cur=cny&model=qwen2.5-72b&w=fp8", "lang=zh&model=qwen2.5-72b&w=fp8&in=3000&out=600&batch=24"] {
+        let a = answer(q);
+        let pick = a.recommendation.as_ref().map(|r| r.pick.offer.to_string()).expect("a pick");
+        let notice = a.notices.iter().find(|n| n.message.contains("China region"));
+        if in_region(&pick) {
+            assert!(notice.is_none(), "{q}: {notice:?}");
+        } else {
+            let n = notice.unwrap_or_else(|| panic!("{q}: the pick {pick} is outside the region and nothing says why"));
+            assert_eq!(n.key, if q.starts_with("cur") { "cur" } else { "lang" });
+            let named = c.offers.iter().find(|o| n.message.contains(&format!(" {},", o.id))).unwrap_or_else(|| panic!("{q}: {}", n.message));
+            assert!(in_region(&named.id), "{q}: {}", n.message);
+        }
+    }
+    // Read in dollars, or narrowed by provider, nothing is said.
+    for q in ["model=qwen2.5-72b&w=fp8", "cur=cny&model=qwen2.5-72b&w=fp8&provider=lambda"] {
+        assert!(!answer(q).notices.iter().any(|n| n.message.contains("China region")), "{q}");
+    }
+}
+
+#[test]
+fn deepseek_r1_in_yuan_picks_a_china_region_offer_or_names_the_largest() {
+    let c = catalog();
+    let q = "lang=zh&cur=cny&model=deepseek-r1&w=fp8&in=4000&out=4000&batch=16";
+    let a = answer(q);
+    let pick = a.recommendation.as_ref().map(|r| r.pick.offer.to_string()).expect("a pick");
+    let pick = c.offer(&pick).expect("the pick is a catalog offer");
+    if pick.currency == Currency::Cny {
+        return;
+    }
+    let n = a.notices.iter().find(|n| n.key == "cur" && n.message.contains("China region")).unwrap_or_else(|| panic!("{q}: {:?}", a.notices));
+    // The largest China-region offer by GPU memory in one instance.
+    let memory = |o: &whichgpu::core::catalog::Offer| c.gpu(&o.gpu).map_or(0.0, |g| g.memory_gb * f64::from(o.gpus));
+    let largest = c.offers.iter().filter(|o| o.currency == Currency::Cny).map(memory).fold(0.0, f64::max);
+    let named = c.offers.iter().filter(|o| o.currency == Currency::Cny).find(|o| n.message.contains(&format!(" {} ", o.id))).expect("names an offer");
+    assert!(memory(named) == largest || n.message.contains("cheapest"), "{}", n.message);
+}

@@ -19,6 +19,7 @@ mod bill_practice;
 mod calibration;
 mod catalog;
 mod catalog_check;
+mod catalog_targets;
 mod china;
 mod cli;
 mod compiled;

@@ -128,3 +128,21 @@ fn a_hub_name_names_the_catalog_id_it_extends() {
     assert!(a.notices.is_empty(), "{:?}", a.notices);
     assert_eq!(a.model, "qwen2.5-7b");
 }
+
+#[test]
+fn a_commit_term_published_only_by_offers_that_do_not_meet_the_job_is_said() {
+    // 1-month terms are published on single-GPU offers only (Vast, RunPod,
+    // Compshare): Llama 3.1 405B in bf16 (~810 GB) meets none of them.
+    let a = common::answer("model=llama-3.1-405b&w=bf16&commit=1mo");
+    let n = a.notices.iter().find(|n| n.key == "commit").expect("a notice on commit");
+    assert!(n.message.contains("none of them meets this job"), "{}", n.message);
+    // The 24/7 Qwen2.5-72B endpoint on a 1-year term: the pick is on the
+    // term, or a notice on `commit` says why not.
+    let a = common::answer("model=qwen2.5-72b&w=fp8&in=3000&out=600&batch=24&commit=1yr");
+    let on_term = a
+        .recommendation
+        .as_ref()
+        .and_then(|r| a.offers.iter().find(|o| o.id == r.pick.offer))
+        .is_some_and(|o| o.commitment == whichgpu::core::config::Commit::Year);
+    assert!(on_term || a.notices.iter().any(|n| n.key == "commit"), "{:?}", a.notices);
+}

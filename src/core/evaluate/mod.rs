@@ -7,6 +7,7 @@
 #[cfg(not(target_arch = "wasm32"))]
 pub mod api;
 pub mod measured;
+mod region;
 pub mod whatif;
 
 use super::answer::Answer;
@@ -80,20 +81,26 @@ fn run(cfg: &Config, notices: Vec<Notice>, catalog: &Catalog, today: Date, sugge
     let mut notices = r.notices.clone();
     notices.extend(measured_notices);
     if cfg.commit != super::config::Commit::None {
+        // The cheapest offer on the term that meets everything, if any.
+        let termed = offers.iter().filter(|o| o.commitment == cfg.commit && o.meets).min_by(|a, b| cost.key(a).total_cmp(&cost.key(b)));
         if !offers.iter().any(|o| o.commitment == cfg.commit) {
             notices.push(Notice::said("commit", Msg::new("notice.commit").arg("term", cfg.commit.as_str())));
-        } else if let Some(p) = pick.filter(|p| p.commitment != cfg.commit) {
+        } else if termed.is_none() {
+            // Terms are published, but only on offers that do not meet
+            // the job (too small, too slow, over the budget).
+            notices.push(Notice::said("commit", Msg::new("notice.commit.unfit").arg("term", cfg.commit.as_str())));
+        } else if let (Some(p), Some(t)) = (pick.filter(|p| p.commitment != cfg.commit), termed) {
             // Terms are published, yet the pick is on-demand: say which term
             // came nearest and by how much it lost on the ranked cost.
-            let termed = offers.iter().filter(|o| o.commitment == cfg.commit && o.meets);
-            if let Some(t) = termed.min_by(|a, b| cost.key(a).total_cmp(&cost.key(b))) {
-                let ratio = cost.key(t) / cost.key(p).max(1e-12);
-                notices.push(Notice::said(
-                    "commit",
-                    Msg::new("notice.commit.dearer").arg("term", cfg.commit.as_str()).arg("offer", t.id.to_string()).num("ratio", ratio, 2),
-                ));
-            }
+            // Cheaper per unit yet not picked: ranked after the pick for its
+            // own reasons (an old price, a thin margin, unverified support).
+            let ratio = cost.key(t) / cost.key(p).max(1e-12);
+            let key = if ratio < 1.0 { "notice.commit.ranked" } else { "notice.commit.dearer" };
+            notices.push(Notice::said("commit", Msg::new(key).arg("term", cfg.commit.as_str()).arg("offer", t.id.to_string()).num("ratio", ratio, 2)));
         }
+    }
+    if let Some(n) = region::outside_notice(cfg, catalog, &offers, pick, cost) {
+        notices.push(n);
     }
     if let Some(days) = cfg.days {
         if !offers.iter().any(|o| o.meets) {

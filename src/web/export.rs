@@ -4,8 +4,8 @@
 //! written by the on-demand module ([`super::ondemand`], a Web Worker
 //! running `core::ondemand`), so this module does not link the export
 //! code; until they are in, the card says it is loading. The worker is
-//! asked (and so downloaded and started) only once the card comes within
-//! [`MARGIN`] of the viewport, or, in an embedded view (`embed=1`), once
+//! asked (and so downloaded and started) only once the card comes into
+//! the viewport, or, in an embedded view (`embed=1`), once
 //! the reader opens the card: a reader who never scrolls to it, or a
 //! documentation page that embeds the calculator, does not download the
 //! worker. The text itself
@@ -37,26 +37,21 @@ pub struct LaunchProps {
     pub embed: bool,
 }
 
-/// How near the viewport the card must come for the page to ask for its
-/// texts (CSS margin around the viewport): a little before it is seen.
-const MARGIN: &str = "200px";
-
 /// What watches the card: dropped (and disconnected) once it was seen.
 type Watch = (web_sys::IntersectionObserver, Closure<dyn FnMut(web_sys::Event)>);
 
-/// Sets `seen` once `el` comes within [`MARGIN`] of the viewport; `None`
+/// Sets `seen` once `el` comes into the viewport; `None`
 /// where the browser cannot watch (the caller then asks at once).
 fn watch(el: &web_sys::Element, seen: UseStateHandle<bool>) -> Option<Watch> {
     // Typed as an event handler (the page has that closure's glue already);
-    // the first argument is the array of entries, the last the newest.
+    // the first argument is the array of entries (one target: the first
+    // says whether it is near).
     let cb = Closure::<dyn FnMut(web_sys::Event)>::new(move |entries: web_sys::Event| {
-        if entries.unchecked_into::<js_sys::Array>().at(-1).unchecked_into::<web_sys::IntersectionObserverEntry>().is_intersecting() {
+        if entries.unchecked_into::<js_sys::Array>().get(0).unchecked_into::<web_sys::IntersectionObserverEntry>().is_intersecting() {
             seen.set(true);
         }
     });
-    let init = web_sys::IntersectionObserverInit::new();
-    init.set_root_margin(MARGIN);
-    let observer = web_sys::IntersectionObserver::new_with_options(cb.as_ref().unchecked_ref(), &init).ok()?;
+    let observer = web_sys::IntersectionObserver::new(cb.as_ref().unchecked_ref()).ok()?;
     observer.observe(el);
     Some((observer, cb))
 }
@@ -151,21 +146,19 @@ pub fn launch(p: &LaunchProps) -> Html {
     };
     let title = html! { <h2 id="h-export">{ ui("ui.export.title", lang) }</h2> };
     let texts = html! { <><p>{ ui("ui.export.note", lang) }</p>{ body }</> };
-    if p.embed {
-        let ontoggle = Callback::from(move |e: Event| {
-            if e.target_unchecked_into::<web_sys::Element>().has_attribute("open") {
-                seen.set(true);
-            }
-        });
-        return html! {
-            <section class="card wide export" data-testid="export" aria-labelledby="h-export">
-                <details data-testid="export-open" {ontoggle}><summary>{ title }</summary>{ texts }</details>
-            </section>
-        };
-    }
+    // An embedded view: the card closed under its title; opening it asks.
+    let ontoggle = Callback::from(move |e: Event| {
+        if e.target_unchecked_into::<web_sys::Element>().has_attribute("open") {
+            seen.set(true);
+        }
+    });
     html! {
         <section ref={node} class="card wide export" data-testid="export" aria-labelledby="h-export">
-            { title }{ texts }
+            if p.embed {
+                <details data-testid="export-open" {ontoggle}><summary>{ title }</summary>{ texts }</details>
+            } else {
+                { title }{ texts }
+            }
         </section>
     }
 }

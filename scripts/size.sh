@@ -2,7 +2,11 @@
 # Prints what the browser downloads for the page's first answer (html, js,
 # wasm, css), raw and gzip, then the files fetched on demand, then the 20
 # largest items of the Wasm by twiggy, and fails past the gzip guard.
-# Run after `trunk build --release`. The guard is 316 KiB. It was 314 KiB
+# Run after `trunk build --release`. The guard is 321,868 B: issue 47's
+# first answer (319,820 B: the configuration compared by its link in the
+# Wasm, the weight formats a static table; the launch card's worker now
+# fetched once the card is in view, +1.3 KB) plus 2 KiB. It was 316 KiB
+# (323,584 B) before, and 314 KiB
 # until the same session's last answers (the formats one card holds, the
 # always-on serverless sentence that names a cheaper instance, the notice
 # on a term the pick does not take, the training-steps input's default,
@@ -47,7 +51,7 @@ source "$root/scripts/env.sh"
 # 0.7.0 panics on this Wasm ("should not parse the same key into multiple
 # items") and cannot read wasm-bindgen's output (0xfc opcodes); 0.8.0 reads both.
 TWIGGY_VERSION=0.8.0
-GUARD=323584
+GUARD=321868
 cd "$root/dist"
 raw=0; gz=0
 for f in index.html *.js *.wasm *.css; do
@@ -57,12 +61,12 @@ for f in index.html *.js *.wasm *.css; do
   printf '[size] %-48s %8d B raw %8d B gzip\n' "$f" "$r" "$g"
   raw=$((raw + r)); gz=$((gz + g))
 done
-printf '[size] total %d B raw, %d B gzip (goal 150 KB, guard %d KB)\n' "$raw" "$gz" $((GUARD / 1024))
+printf '[size] total %d B raw, %d B gzip (goal 150 KB, guard %d B)\n' "$raw" "$gz" "$GUARD"
 # Fetched on demand, not part of the guarded total: the Chinese texts (a
 # page in Chinese fetches them before its first answer), the offers'
 # sources (the sources view) and the on-demand module, a Web Worker (its
 # loader, glue and Wasm; the launch texts and the CSV export, fetched
-# right after the first answer is on screen).
+# once the launch card comes into view, or is opened in an embedded view).
 od=0
 for f in whichgpu-worker*; do
   [ -f "$f" ] || continue
@@ -99,4 +103,4 @@ if [ -z "${WHICHGPU_SIZE_NO_TWIGGY:-}" ]; then
   ( twiggy_report ) || echo "[size] twiggy report skipped (twiggy or the named build failed)"
 fi
 
-[ "$gz" -le "$GUARD" ] || { echo "[size] over $((GUARD / 1024)) KB gzip" >&2; exit 1; }
+[ "$gz" -le "$GUARD" ] || { echo "[size] over the guard, $GUARD B gzip" >&2; exit 1; }

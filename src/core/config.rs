@@ -113,7 +113,10 @@ pub struct CustomArch {
     pub cross_layers: Option<u32>,
 }
 
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, serde::Serialize)]
+// The page's Wasm compares configurations by their links: `link`'s
+// `impl PartialEq for Config` says why.
+#[cfg_attr(not(target_arch = "wasm32"), derive(PartialEq))]
 pub struct Config {
     pub task: Task,
     /// The model id; `None` = the task's default ([`Task::default_model`]).

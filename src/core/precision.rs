@@ -45,55 +45,66 @@ const INT4_G128_BITS: f64 = 4.0 + (16.0 + 4.0) / 128.0;
 /// GGUF files: effective bits per weight over the whole file, from the sizes
 /// `llama-quantize --help` lists for Llama-3-8B (8.03 B parameters):
 /// size_GiB × 2^30 × 8 / 8.03e9 (ggml-org/llama.cpp tools/quantize/README.md).
-fn gguf_bits(size_gib_at_llama3_8b: f64) -> f64 {
+const fn gguf_bits(size_gib_at_llama3_8b: f64) -> f64 {
     size_gib_at_llama3_8b * 1_073_741_824.0 * 8.0 / 8.03e9
 }
 
-pub fn weight_formats() -> [WeightFormat; 23] {
-    let plain = |id, bits, compute| WeightFormat { id, body_bits: bits, embed_bits: bits, weight_only: false, compute, gguf: false };
-    let wo = |id, bits| WeightFormat { id, body_bits: bits, embed_bits: 16.0, weight_only: true, compute: Compute::Bf16, gguf: false };
-    let gguf = |id, gib| {
-        let b = gguf_bits(gib);
-        // Prompt processing dequantizes to FP16 GEMMs: measured llama.cpp
-        // prefill is no faster with Q4_K_M than with F16 (calibration rows
-        // v014 vs v028), so the math is taken to run at 16 bits.
-        WeightFormat { id, body_bits: b, embed_bits: b, weight_only: true, compute: Compute::Bf16, gguf: true }
-    };
-    [
-        WeightFormat { embed_bits: 32.0, ..plain("fp32", 32.0, Compute::Fp32) },
-        plain("bf16", 16.0, Compute::Bf16),
-        plain("fp16", 16.0, Compute::Bf16),
-        // FP8 W8A8 (per-tensor scales): embeddings and lm_head stay 16-bit
-        // in vLLM / TensorRT-LLM ModelOpt checkpoints.
-        WeightFormat { embed_bits: 16.0, ..plain("fp8", 8.0, Compute::Fp8) },
-        // INT8 W8A8 (SmoothQuant) where the engine has kernels; weight-only otherwise.
-        WeightFormat { embed_bits: 16.0, ..plain("int8", 8.0, Compute::Int8) },
-        // Weight-only int8 with per-channel scales (torchao / gpt-fast `int8`).
-        wo("int8-wo", 8.0),
-        // bitsandbytes LLM.int8(): int8 weights, fp16 outlier columns (Dettmers et al. 2022).
-        wo("int8-bnb", 8.0),
-        wo("int4-awq", INT4_G128_BITS),
-        wo("int4-gptq", INT4_G128_BITS),
-        // gpt-fast int4 with group size 32: bf16 scale + bf16 zero per 32 weights.
-        wo("int4-g32", 4.0 + G32_SCALE_ZERO_BITS / G32_GROUP),
-        // NF4 with double quantization: 4 + 8/64 + 32/(64·256) = 4.127 bits
-        // (QLoRA, Dettmers et al. 2023, §3).
-        wo("nf4", 4.0 + 8.0 / 64.0 + 32.0 / (64.0 * 256.0)),
-        // MXFP4: 4-bit E2M1 elements with one 8-bit scale per 32 (OCP MX spec v1.0).
-        WeightFormat { compute: Compute::Fp4, ..wo("mxfp4", 4.0 + 8.0 / 32.0) },
-        gguf("gguf-q2_k", 2.96),
-        gguf("gguf-q3_k_m", 3.74),
-        gguf("gguf-q4_0", 4.34),
-        gguf("gguf-q4_1", 4.78),
-        gguf("gguf-q4_k_s", 4.37),
-        gguf("gguf-q4_k_m", 4.58),
-        gguf("gguf-q5_0", 5.21),
-        gguf("gguf-q5_k_m", 5.33),
-        gguf("gguf-q6_k", 6.14),
-        gguf("gguf-q8_0", 7.96),
-        WeightFormat { id: "gguf-f16", body_bits: 16.0, embed_bits: 16.0, weight_only: false, compute: Compute::Bf16, gguf: true },
-    ]
+const fn plain(id: &'static str, bits: f64, compute: Compute) -> WeightFormat {
+    WeightFormat { id, body_bits: bits, embed_bits: bits, weight_only: false, compute, gguf: false }
 }
+
+const fn wo(id: &'static str, bits: f64) -> WeightFormat {
+    WeightFormat { id, body_bits: bits, embed_bits: 16.0, weight_only: true, compute: Compute::Bf16, gguf: false }
+}
+
+const fn gguf(id: &'static str, gib: f64) -> WeightFormat {
+    let b = gguf_bits(gib);
+    // Prompt processing dequantizes to FP16 GEMMs: measured llama.cpp
+    // prefill is no faster with Q4_K_M than with F16 (calibration rows
+    // v014 vs v028), so the math is taken to run at 16 bits.
+    WeightFormat { id, body_bits: b, embed_bits: b, weight_only: true, compute: Compute::Bf16, gguf: true }
+}
+
+pub fn weight_formats() -> [WeightFormat; 23] {
+    WEIGHT_FORMATS
+}
+
+/// The table [`weight_formats`] copies, worked out when compiling (one
+/// table in the page's Wasm instead of code that builds it at each use).
+static WEIGHT_FORMATS: [WeightFormat; 23] = [
+    WeightFormat { embed_bits: 32.0, ..plain("fp32", 32.0, Compute::Fp32) },
+    plain("bf16", 16.0, Compute::Bf16),
+    plain("fp16", 16.0, Compute::Bf16),
+    // FP8 W8A8 (per-tensor scales): embeddings and lm_head stay 16-bit
+    // in vLLM / TensorRT-LLM ModelOpt checkpoints.
+    WeightFormat { embed_bits: 16.0, ..plain("fp8", 8.0, Compute::Fp8) },
+    // INT8 W8A8 (SmoothQuant) where the engine has kernels; weight-only otherwise.
+    WeightFormat { embed_bits: 16.0, ..plain("int8", 8.0, Compute::Int8) },
+    // Weight-only int8 with per-channel scales (torchao / gpt-fast `int8`).
+    wo("int8-wo", 8.0),
+    // bitsandbytes LLM.int8(): int8 weights, fp16 outlier columns (Dettmers et al. 2022).
+    wo("int8-bnb", 8.0),
+    wo("int4-awq", INT4_G128_BITS),
+    wo("int4-gptq", INT4_G128_BITS),
+    // gpt-fast int4 with group size 32: bf16 scale + bf16 zero per 32 weights.
+    wo("int4-g32", 4.0 + G32_SCALE_ZERO_BITS / G32_GROUP),
+    // NF4 with double quantization: 4 + 8/64 + 32/(64·256) = 4.127 bits
+    // (QLoRA, Dettmers et al. 2023, §3).
+    wo("nf4", 4.0 + 8.0 / 64.0 + 32.0 / (64.0 * 256.0)),
+    // MXFP4: 4-bit E2M1 elements with one 8-bit scale per 32 (OCP MX spec v1.0).
+    WeightFormat { compute: Compute::Fp4, ..wo("mxfp4", 4.0 + 8.0 / 32.0) },
+    gguf("gguf-q2_k", 2.96),
+    gguf("gguf-q3_k_m", 3.74),
+    gguf("gguf-q4_0", 4.34),
+    gguf("gguf-q4_1", 4.78),
+    gguf("gguf-q4_k_s", 4.37),
+    gguf("gguf-q4_k_m", 4.58),
+    gguf("gguf-q5_0", 5.21),
+    gguf("gguf-q5_k_m", 5.33),
+    gguf("gguf-q6_k", 6.14),
+    gguf("gguf-q8_0", 7.96),
+    WeightFormat { id: "gguf-f16", body_bits: 16.0, embed_bits: 16.0, weight_only: false, compute: Compute::Bf16, gguf: true },
+];
 
 /// Formats that image, video and audio generators are published or run in:
 /// full and half precision, FP8 checkpoints (FLUX, SD 3.5, Wan), int8
@@ -105,7 +116,7 @@ pub fn is_media_format(id: &str) -> bool {
 }
 
 pub fn weight_format(id: &str) -> Option<WeightFormat> {
-    weight_formats().into_iter().find(|f| f.id == id)
+    WEIGHT_FORMATS.iter().find(|f| f.id == id).copied()
 }
 
 impl WeightFormat {

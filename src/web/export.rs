@@ -3,12 +3,19 @@
 //! in a visible `<pre>` with copy and download buttons. The texts are
 //! written by the on-demand module ([`super::ondemand`], a Web Worker
 //! running `core::ondemand`), so this module does not link the export
-//! code; until they are in, the card says it is loading. The text itself
+//! code; until they are in, the card says it is loading. The worker is
+//! asked (and so downloaded and started) only once the card comes into
+//! the viewport, or, in an embedded view (`embed=1`), once
+//! the reader opens the card: a reader who never scrolls to it, or a
+//! documentation page that embeds the calculator, does not download the
+//! worker. The text itself
 //! is the core's (YAML and shell are not translated); the labels are the
 //! messages table's.
 
 use std::rc::Rc;
 
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 use super::disclosure::Disclosure;
@@ -26,6 +33,27 @@ pub struct LaunchProps {
     /// The request the texts are written for.
     pub job: Rc<Job>,
     pub lang: Lang,
+    /// An embedded view: the card is closed, and opening it asks.
+    pub embed: bool,
+}
+
+/// What watches the card: dropped (and disconnected) once it was seen.
+type Watch = (web_sys::IntersectionObserver, Closure<dyn FnMut(web_sys::Event)>);
+
+/// Sets `seen` once `el` comes into the viewport; `None`
+/// where the browser cannot watch (the caller then asks at once).
+fn watch(el: &web_sys::Element, seen: UseStateHandle<bool>) -> Option<Watch> {
+    // Typed as an event handler (the page has that closure's glue already);
+    // the first argument is the array of entries (one target: the first
+    // says whether it is near).
+    let cb = Closure::<dyn FnMut(web_sys::Event)>::new(move |entries: web_sys::Event| {
+        if entries.unchecked_into::<js_sys::Array>().get(0).unchecked_into::<web_sys::IntersectionObserverEntry>().is_intersecting() {
+            seen.set(true);
+        }
+    });
+    let observer = web_sys::IntersectionObserver::new(cb.as_ref().unchecked_ref()).ok()?;
+    observer.observe(el);
+    Some((observer, cb))
 }
 
 /// The texts for one job, or why the on-demand module gave none.
@@ -75,16 +103,33 @@ fn one(i: usize, e: &ExportText, copied: &UseStateHandle<Option<String>>, lang: 
 pub fn launch(p: &LaunchProps) -> Html {
     let copied = use_state(|| None::<String>);
     let reply = use_state(|| None::<Reply>);
+    // Seen (or opened): from then on the card asks for each job's texts.
+    let seen = use_state_eq(|| false);
+    let node = use_node_ref();
     let wanted = p.answer.recommendation.is_some();
     {
-        let reply = reply.clone();
-        use_effect_with((p.job.clone(), wanted), move |(job, wanted)| {
-            if *wanted {
+        // One effect (each costs the page its own copy of Yew's hook code):
+        // once seen, ask for this job's texts; before, watch for the card
+        // coming into view (not in an embedded view: there opening it asks).
+        let (reply, seen, node) = (reply.clone(), seen.clone(), node.clone());
+        use_effect_with((p.job.clone(), wanted, *seen, p.embed), move |(job, wanted, was_seen, embed)| {
+            let mut watching = None;
+            if *wanted && *was_seen {
                 let job = job.clone();
                 wasm_bindgen_futures::spawn_local(async move {
                     let texts = ask(job.request("export", "")).await.map(|r| split_exports(&r));
                     reply.set(Some((job, Rc::new(texts))));
                 });
+            } else if *wanted && !*embed {
+                watching = node.cast::<web_sys::Element>().and_then(|el| watch(&el, seen.clone()));
+                if watching.is_none() {
+                    seen.set(true);
+                }
+            }
+            move || {
+                if let Some((observer, _cb)) = watching {
+                    observer.disconnect();
+                }
             }
         });
     }
@@ -99,11 +144,21 @@ pub fn launch(p: &LaunchProps) -> Html {
         Some(Ok(exports)) if exports.is_empty() => return html! {},
         Some(Ok(exports)) => html! { <>{ for exports.iter().enumerate().map(|(i, e)| one(i, e, &copied, lang)) }</> },
     };
+    let title = html! { <h2 id="h-export">{ ui("ui.export.title", lang) }</h2> };
+    let texts = html! { <><p>{ ui("ui.export.note", lang) }</p>{ body }</> };
+    // An embedded view: the card closed under its title; opening it asks.
+    let ontoggle = Callback::from(move |e: Event| {
+        if e.target_unchecked_into::<web_sys::Element>().has_attribute("open") {
+            seen.set(true);
+        }
+    });
     html! {
-        <section class="card wide export" data-testid="export" aria-labelledby="h-export">
-            <h2 id="h-export">{ ui("ui.export.title", lang) }</h2>
-            <p>{ ui("ui.export.note", lang) }</p>
-            { body }
+        <section ref={node} class="card wide export" data-testid="export" aria-labelledby="h-export">
+            if p.embed {
+                <details data-testid="export-open" {ontoggle}><summary>{ title }</summary>{ texts }</details>
+            } else {
+                { title }{ texts }
+            }
         </section>
     }
 }

@@ -113,7 +113,7 @@ pub fn page(p: &PageProps) -> Html {
                     // pictures and the table behind them.
                     { recommendation(a, training, lang) }
                     { guidance(a, lang) }
-                    <Launch answer={a.clone()} job={p.job.clone()} {lang} />
+                    <Launch answer={a.clone()} job={p.job.clone()} {lang} embed={cfg.embed} />
                     if *full {
                         { memory(&a.memory, usable_bytes(a), lang) }
                         <section class="card wide" aria-labelledby="h-scatter">

@@ -4,7 +4,7 @@
 use crate::common;
 use proptest::prelude::*;
 use whichgpu::core::config::{Batch, Config, Task};
-use whichgpu::core::link::{decode, encode, plain_text, KEYS};
+use whichgpu::core::link::{decode, encode, plain_text, set, KEYS};
 
 fn check(query: &str, expect_notice_keys: &[&str]) -> Config {
     let (cfg, notices) = decode(query);
@@ -87,6 +87,23 @@ proptest! {
         let again = decode(&encode(&cfg));
         prop_assert_eq!(&again.0, &cfg);
         prop_assert!(again.1.is_empty(), "{:?}", again.1);
+    }
+
+    /// The page's configurations are made by `set` (an input's key and
+    /// value, or an empty value clearing an optional field) on a decoded
+    /// one: they too come back equal (the derived comparison) from their
+    /// link, which is what lets the page's Wasm compare configurations by
+    /// `encode` (`link`'s `impl PartialEq for Config`).
+    #[test]
+    fn configurations_the_page_sets_round_trip(start in proptest::collection::vec((0usize..KEYS.len(), value()), 0..6), edits in proptest::collection::vec((0usize..KEYS.len(), prop_oneof![value(), Just(String::new())]), 1..8)) {
+        let q: Vec<String> = start.iter().map(|(k, v)| format!("{}={}", KEYS[*k], v)).collect();
+        let mut cfg = decode(&q.join("&")).0;
+        for (k, v) in &edits {
+            if let Ok(next) = set(&cfg, KEYS[*k], v) {
+                cfg = next;
+            }
+            prop_assert_eq!(&decode(&encode(&cfg)).0, &cfg, "after {}={:?}", KEYS[*k], v);
+        }
     }
 }
 

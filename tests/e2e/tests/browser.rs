@@ -272,6 +272,9 @@ async fn copy_export_gives_the_visible_task() {
     let (c, _driver) = browser(1280, 2000).await;
     let q = "v=1&model=llama-3.1-70b&w=fp8&in=2000&out=500&batch=16&lang=en";
     c.goto(&format!("http://127.0.0.1:{port}/?{q}")).await.expect("goto");
+    // The card asks for its texts once it comes into view.
+    wait_for(&c, "[data-testid=export]").await;
+    c.execute("document.querySelector('[data-testid=export]').scrollIntoView()", vec![]).await.expect("scroll");
     let shown = text(&c, "[data-testid=text-skypilot-pick]").await;
     assert!(shown.contains("resources:") && shown.contains("accelerators: ") && shown.contains("use_spot: "), "{shown}");
     let pick = text(&c, "[data-testid=pick-offer]").await;
@@ -292,6 +295,42 @@ async fn copy_export_gives_the_visible_task() {
     // catalog's repository as the model unless MODEL is set.
     let cmd = text(&c, "[data-testid=text-command-pick]").await;
     assert!(cmd.contains("vllm serve ${MODEL:-meta-llama/Llama-3.1-70B-Instruct} --tensor-parallel-size"), "{cmd}");
+    let _ = c.close().await;
+}
+
+/// Whether the page has requested any of the on-demand worker's files.
+async fn worker_loaded(c: &Client) -> bool {
+    let v = c.execute("return performance.getEntriesByType('resource').some(e => e.name.includes('whichgpu-worker'))", vec![]).await.expect("resources");
+    v.as_bool().unwrap_or(true)
+}
+
+/// The launch card downloads the on-demand worker only when it is needed:
+/// below the first screen, not until it is scrolled near; in an embedded
+/// view (`embed=1`), not until the reader opens the card.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn worker_waits_for_the_launch_card() {
+    let port = serve(dist());
+    let (c, _driver) = viewport(1280, 600).await;
+    let base = format!("http://127.0.0.1:{port}/?lang=en");
+    c.goto(&base).await.expect("goto");
+    wait_for(&c, "[data-testid=recommendation]").await;
+    let below =
+        c.execute("const r = document.querySelector('[data-testid=export]').getBoundingClientRect(); return r.top - innerHeight", vec![]).await.expect("where");
+    assert!(below.as_f64().unwrap_or(0.0) > 300.0, "the launch card is not below the first screen ({below}): the test needs it there");
+    tokio::time::sleep(Duration::from_millis(800)).await;
+    assert!(!worker_loaded(&c).await, "the worker was fetched before the card came into view");
+    c.execute("document.querySelector('[data-testid=export]').scrollIntoView()", vec![]).await.expect("scroll");
+    assert!(text(&c, "[data-testid=text-command-pick]").await.contains("serve"));
+    assert!(worker_loaded(&c).await);
+
+    c.goto(&format!("{base}&embed=1")).await.expect("goto embed");
+    wait_for(&c, "[data-testid=recommendation]").await;
+    c.execute("document.querySelector('[data-testid=export]').scrollIntoView()", vec![]).await.expect("scroll");
+    tokio::time::sleep(Duration::from_millis(800)).await;
+    assert!(!worker_loaded(&c).await, "an embedded view fetched the worker before the card was opened");
+    wait_for(&c, "[data-testid=export-open] summary").await.click().await.expect("open the card");
+    assert!(text(&c, "[data-testid=text-command-pick]").await.contains("serve"));
+    assert!(worker_loaded(&c).await);
     let _ = c.close().await;
 }
 

@@ -22,18 +22,41 @@ const HOST: &str = r#"<!DOCTYPE html><html><body><iframe id="f" src="/?embed=1" 
 
 /// A minimal static file server for `dist/` on 127.0.0.1 (one thread).
 pub fn serve(dir: PathBuf) -> u16 {
+    serve_with(dir, false)
+}
+
+/// The same server, sending every file gzip-compressed (`gzip -9`, as
+/// `scripts/size.sh` counts it) to a browser that accepts it, as a static
+/// host does: for timings under network emulation, where the bytes on the
+/// wire are what the time is made of.
+pub fn serve_gzip(dir: PathBuf) -> u16 {
+    serve_with(dir, true)
+}
+
+fn serve_with(dir: PathBuf, gzip: bool) -> u16 {
     let listener = TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1");
     let port = listener.local_addr().expect("addr").port();
     std::thread::spawn(move || {
         for stream in listener.incoming().flatten() {
             let dir = dir.clone();
-            std::thread::spawn(move || handle(stream, &dir));
+            std::thread::spawn(move || handle(stream, &dir, gzip));
         }
     });
     port
 }
 
-fn handle(mut stream: TcpStream, dir: &Path) {
+/// `bytes` through `gzip -9`, or `None` where that fails.
+fn gzip9(bytes: &[u8]) -> Option<Vec<u8>> {
+    let mut child = Command::new("gzip").arg("-9c").stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().ok()?;
+    let mut stdin = child.stdin.take()?;
+    let input = bytes.to_vec();
+    let writer = std::thread::spawn(move || stdin.write_all(&input));
+    let out = child.wait_with_output().ok()?;
+    writer.join().ok()?.ok()?;
+    out.status.success().then_some(out.stdout)
+}
+
+fn handle(mut stream: TcpStream, dir: &Path, gzip: bool) {
     let mut reader = BufReader::new(match stream.try_clone() {
         Ok(s) => s,
         Err(_) => return,
@@ -42,11 +65,14 @@ fn handle(mut stream: TcpStream, dir: &Path) {
     if reader.read_line(&mut line).is_err() {
         return;
     }
+    let mut accepts_gzip = false;
     loop {
         let mut h = String::new();
         if reader.read_line(&mut h).map(|n| n == 0).unwrap_or(true) || h == "\r\n" {
             break;
         }
+        let h = h.to_ascii_lowercase();
+        accepts_gzip |= h.starts_with("accept-encoding:") && h.contains("gzip");
     }
     let path = line.split_whitespace().nth(1).unwrap_or("/").split('?').next().unwrap_or("/").to_string();
     let (status, body, ctype) = if path == "/__host.html" {
@@ -70,8 +96,12 @@ fn handle(mut stream: TcpStream, dir: &Path) {
             _ => ("404 Not Found", b"not found".to_vec(), "text/plain"),
         }
     };
+    let (body, encoding) = match (gzip && accepts_gzip && status.starts_with("200")).then(|| gzip9(&body)).flatten() {
+        Some(z) => (z, "Content-Encoding: gzip\r\n"),
+        None => (body, ""),
+    };
     // No CSP header: the policy under test is the page's own <meta>.
-    let head = format!("HTTP/1.1 {status}\r\nContent-Type: {ctype}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n", body.len());
+    let head = format!("HTTP/1.1 {status}\r\nContent-Type: {ctype}\r\n{encoding}Content-Length: {}\r\nConnection: close\r\n\r\n", body.len());
     let _ = stream.write_all(head.as_bytes());
     let _ = stream.write_all(&body);
 }

@@ -63,7 +63,8 @@ pub fn guidance(cfg: &Settings, job: &ServeJob<'_>, catalog: &Catalog, a: &Answe
                 let kv = batch * job.kv_per_seq_per_gpu(plan.stage(), ctx);
                 // transformers also copies the cache every step (`estimate::eager::cache_copy_bytes`).
                 let copies = super::super::estimate::eager::cache_copy_bytes(job.engine, model, kv);
-                let bytes = job.weight_bytes_per_step(plan, batch) + kv + copies;
+                // Under speculative decoding a step's read yields its accepted run (`estimate::spec`).
+                let bytes = (job.weight_bytes_per_step(plan, batch) + kv + copies) / job.spec.as_deref().map_or(1.0, |d| d.tokens_per_step());
                 // `bytes` is what one GPU of each stage reads, the stages in
                 // turn; split over a group (tensor parallel, or data-parallel
                 // attention's ranks with the experts over all of them), the
@@ -227,7 +228,14 @@ fn spec_pays(job: &ServeJob<'_>, catalog: &Catalog, a: &Answer) -> Option<Guidan
         .num("tps", with, 0)
         .num("tps0", without, 0)
         .num("ratio", ratio, 2)
-        .sub("verdict", Msg::new(if ratio > 1.0 { "g.spec.pays" } else { "g.spec.loses" }));
+        .sub(
+            "verdict",
+            Msg::new(match (ratio > 1.0, job.speed(gpu, plan, p.batch).decode_bound) {
+                (false, _) => "g.spec.loses",
+                (true, Bound::Compute) => "g.spec.pays.compute",
+                _ => "g.spec.pays",
+            }),
+        );
     Some(GuidanceItem::new("spec", None, msg))
 }
 

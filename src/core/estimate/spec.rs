@@ -55,13 +55,15 @@ pub fn expected_tokens(alpha: f64, k: f64) -> f64 {
 /// #16937's sweep on Llama 3.1 8B, H100, batch 1: K = 2–4 best, K = 7
 /// slower; the Red Hat gpt-oss study finds "2-3 draft tokens to be the sweet
 /// spot"); MTP: 1, the one MTP module DeepSeek-V3 trains and evaluates
-/// (technical report §2.2, §5.4.3); a draft model 4 and n-gram 4 (vLLM's
-/// docs examples draft 4–5, `num_speculative_tokens`).
+/// (technical report §2.2, §5.4.3); a draft model and n-gram 5, as vLLM's
+/// docs examples draft (docs.vllm.ai v0.9.1 features/spec_decode:
+/// `num_speculative_tokens: 5` with facebook/opt-125m and with n-gram
+/// lookup; TensorRT-LLM blog 7's n-gram runs draft 5 too).
 pub fn default_tokens(m: Spec) -> u32 {
     match m {
         Spec::Mtp => 1,
         Spec::Eagle => 3,
-        Spec::Off | Spec::Draft | Spec::Ngram => 4,
+        Spec::Off | Spec::Draft | Spec::Ngram => 5,
     }
 }
 

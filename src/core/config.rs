@@ -59,6 +59,12 @@ named! {
 }
 
 named! {
+    /// Speculative decoding (`spec`): how a serving engine drafts tokens for
+    /// the model to verify in one step (`estimate::spec`).
+    pub enum Spec { Off = "off", Eagle = "eagle", Mtp = "mtp", Draft = "draft", Ngram = "ngram" }
+}
+
+named! {
     pub enum Theme { Light = "light", Dark = "dark", Auto = "auto" }
 }
 
@@ -213,6 +219,14 @@ pub struct Config {
     /// in seconds. The answer rescales that GPU type's speeds by them.
     pub measured: Option<f64>,
     pub measured_ttft: Option<f64>,
+    /// Speculative decoding: the method, tokens drafted per step (`None`:
+    /// the method's default), the draft model of `spec=draft` (a catalog
+    /// id) and the acceptance rate per drafted token (`None`: the method's
+    /// cited default, `estimate::spec`).
+    pub spec: Spec,
+    pub spec_tokens: Option<u32>,
+    pub draft: Option<String>,
+    pub spec_accept: Option<f64>,
     pub maxusd: Option<f64>,
     pub prices: Vec<(String, f64)>,
     pub cat: Option<Date>,
@@ -283,6 +297,10 @@ impl Default for Config {
             rps: None,
             measured: None,
             measured_ttft: None,
+            spec: Spec::Off,
+            spec_tokens: None,
+            draft: None,
+            spec_accept: None,
             maxusd: None,
             prices: Vec::new(),
             cat: None,

@@ -103,7 +103,7 @@ pub fn inputs(cfg: &Config, kind: FormKind) -> Inputs {
     }
     if cfg.task == Task::Serve {
         // Load as a rate, the first-token SLA, and your own measurement on the pinned GPU.
-        advanced.extend(["rps", "maxttft", "measured", "measured_ttft"]);
+        advanced.extend(["rps", "maxttft", "measured", "measured_ttft", "spec", "spec_tokens", "draft", "spec_accept"]);
     }
     advanced.extend(["provider", "region", "mintps", "maxusd", "store", "egress", "restart", "cur", "theme"]);
     Inputs { main, advanced }

@@ -136,6 +136,8 @@ fn text(cfg: &Config, key: &str) -> String {
         },
         "provider" => cfg.providers.join(","),
         "region" => cfg.region.clone().unwrap_or_default(),
+        "spec" => cfg.spec.as_str().into(),
+        "draft" => cfg.draft.clone().unwrap_or_default(),
         _ => link::plain_text(cfg, key).unwrap_or_default(),
     }
 }

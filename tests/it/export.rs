@@ -285,6 +285,13 @@ fn named_queries_export_checked_tasks_and_commands() {
         "task=serve&model=llama-3.1-70b&engine=trt-llm&batch=32&provider=aws",
         "task=serve&model=llama-3.1-8b&batch=400&provider=aws",
         "task=serve&model=llama-3.1-8b&engine=hf&batch=4",
+        // Speculative decoding's flags (issue 45), each engine and method.
+        "task=serve&model=llama-3.3-70b&w=fp8&batch=4&spec=eagle",
+        "task=serve&model=deepseek-v3&w=fp8&batch=8&spec=mtp&engine=sglang",
+        "task=serve&model=llama-3.1-70b&batch=2&spec=draft&draft=llama-3.2-1b&spec_accept=0.7&engine=sglang",
+        "task=serve&model=llama-3.1-8b&engine=llama.cpp&w=gguf-q4_k_m&batch=1&spec=eagle",
+        "task=serve&model=llama-3.1-8b&engine=llama.cpp&w=gguf-q4_k_m&batch=1&spec=ngram",
+        "task=serve&model=qwen3-8b&batch=1&spec=ngram&engine=trt-llm",
         "task=finetune&model=llama-3.1-70b&method=full&zero=3",
         "task=finetune&model=llama-3.1-8b&method=qlora",
         "task=pretrain&model=llama-3.1-8b&tokens=1e10&days=3",

@@ -70,6 +70,7 @@ mod serverless;
 mod settings;
 mod silybench;
 mod skypilot;
+mod spec_decoding;
 mod spot_deadline;
 mod stale_pick;
 mod startup;

@@ -30,6 +30,7 @@ fn valid(key: &whichgpu::core::link::Key) -> Vec<String> {
             "region" => vec!["us-east".into()],
             "price" => vec!["lambda-h100x1:2.49".into(), "a:1,b:2.5".into()],
             "cat" => vec!["2026-11-09".into()],
+            "draft" => vec!["llama-3.2-1b".into(), "Qwen/Qwen3-0.6B".into()],
             other => panic!("no example value for {other}: add one here"),
         },
     }
@@ -42,7 +43,7 @@ fn invalid(key: &whichgpu::core::link::Key) -> Option<String> {
         Codec::Int(_, max, ..) => Some((u64::from(*max) + 1).to_string()),
         Codec::Flag(..) => Some("2".into()),
         Codec::Text(..) => match key.name {
-            "model" | "gpu" | "provider" | "region" => Some("\u{7}".into()),
+            "model" | "gpu" | "provider" | "region" | "draft" => Some("\u{7}".into()),
             "price" => Some("nocolon".into()),
             _ => Some("no-such-value".into()),
         },

@@ -18,6 +18,7 @@ pub mod ranges;
 pub mod serve;
 pub mod serve_memory;
 pub mod serve_plan;
+pub mod spec;
 pub mod stack;
 pub mod train;
 pub mod train_class;

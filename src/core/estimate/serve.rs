@@ -16,6 +16,7 @@ use super::engine::{self, Factors};
 use super::engine_rules;
 use super::prefill_fixed::{self, PrefillFixed};
 pub use super::serve_plan::Plan;
+use super::spec::Drafter;
 use super::{allreduce, arch, attn_scores, dp4a, eager, layers};
 
 /// Memory of a serving job per GPU, bytes.
@@ -94,6 +95,9 @@ pub struct ServeJob<'a> {
     pub ubatch: Option<u32>,
     /// The user's own measurement on one GPU type (`measured`, `measured_ttft`).
     pub rescale: Option<Rescale>,
+    /// Speculative decoding's drafter (`spec`; `None`: off). Set by the
+    /// planner, which holds the catalog a draft model comes from.
+    pub spec: Option<std::sync::Arc<Drafter>>,
 }
 
 /// Your measurement on one GPU type, as factors on the estimate there:
@@ -142,6 +146,7 @@ impl<'a> ServeJob<'a> {
             deepgemm_moe: false,
             ubatch: None,
             rescale: None,
+            spec: None,
         }
     }
 
@@ -231,27 +236,42 @@ impl<'a> ServeJob<'a> {
             + (rest * bits + head_params * self.format.embed_bits / 8.0) / f64::from(engine_rules::dense_ways(self.engine, l))
     }
 
-    /// Time of one decode step with `batch` sequences at mean context `ctx`.
+    /// Time per generated token of each of `batch` sequences at mean
+    /// context `ctx`: one decode step, or under speculative decoding a
+    /// verify step `k + 1` tokens wide plus the drafter's `k` passes, over
+    /// the tokens a step yields (`spec.rs`).
     pub fn decode_step_s(&self, gpu: &Gpu, plan: Plan, batch: f64, ctx: f64) -> (f64, Bound) {
+        let Some(d) = self.spec.as_deref() else { return self.pass_s(gpu, plan, batch, 1.0, ctx) };
+        let (verify, bound) = self.pass_s(gpu, plan, batch, d.k + 1.0, ctx);
+        ((verify + self.draft_s(gpu, plan, batch, ctx)) / d.tokens_per_step(), bound)
+    }
+
+    /// One forward pass of `batch` sequences, `width` new tokens each, at
+    /// mean context `ctx`: the weights are read once for all `batch × width`
+    /// tokens (an MoE's experts by the tokens routed), the matmuls do their
+    /// work, each sequence's cache is read once (its `width` queries attend
+    /// together).
+    pub fn pass_s(&self, gpu: &Gpu, plan: Plan, batch: f64, width: f64, ctx: f64) -> (f64, Bound) {
         let m = self.model;
         let f = self.factors(gpu);
         let bw = gpu.bandwidth_bytes_per_s() * f.bw;
         let tp = f64::from(plan.group());
-        let body_read = arch::body_params_read(m, batch);
-        let bytes = self.weight_bytes_per_step(plan, batch);
-        let mut t_weights = dp4a::mmvq_weights_s(self.engine, &self.format, gpu, m, tp, batch, bytes / bw);
+        let tokens = batch * width;
+        let body_read = arch::body_params_read(m, tokens);
+        let bytes = self.weight_bytes_per_step(plan, tokens);
+        let mut t_weights = dp4a::mmvq_weights_s(self.engine, &self.format, gpu, m, tp, tokens, bytes / bw);
         let issue = t_weights > bytes / bw;
         if self.format.weight_only {
             // Dequantization runs on the vector units (CDNA3/4: the unpacked FP32 rate).
             t_weights += body_read / tp * f.dequant_flops_per_weight / precision::fp32_vector_flops(gpu);
         }
-        let flops = batch * arch::linear_flops_per_token(m) / tp;
+        let flops = tokens * arch::linear_flops_per_token(m) / tp;
         let t_compute = dp4a::matmul_s(self.engine, &self.format, gpu, &f, (flops, 1.0), flops, self.compute_rate(gpu, &f));
         // Each sequence reads its whole context, prefix too; a fixed state is also
         // written back. Under data-parallel attention a GPU holds `1 / dp` of them.
         let kv = batch * (self.kv_per_seq_per_gpu(plan.stage(), ctx) + layers::state_bytes_per_seq(m, plan.tp) / f64::from(plan.dp.max(1)));
         let t_kv = (kv + eager::cache_copy_bytes(self.engine, m, kv)) / (gpu.bandwidth_bytes_per_s() * f.cache_share());
-        let t_comm = self.allreduce_s(gpu, plan, batch);
+        let t_comm = self.allreduce_s(gpu, plan, tokens);
         let bound = if t_compute > t_weights {
             Bound::Compute
         } else if issue {

@@ -20,7 +20,8 @@ impl ServeJob<'_> {
     /// [`Self::kv_per_seq_per_gpu`]; each rank keeps its own copy of the
     /// prefix).
     pub fn private_kv_per_seq_per_gpu(&self, plan: Plan) -> f64 {
-        self.kv_per_seq_per_gpu(plan, self.context_tokens()) - self.shared_kv_per_gpu(plan) / f64::from(plan.dp.max(1))
+        // (Speculative decoding's drafter keeps its own cache of every sequence, `spec.rs`.)
+        self.kv_per_seq_per_gpu(plan, self.context_tokens()) - self.shared_kv_per_gpu(plan) / f64::from(plan.dp.max(1)) + self.draft_kv_per_seq_per_gpu(plan)
     }
 
     /// KV bytes of one sequence at full context on one GPU of a plan,
@@ -112,7 +113,7 @@ impl ServeJob<'_> {
 
     pub fn memory(&self, plan: Plan, batch: f64) -> ServeMemory {
         ServeMemory {
-            weights: self.weights_per_gpu(plan),
+            weights: self.weights_per_gpu(plan) + self.draft_weights_per_gpu(plan),
             kv_cache: batch * self.private_kv_per_seq_per_gpu(plan) + if batch > 0.0 { self.shared_kv_per_gpu(plan) } else { 0.0 },
             activations: self.activation_bytes(plan, batch) + self.tuple_cache_copy_bytes(plan, batch),
             overhead: engine::runtime_overhead_bytes(self.engine),

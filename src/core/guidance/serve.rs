@@ -38,6 +38,7 @@ pub fn guidance(cfg: &Settings, job: &ServeJob<'_>, catalog: &Catalog, a: &Answe
     if let Some(item) = prefix_saved(job, catalog, a) {
         out.push(item);
     }
+    out.extend(spec_pays(job, catalog, a));
 
     // 2. Spot, on-demand or reserved, as the pick is billed.
     out.push(spot(cfg, a));
@@ -62,7 +63,8 @@ pub fn guidance(cfg: &Settings, job: &ServeJob<'_>, catalog: &Catalog, a: &Answe
                 let kv = batch * job.kv_per_seq_per_gpu(plan.stage(), ctx);
                 // transformers also copies the cache every step (`estimate::eager::cache_copy_bytes`).
                 let copies = super::super::estimate::eager::cache_copy_bytes(job.engine, model, kv);
-                let bytes = job.weight_bytes_per_step(plan, batch) + kv + copies;
+                // Under speculative decoding a step's read yields its accepted run (`estimate::spec`).
+                let bytes = (job.weight_bytes_per_step(plan, batch) + kv + copies) / job.spec.as_deref().map_or(1.0, |d| d.tokens_per_step());
                 // `bytes` is what one GPU of each stage reads, the stages in
                 // turn; split over a group (tensor parallel, or data-parallel
                 // attention's ranks with the experts over all of them), the
@@ -203,6 +205,38 @@ fn prefix_saved(job: &ServeJob<'_>, catalog: &Catalog, a: &Answer) -> Option<Gui
         .num("ttft", job.speed(gpu, plan, p.batch).time_to_first_token_s, 2)
         .num("ttft0", whole.speed(gpu, plan, p.batch).time_to_first_token_s, 2);
     Some(GuidanceItem::new("prefix", None, msg))
+}
+
+/// "Does speculative decoding pay here?": the pick's decode speed per
+/// sequence with the drafter against the same plan without it (`estimate::spec`),
+/// and why: a verify step still bound by reading weights gains, a
+/// compute-bound one loses.
+fn spec_pays(job: &ServeJob<'_>, catalog: &Catalog, a: &Answer) -> Option<GuidanceItem> {
+    let d = job.spec.as_deref()?;
+    let p = a.pick()?;
+    let gpu = catalog.gpu(&p.gpu)?;
+    let plan = Plan { tp: p.tp, pp: p.pp, dp: p.dp.max(1), ep: p.ep };
+    let with = job.speed(gpu, plan, p.batch).decode_tokens_per_s_per_seq;
+    let without = ServeJob { spec: None, ..job.clone() }.speed(gpu, plan, p.batch).decode_tokens_per_s_per_seq;
+    let ratio = with / without.max(f64::MIN_POSITIVE);
+    let msg = Msg::new("g.spec")
+        .arg("method", d.method.as_str())
+        .num("k", d.k, 0)
+        .num("alpha", 100.0 * d.alpha, 0)
+        .num("tokens", d.tokens_per_step(), 2)
+        .num("batch", p.batch, 0)
+        .num("tps", with, 0)
+        .num("tps0", without, 0)
+        .num("ratio", ratio, 2)
+        .sub(
+            "verdict",
+            Msg::new(match (ratio > 1.0, job.speed(gpu, plan, p.batch).decode_bound) {
+                (false, _) => "g.spec.loses",
+                (true, Bound::Compute) => "g.spec.pays.compute",
+                _ => "g.spec.pays",
+            }),
+        );
+    Some(GuidanceItem::new("spec", None, msg))
 }
 
 /// Where the pick splits a 16-bit copy over several GPUs: the smaller

@@ -310,7 +310,12 @@ impl<'r> Planner<'r> {
     pub fn new(r: &'r Resolved<'_>, catalog: &'r Catalog) -> Planner<'r> {
         let cfg = &r.cfg;
         match &r.subject {
-            Subject::Llm { model, format } if cfg.task == Task::Serve => Planner::Serve(ServePlanner::new(ServeJob::new(model, cfg, *format), cfg, catalog)),
+            Subject::Llm { model, format } if cfg.task == Task::Serve => {
+                let mut job = ServeJob::new(model, cfg, *format);
+                // Speculative decoding's drafter: a draft model comes from the catalog (`resolve` checked it).
+                job.spec = super::estimate::spec::Drafter::new(cfg, model, *format, cfg.draft.as_deref().and_then(|d| catalog.model(d)));
+                Planner::Serve(ServePlanner::new(job, cfg, catalog))
+            }
             Subject::Llm { model, .. } => Planner::Train(TrainPlanner::new(TrainJob::new(model, cfg), cfg, catalog)),
             Subject::Generate(j) => Planner::Generate(MediaPlanner::new(j, cfg)),
             Subject::ImageTrain(t) => Planner::ImageTrain(ImageTrainPlanner::new(t, cfg)),

@@ -18,6 +18,7 @@ use super::settings::Settings;
 use super::table::clip;
 
 mod custom;
+mod spec;
 use custom::custom_model;
 
 /// What a configuration asks to estimate, once resolved.
@@ -220,6 +221,11 @@ pub fn resolve<'c>(cfg: &Config, mut notices: Vec<Notice>, catalog: &'c Catalog)
             Subject::ImageTrain(own_precision(&mut cfg, &mut notices, |c| image_train_job(m, c)))
         }
     };
+    let served = match &subject {
+        Subject::Llm { model, .. } => Some(model),
+        _ => None,
+    };
+    spec::spec_notices(&mut cfg, served, catalog, &mut notices);
     if cfg.train_steps.is_some() && !matches!(subject, Subject::ImageTrain(_)) {
         cfg.train_steps = None;
         notices.push(Notice::said("train_steps", Msg::new("notice.train_steps.task")));

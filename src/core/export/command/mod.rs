@@ -15,6 +15,7 @@
 //! invented flag.
 
 mod serve;
+mod spec;
 mod train_accelerate;
 mod train_axolotl;
 mod train_deepspeed;

@@ -82,6 +82,7 @@ pub(super) fn serve(l: &Launch, port: u32, c: &mut Command) {
             if multi_node {
                 c.flag("--distributed-executor-backend", &"ray");
             }
+            super::spec::spec_flags(l, c);
             c.flag("--port", &port);
         }
         Engine::Sglang => {
@@ -115,6 +116,7 @@ pub(super) fn serve(l: &Launch, port: u32, c: &mut Command) {
                 // python/sglang/srt/server_args.py).
                 c.flag("--json-model-override-args", &format!("'{json}'"));
             }
+            super::spec::spec_flags(l, c);
             c.flag("--port", &port);
         }
         Engine::LlamaCpp => {
@@ -144,6 +146,7 @@ pub(super) fn serve(l: &Launch, port: u32, c: &mut Command) {
                 c.flag("--yarn-orig-ctx", &original);
             }
             c.note("llama.cpp takes no memory fraction: it allocates exactly the context it is given");
+            super::spec::spec_flags(l, c);
             c.flag("--port", &port);
         }
         Engine::TrtLlm => {
@@ -162,11 +165,13 @@ pub(super) fn serve(l: &Launch, port: u32, c: &mut Command) {
             if let Some(json) = &rope {
                 c.note(format!("trtllm-serve has no rope-scaling flag: merge {json} into MODEL's config.json"));
             }
+            super::spec::spec_flags(l, c);
             c.flag("--port", &port);
         }
         Engine::Hf => {
             c.note("transformers has no standard server command in this export: load the model in your own server with");
             c.note(format!("device_map=\"auto\" over {} GPU{}, up to {seqs} sequences of {len} tokens, as the plan assumed", tp * pp, super::plural(tp * pp)));
+            super::spec::spec_flags(l, c);
         }
     }
 }

@@ -81,6 +81,47 @@ pub struct Answers {
     pub checkpoints_bytes_total: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub training_tokens: Option<f64>,
+    /// RL fine-tuning (`method=grpo|ppo|dpo`): memory beside the policy and
+    /// the step's parts in both generation layouts (`plan::train_rl`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rl: Option<RlAnswer>,
+}
+
+/// An RL fine-tune on the focus GPU type's plan.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct RlAnswer {
+    pub method: &'static str,
+    pub adapter: &'static str,
+    pub gpus: u32,
+    /// The layout the plan and the bill use (`gen`, else TRL's colocate), and the faster of the two.
+    pub layout: &'static str,
+    pub faster: Option<&'static str>,
+    /// Per GPU: the policy (weights, gradients, optimizer, activations, logits) and what sits beside it.
+    pub policy_bytes: f64,
+    pub reference_bytes: f64,
+    pub reward_bytes: f64,
+    pub critic_bytes: f64,
+    pub engine_bytes: f64,
+    pub colocate: Option<RlStepAnswer>,
+    pub split: Option<RlStepAnswer>,
+}
+
+/// One layout's optimizer step and the run.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct RlStepAnswer {
+    pub generation_s: f64,
+    pub scoring_s: f64,
+    pub update_s: f64,
+    pub sync_s: f64,
+    pub step_s: f64,
+    pub steps: f64,
+    pub run_hours: f64,
+    pub sequences_per_step: f64,
+    pub generation_gpus: u32,
+    pub training_gpus: u32,
+    pub vllm_tp: u32,
+    /// The policy and what sits beside it fit each GPU in this layout.
+    pub fits: bool,
 }
 
 #[derive(Debug, Clone, Serialize)]

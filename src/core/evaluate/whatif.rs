@@ -52,7 +52,7 @@ fn candidates(cfg: &Settings, a: &Answer) -> Vec<(&'static str, String)> {
             if cfg.zero.is_some_and(|z| z < 3) {
                 out.push(("zero", "3".to_string()));
             }
-            out.push(("mb", (cfg.mb.saturating_mul(2)).to_string()));
+            out.push(("mb", (cfg.mb().saturating_mul(2)).to_string()));
         }
         Task::Generate => {
             out.extend(["bf16", "fp8"].iter().filter(|f| **f != w).map(|f| ("w", f.to_string())));

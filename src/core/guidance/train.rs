@@ -209,7 +209,7 @@ fn nofit_tries(cfg: &Settings, job: &TrainJob<'_>) -> Vec<String> {
     if cfg.gc != Checkpointing::Full {
         candidates.push(("gc", "full".to_string()));
     }
-    if cfg.mb > 1 {
+    if cfg.mb() > 1 {
         candidates.push(("mb", "1".to_string()));
     }
     if !cfg.param_offload && job.stack.can_offload_params {
@@ -279,7 +279,7 @@ fn changed(cfg: &Settings, key: &str, value: &str) -> Option<Settings> {
         ("trainer", v) => c.trainer = Trainer::parse(v)?,
         ("act_offload", _) => c.act_offload = Some(true),
         ("gc", _) => c.gc = Checkpointing::Full,
-        ("mb", _) => c.mb = 1,
+        ("mb", _) => c.mb = None,
         ("param_offload", _) => {
             c.param_offload = true;
             c.zero = Some(3);

@@ -324,9 +324,19 @@ impl<'r> TrainPlanner<'r> {
         zero.and_then(|z| self.stages.iter().find(|j| j.zero == z)).unwrap_or(&self.job)
     }
 
+    /// An RL job's stages on `gpu` (its generation engine's memory share
+    /// depends on the GPU's memory); nothing for a supervised job.
+    fn on_gpu(&mut self, gpu: &Gpu) {
+        if self.job.rl.is_some_and(|r| r.gpu_bytes != gpu.memory_bytes()) {
+            self.job = self.job.on_gpu(gpu);
+            self.stages = self.stages.iter().map(|j| j.on_gpu(gpu)).collect();
+        }
+    }
+
     /// The plan of a GPU type at the best of the stages
     /// (`train_zero`), with the stage's job.
     fn plan_best(&mut self, gpu: &Gpu) -> (TrainPlan, usize) {
+        self.on_gpu(gpu);
         let scale_up = gpu.nvlink_gbps > 0.0;
         let cap = gpu.usable_bytes() * USABLE;
         let (stages, cfg, cache) = (&self.stages, self.cfg, &mut self.cache);
@@ -397,6 +407,7 @@ impl<'r> TrainPlanner<'r> {
     }
 
     pub fn offer(&mut self, gpu: &Gpu, o: &Offer) -> OfferPlan {
+        self.on_gpu(gpu);
         let scale_up = o.interconnect.is_scale_up();
         let (stages, cfg, cache) = (&self.stages, self.cfg, &mut self.cache);
         // One instance is the fewest GPUs an offer rents.
@@ -448,6 +459,7 @@ impl<'r> TrainPlanner<'r> {
                 checkpoint_bytes: Some(ckpt),
                 checkpoints_bytes_total: Some(ckpt * f64::from(cfg.ckpts)),
                 training_tokens: Some(job.job_tokens(cfg)),
+                rl: super::train_rl::answer(job, gpu, layout),
                 best_weight_format: Some(cfg.weight_format_id().to_string()),
                 ..Answers::default()
             },

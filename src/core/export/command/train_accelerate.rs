@@ -38,15 +38,15 @@ pub(super) fn train(l: &Launch, c: &mut Command) {
         // (examples/dreambooth, examples/text_to_image) under the same launcher.
         c.note(format!(
             "(diffusers' training scripts, e.g. its examples/dreambooth): resolution {w}×{h}, micro-batch {} per GPU, gradient checkpointing {gc}",
-            cfg.mb.max(1)
+            cfg.mb().max(1)
         ));
     } else if uses_deepspeed(l) {
         // Under DeepSpeed the accumulation is a launch flag (below).
-        c.note(format!("micro-batch {} per GPU, sequence length {}, gradient checkpointing {gc}", cfg.mb.max(1), cfg.seq));
+        c.note(format!("micro-batch {} per GPU, sequence length {}, gradient checkpointing {gc}", cfg.mb().max(1), cfg.seq));
     } else {
         c.note(format!(
             "micro-batch {} per GPU, gradient accumulation {} steps, sequence length {}, gradient checkpointing {gc}",
-            cfg.mb.max(1),
+            cfg.mb().max(1),
             accumulation(l),
             cfg.seq
         ));

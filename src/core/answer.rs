@@ -92,10 +92,10 @@ pub struct Answers {
 pub struct RlAnswer {
     pub method: &'static str,
     pub adapter: &'static str,
-    pub gpus: u32,
-    /// The layout the plan and the bill use (`gen`, else TRL's colocate), and the faster of the two.
-    pub layout: &'static str,
-    pub faster: Option<&'static str>,
+    pub plan_gpus: u32,
+    /// The generation layout the plan and the bill use (`gen`, else TRL's colocate), and the faster of the two that fits.
+    pub gen: &'static str,
+    pub faster_gen: Option<&'static str>,
     /// Per GPU: the policy (weights, gradients, optimizer, activations, logits) and what sits beside it.
     pub policy_bytes: f64,
     pub reference_bytes: f64,

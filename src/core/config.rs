@@ -388,7 +388,16 @@ impl Config {
     /// PPOConfig keep (huggingface/trl@f2cd5771 trl/trainer/grpo_config.py
     /// lists the defaults it overrides; this is not one of them).
     pub fn mb(&self) -> u32 {
-        self.mb.unwrap_or(if self.rl.is_some() && self.task == Task::Finetune { 8 } else { 1 })
+        self.mb.unwrap_or(self.default_mb())
+    }
+
+    /// The micro-batch where the link gives none (see [`Config::mb`]).
+    pub fn default_mb(&self) -> u32 {
+        if self.rl.is_some() && self.task == Task::Finetune {
+            8
+        } else {
+            1
+        }
     }
 
     pub fn batch_usage(&self) -> bool {

@@ -12,15 +12,15 @@
 //!   logits come from the base with the adapter disabled
 //!   (dpo_trainer.py:894, grpo_trainer.py:958; PPO: experimental/ppo/ppo_trainer.py:439-444);
 //! - **reward and value models** (PPO only, ppo_trainer.py:354-357): taken
-//!   as the policy's size, the reward frozen, the value model trained like the policy;
+//!   as the policy's size, the reward frozen, the value model trained whole;
 //! - **the generation engine**: colocated vLLM takes `vllm_gpu_memory_utilization`
 //!   of every GPU (default 0.3, grpo_config.py:646, vLLM's share of the
 //!   GPU's total memory); a `trl vllm-serve` server (`gen=split`) runs on
 //!   GPUs of its own at its default 0.9 (trl/scripts/vllm_serve.py:248);
 //! - **logits**: TRL computes the policy's per-token log-probabilities over
 //!   the completion only (`logits_to_keep`, grpo_trainer.py:2433, 1516), so
-//!   the fp32 logits are vocabulary × completion × micro-batch; DPO keeps
-//!   the whole sequence's.
+//!   the logits are vocabulary × completion × micro-batch, in 16 bits
+//!   ([`LOGITS_BYTES`]); DPO keeps the whole sequence's.
 //!
 //! Time per step: generation of the step's completions at the serving
 //! estimator's speed ([`ServeJob`]; all taken at `completion_len`, the step
@@ -39,6 +39,14 @@ use super::serve::ServeJob;
 use super::serve_plan::Plan;
 use super::train::{mfu, Layout, TrainJob};
 use super::train_step::micro_batches;
+
+/// Bytes per vocabulary entry per scored token of TRL's log-probabilities:
+/// the model's 16-bit logits (kept, divided by the temperature in place,
+/// grpo_trainer.py:1516), the 16-bit log-softmax each row saves for the
+/// backward (`selective_log_softmax`'s bf16 branch, trl/trainer/utils.py:479,
+/// which DPO and PPO call too: dpo_trainer.py:1347, ppo_trainer.py:703)
+/// and the 16-bit gradient of the logits.
+pub const LOGITS_BYTES: f64 = 2.0 + 2.0 + 2.0;
 
 /// vLLM's own workspace per GPU beside weights and KV cache (CUDA context,
 /// activations of a step, CUDA graphs), taken as the training estimate's
@@ -181,19 +189,55 @@ fn serve_job<'m>(model: &'m Model, rl: &RlJob, engine: Engine) -> ServeJob<'m> {
     ServeJob::new(model, &cfg, bf16)
 }
 
-/// GPUs a `trl vllm-serve` server takes out of `gpus` (split), with its tensor-parallel size.
-pub fn split_gpus(job: &TrainJob<'_>, rl: &RlJob, gpus: u32) -> Option<u32> {
-    engine_tp(job, rl, SERVER_SHARE, gpus.saturating_sub(1))
+/// Sequences one optimizer step trains on a training layout: TRL's
+/// generation batch is per_device_train_batch_size × processes ×
+/// steps_per_generation (grpo_config.py:1079), one generation per
+/// optimizer step; GRPO's holds whole groups of `gens` completions (TRL
+/// asks the effective batch to divide by `num_generations`,
+/// grpo_config.py:474), gradient accumulation filling the rest.
+fn sequences_per_step(job: &TrainJob<'_>, rl: &RlJob, train: Layout) -> f64 {
+    let per_round = f64::from(train.dp.max(1)) * job.mb * micro_batches(train, job.mb, job.gbs);
+    let group = if rl.kind == Rl::Grpo { rl.gens } else { 1.0 };
+    (per_round / group).ceil() * group
+}
+
+/// GPUs a `trl vllm-serve` server takes out of layout `l` (split), which
+/// is also its tensor-parallel size: the smallest power of two whose cache
+/// holds a whole step's completions at once (no waves), else the largest
+/// that holds the weights and leaves a replica to train. Whole replicas
+/// of the training layout go to it.
+pub fn split_gpus(job: &TrainJob<'_>, rl: &RlJob, l: Layout) -> Option<u32> {
+    let serve = serve_job(job.model, rl, Engine::Vllm);
+    let mp = l.tp.max(1) * l.pp.max(1);
+    let fitting: Vec<(u32, f64, f64)> = [1u32, 2, 4, 8]
+        .into_iter()
+        .filter(|t| *t < l.gpus() && job.model.heads % t == 0 && l.dp > t.div_ceil(mp))
+        .filter_map(|t| {
+            let kv = serve.kv_per_seq_per_gpu(Plan::tp_pp(t, 1), rl.seq()).max(1.0);
+            let room = SERVER_SHARE * rl.gpu_bytes - ENGINE_OVERHEAD_BYTES - engine_weights(job.model) / f64::from(t);
+            let seqs = sequences_per_step(job, rl, Layout { dp: l.dp - t.div_ceil(mp), ..l });
+            (room >= kv).then_some((t, room / kv, seqs))
+        })
+        .collect();
+    fitting.iter().find(|(_, holds, seqs)| holds >= seqs).or(fitting.last()).map(|(t, ..)| *t)
 }
 
 /// Memory beside the policy per GPU under layout `l` (module docs). The
 /// generation engine's share is known once the GPU is (`gpu_bytes`);
 /// a colocated engine that cannot hold the weights takes the whole GPU.
-pub fn extra_memory(job: &TrainJob<'_>, rl: &RlJob, l: Layout, dp_train: f64, policy_weights: f64, policy_states: f64) -> RlMemory {
+pub fn extra_memory(job: &TrainJob<'_>, rl: &RlJob, l: Layout, dp_train: f64) -> RlMemory {
     let mp = f64::from(l.tp.max(1)) * f64::from(l.pp.max(1));
     let frozen = job.model.params_total * job.train_bytes / mp / if job.zero >= 3 { dp_train.max(1.0) } else { 1.0 };
     let reference = if rl.loads_reference(job.method) { frozen } else { 0.0 };
-    let (reward, critic) = if rl.kind == Rl::Ppo { (frozen, policy_weights + policy_states) } else { (0.0, 0.0) };
+    // TRL's PPO trains the value model whole beside the policy (its
+    // optimizer covers `PolicyAndValueWrapper(policy, value_model)`,
+    // ppo_trainer.py:492; PEFT wraps the policy only).
+    let (reward, critic) = if rl.kind == Rl::Ppo {
+        let full = TrainJob { method: Method::Full, rl: None, ..job.clone() }.policy_memory(dp_train, f64::from(l.tp), f64::from(l.pp));
+        (frozen, full.weights + full.gradients + full.optimizer)
+    } else {
+        (0.0, 0.0)
+    };
     let engine = match (rl.kind, rl.gen) {
         // An engine that cannot hold the weights in its share is counted as
         // the whole GPU: the job does not fit so (vLLM refuses to start).
@@ -214,7 +258,7 @@ pub fn step(job: &TrainJob<'_>, rl: &RlJob, gpu: &Gpu, l: Layout, mode: GenMode,
     let mp = l.tp.max(1) * l.pp.max(1);
     let (gen_gpus, gen_tp) = match (rl.generates() && rl.kind == Rl::Grpo, mode) {
         (true, GenMode::Split) => {
-            let g = split_gpus(job, &rl, l.gpus())?;
+            let g = split_gpus(job, &rl, l)?;
             (g, g)
         }
         (true, GenMode::Colocate) => (0, engine_tp(job, &rl, rl.vllm_share, l.gpus())?),
@@ -225,15 +269,7 @@ pub fn step(job: &TrainJob<'_>, rl: &RlJob, gpu: &Gpu, l: Layout, mode: GenMode,
         return None;
     }
     let train = Layout { dp, ..l };
-    // Sequences per optimizer step: TRL's generation batch is
-    // per_device_train_batch_size × processes × steps_per_generation
-    // (grpo_config.py:1079), one generation per optimizer step.
-    // GRPO's batch holds whole groups of `gens` completions (TRL asks the
-    // effective batch to divide by `num_generations`, grpo_config.py:474):
-    // gradient accumulation fills the rest.
-    let per_round = f64::from(dp) * job.mb * micro_batches(train, job.mb, job.gbs);
-    let group = if rl.kind == Rl::Grpo { rl.gens } else { 1.0 };
-    let sequences = (per_round / group).ceil() * group;
+    let sequences = sequences_per_step(job, &rl, train);
     let tokens = sequences * rl.seq();
     let steps = (rl.sequences() / sequences.max(1.0)).ceil().max(1.0);
     let tps = train_tps(train);

@@ -299,7 +299,7 @@ impl<'a> TrainJob<'a> {
     pub fn rl_memory(&self, rl: &RlJob, l: Layout) -> (TrainMemory, RlMemory) {
         let mp = l.tp.max(1) * l.pp.max(1);
         let gen = match rl.gen {
-            super::super::config::GenMode::Split if rl.generates() && rl.gpu_bytes > 0.0 => rl::split_gpus(self, rl, l.gpus()),
+            super::super::config::GenMode::Split if rl.generates() && rl.gpu_bytes > 0.0 => rl::split_gpus(self, rl, l),
             _ => Some(0),
         };
         let dp_train = gen.map_or(0, |g| l.dp.saturating_sub(g.div_ceil(mp)));
@@ -310,11 +310,11 @@ impl<'a> TrainJob<'a> {
             return (policy, RlMemory { engine: rl.gpu_bytes, ..RlMemory::default() });
         }
         let policy = self.policy_memory(f64::from(dp_train), f64::from(l.tp), f64::from(l.pp));
-        let extra = rl::extra_memory(self, rl, l, f64::from(dp_train), policy.weights, policy.gradients + policy.optimizer);
+        let extra = rl::extra_memory(self, rl, l, f64::from(dp_train));
         (policy, extra)
     }
 
-    fn policy_memory(&self, dp: f64, tp: f64, pp: f64) -> TrainMemory {
+    pub(super) fn policy_memory(&self, dp: f64, tp: f64, pp: f64) -> TrainMemory {
         let m = self.model;
         let dp = dp.max(1.0);
         let (tp, pp) = (tp.max(1.0), pp.max(1.0));
@@ -381,7 +381,7 @@ impl<'a> TrainJob<'a> {
         // intermediates (two f-wide for a gated MLP) sit beside its activations.
         let working = if self.stack.backward_working_set { self.mlp_gradient_bytes_per_token() } else { 0.0 };
         // Logits held for the loss (see `stack`).
-        let logits_per_token = f64::from(m.vocab) * self.stack.loss_bytes_per_vocab * self.rl.map_or(1.0, |r| r.logit_share());
+        let logits_per_token = f64::from(m.vocab) * self.rl.map_or(self.stack.loss_bytes_per_vocab, |r| rl::LOGITS_BYTES * r.logit_share());
         // Pipelined, the first stage holds L layers' worth and the last L/pp
         // layers plus the logits; the larger decides. Both divide by tp
         // (sequence parallelism; vocabulary-parallel logits).

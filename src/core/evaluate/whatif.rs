@@ -37,7 +37,9 @@ fn candidates(cfg: &Settings, a: &Answer) -> Vec<(&'static str, String)> {
         }
         Task::Finetune | Task::Pretrain => {
             if cfg.task == Task::Finetune {
-                out.extend([Method::Lora, Method::Qlora].into_iter().filter(|m| *m != cfg.method).map(|m| ("method", m.as_str().to_string())));
+                // An RL fine-tune keeps its method and changes the adapter.
+                let key = if cfg.rl.is_some() { "adapter" } else { "method" };
+                out.extend([Method::Lora, Method::Qlora].into_iter().filter(|m| *m != cfg.method).map(|m| (key, m.as_str().to_string())));
             }
             if cfg.gc != Checkpointing::Full {
                 out.push(("gc", "full".to_string()));

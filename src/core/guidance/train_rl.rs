@@ -9,7 +9,7 @@ use super::gib1;
 pub fn guidance(a: &Answer) -> Vec<GuidanceItem> {
     let Some(rl) = &a.answers.rl else { return Vec::new() };
     let mut out = Vec::new();
-    let billed = if rl.layout == "split" { rl.split.as_ref() } else { rl.colocate.as_ref() };
+    let billed = if rl.gen == "split" { rl.split.as_ref() } else { rl.colocate.as_ref() };
     if let Some(s) = billed.filter(|s| s.generation_s > 0.0) {
         let share = 100.0 * s.generation_s / s.step_s.max(1e-9);
         out.push(GuidanceItem::new(
@@ -45,14 +45,14 @@ fn layouts(rl: &RlAnswer) -> Option<GuidanceItem> {
     };
     let msg = match (c, s) {
         (Some(c), Some(s)) => Msg::new("g.rl.layout")
-            .num("gpus", f64::from(rl.gpus), 0)
+            .num("gpus", f64::from(rl.plan_gpus), 0)
             .arg("engine", gib1(rl.engine_bytes.max(0.0)))
             .sub("colocate", said(c))
             .num("serve", f64::from(s.generation_gpus), 0)
             .num("train", f64::from(s.training_gpus), 0)
             .sub("split", said(s))
-            .arg("faster", rl.faster.unwrap_or("–")),
-        (Some(c), None) if rl.method == "grpo" => Msg::new("g.rl.layout.one").num("gpus", f64::from(rl.gpus), 0).sub("colocate", said(c)),
+            .arg("faster", rl.faster_gen.unwrap_or("–")),
+        (Some(c), None) if rl.method == "grpo" => Msg::new("g.rl.layout.one").num("gpus", f64::from(rl.plan_gpus), 0).sub("colocate", said(c)),
         _ => return None,
     };
     Some(GuidanceItem::new("rl-layout", Some("g.rl.layout.title"), msg))

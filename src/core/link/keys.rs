@@ -224,7 +224,7 @@ keys! {
         Derived, "the trainer's (1 for `unsloth` unless `gc=none`)", "checkpointed activations kept in CPU memory between forward and backward; costs the PCIe time compute does not hide";
     "param_offload", Flag(|c, v| c.param_offload = v, |c| Some(c.param_offload)), Check, "ui.param_offload", None,
         Derived, "0", "parameters, gradients and optimizer states in CPU memory (FSDP CPU offload, ZeRO-3 offload / ZeRO-Infinity); needs `zero=3` (a notice assumes it) and a stack that has it (not `unsloth`, `megatron`); costs two fetches of the weights and one send of the gradients over PCIe per step";
-    "mb", Int(1, 4096, |c, v| c.mb = Some(v), |c| c.mb.filter(|m| *m != 1 || c.rl.is_some())), Text, "ui.mb", Some(|c| c.mb = None),
+    "mb", Int(1, 4096, |c, v| c.mb = Some(v), |c| Some(c.mb())), Text, "ui.mb", Some(|c| c.mb = None),
         Derived, "1 (8 with an RL method: TRL's `per_device_train_batch_size`)", "micro-batch: sequences per GPU per forward and backward pass";
     "gbs", Int(1, 10_000_000, |c, v| c.gbs = Some(v), |c| c.gbs), Text, "ui.gbs", Some(|c| c.gbs = None),
         Derived, "4,194,304 tokens in sequences of `seq` for `pretrain` (2048 at `seq=2048`; Llama 2's global batch of 4M tokens, Touvron et al. 2023 §2.2); none for `finetune`", "global batch: sequences per optimizer step, filled by gradient accumulation (`train_step::micro_batches`); DDP and ZeRO-1 exchange gradients once per step, ZeRO-2/3 every micro-batch; the launch commands carry it (`gradient_accumulation_steps`, Megatron's `--global-batch-size`, torchtitan's `--training.global_batch_size`)";

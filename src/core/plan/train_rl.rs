@@ -50,9 +50,9 @@ pub fn answer(job: &TrainJob<'_>, gpu: &Gpu, l: Layout) -> Option<RlAnswer> {
     Some(RlAnswer {
         method: rl.kind.as_str(),
         adapter: job.method.as_str(),
-        gpus: l.gpus(),
-        layout: rl.gen.as_str(),
-        faster: faster.map(GenMode::as_str),
+        plan_gpus: l.gpus(),
+        gen: rl.gen.as_str(),
+        faster_gen: faster.map(GenMode::as_str),
         policy_bytes: policy.total(),
         reference_bytes: extra.reference,
         reward_bytes: extra.reward,

@@ -98,8 +98,12 @@ fn each_method_keeps_the_models_it_needs() {
     assert!(dpo_full.reference_bytes > 0.0 && dpo_lora.reference_bytes == 0.0);
     let d = dpo_lora.colocate.expect("dpo step");
     assert!(d.generation_s == 0.0 && d.scoring_s > 0.0 && dpo_lora.split.is_none());
-    // PPO: a reward model and a trained value model beside the policy.
+    // PPO: a reward model and a trained value model beside the policy,
+    // one response per prompt (1,000 of them), and no split layout.
     assert!(ppo.reward_bytes > 0.0 && ppo.critic_bytes > 0.0);
+    let p = ppo.colocate.expect("ppo step");
+    assert!((p.steps * p.sequences_per_step - 1000.0).abs() < p.sequences_per_step && p.scoring_s > 0.0, "{p:?}");
+    assert!(ppo.split.is_none());
 }
 
 /// Public RL runs (`tests/data/rl_runs.csv`): every row names its source

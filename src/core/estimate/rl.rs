@@ -118,7 +118,9 @@ impl RlJob {
         Some(RlJob {
             kind,
             prompts: f64::from(cfg.prompts.max(1)),
-            gens: if kind == Rl::Grpo { f64::from(cfg.gens.max(2)) } else { f64::from(cfg.gens.max(1)) },
+            // TRL's PPOTrainer samples one response per query
+            // (experimental/ppo/ppo_trainer.py `batch_generation`); DPO samples none.
+            gens: if kind == Rl::Grpo { f64::from(cfg.gens.max(2)) } else { 1.0 },
             prompt_len: f64::from(cfg.prompt_len.max(1)),
             completion_len: f64::from(cfg.completion_len.max(1)),
             // TRL's `vllm_mode` default (grpo_config.py:584); PPO generates inside the trainer.
@@ -134,7 +136,7 @@ impl RlJob {
     }
 
     /// Sequences the run trains on: every completion of every prompt (PPO
-    /// one per prompt unless `gens` says more), DPO's chosen and rejected.
+    /// one per prompt), DPO's chosen and rejected.
     pub fn sequences(&self) -> f64 {
         match self.kind {
             Rl::Dpo => self.prompts * 2.0,

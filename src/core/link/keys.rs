@@ -201,7 +201,7 @@ keys! {
     "prompts", Int(1, 1_000_000_000, |c, v| c.prompts = v, |c| Some(c.prompts)), None, "", None,
         Derived, "1000", "with an RL method: prompts per run (DPO: preference pairs)";
     "gens", Int(0, 4096, |c, v| c.gens = v, |c| Some(c.gens)), None, "", None,
-        Derived, "8", "with `method=grpo|ppo`: completions per prompt (TRL's `num_generations`, default 8; GRPO needs 2 or more, PPO samples 1); 0: a notice, and 8";
+        Derived, "8", "with `method=grpo`: completions per prompt (TRL's `num_generations`, default 8; 0 or 1: a notice, GRPO needs 2 or more); PPO samples one per prompt and DPO none, whatever this says";
     "prompt_len", Int(1, 1_048_576, |c, v| c.prompt_len = v, |c| Some(c.prompt_len)), None, "", None,
         Derived, "512", "with an RL method: prompt length, tokens";
     "completion_len", Int(0, 1_048_576, |c, v| c.completion_len = v, |c| Some(c.completion_len)), None, "", None,

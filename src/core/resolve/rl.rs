@@ -25,7 +25,7 @@ pub fn notices(cfg: &mut Config, model: &Model, catalog: &Catalog, notices: &mut
     // advantage needs a spread: trl/trainer/grpo_config.py:1116 at
     // huggingface/trl@f2cd5771); zero is no run for any method.
     let least = if rl == Rl::Grpo { 2 } else { 1 };
-    if cfg.gens < least {
+    if cfg.gens < least && rl == Rl::Grpo {
         let to = if cfg.gens == 0 { 8 } else { least };
         notices
             .push(Notice::said("gens", Msg::new("notice.rl.gens").arg("gens", cfg.gens.to_string()).arg("least", least.to_string()).arg("to", to.to_string())));

@@ -169,6 +169,8 @@ pub struct Config {
     pub completion_len: u32,
     pub gen: Option<GenMode>,
     pub vllm_mem: f64,
+    /// GRPO's KL coefficient (`beta`): above 0 a reference model scores every step.
+    pub beta: f64,
     pub rank: u32,
     pub targets: Targets,
     pub optim: Optim,
@@ -279,6 +281,8 @@ impl Default for Config {
             // (huggingface/trl@f2cd57710ae345ea6428ae95363267fcf38a3dc8
             // trl/trainer/grpo_config.py:646).
             vllm_mem: 0.3,
+            // TRL's GRPOConfig `beta` default (grpo_config.py:671 at the same commit).
+            beta: 0.0,
             rank: 16,
             targets: Targets::All,
             optim: Optim::Adamw,

@@ -12,11 +12,12 @@ const DEFAULT: &str = "task=finetune&model=qwen2.5-7b&method=grpo&adapter=lora";
 
 #[test]
 fn the_rl_keys_round_trip_through_the_link() {
-    let q = "task=finetune&model=qwen2.5-7b&method=grpo&adapter=full&prompts=2000&gens=4&prompt_len=256&completion_len=2048&gen=split&vllm_mem=0.5&mb=2";
+    let q =
+        "task=finetune&model=qwen2.5-7b&method=grpo&adapter=full&prompts=2000&gens=4&prompt_len=256&completion_len=2048&gen=split&vllm_mem=0.5&beta=0.04&mb=2";
     let (cfg, notices) = link::decode(q);
     assert!(notices.is_empty(), "{notices:?}");
     assert_eq!((cfg.rl, cfg.method, cfg.prompts, cfg.gens), (Some(Rl::Grpo), Method::Full, 2000, 4));
-    assert_eq!((cfg.prompt_len, cfg.completion_len, cfg.gen, cfg.vllm_mem, cfg.mb), (256, 2048, Some(GenMode::Split), 0.5, Some(2)));
+    assert_eq!((cfg.prompt_len, cfg.completion_len, cfg.gen, cfg.vllm_mem, cfg.beta, cfg.mb), (256, 2048, Some(GenMode::Split), 0.5, 0.04, Some(2)));
     let (back, n) = link::decode(&link::encode(&cfg));
     assert!(n.is_empty(), "{n:?}");
     assert_eq!(back, cfg);
@@ -53,6 +54,7 @@ fn bad_rl_input_is_said_naming_its_key_and_the_answer_still_comes() {
         (format!("{DEFAULT}&completion_len=200000"), "completion_len"),
         ("task=finetune&model=qwen2.5-7b&method=grpo&adapter=full&gpu=rtx-4090-24gb&gpus=1".to_string(), "gen"),
         (format!("{DEFAULT}&trainer=unsloth"), "trainer"),
+        ("task=finetune&model=qwen2.5-7b&method=dpo&beta=0.1".to_string(), "beta"),
         ("task=serve&model=qwen2.5-7b&method=grpo".to_string(), "method"),
     ] {
         let a = common::answer(&q);
@@ -112,6 +114,10 @@ fn each_method_keeps_the_models_it_needs() {
     assert!(dpo_full.reference_bytes > 0.0 && dpo_lora.reference_bytes == 0.0);
     let d = dpo_lora.colocate.expect("dpo step");
     assert!(d.generation_s == 0.0 && d.scoring_s > 0.0 && dpo_lora.split.is_none());
+    // GRPO with a KL term scores with the reference every step; under a
+    // full fine-tune that reference is a model of its own.
+    let kl = rl("task=finetune&model=qwen2.5-7b&method=grpo&adapter=full&beta=0.04&gpu=h100-sxm-80gb&gpus=8");
+    assert!(kl.reference_bytes > 0.0 && kl.colocate.expect("kl step").scoring_s > 0.0);
     // PPO: a reward model and a trained value model beside the policy,
     // one response per prompt (1,000 of them), and no split layout.
     assert!(ppo.reward_bytes > 0.0 && ppo.critic_bytes > 0.0);

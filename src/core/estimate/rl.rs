@@ -70,6 +70,8 @@ pub struct RlJob {
     pub completion_len: f64,
     pub gen: GenMode,
     pub vllm_share: f64,
+    /// GRPO's KL coefficient: above 0 the reference scores every step.
+    pub beta: f64,
     /// The memory of the GPU the plan is on (bytes); 0 while not known.
     pub gpu_bytes: f64,
 }
@@ -126,6 +128,7 @@ impl RlJob {
             // TRL's `vllm_mode` default (grpo_config.py:584); PPO generates inside the trainer.
             gen: if kind == Rl::Grpo { cfg.gen.unwrap_or(GenMode::Colocate) } else { GenMode::Colocate },
             vllm_share: cfg.vllm_mem,
+            beta: cfg.beta,
             gpu_bytes: 0.0,
         })
     }
@@ -157,9 +160,15 @@ impl RlJob {
         self.kind != Rl::Dpo
     }
 
+    /// The reference model scores each step: always for DPO and PPO, for
+    /// GRPO where `beta` > 0 (grpo_trainer.py:955).
+    fn scores_reference(&self) -> bool {
+        self.kind != Rl::Grpo || self.beta > 0.0
+    }
+
     /// A separate frozen reference model is loaded (see module docs).
     fn loads_reference(&self, method: Method) -> bool {
-        self.kind != Rl::Grpo && method == Method::Full
+        self.scores_reference() && method == Method::Full
     }
 }
 
@@ -282,8 +291,10 @@ pub fn step(job: &TrainJob<'_>, rl: &RlJob, gpu: &Gpu, l: Layout, mode: GenMode,
     let update_s = tokens / tps * ppo;
     // Forward passes of the frozen and value models over the step's tokens:
     // PPO reference, reward and value; DPO the reference (with the adapter
-    // disabled under LoRA: a forward all the same); GRPO none at beta=0.
+    // disabled under LoRA: a forward all the same); GRPO the reference
+    // where beta > 0, none at TRL's default beta=0.
     let passes = match rl.kind {
+        Rl::Grpo if rl.scores_reference() => 1.0,
         Rl::Grpo => 0.0,
         Rl::Ppo => 3.0,
         Rl::Dpo => 1.0,

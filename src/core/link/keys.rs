@@ -210,6 +210,8 @@ keys! {
         Names(|| names(GenMode::NAMES)), "colocate (TRL's `vllm_mode`)", "with `method=grpo`: vLLM inside the training processes, time-shared (`colocate`), or a `trl vllm-serve` server on GPUs of its own (`split`); the JSON's `rl` gives both layouts' step time";
     "vllm_mem", Num(0.05, 0.95, |c, v| c.vllm_mem = v, |c| Some(c.vllm_mem)), None, "", None,
         Derived, "0.3", "with `gen=colocate`: the share of each GPU's memory vLLM takes (TRL's `vllm_gpu_memory_utilization`)";
+    "beta", Num(0.0, 100.0, |c, v| c.beta = v, |c| Some(c.beta)), None, "", None,
+        Derived, "0", "with `method=grpo`: the KL coefficient (TRL's `beta`, default 0: no reference model); above 0 every step scores with the reference (the base with the adapter disabled under LoRA, a frozen copy under `adapter=full`)";
     "rank", Int(1, 4096, |c, v| c.rank = v, |c| Some(c.rank)), Text, "ui.rank", None,
         Derived, "16", "LoRA rank";
     "targets", Text(|c, k, v| { c.targets = pick(v, k, Targets::NAMES)?; Ok(()) }, |c, d| name(c.targets.as_str(), d.targets.as_str())), None, "", None,

@@ -56,6 +56,10 @@ pub fn notices(cfg: &mut Config, model: &Model, catalog: &Catalog, notices: &mut
         notices.push(Notice::said("trainer", Msg::new("notice.rl.trainer").arg("trainer", cfg.trainer.as_str()).arg("method", rl.as_str())));
         cfg.trainer = Trainer::Trl;
     }
+    if rl != Rl::Grpo && cfg.beta > 0.0 {
+        notices.push(Notice::said("beta", Msg::new("notice.rl.beta").arg("method", rl.as_str())));
+        cfg.beta = 0.0;
+    }
     if rl != Rl::Grpo && cfg.gen.take().is_some() {
         notices.push(Notice::said("gen", Msg::new("notice.rl.gen").arg("method", rl.as_str())));
     }

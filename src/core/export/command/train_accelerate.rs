@@ -138,7 +138,7 @@ fn rl_note(l: &Launch, rl: super::super::super::config::Rl) -> String {
     let lengths = match rl {
         Rl::Dpo => format!("max_length={}", cfg.prompt_len + cfg.completion_len),
         Rl::Ppo => format!("response_length={}", cfg.completion_len),
-        Rl::Grpo => format!("max_completion_length={}, num_generations={}", cfg.completion_len, cfg.gens),
+        Rl::Grpo => format!("max_completion_length={}, num_generations={}, beta={}", cfg.completion_len, cfg.gens, cfg.beta),
     };
     let vllm = match (rl, cfg.gen.unwrap_or(GenMode::Colocate)) {
         (Rl::Grpo, GenMode::Colocate) => format!(", use_vllm=True, vllm_mode=\"colocate\", vllm_gpu_memory_utilization={}", cfg.vllm_mem),

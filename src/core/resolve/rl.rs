@@ -76,11 +76,18 @@ fn colocate_notice(cfg: &Config, model: &Model, catalog: &Catalog, notices: &mut
     let n = cfg.gpus.unwrap_or(gpu.gpus_per_node).saturating_mul(cfg.nodes).max(1);
     let job = TrainJob::new(model, cfg).on_gpu(gpu);
     let cap = gpu.usable_bytes() * USABLE_SHARE;
+    // Some layout the planner may take holds it: a ZeRO stage the stack
+    // runs, tensor parallelism inside the GPUs asked for.
     let fits = |mode: GenMode| {
         let j = TrainJob { rl: job.rl.map(|r| super::super::estimate::rl::RlJob { gen: mode, ..r }), ..job.clone() };
-        // The smallest of the stage's sharding: ZeRO-3 over every GPU.
-        let j = TrainJob { zero: cfg.zero.unwrap_or(3), ..j };
-        j.memory_layout(Layout::data(n)).total() <= cap
+        cfg.zero_stages().iter().any(|z| {
+            let j = TrainJob { zero: *z, ..j.clone() };
+            [1u32, 2, 4, 8]
+                .into_iter()
+                .filter(|tp| n % tp == 0)
+                .map(|tp| Layout { dp: n / tp, tp, pp: 1 })
+                .any(|l| j.splits(l) && j.memory_layout(l).total() <= cap)
+        })
     };
     if fits(GenMode::Colocate) {
         return;

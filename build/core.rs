@@ -14,6 +14,8 @@ pub mod catalog;
 pub mod config;
 #[path = "../src/core/date.rs"]
 pub mod date;
+#[path = "../src/core/defaults.rs"]
+pub mod defaults;
 #[path = "../src/core/messages.rs"]
 pub mod messages;
 #[path = "../src/core/named.rs"]

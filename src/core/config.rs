@@ -19,6 +19,18 @@ named! {
 }
 
 named! {
+    /// A reinforcement-learning fine-tune on TRL (`method=grpo|ppo|dpo`;
+    /// `estimate::rl`); the adapter is then `adapter` (`Config::method`).
+    pub enum Rl { Grpo = "grpo", Ppo = "ppo", Dpo = "dpo" }
+}
+
+named! {
+    /// Where an RL fine-tune generates: vLLM inside the training processes
+    /// (TRL's `vllm_mode="colocate"`) or a `trl vllm-serve` server on GPUs of its own.
+    pub enum GenMode { Colocate = "colocate", Split = "split" }
+}
+
+named! {
     pub enum Targets { Attn = "attn", AttnMlp = "attn-mlp", All = "all" }
 }
 
@@ -29,7 +41,7 @@ named! {
 named! {
     /// The training stack: which memory techniques run by default
     /// (`estimate::stack` holds each one's profile and sources).
-    pub enum Trainer { Hf = "hf", Torchtune = "torchtune", Unsloth = "unsloth", Axolotl = "axolotl", Deepspeed = "deepspeed", Megatron = "megatron", Torchtitan = "torchtitan" }
+    pub enum Trainer { Hf = "hf", Torchtune = "torchtune", Unsloth = "unsloth", Axolotl = "axolotl", Deepspeed = "deepspeed", Megatron = "megatron", Torchtitan = "torchtitan", Trl = "trl" }
 }
 
 named! {
@@ -153,7 +165,21 @@ pub struct Config {
     /// Seconds of audio per clip; `None`: the model's default (else 30).
     pub seconds: Option<f64>,
     pub enc_offload: bool,
+    /// The adapter of the fine-tune (`method=full|lora|qlora`, or `adapter` with an RL method).
     pub method: Method,
+    /// Reinforcement learning (`method=grpo|ppo|dpo`); `None`: supervised.
+    pub rl: Option<Rl>,
+    /// RL: prompts per run, completions per prompt (`gens`), prompt and
+    /// completion lengths in tokens, where vLLM generates (`gen`; `None`:
+    /// TRL's default, colocated) and its colocated memory share (`vllm_mem`).
+    pub prompts: u32,
+    pub gens: u32,
+    pub prompt_len: u32,
+    pub completion_len: u32,
+    pub gen: Option<GenMode>,
+    pub vllm_mem: f64,
+    /// GRPO's KL coefficient (`beta`): above 0 a reference model scores every step.
+    pub beta: f64,
     pub rank: u32,
     pub targets: Targets,
     pub optim: Optim,
@@ -166,7 +192,8 @@ pub struct Config {
     /// Parameters (and with them gradients and optimizer states) kept in
     /// CPU memory: FSDP CPU offload or ZeRO-3 offload / ZeRO-Infinity.
     pub param_offload: bool,
-    pub mb: u32,
+    /// Micro-batch: sequences per GPU per pass; `None` = [`Config::mb`]'s default.
+    pub mb: Option<u32>,
     /// Global batch in sequences per optimizer step (`gbs`), filled by
     /// gradient accumulation; `None` = the task's default
     /// ([`Config::global_batch`]).
@@ -261,6 +288,18 @@ impl Default for Config {
             seconds: None,
             enc_offload: false,
             method: Method::Lora,
+            rl: None,
+            prompts: 1000,
+            gens: 8,
+            prompt_len: 512,
+            completion_len: 1024,
+            gen: None,
+            // TRL's GRPOConfig `vllm_gpu_memory_utilization` default
+            // (huggingface/trl@f2cd57710ae345ea6428ae95363267fcf38a3dc8
+            // trl/trainer/grpo_config.py:646).
+            vllm_mem: 0.3,
+            // TRL's GRPOConfig `beta` default (grpo_config.py:671 at the same commit).
+            beta: 0.0,
             rank: 16,
             targets: Targets::All,
             optim: Optim::Adamw,
@@ -268,7 +307,7 @@ impl Default for Config {
             trainer: Trainer::Hf,
             act_offload: None,
             param_offload: false,
-            mb: 1,
+            mb: None,
             gbs: None,
             seq: 2048,
             gc: Checkpointing::Full,
@@ -312,35 +351,6 @@ impl Default for Config {
     }
 }
 
-/// What each task assumes where the link is silent: decided here and
-/// nowhere else (`docs/link-format.md`, "Task defaults").
-impl Task {
-    /// Serving, fine-tuning and pre-training: Llama 3.1 8B; generation: SDXL.
-    pub fn default_model(self) -> &'static str {
-        match self {
-            Task::Generate => "sdxl",
-            _ => "llama-3.1-8b",
-        }
-    }
-
-    /// An endpoint is always on; generation is batch jobs; a training run is one job.
-    pub fn default_usage(self) -> Usage {
-        match self {
-            Task::Serve => Usage::Always,
-            Task::Generate => Usage::Jobs,
-            Task::Finetune | Task::Pretrain => Usage::Once,
-        }
-    }
-
-    /// 16 concurrent sequences for serving; one image (or clip) per batch for generation.
-    pub fn default_batch(self) -> Batch {
-        match self {
-            Task::Generate => Batch::N(1),
-            _ => Batch::N(16),
-        }
-    }
-}
-
 impl Config {
     /// The model id in effect: the link's, else the task's default.
     pub fn model_id(&self) -> &str {
@@ -366,6 +376,24 @@ impl Config {
     /// Minutes per job for the bill: the link's `jobmin`, else 60.
     pub fn job_minutes(&self) -> f64 {
         self.jobmin.unwrap_or(60.0)
+    }
+
+    /// The micro-batch in effect: the link's `mb`, else 1, or for an RL
+    /// fine-tune TRL's `per_device_train_batch_size`, the transformers
+    /// `TrainingArguments` default of 8 that GRPOConfig, DPOConfig and
+    /// PPOConfig keep (huggingface/trl@f2cd5771 trl/trainer/grpo_config.py
+    /// lists the defaults it overrides; this is not one of them).
+    pub fn mb(&self) -> u32 {
+        self.mb.unwrap_or(self.default_mb())
+    }
+
+    /// The micro-batch where the link gives none (see [`Config::mb`]).
+    pub fn default_mb(&self) -> u32 {
+        if self.rl.is_some() && self.task == Task::Finetune {
+            8
+        } else {
+            1
+        }
     }
 
     pub fn batch_usage(&self) -> bool {
@@ -443,17 +471,5 @@ impl Config {
 
     pub fn is_training(&self) -> bool {
         matches!(self.task, Task::Finetune | Task::Pretrain)
-    }
-}
-
-impl Engine {
-    /// Engines that spread a model over a node's GPUs by giving each GPU a
-    /// run of layers, which then work one after another: llama.cpp's
-    /// default `--split-mode layer`, and transformers' `device_map="auto"`
-    /// (Accelerate's big-model inference places consecutive layers on each
-    /// GPU and runs them in turn). Offers of several instances are not
-    /// spread over for them (`recommend.rs`).
-    pub fn splits_layers(self) -> bool {
-        matches!(self, Engine::LlamaCpp | Engine::Hf)
     }
 }

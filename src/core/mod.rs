@@ -3,11 +3,13 @@
 
 pub mod accuracy;
 pub mod answer;
+pub mod answers;
 pub mod billing;
 pub mod bundled;
 pub mod catalog;
 pub mod config;
 pub mod date;
+pub mod defaults;
 pub mod estimate;
 pub mod evaluate;
 pub mod export;

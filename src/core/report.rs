@@ -54,6 +54,9 @@ pub fn text_in(a: &Answer, lang: Lang) -> String {
         ans.min_gpus.map_or("-".into(), |v| v.to_string()),
         ans.best_weight_format.clone().unwrap_or_else(|| "-".into())
     );
+    if let Some(rl) = &ans.rl {
+        rl_text(&mut s, rl);
+    }
     let _ = writeln!(s, "\nPer GPU type (fits first):");
     // Training columns for every training job, image models included
     // (whose speed is not estimated: their cells say "-", not a serving
@@ -247,4 +250,41 @@ fn money(v: f64) -> String {
 fn unknown_parts(o: &super::answer::OfferResult, lang: Lang) -> String {
     let sep = if lang == Lang::En { "; " } else { "；" };
     o.unknown_costs.iter().map(|part| ui(part.ui_key(), lang)).collect::<Vec<_>>().join(sep)
+}
+
+/// An RL fine-tune's memory beside the policy and its step in both layouts.
+fn rl_text(s: &mut String, rl: &super::answer::RlAnswer) {
+    let g = |b: f64| b / super::units::GIB;
+    let _ = writeln!(
+        s,
+        "\nRL ({} {}, {} GPUs) per GPU: policy {:.1} GiB, reference {:.1}, reward {:.1}, critic {:.1}, vLLM {:.1}",
+        rl.method,
+        rl.adapter,
+        rl.plan_gpus,
+        g(rl.policy_bytes),
+        g(rl.reference_bytes),
+        g(rl.reward_bytes),
+        g(rl.critic_bytes),
+        g(rl.engine_bytes)
+    );
+    for (name, step) in [("colocate", &rl.colocate), ("split", &rl.split)] {
+        let Some(st) = step else { continue };
+        let _ = writeln!(
+            s,
+            "  {name:<8} step {:.1} s = generation {:.1} + scoring {:.1} + update {:.1} + sync {:.2}; {} sequences/step, {} steps, {:.1} h; {} generating, {} training, vLLM tp {}{}",
+            st.step_s,
+            st.generation_s,
+            st.scoring_s,
+            st.update_s,
+            st.sync_s,
+            st.sequences_per_step,
+            st.steps,
+            st.run_hours,
+            st.generation_gpus,
+            st.training_gpus,
+            st.vllm_tp,
+            if st.fits { "" } else { " (does not fit)" }
+        );
+    }
+    let _ = writeln!(s, "  billed as {}; faster: {}", rl.gen, rl.faster_gen.unwrap_or("neither fits"));
 }

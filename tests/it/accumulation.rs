@@ -22,7 +22,7 @@ fn rate(model: &str, zero: u8, mb: u32, gbs: Option<u32>, l: Layout) -> f64 {
     let gpu = catalog.gpu("h100-sxm-80gb").expect("gpu");
     // torchtitan: a compiled stack, so the micro-batch does not also
     // amortise eager launches (`train_clock`), only the exchange.
-    let cfg = Config { task: Task::Pretrain, method: Method::Full, zero: Some(zero), mb, gbs, trainer: Trainer::Torchtitan, ..Config::default() };
+    let cfg = Config { task: Task::Pretrain, method: Method::Full, zero: Some(zero), mb: Some(mb), gbs, trainer: Trainer::Torchtitan, ..Config::default() };
     let job = TrainJob::new(m, &cfg);
     job.tokens_per_s(gpu, mfu(gpu, job.method), l, IB, gpu.link_bytes_per_s(true))
 }

@@ -186,7 +186,7 @@ fn check_command(e: &Export, offer: &Value, json: &Value, request_tokens: Option
             assert!(accumulation >= 1.0, "{}", e.command);
             if let Some(gbs) = cfg.gbs {
                 let dp = offer["dp"].as_f64().expect("dp");
-                let mb = f64::from(cfg.mb.max(1));
+                let mb = f64::from(cfg.mb().max(1));
                 assert!(accumulation * dp * mb >= f64::from(gbs), "the step holds the global batch: {}", e.command);
             }
         }

@@ -134,7 +134,7 @@ pub fn check(e: &Export, offer: &Value, cfg: &Config) {
     let c = e.command.as_str();
     // Every GPU the offer rents runs one rank of the plan's layout.
     assert_eq!(p.dp * p.tp * p.pp, p.procs(), "dp × tp × pp = GPUs: {offer}");
-    let mb = u64::from(cfg.mb.max(1));
+    let mb = u64::from(cfg.mb().max(1));
     assert_eq!(p.mb, mb, "the plan's micro-batch is the link's");
     let finetune_adapter = cfg.task == Task::Finetune && cfg.method != Method::Full;
     // The SkyPilot task installs the stack it launches.
@@ -272,7 +272,7 @@ pub fn check(e: &Export, offer: &Value, cfg: &Config) {
             assert!(c.contains(&format!("\"gradient_accumulation_steps\": {}", p.micro_batches())), "{c}");
             assert!(c.contains(&format!("\"stage\": {}", cfg.zero_stage().min(1))), "{c}");
         }
-        Trainer::Hf => unreachable!("accelerate: export::check_command"),
+        Trainer::Hf | Trainer::Trl => unreachable!("accelerate: export::check_command"),
     }
 }
 

@@ -63,6 +63,7 @@ mod practitioner_train;
 mod prefill_terms;
 mod ranking;
 mod registry;
+mod rl;
 mod scenarios;
 mod serve_load;
 mod serve_practice;

@@ -80,7 +80,7 @@ mod properties {
             let id = ["sd-1.5", "sdxl", "flux.1-dev", "sd-3.5-large"][which];
             let method = [Method::Full, Method::Lora, Method::Qlora][method];
             let m = model(id);
-            let mem = |side: u32, mb: u32| job(m, &Config { res: Some((side, side)), mb, ..cfg(id, method) }).memory().total();
+            let mem = |side: u32, mb: u32| job(m, &Config { res: Some((side, side)), mb: Some(mb), ..cfg(id, method) }).memory().total();
             prop_assert!(mem(side + 64, mb) >= mem(side, mb));
             prop_assert!(mem(side, mb + 1) > mem(side, mb));
         }
@@ -143,7 +143,7 @@ fn predicted_vs_measured_peak_memory() {
             w,
             res: Some((get("width").parse().expect("width"), get("height").parse().expect("height"))),
             frames: get("frames").parse().ok(),
-            mb: get("batch").parse().expect("batch"),
+            mb: Some(get("batch").parse().expect("batch")),
             rank: get("rank").parse().unwrap_or(4),
             gc,
             optim,

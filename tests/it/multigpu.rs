@@ -105,7 +105,7 @@ fn predict(row: &Row, catalog: &Catalog) -> f64 {
                 model: Some(row.model.clone()),
                 w: Some(row.precision.clone()),
                 zero: Some(row.zero),
-                mb: row.mb,
+                mb: Some(row.mb),
                 seq: row.seq,
                 gc: row.gc,
                 flash: true,

@@ -20,5 +20,5 @@ fn scenario_reports() {
         });
         n += 1;
     }
-    assert_eq!(n, 20);
+    assert_eq!(n, 22);
 }

@@ -30,7 +30,7 @@ fn seven_b_full_adamw_is_16_bytes_per_parameter() {
 fn tensor_and_pipeline_parallel_divide_the_states() {
     let catalog = common::catalog();
     let m = catalog.model("llama-2-7b").expect("model");
-    let cfg = Config { task: Task::Finetune, method: Method::Full, optim: Optim::Adamw, mb: 2, seq: 4096, gc: Checkpointing::None, ..Config::default() };
+    let cfg = Config { task: Task::Finetune, method: Method::Full, optim: Optim::Adamw, mb: Some(2), seq: 4096, gc: Checkpointing::None, ..Config::default() };
     let job = TrainJob::new(m, &cfg);
     let one = job.memory(1.0);
     // tp 2 × pp 2: weights, gradients and AdamW states are 16 bytes per
@@ -146,7 +146,7 @@ mod properties {
             let catalog = common::catalog();
             let m = &catalog.models[model % catalog.models.len()];
             let method = [Method::Full, Method::Lora, Method::Qlora][method];
-            let mem = |gc| TrainJob::new(m, &Config { task: Task::Finetune, method, mb, seq, flash, gc, ..Config::default() }).memory(1.0).total();
+            let mem = |gc| TrainJob::new(m, &Config { task: Task::Finetune, method, mb: Some(mb), seq, flash, gc, ..Config::default() }).memory(1.0).total();
             prop_assert!(mem(Checkpointing::Full) <= mem(Checkpointing::Selective));
             prop_assert!(mem(Checkpointing::Selective) <= mem(Checkpointing::None));
         }
@@ -210,7 +210,7 @@ proptest! {
         let link = gpu.pcie_peer_bytes_per_s();
         let eff = mfu(gpu, Method::Lora);
         let gc = if full_gc { Checkpointing::Full } else { Checkpointing::None };
-        let job = |method: Method, mb: u32, seq: u32| TrainJob::new(m, &Config { task: Task::Finetune, method, mb, seq, gc, ..Config::default() });
+        let job = |method: Method, mb: u32, seq: u32| TrainJob::new(m, &Config { task: Task::Finetune, method, mb: Some(mb), seq, gc, ..Config::default() });
         let step = |method: Method, mb: u32, seq: u32| f64::from(mb) * f64::from(seq) / job(method, mb, seq).tokens_per_s(gpu, eff, Layout::data(1), link, link);
         let passes = if full_gc { 3.0 } else { 2.0 };
         let nf4_bytes = job(Method::Qlora, mb, seq).format.body_bits / 8.0;
@@ -280,7 +280,7 @@ fn current_stacks_hold_far_fewer_activations_than_the_hf_trainer() {
     let catalog = common::catalog();
     let m = catalog.model("llama-3.1-8b").expect("model");
     let act = |trainer| {
-        let cfg = Config { task: Task::Finetune, method: Method::Lora, mb: 2, seq: 2048, trainer, ..Config::default() };
+        let cfg = Config { task: Task::Finetune, method: Method::Lora, mb: Some(2), seq: 2048, trainer, ..Config::default() };
         TrainJob::new(m, &cfg).memory(1.0).activations / GIB
     };
     let (hf, tt, us, ax) = (act(Trainer::Hf), act(Trainer::Torchtune), act(Trainer::Unsloth), act(Trainer::Axolotl));
@@ -314,7 +314,7 @@ fn parameter_offload_trades_gpu_memory_for_host_link_time() {
     let catalog = common::catalog();
     let m = catalog.model("llama-3.1-70b").expect("model");
     let gpu = catalog.gpu("a100-sxm-80gb").expect("gpu");
-    let cfg = Config { task: Task::Finetune, method: Method::Full, zero: Some(3), mb: 2, trainer: Trainer::Torchtune, ..Config::default() };
+    let cfg = Config { task: Task::Finetune, method: Method::Full, zero: Some(3), mb: Some(2), trainer: Trainer::Torchtune, ..Config::default() };
     let on = TrainJob::new(m, &Config { param_offload: true, ..cfg.clone() });
     let off = TrainJob::new(m, &cfg);
     let l = Layout::data(8);
@@ -339,7 +339,7 @@ fn parameter_offload_trades_gpu_memory_for_host_link_time() {
 fn activation_offload_costs_only_what_compute_does_not_hide() {
     let catalog = common::catalog();
     let m = catalog.model("llama-3.1-8b").expect("model");
-    let cfg = Config { task: Task::Finetune, method: Method::Lora, mb: 1, seq: 8192, trainer: Trainer::Torchtune, ..Config::default() };
+    let cfg = Config { task: Task::Finetune, method: Method::Lora, mb: Some(1), seq: 8192, trainer: Trainer::Torchtune, ..Config::default() };
     let on = TrainJob::new(m, &Config { act_offload: Some(true), ..cfg.clone() });
     let off = TrainJob::new(m, &cfg);
     assert!(on.memory(1.0).activations < off.memory(1.0).activations);
@@ -368,7 +368,7 @@ mod stack_properties {
             let m = &catalog.models[model % catalog.models.len()];
             let trainer = Trainer::NAMES[t].1;
             let method = [Method::Full, Method::Lora, Method::Qlora][method];
-            let cfg = Config { task: Task::Finetune, method, mb, seq, trainer, zero: Some(3), ..Config::default() };
+            let cfg = Config { task: Task::Finetune, method, mb: Some(mb), seq, trainer, zero: Some(3), ..Config::default() };
             // On one GPU; sharded over many, the root unit (embeddings) that
             // FSDP gathers whole can outweigh a small model's saved shard.
             let mem = |c: &Config| TrainJob::new(m, c).memory(1.0).total();
@@ -468,7 +468,7 @@ proptest! {
         let m = &catalog.models[model % catalog.models.len()];
         prop_assume!(m.layers >= 2);
         let trainer = Trainer::NAMES[t].1;
-        let cfg = Config { task: Task::Finetune, method: Method::Full, mb, seq, trainer, act_offload: Some(false), ..Config::default() };
+        let cfg = Config { task: Task::Finetune, method: Method::Full, mb: Some(mb), seq, trainer, act_offload: Some(false), ..Config::default() };
         let mem = |gc: Checkpointing| TrainJob::new(m, &Config { gc, ..cfg.clone() }).memory(1.0).activations;
         let (full, sel, none) = (mem(Checkpointing::Full), mem(Checkpointing::Selective), mem(Checkpointing::None));
         prop_assert!(full <= sel && sel <= none, "full {} selective {} none {}", full, sel, none);

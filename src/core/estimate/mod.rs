@@ -15,6 +15,7 @@ pub mod media_train;
 pub mod media_train_time;
 pub mod prefill_fixed;
 pub mod ranges;
+pub mod rl;
 pub mod serve;
 pub mod serve_memory;
 pub mod serve_plan;

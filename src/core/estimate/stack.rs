@@ -141,7 +141,8 @@ impl Stack {
             shards_root_apart: false,
         };
         match trainer {
-            Trainer::Hf => hf,
+            // TRL's trainers subclass the Hugging Face Trainer (trl/trainer/grpo_trainer.py `class GRPOTrainer(_BaseTrainer)`).
+            Trainer::Hf | Trainer::Trl => hf,
             Trainer::Torchtune => {
                 Stack { loss_bytes_per_vocab: CHUNKED_LOGITS_BYTES, fp32_master: false, optimizer_in_backward: true, shards_root_apart: true, ..hf }
             }
@@ -214,7 +215,7 @@ pub fn parallelism(trainer: Trainer) -> Parallelism {
         Trainer::Megatron => Parallelism { tensor_max_zero: Some(3), pipeline: true },
         Trainer::Deepspeed => Parallelism { tensor_max_zero: Some(2), pipeline: true },
         Trainer::Torchtitan => Parallelism { tensor_max_zero: Some(3), pipeline: true },
-        Trainer::Hf | Trainer::Axolotl => Parallelism { tensor_max_zero: Some(3), pipeline: false },
+        Trainer::Hf | Trainer::Trl | Trainer::Axolotl => Parallelism { tensor_max_zero: Some(3), pipeline: false },
         Trainer::Torchtune | Trainer::Unsloth => Parallelism { tensor_max_zero: None, pipeline: false },
     }
 }
@@ -306,7 +307,7 @@ impl Clock {
         match trainer {
             // The Hugging Face Trainer, DeepSpeed on it, and torchtune's
             // recipes (`compile: False` in its configs) run eager modules.
-            Trainer::Hf | Trainer::Deepspeed => eager,
+            Trainer::Hf | Trainer::Trl | Trainer::Deepspeed => eager,
             // FSDP2 units of one layer.
             Trainer::Torchtune => Clock { per_tensor_zero3: false, ..eager },
             // Liger's kernels (norms, RoPE, SwiGLU); PEFT's LoRA as is.

@@ -34,6 +34,7 @@
 use super::super::catalog::{Gpu, Model};
 use super::super::config::{Checkpointing, Config, Method, Optim, Targets, Task};
 use super::super::precision::{self, Compute, WeightFormat};
+use super::rl::{self, RlJob, RlMemory};
 use super::stack::{self, Stack};
 pub use super::train_class::{mfu, TrainClass};
 
@@ -76,6 +77,9 @@ pub struct TrainJob<'a> {
     /// How the stack runs its layers: eager launches, unfused elementwise
     /// ops, looped experts ([`stack::Clock`]; its terms in `train_clock`).
     pub clock: stack::Clock,
+    /// Reinforcement learning on TRL (`estimate::rl`): the sequence is
+    /// prompt + completion and the rate the whole step's.
+    pub rl: Option<RlJob>,
 }
 
 /// The attention kernel a run uses (a property of its code, not a link key:
@@ -158,8 +162,12 @@ impl<'a> TrainJob<'a> {
             compute: Compute::Bf16,
             gguf: false,
         });
+        let rl = RlJob::new(cfg).filter(|_| cfg.task == Task::Finetune);
+        // DPO runs chosen and rejected of each pair in one batch (trl/trainer/dpo_trainer.py:355-357).
+        let mb = f64::from(cfg.mb()) * if rl.is_some_and(|r| r.kind == super::super::config::Rl::Dpo) { 2.0 } else { 1.0 };
         TrainJob {
             model,
+            rl,
             task: cfg.task,
             method,
             train_bytes: if format.id == "fp32" { 4.0 } else { 2.0 },
@@ -167,8 +175,8 @@ impl<'a> TrainJob<'a> {
             optim: cfg.optim,
             optim_offload: cfg.optim_offload,
             zero: cfg.zero_stage(),
-            mb: f64::from(cfg.mb),
-            seq: f64::from(cfg.seq),
+            mb,
+            seq: rl.map_or(f64::from(cfg.seq), |r| r.seq()),
             gc: cfg.gc,
             flash: cfg.flash,
             rank: f64::from(cfg.rank),
@@ -274,6 +282,39 @@ impl<'a> TrainJob<'a> {
     }
 
     fn memory_split(&self, dp: f64, tp: f64, pp: f64) -> TrainMemory {
+        let Some(rl) = self.rl else { return self.policy_memory(dp, tp, pp) };
+        let l = Layout { dp: dp as u32, tp: tp as u32, pp: pp as u32 };
+        let (policy, extra) = self.rl_memory(&rl, l);
+        TrainMemory {
+            weights: policy.weights + extra.reference + extra.reward,
+            overhead: policy.overhead + extra.engine,
+            optimizer: policy.optimizer + extra.critic,
+            ..policy
+        }
+    }
+
+    /// An RL job's policy and what sits beside it per GPU under `l`: a
+    /// split's generation GPUs hold no training state, so the policy is
+    /// sharded over the others (`estimate::rl`).
+    pub fn rl_memory(&self, rl: &RlJob, l: Layout) -> (TrainMemory, RlMemory) {
+        let mp = l.tp.max(1) * l.pp.max(1);
+        let gen = match rl.gen {
+            super::super::config::GenMode::Split if rl.generates() && rl.gpu_bytes > 0.0 => rl::split_gpus(self, rl, l),
+            _ => Some(0),
+        };
+        let dp_train = gen.map_or(0, |g| l.dp.saturating_sub(g.div_ceil(mp)));
+        if dp_train == 0 {
+            // No GPU left to train on beside the server: the policy on one
+            // replica and the server's GPU in full, which does not fit.
+            let policy = self.policy_memory(1.0, f64::from(l.tp), f64::from(l.pp));
+            return (policy, RlMemory { engine: rl.gpu_bytes, ..RlMemory::default() });
+        }
+        let policy = self.policy_memory(f64::from(dp_train), f64::from(l.tp), f64::from(l.pp));
+        let extra = rl::extra_memory(self, rl, l, f64::from(dp_train));
+        (policy, extra)
+    }
+
+    pub(super) fn policy_memory(&self, dp: f64, tp: f64, pp: f64) -> TrainMemory {
         let m = self.model;
         let dp = dp.max(1.0);
         let (tp, pp) = (tp.max(1.0), pp.max(1.0));
@@ -340,7 +381,7 @@ impl<'a> TrainJob<'a> {
         // intermediates (two f-wide for a gated MLP) sit beside its activations.
         let working = if self.stack.backward_working_set { self.mlp_gradient_bytes_per_token() } else { 0.0 };
         // Logits held for the loss (see `stack`).
-        let logits_per_token = f64::from(m.vocab) * self.stack.loss_bytes_per_vocab;
+        let logits_per_token = f64::from(m.vocab) * self.rl.map_or(self.stack.loss_bytes_per_vocab, |r| rl::LOGITS_BYTES * r.logit_share());
         // Pipelined, the first stage holds L layers' worth and the last L/pp
         // layers plus the logits; the larger decides. Both divide by tp
         // (sequence parallelism; vocabulary-parallel logits).
@@ -383,10 +424,19 @@ impl<'a> TrainJob<'a> {
         }
     }
 
-    /// Tokens the job trains on: the user's, or for pre-training the
+    /// The job planned on `gpu`: an RL job's generation engine takes a
+    /// share of that GPU's memory (`RlJob::gpu_bytes`).
+    pub fn on_gpu(&self, gpu: &Gpu) -> TrainJob<'a> {
+        TrainJob { rl: self.rl.map(|r| RlJob { gpu_bytes: gpu.memory_bytes(), ..r }), ..self.clone() }
+    }
+
+    /// Tokens the job trains on: an RL run's sequences (`RlJob::sequences`) at prompt + completion; the user's, or for pre-training the
     /// compute-optimal 20 tokens per parameter (Hoffmann et al. 2022), or
     /// 100 M for fine-tuning; times epochs.
     pub fn job_tokens(&self, cfg: &Config) -> f64 {
+        if let Some(rl) = self.rl {
+            return rl.sequences() * rl.seq() * cfg.epochs;
+        }
         let base = cfg.tokens.unwrap_or(match self.task {
             Task::Pretrain => 20.0 * self.model.params_total,
             _ => 1e8,

@@ -3,7 +3,8 @@
 //! GPUs, and the tokens/s that follow.
 
 use super::super::catalog::Gpu;
-use super::super::config::{Checkpointing, Method};
+use super::super::config::{Checkpointing, GenMode, Method};
+use super::rl::{self, RlStep};
 use super::stack;
 use super::train::{Layout, TrainJob};
 
@@ -26,6 +27,24 @@ pub fn micro_batches(l: Layout, mb: f64, gbs: Option<f64>) -> f64 {
 }
 
 impl TrainJob<'_> {
+    /// Tokens/s of the job under a layout: the training clock's
+    /// ([`TrainJob::train_tokens_per_s`]), or an RL run's trained tokens
+    /// over its whole step (generation, scoring, update, sync: `estimate::rl`).
+    pub fn tokens_per_s(&self, gpu: &Gpu, mfu: f64, l: Layout, dp_link: f64, tp_link: f64) -> f64 {
+        match self.rl {
+            Some(rl) => self.rl_step(gpu, mfu, l, rl.gen, dp_link, tp_link).map_or(0.0, |s| s.sequences * rl.seq() / s.total().max(1e-9)),
+            None => self.train_tokens_per_s(gpu, mfu, l, dp_link, tp_link),
+        }
+    }
+
+    /// An RL run's step under a layout in a generation mode (`None`: not
+    /// an RL job, or it cannot run so). The weights reach a split's vLLM
+    /// server over the links inside the node.
+    pub fn rl_step(&self, gpu: &Gpu, mfu: f64, l: Layout, mode: GenMode, dp_link: f64, tp_link: f64) -> Option<RlStep> {
+        let rl = self.rl?;
+        rl::step(self, &rl, gpu, l, mode, &|t| self.train_tokens_per_s(gpu, mfu, t, dp_link, tp_link), tp_link)
+    }
+
     /// Training tokens/s per GPU at linear-layer utilisation `mfu`, with the
     /// gradient all-reduce (ring: 2·(n−1)/n of the gradient bytes; Patarasuk
     /// & Yuan 2009) overlapping the backward pass (PyTorch DDP buckets), so
@@ -43,7 +62,7 @@ impl TrainJob<'_> {
     /// mb·seq·hidden 16-bit values (Shoeybi et al. 2019 §3), not overlapped.
     /// The data-parallel gradient all-reduce of the GPU's 1/(tp·pp) share
     /// overlaps the backward pass over `dp_link` (bytes/s per GPU).
-    pub fn tokens_per_s(&self, gpu: &Gpu, mfu: f64, l: Layout, dp_link: f64, tp_link: f64) -> f64 {
+    pub fn train_tokens_per_s(&self, gpu: &Gpu, mfu: f64, l: Layout, dp_link: f64, tp_link: f64) -> f64 {
         let (dp, tp, pp) = (f64::from(l.dp.max(1)), f64::from(l.tp.max(1)), f64::from(l.pp.max(1)));
         let mb_tokens = self.mb * self.seq;
         let stage_compute = mb_tokens * self.compute_s_per_token(gpu, mfu) / (tp * pp);

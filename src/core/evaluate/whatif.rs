@@ -37,7 +37,9 @@ fn candidates(cfg: &Settings, a: &Answer) -> Vec<(&'static str, String)> {
         }
         Task::Finetune | Task::Pretrain => {
             if cfg.task == Task::Finetune {
-                out.extend([Method::Lora, Method::Qlora].into_iter().filter(|m| *m != cfg.method).map(|m| ("method", m.as_str().to_string())));
+                // An RL fine-tune keeps its method and changes the adapter.
+                let key = if cfg.rl.is_some() { "adapter" } else { "method" };
+                out.extend([Method::Lora, Method::Qlora].into_iter().filter(|m| *m != cfg.method).map(|m| (key, m.as_str().to_string())));
             }
             if cfg.gc != Checkpointing::Full {
                 out.push(("gc", "full".to_string()));
@@ -52,7 +54,7 @@ fn candidates(cfg: &Settings, a: &Answer) -> Vec<(&'static str, String)> {
             if cfg.zero.is_some_and(|z| z < 3) {
                 out.push(("zero", "3".to_string()));
             }
-            out.push(("mb", (cfg.mb.saturating_mul(2)).to_string()));
+            out.push(("mb", (cfg.mb().saturating_mul(2)).to_string()));
         }
         Task::Generate => {
             out.extend(["bf16", "fp8"].iter().filter(|f| **f != w).map(|f| ("w", f.to_string())));

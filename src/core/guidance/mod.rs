@@ -7,6 +7,7 @@ mod media;
 mod media_train;
 mod serve;
 mod train;
+mod train_rl;
 mod train_serverless;
 
 use super::answer::{Answer, GuidanceItem};
@@ -24,7 +25,11 @@ use super::units::GIB;
 pub fn for_answer(cfg: &Settings, planner: &Planner<'_>, catalog: &Catalog, a: &Answer) -> Vec<GuidanceItem> {
     let mut out = match planner {
         Planner::Serve(p) => serve::guidance(cfg, &p.job, catalog, a),
-        Planner::Train(p) => train::guidance(cfg, p.job_at(a.pick().and_then(|o| o.zero)), catalog, a),
+        Planner::Train(p) => {
+            let mut g = train::guidance(cfg, p.job_at(a.pick().and_then(|o| o.zero)), catalog, a);
+            g.extend(train_rl::guidance(a));
+            g
+        }
         Planner::Generate(p) => media::guidance(cfg, p.job, catalog, a),
         Planner::ImageTrain(p) => media_train::guidance(cfg, p.job, catalog, a),
     };

@@ -190,11 +190,13 @@ fn nofit_tries(cfg: &Settings, job: &TrainJob<'_>) -> Vec<String> {
     let adapters = cfg.task == Task::Finetune && cfg.method != Method::Full;
     let most = cfg.gpus.map_or(8, |g| g.saturating_mul(cfg.nodes).max(1));
     let mut candidates: Vec<(&str, String)> = Vec::new();
+    // An RL fine-tune's adapter is its own key (`method` names the RL method).
+    let adapter = if cfg.rl.is_some() { "adapter" } else { "method" };
     match cfg.method {
         _ if cfg.task != Task::Finetune => {}
-        Method::Full => candidates.extend([("method", "lora".to_string()), ("method", "qlora".to_string())]),
+        Method::Full => candidates.extend([(adapter, "lora".to_string()), (adapter, "qlora".to_string())]),
         // A 4-bit base is a quarter of the 16-bit one LoRA keeps.
-        Method::Lora => candidates.push(("method", "qlora".to_string())),
+        Method::Lora => candidates.push((adapter, "qlora".to_string())),
         Method::Qlora => {}
     }
     if cfg.zero.is_some_and(|z| z < 3) && cfg.trainer != Trainer::Unsloth {
@@ -209,7 +211,7 @@ fn nofit_tries(cfg: &Settings, job: &TrainJob<'_>) -> Vec<String> {
     if cfg.gc != Checkpointing::Full {
         candidates.push(("gc", "full".to_string()));
     }
-    if cfg.mb > 1 {
+    if cfg.mb() > 1 {
         candidates.push(("mb", "1".to_string()));
     }
     if !cfg.param_offload && job.stack.can_offload_params {
@@ -274,12 +276,12 @@ fn shape_missing(cfg: &Settings, a: &Answer) -> Option<Msg> {
 fn changed(cfg: &Settings, key: &str, value: &str) -> Option<Settings> {
     let mut c = cfg.config().clone();
     match (key, value) {
-        ("method", v) => c.method = if v == "qlora" { Method::Qlora } else { Method::Lora },
+        ("method" | "adapter", v) => c.method = if v == "qlora" { Method::Qlora } else { Method::Lora },
         ("zero", _) => c.zero = Some(3),
         ("trainer", v) => c.trainer = Trainer::parse(v)?,
         ("act_offload", _) => c.act_offload = Some(true),
         ("gc", _) => c.gc = Checkpointing::Full,
-        ("mb", _) => c.mb = 1,
+        ("mb", _) => c.mb = Some(1),
         ("param_offload", _) => {
             c.param_offload = true;
             c.zero = Some(3);

@@ -194,8 +194,24 @@ keys! {
         Derived, "model default (30 with none)", "audio length per request";
     "enc_offload", Flag(|c, v| c.enc_offload = v, |c| Some(c.enc_offload)), None, "", None,
         Derived, "0", "text encoders offloaded to CPU (diffusion); for image-model fine-tuning: prompt embeddings and latents precomputed, so encoders and VAE stay off the GPU";
-    "method", Text(|c, k, v| { c.method = pick(v, k, Method::NAMES)?; Ok(()) }, |c, d| name(c.method.as_str(), d.method.as_str())), Select, "ui.ftmethod", None,
-        Names(|| names(Method::NAMES)), "lora", "fine-tuning method (`qlora` implies `w=nf4`); with an image model (`model=sdxl`, `flux.1-dev`, …) `full` is DreamBooth-style training of the whole denoiser";
+    "method", Text(set_method, |c, d| c.rl.map_or_else(|| name(c.method.as_str(), d.method.as_str()), |r| Some(r.as_str().into()))), Select, "ui.ftmethod", None,
+        Names(|| names(Method::NAMES).into_iter().chain(names(Rl::NAMES)).collect()), "lora", "fine-tuning method (`qlora` implies `w=nf4`); with an image model (`model=sdxl`, `flux.1-dev`, …) `full` is DreamBooth-style training of the whole denoiser; `grpo`, `ppo`, `dpo`: reinforcement-learning fine-tuning of a language model on TRL (`docs/rl-finetuning.md`), its adapter in `adapter`";
+    "adapter", Text(|c, k, v| { c.method = pick(v, k, Method::NAMES)?; Ok(()) }, |c, d| c.rl.and_then(|_| name(c.method.as_str(), d.method.as_str()))), None, "", None,
+        Names(|| names(Method::NAMES)), "lora", "with `method=grpo|ppo|dpo`: the adapter trained (`full`, `lora`, `qlora`)";
+    "prompts", Int(1, 1_000_000_000, |c, v| c.prompts = v, |c| Some(c.prompts)), None, "", None,
+        Derived, "1000", "with an RL method: prompts per run (DPO: preference pairs)";
+    "gens", Int(0, 4096, |c, v| c.gens = v, |c| Some(c.gens)), None, "", None,
+        Derived, "8", "with `method=grpo`: completions per prompt (TRL's `num_generations`, default 8; 0 or 1: a notice, GRPO needs 2 or more); PPO samples one per prompt and DPO none, whatever this says";
+    "prompt_len", Int(1, 1_048_576, |c, v| c.prompt_len = v, |c| Some(c.prompt_len)), None, "", None,
+        Derived, "512", "with an RL method: prompt length, tokens";
+    "completion_len", Int(0, 1_048_576, |c, v| c.completion_len = v, |c| Some(c.completion_len)), None, "", None,
+        Derived, "1024", "with an RL method: completion length, tokens (TRL's `max_completion_length`; a step waits for the longest, so every completion is taken at this length); 0 or past the model's context with the prompt: a notice, and the longest that fits";
+    "gen", Text(|c, k, v| { c.gen = Some(pick(v, k, GenMode::NAMES)?); Ok(()) }, |c, _| c.gen.map(|g| g.as_str().into())), None, "", Some(|c| c.gen = None),
+        Names(|| names(GenMode::NAMES)), "colocate (TRL's `vllm_mode`)", "with `method=grpo`: vLLM inside the training processes, time-shared (`colocate`), or a `trl vllm-serve` server on GPUs of its own (`split`); the JSON's `rl` gives both layouts' step time";
+    "vllm_mem", Num(0.05, 0.95, |c, v| c.vllm_mem = v, |c| Some(c.vllm_mem)), None, "", None,
+        Derived, "0.3", "with `gen=colocate`: the share of each GPU's memory vLLM takes (TRL's `vllm_gpu_memory_utilization`)";
+    "beta", Num(0.0, 100.0, |c, v| c.beta = v, |c| Some(c.beta)), None, "", None,
+        Derived, "0", "with `method=grpo`: the KL coefficient (TRL's `beta`, default 0: no reference model); above 0 every step scores with the reference (the base with the adapter disabled under LoRA, a frozen copy under `adapter=full`)";
     "rank", Int(1, 4096, |c, v| c.rank = v, |c| Some(c.rank)), Text, "ui.rank", None,
         Derived, "16", "LoRA rank";
     "targets", Text(|c, k, v| { c.targets = pick(v, k, Targets::NAMES)?; Ok(()) }, |c, d| name(c.targets.as_str(), d.targets.as_str())), None, "", None,
@@ -210,8 +226,8 @@ keys! {
         Derived, "the trainer's (1 for `unsloth` unless `gc=none`)", "checkpointed activations kept in CPU memory between forward and backward; costs the PCIe time compute does not hide";
     "param_offload", Flag(|c, v| c.param_offload = v, |c| Some(c.param_offload)), Check, "ui.param_offload", None,
         Derived, "0", "parameters, gradients and optimizer states in CPU memory (FSDP CPU offload, ZeRO-3 offload / ZeRO-Infinity); needs `zero=3` (a notice assumes it) and a stack that has it (not `unsloth`, `megatron`); costs two fetches of the weights and one send of the gradients over PCIe per step";
-    "mb", Int(1, 4096, |c, v| c.mb = v, |c| Some(c.mb)), Text, "ui.mb", None,
-        Derived, "1", "micro-batch: sequences per GPU per forward and backward pass";
+    "mb", Int(1, 4096, |c, v| c.mb = Some(v), |c| Some(c.mb())), Text, "ui.mb", Some(|c| c.mb = None),
+        Derived, "1 (8 with an RL method: TRL's `per_device_train_batch_size`)", "micro-batch: sequences per GPU per forward and backward pass";
     "gbs", Int(1, 10_000_000, |c, v| c.gbs = Some(v), |c| c.gbs), Text, "ui.gbs", Some(|c| c.gbs = None),
         Derived, "4,194,304 tokens in sequences of `seq` for `pretrain` (2048 at `seq=2048`; Llama 2's global batch of 4M tokens, Touvron et al. 2023 §2.2); none for `finetune`", "global batch: sequences per optimizer step, filled by gradient accumulation (`train_step::micro_batches`); DDP and ZeRO-1 exchange gradients once per step, ZeRO-2/3 every micro-batch; the launch commands carry it (`gradient_accumulation_steps`, Megatron's `--global-batch-size`, torchtitan's `--training.global_batch_size`)";
     "seq", Int(16, 1_048_576, |c, v| c.seq = v, |c| Some(c.seq)), Text, "ui.seq", None,
@@ -331,6 +347,17 @@ fn batch_text(b: Batch) -> String {
         Batch::Max => "max".into(),
         Batch::N(n) => n.to_string(),
     }
+}
+
+/// `method`: a supervised method (and no RL), or an RL method keeping the adapter.
+fn set_method(c: &mut Config, key: &str, value: &str) -> Result<(), Notice> {
+    if let Ok(rl) = pick(value, key, Rl::NAMES) {
+        c.rl = Some(rl);
+        return Ok(());
+    }
+    c.method = pick(value, key, Method::NAMES).map_err(|_| Notice::bad(key, value, "full | lora | qlora | grpo | ppo | dpo"))?;
+    c.rl = None;
+    Ok(())
 }
 
 fn set_w(c: &mut Config, key: &str, value: &str) -> Result<(), Notice> {

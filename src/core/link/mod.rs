@@ -101,6 +101,11 @@ pub fn decode(query: &str) -> (Config, Vec<Notice>) {
             notices.push(n);
         }
     }
+    // A micro-batch equal to the default in effect is the default itself
+    // (1, or TRL's 8 for an RL fine-tune: `Config::mb`).
+    if cfg.mb == Some(cfg.default_mb()) {
+        cfg.mb = None;
+    }
     (cfg, notices)
 }
 

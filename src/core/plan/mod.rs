@@ -14,6 +14,7 @@ mod serve_layout;
 pub mod serve_speeds;
 pub mod train;
 pub mod train_layouts;
+pub mod train_rl;
 pub mod train_speed;
 pub mod train_zero;
 

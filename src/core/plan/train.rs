@@ -81,12 +81,12 @@ fn on_time(job: &TrainJob<'_>, cfg: &Settings, tps: f64) -> bool {
 
 fn speeds(job: &TrainJob<'_>, cfg: &Settings, tps: f64, layout: Layout, widen: f64) -> Speeds {
     let gpus = layout.gpus();
-    let hours = job.job_tokens(cfg) / tps.max(1e-9) / 3600.0;
+    let hours = (tps > 0.0).then(|| job.job_tokens(cfg) / tps / 3600.0);
     let s = ranges::widen(ranges::TRAIN, widen);
     Speeds {
         task: TaskSpeeds::Train(TrainSpeeds { tokens_per_s: Some(Range::rate(tps, s)), dp: layout.dp, tp: layout.tp, pp: layout.pp }),
-        job_hours: Some(Range::time(hours, s)),
-        job_gpu_hours: Some(hours * f64::from(gpus)),
+        job_hours: hours.map(|h| Range::time(h, s)),
+        job_gpu_hours: hours.map(|h| h * f64::from(gpus)),
     }
 }
 
@@ -289,7 +289,9 @@ fn offer_plan(job: &TrainJob<'_>, cfg: &Settings, gpu: &Gpu, o: &Offer, cache: &
         pp: layout.pp,
         dp: layout.dp,
         zero: Some(job.zero),
-        job_hours: Some(job_hours),
+        // A layout that runs nothing (an RL step with no room for its
+        // generation engine) has no run length: unknown, not astronomical.
+        job_hours: (tps > 0.0).then_some(job_hours),
         startup_s: engine::startup_s(job.model.params_total * job.format.body_bits / 8.0),
         load_bytes: job.model.params_total * job.format.body_bits / 8.0,
         store_gb,
@@ -325,9 +327,19 @@ impl<'r> TrainPlanner<'r> {
         zero.and_then(|z| self.stages.iter().find(|j| j.zero == z)).unwrap_or(&self.job)
     }
 
+    /// An RL job's stages on `gpu` (its generation engine's memory share
+    /// depends on the GPU's memory); nothing for a supervised job.
+    fn on_gpu(&mut self, gpu: &Gpu) {
+        if self.job.rl.is_some_and(|r| r.gpu_bytes != gpu.memory_bytes()) {
+            self.job = self.job.on_gpu(gpu);
+            self.stages = self.stages.iter().map(|j| j.on_gpu(gpu)).collect();
+        }
+    }
+
     /// The plan of a GPU type at the best of the stages
     /// (`train_zero`), with the stage's job.
     fn plan_best(&mut self, gpu: &Gpu) -> (TrainPlan, usize) {
+        self.on_gpu(gpu);
         let scale_up = gpu.nvlink_gbps > 0.0;
         let cap = gpu.usable_bytes() * USABLE;
         let (stages, cfg, cache) = (&self.stages, self.cfg, &mut self.cache);
@@ -398,6 +410,7 @@ impl<'r> TrainPlanner<'r> {
     }
 
     pub fn offer(&mut self, gpu: &Gpu, o: &Offer) -> OfferPlan {
+        self.on_gpu(gpu);
         let scale_up = o.interconnect.is_scale_up();
         let (stages, cfg, cache) = (&self.stages, self.cfg, &mut self.cache);
         // One instance is the fewest GPUs an offer rents.
@@ -449,6 +462,7 @@ impl<'r> TrainPlanner<'r> {
                 checkpoint_bytes: Some(ckpt),
                 checkpoints_bytes_total: Some(ckpt * f64::from(cfg.ckpts)),
                 training_tokens: Some(job.job_tokens(cfg)),
+                rl: super::train_rl::answer(job, gpu, layout),
                 best_weight_format: Some(cfg.weight_format_id().to_string()),
                 ..Answers::default()
             },

@@ -70,7 +70,11 @@ pub fn clock_term(job: &TrainJob<'_>, gpu: &Gpu, l: Layout) -> (Term, f64) {
 /// GPUs needed to train the job's tokens within `days` (the inverse question).
 pub fn gpus_for_deadline(job: &TrainJob<'_>, cfg: &Settings, gpu: &Gpu, days: f64) -> u32 {
     let tokens = job.job_tokens(cfg);
-    let per_gpu = tokens_per_s(job, gpu, 1).max(1e-9);
+    // An RL step's rate does not start at one GPU (a split needs two, a
+    // colocated engine may need several to hold the weights): it is taken
+    // per GPU of a whole node.
+    let probe = if job.rl.is_some() { gpu.gpus_per_node.max(1) } else { 1 };
+    let per_gpu = (tokens_per_s(job, gpu, probe) / f64::from(probe)).max(1e-9);
     let n = (tokens / (per_gpu * days * 86_400.0)).ceil();
     if n.is_finite() {
         n.clamp(1.0, 1e6) as u32

@@ -18,6 +18,7 @@ use super::settings::Settings;
 use super::table::clip;
 
 mod custom;
+mod rl;
 mod spec;
 use custom::custom_model;
 
@@ -198,6 +199,7 @@ pub fn resolve<'c>(cfg: &Config, mut notices: Vec<Notice>, catalog: &'c Catalog)
     }
     let subject = match named {
         Named::Llm(model) => {
+            rl::notices(&mut cfg, &model, catalog, &mut notices);
             if cfg.task == Task::Serve {
                 context_notice(&mut cfg, &model, &mut notices);
                 prefix_notice(&mut cfg, &model, &mut notices);
@@ -206,6 +208,7 @@ pub fn resolve<'c>(cfg: &Config, mut notices: Vec<Notice>, catalog: &'c Catalog)
             Subject::Llm { model: *model, format }
         }
         Named::Media(m) if cfg.task == Task::Generate => {
+            rl::task_notice(&mut cfg, &mut notices);
             let mut j = own_precision(&mut cfg, &mut notices, |c| media_job(m, c));
             if let Some(window) = m.audio_window_s.filter(|w| j.seconds > *w) {
                 notices.push(Notice::said("seconds", Msg::new("notice.seconds").arg("model", m.name.clone()).arg("window", window.to_string())));
@@ -214,6 +217,7 @@ pub fn resolve<'c>(cfg: &Config, mut notices: Vec<Notice>, catalog: &'c Catalog)
             Subject::Generate(j)
         }
         Named::Media(m) => {
+            rl::task_notice(&mut cfg, &mut notices);
             // Both lengths given: the steps win (timed per offer's GPUs).
             if cfg.train_steps.is_some() && cfg.jobmin.take().is_some() {
                 notices.push(Notice::said("jobmin", Msg::new("notice.train_steps.jobmin")));
@@ -399,7 +403,7 @@ pub fn image_train_job<'a>(model: &'a MediaModel, cfg: &Config) -> Result<MediaT
     let wrap = |mut job: MediaJob<'a>| {
         job.batch = 1;
         job.steps = 1;
-        MediaTrainJob { job, method: cfg.method, optim: cfg.optim, gc: cfg.gc, rank: f64::from(cfg.rank), mb: f64::from(cfg.mb.max(1)) }
+        MediaTrainJob { job, method: cfg.method, optim: cfg.optim, gc: cfg.gc, rank: f64::from(cfg.rank), mb: f64::from(cfg.mb().max(1)) }
     };
     media_job(model, &c).map(wrap).map_err(wrap)
 }

@@ -79,7 +79,7 @@ pub fn defaults(framework: &str, method: &str) -> Config {
     if framework == "peft" {
         c.w = Some("fp32".into());
         c.gc = Checkpointing::None;
-        c.mb = 8;
+        c.mb = Some(8);
         c.seq = 64;
         c.targets = Targets::Attn;
     } else {
@@ -155,7 +155,7 @@ pub fn load_calibration(text: &str, rows: &mut Vec<TrainRow>, skipped: &mut Vec<
         let mut cfg = defaults(framework, task.trim_start_matches("finetune-"));
         cfg.model = Some(field(&r, &h, "model_id").to_string());
         if let Ok(b) = field(&r, &h, "batch").parse() {
-            cfg.mb = b;
+            cfg.mb = Some(b);
         }
         if let Ok(s) = field(&r, &h, "input_tokens").parse() {
             cfg.seq = s;
@@ -212,7 +212,7 @@ pub fn load_training(text: &str, catalog: &Catalog, rows: &mut Vec<TrainRow>, sk
         let mut cfg = defaults(if framework == "peft" { "peft-fsdp" } else { framework }, method);
         cfg.model = Some(model.to_string());
         if let Ok(b) = field(&r, &h, "micro_batch").parse() {
-            cfg.mb = b;
+            cfg.mb = Some(b);
         }
         match field(&r, &h, "seq").parse() {
             Ok(s) => cfg.seq = s,

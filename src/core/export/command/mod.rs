@@ -124,7 +124,7 @@ pub struct Stack {
 pub fn stack(trainer: Trainer) -> Option<Stack> {
     const NOTE: &str = "# the version whichgpu checked its flags against (static/support.csv has no row)";
     let s = match trainer {
-        Trainer::Hf | Trainer::Deepspeed => return None,
+        Trainer::Hf | Trainer::Trl | Trainer::Deepspeed => return None,
         Trainer::Megatron => Stack {
             name: "Megatron-LM",
             version: "d98e8a64 (main, 2026-08-22)",
@@ -171,7 +171,7 @@ fn train(l: &Launch, c: &mut Command) {
     }
     match l.cfg.trainer {
         Trainer::Deepspeed if train_deepspeed::pipelined(l) => train_deepspeed::train(l, c),
-        Trainer::Hf | Trainer::Deepspeed => train_accelerate::train(l, c),
+        Trainer::Hf | Trainer::Trl | Trainer::Deepspeed => train_accelerate::train(l, c),
         Trainer::Megatron => train_megatron::train(l, c),
         Trainer::Torchtitan => train_torchtitan::train(l, c),
         Trainer::Torchtune => train_torchtune::train(l, c),
@@ -186,7 +186,7 @@ fn train(l: &Launch, c: &mut Command) {
 fn layout(l: &Launch) -> (Layout, u32) {
     let o = l.offer;
     let lay = Layout { dp: o.dp.max(1), tp: o.tp.max(1), pp: o.pp.max(1) };
-    let m = train_step::micro_batches(lay, f64::from(l.cfg.mb.max(1)), l.cfg.global_batch().map(f64::from));
+    let m = train_step::micro_batches(lay, f64::from(l.cfg.mb().max(1)), l.cfg.global_batch().map(f64::from));
     (lay, whole(m))
 }
 

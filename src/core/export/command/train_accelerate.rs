@@ -38,18 +38,21 @@ pub(super) fn train(l: &Launch, c: &mut Command) {
         // (examples/dreambooth, examples/text_to_image) under the same launcher.
         c.note(format!(
             "(diffusers' training scripts, e.g. its examples/dreambooth): resolution {w}×{h}, micro-batch {} per GPU, gradient checkpointing {gc}",
-            cfg.mb.max(1)
+            cfg.mb().max(1)
         ));
     } else if uses_deepspeed(l) {
         // Under DeepSpeed the accumulation is a launch flag (below).
-        c.note(format!("micro-batch {} per GPU, sequence length {}, gradient checkpointing {gc}", cfg.mb.max(1), cfg.seq));
+        c.note(format!("micro-batch {} per GPU, sequence length {}, gradient checkpointing {gc}", cfg.mb().max(1), cfg.seq));
     } else {
         c.note(format!(
             "micro-batch {} per GPU, gradient accumulation {} steps, sequence length {}, gradient checkpointing {gc}",
-            cfg.mb.max(1),
+            cfg.mb().max(1),
             accumulation(l),
             cfg.seq
         ));
+    }
+    if let Some(rl) = cfg.rl.filter(|_| cfg.task == Task::Finetune && !l.media_training) {
+        c.note(rl_note(l, rl));
     }
     if cfg.method != Method::Full && cfg.task == Task::Finetune {
         c.note(format!("{} with rank {}, targets={}", cfg.method, cfg.rank, cfg.targets));
@@ -117,4 +120,30 @@ pub(super) fn train(l: &Launch, c: &mut Command) {
         }
     }
     c.words(&["train.py"]);
+}
+
+/// What train.py sets for an RL fine-tune: TRL's trainer and the config
+/// fields the plan assumed (field names at huggingface/trl@f2cd5771
+/// trl/trainer/grpo_config.py, dpo_config.py; `vllm_mode` "colocate" or
+/// "server", the latter with `trl vllm-serve` on the serving GPUs and
+/// `CUDA_VISIBLE_DEVICES` keeping the trainer off them, docs/source/vllm_integration.md).
+fn rl_note(l: &Launch, rl: super::super::super::config::Rl) -> String {
+    use super::super::super::config::{GenMode, Rl};
+    let cfg = &l.cfg;
+    let trainer = match rl {
+        Rl::Grpo => "GRPOTrainer(GRPOConfig(",
+        Rl::Ppo => "PPOTrainer(PPOConfig( (trl.experimental.ppo; a reward and a value model beside the policy)",
+        Rl::Dpo => "DPOTrainer(DPOConfig(",
+    };
+    let lengths = match rl {
+        Rl::Dpo => format!("max_length={}", cfg.prompt_len + cfg.completion_len),
+        Rl::Ppo => format!("response_length={}", cfg.completion_len),
+        Rl::Grpo => format!("max_completion_length={}, num_generations={}, beta={}", cfg.completion_len, cfg.gens, cfg.beta),
+    };
+    let vllm = match (rl, cfg.gen.unwrap_or(GenMode::Colocate)) {
+        (Rl::Grpo, GenMode::Colocate) => format!(", use_vllm=True, vllm_mode=\"colocate\", vllm_gpu_memory_utilization={}", cfg.vllm_mem),
+        (Rl::Grpo, GenMode::Split) => ", use_vllm=True, vllm_mode=\"server\" (start `trl vllm-serve --model <model>` on GPUs of its own first)".to_string(),
+        _ => String::new(),
+    };
+    format!("RL fine-tuning in train.py: {trainer}per_device_train_batch_size={}, {lengths}{vllm}, gradient_checkpointing=True, bf16=True))", cfg.mb().max(1))
 }

@@ -27,7 +27,7 @@ pub(super) fn train(l: &Launch, c: &mut Command) {
             c.words(&["--lora-target-linear"]);
         }
     }
-    c.flag("--micro-batch-size", &cfg.mb.max(1));
+    c.flag("--micro-batch-size", &cfg.mb().max(1));
     c.flag("--gradient-accumulation-steps", &accumulation(l));
     c.flag("--sequence-len", &cfg.seq);
     match l.answer.weight_format.as_str() {

@@ -26,7 +26,7 @@ pub(super) fn train(l: &Launch, c: &mut Command) {
     let precision = if l.answer.weight_format == "fp16" || !l.bf16 { "fp16" } else { "bf16" };
     c.note(format!(
         "ds_config.json: {{\"train_micro_batch_size_per_gpu\": {}, \"gradient_accumulation_steps\": {accumulation}, \"{precision}\": {{\"enabled\": true}}, \"zero_optimization\": {{\"stage\": {}}}}} (the pipeline engine takes ZeRO 0-1)",
-        cfg.mb.max(1),
+        cfg.mb().max(1),
         cfg.zero_stage().min(1)
     ));
     c.words(&["deepspeed"]);

@@ -11,7 +11,7 @@ use super::{layout, torchrun_flags, Command};
 pub(super) fn train(l: &Launch, c: &mut Command) {
     let cfg = &l.cfg;
     let (lay, m) = layout(l);
-    let mb = cfg.mb.max(1);
+    let mb = cfg.mb().max(1);
     c.note("add the model's shape (--num-layers, --hidden-size, …), --data-path, --tokenizer-type (and --load to fine-tune)");
     if cfg.method != Method::Full && cfg.task == Task::Finetune {
         // pretrain_gpt.py trains every weight (PEFT lives in NVIDIA's Megatron Bridge).

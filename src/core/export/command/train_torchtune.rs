@@ -40,7 +40,7 @@ pub(super) fn train(l: &Launch, c: &mut Command) {
         torchrun_flags(l, c, true);
     }
     c.words(&[recipe, "--config", "$CONFIG"]);
-    set(c, "batch_size", &cfg.mb.max(1));
+    set(c, "batch_size", &cfg.mb().max(1));
     set(c, "gradient_accumulation_steps", &accumulation(l));
     set(c, "tokenizer.max_seq_len", &cfg.seq);
     if cfg.gc == Checkpointing::Selective {

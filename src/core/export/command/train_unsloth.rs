@@ -24,7 +24,7 @@ pub(super) fn train(l: &Launch, c: &mut Command) {
         "train.py (Unsloth): max_seq_length={}, load_in_4bit={}, full_finetuning={full}, use_gradient_checkpointing={gc}{lora}, per_device_train_batch_size={}, gradient_accumulation_steps={}, {}",
         cfg.seq,
         cfg.method == Method::Qlora,
-        cfg.mb.max(1),
+        cfg.mb().max(1),
         accumulation(l),
         l.answer.weight_format
     ));

@@ -59,6 +59,7 @@ mod page_answer;
 mod plans;
 mod practitioner_check;
 mod practitioner_train;
+mod prefill_hopper;
 mod prefill_terms;
 mod ranking;
 mod registry;

@@ -60,6 +60,7 @@ mod page_answer;
 mod plans;
 mod practitioner_check;
 mod practitioner_train;
+mod prefill_hopper;
 mod prefill_terms;
 mod ranking;
 mod registry;

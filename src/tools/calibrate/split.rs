@@ -8,6 +8,7 @@
 //! both, and the calibration tests fail on any.
 
 use super::{ape, percentile, Case, Kind};
+use crate::core::catalog::gpus::Arch;
 use crate::core::catalog::Catalog;
 use crate::core::config::Engine;
 use crate::core::estimate::engine::is_hbm_class;
@@ -94,6 +95,22 @@ pub fn regime(case: &Case, catalog: &Catalog) -> Option<&'static str> {
     }
 }
 
+/// Issue 36's prompt bands on Hopper: a held-out prefill or first-token row
+/// on an H100, H200, GH200 or H20 falls into "Hopper prompt" and into one
+/// band by its prompt length (≤ 512, 1k–8k, ≥ 32k tokens; nothing between
+/// 512 and 1k or 8k and 32k is in the data).
+pub fn hopper_prompt_band(case: &Case, catalog: &Catalog) -> Option<&'static str> {
+    let hopper = catalog.gpu(&case.gpu).is_some_and(|g| g.arch == Arch::Hopper);
+    if !hopper || !matches!(case.kind, Kind::Ttft | Kind::Prefill) {
+        return None;
+    }
+    Some(match case.input {
+        0..=512 => "Hopper prompt ≤512",
+        513..=16_383 => "Hopper prompt 1k–8k",
+        _ => "Hopper prompt ≥32k",
+    })
+}
+
 /// Errors of the held-out rows of one group.
 #[derive(Debug, Clone, PartialEq)]
 pub struct HeldOutStats {
@@ -121,6 +138,10 @@ pub fn held_out_stats(scored: &[(&Case, f64)], catalog: &Catalog) -> Vec<HeldOut
         groups.entry(format!("kind: {kind}")).or_default().push(e);
         if let Some(r) = regime(c, catalog) {
             groups.entry(format!("regime: {r}")).or_default().push(e);
+        }
+        if let Some(band) = hopper_prompt_band(c, catalog) {
+            groups.entry("regime: Hopper prompt".to_string()).or_default().push(e);
+            groups.entry(format!("regime: {band}")).or_default().push(e);
         }
     }
     groups

@@ -2,7 +2,18 @@
 # Prints what the browser downloads for the page's first answer (html, js,
 # wasm, css), raw and gzip, then the files fetched on demand, then the 20
 # largest items of the Wasm by twiggy, and fails past the gzip guard.
-# Run after `trunk build --release`. The guard is 321,868 B: issue 47's
+# Run after `trunk build --release`. The guard is 337,065 B: the first
+# answer after the session that added the host and start-up bills (issue
+# 42), the commit and region notices (issue 41), speculative decoding
+# (issue 45) and RL fine-tuning (issue 43), 335,017 B, plus 2 KiB. Measured
+# per merge on one machine: 322,520 (start) -> 323,420 (the host billed
+# beside the GPUs, +900) -> 324,076 (start-up and the commit/region
+# notices, +656) -> about 321,400 (issue 47's link comparison and weight
+# table, -2.7 KB) -> 326,153 (speculative decoding: four keys, the
+# drafter in the roofline, its notices and guidance, +4.8 KB) -> 335,017 B
+# (RL fine-tuning: eight keys, its memory, step and three guidance
+# answers, +8.9 KB). Issue 47 still owns getting it under 300 KiB.
+# It was 321,868 B: issue 47's
 # first answer (319,820 B: the configuration compared by its link in the
 # Wasm, the weight formats a static table; the launch card's worker now
 # fetched once the card is in view, +1.3 KB) plus 2 KiB. It was 316 KiB
@@ -51,7 +62,7 @@ source "$root/scripts/env.sh"
 # 0.7.0 panics on this Wasm ("should not parse the same key into multiple
 # items") and cannot read wasm-bindgen's output (0xfc opcodes); 0.8.0 reads both.
 TWIGGY_VERSION=0.8.0
-GUARD=321868
+GUARD=337065
 cd "$root/dist"
 raw=0; gz=0
 for f in index.html *.js *.wasm *.css; do

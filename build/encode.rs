@@ -2,7 +2,7 @@
 //! `src/core/catalog/compiled.rs` reads back (its module comment states the
 //! form): the texts, each once, and the tables column by column in fixed
 //! widths. Fields are written in the order the reader's struct literals read
-//! them (`tests/it/compiled.rs` fails on a mismatch); each struct is taken
+//! them (`tests/it/catalog/compiled.rs` fails on a mismatch); each struct is taken
 //! apart field by field, so a new field stops the build until it is written.
 use std::collections::HashMap;
 

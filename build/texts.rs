@@ -22,7 +22,7 @@ fn fnv1a(bytes: impl Iterator<Item = u8>) -> u64 {
 /// Texts only native code shows (the CLI's report and the JSON's API
 /// comparison, `core::evaluate::api`, which the page's Wasm does not
 /// compile): left out of both columns the page carries.
-/// `tests/it/messages.rs` checks that no module the page compiles names one.
+/// `tests/it/guidance/messages.rs` checks that no module the page compiles names one.
 pub const NATIVE_ONLY: &[&str] = &["g.api."];
 
 fn in_page(key: &str) -> bool {

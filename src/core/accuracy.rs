@@ -14,7 +14,7 @@
 //! and writes the method card's cells ([`KindRow`], [`ExampleRow`]: the
 //! numbers already formatted) as `core::bundled`'s statics `ACCURACY_KINDS`
 //! and `ACCURACY_EXAMPLES` (`OUT_DIR/accuracy.rs`), which
-//! `tests/it/accuracy.rs` checks against the rows parsed here.
+//! `tests/it/estimate/accuracy.rs` checks against the rows parsed here.
 
 use std::sync::OnceLock;
 

@@ -5,7 +5,7 @@
 //! parse on the same files, decoded on first use
 //! ([`catalog::compiled`](super::catalog::compiled)) — no CSV is parsed at
 //! start-up and the Wasm carries no table text, sources or notes.
-//! `tests/it/compiled.rs` proves the compiled form equals the parsed tables
+//! `tests/it/catalog/compiled.rs` proves the compiled form equals the parsed tables
 //! row for row (sources and notes emptied).
 //!
 //! It also holds the method card's accuracy rows, which `build.rs` compiles

@@ -9,7 +9,7 @@
 //! tests build them without a catalog); `&Settings` passes there as
 //! `&Config` through `Deref`.
 //!
-//! Only `resolve` makes one ([`Settings::resolved`]; `tests/it/settings.rs`
+//! Only `resolve` makes one ([`Settings::resolved`]; `tests/it/resolve/settings.rs`
 //! checks the sources for any other maker outside a test module).
 
 use std::ops::Deref;

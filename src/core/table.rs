@@ -11,7 +11,7 @@
 //! Like the `csv` crate's default reader, which it replaces in the page's
 //! Wasm (it is smaller), it skips empty lines, takes text after a closing
 //! quote into the field, and reads an unclosed quote to the end of the text;
-//! `tests/it/table.rs` checks it against that crate on generated tables.
+//! `tests/it/catalog/table.rs` checks it against that crate on generated tables.
 
 use std::collections::HashMap;
 

@@ -29,7 +29,7 @@
 //! fields. `source` and `notes` (and the offers' `commit_source`, the
 //! providers' `unpublished_source`) are not stored: the compiled catalog
 //! has them empty ([`Catalog::without_sources`]).
-//! `tests/it/compiled.rs` proves the decoded catalog equals the parsed one.
+//! `tests/it/catalog/compiled.rs` proves the decoded catalog equals the parsed one.
 
 use std::sync::Arc;
 

@@ -120,7 +120,7 @@ pub fn matmul_s(engine: Engine, format: &WeightFormat, gpu: &Gpu, f: &Factors, l
 /// `llama_tensor_get_type` assigns them (ggml-org/llama.cpp@8784689fee07c6daabf3487d24e1535534ef6e6b
 /// src/llama-quant.cpp: Q2_K keeps attn_v, attn_output and ffn_down in Q3_K;
 /// K-quant files keep the output head in Q6_K, …), weighted here by a
-/// LLaMA-7B's tensor sizes (`tests/it/mmvq.rs` recomputes them).
+/// LLaMA-7B's tensor sizes (`tests/it/estimate/mmvq.rs` recomputes them).
 pub fn mmvq_cycles_per_weight(format_id: &str) -> Option<f64> {
     Some(match format_id {
         "gguf-q2_k" => 14.82,

@@ -51,7 +51,7 @@ use crate::core::precision::{self, Compute};
 
 /// Achieved over modelled time of a training step, the median of
 /// predicted/measured seconds per optimizer step over the fit rows of
-/// `tests/data/image_finetune.csv` (split by source; `tests/it/image_train_time.rs`
+/// `tests/data/image_finetune.csv` (split by source; `tests/it/estimate/image_train_time.rs`
 /// refits it and fails when this differs, and scores the held-out rows).
 pub const TRAIN_LOOP_EFFICIENCY: f64 = 1.09;
 

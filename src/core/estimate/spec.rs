@@ -231,7 +231,7 @@ fn mtp_layer(t: &Model) -> Model {
 /// token). Fitted on the fit part only (vLLM PR #16937 and issue #20780,
 /// Llama 3.1 8B on one H100 at batch 1, K = 2–7: the median over those five
 /// runs of the time per drafted token the measured speed-ups leave after
-/// the roofline, `tests/it/spec_decoding.rs`, `vllm_draft_pass_is_the_fit`).
+/// the roofline, `tests/it/estimate/spec_decoding.rs`, `vllm_draft_pass_is_the_fit`).
 /// The other engines have no fit source: SGLang and TensorRT-LLM capture
 /// the draft loop in CUDA graphs (SGLang `EAGLEDraftCudaGraphRunner`;
 /// TensorRT-LLM's one-model drafter "can launch the entire drafting loop as

@@ -229,7 +229,7 @@ impl Parallelism {
 
 /// Fixed time of one ZeRO-3 collective (hook, launch, sync), fitted on the
 /// training-clock file's fit rows (QwenLM/Qwen3#736: HF Trainer + PEFT +
-/// DeepSpeed ZeRO-3 on 8 H100) by `tests/it/training_clock.rs`.
+/// DeepSpeed ZeRO-3 on 8 H100) by `tests/it/estimate/training_clock.rs`.
 pub const ZERO3_S_PER_COLLECTIVE: f64 = 0.8e-3;
 
 /// How a stack runs its layers, as the clock sees it.

@@ -4,7 +4,7 @@
 //! "blank" returns it to the default, and (native builds only) its
 //! documentation: the values it takes, its default and what it means.
 //! Decode, encode, the page's form, the CLI's help and
-//! `docs/link-format.md` all read this table; `tests/it/keys.rs` checks
+//! `docs/link-format.md` all read this table; `tests/it/link/keys.rs` checks
 //! every entry against decode, encode and the form. Adding a key is one
 //! entry here plus the code that uses the value. The order of the table is
 //! the order links are written in.

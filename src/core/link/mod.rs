@@ -131,7 +131,7 @@ pub fn fmt_num(v: f64) -> String {
 /// ([`encode`], canonical: one text per configuration): the derived
 /// comparison of every field was about 1.8 KB gzip of the page's download
 /// (issue 47). The two agree for every configuration a link can hold —
-/// `tests/it/link.rs` checks natively, with the derived comparison, that
+/// `tests/it/link/codec.rs` checks natively, with the derived comparison, that
 /// whatever [`decode`] accepts comes back equal from [`encode`] — and the
 /// page's configurations are all decoded from link text (the address, an
 /// input's key and value, an imported config.json's query). The same

@@ -4,7 +4,7 @@
 //! `--fit` refits the constants of `core::estimate::media` on the rows whose
 //! `split` is `fit` (`fit.rs`). The split is by source and made before any
 //! fitting; [`leaks`] lists a source on both sides, and the tests fail on
-//! any. Held-out rows are scored, never fitted. `tests/it/media.rs` fails
+//! any. Held-out rows are scored, never fitted. `tests/it/estimate/media.rs` fails
 //! when a constant in the code is not what [`fit::fit`] finds.
 
 pub mod fit;
@@ -161,7 +161,7 @@ pub fn evaluate(r: &csv::StringRecord, col: &BTreeMap<String, usize>, catalog: &
     let int = |k: &str| get(k).parse::<u32>().ok();
     let family = get("family");
     if family == "multimodal" {
-        return Err("multimodal LLM serving row (decode tok/s, TTFT): mapped through the serving estimator (tests/it/media.rs)".into());
+        return Err("multimodal LLM serving row (decode tok/s, TTFT): mapped through the serving estimator (tests/it/estimate/media.rs)".into());
     }
     let m = MediaModel::find(models, &get("model_id")).ok_or_else(|| format!("model `{}` not in media_models.csv", get("model_id")))?;
     let g = catalog.gpu(&get("gpu_id")).ok_or_else(|| format!("GPU `{}` not in gpus.csv", get("gpu_id")))?;

@@ -3,7 +3,7 @@
 //! and which class a model falls in; fitting them is `tools::media_fit`'s
 //! (`whichgpu calibrate tests/data/media_measurements.csv --fit` prints what
 //! the fit rows give for every constant here and in `speed.rs`;
-//! `tests/it/media.rs` fails when one differs), and applying them is
+//! `tests/it/estimate/media.rs` fails when one differs), and applying them is
 //! `speed.rs`'s.
 
 use super::MediaJob;
@@ -54,8 +54,8 @@ impl EffClass {
 /// Achieved / ideal, fitted as the median of ideal/measured over the fit
 /// rows (`split` = fit) of `tests/data/media_measurements.csv` of each class
 /// (refit: `whichgpu calibrate tests/data/media_measurements.csv --fit`,
-/// `tools::media_fit::fit`; `tests/it/media.rs` fails if these drift;
-/// held-out rows are scored by `tests/it/media_holdout.rs`, never fitted).
+/// `tools::media_fit::fit`; `tests/it/estimate/media.rs` fails if these drift;
+/// held-out rows are scored by `tests/it/estimate/media_holdout.rs`, never fitted).
 ///
 /// - Image UNet 0.635: 15 GPU-bound diffusers rows of SD 1.5 and SDXL (A100,
 ///   V100, T4, RTX 3090, RTX 4090), with the CUDA-core work

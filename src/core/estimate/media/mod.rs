@@ -18,9 +18,9 @@
 //! Efficiency factors are the median of ideal/measured over the fit rows of
 //! `tests/data/media_measurements.csv`; `whichgpu calibrate
 //! tests/data/media_measurements.csv --fit` refits every constant from the
-//! fit rows only (`tools::media_fit`) and `tests/it/media.rs` fails if the
+//! fit rows only (`tools::media_fit`) and `tests/it/estimate/media.rs` fails if the
 //! code differs from it; the held-out rows are scored by
-//! `tests/it/media_holdout.rs`.
+//! `tests/it/estimate/media_holdout.rs`.
 //!
 //! This module holds the job ([`MediaJob`]), its defaults and its memory
 //! per GPU, and re-exports the rest, which lives by concern:

@@ -14,7 +14,7 @@ use whichgpu::tools::media_fit;
 use crate::common;
 
 const GIB: f64 = 1_073_741_824.0;
-pub(crate) const MEASUREMENTS: &str = include_str!("../data/media_measurements.csv");
+pub(crate) const MEASUREMENTS: &str = include_str!("../../data/media_measurements.csv");
 
 fn models() -> &'static [MediaModel] {
     bundled_media().expect("bundled media table")
@@ -825,7 +825,7 @@ fn multimodal_rows_through_the_serving_estimator() {
 /// is of the order of the constant fitted on the audio rows.
 #[test]
 fn device_measurement_confirms_host_bound_decoding() {
-    let v: serde_json::Value = serde_json::from_str(include_str!("../data/device/host_overhead_h200.json")).expect("json");
+    let v: serde_json::Value = serde_json::from_str(include_str!("../../data/device/host_overhead_h200.json")).expect("json");
     let ar = v["ar"].as_array().expect("ar rows");
     let mut per_pass: Vec<f64> = ar.iter().filter_map(|r| r["ms_per_layer_pass"].as_f64()).collect();
     assert!(per_pass.len() >= 6);

@@ -29,7 +29,7 @@ fn ratio(a: &str, b: &str) -> f64 {
 
 #[test]
 fn both_themes_meet_aa() {
-    let css = include_str!("../../static/style.css");
+    let css = include_str!("../../../static/style.css");
     for theme in [":root, [data-theme=\"light\"]", "[data-theme=\"dark\"]"] {
         let v = vars(css, theme);
         let get = |k: &str| v.iter().find(|(n, _)| n == k).map(|(_, c)| c.clone()).expect(k);

@@ -14,7 +14,7 @@ use whichgpu::core::resolve::image_train_job;
 
 use crate::common;
 
-const DATA: &str = include_str!("../data/image_finetune.csv");
+const DATA: &str = include_str!("../../data/image_finetune.csv");
 
 struct Row {
     id: String,

@@ -84,7 +84,7 @@ fn the_skypilot_task_asks_for_the_ram_the_offloaded_states_need() {
     use whichgpu::core::export::for_answer;
     let q = "task=finetune&model=qwen2.5-14b&method=full&zero=3&param_offload=1&optim_offload=1&tokens=2e7";
     let a = answer(q);
-    crate::export::check(&a);
+    crate::export::texts::check(&a);
     let (total, _) = host_total(&a).expect("the RAM sentence");
     for e in for_answer(&a, catalog()) {
         let o = a.offers.iter().find(|o| o.id == e.offer).expect("the offer");

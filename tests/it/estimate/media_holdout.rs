@@ -12,7 +12,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use whichgpu::tools::media_fit::{self, Case};
 
-use crate::media::{evaluate, MEASUREMENTS};
+use crate::estimate::media::{evaluate, MEASUREMENTS};
 
 fn cases() -> (Vec<Case>, Vec<(String, String)>) {
     let mut reader = csv::ReaderBuilder::new().from_reader(MEASUREMENTS.as_bytes());

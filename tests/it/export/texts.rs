@@ -140,7 +140,7 @@ fn check_command(e: &Export, offer: &Value, json: &Value, request_tokens: Option
     // DeepSpeed's pipeline engine has its own launcher (export::command::train_deepspeed).
     let ds_pipeline = cfg.trainer == Trainer::Deepspeed && offer["pp"].as_f64().unwrap_or(1.0) > 1.0;
     if task != "serve" && !media && (!matches!(cfg.trainer, Trainer::Hf | Trainer::Deepspeed) || ds_pipeline) {
-        crate::export_train::check(e, offer, &cfg);
+        crate::export::training::check(e, offer, &cfg);
         return;
     }
     let (file, program) = flags_file(task, cfg.engine);
@@ -411,7 +411,7 @@ proptest! {
 /// pass the stored flag sets and match their plans.
 #[test]
 fn every_generated_plans_launch_texts_pass_the_lint() {
-    let text = include_str!("../data/answer_hashes.txt");
+    let text = include_str!("../../data/answer_hashes.txt");
     let links: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).filter_map(|l| l.splitn(3, ' ').nth(2)).collect();
     assert!(links.len() >= 1000, "{}", links.len());
     let mut with_texts = 0;

@@ -264,7 +264,7 @@ fn committed_prices_cover_fifteen_offers_from_five_providers() {
 
 #[test]
 fn every_provider_has_host_billing() {
-    let text = include_str!("../../static/providers.csv");
+    let text = include_str!("../../../static/providers.csv");
     let providers = parse_providers(text).expect("providers parse");
     assert!(providers.len() >= 15);
     for p in &providers {

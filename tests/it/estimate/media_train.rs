@@ -15,7 +15,7 @@ use whichgpu::core::resolve::image_train_job as train_job;
 
 use crate::common;
 
-const DATA: &str = include_str!("../data/image_finetune_measurements.csv");
+const DATA: &str = include_str!("../../data/image_finetune_measurements.csv");
 const GIB: f64 = 1_073_741_824.0;
 
 fn model(id: &str) -> &'static MediaModel {

@@ -215,11 +215,11 @@ fn launch_texts_carry_the_layouts_flags() {
         for f in flags {
             assert!(cmd.contains(f), "{engine}: {f} in\n{cmd}");
         }
-        assert_eq!(crate::export::check(&a), exports.len());
+        assert_eq!(crate::export::texts::check(&a), exports.len());
     }
     // Expert parallel alone (Qwen3-30B-A3B FP8 over 4 or 8 cards): the flag, no data-parallel ranks.
     let a = answer("model=qwen3-30b-a3b&w=fp8&in=8000&out=1000&batch=32&gpu=rtx-4090-24gb");
-    crate::export::check(&a);
+    crate::export::texts::check(&a);
     for e in for_answer(&a, catalog()) {
         let o = a.offers.iter().find(|o| o.id == e.offer).expect("offer");
         assert_eq!(e.command.contains("--enable-expert-parallel"), o.ep, "{}", e.command);

@@ -11,7 +11,7 @@ use whichgpu::core::config::Config;
 use whichgpu::core::form::{self, FormKind};
 use whichgpu::core::link;
 
-const TABLE: &str = include_str!("../../static/api_prices.csv");
+const TABLE: &str = include_str!("../../../static/api_prices.csv");
 
 #[test]
 fn the_table_parses_and_covers_twenty_catalog_models_from_three_hosts() {

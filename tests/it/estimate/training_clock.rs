@@ -25,7 +25,7 @@ struct Row {
 }
 
 fn rows() -> Vec<Row> {
-    let text = include_str!("../data/training_clock.csv");
+    let text = include_str!("../../data/training_clock.csv");
     let mut reader = csv::Reader::from_reader(text.as_bytes());
     reader
         .records()

@@ -280,7 +280,7 @@ pub fn check(e: &Export, offer: &Value, cfg: &Config) {
 /// returns the plans' (tp, pp) layouts.
 fn exports(q: &str) -> Vec<(u64, u64)> {
     let a = answer(q);
-    crate::export::check(&a);
+    crate::export::texts::check(&a);
     let json = serde_json::to_value(&a).expect("JSON");
     for_answer(&a, catalog())
         .iter()
@@ -396,7 +396,7 @@ proptest! {
 #[test]
 fn offload_and_accumulation_reach_the_accelerate_launch() {
     let a = answer("task=finetune&model=qwen2.5-14b&method=full&zero=3&param_offload=1&optim_offload=1&tokens=1e8&gpu=h100-sxm-80gb&gpus=1&gbs=32");
-    crate::export::check(&a);
+    crate::export::texts::check(&a);
     let exports = for_answer(&a, catalog());
     assert!(!exports.is_empty());
     for e in exports {

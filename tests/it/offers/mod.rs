@@ -1,0 +1,14 @@
+//! Each offer's bill, the ranking and the pick.
+
+mod api_measured;
+mod bill;
+mod bill_as_read;
+mod china;
+mod currency;
+mod host_bill;
+mod order;
+mod ranking;
+mod serverless;
+mod stale_pick;
+mod startup;
+mod sturdy;

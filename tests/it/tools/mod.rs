@@ -1,0 +1,6 @@
+//! The CLI and the price converters.
+
+mod cli;
+mod ocp;
+mod silybench;
+mod skypilot;

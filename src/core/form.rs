@@ -5,7 +5,7 @@
 use super::answer::{Answer, OfferResult};
 use super::catalog::media::MediaKind;
 use super::catalog::Catalog;
-use super::config::{Config, Task, Usage};
+use super::config::{Config, Rl, Task, Usage};
 use super::link;
 use super::offers::{self, Objective};
 use super::plan::Unit;
@@ -63,6 +63,13 @@ pub fn inputs(cfg: &Config, kind: FormKind) -> Inputs {
             // length (`jobmin`) is an advanced input.
             if kind == FormKind::ImageTrain {
                 main.extend(["res", "mb", "train_steps"]);
+            } else if let Some(rl) = cfg.rl {
+                // RL fine-tuning: the adapter, the prompts and their completions.
+                main.extend(["adapter", "prompts"]);
+                if rl == Rl::Grpo {
+                    main.push("gens");
+                }
+                main.extend(["prompt_len", "completion_len", "days"]);
             } else {
                 main.extend(["tokens", "epochs", "mb", "seq", "days"]);
             }
@@ -93,6 +100,10 @@ pub fn inputs(cfg: &Config, kind: FormKind) -> Inputs {
     }
     main.extend(["sort", "spot", "commit"]);
     let mut advanced = match kind {
+        FormKind::Train if cfg.rl == Some(Rl::Grpo) => {
+            vec!["gen", "vllm_mem", "beta", "mb", "optim", "gc", "zero", "act_offload", "param_offload", "rank", "ckpts"]
+        }
+        FormKind::Train if cfg.rl.is_some() => vec!["mb", "optim", "gc", "zero", "act_offload", "param_offload", "rank", "ckpts"],
         FormKind::Train => vec!["trainer", "optim", "gc", "zero", "gbs", "act_offload", "param_offload", "rank", "ckpts"],
         FormKind::ImageTrain => vec!["optim", "gc", "zero", "gbs", "rank", "jobmin", "ckpts"],
         _ => vec!["engine", "kv"],

@@ -9,7 +9,7 @@ use super::fields::{Choice, Field, Options};
 use super::hfimport::HfImport;
 use super::options::{self, OptionLists};
 use crate::core::catalog::Catalog;
-use crate::core::config::{Batch, Config, Lang};
+use crate::core::config::{Batch, Config, GenMode, Lang};
 use crate::core::estimate::stack::Stack;
 use crate::core::form;
 use crate::core::link::{self, Control};
@@ -46,7 +46,9 @@ pub fn form_view(p: &FormProps) -> Html {
             "task" => Some((cfg.task.as_str().into(), &lists.tasks)),
             "model" => Some((cfg.model_id().into(), &choices.0)),
             "w" => Some((cfg.weight_format_id().into(), &choices.1)),
-            "method" => Some((cfg.method.as_str().into(), &lists.methods)),
+            "method" if kind == form::FormKind::Train => Some((cfg.rl.map_or(cfg.method.as_str(), |r| r.as_str()).into(), &lists.methods_llm)),
+            "method" | "adapter" => Some((cfg.method.as_str().into(), &lists.methods)),
+            "gen" => Some((cfg.gen.unwrap_or(GenMode::Colocate).as_str().into(), &lists.gens)),
             "use" => Some((cfg.usage().as_str().into(), &lists.usages)),
             "sort" => Some((cfg.sort.as_str().into(), &lists.sorts)),
             "commit" => Some((cfg.commit.as_str().into(), &lists.commits)),

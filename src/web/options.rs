@@ -7,7 +7,7 @@ use std::rc::Rc;
 
 use super::fields::Options;
 use crate::core::catalog::Catalog;
-use crate::core::config::{Checkpointing, Commit, Currency, Engine, Lang, Method, Optim, Sort, Task, Theme, Trainer, Usage};
+use crate::core::config::{Checkpointing, Commit, Currency, Engine, GenMode, Lang, Method, Optim, Rl, Sort, Task, Theme, Trainer, Usage};
 use crate::core::form::{self, FormKind};
 use crate::core::messages::ui;
 use crate::core::precision;
@@ -24,6 +24,9 @@ pub struct OptionLists {
     pub sorts: Options,
     pub commits: Options,
     pub methods: Options,
+    /// A language model's methods: the adapters and the RL methods.
+    pub methods_llm: Options,
+    pub gens: Options,
     pub optims: Options,
     pub gcs: Options,
     pub zeros: Options,
@@ -63,6 +66,8 @@ impl OptionLists {
             sorts: labelled("sort", Sort::NAMES, lang),
             commits: labelled("commit", Commit::NAMES, lang),
             methods: labelled("method", Method::NAMES, lang),
+            methods_llm: Rc::new(labelled("method", Method::NAMES, lang).iter().chain(labelled("method", Rl::NAMES, lang).iter()).cloned().collect()),
+            gens: labelled("gen", GenMode::NAMES, lang),
             optims: labelled("optim", Optim::NAMES, lang),
             gcs: labelled("gc", Checkpointing::NAMES, lang),
             // Blank: the planner's choice per layout (`Config::zero_stages`).

@@ -196,21 +196,21 @@ keys! {
         Derived, "0", "text encoders offloaded to CPU (diffusion); for image-model fine-tuning: prompt embeddings and latents precomputed, so encoders and VAE stay off the GPU";
     "method", Text(set_method, |c, d| c.rl.map_or_else(|| name(c.method.as_str(), d.method.as_str()), |r| Some(r.as_str().into()))), Select, "ui.ftmethod", None,
         Names(|| names(Method::NAMES).into_iter().chain(names(Rl::NAMES)).collect()), "lora", "fine-tuning method (`qlora` implies `w=nf4`); with an image model (`model=sdxl`, `flux.1-dev`, …) `full` is DreamBooth-style training of the whole denoiser; `grpo`, `ppo`, `dpo`: reinforcement-learning fine-tuning of a language model on TRL (`docs/rl-finetuning.md`), its adapter in `adapter`";
-    "adapter", Text(|c, k, v| { c.method = pick(v, k, Method::NAMES)?; Ok(()) }, |c, d| c.rl.and_then(|_| name(c.method.as_str(), d.method.as_str()))), None, "", None,
+    "adapter", Text(|c, k, v| { c.method = pick(v, k, Method::NAMES)?; Ok(()) }, |c, d| c.rl.and_then(|_| name(c.method.as_str(), d.method.as_str()))), Select, "ui.adapter", None,
         Names(|| names(Method::NAMES)), "lora", "with `method=grpo|ppo|dpo`: the adapter trained (`full`, `lora`, `qlora`)";
-    "prompts", Int(1, 1_000_000_000, |c, v| c.prompts = v, |c| Some(c.prompts)), None, "", None,
+    "prompts", Int(1, 1_000_000_000, |c, v| c.prompts = v, |c| Some(c.prompts)), Text, "ui.prompts", None,
         Derived, "1000", "with an RL method: prompts per run (DPO: preference pairs)";
-    "gens", Int(0, 4096, |c, v| c.gens = v, |c| Some(c.gens)), None, "", None,
+    "gens", Int(0, 4096, |c, v| c.gens = v, |c| Some(c.gens)), Text, "ui.gens", None,
         Derived, "8", "with `method=grpo`: completions per prompt (TRL's `num_generations`, default 8; 0 or 1: a notice, GRPO needs 2 or more); PPO samples one per prompt and DPO none, whatever this says";
-    "prompt_len", Int(1, 1_048_576, |c, v| c.prompt_len = v, |c| Some(c.prompt_len)), None, "", None,
+    "prompt_len", Int(1, 1_048_576, |c, v| c.prompt_len = v, |c| Some(c.prompt_len)), Text, "ui.prompt_len", None,
         Derived, "512", "with an RL method: prompt length, tokens";
-    "completion_len", Int(0, 1_048_576, |c, v| c.completion_len = v, |c| Some(c.completion_len)), None, "", None,
+    "completion_len", Int(0, 1_048_576, |c, v| c.completion_len = v, |c| Some(c.completion_len)), Text, "ui.completion_len", None,
         Derived, "1024", "with an RL method: completion length, tokens (TRL's `max_completion_length`; a step waits for the longest, so every completion is taken at this length); 0 or past the model's context with the prompt: a notice, and the longest that fits";
-    "gen", Text(|c, k, v| { c.gen = Some(pick(v, k, GenMode::NAMES)?); Ok(()) }, |c, _| c.gen.map(|g| g.as_str().into())), None, "", Some(|c| c.gen = None),
+    "gen", Text(|c, k, v| { c.gen = Some(pick(v, k, GenMode::NAMES)?); Ok(()) }, |c, _| c.gen.map(|g| g.as_str().into())), Select, "ui.gen", Some(|c| c.gen = None),
         Names(|| names(GenMode::NAMES)), "colocate (TRL's `vllm_mode`)", "with `method=grpo`: vLLM inside the training processes, time-shared (`colocate`), or a `trl vllm-serve` server on GPUs of its own (`split`); the JSON's `rl` gives both layouts' step time";
-    "vllm_mem", Num(0.05, 0.95, |c, v| c.vllm_mem = v, |c| Some(c.vllm_mem)), None, "", None,
+    "vllm_mem", Num(0.05, 0.95, |c, v| c.vllm_mem = v, |c| Some(c.vllm_mem)), Text, "ui.vllm_mem", None,
         Derived, "0.3", "with `gen=colocate`: the share of each GPU's memory vLLM takes (TRL's `vllm_gpu_memory_utilization`)";
-    "beta", Num(0.0, 100.0, |c, v| c.beta = v, |c| Some(c.beta)), None, "", None,
+    "beta", Num(0.0, 100.0, |c, v| c.beta = v, |c| Some(c.beta)), Text, "ui.beta", None,
         Derived, "0", "with `method=grpo`: the KL coefficient (TRL's `beta`, default 0: no reference model); above 0 every step scores with the reference (the base with the adapter disabled under LoRA, a frozen copy under `adapter=full`)";
     "rank", Int(1, 4096, |c, v| c.rank = v, |c| Some(c.rank)), Text, "ui.rank", None,
         Derived, "16", "LoRA rank";

@@ -127,8 +127,21 @@ fn every_text_is_used() {
     sources(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src"), &mut code);
     // Families built with format!("ui.{key}.{name}") (web/options.rs, web/offers.rs),
     // and with concat!(prefix, name) by `keyed!` (core/kinds.rs).
-    let families =
-        ["ui.task.", "ui.use.", "ui.sort.", "ui.commit.", "ui.method.", "ui.optim.", "ui.gc.", "ui.zero.", "ui.cur.", "obj.", "ui.unknown.", "part."];
+    let families = [
+        "ui.task.",
+        "ui.use.",
+        "ui.sort.",
+        "ui.commit.",
+        "ui.method.",
+        "ui.gen.",
+        "ui.optim.",
+        "ui.gc.",
+        "ui.zero.",
+        "ui.cur.",
+        "obj.",
+        "ui.unknown.",
+        "part.",
+    ];
     let unused: Vec<&str> = MESSAGES
         .iter()
         .chain(UI.iter())

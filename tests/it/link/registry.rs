@@ -105,6 +105,7 @@ fn the_form_shows_exactly_the_keys_whose_control_is_an_input() {
         "task=finetune",
         "task=pretrain",
         "task=finetune&model=sdxl",
+        "task=finetune&method=grpo",
     ];
     let mut shown = BTreeSet::new();
     for q in queries {

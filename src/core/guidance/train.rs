@@ -23,11 +23,13 @@ pub fn guidance(cfg: &Settings, job: &TrainJob<'_>, catalog: &Catalog, a: &Answe
     let mut out = Vec::new();
     let m = &a.memory;
     let n = f64::from(m.gpus.max(1));
+    // An RL run's generation engine sits in the overhead: named apart.
+    let engine = a.answers.rl.as_ref().map_or(0.0, |r| r.engine_bytes).clamp(0.0, m.overhead_bytes / n);
+    let body = if engine > 0.0 { Msg::new("g.train.memory.body.rl").arg("engine", gib1(engine)) } else { Msg::new("g.train.memory.body") };
     out.push(GuidanceItem::new(
         "memory",
         Some("g.memory.title"),
-        Msg::new("g.train.memory.body")
-            .arg("total", gib1(m.total_bytes / n))
+        body.arg("total", gib1(m.total_bytes / n))
             .arg("gpus", m.gpus.to_string())
             .arg("weights", gib1(m.weights_bytes / n))
             .arg("grads", gib1(m.gradients_bytes / n))
@@ -35,7 +37,7 @@ pub fn guidance(cfg: &Settings, job: &TrainJob<'_>, catalog: &Catalog, a: &Answe
             .arg("act", gib1(m.activations_bytes / n))
             .arg("mb", format!("{}", job.mb))
             .arg("seq", format!("{}", job.seq))
-            .arg("overhead", gib1(m.overhead_bytes / n)),
+            .arg("overhead", gib1(m.overhead_bytes / n - engine)),
     ));
     out.push(spot(cfg, a));
     // A pick whose offload sets its pace: the size answer says so rather

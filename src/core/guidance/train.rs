@@ -151,7 +151,12 @@ pub fn guidance(cfg: &Settings, job: &TrainJob<'_>, catalog: &Catalog, a: &Answe
                 let key = if layout.gpus() == 1 { "g.train.bound.one" } else { "g.train.bound" };
                 Msg::new(key).num("mfu", 100.0 * mfu(gpu, job.method), 0).arg("gpu", gpu.name.clone())
             };
-            out.push(GuidanceItem::new("train-bound", Some("g.bound.title"), msg));
+            // An RL step that mostly waits on generation is paced by it, not
+            // by the update this answer describes: the RL answer says so.
+            let rl_step = a.answers.rl.as_ref().and_then(|r| if r.gen == "split" { r.split.as_ref() } else { r.colocate.as_ref() });
+            if !rl_step.is_some_and(|s| s.generation_s >= 0.5 * s.step_s) {
+                out.push(GuidanceItem::new("train-bound", Some("g.bound.title"), msg));
+            }
         }
         if p.tp > 1 && !matches!(p.interconnect, "nvlink" | "nvswitch" | "nvl72" | "xgmi") {
             out.push(GuidanceItem::new("nvlink", None, Msg::new("g.note.nvlink").num("gpus", f64::from(p.tp), 0)));

@@ -17,6 +17,7 @@ pub mod prefill_fixed;
 pub mod ranges;
 pub mod rl;
 pub mod serve;
+pub mod serve_draft;
 pub mod serve_memory;
 pub mod serve_plan;
 pub mod spec;
@@ -25,6 +26,7 @@ pub mod train;
 pub mod train_class;
 pub mod train_clock;
 pub mod train_flops;
+pub mod train_rl;
 pub mod train_step;
 
 /// Which roofline binds a decode step: the weight and KV stream from memory,

@@ -299,7 +299,7 @@ impl<'a> TrainJob<'a> {
     pub fn rl_memory(&self, rl: &RlJob, l: Layout) -> (TrainMemory, RlMemory) {
         let mp = l.tp.max(1) * l.pp.max(1);
         let gen = match rl.gen {
-            super::super::config::GenMode::Split if rl.generates() && rl.gpu_bytes > 0.0 => rl::split_gpus(self, rl, l),
+            super::super::config::GenMode::Split if rl.generates() && rl.gpu_bytes > 0.0 => self.rl_split_gpus(rl, l),
             _ => Some(0),
         };
         let dp_train = gen.map_or(0, |g| l.dp.saturating_sub(g.div_ceil(mp)));
@@ -310,7 +310,7 @@ impl<'a> TrainJob<'a> {
             return (policy, RlMemory { engine: rl.gpu_bytes, ..RlMemory::default() });
         }
         let policy = self.policy_memory(f64::from(dp_train), f64::from(l.tp), f64::from(l.pp));
-        let extra = rl::extra_memory(self, rl, l, f64::from(dp_train));
+        let extra = self.rl_extra_memory(rl, l, f64::from(dp_train));
         (policy, extra)
     }
 

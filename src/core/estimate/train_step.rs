@@ -4,7 +4,7 @@
 
 use super::super::catalog::Gpu;
 use super::super::config::{Checkpointing, GenMode, Method};
-use super::rl::{self, RlStep};
+use super::rl::RlStep;
 use super::stack;
 use super::train::{Layout, TrainJob};
 
@@ -42,7 +42,7 @@ impl TrainJob<'_> {
     /// server over the links inside the node.
     pub fn rl_step(&self, gpu: &Gpu, mfu: f64, l: Layout, mode: GenMode, dp_link: f64, tp_link: f64) -> Option<RlStep> {
         let rl = self.rl?;
-        rl::step(self, &rl, gpu, l, mode, &|t| self.train_tokens_per_s(gpu, mfu, t, dp_link, tp_link), tp_link)
+        self.rl_step_of(&rl, gpu, l, mode, &|t| self.train_tokens_per_s(gpu, mfu, t, dp_link, tp_link), tp_link)
     }
 
     /// Training tokens/s per GPU at linear-layer utilisation `mfu`, with the

@@ -289,7 +289,7 @@ pub fn markdown(catalog: &Catalog, today: Date) -> String {
          ## Rules\n\n\
          - Every key is optional: a missing key takes its default. Keys are lowercase; values are ids, numbers or comma lists.\n\
          - An unknown key, a repeated key or a bad value never stops the answer: a notice names the key and why, and that key \
-         keeps its default. The CLI prints notices on stderr and in `notices` of the JSON; `--strict` makes any notice exit 2; a \
+         keeps its default. The CLI prints notices at the head of its text report, or on stderr beside the JSON (and in its `notices`); `--strict` makes any notice exit 2; a \
          query with nothing usable exits 2.\n\
          - Links are written canonically: `v=1` first, then every key whose value differs from its default, in the order of the \
          table below.\n\

@@ -114,8 +114,13 @@ pub fn main() -> ExitCode {
         },
         None => evaluate_query(query.unwrap_or(""), catalog, today(today_arg)),
     };
-    for n in &answer.notices {
-        eprintln!("notice [{}]: {}", n.key, n.message);
+    // The text report carries its notices at the top; JSON, the launch
+    // texts and an unusable query (no report) do not, so there they go to
+    // stderr (once, not twice).
+    if json || emit.is_some() || answer.unusable {
+        for n in &answer.notices {
+            eprintln!("notice [{}]: {}", n.key, n.message);
+        }
     }
     if answer.unusable {
         eprintln!("whichgpu: nothing usable in the query");

@@ -101,6 +101,11 @@ fn exit_statuses() {
     assert!(err.contains("notice [in]") && err.contains("notice [bogus]"), "{err}");
     let v: serde_json::Value = serde_json::from_str(&out).expect("json");
     assert_eq!(v["notices"].as_array().map(Vec::len), Some(2));
+    // The text report carries its notices itself: stdout once, stderr none.
+    let (code, out, err) = run(&["model=llama-3.1-8b&engine=llamacpp"]);
+    assert_eq!(code, 0);
+    assert_eq!(out.matches("notice [engine]").count(), 1, "{out}");
+    assert!(!err.contains("notice [engine]"), "{err}");
     // --strict turns a notice into exit 2.
     assert_eq!(run(&["--strict", "model=llama-3.1-8b&in=-4"]).0, 2);
     assert_eq!(run(&["--strict", "model=llama-3.1-8b"]).0, 0);

@@ -154,7 +154,10 @@ pub fn guidance(cfg: &Settings, job: &TrainJob<'_>, catalog: &Catalog, a: &Answe
             // An RL step that mostly waits on generation is paced by it, not
             // by the update this answer describes: the RL answer says so.
             let rl_step = a.answers.rl.as_ref().and_then(|r| if r.gen == "split" { r.split.as_ref() } else { r.colocate.as_ref() });
-            if !rl_step.is_some_and(|s| s.generation_s >= 0.5 * s.step_s) {
+            // The stack's clock terms but the CPU step name other trainers as
+            // the remedy; an RL run takes TRL only, so there it is left out.
+            let other_stack = a.answers.rl.is_some() && msg.key == "g.train.clock" && term.key() != "g.train.clock.cpu";
+            if !rl_step.is_some_and(|s| s.generation_s >= 0.5 * s.step_s) && !other_stack {
                 out.push(GuidanceItem::new("train-bound", Some("g.bound.title"), msg));
             }
         }

@@ -90,11 +90,9 @@ fn decode_speedup(m: &Model, cfg: &Config, gpu: &Gpu, plan: Plan, batch: f64) ->
     with.speed(gpu, plan, batch).decode_tokens_per_s_per_seq / without.speed(gpu, plan, batch).decode_tokens_per_s_per_seq
 }
 
-fn predicted(r: &Row) -> f64 {
-    let c = catalog();
-    let m = c.model(&r.model).expect("model");
-    let gpu = c.gpu(&r.gpu).expect("gpu");
-    let cfg = Config {
+/// The configuration a measurement row describes.
+fn row_config(r: &Row) -> Config {
+    Config {
         engine: r.engine,
         spec: r.spec,
         spec_tokens: Some(r.k),
@@ -102,7 +100,14 @@ fn predicted(r: &Row) -> f64 {
         input_tokens: r.input,
         output_tokens: r.output,
         ..Config::default()
-    };
+    }
+}
+
+fn predicted(r: &Row) -> f64 {
+    let c = catalog();
+    let m = c.model(&r.model).expect("model");
+    let gpu = c.gpu(&r.gpu).expect("gpu");
+    let cfg = row_config(r);
     speedup(m, &cfg, &r.w, gpu, Plan::tp_pp(r.tp, 1), r.batch)
 }
 
@@ -151,15 +156,7 @@ fn residual_per_drafted_token(r: &Row) -> f64 {
     let c = catalog();
     let m = c.model(&r.model).expect("model");
     let gpu = c.gpu(&r.gpu).expect("gpu");
-    let cfg = Config {
-        engine: r.engine,
-        spec: r.spec,
-        spec_tokens: Some(r.k),
-        spec_accept: r.accept,
-        input_tokens: r.input,
-        output_tokens: r.output,
-        ..Config::default()
-    };
+    let cfg = row_config(r);
     let plan = Plan::tp_pp(r.tp, 1);
     let with = job(m, &cfg, &r.w);
     let d = with.spec.clone().expect("drafter");

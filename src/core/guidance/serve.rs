@@ -2,7 +2,7 @@
 //! with the numbers of the pick's own plan (its layout and sequences per
 //! replica), and the notes that fire on rules.
 
-use super::super::answer::{Answer, GuidanceItem};
+use super::super::answer::{Answer, GuidanceItem, OfferResult};
 use super::super::catalog::support::{Kind, Support};
 use super::super::catalog::Catalog;
 use super::super::config::Batch;
@@ -19,22 +19,8 @@ pub fn guidance(cfg: &Settings, job: &ServeJob<'_>, catalog: &Catalog, a: &Answe
     let pick = a.pick();
 
     // 1. How much memory, and where it goes.
+    out.extend(memory(job, a));
     let m = &a.memory;
-    // One sequence is said as one (a batch is rounded to whole sequences).
-    let body = Msg::new(if m.batch.round() == 1.0 { "g.memory.body.one" } else { "g.memory.body" })
-        .num("total", m.total_bytes / GIB, 1)
-        .arg("weights", gib1(m.weights_bytes))
-        .arg("kv", gib1(m.kv_cache_bytes))
-        .arg("act", gib1(m.activations_bytes))
-        .arg("overhead", gib1(m.overhead_bytes))
-        .num("batch", m.batch, 0)
-        .arg("ctx", format!("{}", job.context_tokens()));
-    out.push(GuidanceItem::new("memory", Some("g.memory.title"), body));
-    if m.total_bytes > 0.0 && m.kv_cache_bytes / m.total_bytes > 0.3 {
-        let share = format!("{:.0}", 100.0 * m.kv_cache_bytes / m.total_bytes);
-        out.push(GuidanceItem::new("kv-share", None, Msg::new("g.memory.kv_large").arg("share", share)));
-    }
-
     if let Some(item) = prefix_saved(job, catalog, a) {
         out.push(item);
     }
@@ -52,135 +38,22 @@ pub fn guidance(cfg: &Settings, job: &ServeJob<'_>, catalog: &Catalog, a: &Answe
 
     // 4. Why generation is slow with the GPU idle: the pick's own plan (its
     // layout and sequences per replica) on the pick's GPU.
-    if let Some(p) = pick {
-        if let Some(gpu) = catalog.gpu(&p.gpu) {
-            let plan = Plan { tp: p.tp, pp: p.pp, dp: p.dp.max(1), ep: p.ep };
-            let batch = p.batch;
-            let bound = p.speeds.decode_tokens_per_s_per_seq().map(|_| job.speed(gpu, plan, batch).decode_bound);
-            let tps = p.speeds.decode_tokens_per_s_per_seq().unwrap_or(0.0);
-            let msg = if matches!(bound, Some(Bound::Memory | Bound::Issue)) {
-                let ctx = super::super::estimate::arch::mean_context(job.prompt_tokens(), job.output_tokens);
-                let kv = batch * job.kv_per_seq_per_gpu(plan.stage(), ctx);
-                // transformers also copies the cache every step (`estimate::eager::cache_copy_bytes`).
-                let copies = super::super::estimate::eager::cache_copy_bytes(job.engine, model, kv);
-                // Under speculative decoding a step's read yields its accepted run (`estimate::spec`).
-                let bytes = (job.weight_bytes_per_step(plan, batch) + kv + copies) / job.spec.as_deref().map_or(1.0, |d| d.tokens_per_step());
-                // `bytes` is what one GPU of each stage reads, the stages in
-                // turn; split over a group (tensor parallel, or data-parallel
-                // attention's ranks with the experts over all of them), the
-                // token reads the group's whole share, said as both.
-                let group = plan.group();
-                let (key, per_gpu) = match (bound, group > 1, plan.pp > 1) {
-                    (Some(Bound::Issue), _, _) => ("g.slow.issue", bytes),
-                    _ if copies > 0.0 => ("g.slow.memory.copies", bytes / f64::from(plan.pp)),
-                    (_, true, false) => ("g.slow.memory.tp", bytes),
-                    (_, true, true) => ("g.slow.memory.pp", bytes / f64::from(plan.pp)),
-                    _ => ("g.slow.memory", bytes),
-                };
-                Msg::new(key)
-                    .num("bytes", per_gpu / GIB, 1)
-                    .num("total", bytes * f64::from(group) / GIB, 1)
-                    .num("tp", f64::from(group), 0)
-                    .num("pp", f64::from(plan.pp), 0)
-                    .arg("gpu", gpu.name.clone())
-                    .num("tps", tps, 0)
-                    .sub("how", Msg::new(if plan.dp > 1 { "g.slow.how.dp" } else { "g.slow.how.tp" }))
-            } else if bound == Some(Bound::Host) {
-                // An eager engine: the host's launches outlast the GPU's work (`estimate::eager`).
-                let host = super::super::estimate::eager::host_s(&job.factors(gpu), model.layers, 1.0);
-                Msg::new("g.slow.host").num("host", host * 1e3, 0).num("layers", f64::from(model.layers), 0).arg("gpu", gpu.name.clone()).num("tps", tps, 0)
-            } else {
-                Msg::new("g.slow.compute").num("batch", batch, 0).arg("gpu", gpu.name.clone())
-            };
-            out.push(GuidanceItem::new("slow-decode", Some("g.slow.title"), msg));
-        }
-    }
+    out.extend(pick.and_then(|p| slow_decode(job, catalog, p)));
 
     // Rule-triggered notes.
     if let Some(p) = pick {
-        // Said where the filters left no single-GPU offer, or where the
-        // single-GPU alternative costs about the same
-        // per unit of work (within 10 %) on a cost ranking: a multi-GPU
-        // pick that is cheaper, or faster on a speed or latency ranking,
-        // earned its GPUs.
-        let single_fits = a.answers.min_gpus == Some(1);
-        let single_close =
-            a.recommendation.as_ref().and_then(|r| r.alternatives.iter().find(|x| x.why == super::super::kinds::AltKind::SingleGpu)).and_then(|x| {
-                let o = a.offers.iter().find(|o| o.id == x.offer)?;
-                Some(super::ranked_cost(a, o)? <= super::ranked_cost(a, p)? * 1.1)
-            });
-        let single_offered = a.offers.iter().any(|o| o.fits && o.gpus == 1);
-        if single_fits && p.gpus > 1 && !single_offered {
-            out.push(GuidanceItem::new("single-gpu", None, Msg::new("g.note.single_gpu")));
-        } else if single_fits && p.gpus > 1 && single_close == Some(true) {
-            out.push(GuidanceItem::new("single-gpu", None, Msg::new("g.note.single_gpu.close")));
-        }
-        // Copies the stated load (batch or rate) keeps busy, against those rented: the rest idle, paid.
-        if let (Batch::N(_), Some(per), Some(total)) = (cfg.batch(), p.speeds.decode_tokens_per_s_per_seq(), p.speeds.decode_tokens_per_s_total()) {
-            let (busy, copies) = ((total / (per * p.batch.max(1.0)) - 1e-6).ceil().max(1.0), f64::from(p.replicas));
-            if per > 0.0 && copies > busy {
-                let msg = Msg::new("g.note.idle_copies").num("busy", busy, 0).num("copies", copies, 0).num("idle", copies - busy, 0);
-                out.push(GuidanceItem::new("idle-copies", None, msg));
-            }
-        }
-        // A layer split (llama.cpp, transformers) has no all-reduce.
-        // (Data-parallel attention gathers and scatters every layer's tokens over the whole group.)
-        let group = p.tp * p.dp.max(1);
-        if group > 1 && !cfg.engine.splits_layers() && !matches!(p.interconnect, "nvlink" | "nvswitch" | "nvl72" | "xgmi") {
-            out.push(GuidanceItem::new("nvlink", None, Msg::new("g.note.nvlink").num("gpus", f64::from(group), 0)));
-        }
-        let total = p.usd_per_month;
-        let side = p.storage_usd_per_month + p.egress_usd_per_month;
-        if total > 0.0 && side / total >= 0.15 {
-            out.push(GuidanceItem::new("storage", None, Msg::new("g.note.storage").arg("share", format!("{:.0}", 100.0 * side / total))));
-        }
-        if !p.price_overridden {
-            out.push(GuidanceItem::new("prices", None, Msg::new("g.note.prices").arg("date", p.price_as_of.to_string())));
-        }
+        out.extend(pick_notes(cfg, a, p));
     }
     out.extend(billing_rounding(cfg, a));
     // (Memory full by design under `batch=max`: no margin to leave.)
     out.extend(tight_memory(cfg, a).filter(|_| cfg.batch() != Batch::Max));
     out.extend(suggestions(a));
-    if model.vision.is_some() && job.images > 0.0 {
-        let res = cfg.resolution();
-        // Cross-attention models (Llama 3.2 Vision) keep image tokens out of
-        // the text context, in their own cache.
-        let (tokens, text) = match &model.vision {
-            Some(v) if v.cross_attention_layers.is_some() => (v.tokens_per_image(res) * job.images, job.context_tokens()),
-            _ => (job.image_tokens, job.context_tokens() - job.image_tokens),
-        };
-        let share = 100.0 * tokens / (tokens + text).max(1.0);
-        out.push(GuidanceItem::new(
-            "images",
-            None,
-            Msg::new("g.note.images")
-                .num("images", job.images, 0)
-                .arg("res", format!("{}×{}", res.0, res.1))
-                .num("tokens", tokens, 0)
-                .num("share", share, 0)
-                .num("prep", job.image_prep_s, 2),
-        ));
-    }
+    out.extend(images_note(cfg, job));
     if model.inferred {
         out.push(GuidanceItem::new("inferred", None, Msg::new("g.note.inferred")));
     }
     if pick.is_none() {
-        // The widest format the engine runs that fits the focus GPU.
-        let best = a.answers.best_weight_format.clone().filter(|f| *f != a.weight_format);
-        // An offer whose memory holds the job on a GPU the engine cannot
-        // run this format on: the format, not the size, rules it out.
-        let refused = a.offers.iter().filter(|o| o.need_bytes <= o.usable_bytes).find_map(|o| o.reason_msgs.iter().find(|m| m.key == "reason.unsupported"));
-        let fallback = match (refused, best) {
-            (Some(r), Some(fmt)) => Msg { key: "g.note.unsupported", args: r.args.clone() }.arg("fmt", fmt),
-            (Some(r), None) => Msg { key: "g.note.unsupported.other", args: r.args.clone() },
-            (None, best) => {
-                // A smaller format than the one that already does not fit.
-                let small = if cfg.engine.splits_layers() { "gguf-q4_k_m" } else { "int4-awq" };
-                Msg::new("g.note.nofit").arg("fmt", best.unwrap_or_else(|| small.into()))
-            }
-        };
-        out.push(super::no_pick(cfg, a, fallback));
+        out.push(no_fit(cfg, a));
     }
     out
 }
@@ -188,6 +61,162 @@ pub fn guidance(cfg: &Settings, job: &ServeJob<'_>, catalog: &Catalog, a: &Answe
 /// What prefix caching saved on the pick's plan: the shared prefix's KV
 /// held once per copy instead of once per sequence, and the time to first
 /// token with only the new tokens prefilled against prefilling the whole prompt.
+/// How much memory the job takes and where it goes; a note when the KV
+/// cache is the larger part.
+fn memory(job: &ServeJob<'_>, a: &Answer) -> Vec<GuidanceItem> {
+    let mut out = Vec::new();
+    let m = &a.memory;
+    // One sequence is said as one (a batch is rounded to whole sequences).
+    let body = Msg::new(if m.batch.round() == 1.0 { "g.memory.body.one" } else { "g.memory.body" })
+        .num("total", m.total_bytes / GIB, 1)
+        .arg("weights", gib1(m.weights_bytes))
+        .arg("kv", gib1(m.kv_cache_bytes))
+        .arg("act", gib1(m.activations_bytes))
+        .arg("overhead", gib1(m.overhead_bytes))
+        .num("batch", m.batch, 0)
+        .arg("ctx", format!("{}", job.context_tokens()));
+    out.push(GuidanceItem::new("memory", Some("g.memory.title"), body));
+    if m.total_bytes > 0.0 && m.kv_cache_bytes / m.total_bytes > 0.3 {
+        let share = format!("{:.0}", 100.0 * m.kv_cache_bytes / m.total_bytes);
+        out.push(GuidanceItem::new("kv-share", None, Msg::new("g.memory.kv_large").arg("share", share)));
+    }
+    out
+}
+
+/// Why generation is slow with the GPU idle: what bounds the pick's decode
+/// step on its own plan and GPU.
+fn slow_decode(job: &ServeJob<'_>, catalog: &Catalog, p: &OfferResult) -> Option<GuidanceItem> {
+    let model = job.model;
+    let gpu = catalog.gpu(&p.gpu)?;
+    let plan = Plan { tp: p.tp, pp: p.pp, dp: p.dp.max(1), ep: p.ep };
+    let batch = p.batch;
+    let bound = p.speeds.decode_tokens_per_s_per_seq().map(|_| job.speed(gpu, plan, batch).decode_bound);
+    let tps = p.speeds.decode_tokens_per_s_per_seq().unwrap_or(0.0);
+    let msg = if matches!(bound, Some(Bound::Memory | Bound::Issue)) {
+        let ctx = super::super::estimate::arch::mean_context(job.prompt_tokens(), job.output_tokens);
+        let kv = batch * job.kv_per_seq_per_gpu(plan.stage(), ctx);
+        // transformers also copies the cache every step (`estimate::eager::cache_copy_bytes`).
+        let copies = super::super::estimate::eager::cache_copy_bytes(job.engine, model, kv);
+        // Under speculative decoding a step's read yields its accepted run (`estimate::spec`).
+        let bytes = (job.weight_bytes_per_step(plan, batch) + kv + copies) / job.spec.as_deref().map_or(1.0, |d| d.tokens_per_step());
+        // `bytes` is what one GPU of each stage reads, the stages in
+        // turn; split over a group (tensor parallel, or data-parallel
+        // attention's ranks with the experts over all of them), the
+        // token reads the group's whole share, said as both.
+        let group = plan.group();
+        let (key, per_gpu) = match (bound, group > 1, plan.pp > 1) {
+            (Some(Bound::Issue), _, _) => ("g.slow.issue", bytes),
+            _ if copies > 0.0 => ("g.slow.memory.copies", bytes / f64::from(plan.pp)),
+            (_, true, false) => ("g.slow.memory.tp", bytes),
+            (_, true, true) => ("g.slow.memory.pp", bytes / f64::from(plan.pp)),
+            _ => ("g.slow.memory", bytes),
+        };
+        Msg::new(key)
+            .num("bytes", per_gpu / GIB, 1)
+            .num("total", bytes * f64::from(group) / GIB, 1)
+            .num("tp", f64::from(group), 0)
+            .num("pp", f64::from(plan.pp), 0)
+            .arg("gpu", gpu.name.clone())
+            .num("tps", tps, 0)
+            .sub("how", Msg::new(if plan.dp > 1 { "g.slow.how.dp" } else { "g.slow.how.tp" }))
+    } else if bound == Some(Bound::Host) {
+        // An eager engine: the host's launches outlast the GPU's work (`estimate::eager`).
+        let host = super::super::estimate::eager::host_s(&job.factors(gpu), model.layers, 1.0);
+        Msg::new("g.slow.host").num("host", host * 1e3, 0).num("layers", f64::from(model.layers), 0).arg("gpu", gpu.name.clone()).num("tps", tps, 0)
+    } else {
+        Msg::new("g.slow.compute").num("batch", batch, 0).arg("gpu", gpu.name.clone())
+    };
+    Some(GuidanceItem::new("slow-decode", Some("g.slow.title"), msg))
+}
+
+/// Notes the pick's own figures call for: a single GPU would do, idle
+/// copies, tensor parallelism without NVLink, storage's share, the price date.
+fn pick_notes(cfg: &Settings, a: &Answer, p: &OfferResult) -> Vec<GuidanceItem> {
+    let mut out = Vec::new();
+    // Said where the filters left no single-GPU offer, or where the
+    // single-GPU alternative costs about the same
+    // per unit of work (within 10 %) on a cost ranking: a multi-GPU
+    // pick that is cheaper, or faster on a speed or latency ranking,
+    // earned its GPUs.
+    let single_fits = a.answers.min_gpus == Some(1);
+    let single_close = a.recommendation.as_ref().and_then(|r| r.alternatives.iter().find(|x| x.why == super::super::kinds::AltKind::SingleGpu)).and_then(|x| {
+        let o = a.offers.iter().find(|o| o.id == x.offer)?;
+        Some(super::ranked_cost(a, o)? <= super::ranked_cost(a, p)? * 1.1)
+    });
+    let single_offered = a.offers.iter().any(|o| o.fits && o.gpus == 1);
+    if single_fits && p.gpus > 1 && !single_offered {
+        out.push(GuidanceItem::new("single-gpu", None, Msg::new("g.note.single_gpu")));
+    } else if single_fits && p.gpus > 1 && single_close == Some(true) {
+        out.push(GuidanceItem::new("single-gpu", None, Msg::new("g.note.single_gpu.close")));
+    }
+    // Copies the stated load (batch or rate) keeps busy, against those rented: the rest idle, paid.
+    if let (Batch::N(_), Some(per), Some(total)) = (cfg.batch(), p.speeds.decode_tokens_per_s_per_seq(), p.speeds.decode_tokens_per_s_total()) {
+        let (busy, copies) = ((total / (per * p.batch.max(1.0)) - 1e-6).ceil().max(1.0), f64::from(p.replicas));
+        if per > 0.0 && copies > busy {
+            let msg = Msg::new("g.note.idle_copies").num("busy", busy, 0).num("copies", copies, 0).num("idle", copies - busy, 0);
+            out.push(GuidanceItem::new("idle-copies", None, msg));
+        }
+    }
+    // A layer split (llama.cpp, transformers) has no all-reduce.
+    // (Data-parallel attention gathers and scatters every layer's tokens over the whole group.)
+    let group = p.tp * p.dp.max(1);
+    if group > 1 && !cfg.engine.splits_layers() && !matches!(p.interconnect, "nvlink" | "nvswitch" | "nvl72" | "xgmi") {
+        out.push(GuidanceItem::new("nvlink", None, Msg::new("g.note.nvlink").num("gpus", f64::from(group), 0)));
+    }
+    let total = p.usd_per_month;
+    let side = p.storage_usd_per_month + p.egress_usd_per_month;
+    if total > 0.0 && side / total >= 0.15 {
+        out.push(GuidanceItem::new("storage", None, Msg::new("g.note.storage").arg("share", format!("{:.0}", 100.0 * side / total))));
+    }
+    if !p.price_overridden {
+        out.push(GuidanceItem::new("prices", None, Msg::new("g.note.prices").arg("date", p.price_as_of.to_string())));
+    }
+    out
+}
+
+/// The images' share of the context, for a vision model given images.
+fn images_note(cfg: &Settings, job: &ServeJob<'_>) -> Option<GuidanceItem> {
+    if job.model.vision.is_none() || job.images <= 0.0 {
+        return None;
+    }
+    let res = cfg.resolution();
+    // Cross-attention models (Llama 3.2 Vision) keep image tokens out of
+    // the text context, in their own cache.
+    let (tokens, text) = match &job.model.vision {
+        Some(v) if v.cross_attention_layers.is_some() => (v.tokens_per_image(res) * job.images, job.context_tokens()),
+        _ => (job.image_tokens, job.context_tokens() - job.image_tokens),
+    };
+    let share = 100.0 * tokens / (tokens + text).max(1.0);
+    Some(GuidanceItem::new(
+        "images",
+        None,
+        Msg::new("g.note.images").num("images", job.images, 0).arg("res", format!("{}×{}", res.0, res.1)).num("tokens", tokens, 0).num("share", share, 0).num(
+            "prep",
+            job.image_prep_s,
+            2,
+        ),
+    ))
+}
+
+/// What to change when nothing fits: a format the engine runs, or a smaller one.
+fn no_fit(cfg: &Settings, a: &Answer) -> GuidanceItem {
+    // The widest format the engine runs that fits the focus GPU.
+    let best = a.answers.best_weight_format.clone().filter(|f| *f != a.weight_format);
+    // An offer whose memory holds the job on a GPU the engine cannot
+    // run this format on: the format, not the size, rules it out.
+    let refused = a.offers.iter().filter(|o| o.need_bytes <= o.usable_bytes).find_map(|o| o.reason_msgs.iter().find(|m| m.key == "reason.unsupported"));
+    let fallback = match (refused, best) {
+        (Some(r), Some(fmt)) => Msg { key: "g.note.unsupported", args: r.args.clone() }.arg("fmt", fmt),
+        (Some(r), None) => Msg { key: "g.note.unsupported.other", args: r.args.clone() },
+        (None, best) => {
+            // A smaller format than the one that already does not fit.
+            let small = if cfg.engine.splits_layers() { "gguf-q4_k_m" } else { "int4-awq" };
+            Msg::new("g.note.nofit").arg("fmt", best.unwrap_or_else(|| small.into()))
+        }
+    };
+    super::no_pick(cfg, a, fallback)
+}
+
 fn prefix_saved(job: &ServeJob<'_>, catalog: &Catalog, a: &Answer) -> Option<GuidanceItem> {
     let p = a.pick().filter(|_| job.shared_prefix > 0.0)?;
     let gpu = catalog.gpu(&p.gpu)?;

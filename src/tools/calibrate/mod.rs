@@ -24,7 +24,7 @@ use crate::core::estimate::engine::{is_hbm_class, Factors, Launch};
 use crate::core::estimate::prefill_fixed::PrefillFixed;
 use crate::core::estimate::serve::{Plan, ServeJob};
 use crate::core::precision;
-use crate::core::table::{Table, TableError};
+use crate::core::table::{Row, Table, TableError};
 use crate::core::units::GIB;
 
 pub const CALIBRATION_COLUMNS: &[&str] = &[
@@ -129,170 +129,163 @@ pub fn parse_cases(text: &str, catalog: &Catalog) -> Result<(Vec<Case>, Vec<Unma
     let mut cases = Vec::new();
     let mut unmapped = Vec::new();
     for row in table.rows() {
-        let id = row.text("id").to_string();
         if row.text("task") != "serve" {
             continue;
         }
-        let skip = |reason: &str| Unmapped { id: id.clone(), reason: reason.to_string() };
-        let Some(split) = Split::parse(row.text("split")) else {
-            unmapped.push(skip(&format!("split `{}` is neither fit nor held_out", row.text("split"))));
-            continue;
-        };
-        let kind = match row.text("kind") {
-            "decode" => Kind::Decode,
-            "prefill" => Kind::Prefill,
-            "throughput" => Kind::Throughput,
-            "memory" => Kind::Memory,
-            "ttft" => Kind::Ttft,
-            other => {
-                unmapped.push(skip(&format!("kind `{other}` is not estimated")));
-                continue;
-            }
-        };
-        let notes = row.text("method_notes");
-        let Some(engine) = engine_of(notes) else {
-            unmapped.push(skip("engine not recognised"));
-            continue;
-        };
-        let launch = match engine {
-            Engine::LlamaCpp => engine_build::launch_of(notes, row.text("source")),
-            Engine::Vllm | Engine::Sglang => Some(engine_build::pytorch_launch_of(engine, notes, row.text("source"))),
-            _ => Some(Launch::Fused),
-        };
-        let Some(launch) = launch else {
-            unmapped.push(skip("llama.cpp build not placed before or after CUDA graphs"));
-            continue;
-        };
-        let mut assumptions = Vec::new();
-        let Some((gpu, gpu_note)) = gpu_of(row.text("gpu_id")) else {
-            unmapped.push(skip("GPU not stated by the source"));
-            continue;
-        };
-        if catalog.gpu(gpu).is_none() {
-            unmapped.push(skip(&format!("GPU `{gpu}` not in the GPU table")));
-            continue;
+        let id = row.text("id").to_string();
+        match parse_case(&row, id, catalog) {
+            Ok(case) => cases.push(case),
+            Err(u) => unmapped.push(u),
         }
-        assumptions.extend(gpu_note);
-        if catalog.model(row.text("model_id")).is_none() {
-            unmapped.push(skip(&format!("model `{}` not in the model table", row.text("model_id"))));
-            continue;
-        }
-        let mut format = match row.text("quant") {
-            "bf16-or-fp16" => "bf16".to_string(),
-            "unstated" => {
-                unmapped.push(skip("weight format not stated"));
-                continue;
-            }
-            q => q.to_string(),
-        };
-        // gpt-fast's int8 is weight-only (torchao-style), not W8A8.
-        if notes.starts_with("gpt-fast") && format == "int8" {
-            format = "int8-wo".into();
-        }
-        if precision::weight_format(&format).is_none() {
-            unmapped.push(skip(&format!("weight format `{format}` not modelled")));
-            continue;
-        }
-        // Memory rows carry their unit in `unit` (GB or GiB); speeds are in tok/s either way.
-        let value = match row.opt_f64("value").ok().flatten() {
-            Some(v) if v > 0.0 => v,
-            _ => {
-                unmapped.push(skip("no value"));
-                continue;
-            }
-        };
-        let lower = notes.to_ascii_lowercase();
-        let mut input = row.opt_u32("input_tokens").ok().flatten();
-        if matches!(kind, Kind::Prefill | Kind::Ttft) && input.is_none() {
-            unmapped.push(skip("prompt length not stated"));
-            continue;
-        }
-        let mut output = row.opt_u32("output_tokens").ok().flatten();
-        if kind == Kind::Memory {
-            if lower.contains("long prompt") {
-                unmapped.push(skip("prompt length of the long-prompt run is not stated"));
-                continue;
-            }
-            if input.is_none() {
-                input = Some(32);
-                assumptions.push("short prompt: 32 tokens assumed (KV of a short MQA prompt is < 0.01 GiB)");
-            }
-        }
-        if notes.starts_with("gpt-fast") && output.is_none() {
-            // gpt-fast generate.py default max_new_tokens = 200.
-            output = Some(200);
-            assumptions.push("gpt-fast default max_new_tokens 200");
-        }
-        if kind == Kind::Throughput && (input.is_none() || output.is_none()) {
-            unmapped.push(skip("prompt and output lengths not stated (a dataset's distribution)"));
-            continue;
-        }
-        if row.text("gpus").is_empty() && kind != Kind::Memory && !notes.starts_with("llama.cpp") && !notes.starts_with("gpt-fast") {
-            unmapped.push(skip("GPU count not stated"));
-            continue;
-        }
-        let measured = match (row.text("unit"), kind) {
-            ("GiB", _) => value * GIB,
-            ("GB", _) => value * 1e9,
-            ("MiB", _) => value * 1_048_576.0,
-            ("MB", _) => value * 1e6,
-            ("ms", Kind::Ttft) => value / 1e3,
-            // A latency in ms given for a speed: the row derives tokens/s
-            // in `value_normalized` (its `metric_definition` says how).
-            ("ms", _) => match row.opt_f64("value_normalized").ok().flatten() {
-                Some(v) if v > 0.0 => v,
-                _ => {
-                    unmapped.push(skip("a latency without a derived speed"));
-                    continue;
-                }
-            },
-            _ => value,
-        };
-        let mut kv = "bf16";
-        if lower.contains("modelopt") && format == "fp8" {
-            // NVIDIA's ModelOpt FP8 checkpoints quantize the KV cache to FP8 as well.
-            kv = "fp8";
-            assumptions.push("ModelOpt FP8 checkpoint: FP8 KV cache");
-        }
-        if lower.contains("int8 kv cache") {
-            kv = "int8";
-            assumptions.push("int8 KV cache (its scales not counted)");
-        }
-        let tuple_kv_cache = engine == Engine::Hf && lower.contains("tuple kv cache");
-        if tuple_kv_cache {
-            assumptions.push("tuple KV cache (transformers before 4.36 or remote code)");
-        }
-        let decode_only = kind == Kind::Throughput && row.text("metric_definition").trim().to_ascii_lowercase().starts_with("decode throughput");
-        if decode_only {
-            assumptions.push("decode steps only (the batch over the step time), no prefill");
-        }
-        let scores_in_memory = engine == Engine::LlamaCpp && !engine_build::flash_attn_of(notes, row.text("source"));
-        let deepgemm_moe = lower.contains("deepgemm");
-        cases.push(Case {
-            ubatch: engine_build::ubatch_of(notes),
-            deepgemm_moe,
-            scores_in_memory,
-            kv,
-            tuple_kv_cache,
-            decode_only,
-            launch,
-            id,
-            split,
-            source: split::source_key(row.text("source")).to_string(),
-            kind,
-            model: row.text("model_id").to_string(),
-            format,
-            gpu: gpu.to_string(),
-            engine,
-            tp: row.opt_u32("gpus").ok().flatten().unwrap_or(1).max(1),
-            batch: row.opt_u32("batch").ok().flatten(),
-            input: input.unwrap_or(1).max(1),
-            output: output.unwrap_or(1).max(1),
-            measured,
-            assumptions,
-        });
     }
     Ok((cases, unmapped))
+}
+
+/// One serving row as a case, or why it cannot be scored.
+fn parse_case(row: &Row<'_>, id: String, catalog: &Catalog) -> Result<Case, Unmapped> {
+    let skip = |reason: &str| Unmapped { id: id.clone(), reason: reason.to_string() };
+    let Some(split) = Split::parse(row.text("split")) else {
+        return Err(skip(&format!("split `{}` is neither fit nor held_out", row.text("split"))));
+    };
+    let kind = match row.text("kind") {
+        "decode" => Kind::Decode,
+        "prefill" => Kind::Prefill,
+        "throughput" => Kind::Throughput,
+        "memory" => Kind::Memory,
+        "ttft" => Kind::Ttft,
+        other => {
+            return Err(skip(&format!("kind `{other}` is not estimated")));
+        }
+    };
+    let notes = row.text("method_notes");
+    let Some(engine) = engine_of(notes) else {
+        return Err(skip("engine not recognised"));
+    };
+    let launch = match engine {
+        Engine::LlamaCpp => engine_build::launch_of(notes, row.text("source")),
+        Engine::Vllm | Engine::Sglang => Some(engine_build::pytorch_launch_of(engine, notes, row.text("source"))),
+        _ => Some(Launch::Fused),
+    };
+    let Some(launch) = launch else {
+        return Err(skip("llama.cpp build not placed before or after CUDA graphs"));
+    };
+    let mut assumptions = Vec::new();
+    let Some((gpu, gpu_note)) = gpu_of(row.text("gpu_id")) else {
+        return Err(skip("GPU not stated by the source"));
+    };
+    if catalog.gpu(gpu).is_none() {
+        return Err(skip(&format!("GPU `{gpu}` not in the GPU table")));
+    }
+    assumptions.extend(gpu_note);
+    if catalog.model(row.text("model_id")).is_none() {
+        return Err(skip(&format!("model `{}` not in the model table", row.text("model_id"))));
+    }
+    let mut format = match row.text("quant") {
+        "bf16-or-fp16" => "bf16".to_string(),
+        "unstated" => {
+            return Err(skip("weight format not stated"));
+        }
+        q => q.to_string(),
+    };
+    // gpt-fast's int8 is weight-only (torchao-style), not W8A8.
+    if notes.starts_with("gpt-fast") && format == "int8" {
+        format = "int8-wo".into();
+    }
+    if precision::weight_format(&format).is_none() {
+        return Err(skip(&format!("weight format `{format}` not modelled")));
+    }
+    // Memory rows carry their unit in `unit` (GB or GiB); speeds are in tok/s either way.
+    let value = match row.opt_f64("value").ok().flatten() {
+        Some(v) if v > 0.0 => v,
+        _ => {
+            return Err(skip("no value"));
+        }
+    };
+    let lower = notes.to_ascii_lowercase();
+    let mut input = row.opt_u32("input_tokens").ok().flatten();
+    if matches!(kind, Kind::Prefill | Kind::Ttft) && input.is_none() {
+        return Err(skip("prompt length not stated"));
+    }
+    let mut output = row.opt_u32("output_tokens").ok().flatten();
+    if kind == Kind::Memory {
+        if lower.contains("long prompt") {
+            return Err(skip("prompt length of the long-prompt run is not stated"));
+        }
+        if input.is_none() {
+            input = Some(32);
+            assumptions.push("short prompt: 32 tokens assumed (KV of a short MQA prompt is < 0.01 GiB)");
+        }
+    }
+    if notes.starts_with("gpt-fast") && output.is_none() {
+        // gpt-fast generate.py default max_new_tokens = 200.
+        output = Some(200);
+        assumptions.push("gpt-fast default max_new_tokens 200");
+    }
+    if kind == Kind::Throughput && (input.is_none() || output.is_none()) {
+        return Err(skip("prompt and output lengths not stated (a dataset's distribution)"));
+    }
+    if row.text("gpus").is_empty() && kind != Kind::Memory && !notes.starts_with("llama.cpp") && !notes.starts_with("gpt-fast") {
+        return Err(skip("GPU count not stated"));
+    }
+    let measured = match (row.text("unit"), kind) {
+        ("GiB", _) => value * GIB,
+        ("GB", _) => value * 1e9,
+        ("MiB", _) => value * 1_048_576.0,
+        ("MB", _) => value * 1e6,
+        ("ms", Kind::Ttft) => value / 1e3,
+        // A latency in ms given for a speed: the row derives tokens/s
+        // in `value_normalized` (its `metric_definition` says how).
+        ("ms", _) => match row.opt_f64("value_normalized").ok().flatten() {
+            Some(v) if v > 0.0 => v,
+            _ => {
+                return Err(skip("a latency without a derived speed"));
+            }
+        },
+        _ => value,
+    };
+    let mut kv = "bf16";
+    if lower.contains("modelopt") && format == "fp8" {
+        // NVIDIA's ModelOpt FP8 checkpoints quantize the KV cache to FP8 as well.
+        kv = "fp8";
+        assumptions.push("ModelOpt FP8 checkpoint: FP8 KV cache");
+    }
+    if lower.contains("int8 kv cache") {
+        kv = "int8";
+        assumptions.push("int8 KV cache (its scales not counted)");
+    }
+    let tuple_kv_cache = engine == Engine::Hf && lower.contains("tuple kv cache");
+    if tuple_kv_cache {
+        assumptions.push("tuple KV cache (transformers before 4.36 or remote code)");
+    }
+    let decode_only = kind == Kind::Throughput && row.text("metric_definition").trim().to_ascii_lowercase().starts_with("decode throughput");
+    if decode_only {
+        assumptions.push("decode steps only (the batch over the step time), no prefill");
+    }
+    let scores_in_memory = engine == Engine::LlamaCpp && !engine_build::flash_attn_of(notes, row.text("source"));
+    let deepgemm_moe = lower.contains("deepgemm");
+    Ok(Case {
+        ubatch: engine_build::ubatch_of(notes),
+        deepgemm_moe,
+        scores_in_memory,
+        kv,
+        tuple_kv_cache,
+        decode_only,
+        launch,
+        id,
+        split,
+        source: split::source_key(row.text("source")).to_string(),
+        kind,
+        model: row.text("model_id").to_string(),
+        format,
+        gpu: gpu.to_string(),
+        engine,
+        tp: row.opt_u32("gpus").ok().flatten().unwrap_or(1).max(1),
+        batch: row.opt_u32("batch").ok().flatten(),
+        input: input.unwrap_or(1).max(1),
+        output: output.unwrap_or(1).max(1),
+        measured,
+        assumptions,
+    })
 }
 
 /// Predicts a case through the same estimator the CLI uses. With `factors`, the engine's fitted factors are replaced (for fitting).

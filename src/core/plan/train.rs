@@ -4,19 +4,17 @@
 //! network. Memory per GPU with gradients and optimizer states, training
 //! tokens/s, job hours. Never prices anything.
 
-use super::super::answer::{Answers, GpuResult, MemoryJson, OfferResult, Range, Speeds, TaskSpeeds, TrainSpeeds};
-use super::super::catalog::gpus::Vendor;
+use super::super::answer::{Answers, GpuResult, MemoryJson, OfferResult};
 use super::super::catalog::support::Kind;
 use super::super::catalog::{Catalog, Gpu, GpuClass, Model, Offer};
 use super::super::config::{Engine, Method};
-use super::super::estimate::ranges::Confidence;
+use super::super::estimate::engine;
 use super::super::estimate::train::{mfu, Layout, TrainJob};
-use super::super::estimate::{engine, ranges};
 use super::super::messages::Msg;
 use super::super::settings::Settings;
 use super::super::units::GIB;
 use super::train_layouts::{best_layout, smallest_fitting};
-use super::train_speed::{day_decimals, gpus_for_deadline, layout_tokens_per_s, link_bytes_per_s, DEFAULT_INTER_NODE_BYTES_PER_S};
+use super::train_speed::{confidence, day_decimals, gpus_for_deadline, layout_tokens_per_s, link_bytes_per_s, speeds, DEFAULT_INTER_NODE_BYTES_PER_S};
 use super::train_zero::{search, Candidate};
 use super::{unsupported, EngineSupport, OfferPlan, Output};
 
@@ -79,32 +77,6 @@ fn on_time(job: &TrainJob<'_>, cfg: &Settings, tps: f64) -> bool {
     cfg.days.is_none_or(|d| job.job_tokens(cfg) / tps.max(1e-9) <= d * 86_400.0)
 }
 
-fn speeds(job: &TrainJob<'_>, cfg: &Settings, tps: f64, layout: Layout, widen: f64) -> Speeds {
-    let gpus = layout.gpus();
-    let hours = (tps > 0.0).then(|| job.job_tokens(cfg) / tps / 3600.0);
-    let s = ranges::widen(ranges::TRAIN, widen);
-    Speeds {
-        task: TaskSpeeds::Train(TrainSpeeds { tokens_per_s: Some(Range::rate(tps, s)), dp: layout.dp, tp: layout.tp, pp: layout.pp }),
-        job_hours: hours.map(|h| Range::time(h, s)),
-        job_gpu_hours: hours.map(|h| h * f64::from(gpus)),
-    }
-}
-
-fn confidence(model: &Model, gpu: &Gpu, gpus: u32) -> (Confidence, f64) {
-    let mut score = 0;
-    if model.inferred {
-        score += 2;
-    }
-    if !gpu.is_hbm() || gpu.vendor != Vendor::Nvidia {
-        score += 1;
-    }
-    if gpus > gpu.gpus_per_node {
-        score += 1;
-    }
-    let c = Confidence::from_doubts(score);
-    (c, c.widen())
-}
-
 fn memory_json(job: &TrainJob<'_>, gpu: &Gpu, layout: Layout) -> MemoryJson {
     let m = job.memory_layout(layout);
     let gpus = layout.gpus();
@@ -164,63 +136,7 @@ const OFFER_KEY: u32 = 1 << 31;
 
 fn offer_plan(job: &TrainJob<'_>, cfg: &Settings, gpu: &Gpu, o: &Offer, cache: &mut FitCache) -> OfferPlan {
     let cap = gpu.usable_bytes() * USABLE;
-    // Several instances over a published network: pipeline stages or
-    // sharded data-parallel replicas across them.
-    let multi = o.inter_node_gbps.is_some_and(|g| g >= super::MIN_SPLIT_GBPS);
-    // Add instances to meet a deadline, or to reach the GPUs the link asks
-    // for (`gpus` per instance × `nodes`, as the per-GPU-type plan takes them).
-    let asked = cfg.gpus.map_or(1, |g| g.saturating_mul(cfg.nodes).max(1));
-    // A GPU count in the link is the shape rented: instances of exactly
-    // `gpus` GPUs, `nodes` of them, every GPU one rank (docs/link-format.md `gpus`,
-    // `nodes`); an instance of another size does not run that job.
-    let counts: Vec<u32> = (1..=if multi { 64u32 } else { 1 }).map(|i| o.gpus * i).filter(|n| cfg.gpus.is_none_or(|g| o.gpus == g && *n == asked)).collect();
-    let need = if cfg.gpus.is_some() { asked } else { cfg.days.map_or(1, |d| gpus_for_deadline(job, cfg, gpu, d)).max(asked) };
-    let scale_up = o.interconnect.is_scale_up();
-    let tp_link = if scale_up { gpu.link_bytes_per_s(true) } else { gpu.pcie_peer_bytes_per_s() };
-    let dp_link = |n: u32| if n > o.gpus { o.inter_node_gbps.map_or(DEFAULT_INTER_NODE_BYTES_PER_S, |g| g * 1e9 / 8.0 / f64::from(o.gpus)) } else { tp_link };
-    let gpu_key = std::ptr::from_ref(gpu) as usize;
-    // None: no count reaches the deadline's GPUs, the offer cannot finish in time.
-    // (Offer counts are multiples of the instance size, keyed apart from
-    // the per-GPU plans' powers of two by the `multi` flag's place.)
-    let mut locate = |at_least: u32| {
-        let smallest = cache.smallest((cap.to_bits(), o.gpus, multi, at_least | OFFER_KEY, job.zero), || smallest_fitting(job, &counts, o.gpus, cap, at_least));
-        smallest.and_then(|n| {
-            let key = (gpu_key, n, o.gpus, dp_link(n).to_bits(), tp_link.to_bits(), job.zero, scale_up);
-            let best = match cache.best.iter().find(|(k, _)| *k == key) {
-                Some((_, b)) => *b,
-                None => {
-                    let b = best_layout(job, gpu, n, o.gpus, cap, (dp_link(n), tp_link), scale_up);
-                    cache.best.push((key, b));
-                    b
-                }
-            };
-            Some((n, best?))
-        })
-    };
-    // The deadline's GPU count where the offer reaches it; beyond its
-    // reach, its most GPUs (the closest to the deadline, so "the fastest
-    // that fits" is the fastest the offer can be); else the fewest that
-    // hold the job (it fits, and `meets` says it is late).
-    let most = counts.last().copied().unwrap_or(o.gpus);
-    let mut found =
-        locate(need).or_else(|| if need > most && cfg.gpus.is_none() { locate(most) } else { None }).or_else(|| if need > 1 { locate(1) } else { None });
-    // The count came from a data-parallel rate; the chosen layout may be
-    // slower (pipeline bubbles, links). Iterate on its real speed.
-    if let Some(days) = cfg.days {
-        let tokens = job.job_tokens(cfg);
-        for _ in 0..4 {
-            let Some((n, (_, tps))) = found else { break };
-            let hours = tokens / tps.max(1e-9) / 3600.0;
-            if hours <= days * 24.0 {
-                break;
-            }
-            let more = (f64::from(n) * hours / (days * 24.0) * 1.02).ceil().min(f64::from(u32::MAX / 2)) as u32;
-            match locate(more.max(n + 1)) {
-                Some(next) if next.0 > n => found = Some(next),
-                _ => break,
-            }
-        }
-    }
+    let OfferCount { found, need, most, asked, tp_link } = offer_count(job, cfg, gpu, o, cap, cache);
     let fits = found.is_some();
     let (gpus, layout, tps) = match found {
         Some((n, (l, tps))) => (n, l, tps),
@@ -302,6 +218,83 @@ fn offer_plan(job: &TrainJob<'_>, cfg: &Settings, gpu: &Gpu, o: &Offer, cache: &
         host_bytes: host,
         ..OfferPlan::new(fits, mem, cap, job.mb, conf, layout_msg, sp)
     }
+}
+
+/// What the offer's GPU-count search found: its count and layout (with the
+/// layout's tokens/s), or none that holds the job.
+struct OfferCount {
+    found: Option<(u32, (Layout, f64))>,
+    /// GPUs the deadline or the link asks for.
+    need: u32,
+    /// The most GPUs the offer reaches.
+    most: u32,
+    /// GPUs the link's `gpus` × `nodes` ask for (1 without them).
+    asked: u32,
+    /// The bytes/s of the link tensor parallelism runs over.
+    tp_link: f64,
+}
+
+/// The offer's GPU count and layout: the deadline's count where the offer
+/// reaches it, else its most GPUs, else the fewest that hold the job.
+fn offer_count(job: &TrainJob<'_>, cfg: &Settings, gpu: &Gpu, o: &Offer, cap: f64, cache: &mut FitCache) -> OfferCount {
+    // Several instances over a published network: pipeline stages or
+    // sharded data-parallel replicas across them.
+    let multi = o.inter_node_gbps.is_some_and(|g| g >= super::MIN_SPLIT_GBPS);
+    // Add instances to meet a deadline, or to reach the GPUs the link asks
+    // for (`gpus` per instance × `nodes`, as the per-GPU-type plan takes them).
+    let asked = cfg.gpus.map_or(1, |g| g.saturating_mul(cfg.nodes).max(1));
+    // A GPU count in the link is the shape rented: instances of exactly
+    // `gpus` GPUs, `nodes` of them, every GPU one rank (docs/link-format.md `gpus`,
+    // `nodes`); an instance of another size does not run that job.
+    let counts: Vec<u32> = (1..=if multi { 64u32 } else { 1 }).map(|i| o.gpus * i).filter(|n| cfg.gpus.is_none_or(|g| o.gpus == g && *n == asked)).collect();
+    let need = if cfg.gpus.is_some() { asked } else { cfg.days.map_or(1, |d| gpus_for_deadline(job, cfg, gpu, d)).max(asked) };
+    let scale_up = o.interconnect.is_scale_up();
+    let tp_link = if scale_up { gpu.link_bytes_per_s(true) } else { gpu.pcie_peer_bytes_per_s() };
+    let dp_link = |n: u32| if n > o.gpus { o.inter_node_gbps.map_or(DEFAULT_INTER_NODE_BYTES_PER_S, |g| g * 1e9 / 8.0 / f64::from(o.gpus)) } else { tp_link };
+    let gpu_key = std::ptr::from_ref(gpu) as usize;
+    // None: no count reaches the deadline's GPUs, the offer cannot finish in time.
+    // (Offer counts are multiples of the instance size, keyed apart from
+    // the per-GPU plans' powers of two by the `multi` flag's place.)
+    let mut locate = |at_least: u32| {
+        let smallest = cache.smallest((cap.to_bits(), o.gpus, multi, at_least | OFFER_KEY, job.zero), || smallest_fitting(job, &counts, o.gpus, cap, at_least));
+        smallest.and_then(|n| {
+            let key = (gpu_key, n, o.gpus, dp_link(n).to_bits(), tp_link.to_bits(), job.zero, scale_up);
+            let best = match cache.best.iter().find(|(k, _)| *k == key) {
+                Some((_, b)) => *b,
+                None => {
+                    let b = best_layout(job, gpu, n, o.gpus, cap, (dp_link(n), tp_link), scale_up);
+                    cache.best.push((key, b));
+                    b
+                }
+            };
+            Some((n, best?))
+        })
+    };
+    // The deadline's GPU count where the offer reaches it; beyond its
+    // reach, its most GPUs (the closest to the deadline, so "the fastest
+    // that fits" is the fastest the offer can be); else the fewest that
+    // hold the job (it fits, and `meets` says it is late).
+    let most = counts.last().copied().unwrap_or(o.gpus);
+    let mut found =
+        locate(need).or_else(|| if need > most && cfg.gpus.is_none() { locate(most) } else { None }).or_else(|| if need > 1 { locate(1) } else { None });
+    // The count came from a data-parallel rate; the chosen layout may be
+    // slower (pipeline bubbles, links). Iterate on its real speed.
+    if let Some(days) = cfg.days {
+        let tokens = job.job_tokens(cfg);
+        for _ in 0..4 {
+            let Some((n, (_, tps))) = found else { break };
+            let hours = tokens / tps.max(1e-9) / 3600.0;
+            if hours <= days * 24.0 {
+                break;
+            }
+            let more = (f64::from(n) * hours / (days * 24.0) * 1.02).ceil().min(f64::from(u32::MAX / 2)) as u32;
+            match locate(more.max(n + 1)) {
+                Some(next) if next.0 > n => found = Some(next),
+                _ => break,
+            }
+        }
+    }
+    OfferCount { found, need, most, asked, tp_link }
 }
 
 /// Plans for one training configuration, with the caches offers share.

@@ -2,7 +2,10 @@
 //! count crosses, the shares of the compute rate the network and the host
 //! link leave (what the guidance quotes), and the GPUs a deadline needs.
 
-use super::super::catalog::Gpu;
+use super::super::answer::{Range, Speeds, TaskSpeeds, TrainSpeeds};
+use super::super::catalog::gpus::Vendor;
+use super::super::catalog::{Gpu, Model};
+use super::super::estimate::ranges::{self, Confidence};
 use super::super::estimate::train::{mfu, Layout, TrainJob};
 use super::super::estimate::train_clock::Term;
 use super::super::settings::Settings;
@@ -91,4 +94,34 @@ pub fn day_decimals(days: f64) -> u8 {
     } else {
         2
     }
+}
+
+/// A plan's speeds at `tps`: tokens/s, and the run's hours and GPU-hours,
+/// within the range `widen` sets.
+pub(super) fn speeds(job: &TrainJob<'_>, cfg: &Settings, tps: f64, layout: Layout, widen: f64) -> Speeds {
+    let gpus = layout.gpus();
+    let hours = (tps > 0.0).then(|| job.job_tokens(cfg) / tps / 3600.0);
+    let s = ranges::widen(ranges::TRAIN, widen);
+    Speeds {
+        task: TaskSpeeds::Train(TrainSpeeds { tokens_per_s: Some(Range::rate(tps, s)), dp: layout.dp, tp: layout.tp, pp: layout.pp }),
+        job_hours: hours.map(|h| Range::time(h, s)),
+        job_gpu_hours: hours.map(|h| h * f64::from(gpus)),
+    }
+}
+
+/// How sure the speed is (an inferred model, a card outside the fitted
+/// HBM NVIDIA class, a plan past one node), and how much it widens the range.
+pub(super) fn confidence(model: &Model, gpu: &Gpu, gpus: u32) -> (Confidence, f64) {
+    let mut score = 0;
+    if model.inferred {
+        score += 2;
+    }
+    if !gpu.is_hbm() || gpu.vendor != Vendor::Nvidia {
+        score += 1;
+    }
+    if gpus > gpu.gpus_per_node {
+        score += 1;
+    }
+    let c = Confidence::from_doubts(score);
+    (c, c.widen())
 }

@@ -122,35 +122,7 @@ pub fn resolve<'c>(cfg: &Config, mut notices: Vec<Notice>, catalog: &'c Catalog)
     // Nothing usable: a model no table knows, and nothing else that counts.
     let unknown = named.is_none() && tasks_of(catalog, cfg.model_id()).is_none();
     let unusable = unknown && notices.iter().all(|n| n.key == "model" || n.key == "v");
-    if let Some(g) = &cfg.gpu {
-        if catalog.gpu(g).is_none() {
-            notices.push(Notice::said("gpu", Msg::new("notice.gpu_unknown").arg("gpu", clip(g))));
-            cfg.gpu = None;
-        }
-    }
-    // Your measurement is of one configuration on one GPU type: a serving
-    // link that pins it (`gpu`); otherwise said, and left out.
-    let pinned = cfg.gpu.is_some() && cfg.task == Task::Serve;
-    for (key, value) in [("measured", &mut cfg.measured), ("measured_ttft", &mut cfg.measured_ttft)] {
-        if !pinned && value.take().is_some() {
-            notices.push(Notice::said(key, Msg::new("notice.measured.gpu").arg("key", key)));
-        }
-    }
-    if let Some(d) = cfg.cat {
-        if d < catalog.as_of {
-            notices.push(Notice::said("cat", Msg::new("notice.cat_old").arg("date", d.to_string()).arg("now", catalog.as_of.to_string())));
-        }
-    }
-    let unknown_providers: Vec<String> = cfg.providers.iter().filter(|p| catalog.provider(p).is_none()).map(|p| clip(p)).collect();
-    if !unknown_providers.is_empty() {
-        notices.push(Notice::said("provider", Msg::new("notice.provider_unknown").arg("providers", unknown_providers.join("`, `"))));
-        cfg.providers.retain(|p| catalog.provider(p).is_some());
-    }
-    for (offer, _) in &cfg.prices {
-        if catalog.offer(offer).is_none() {
-            notices.push(Notice::said("price", Msg::new("notice.price_unknown").arg("offer", clip(offer))));
-        }
-    }
+    catalog_notices(&mut cfg, catalog, &mut notices);
     // A model that is not the task's: the task's default, after the notice.
     if named.is_none() {
         cfg.model = None;
@@ -163,32 +135,7 @@ pub fn resolve<'c>(cfg: &Config, mut notices: Vec<Notice>, catalog: &'c Catalog)
         }
     });
     // A GPU count the plan cannot honour: said, then chosen automatically.
-    if let Some(g) = cfg.gpus {
-        let per_node = cfg.gpu.as_deref().and_then(|id| catalog.gpu(id)).map(|gpu| (gpu.gpus_per_node, gpu.name.clone()));
-        // A group no layout of the engine loads (`engine_rules::layouts_at`): the
-        // heads' rule, else the weight format's blocks or groups, else the experts'.
-        let refused = |m: &Model| cfg.task == Task::Serve && engine_rules::layouts_at(m, cfg.weight_format_id(), cfg.engine, g).is_empty();
-        let heads = match &named {
-            Named::Llm(m) if refused(m) && !tp_allowed(m, cfg.engine, g) => Some((m.heads, m.kv_heads)),
-            _ => None,
-        };
-        let rule = match &named {
-            Named::Llm(m) if refused(m) => engine_rules::refusals_at(m, cfg.weight_format_id(), cfg.engine, g).into_iter().next(),
-            _ => None,
-        };
-        let why = match (per_node, heads, rule) {
-            (Some((most, name)), _, _) if g > most => Some(Msg::new("notice.gpus.per_node").arg("gpu", name).arg("most", most.to_string())),
-            (_, Some((h, kv)), _) => {
-                Some(Msg::new("notice.gpus.heads").arg("engine", cfg.engine.to_string()).arg("heads", h.to_string()).arg("kv", kv.to_string()))
-            }
-            (_, None, Some(r)) => Some(r.msg(cfg.engine)),
-            _ => None,
-        };
-        if let Some(why) = why {
-            notices.push(Notice::said("gpus", Msg::new("notice.gpus").arg("gpus", g.to_string()).sub("why", why)));
-            cfg.gpus = None;
-        }
-    }
+    gpus_notice(&mut cfg, &named, catalog, &mut notices);
     if cfg.is_training() {
         stack_notices(&mut cfg, &mut notices);
     } else if !cfg.offline_job() && cfg.days.take().is_some() {
@@ -235,6 +182,72 @@ pub fn resolve<'c>(cfg: &Config, mut notices: Vec<Notice>, catalog: &'c Catalog)
         notices.push(Notice::said("train_steps", Msg::new("notice.train_steps.task")));
     }
     Resolved { cfg: Settings::resolved(cfg), notices, unusable, subject }
+}
+
+/// Keys that name catalog rows the catalog lacks (`gpu`, `provider`,
+/// `price`), a measurement without a pinned GPU, and an old catalog date:
+/// said, and the unknown ones left out.
+fn catalog_notices(cfg: &mut Config, catalog: &Catalog, notices: &mut Vec<Notice>) {
+    if let Some(g) = &cfg.gpu {
+        if catalog.gpu(g).is_none() {
+            notices.push(Notice::said("gpu", Msg::new("notice.gpu_unknown").arg("gpu", clip(g))));
+            cfg.gpu = None;
+        }
+    }
+    // Your measurement is of one configuration on one GPU type: a serving
+    // link that pins it (`gpu`); otherwise said, and left out.
+    let pinned = cfg.gpu.is_some() && cfg.task == Task::Serve;
+    for (key, value) in [("measured", &mut cfg.measured), ("measured_ttft", &mut cfg.measured_ttft)] {
+        if !pinned && value.take().is_some() {
+            notices.push(Notice::said(key, Msg::new("notice.measured.gpu").arg("key", key)));
+        }
+    }
+    if let Some(d) = cfg.cat {
+        if d < catalog.as_of {
+            notices.push(Notice::said("cat", Msg::new("notice.cat_old").arg("date", d.to_string()).arg("now", catalog.as_of.to_string())));
+        }
+    }
+    let unknown_providers: Vec<String> = cfg.providers.iter().filter(|p| catalog.provider(p).is_none()).map(|p| clip(p)).collect();
+    if !unknown_providers.is_empty() {
+        notices.push(Notice::said("provider", Msg::new("notice.provider_unknown").arg("providers", unknown_providers.join("`, `"))));
+        cfg.providers.retain(|p| catalog.provider(p).is_some());
+    }
+    for (offer, _) in &cfg.prices {
+        if catalog.offer(offer).is_none() {
+            notices.push(Notice::said("price", Msg::new("notice.price_unknown").arg("offer", clip(offer))));
+        }
+    }
+}
+
+/// A GPU count the plan cannot honour (more than a node holds, or a group
+/// no layout of the engine loads): said, then chosen automatically.
+fn gpus_notice(cfg: &mut Config, named: &Named, catalog: &Catalog, notices: &mut Vec<Notice>) {
+    if let Some(g) = cfg.gpus {
+        let per_node = cfg.gpu.as_deref().and_then(|id| catalog.gpu(id)).map(|gpu| (gpu.gpus_per_node, gpu.name.clone()));
+        // A group no layout of the engine loads (`engine_rules::layouts_at`): the
+        // heads' rule, else the weight format's blocks or groups, else the experts'.
+        let refused = |m: &Model| cfg.task == Task::Serve && engine_rules::layouts_at(m, cfg.weight_format_id(), cfg.engine, g).is_empty();
+        let heads = match &named {
+            Named::Llm(m) if refused(m) && !tp_allowed(m, cfg.engine, g) => Some((m.heads, m.kv_heads)),
+            _ => None,
+        };
+        let rule = match &named {
+            Named::Llm(m) if refused(m) => engine_rules::refusals_at(m, cfg.weight_format_id(), cfg.engine, g).into_iter().next(),
+            _ => None,
+        };
+        let why = match (per_node, heads, rule) {
+            (Some((most, name)), _, _) if g > most => Some(Msg::new("notice.gpus.per_node").arg("gpu", name).arg("most", most.to_string())),
+            (_, Some((h, kv)), _) => {
+                Some(Msg::new("notice.gpus.heads").arg("engine", cfg.engine.to_string()).arg("heads", h.to_string()).arg("kv", kv.to_string()))
+            }
+            (_, None, Some(r)) => Some(r.msg(cfg.engine)),
+            _ => None,
+        };
+        if let Some(why) = why {
+            notices.push(Notice::said("gpus", Msg::new("notice.gpus").arg("gpus", g.to_string()).sub("why", why)));
+            cfg.gpus = None;
+        }
+    }
 }
 
 /// A prompt and output longer than the model's context (its

@@ -148,6 +148,17 @@ fn is_host_bound(c: &Case, p: &Params) -> Option<bool> {
 /// One pass: every constant refitted from `p`'s host-bound split.
 fn step(fit_rows: &[&Case], p: &Params) -> (Params, [usize; 5], [usize; 5], [usize; 3]) {
     let mut next = *p;
+    let (n_gpu, n_host, counts) = fit_classes(fit_rows, p, &mut next);
+    fit_unet_vector(fit_rows, p, &mut next);
+    fit_dit_issue(fit_rows, p, &mut next);
+    fit_bnb(fit_rows, &mut next);
+    (next, n_gpu, n_host, counts)
+}
+
+/// Each class's efficiency on its GPU-bound rows and the host cost per unit
+/// on the host-bound ones (medians): the rows counted per class, and the
+/// host rows per host slot.
+fn fit_classes(fit_rows: &[&Case], p: &Params, next: &mut Params) -> ([usize; 5], [usize; 5], [usize; 3]) {
     let (mut n_gpu, mut n_host) = ([0usize; 5], [0usize; 5]);
     let mut host_rows: [Vec<f64>; 3] = [Vec::new(), Vec::new(), Vec::new()];
     for (i, class) in CLASSES.iter().enumerate() {
@@ -191,6 +202,12 @@ fn step(fit_rows: &[&Case], p: &Params) -> (Params, [usize; 5], [usize; 5], [usi
             _ => next.host_diffusion = m,
         }
     }
+    (n_gpu, n_host, counts)
+}
+
+/// The UNet's CUDA-core work per pixel: a grid search, the efficiency
+/// refitted at each point.
+fn fit_unet_vector(fit_rows: &[&Case], p: &Params, next: &mut Params) {
     // UNet CUDA-core work: grid search, the efficiency refitted at each point.
     let unet: Vec<&&Case> =
         fit_rows.iter().filter(|c| c.class == Some(EffClass::ImageUnet) && c.bnb_16bit_s.is_none() && is_host_bound(c, p) == Some(false)).collect();
@@ -214,6 +231,11 @@ fn step(fit_rows: &[&Case], p: &Params) -> (Params, [usize; 5], [usize; 5], [usi
             *e = best.2;
         }
     }
+}
+
+/// The diffusion transformers' SM issue work per cycle: a grid search, the
+/// image-DiT and video efficiencies refitted at each point.
+fn fit_dit_issue(fit_rows: &[&Case], p: &Params, next: &mut Params) {
     // Diffusion transformers' SM issue work: grid search (steps of 250), the
     // image-DiT and video efficiencies refitted at each point over their
     // GPU-bound rows, the value with the smallest mean log error kept.
@@ -265,6 +287,10 @@ fn step(fit_rows: &[&Case], p: &Params) -> (Params, [usize; 5], [usize; 5], [usi
             }
         }
     }
+}
+
+/// bitsandbytes' int8 share, everything else at the class's efficiency.
+fn fit_bnb(fit_rows: &[&Case], next: &mut Params) {
     // bitsandbytes int8 share, everything else at the class's efficiency.
     let mut bnb: Vec<f64> = fit_rows
         .iter()
@@ -278,7 +304,6 @@ fn step(fit_rows: &[&Case], p: &Params) -> (Params, [usize; 5], [usize; 5], [usi
     if !bnb.is_empty() {
         next.bnb = median(&mut bnb);
     }
-    (next, n_gpu, n_host, counts)
 }
 
 /// GPU-bound fit rows of the image-DiT and video classes.
@@ -346,6 +371,12 @@ pub fn fit(cases: &[Case]) -> Fit {
         }
     }
     let (_, n_gpu, n_host, host_counts) = last;
+    let constants = constants(&fit_rows, &start, &p, &n_gpu, host_counts);
+    Fit { params: p, constants, passes, cycle: cycle_len, rows_gpu: n_gpu, rows_host: n_host }
+}
+
+/// The fitted constants beside the code's, with the rows behind each.
+fn constants(fit_rows: &[&Case], start: &Params, p: &Params, n_gpu: &[usize; 5], host_counts: [usize; 3]) -> Vec<Constant> {
     let bnb_rows = fit_rows.iter().filter(|c| c.bnb_16bit_s.is_some() && c.fit.is_some()).count();
     let unet_rows = n_gpu.get(Params::slot(EffClass::ImageUnet)).copied().unwrap_or(0);
     let mut constants: Vec<Constant> = CLASSES
@@ -396,7 +427,7 @@ pub fn fit(cases: &[Case]) -> Fit {
         scale: 1e-6,
         unit: " M",
     });
-    let dit_rows = dit_classes_rows(&n_gpu);
+    let dit_rows = dit_classes_rows(n_gpu);
     constants.push(Constant {
         name: "DIT_LINEAR_FLOPS_PER_SM_CYCLE",
         rows: dit_rows,
@@ -416,5 +447,5 @@ pub fn fit(cases: &[Case]) -> Fit {
         scale: 1.0,
         unit: "",
     });
-    Fit { params: p, constants, passes, cycle: cycle_len, rows_gpu: n_gpu, rows_host: n_host }
+    constants
 }

@@ -202,57 +202,12 @@ fn parse_case(row: &Row<'_>, id: String, catalog: &Catalog) -> Result<Case, Unma
         }
     };
     let lower = notes.to_ascii_lowercase();
-    let mut input = row.opt_u32("input_tokens").ok().flatten();
-    if matches!(kind, Kind::Prefill | Kind::Ttft) && input.is_none() {
-        return Err(skip("prompt length not stated"));
-    }
-    let mut output = row.opt_u32("output_tokens").ok().flatten();
-    if kind == Kind::Memory {
-        if lower.contains("long prompt") {
-            return Err(skip("prompt length of the long-prompt run is not stated"));
-        }
-        if input.is_none() {
-            input = Some(32);
-            assumptions.push("short prompt: 32 tokens assumed (KV of a short MQA prompt is < 0.01 GiB)");
-        }
-    }
-    if notes.starts_with("gpt-fast") && output.is_none() {
-        // gpt-fast generate.py default max_new_tokens = 200.
-        output = Some(200);
-        assumptions.push("gpt-fast default max_new_tokens 200");
-    }
-    if kind == Kind::Throughput && (input.is_none() || output.is_none()) {
-        return Err(skip("prompt and output lengths not stated (a dataset's distribution)"));
-    }
+    let (input, output) = lengths(row, kind, notes, &mut assumptions).map_err(skip)?;
     if row.text("gpus").is_empty() && kind != Kind::Memory && !notes.starts_with("llama.cpp") && !notes.starts_with("gpt-fast") {
         return Err(skip("GPU count not stated"));
     }
-    let measured = match (row.text("unit"), kind) {
-        ("GiB", _) => value * GIB,
-        ("GB", _) => value * 1e9,
-        ("MiB", _) => value * 1_048_576.0,
-        ("MB", _) => value * 1e6,
-        ("ms", Kind::Ttft) => value / 1e3,
-        // A latency in ms given for a speed: the row derives tokens/s
-        // in `value_normalized` (its `metric_definition` says how).
-        ("ms", _) => match row.opt_f64("value_normalized").ok().flatten() {
-            Some(v) if v > 0.0 => v,
-            _ => {
-                return Err(skip("a latency without a derived speed"));
-            }
-        },
-        _ => value,
-    };
-    let mut kv = "bf16";
-    if lower.contains("modelopt") && format == "fp8" {
-        // NVIDIA's ModelOpt FP8 checkpoints quantize the KV cache to FP8 as well.
-        kv = "fp8";
-        assumptions.push("ModelOpt FP8 checkpoint: FP8 KV cache");
-    }
-    if lower.contains("int8 kv cache") {
-        kv = "int8";
-        assumptions.push("int8 KV cache (its scales not counted)");
-    }
+    let measured = measured_of(row, kind, value).map_err(skip)?;
+    let kv = kv_of(&lower, &format, &mut assumptions);
     let tuple_kv_cache = engine == Engine::Hf && lower.contains("tuple kv cache");
     if tuple_kv_cache {
         assumptions.push("tuple KV cache (transformers before 4.36 or remote code)");
@@ -286,6 +241,70 @@ fn parse_case(row: &Row<'_>, id: String, catalog: &Catalog) -> Result<Case, Unma
         measured,
         assumptions,
     })
+}
+
+/// The prompt and output lengths a row states, or the documented default
+/// where the source leaves one out (said in `assumptions`).
+fn lengths(row: &Row<'_>, kind: Kind, notes: &str, assumptions: &mut Vec<&'static str>) -> Result<(Option<u32>, Option<u32>), &'static str> {
+    let lower = notes.to_ascii_lowercase();
+    let mut input = row.opt_u32("input_tokens").ok().flatten();
+    if matches!(kind, Kind::Prefill | Kind::Ttft) && input.is_none() {
+        return Err("prompt length not stated");
+    }
+    let mut output = row.opt_u32("output_tokens").ok().flatten();
+    if kind == Kind::Memory {
+        if lower.contains("long prompt") {
+            return Err("prompt length of the long-prompt run is not stated");
+        }
+        if input.is_none() {
+            input = Some(32);
+            assumptions.push("short prompt: 32 tokens assumed (KV of a short MQA prompt is < 0.01 GiB)");
+        }
+    }
+    if notes.starts_with("gpt-fast") && output.is_none() {
+        // gpt-fast generate.py default max_new_tokens = 200.
+        output = Some(200);
+        assumptions.push("gpt-fast default max_new_tokens 200");
+    }
+    if kind == Kind::Throughput && (input.is_none() || output.is_none()) {
+        return Err("prompt and output lengths not stated (a dataset's distribution)");
+    }
+    Ok((input, output))
+}
+
+/// The measured value in the estimator's units (bytes, seconds, tokens/s).
+fn measured_of(row: &Row<'_>, kind: Kind, value: f64) -> Result<f64, &'static str> {
+    Ok(match (row.text("unit"), kind) {
+        ("GiB", _) => value * GIB,
+        ("GB", _) => value * 1e9,
+        ("MiB", _) => value * 1_048_576.0,
+        ("MB", _) => value * 1e6,
+        ("ms", Kind::Ttft) => value / 1e3,
+        // A latency in ms given for a speed: the row derives tokens/s
+        // in `value_normalized` (its `metric_definition` says how).
+        ("ms", _) => match row.opt_f64("value_normalized").ok().flatten() {
+            Some(v) if v > 0.0 => v,
+            _ => {
+                return Err("a latency without a derived speed");
+            }
+        },
+        _ => value,
+    })
+}
+
+/// The KV cache's format where the run's notes name one.
+fn kv_of(lower: &str, format: &str, assumptions: &mut Vec<&'static str>) -> &'static str {
+    let mut kv = "bf16";
+    if lower.contains("modelopt") && format == "fp8" {
+        // NVIDIA's ModelOpt FP8 checkpoints quantize the KV cache to FP8 as well.
+        kv = "fp8";
+        assumptions.push("ModelOpt FP8 checkpoint: FP8 KV cache");
+    }
+    if lower.contains("int8 kv cache") {
+        kv = "int8";
+        assumptions.push("int8 KV cache (its scales not counted)");
+    }
+    kv
 }
 
 /// Predicts a case through the same estimator the CLI uses. With `factors`, the engine's fitted factors are replaced (for fitting).

@@ -328,3 +328,54 @@ fn the_function_scanner_skips_strings_and_comments() {
     let (_, start, end) = &spans[0];
     assert_eq!(text[*start..=*end].lines().count(), 7);
 }
+
+/// Imports by which a file inside a folder reaches back up to an item of
+/// its own folder's `mod.rs` (or an ancestor's) instead of the sibling
+/// module that defines it: `plan/serve.rs` naming `super::OfferPlan`.
+fn climbing_imports() -> Vec<String> {
+    let mut files = Vec::new();
+    rust_files(Path::new("src"), &mut files);
+    files.sort();
+    let is_module = |path: &[String]| {
+        let dir: PathBuf = std::iter::once("src".to_string()).chain(path.iter().cloned()).collect();
+        dir.with_extension("rs").is_file() || dir.join("mod.rs").is_file()
+    };
+    let mut out = Vec::new();
+    for f in &files {
+        let own = module_path(f);
+        let is_mod = f.file_name().is_some_and(|n| n == "mod.rs");
+        // A module's own folder: the file's path without its name (a
+        // `mod.rs` is its folder; its children are below it).
+        let folder_depth = if is_mod { own.len() } else { own.len().saturating_sub(1) };
+        if folder_depth < 2 || own.first().is_none_or(|t| t != "core") {
+            continue;
+        }
+        for imp in imports(f) {
+            // The deepest module the import names, and whether an item follows it.
+            let modules = (1..=imp.len()).rev().find(|&n| is_module(&imp[..n])).unwrap_or(0);
+            let lands_in = &imp[..modules];
+            // Into a folder above this file (its own folder or an ancestor),
+            // at an item of that folder's `mod.rs`.
+            let above = lands_in.len() >= 2 && lands_in.len() <= folder_depth && own.starts_with(lands_in);
+            let item = imp.get(modules).is_some_and(|s| !s.is_empty() && s != "self");
+            if above && item && !(is_mod && lands_in.len() == own.len()) {
+                out.push(format!("{} → {}", f.display(), imp.join("::")));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn zz_count_climbing() {
+    let c = climbing_imports();
+    let mut per: BTreeMap<String, usize> = BTreeMap::new();
+    for l in &c {
+        let folder = l.split(" → ").next().unwrap_or("").rsplitn(2, '/').nth(1).unwrap_or("").to_string();
+        *per.entry(folder).or_default() += 1;
+    }
+    println!("{} climbing: {per:#?}", c.len());
+    for l in &c {
+        println!("{l}");
+    }
+}

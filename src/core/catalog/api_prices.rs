@@ -4,8 +4,9 @@
 //! the record, never compared). Only the CLI's answers compare with them
 //! (`evaluate::api`), so they are not in the page's compiled catalog.
 
+use super::super::date::Date;
 use super::super::table::{Table, TableError};
-use super::{Date, Model};
+use super::models::Model;
 
 pub const API_PRICE_COLUMNS: &[&str] = &["model", "host", "api_model", "usd_per_million_input", "usd_per_million_output", "as_of", "stale", "source", "notes"];
 

@@ -33,12 +33,16 @@
 
 use std::sync::Arc;
 
+use super::super::date::Date;
+use super::gpus::Gpu;
 use super::gpus::{Arch, FormFactor, GpuClass, Vendor};
 use super::media::{MediaArch, MediaKind, MediaModel};
+use super::models::Model;
 use super::models::{Mla, Moe, SlidingWindow, StateLayers, Vision};
-use super::offers::{HostBilling, Interconnect};
-use super::support::{Kind, Support};
-use super::{Catalog, CatalogError, Date, Gpu, Model, Offer, Provider, Rate, RateRow, SupportRow};
+use super::offers::{HostBilling, Interconnect, Offer, Provider};
+use super::rates::{Rate, RateRow};
+use super::store::{Catalog, CatalogError};
+use super::support::{Kind, Support, SupportRow};
 use crate::core::config::{Currency, Engine};
 
 /// Ends every text of the strings part.

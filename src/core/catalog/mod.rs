@@ -25,6 +25,7 @@ pub mod models;
 pub mod offers;
 pub mod params;
 pub mod rates;
+pub mod store;
 pub mod support;
 
 use std::collections::HashSet;
@@ -34,9 +35,8 @@ pub use gpus::{Gpu, GpuClass};
 pub use models::Model;
 pub use offers::{Interconnect, Offer, Provider};
 pub use rates::{Rate, RateRow};
+pub use store::{Catalog, CatalogError};
 pub use support::{Kind, Support, SupportRow};
-
-use super::table::TableError;
 
 #[cfg(not(target_arch = "wasm32"))]
 const GPUS_CSV: &str = bundled_table!("gpus.csv");
@@ -66,38 +66,6 @@ pub fn bundled_tables() -> [(&'static str, &'static str); 7] {
         ("offers.csv", OFFERS_CSV),
         ("rates.csv", RATES_CSV),
     ]
-}
-
-/// Serialized and deserialized only in the compiled form ([`compiled`]).
-#[derive(Debug, Clone, serde::Serialize)]
-pub struct Catalog {
-    pub gpus: Vec<Gpu>,
-    pub models: Vec<Model>,
-    pub offers: Vec<Offer>,
-    pub providers: Vec<Provider>,
-    /// Image, video and audio generators (`static/media_models.csv`).
-    pub media: Vec<media::MediaModel>,
-    /// Engine × architecture × format support (`static/support.csv`).
-    pub support: Vec<SupportRow>,
-    /// Dated exchange rates to US dollars (`static/rates.csv`).
-    pub rates: Vec<RateRow>,
-    /// The newest price date in the offers: the snapshot's date.
-    pub as_of: Date,
-}
-
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-pub enum CatalogError {
-    #[error(transparent)]
-    Table(#[from] TableError),
-    #[error("{table}: duplicate id `{id}`")]
-    DuplicateId { table: &'static str, id: String },
-    #[error("{table}: row {row}, field `{field}`: {reason}")]
-    Reference { table: String, row: usize, field: &'static str, reason: String },
-    #[error("{0}: no rows")]
-    Empty(&'static str),
-    /// The compiled form does not decode (`build.rs` and [`compiled`] disagree).
-    #[error("the catalog compiled into this build does not decode")]
-    Compiled,
 }
 
 impl Offer {

@@ -2,8 +2,8 @@
 //! (`static/providers.csv`): what an instance costs, how it is billed, what
 //! storage and egress cost. Prices are a dated snapshot, never "live".
 
+use super::super::date::Date;
 use super::super::table::{is_id, Record, Row, Table, TableError};
-use super::Date;
 use crate::core::config::{Commit, Currency};
 use std::sync::Arc;
 

@@ -2,8 +2,8 @@
 //! in US dollars, dated and sourced. Offers priced in another currency are
 //! converted with these on load; the US dollar needs no row.
 
+use super::super::date::Date;
 use super::super::table::{Row, Table, TableError};
-use super::Date;
 use crate::core::config::Currency;
 
 pub const RATE_COLUMNS: &[&str] = &["currency", "usd_per_unit", "as_of", "source"];

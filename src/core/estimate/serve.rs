@@ -46,7 +46,7 @@ pub struct ServeSpeed {
     pub decode_bound: Bound,
 }
 
-pub use super::Bound;
+pub use super::bound::Bound;
 
 /// Everything the serving estimator needs, resolved once per configuration.
 #[derive(Debug, Clone)]

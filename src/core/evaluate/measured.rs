@@ -12,11 +12,11 @@
 
 use super::super::answer::Measured;
 use super::super::catalog::Catalog;
-use super::super::date::Date;
 use super::super::estimate::serve::Rescale;
 use super::super::messages::Msg;
 use super::super::notice::Notice;
 use super::super::settings::Settings;
+use super::whatif::Rerun;
 
 /// A measurement further than this factor from the estimate (either way)
 /// is read as a mistake in the unit (a total over every user given as per
@@ -25,7 +25,8 @@ use super::super::settings::Settings;
 const FAR: f64 = 10.0;
 
 /// The rescale factors, the comparison the answer shows, and the notices.
-pub(super) fn rescale(cfg: &Settings, catalog: &Catalog, today: Date) -> (Option<Rescale>, Option<Measured>, Vec<Notice>) {
+/// `rerun` answers the link without the measurement (the pipeline's `run`).
+pub(super) fn rescale(cfg: &Settings, catalog: &Catalog, rerun: Rerun<'_>) -> (Option<Rescale>, Option<Measured>, Vec<Notice>) {
     let mut notices = Vec::new();
     let (Some(gpu), true) = (cfg.gpu.as_deref().and_then(|g| catalog.gpu(g)), cfg.measured.is_some() || cfg.measured_ttft.is_some()) else {
         return (None, None, notices);
@@ -33,7 +34,7 @@ pub(super) fn rescale(cfg: &Settings, catalog: &Catalog, today: Date) -> (Option
     let mut base = cfg.config().clone();
     base.measured = None;
     base.measured_ttft = None;
-    let (answer, _) = super::run(&base, Vec::new(), catalog, today, false, false, None);
+    let (answer, _) = rerun(&base, None);
     let Some(pick) = answer.pick() else {
         for (key, _) in [("measured", cfg.measured), ("measured_ttft", cfg.measured_ttft)].into_iter().filter(|(_, v)| v.is_some()) {
             notices.push(Notice::said(key, Msg::new("notice.measured.none").arg("key", key).arg("gpu", gpu.name.clone())));

@@ -57,7 +57,11 @@ pub fn evaluate_offers(cfg: &Config, notices: Vec<Notice>, catalog: &Catalog, to
 fn run(cfg: &Config, notices: Vec<Notice>, catalog: &Catalog, today: Date, suggest: bool, per_gpu: bool, rescale: Option<&Rescale>) -> (Answer, Objective) {
     let r = resolve::resolve(cfg, notices, catalog);
     let cfg = &r.cfg;
-    let (rescale, shown, measured_notices) = if suggest { measured::rescale(cfg, catalog, today) } else { (rescale.cloned(), None, Vec::new()) };
+    let (rescale, shown, measured_notices) = if suggest {
+        measured::rescale(cfg, catalog, &|c, r| run(c, Vec::new(), catalog, today, false, false, r))
+    } else {
+        (rescale.cloned(), None, Vec::new())
+    };
     let mut planner = Planner::new(&r, catalog);
     if let Planner::Serve(p) = &mut planner {
         p.job.rescale = rescale.clone();
@@ -139,7 +143,7 @@ fn run(cfg: &Config, notices: Vec<Notice>, catalog: &Catalog, today: Date, sugge
     };
     if suggest {
         answer.measured = shown;
-        answer.whatif = whatif::single_changes(cfg, catalog, today, &answer, objective, rescale.as_ref());
+        answer.whatif = whatif::single_changes(cfg, &answer, objective, rescale.as_ref(), &|c, r| run(c, Vec::new(), catalog, today, false, false, r));
         answer.guidance = guidance::for_answer(cfg, &planner, catalog, &answer);
     }
     (answer, objective)

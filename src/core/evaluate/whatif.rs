@@ -8,14 +8,16 @@
 //! own GPU type and provider, so the cost stays a few offers per change.
 
 use super::super::answer::{Answer, Change, OfferResult};
-use super::super::catalog::Catalog;
 use super::super::config::{Batch, Checkpointing, Commit, Config, Method, Task, Trainer, Usage};
-use super::super::date::Date;
 use super::super::estimate::serve::Rescale;
 use super::super::link;
 use super::super::messages::Msg;
 use super::super::offers::Objective;
 use super::super::settings::Settings;
+
+/// The pipeline run again on a changed link, under a given rescale: its
+/// answer and the objective it was ranked on.
+pub type Rerun<'a> = &'a dyn Fn(&Config, Option<&Rescale>) -> (Answer, Objective);
 
 /// The changes of one setting worth trying for this task (key, value).
 fn candidates(cfg: &Settings, a: &Answer) -> Vec<(&'static str, String)> {
@@ -92,7 +94,9 @@ fn quality(task: Task, key: &str, value: &str) -> Option<Msg> {
 
 /// The single changes the plan rates better than the current setting on
 /// `objective`, best first.
-pub fn single_changes(cfg: &Settings, catalog: &Catalog, today: Date, a: &Answer, objective: Objective, rescale: Option<&Rescale>) -> Vec<Change> {
+/// `rerun` answers a changed link without suggestions of its own (the
+/// pipeline's `run`, handed down so this module need not reach back up to it).
+pub fn single_changes(cfg: &Settings, a: &Answer, objective: Objective, rescale: Option<&Rescale>, rerun: Rerun<'_>) -> Vec<Change> {
     let Some(pick) = a.pick() else { return Vec::new() };
     let before = objective.key(pick);
     if before >= f64::MAX {
@@ -123,7 +127,7 @@ pub fn single_changes(cfg: &Settings, catalog: &Catalog, today: Date, a: &Answer
             // load (a rate is the load when it is given: no batch is set beside it).
             let batch = if cfg.rps.is_some() { changed.batch } else { changed.batch.or(Some(cfg.batch())).filter(|b| *b != Batch::Max).or(changed.batch) };
             let changed = Config { batch, ..changed };
-            let (answer, obj) = super::run(&changed, Vec::new(), catalog, today, false, false, rescale);
+            let (answer, obj) = rerun(&changed, rescale);
             if obj != objective || !answer.notices.is_empty() {
                 return None;
             }

@@ -8,7 +8,7 @@ use super::super::estimate::media::MediaJob;
 use super::super::messages::Msg;
 use super::super::settings::Settings;
 use super::super::units::GIB;
-use super::{billing_rounding, gib1, gpu_size, spot, suggestions, tight_memory};
+use super::shared::{billing_rounding, gib1, gpu_size, spot, suggestions, tight_memory};
 
 fn item(id: &'static str, title: Option<&'static str>, msg: Msg) -> GuidanceItem {
     GuidanceItem::new(id, title, msg)
@@ -90,7 +90,7 @@ pub fn guidance(cfg: &Settings, j: &MediaJob<'_>, catalog: &Catalog, a: &Answer)
             out.push(item("prices", None, Msg::new("g.note.prices").arg("date", p.price_as_of.to_string())));
         }
     } else {
-        out.push(super::no_pick(cfg, a, Msg::new("g.media.nofit")));
+        out.push(super::shared::no_pick(cfg, a, Msg::new("g.media.nofit")));
     }
     if !cfg.enc_offload && mem.parts.text_encoders > 2.0 * GIB {
         out.push(item("enc-offload", None, Msg::new("g.media.offload").arg("enc", gib1(mem.parts.text_encoders))));

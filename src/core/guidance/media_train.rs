@@ -8,7 +8,7 @@ use super::super::messages::Msg;
 use super::super::plan::media_train::timed_steps;
 use super::super::resolve::image_train_job;
 use super::super::settings::Settings;
-use super::{billing_rounding, gib1, gpu_size, spot, suggestions};
+use super::shared::{billing_rounding, gib1, gpu_size, spot, suggestions};
 
 /// Memory in words, why LoRA/QLoRA fit where full training does not, the
 /// GPU size that suits it, spot and prices.
@@ -55,7 +55,7 @@ pub fn guidance(cfg: &Settings, t: &MediaTrainJob<'_>, catalog: &Catalog, a: &An
     match pick {
         Some(p) if !p.price_overridden => out.push(GuidanceItem::new("prices", None, Msg::new("g.note.prices").arg("date", p.price_as_of.to_string()))),
         Some(_) => {}
-        None => out.push(super::no_pick(cfg, a, Msg::new("g.media.nofit"))),
+        None => out.push(super::shared::no_pick(cfg, a, Msg::new("g.media.nofit"))),
     }
     // The serverless note (in worker- and GPU-hours of the assumed run) and the rounding note.
     out.extend(billing_rounding(cfg, a));

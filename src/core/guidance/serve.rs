@@ -11,7 +11,7 @@ use super::super::messages::Msg;
 use super::super::precision;
 use super::super::settings::Settings;
 use super::super::units::GIB;
-use super::{billing_rounding, gib1, gpu_size, spot, suggestions, tight_memory};
+use super::shared::{billing_rounding, gib1, gpu_size, spot, suggestions, tight_memory};
 
 pub fn guidance(cfg: &Settings, job: &ServeJob<'_>, catalog: &Catalog, a: &Answer) -> Vec<GuidanceItem> {
     let mut out = Vec::new();
@@ -141,7 +141,7 @@ fn pick_notes(cfg: &Settings, a: &Answer, p: &OfferResult) -> Vec<GuidanceItem> 
     let single_fits = a.answers.min_gpus == Some(1);
     let single_close = a.recommendation.as_ref().and_then(|r| r.alternatives.iter().find(|x| x.why == super::super::kinds::AltKind::SingleGpu)).and_then(|x| {
         let o = a.offers.iter().find(|o| o.id == x.offer)?;
-        Some(super::ranked_cost(a, o)? <= super::ranked_cost(a, p)? * 1.1)
+        Some(super::ranked::ranked_cost(a, o)? <= super::ranked::ranked_cost(a, p)? * 1.1)
     });
     let single_offered = a.offers.iter().any(|o| o.fits && o.gpus == 1);
     if single_fits && p.gpus > 1 && !single_offered {
@@ -214,7 +214,7 @@ fn no_fit(cfg: &Settings, a: &Answer) -> GuidanceItem {
             Msg::new("g.note.nofit").arg("fmt", best.unwrap_or_else(|| small.into()))
         }
     };
-    super::no_pick(cfg, a, fallback)
+    super::shared::no_pick(cfg, a, fallback)
 }
 
 fn prefix_saved(job: &ServeJob<'_>, catalog: &Catalog, a: &Answer) -> Option<GuidanceItem> {

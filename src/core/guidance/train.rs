@@ -11,7 +11,7 @@ use super::super::plan::train_speed::{clock_term, host_share, network_share};
 use super::super::resolve;
 use super::super::settings::Settings;
 use super::super::units::GIB;
-use super::{billing_rounding, gib1, gpu_size, spot, suggestions, tight_memory};
+use super::shared::{billing_rounding, gib1, gpu_size, spot, suggestions, tight_memory};
 
 /// A run longer than this without a deadline gets the note that `days`
 /// scales it out: a month, a planning horizon, not a fitted figure.
@@ -40,7 +40,7 @@ pub fn guidance(cfg: &Settings, job: &TrainJob<'_>, catalog: &Catalog, a: &Answe
     } else if let Some(msg) = shape_missing(cfg, a) {
         out.push(GuidanceItem::new("noshape", None, msg));
     } else {
-        out.push(super::no_pick(cfg, a, Msg::new("g.train.nofit").arg("tries", nofit_tries(cfg, job).join(", "))));
+        out.push(super::shared::no_pick(cfg, a, Msg::new("g.train.nofit").arg("tries", nofit_tries(cfg, job).join(", "))));
     }
     if let Some(c) = a.answers.checkpoint_bytes {
         out.push(GuidanceItem::new("checkpoints", None, Msg::new("g.train.ckpt").arg("size", gib1(c)).arg("n", cfg.ckpts.to_string())));

@@ -4,7 +4,7 @@
 
 use super::super::answer::{Answer, GuidanceItem, RlAnswer, RlStepAnswer};
 use super::super::messages::Msg;
-use super::gib1;
+use super::shared::gib1;
 
 pub fn guidance(a: &Answer) -> Vec<GuidanceItem> {
     let Some(rl) = &a.answers.rl else { return Vec::new() };

@@ -8,7 +8,7 @@ use super::super::answer::{Answer, GuidanceItem, OfferResult};
 use super::super::config::Usage;
 use super::super::messages::Msg;
 use super::super::settings::Settings;
-use super::ranked_cost;
+use super::ranked::ranked_cost;
 
 /// Decimals for a number of hours: two below one, one below ten.
 fn digits(h: f64) -> u8 {

@@ -7,6 +7,9 @@ use serde_json::{Map, Value};
 use super::super::messages::Msg;
 use super::super::notice::Notice;
 
+/// The link key notices about an imported file are filed under.
+pub const KEY: &str = "config";
+
 /// What is wrong with a field or the file.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Problem {
@@ -125,7 +128,7 @@ impl<'a> Doc<'a> {
         match LLAMA_DEFAULTS.iter().find(|(k, _)| *k == key) {
             Some((_, d)) if self.text.is_some() && self.text_str("model_type") == Some("llama") => {
                 let msg = Msg::new("notice.hf.default").arg("field", self.text_field(key)).arg("value", d.to_string()).arg("class", "LlamaConfig");
-                notices.push(Notice::said(super::KEY, msg));
+                notices.push(Notice::said(KEY, msg));
                 Ok(*d)
             }
             _ => Err(self.missing(key)),

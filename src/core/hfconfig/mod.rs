@@ -31,10 +31,7 @@ use super::messages::Msg;
 use super::notice::{Notice, NoticeKind};
 use fields::Doc;
 
-pub use fields::{HfError, Problem};
-
-/// The link key notices about an imported file are filed under.
-pub const KEY: &str = "config";
+pub use fields::{HfError, Problem, KEY};
 
 /// A parsed file: the architecture, and what was filled in from defaults.
 #[derive(Debug, Clone)]

@@ -18,7 +18,7 @@ pub fn layers(doc: &Doc, kind: &str, layers: u32, hidden: u32, notices: &mut Vec
         return mamba(doc, layers, hidden, notices).map(Some);
     }
     if let Some(field) = ["hybrid_override_pattern", "mamba_d_ssm"].into_iter().find(|f| doc.has(f)) {
-        notices.push(Notice::said(super::KEY, Msg::new("notice.hf.hybrid").arg("field", field)));
+        notices.push(Notice::said(super::fields::KEY, Msg::new("notice.hf.hybrid").arg("field", field)));
     }
     Ok(None)
 }
@@ -28,7 +28,7 @@ fn or_default(doc: &Doc, key: &str, default: u32, class: &str, notices: &mut Vec
     if let Some(v) = doc.positive(key)? {
         return Ok(v);
     }
-    notices.push(Notice::said(super::KEY, Msg::new("notice.hf.default").arg("field", key).arg("value", default.to_string()).arg("class", class)));
+    notices.push(Notice::said(super::fields::KEY, Msg::new("notice.hf.default").arg("field", key).arg("value", default.to_string()).arg("class", class)));
     Ok(default)
 }
 

@@ -59,7 +59,7 @@ pub fn tower(doc: &Doc, text_hidden: u32) -> Result<Option<Vision>, HfError> {
         vision.patch_px = Some(patch);
         return Ok(Some(vision));
     }
-    let image = image.ok_or_else(|| HfError::new(&v.field("image_size"), super::Problem::Missing))?;
+    let image = image.ok_or_else(|| HfError::new(&v.field("image_size"), super::fields::Problem::Missing))?;
     let side = image / patch;
     vision.tile_px = Some(image);
     if let Some(tokens) = doc.root_whole("mm_tokens_per_image")? {

@@ -12,9 +12,9 @@
 use super::super::config::*;
 use super::super::date::Date;
 use super::super::messages::Msg;
+use super::super::notice::Notice;
 use super::super::precision;
 use super::values::*;
-use super::{fmt_num, Notice, FORMAT_VERSION};
 
 /// How a key's value is read and written.
 #[allow(clippy::type_complexity)]

@@ -12,8 +12,7 @@ pub use keys::{find, Codec, Control, Key, REGISTRY};
 #[cfg(not(target_arch = "wasm32"))]
 pub use keys::{Doc, Values};
 use values::*;
-
-pub const FORMAT_VERSION: u32 = 1;
+pub use values::{fmt_num, FORMAT_VERSION};
 
 /// Every key of the link format, in the order links are written (the registry's order).
 pub const KEYS: &[&str] = &NAMES;
@@ -116,15 +115,6 @@ pub fn encode(cfg: &Config) -> String {
     let d = Config::default();
     let parts: Vec<String> = REGISTRY.iter().filter_map(|k| k.codec.text(cfg, Some(&d)).map(|v| format!("{}={}", k.name, percent_encode(&v)))).collect();
     parts.join("&")
-}
-
-/// Shortest decimal that round-trips.
-pub fn fmt_num(v: f64) -> String {
-    if v.fract() == 0.0 && v.abs() < 1e15 {
-        format!("{}", v as i64)
-    } else {
-        format!("{v}")
-    }
 }
 
 /// The page's Wasm compares two configurations by their links

@@ -111,3 +111,15 @@ pub(super) fn weight_format_id(value: &str) -> Option<&'static str> {
         _ => None,
     }
 }
+
+/// The link format's version (`v=`).
+pub const FORMAT_VERSION: u32 = 1;
+
+/// Shortest decimal that round-trips.
+pub fn fmt_num(v: f64) -> String {
+    if v.fract() == 0.0 && v.abs() < 1e15 {
+        format!("{}", v as i64)
+    } else {
+        format!("{v}")
+    }
+}

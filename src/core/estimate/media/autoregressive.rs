@@ -2,8 +2,8 @@
 //! of audio, the KV cache and the decode roofline that bounds them by
 //! reading their weights. Diffusion and flow models never come here.
 
+use super::job::{f, MediaJob};
 use super::speed::matmul_flops;
-use super::{f, MediaJob};
 use crate::core::catalog::Gpu;
 
 impl<'a> MediaJob<'a> {

@@ -2,7 +2,7 @@
 //! follows from it. It only reads the model row and the job; it never
 //! changes a figure.
 
-use super::MediaJob;
+use super::job::MediaJob;
 use crate::core::catalog::media::{MediaArch, MediaKind};
 
 /// Why an estimate is less certain; the lead maps these to messages.

@@ -4,7 +4,7 @@
 //! Pure functions of the model row and the job; it never times a pass
 //! (`speed.rs`) or counts memory (`mod.rs`).
 
-use super::{f, MediaJob};
+use super::job::{f, MediaJob};
 use crate::core::catalog::media::{MediaArch, MediaKind};
 
 /// UNet FLOPs per parameter per latent pixel per pass, from SDXL's published

@@ -6,7 +6,7 @@
 //! `tests/it/estimate/media.rs` fails when one differs), and applying them is
 //! `speed.rs`'s.
 
-use super::MediaJob;
+use super::job::MediaJob;
 use crate::core::catalog::media::{MediaArch, MediaKind, MediaModel};
 
 /// Class of the fitted efficiency factor: one per family (image, video,

@@ -2,7 +2,8 @@
 //! passes and the VAE decode, the host-time floor, and the efficiency of
 //! the class. It never fits the factors (`efficiency.rs`) or counts memory.
 
-use super::{efficiency, f, host_s_per_unit, EffClass, MediaJob, DIT_LINEAR_FLOPS_PER_SM_CYCLE, UNET_VECTOR_FLOPS_PER_TOKEN};
+use super::efficiency::{efficiency, host_s_per_unit, EffClass, DIT_LINEAR_FLOPS_PER_SM_CYCLE, UNET_VECTOR_FLOPS_PER_TOKEN};
+use super::job::{f, MediaJob};
 use crate::core::catalog::media::{MediaArch, MediaKind};
 use crate::core::catalog::Gpu;
 use crate::core::precision::{self, Compute};

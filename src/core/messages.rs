@@ -395,6 +395,7 @@ pub const MESSAGES: &[(&str, &str, &str)] = &[
     ("notice.rl.task", "method={method} is reinforcement-learning fine-tuning of a language model; with task={task} it is ignored", "method={method} 是语言模型的强化学习微调；task={task} 时忽略"),
     ("notice.rl.gens", "gens={gens}: each prompt needs at least {least} completions; estimating {to}", "gens={gens}：每个提示至少需要 {least} 个补全；按 {to} 估算"),
     ("notice.rl.completion_zero", "completion_len=0 generates nothing; estimating 1024 tokens", "completion_len=0 不生成任何内容；按 1024 个 token 估算"),
+    ("notice.rl.completion_mean", "completion_mean={mean} is longer than completion_len={most}: a completion stops at completion_len; estimating a mean of {most}", "completion_mean={mean} 超过 completion_len={most}：补全在 completion_len 处停止；按平均 {most} 估算"),
     ("notice.rl.context", "{model} takes at most {most} tokens of context: a {prompt}-token prompt and a {completion}-token completion do not fit; estimating {prompt_fit} + {completion_fit}", "{model} 最多接受 {most} 个 token 的上下文：{prompt} 个 token 的提示加 {completion} 个 token 的补全放不下；按 {prompt_fit} + {completion_fit} 估算"),
     ("notice.rl.trainer", "RL fine-tuning (method={method}) is planned on TRL, not {trainer}; planned as trainer=trl", "强化学习微调（method={method}）按 TRL 规划，而不是 {trainer}；按 trainer=trl 规划"),
     ("notice.rl.gen", "gen applies to GRPO's vLLM; method={method} generates inside the trainer (or not at all), so it is ignored", "gen 只用于 GRPO 的 vLLM；method={method} 在训练器内生成（或不生成），因此忽略"),

@@ -125,32 +125,3 @@ fn each_method_keeps_the_models_it_needs() {
     assert!((p.steps * p.sequences_per_step - 1000.0).abs() < p.sequences_per_step && p.scoring_s > 0.0, "{p:?}");
     assert!(ppo.split.is_none());
 }
-
-/// Public RL runs (`tests/data/rl_runs.csv`): every row names its source
-/// and a GPU of the catalog. The thresholds (step time ≤ 30 %,
-/// memory ≤ 20 % median error) are asserted once six complete runs from
-/// three sources are in the file; until then the rows that are complete
-/// are estimated and their errors printed.
-#[test]
-fn public_rl_runs_are_sourced_and_scored_once_there_are_enough() {
-    let text = std::fs::read_to_string("tests/data/rl_runs.csv").expect("rl_runs.csv");
-    let mut lines = text.lines();
-    let header: Vec<&str> = lines.next().expect("header").split(',').collect();
-    let col = |name: &str| header.iter().position(|h| *h == name).expect(name);
-    let (source, gpu, complete) = (col("source"), col("gpu"), col("complete"));
-    let mut sources = std::collections::BTreeSet::new();
-    let mut complete_rows = 0;
-    for line in lines.filter(|l| !l.trim().is_empty()) {
-        let cells: Vec<&str> = line.splitn(header.len(), ',').collect();
-        // A source is an address: a host and a path.
-        assert!(cells[source].split_once('/').is_some_and(|(host, path)| host.contains('.') && !path.is_empty()), "{line}");
-        assert!(common::catalog().gpu(cells[gpu]).is_some(), "{line}");
-        if cells[complete] == "yes" {
-            complete_rows += 1;
-            sources.insert(cells[source].to_string());
-        }
-    }
-    let testable = complete_rows >= 6 && sources.len() >= 3;
-    println!("rl_runs.csv: {complete_rows} complete runs from {} sources; thresholds testable: {testable}", sources.len());
-    assert!(!testable, "six complete runs from three sources: score them against the thresholds here (step ≤ 30 %, memory ≤ 20 %)");
-}

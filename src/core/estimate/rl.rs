@@ -23,10 +23,13 @@
 //!   ([`LOGITS_BYTES`]); DPO keeps the whole sequence's.
 //!
 //! Time per step: generation of the step's completions at the serving
-//! estimator's speed ([`ServeJob`]; all taken at `completion_len`, the step
-//! waiting for the longest), scoring forwards (reference, reward, value) at
-//! the training class's utilisation, the update at the training clock, the
-//! weight sync to vLLM. TRL's `GRPOTrainer` generates, then trains, in both
+//! estimator's speed ([`ServeJob`]; the batch for the mean length
+//! `completion_mean`, the longest alone on to `completion_len`: the step
+//! waits for it), scoring forwards (GRPO: the policy's log-probabilities of
+//! vLLM's samples, TRL's importance-sampling correction; reference, reward,
+//! value) at the training class's utilisation, the update at the training
+//! clock, both over the prompt and the mean completion, the weight sync to
+//! vLLM. `tests/it/estimate/rl_holdout.rs` scores it on held-out public runs. TRL's `GRPOTrainer` generates, then trains, in both
 //! vLLM modes (grpo_trainer.py:1792 syncs, then generates, before the loss):
 //! the layouts differ in who generates and what memory is left, not in
 //! overlap, so a split step is serial too.

@@ -157,7 +157,7 @@ pub fn guidance(cfg: &Settings, job: &TrainJob<'_>, catalog: &Catalog, a: &Answe
             // The stack's clock terms but the CPU step name other trainers as
             // the remedy; an RL run takes TRL only, so there it is left out.
             let other_stack = a.answers.rl.is_some() && msg.key == "g.train.clock" && term.key() != "g.train.clock.cpu";
-            if !rl_step.is_some_and(|s| s.generation_s >= 0.5 * s.step_s) && !other_stack {
+            if !rl_step.is_some_and(super::train_rl::generation_paces) && !other_stack {
                 out.push(GuidanceItem::new("train-bound", Some("g.bound.title"), msg));
             }
         }

@@ -2,9 +2,10 @@
 //! generation + scoring + update + weight sync) against public runs,
 //! `tests/data/rl_runs.csv`. Every row is held out: nothing in the RL
 //! model is fitted to them (its constants are TRL's, vLLM's and the
-//! serving and training estimators'; the training clock's utilisation
-//! comes from `tests/data/training_clock.csv`'s fit part, none of these
-//! runs). Each scored row is mapped to a link as its notes say (the
+//! serving and training estimators'; the training clock's fitted
+//! utilisation comes from llm-foundry and torchtitan runs and its ZeRO-3
+//! hook cost from QwenLM/Qwen3#736, `docs/training-clock.md`: none of
+//! these runs). Each scored row is mapped to a link as its notes say (the
 //! measured mean generated length as `completion_mean`, the stack's step
 //! as whichgpu steps: `rounds`), and the row's step time is compared.
 //!

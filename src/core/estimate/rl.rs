@@ -123,7 +123,10 @@ impl RlJob {
             gens: if kind == Rl::Grpo { f64::from(cfg.gens.max(2)) } else { 1.0 },
             prompt_len: f64::from(cfg.prompt_len.max(1)),
             completion_len: f64::from(cfg.completion_len.max(1)),
-            mean_len: f64::from(cfg.completion_mean.unwrap_or(cfg.completion_len).clamp(1, cfg.completion_len.max(1))),
+            // DPO trains on given pairs: nothing is generated, so no mean of its own.
+            mean_len: f64::from(
+                if kind == Rl::Dpo { cfg.completion_len } else { cfg.completion_mean.unwrap_or(cfg.completion_len) }.clamp(1, cfg.completion_len.max(1)),
+            ),
             // TRL's `vllm_mode` default (grpo_config.py:584); PPO generates inside the trainer.
             gen: if kind == Rl::Grpo { cfg.gen.unwrap_or(GenMode::Colocate) } else { GenMode::Colocate },
             vllm_share: cfg.vllm_mem,

@@ -176,6 +176,9 @@ pub struct Config {
     pub gens: u32,
     pub prompt_len: u32,
     pub completion_len: u32,
+    /// RL: the mean generated length, tokens (`completion_mean`); `None`:
+    /// not known, every completion taken at `completion_len`.
+    pub completion_mean: Option<u32>,
     pub gen: Option<GenMode>,
     pub vllm_mem: f64,
     /// GRPO's KL coefficient (`beta`): above 0 a reference model scores every step.
@@ -293,6 +296,7 @@ impl Default for Config {
             gens: 8,
             prompt_len: 512,
             completion_len: 1024,
+            completion_mean: None,
             gen: None,
             // TRL's GRPOConfig `vllm_gpu_memory_utilization` default
             // (huggingface/trl@f2cd57710ae345ea6428ae95363267fcf38a3dc8

@@ -23,10 +23,13 @@
 //!   ([`LOGITS_BYTES`]); DPO keeps the whole sequence's.
 //!
 //! Time per step: generation of the step's completions at the serving
-//! estimator's speed ([`ServeJob`]; all taken at `completion_len`, the step
-//! waiting for the longest), scoring forwards (reference, reward, value) at
-//! the training class's utilisation, the update at the training clock, the
-//! weight sync to vLLM. TRL's `GRPOTrainer` generates, then trains, in both
+//! estimator's speed ([`ServeJob`]; the batch for the mean length
+//! `completion_mean`, the longest alone on to `completion_len`: the step
+//! waits for it), scoring forwards (GRPO: the policy's log-probabilities of
+//! vLLM's samples, TRL's importance-sampling correction; reference, reward,
+//! value) at the training class's utilisation, the update at the training
+//! clock, both over the prompt and the mean completion, the weight sync to
+//! vLLM. `tests/it/estimate/rl_holdout.rs` scores it on held-out public runs. TRL's `GRPOTrainer` generates, then trains, in both
 //! vLLM modes (grpo_trainer.py:1792 syncs, then generates, before the loss):
 //! the layouts differ in who generates and what memory is left, not in
 //! overlap, so a split step is serial too.
@@ -61,6 +64,8 @@ pub struct RlJob {
     pub gens: f64,
     pub prompt_len: f64,
     pub completion_len: f64,
+    /// The mean generated length (`completion_mean`; `completion_len` where not given).
+    pub mean_len: f64,
     pub gen: GenMode,
     pub vllm_share: f64,
     /// GRPO's KL coefficient: above 0 the reference scores every step.
@@ -118,6 +123,10 @@ impl RlJob {
             gens: if kind == Rl::Grpo { f64::from(cfg.gens.max(2)) } else { 1.0 },
             prompt_len: f64::from(cfg.prompt_len.max(1)),
             completion_len: f64::from(cfg.completion_len.max(1)),
+            // DPO trains on given pairs: nothing is generated, so no mean of its own.
+            mean_len: f64::from(
+                if kind == Rl::Dpo { cfg.completion_len } else { cfg.completion_mean.unwrap_or(cfg.completion_len) }.clamp(1, cfg.completion_len.max(1)),
+            ),
             // TRL's `vllm_mode` default (grpo_config.py:584); PPO generates inside the trainer.
             gen: if kind == Rl::Grpo { cfg.gen.unwrap_or(GenMode::Colocate) } else { GenMode::Colocate },
             vllm_share: cfg.vllm_mem,
@@ -129,6 +138,15 @@ impl RlJob {
     /// Tokens of one trained sequence.
     pub fn seq(&self) -> f64 {
         self.prompt_len + self.completion_len
+    }
+
+    /// Tokens of one sequence as generated: the prompt and the mean
+    /// completion. The update, the scoring passes and vLLM's paged cache
+    /// (blocks allocated as tokens are generated: Kwon et al. 2023,
+    /// "Efficient Memory Management for LLM Serving with PagedAttention",
+    /// §4) take this; memory peaks at [`RlJob::seq`], the longest.
+    pub fn mean_seq(&self) -> f64 {
+        self.prompt_len + self.mean_len
     }
 
     /// Sequences the run trains on: every completion of every prompt (PPO

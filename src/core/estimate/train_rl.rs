@@ -140,7 +140,9 @@ fn step(job: &TrainJob<'_>, rl: &RlJob, gpu: &Gpu, l: Layout, mode: GenMode, tra
     }
     let train = Layout { dp, ..l };
     let sequences = sequences_per_step(job, &rl, train);
-    let tokens = sequences * rl.seq();
+    // The update and the scoring run over what was generated: the prompt
+    // and the mean completion (module docs of `estimate::rl`).
+    let tokens = sequences * rl.mean_seq();
     let steps = (rl.sequences() / sequences.max(1.0)).ceil().max(1.0);
     let tps = train_tps(train);
     if tps <= 0.0 {
@@ -148,13 +150,16 @@ fn step(job: &TrainJob<'_>, rl: &RlJob, gpu: &Gpu, l: Layout, mode: GenMode, tra
     }
     let ppo = if rl.kind == Rl::Ppo { PPO_EPOCHS * 2.0 } else { 1.0 };
     let update_s = tokens / tps * ppo;
-    // Forward passes of the frozen and value models over the step's tokens:
-    // PPO reference, reward and value; DPO the reference (with the adapter
-    // disabled under LoRA: a forward all the same); GRPO the reference
-    // where beta > 0, none at TRL's default beta=0.
+    // Forward passes over the step's tokens without a backward: PPO
+    // reference, reward and value; DPO the reference (with the adapter
+    // disabled under LoRA: a forward all the same); GRPO the policy's
+    // log-probabilities of what vLLM sampled (TRL computes them in a
+    // forward of its own whenever vLLM generates: `vllm_importance_sampling_correction`,
+    // default True, grpo_config.py:915, grpo_trainer.py:2562-2574) and
+    // the reference's where beta > 0.
     let passes = match rl.kind {
-        Rl::Grpo if rl.scores_reference() => 1.0,
-        Rl::Grpo => 0.0,
+        Rl::Grpo if rl.scores_reference() => 2.0,
+        Rl::Grpo => 1.0,
         Rl::Ppo => 3.0,
         Rl::Dpo => 1.0,
     };
@@ -177,21 +182,30 @@ fn step(job: &TrainJob<'_>, rl: &RlJob, gpu: &Gpu, l: Layout, mode: GenMode, tra
 
 /// Seconds to generate `sequences` completions: vLLM engines of `tp` GPUs
 /// (colocated: every group of the job's `gpus` generates its share;
-/// split: the server's `gen_gpus`), in waves of what their cache holds,
-/// each a prefill and `completion_len` decode steps at the mean context.
-/// PPO generates with transformers in chunks of 64 on every GPU.
+/// split: the server's `gen_gpus`), in waves of what their paged cache
+/// holds at the mean length, each a prefill and `mean_len` decode steps
+/// of the whole wave; then the longest completion decodes alone from the
+/// mean to `completion_len` (the step waits for it: a decode step reads
+/// every weight whatever the batch, so the tail costs its length in
+/// single-sequence steps). Where the mean is not given it is the cap and
+/// there is no tail. PPO generates with transformers in chunks of 64 on
+/// every GPU; `generate` keeps a finished sequence in its batch until the
+/// chunk's longest ends (static batching), so every chunk runs to
+/// `completion_len`.
 fn generation(job: &TrainJob<'_>, rl: &RlJob, gpu: &Gpu, sequences: f64, gen_gpus: u32, tp: u32, gpus: u32) -> f64 {
     let ppo = rl.kind == Rl::Ppo;
     let serve = serve_job(job.model, rl, if ppo { Engine::Hf } else { Engine::Vllm });
     let plan = Plan::tp_pp(tp.max(1), 1);
     let (engines, share) = if gen_gpus > 0 { (1.0, SERVER_SHARE) } else { (f64::from((gpus / tp.max(1)).max(1)), rl.vllm_share) };
     let batch = (sequences / engines).ceil().max(1.0);
-    let kv = serve.kv_per_seq_per_gpu(plan, rl.seq()).max(1.0);
+    let kv = serve.kv_per_seq_per_gpu(plan, rl.mean_seq()).max(1.0);
     let room = share * rl.gpu_bytes - ENGINE_OVERHEAD_BYTES - engine_weights(job.model) / f64::from(tp.max(1));
     let fits = if ppo { PPO_ROLLOUT_BATCH } else { (room / kv).floor().max(1.0) };
     let wave = batch.min(fits);
     let waves = (batch / wave).ceil();
     let prefill = serve.prefill_s(gpu, plan, rl.prompt_len, wave);
-    let decode = rl.completion_len * serve.decode_step_s(gpu, plan, wave, rl.prompt_len + rl.completion_len / 2.0).0;
-    waves * (prefill + decode)
+    let (mean, tail) = if ppo { (rl.completion_len, 0.0) } else { (rl.mean_len, rl.completion_len - rl.mean_len) };
+    let decode = mean * serve.decode_step_s(gpu, plan, wave, rl.prompt_len + mean / 2.0).0;
+    let straggler = tail * serve.decode_step_s(gpu, plan, 1.0, rl.prompt_len + (rl.mean_len + rl.completion_len) / 2.0).0;
+    waves * (prefill + decode) + straggler
 }

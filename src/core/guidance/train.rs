@@ -198,7 +198,7 @@ fn bound(cfg: &Settings, job: &TrainJob<'_>, a: &Answer, p: &OfferResult, gpu: &
     // The stack's clock terms but the CPU step name other trainers as
     // the remedy; an RL run takes TRL only, so there it is left out.
     let other_stack = a.answers.rl.is_some() && msg.key == "g.train.clock" && term.key() != "g.train.clock.cpu";
-    let skip = rl_step.is_some_and(|s| s.generation_s >= 0.5 * s.step_s) || other_stack;
+    let skip = rl_step.is_some_and(super::train_rl::generation_paces) || other_stack;
     (!skip).then(|| GuidanceItem::new("train-bound", Some("g.bound.title"), msg))
 }
 

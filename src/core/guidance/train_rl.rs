@@ -15,12 +15,12 @@ pub fn guidance(a: &Answer) -> Vec<GuidanceItem> {
         out.push(GuidanceItem::new(
             "rl-generation",
             Some("g.rl.gen.title"),
-            Msg::new(if share >= 50.0 { "g.rl.gen" } else { "g.rl.gen.minor" })
+            Msg::new(if generation_paces(s) { "g.rl.gen" } else { "g.rl.gen.minor" })
                 .num("seqs", s.sequences_per_step, 0)
                 .num("gen", s.generation_s, 1)
                 .num("step", s.step_s, 1)
                 .num("share", share, 0)
-                .num("update", s.update_s, 1),
+                .num("update", s.update_s + s.scoring_s, 1),
         ));
     }
     if let Some(item) = layouts(rl) {
@@ -30,6 +30,12 @@ pub fn guidance(a: &Answer) -> Vec<GuidanceItem> {
         out.push(GuidanceItem::new("rl-lora", Some("g.rl.lora.title"), Msg::new("g.rl.lora")));
     }
     out
+}
+
+/// Generation takes longer than the training side's passes (the update and
+/// the scoring forwards), the larger half of the step.
+pub fn generation_paces(s: &RlStepAnswer) -> bool {
+    s.generation_s >= s.update_s + s.scoring_s
 }
 
 /// Colocated against split, both as computed on the plan's GPUs.

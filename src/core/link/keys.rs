@@ -205,7 +205,9 @@ keys! {
     "prompt_len", Int(1, 1_048_576, |c, v| c.prompt_len = v, |c| Some(c.prompt_len)), Text, "ui.prompt_len", None,
         Derived, "512", "with an RL method: prompt length, tokens";
     "completion_len", Int(0, 1_048_576, |c, v| c.completion_len = v, |c| Some(c.completion_len)), Text, "ui.completion_len", None,
-        Derived, "1024", "with an RL method: completion length, tokens (TRL's `max_completion_length`; a step waits for the longest, so every completion is taken at this length); 0 or past the model's context with the prompt: a notice, and the longest that fits";
+        Derived, "1024", "with an RL method: completion length, tokens (TRL's `max_completion_length`; a step waits for the longest, so the step's generation runs to this length; `completion_mean` gives the mean); 0 or past the model's context with the prompt: a notice, and the longest that fits";
+    "completion_mean", Int(1, 1_048_576, |c, v| c.completion_mean = Some(v), |c| c.completion_mean), None, "", None,
+        Derived, "not set: every completion runs to `completion_len`", "with `method=grpo|ppo`: the mean generated length, tokens (a measured run's logs give it: TRL's `completion_length`); the step's decode runs the whole batch for the mean and the longest completion alone to `completion_len`, and the update and scoring take the mean (DPO generates nothing and takes `completion_len`); above `completion_len`: a notice, and `completion_len`";
     "gen", Text(|c, k, v| { c.gen = Some(pick(v, k, GenMode::NAMES)?); Ok(()) }, |c, _| c.gen.map(|g| g.as_str().into())), Select, "ui.gen", Some(|c| c.gen = None),
         Names(|| names(GenMode::NAMES)), "colocate (TRL's `vllm_mode`)", "with `method=grpo`: vLLM inside the training processes, time-shared (`colocate`), or a `trl vllm-serve` server on GPUs of its own (`split`); the JSON's `rl` gives both layouts' step time";
     "vllm_mem", Num(0.05, 0.95, |c, v| c.vllm_mem = v, |c| Some(c.vllm_mem)), Text, "ui.vllm_mem", None,

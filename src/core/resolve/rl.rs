@@ -52,6 +52,13 @@ pub fn notices(cfg: &mut Config, model: &Model, catalog: &Catalog, notices: &mut
         cfg.prompt_len = prompt;
         cfg.completion_len = completion;
     }
+    if let Some(mean) = cfg.completion_mean.filter(|m| *m > cfg.completion_len) {
+        notices.push(Notice::said(
+            "completion_mean",
+            Msg::new("notice.rl.completion_mean").arg("mean", mean.to_string()).arg("most", cfg.completion_len.to_string()),
+        ));
+        cfg.completion_mean = Some(cfg.completion_len);
+    }
     if !matches!(cfg.trainer, Trainer::Hf | Trainer::Trl) {
         notices.push(Notice::said("trainer", Msg::new("notice.rl.trainer").arg("trainer", cfg.trainer.as_str()).arg("method", rl.as_str())));
         cfg.trainer = Trainer::Trl;

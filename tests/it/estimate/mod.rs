@@ -18,6 +18,7 @@ mod mmvq;
 mod multigpu;
 mod prefill_hopper;
 mod prefill_terms;
+mod rl_holdout;
 mod serving_targets;
 mod spec_decoding;
 mod train_sharding;

@@ -99,12 +99,34 @@ impl OfferWriter {
         self.out.write_record(fields).map_err(|e| TableError::Csv { table: self.table.into(), reason: e.to_string() })
     }
 
-    /// The text written.
-    pub fn finish(self) -> Result<String, TableError> {
+    /// The text written and the number of offers in it; the `skipped`
+    /// rows are put in row order.
+    pub fn finish(self, skipped: &mut Skipped) -> Result<(String, usize), TableError> {
         let table = self.table;
         let bytes = self.out.into_inner().map_err(|e| TableError::Csv { table: table.into(), reason: e.to_string() })?;
-        String::from_utf8(bytes).map_err(|e| TableError::Csv { table: table.into(), reason: e.to_string() })
+        let text = String::from_utf8(bytes).map_err(|e| TableError::Csv { table: table.into(), reason: e.to_string() })?;
+        skipped.sort_by_key(|(row, _)| *row);
+        Ok((text, self.converted))
     }
+}
+
+/// `items` grouped by `key`, the groups in the order their first item
+/// came (one offer per group: the converters' merge of hosts, regions,
+/// tiers or zones).
+pub fn group_in_order<K: Eq + std::hash::Hash + Clone, T>(items: Vec<T>, key: impl Fn(&T) -> K) -> Vec<(K, Vec<T>)> {
+    let mut groups: Vec<(K, Vec<T>)> = Vec::new();
+    let mut index: HashMap<K, usize> = HashMap::new();
+    for item in items {
+        let k = key(&item);
+        match index.get(&k).and_then(|&i| groups.get_mut(i)) {
+            Some((_, group)) => group.push(item),
+            None => {
+                index.insert(k.clone(), groups.len());
+                groups.push((k, vec![item]));
+            }
+        }
+    }
+    groups
 }
 
 /// The file's `source` trimmed; an error naming `table` when it is empty

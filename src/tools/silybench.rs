@@ -18,12 +18,10 @@
 //! on-demand tier, with the others named in the notes and the lowest spot
 //! tier as its spot price. Pure: text in, text out.
 
-use std::collections::HashMap;
-
 use crate::core::catalog::{Date, Gpu};
 use crate::core::table::{clip, is_id, TableError};
 
-use super::convert::{number, require_source, Fields, OfferWriter, Sheet};
+use super::convert::{group_in_order, number, require_source, Fields, OfferWriter, Sheet};
 
 use super::ocp::names::map_gpu;
 
@@ -76,18 +74,8 @@ pub fn convert(text: &str, source: &str, providers: &[&str], gpus: &[Gpu]) -> Re
         }
     }
 
-    let mut order: Vec<(String, &'static str, u32)> = Vec::new();
-    let mut groups: HashMap<(String, &'static str, u32), Vec<Tier>> = HashMap::new();
-    for t in tiers {
-        let key = (t.provider.clone(), t.gpu, t.gpus);
-        if !groups.contains_key(&key) {
-            order.push(key.clone());
-        }
-        groups.entry(key).or_default().push(t);
-    }
     let mut out = OfferWriter::new(TABLE)?;
-    for key in order {
-        let Some(group) = groups.remove(&key) else { continue };
+    for (key, group) in group_in_order(tiers, |t| (t.provider.clone(), t.gpu, t.gpus)) {
         let cheapest = |spot: bool| group.iter().filter(|t| t.spot == spot).min_by(|a, b| a.usd_per_gpu_hour.total_cmp(&b.usd_per_gpu_hour));
         let Some(best) = cheapest(false) else {
             for t in &group {
@@ -131,9 +119,7 @@ pub fn convert(text: &str, source: &str, providers: &[&str], gpus: &[Gpu]) -> Re
             ("notes", notes.join("; ")),
         ])?;
     }
-    let converted = out.converted;
-    let offers_csv = out.finish()?;
-    skipped.sort_by_key(|(row, _)| *row);
+    let (offers_csv, converted) = out.finish(&mut skipped)?;
     Ok(Conversion { offers_csv, converted, skipped })
 }
 

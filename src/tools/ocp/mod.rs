@@ -26,12 +26,10 @@
 
 pub(crate) mod names;
 
-use std::collections::HashMap;
-
 use crate::core::catalog::{Date, Gpu};
 use crate::core::table::{clip, is_id, TableError};
 
-use super::convert::{number, number_field, require_source, slug, Fields, OfferWriter, Sheet};
+use super::convert::{group_in_order, number, number_field, require_source, slug, Fields, OfferWriter, Sheet};
 
 const TABLE: &str = "OpenComputePrices CSV";
 
@@ -101,19 +99,9 @@ pub fn convert(provider: &str, text: &str, as_of: Option<Date>, source: &str, gp
 
     // One offer per GPU and count: the cheapest on-demand row; the lowest
     // spot row of that shape becomes its spot price.
-    let mut order: Vec<(&'static str, u32)> = Vec::new();
-    let mut groups: HashMap<(&'static str, u32), Vec<Priced>> = HashMap::new();
-    for p in priced {
-        let key = (p.gpu, p.gpus);
-        if !groups.contains_key(&key) {
-            order.push(key);
-        }
-        groups.entry(key).or_default().push(p);
-    }
     let provider_id = slug(provider);
     let mut out = OfferWriter::new(TABLE)?;
-    for key in order {
-        let Some(rows) = groups.remove(&key) else { continue };
+    for (key, rows) in group_in_order(priced, |p| (p.gpu, p.gpus)) {
         let cheapest = |spot: bool| rows.iter().filter(|p| p.spot == spot).min_by(|a, b| a.price.total_cmp(&b.price));
         let Some(best) = cheapest(false) else {
             for p in &rows {
@@ -160,9 +148,7 @@ pub fn convert(provider: &str, text: &str, as_of: Option<Date>, source: &str, gp
             ("notes", notes.join("; ")),
         ])?;
     }
-    let converted = out.converted;
-    let offers_csv = out.finish()?;
-    skipped.sort_by_key(|(row, _)| *row);
+    let (offers_csv, converted) = out.finish(&mut skipped)?;
     Ok(Conversion { offers_csv, converted, skipped, unknown_gpus })
 }
 

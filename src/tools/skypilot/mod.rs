@@ -197,9 +197,7 @@ pub fn convert(provider: &str, text: &str, as_of: Date, source: &str, gpus: &[Gp
             ("notes", notes.join("; ")),
         ])?;
     }
-    let converted = out.converted;
-    let offers_csv = out.finish()?;
-    skipped.sort_by_key(|(row, _)| *row);
+    let (offers_csv, converted) = out.finish(&mut skipped)?;
     Ok(Conversion { offers_csv, converted, skipped })
 }
 

@@ -42,7 +42,12 @@ fn outputs() -> String {
         assert!(c.converted > 0, "{cloud}");
         lines.push(format!("skypilot/{cloud} {}", digest(&c.offers_csv, &c.skipped, &[])));
     }
-    for (provider, file, date) in [("thundercompute", "thundercompute", None), ("salad", "getdeploying", Some(as_of)), ("scaleway", "getdeploying", None), ("tensordock", "tensordock", None)] {
+    for (provider, file, date) in [
+        ("thundercompute", "thundercompute", None),
+        ("salad", "getdeploying", Some(as_of)),
+        ("scaleway", "getdeploying", None),
+        ("tensordock", "tensordock", None),
+    ] {
         let c = ocp::convert(provider, &sample(&format!("ocp/{file}.csv")), date, "ocp (test sample)", gpus).expect("convert");
         assert!(c.converted > 0, "{provider}");
         lines.push(format!("ocp/{file}/{provider} {}", digest(&c.offers_csv, &c.skipped, &c.unknown_gpus)));

@@ -152,7 +152,7 @@ pub static COLUMNS: &[Column] = &[
     col!("offer", "ui.col.offer", PAGE, |o, _| Cell::Text(Cow::Owned(format!("{} · {}", o.provider, o.instance))), NONE),
     col!("provider", "", CSV, |o, _| text(&o.provider), NONE),
     col!("instance", "", CSV, |o, _| text(&o.instance), NONE),
-    col!("total_gpus", "", REPORT, |o, _| Cell::Count(o.gpus * o.instances), at(" ", 2)),
+    col!("total_gpus", "", REPORT, |o, _| Cell::Count(o.gpus.saturating_mul(o.instances)), at(" ", 2)),
     col!("gpu", "ui.col.gpu", CSV | REPORT | PAGE, |o, _| text(&o.gpu), at("×", -18)),
     col!("gpus", "", CSV, |o, _| Cell::Count(o.gpus), NONE),
     col!("instances", "", CSV, |o, _| Cell::Count(o.instances), NONE),

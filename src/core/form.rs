@@ -5,6 +5,7 @@
 use super::answer::{Answer, OfferResult};
 use super::catalog::media::MediaKind;
 use super::catalog::Catalog;
+use super::columns;
 use super::config::{Config, Rl, Task, Usage};
 use super::link;
 use super::offers::{self, Objective};
@@ -160,14 +161,15 @@ pub fn label_for(cfg: &Config, catalog: &Catalog, kind: FormKind, key: &str) -> 
     }
 }
 
-/// The cost objectives, each with the header of its offers-table column.
-const PRICE_COLUMNS: &[(Objective, &str)] = &[
-    (Objective::UsdPerMillionOutputTokens, "ui.col.mtok"),
-    (Objective::UsdPer1000Images, "ui.col.kimg"),
-    (Objective::UsdPerClip, "ui.col.clip"),
-    (Objective::UsdPerAudioHour, "ui.col.audioh"),
-    (Objective::UsdPerJob, "ui.col.job"),
-    (Objective::UsdPerMonth, "ui.col.month"),
+/// The cost objectives that have an offers-table column (its header is
+/// the column table's, `columns::COLUMNS`).
+const PRICE_COLUMNS: &[Objective] = &[
+    Objective::UsdPerMillionOutputTokens,
+    Objective::UsdPer1000Images,
+    Objective::UsdPerClip,
+    Objective::UsdPerAudioHour,
+    Objective::UsdPerJob,
+    Objective::UsdPerMonth,
 ];
 
 /// The offers table's per-unit price column: the objective the offers were
@@ -189,11 +191,12 @@ impl PriceColumn {
 
 pub fn price_column(catalog: &Catalog, answer: &Answer) -> PriceColumn {
     let ranked = answer.recommendation.as_ref().map(|r| r.objective);
-    let column = |o: Objective| PRICE_COLUMNS.iter().find(|(c, _)| *c == o).map(|&(objective, header)| PriceColumn { objective, header });
-    PRICE_COLUMNS
-        .iter()
-        .find(|(o, _)| Some(*o) == ranked)
-        .and_then(|&(o, _)| column(o))
+    let column = |o: Objective| {
+        let header = PRICE_COLUMNS.contains(&o).then(|| columns::by_id(o.as_str()))??.header;
+        Some(PriceColumn { objective: o, header })
+    };
+    ranked
+        .and_then(column)
         .or_else(|| column(offers::cost_objective(&answer.settings, unit(answer.task, &answer.model, catalog))))
         .unwrap_or(PriceColumn { objective: Objective::UsdPerMonth, header: "ui.col.month" })
 }

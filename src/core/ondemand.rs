@@ -156,36 +156,13 @@ pub fn split_exports(reply: &str) -> Vec<ExportText> {
         .collect()
 }
 
-/// The offers table as CSV (the same figures as the page's table). An
+/// The offers table as CSV (the same figures as the page's table; its
+/// columns are `columns::COLUMNS`' CSV columns). An
 /// offer without its source text (the Wasm build's bundled catalog drops
 /// it) gets `sources` instead: the address of the full offers table, whose
 /// row of the same id names the source; `price_as_of` is the price's date.
 pub fn offers_csv(a: &Answer, sources: &str) -> String {
-    let mut out = String::from("id,provider,instance,gpu,gpus,instances,fits,decode_tokens_per_s_per_seq,usd_per_hour,usd_per_month,usd_per_million_output_tokens,price_as_of,stale,source,replicas,commitment,unknown_costs\n");
-    let q = |s: &str| format!("\"{}\"", s.replace('"', "\"\""));
-    for o in &a.offers {
-        out.push_str(&format!(
-            "{},{},{},{},{},{},{},{:.2},{:.4},{:.2},{},{},{},{},{},{},{}\n",
-            q(&o.id),
-            q(&o.provider),
-            q(&o.instance),
-            q(&o.gpu),
-            o.gpus,
-            o.instances,
-            o.fits,
-            o.speeds.decode_tokens_per_s_per_seq().unwrap_or(0.0),
-            o.usd_per_hour,
-            o.usd_per_month,
-            o.usd_per_million_output_tokens.map(|v| format!("{v:.4}")).unwrap_or_default(),
-            o.price_as_of,
-            o.stale,
-            q(if o.source.is_empty() { sources } else { &o.source }),
-            o.replicas,
-            o.commitment.as_str(),
-            q(&o.unknown_costs.iter().map(|p| p.as_str()).collect::<Vec<_>>().join(";"))
-        ));
-    }
-    out
+    super::columns::csv(&a.offers, sources)
 }
 
 /// The reply to an `hfconfig` request: the imported architecture's query

@@ -3,8 +3,10 @@
 use std::fmt::Write;
 
 use super::answer::Answer;
+use super::columns::{self, Cell, Column, Ctx};
 use super::config::Lang;
 use super::messages::ui;
+use super::money::Display;
 use super::units::GIB;
 
 fn gib(b: f64) -> String {
@@ -165,7 +167,6 @@ pub fn text_in(a: &Answer, lang: Lang) -> String {
         let _ = writeln!(s, "\n{head}: {} — {body}", api.host);
     }
     let d = &a.display;
-    let sym = d.symbol();
     match d.currency {
         super::config::Currency::Usd => {
             let _ = writeln!(s, "\nTop offers:");
@@ -177,15 +178,17 @@ pub fn text_in(a: &Answer, lang: Lang) -> String {
     // The cost per unit of what the task produces, as the offers are ranked
     // on it: per million output tokens (serving), per 1,000 images, per
     // clip, per hour of audio (generation); training has its cost per job.
-    let (unit_label, unit_cost): (&str, fn(&super::answer::OfferResult) -> Option<f64>) = if a.offers.iter().any(|o| o.speeds.seconds_per_image().is_some()) {
-        ("1k img", |o| o.usd_per_1000_images)
+    let unit = if a.offers.iter().any(|o| o.speeds.seconds_per_image().is_some()) {
+        "usd_per_1000_images"
     } else if a.offers.iter().any(|o| o.speeds.seconds_per_clip().is_some()) {
-        ("clip", |o| o.usd_per_clip)
+        "usd_per_clip"
     } else if a.offers.iter().any(|o| o.speeds.audio_realtime_factor().is_some()) {
-        ("audio h", |o| o.usd_per_audio_hour)
+        "usd_per_audio_hour"
     } else {
-        ("Mtok", |o| o.usd_per_million_output_tokens)
+        "usd_per_million_output_tokens"
     };
+    let cols: Vec<&Column> = columns::of_view(columns::REPORT, Some(unit)).collect();
+    let ctx = Ctx { lang, sources: "" };
     let mut converted = None;
     for o in a.offers.iter().take(10) {
         let mark = if d.converts(o.currency) {
@@ -194,17 +197,13 @@ pub fn text_in(a: &Answer, lang: Lang) -> String {
         } else {
             ""
         };
+        for c in &cols {
+            report_cell(&mut s, c, (c.cell)(o, &ctx), d, mark);
+        }
         let cold = o.cold_start_s.map_or_else(String::new, |c| format!("serverless, cold start {c:.0} s "));
         let _ = writeln!(
             s,
-            "  {:<40} {:>2}×{:<18} {:>9.2}{mark} {sym}/h {:>11} {sym}/mo {:>8} {sym}/{unit_label} {:>9} {sym}/job {cold}{}{}{}",
-            o.id,
-            o.gpus * o.instances,
-            o.gpu,
-            d.amount(o.usd_per_hour),
-            money(d.amount(o.usd_per_month)),
-            opt(unit_cost(o).map(|v| d.amount(v)), 3),
-            o.usd_per_job.map_or_else(|| "-".to_string(), |v| money(d.amount(v))),
+            " {cold}{}{}{}",
             if !o.fits {
                 "does not fit "
             } else if !o.meets {
@@ -234,6 +233,28 @@ pub fn text_in(a: &Answer, lang: Lang) -> String {
         }
     }
     s
+}
+
+/// One column of an offers line, laid out as the column says: money in the
+/// display currency with its symbol and unit, an unknown value as `-`.
+fn report_cell(s: &mut String, c: &Column, cell: Cell<'_>, d: &Display, mark: &str) {
+    let r = c.report;
+    let (text, is_money) = match cell {
+        Cell::Text(t) => (t.into_owned(), false),
+        Cell::Name(n) => (n.to_string(), false),
+        Cell::Names(n) => (n.join(";"), false),
+        Cell::Count(n) => (n.to_string(), false),
+        Cell::Flag(b) => ((if b { "yes" } else { "no" }).to_string(), false),
+        Cell::Number { value, digits } => (format!("{value:.digits$}"), false),
+        Cell::Usd { usd, .. } => (r.digits.map_or_else(|| money(d.amount(usd)), |n| format!("{:.*}", usize::from(n), d.amount(usd))), true),
+        Cell::Date(date) => (date.to_string(), false),
+        Cell::Unknown(_) => ("-".to_string(), !r.unit.is_empty()),
+    };
+    let w = usize::from(r.width.unsigned_abs());
+    let _ = if r.width < 0 { write!(s, "{}{text:<w$}", r.before) } else { write!(s, "{}{text:>w$}", r.before) };
+    if is_money {
+        let _ = write!(s, "{} {}{}", if r.mark { mark } else { "" }, d.symbol(), r.unit);
+    }
 }
 
 /// Dollars with cents below $100, whole dollars above.

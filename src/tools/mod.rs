@@ -9,6 +9,8 @@
 //!   the engine efficiency factors.
 //! - [`train_fit`] — predicted vs measured on the training measurements;
 //!   fitting the linear layers' utilisation per GPU class.
+//! - [`convert`] — the price converters' shared core: the record loop and
+//!   the offers.csv row writer.
 //! - [`skypilot`] — converts SkyPilot catalog CSVs into offer rows.
 //! - [`ocp`] — converts OpenComputePrices CSVs into offer rows.
 //! - [`silybench`] — converts silybench's dated GPU price list into offer rows.
@@ -18,6 +20,7 @@
 pub mod accuracy;
 pub mod calibrate;
 pub mod catalog_check;
+pub mod convert;
 pub mod link_doc;
 pub mod media_fit;
 pub mod ocp;

@@ -18,11 +18,10 @@
 //! on-demand tier, with the others named in the notes and the lowest spot
 //! tier as its spot price. Pure: text in, text out.
 
-use std::collections::HashMap;
-
-use crate::core::catalog::offers::OFFER_COLUMNS;
 use crate::core::catalog::{Date, Gpu};
 use crate::core::table::{clip, is_id, TableError};
+
+use super::convert::{group_in_order, number, require_source, Fields, OfferWriter, Sheet};
 
 use super::ocp::names::map_gpu;
 
@@ -40,7 +39,7 @@ const PROVIDERS: &[(&str, &str)] = &[("vast", "vastai")];
 /// The result of [`convert`].
 #[derive(Debug, Clone, PartialEq)]
 pub struct Conversion {
-    /// `offers.csv` text: the header (exactly [`OFFER_COLUMNS`]) and one row per offer.
+    /// `offers.csv` text: the header (exactly [`crate::core::catalog::offers::OFFER_COLUMNS`]) and one row per offer.
     pub offers_csv: String,
     pub converted: usize,
     /// (data-row number, header = row 0; reason), in row order.
@@ -64,53 +63,19 @@ struct Tier {
 /// name; `source` says where the file came from (repository, path,
 /// commit) and is written with each row's page.
 pub fn convert(text: &str, source: &str, providers: &[&str], gpus: &[Gpu]) -> Result<Conversion, TableError> {
-    let source = source.trim();
-    if source.is_empty() {
-        return Err(TableError::Field { table: TABLE.into(), row: 0, field: "source".into(), reason: "is empty (every offer needs its source)".into() });
-    }
-    let mut reader = csv::ReaderBuilder::new().has_headers(true).flexible(true).from_reader(text.as_bytes());
-    let headers = reader.headers().map_err(|e| TableError::Csv { table: TABLE.into(), reason: e.to_string() })?.clone();
-    let names: Vec<&str> = headers.iter().map(|h| h.trim().trim_start_matches('\u{feff}')).collect();
-    for c in REQUIRED_COLUMNS {
-        if !names.contains(c) {
-            return Err(TableError::MissingColumn { table: TABLE.into(), column: (*c).into() });
-        }
-    }
+    let source = require_source(TABLE, source)?;
     let mut skipped = Vec::new();
+    let sheet = Sheet::read(TABLE, text, REQUIRED_COLUMNS, &mut skipped)?;
     let mut tiers = Vec::new();
-    for (i, rec) in reader.records().enumerate() {
-        let row = i + 1;
-        let rec = match rec {
-            Ok(r) if r.len() == names.len() => r,
-            Ok(r) => {
-                skipped.push((row, format!("has {} fields, the header has {}", r.len(), names.len())));
-                continue;
-            }
-            Err(e) => {
-                skipped.push((row, format!("cannot read the row: {e}")));
-                continue;
-            }
-        };
-        match tier(row, &Fields { names: &names, rec: &rec }, providers, gpus) {
+    for (row, rec) in &sheet.rows {
+        match tier(*row, &sheet.fields(rec), providers, gpus) {
             Ok(t) => tiers.push(t),
-            Err(reason) => skipped.push((row, reason)),
+            Err(reason) => skipped.push((*row, reason)),
         }
     }
 
-    let mut order: Vec<(String, &'static str, u32)> = Vec::new();
-    let mut groups: HashMap<(String, &'static str, u32), Vec<Tier>> = HashMap::new();
-    for t in tiers {
-        let key = (t.provider.clone(), t.gpu, t.gpus);
-        if !groups.contains_key(&key) {
-            order.push(key.clone());
-        }
-        groups.entry(key).or_default().push(t);
-    }
-    let mut out = csv::WriterBuilder::new().from_writer(Vec::new());
-    write_record(&mut out, OFFER_COLUMNS.iter().copied())?;
-    let mut converted = 0usize;
-    for key in order {
-        let Some(group) = groups.remove(&key) else { continue };
+    let mut out = OfferWriter::new(TABLE)?;
+    for (key, group) in group_in_order(tiers, |t| (t.provider.clone(), t.gpu, t.gpus)) {
         let cheapest = |spot: bool| group.iter().filter(|t| t.spot == spot).min_by(|a, b| a.usd_per_gpu_hour.total_cmp(&b.usd_per_gpu_hour));
         let Some(best) = cheapest(false) else {
             for t in &group {
@@ -138,7 +103,7 @@ pub fn convert(text: &str, source: &str, providers: &[&str], gpus: &[Gpu]) -> Re
         if !best.notes.is_empty() {
             notes.push(best.notes.clone());
         }
-        let fields: HashMap<&str, String> = HashMap::from([
+        out.offer(&[
             ("id", id),
             ("provider", key.0.clone()),
             ("instance", best.product.clone()),
@@ -152,30 +117,13 @@ pub fn convert(text: &str, source: &str, providers: &[&str], gpus: &[Gpu]) -> Re
             ("source", format!("{source} (row {}: {})", best.row, best.page)),
             ("as_of", best.date.to_string()),
             ("notes", notes.join("; ")),
-        ]);
-        write_record(&mut out, OFFER_COLUMNS.iter().map(|col| fields.get(col).map(String::as_str).unwrap_or("")))?;
-        converted += 1;
+        ])?;
     }
-    let bytes = out.into_inner().map_err(|e| TableError::Csv { table: TABLE.into(), reason: e.to_string() })?;
-    let offers_csv = String::from_utf8(bytes).map_err(|e| TableError::Csv { table: TABLE.into(), reason: e.to_string() })?;
-    skipped.sort_by_key(|(row, _)| *row);
+    let (offers_csv, converted) = out.finish(&mut skipped)?;
     Ok(Conversion { offers_csv, converted, skipped })
 }
 
-/// One record with its header, read by column name.
-struct Fields<'a> {
-    names: &'a [&'a str],
-    rec: &'a csv::StringRecord,
-}
-
-impl<'a> Fields<'a> {
-    /// The trimmed field, or "" when the column is absent.
-    fn get(&self, name: &str) -> &'a str {
-        self.names.iter().position(|h| *h == name).and_then(|i| self.rec.get(i)).map(str::trim).unwrap_or("")
-    }
-}
-
-fn tier(row: usize, fields: &Fields, providers: &[&str], gpus: &[Gpu]) -> Result<Tier, String> {
+fn tier(row: usize, fields: &Fields<'_>, providers: &[&str], gpus: &[Gpu]) -> Result<Tier, String> {
     let field = |name: &str| fields.get(name);
     let named = field("provider").to_ascii_lowercase();
     let provider = PROVIDERS.iter().find(|(s, _)| *s == named).map_or(named.as_str(), |(_, id)| id);
@@ -229,14 +177,4 @@ fn tier(row: usize, fields: &Fields, providers: &[&str], gpus: &[Gpu]) -> Result
         date,
         notes: field("notes").to_string(),
     })
-}
-
-fn write_record<'a>(out: &mut csv::Writer<Vec<u8>>, fields: impl Iterator<Item = &'a str>) -> Result<(), TableError> {
-    out.write_record(fields).map_err(|e| TableError::Csv { table: TABLE.into(), reason: e.to_string() })
-}
-
-/// A price without float noise.
-fn number(v: f64) -> String {
-    let r = (v * 1e6).round() / 1e6;
-    format!("{r}")
 }

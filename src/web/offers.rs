@@ -11,6 +11,7 @@ use super::format::{in_currency, num, price, RenderUi};
 use super::ondemand::{ask, Job};
 use super::sources::OfferSource;
 use crate::core::answer::{Answer, OfferResult};
+use crate::core::columns::{self, Cell, Column, Ctx};
 use crate::core::config::{Commit, Lang, Sort};
 use crate::core::form::PriceColumn;
 use crate::core::messages::{ui, Msg};
@@ -43,6 +44,24 @@ fn extras_cell(o: &OfferResult, lang: Lang) -> Html {
     }
 }
 
+/// A cell written by its type: text as is, numbers and money right-aligned
+/// (money in the display currency), an unknown value as `–`.
+#[inline(never)]
+fn plain(cell: Cell<'_>, o: &OfferResult, a: &Answer, lang: Lang) -> Html {
+    let text = match cell {
+        Cell::Text(s) => return html! { <td>{ s.into_owned() }</td> },
+        Cell::Name(s) => return html! { <td>{ s }</td> },
+        Cell::Names(n) => return html! { <td>{ n.join(", ") }</td> },
+        Cell::Date(d) => return html! { <td>{ d.to_string() }</td> },
+        Cell::Flag(b) => return html! { <td>{ ui(if b { "ui.yes" } else { "ui.no" }, lang) }</td> },
+        Cell::Count(n) => n.to_string(),
+        Cell::Number { value, digits } => num(value, digits),
+        Cell::Usd { usd, .. } => price(usd, o.currency, &a.display, lang),
+        Cell::Unknown(_) => "–".to_string(),
+    };
+    html! { <td class="num">{ text }</td> }
+}
+
 // The card's data (answer, job, column, sort, task) and its two callbacks.
 #[allow(clippy::too_many_arguments)]
 pub fn offers(
@@ -56,14 +75,60 @@ pub fn offers(
     on_price: &Callback<(String, String)>,
 ) -> Html {
     let t = |k: &'static str| ui(k, lang);
-    // The per-unit column, unless it would repeat $/month.
-    let col = col.filter(|c| c.header != "ui.col.month");
     let speed_of = |o: &crate::core::answer::OfferResult| o.speed_score;
     let sort_by = |key: &'static str| {
         let cb = on_set.clone();
         Callback::from(move |_| cb.emit(("sort", key.to_string())))
     };
     let sources = AttrValue::from(sources_url());
+    // The columns and their order are the core's table; a column without
+    // a widget of its own here is written by its cell's type (`plain`).
+    let cols: Vec<&'static Column> = columns::of_view(columns::PAGE, col.map(|c| c.objective.as_str())).collect();
+    let ctx = Ctx { lang, sources: "" };
+    let head = |c: &Column| match c.id {
+        "speed" => html! {
+            <th scope="col" aria-sort={ if sort == Sort::Speed { "descending" } else { "none" } }><button type="button" class="th" onclick={sort_by("speed")} data-testid="sort-speed">{ if training { t("ui.col.train") } else { t(c.header) } }</button></th>
+        },
+        "usd_per_hour" => html! { <th scope="col">{ in_currency(t(c.header), &a.display) }</th> },
+        "usd_per_month" => html! {
+            <th scope="col" aria-sort={ if sort == Sort::Cost { "ascending" } else { "none" } }><button type="button" class="th" onclick={sort_by("cost")} data-testid="sort-cost">{ in_currency(t(c.header), &a.display) }</button></th>
+        },
+        // The price per unit (on the page as the answer's unit only).
+        _ if !c.shows(columns::PAGE) => html! {
+            <th scope="col" data-testid="unit-col" aria-sort={ if sort == Sort::Token { "ascending" } else { "none" } }><button type="button" class="th" onclick={sort_by("token")}>{ in_currency(t(c.header), &a.display) }</button></th>
+        },
+        _ => col_heads(&[c.header], lang),
+    };
+    let cell = |c: &Column, o: &OfferResult| match c.id {
+        "gpu" => html! { <td>{ format!("{}× {}", o.gpus, o.gpu) }{ if o.instances > 1 { format!(" × {}", o.instances) } else { String::new() } }</td> },
+        "layout" => layout_cell(o, lang),
+        "speed" => html! {
+            <td class="num" data-speed={format!("{:.3}", speed_of(o))}>{ if speed_of(o) > 0.0 { num(speed_of(o), if training { 0 } else { 1 }) } else { "–".to_string() } }</td>
+        },
+        "usd_per_hour" => html! {
+            <td class="num"><input class="price" type="text" inputmode="decimal" aria-label={format!("{} {}", t("ui.yourprice"), o.id)}
+                value={format!("{:.2}", o.usd_per_hour / f64::from(o.instances.max(1)) / a.display.usd_per_unit_of(o.currency))}
+                title={o.currency.as_str().to_ascii_uppercase()}
+                onchange={
+                    let cb = on_price.clone();
+                    let id = o.id.clone();
+                    Callback::from(move |e: Event| {
+                        let el: web_sys::HtmlInputElement = e.target_unchecked_into();
+                        cb.emit((id.to_string(), el.value()));
+                    })
+                } /></td>
+        },
+        "usd_per_month" => {
+            html! { <td class="num" data-usd-month={format!("{:.2}", o.usd_per_month)}>{ price(o.usd_per_month, o.currency, &a.display, lang) }</td> }
+        }
+        "extras" => extras_cell(o, lang),
+        "price_as_of" => html! {
+            <td class="date">{ o.price_as_of.to_string() }{ if o.stale { format!(" ({})", t("ui.stale")) } else { String::new() } }
+                { " " }<OfferSource id={o.id.to_string()} title={format!("{} · {}", o.provider, o.instance)} as_of={o.price_as_of.to_string()} stale={o.stale}
+                    source={o.source.to_string()} url={sources.clone()} {lang} /></td>
+        },
+        _ => plain((c.cell)(o, &ctx), o, a, lang),
+    };
     html! {
         <section class="card" aria-labelledby="h-offers">
             <h2 id="h-offers">{ t("ui.offers") }</h2>
@@ -74,43 +139,11 @@ pub fn offers(
             </div>
             <div class="scroll">
             <table data-testid="offers">
-                <thead><tr>
-                    { col_heads(&["ui.col.offer", "ui.col.gpu", "ui.col.layout", "ui.col.fits"], lang) }
-                    <th scope="col" aria-sort={ if sort == Sort::Speed { "descending" } else { "none" } }><button type="button" class="th" onclick={sort_by("speed")} data-testid="sort-speed">{ if training { t("ui.col.train") } else { t("ui.col.speed") } }</button></th>
-                    <th scope="col">{ in_currency(t("ui.col.hour"), &a.display) }</th>
-                    <th scope="col" aria-sort={ if sort == Sort::Cost { "ascending" } else { "none" } }><button type="button" class="th" onclick={sort_by("cost")} data-testid="sort-cost">{ in_currency(t("ui.col.month"), &a.display) }</button></th>
-                    if let Some(c) = col {
-                        <th scope="col" data-testid="unit-col" aria-sort={ if sort == Sort::Token { "ascending" } else { "none" } }><button type="button" class="th" onclick={sort_by("token")}>{ in_currency(t(c.header), &a.display) }</button></th>
-                    }
-                    { col_heads(&["ui.col.extra", "ui.col.date"], lang) }
-                </tr></thead>
+                <thead><tr>{ for cols.iter().map(|c| head(c)) }</tr></thead>
                 <tbody>
                 { for a.offers.iter().take(TABLE_ROWS).map(|o| html! {
                     <tr class={ classes!(if o.fits { "fit" } else { "nofit" }) } data-offer={o.id.to_string()}>
-                        <td>{ format!("{} · {}", o.provider, o.instance) }</td>
-                        <td>{ format!("{}× {}", o.gpus, o.gpu) }{ if o.instances > 1 { format!(" × {}", o.instances) } else { String::new() } }</td>
-                        { layout_cell(o, lang) }
-                        <td>{ match (o.fits, o.meets) { (true, true) => t("ui.yes"), (true, false) => t("ui.fits.misses"), _ => t("ui.no") } }</td>
-                        <td class="num" data-speed={format!("{:.3}", speed_of(o))}>{ if speed_of(o) > 0.0 { num(speed_of(o), if training { 0 } else { 1 }) } else { "–".to_string() } }</td>
-                        <td class="num"><input class="price" type="text" inputmode="decimal" aria-label={format!("{} {}", t("ui.yourprice"), o.id)}
-                            value={format!("{:.2}", o.usd_per_hour / f64::from(o.instances.max(1)) / a.display.usd_per_unit_of(o.currency))}
-                            title={o.currency.as_str().to_ascii_uppercase()}
-                            onchange={
-                                let cb = on_price.clone();
-                                let id = o.id.clone();
-                                Callback::from(move |e: Event| {
-                                    let el: web_sys::HtmlInputElement = e.target_unchecked_into();
-                                    cb.emit((id.to_string(), el.value()));
-                                })
-                            } /></td>
-                        <td class="num" data-usd-month={format!("{:.2}", o.usd_per_month)}>{ price(o.usd_per_month, o.currency, &a.display, lang) }</td>
-                        if let Some(c) = col {
-                            <td class="num">{ c.value(o).map(|v| price(v, o.currency, &a.display, lang)).unwrap_or_else(|| "–".into()) }</td>
-                        }
-                        { extras_cell(o, lang) }
-                        <td class="date">{ o.price_as_of.to_string() }{ if o.stale { format!(" ({})", t("ui.stale")) } else { String::new() } }
-                            { " " }<OfferSource id={o.id.to_string()} title={format!("{} · {}", o.provider, o.instance)} as_of={o.price_as_of.to_string()} stale={o.stale}
-                                source={o.source.to_string()} url={sources.clone()} {lang} /></td>
+                        { for cols.iter().map(|c| cell(c, o)) }
                     </tr>
                 }) }
                 </tbody>

@@ -302,7 +302,6 @@ const STILL_LONG: &[&str] = &[
     "src/core/offers/mod.rs::priced",
     "src/core/plan/serve.rs::shape",
     "src/core/report.rs::text_in",
-    "src/tools/ocp/mod.rs::convert",
     "src/tools/skypilot/mod.rs::convert",
     "src/web/app.rs::app",
     "src/web/charts.rs::scatter",

@@ -13,6 +13,12 @@ use super::super::settings::Settings;
 use super::super::units::GIB;
 use super::shared::{billing_rounding, gib1, gpu_size, spot, suggestions, tight_memory};
 
+/// A single-GPU alternative costing at most this many times the
+/// multi-GPU pick per unit of work is "about the same": the note says so.
+/// A product choice, like `thresholds::NEAR_TIE`, wider than it because the
+/// note only points at a simpler setup and moves no ranking.
+const SINGLE_GPU_CLOSE: f64 = 1.1;
+
 pub fn guidance(cfg: &Settings, job: &ServeJob<'_>, catalog: &Catalog, a: &Answer) -> Vec<GuidanceItem> {
     let mut out = Vec::new();
     let model = job.model;
@@ -141,7 +147,7 @@ fn pick_notes(cfg: &Settings, a: &Answer, p: &OfferResult) -> Vec<GuidanceItem> 
     let single_fits = a.answers.min_gpus == Some(1);
     let single_close = a.recommendation.as_ref().and_then(|r| r.alternatives.iter().find(|x| x.why == super::super::kinds::AltKind::SingleGpu)).and_then(|x| {
         let o = a.offers.iter().find(|o| o.id == x.offer)?;
-        Some(super::ranked::ranked_cost(a, o)? <= super::ranked::ranked_cost(a, p)? * 1.1)
+        Some(super::ranked::ranked_cost(a, o)? <= super::ranked::ranked_cost(a, p)? * SINGLE_GPU_CLOSE)
     });
     let single_offered = a.offers.iter().any(|o| o.fits && o.gpus == 1);
     if single_fits && p.gpus > 1 && !single_offered {

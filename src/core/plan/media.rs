@@ -111,7 +111,7 @@ impl<'r> MediaPlanner<'r> {
             overhead_bytes: mem.overhead_bytes,
             ..memory_json(
                 mem.total,
-                (mem.total * super::super::thresholds::ALLOCATOR_RESERVE).max(mem.total),
+                super::reserved(mem.total),
                 f64::from(j.batch),
                 1,
                 gpu.map_or_else(String::new, |g| g.id.clone()),

@@ -113,14 +113,7 @@ impl<'r> ImageTrainPlanner<'r> {
             gradients_bytes: mem.gradients,
             optimizer_bytes: mem.optimizer,
             overhead_bytes: mem.overhead,
-            ..memory_json(
-                total,
-                total * super::super::thresholds::ALLOCATOR_RESERVE,
-                t.mb,
-                1,
-                gpu.map_or_else(String::new, |g| g.id.clone()),
-                gpu.map_or(0.0, |g| g.memory_bytes()),
-            )
+            ..memory_json(total, super::reserved(total), t.mb, 1, gpu.map_or_else(String::new, |g| g.id.clone()), gpu.map_or(0.0, |g| g.memory_bytes()))
         };
         let ckpt = checkpoint_bytes(t);
         let answers = Answers {

@@ -249,6 +249,13 @@ impl<T: Clone> PerArch<T> {
     }
 }
 
+/// What nvidia-smi shows for a job whose peak is `peak` bytes under
+/// PyTorch: the peak and the caching allocator's reserve above it
+/// (`thresholds::ALLOCATOR_RESERVE`), never below the peak.
+pub fn reserved(peak: f64) -> f64 {
+    (peak * super::thresholds::ALLOCATOR_RESERVE).max(peak)
+}
+
 /// The memory of a plan with its parts left at 0 for the planner to fill
 /// (`MemoryJson { weights_bytes, .., ..memory_json(..) }`): the total with
 /// its range (`ranges::MEMORY`), what nvidia-smi will show (`reserved`),

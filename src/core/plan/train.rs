@@ -89,14 +89,7 @@ fn memory_json(job: &TrainJob<'_>, gpu: &Gpu, layout: Layout) -> MemoryJson {
         optimizer_bytes: m.optimizer * n,
         overhead_bytes: m.overhead * n,
         // PyTorch's caching allocator keeps ~10 % above its peak.
-        ..super::memory_json(
-            total,
-            (m.total() * super::super::thresholds::ALLOCATOR_RESERVE).min(gpu.memory_bytes()).max(m.total()) * n,
-            job.mb,
-            gpus,
-            gpu.id.clone(),
-            gpu.memory_bytes() * n,
-        )
+        ..super::memory_json(total, super::reserved(m.total()).min(gpu.memory_bytes()).max(m.total()) * n, job.mb, gpus, gpu.id.clone(), gpu.memory_bytes() * n)
     }
 }
 

@@ -26,11 +26,10 @@
 
 pub(crate) mod names;
 
-use std::collections::HashMap;
-
-use crate::core::catalog::offers::OFFER_COLUMNS;
 use crate::core::catalog::{Date, Gpu};
 use crate::core::table::{clip, is_id, TableError};
+
+use super::convert::{group_in_order, number, number_field, require_source, slug, Fields, OfferWriter, Sheet};
 
 const TABLE: &str = "OpenComputePrices CSV";
 
@@ -43,7 +42,7 @@ pub const REQUIRED_COLUMNS: &[&str] = &["provider", "gpu_name", "gpu_count", "pr
 /// The result of [`convert`].
 #[derive(Debug, Clone, PartialEq)]
 pub struct Conversion {
-    /// `offers.csv` text: the header (exactly [`OFFER_COLUMNS`]) and one row per offer.
+    /// `offers.csv` text: the header (exactly [`crate::core::catalog::offers::OFFER_COLUMNS`]) and one row per offer.
     pub offers_csv: String,
     /// Number of offer rows in `offers_csv`.
     pub converted: usize,
@@ -73,36 +72,15 @@ struct Priced {
 /// `provider` is compared without case, '-', '_' and spaces. `as_of`
 /// overrides each row's `snapshot_date` (required when a row has none).
 pub fn convert(provider: &str, text: &str, as_of: Option<Date>, source: &str, gpus: &[Gpu]) -> Result<Conversion, TableError> {
-    let source = source.trim();
-    if source.is_empty() {
-        return Err(TableError::Field { table: TABLE.into(), row: 0, field: "source".into(), reason: "is empty (every offer needs its source)".into() });
-    }
+    let source = require_source(TABLE, source)?;
     let want = squash(provider);
-    let mut reader = csv::ReaderBuilder::new().has_headers(true).flexible(true).from_reader(text.as_bytes());
-    let headers = reader.headers().map_err(|e| TableError::Csv { table: TABLE.into(), reason: e.to_string() })?.clone();
-    let names: Vec<&str> = headers.iter().map(|h| h.trim().trim_start_matches('\u{feff}')).collect();
-    for c in REQUIRED_COLUMNS {
-        if !names.contains(c) {
-            return Err(TableError::MissingColumn { table: TABLE.into(), column: (*c).into() });
-        }
-    }
     let mut skipped = Vec::new();
+    let sheet = Sheet::read(TABLE, text, REQUIRED_COLUMNS, &mut skipped)?;
     let mut unknown_gpus: Vec<String> = Vec::new();
     let mut priced = Vec::new();
-    for (i, rec) in reader.records().enumerate() {
-        let row = i + 1;
-        let rec = match rec {
-            Ok(r) if r.len() == names.len() => r,
-            Ok(r) => {
-                skipped.push((row, format!("has {} fields, the header has {}", r.len(), names.len())));
-                continue;
-            }
-            Err(e) => {
-                skipped.push((row, format!("cannot read the row: {e}")));
-                continue;
-            }
-        };
-        let fields = Fields { names: &names, rec: &rec };
+    for (row, rec) in &sheet.rows {
+        let row = *row;
+        let fields = sheet.fields(rec);
         let field = |name: &str| fields.get(name);
         if squash(field("provider")) != want {
             skipped.push((row, format!("`provider` `{}` is not `{}`", clip(field("provider")), clip(provider))));
@@ -121,21 +99,9 @@ pub fn convert(provider: &str, text: &str, as_of: Option<Date>, source: &str, gp
 
     // One offer per GPU and count: the cheapest on-demand row; the lowest
     // spot row of that shape becomes its spot price.
-    let mut order: Vec<(&'static str, u32)> = Vec::new();
-    let mut groups: HashMap<(&'static str, u32), Vec<Priced>> = HashMap::new();
-    for p in priced {
-        let key = (p.gpu, p.gpus);
-        if !groups.contains_key(&key) {
-            order.push(key);
-        }
-        groups.entry(key).or_default().push(p);
-    }
     let provider_id = slug(provider);
-    let mut out = csv::WriterBuilder::new().from_writer(Vec::new());
-    write_record(&mut out, OFFER_COLUMNS.iter().copied())?;
-    let mut converted = 0usize;
-    for key in order {
-        let Some(rows) = groups.remove(&key) else { continue };
+    let mut out = OfferWriter::new(TABLE)?;
+    for (key, rows) in group_in_order(priced, |p| (p.gpu, p.gpus)) {
         let cheapest = |spot: bool| rows.iter().filter(|p| p.spot == spot).min_by(|a, b| a.price.total_cmp(&b.price));
         let Some(best) = cheapest(false) else {
             for p in &rows {
@@ -164,7 +130,7 @@ pub fn convert(provider: &str, text: &str, as_of: Option<Date>, source: &str, gp
         if let Some(s) = spot {
             notes.push(format!("spot: row {}", s.row));
         }
-        let fields: HashMap<&str, String> = HashMap::from([
+        out.offer(&[
             ("id", id),
             ("provider", provider_id.clone()),
             ("instance", best.instance.clone()),
@@ -180,19 +146,15 @@ pub fn convert(provider: &str, text: &str, as_of: Option<Date>, source: &str, gp
             ("source", source.to_string()),
             ("as_of", date.to_string()),
             ("notes", notes.join("; ")),
-        ]);
-        write_record(&mut out, OFFER_COLUMNS.iter().map(|col| fields.get(col).map(String::as_str).unwrap_or("")))?;
-        converted += 1;
+        ])?;
     }
-    let bytes = out.into_inner().map_err(|e| TableError::Csv { table: TABLE.into(), reason: e.to_string() })?;
-    let offers_csv = String::from_utf8(bytes).map_err(|e| TableError::Csv { table: TABLE.into(), reason: e.to_string() })?;
-    skipped.sort_by_key(|(row, _)| *row);
+    let (offers_csv, converted) = out.finish(&mut skipped)?;
     Ok(Conversion { offers_csv, converted, skipped, unknown_gpus })
 }
 
 /// A row's price and shape, or why not (with the GPU name when the name
 /// table does not know it).
-fn priced_row(row: usize, fields: &Fields, gpus: &[Gpu]) -> Result<Priced, (String, Option<String>)> {
+fn priced_row(row: usize, fields: &Fields<'_>, gpus: &[Gpu]) -> Result<Priced, (String, Option<String>)> {
     let field = |name: &str| fields.get(name);
     let plain = |s: String| (s, None);
     let spot = match field("pricing_type") {
@@ -248,19 +210,6 @@ fn priced_row(row: usize, fields: &Fields, gpus: &[Gpu]) -> Result<Priced, (Stri
     })
 }
 
-/// One record with its header, read by column name.
-struct Fields<'a> {
-    names: &'a [&'a str],
-    rec: &'a csv::StringRecord,
-}
-
-impl<'a> Fields<'a> {
-    /// The trimmed field, or "" when the column is absent.
-    fn get(&self, name: &str) -> &'a str {
-        self.names.iter().position(|h| *h == name).and_then(|i| self.rec.get(i)).map(str::trim).unwrap_or("")
-    }
-}
-
 /// The interconnect a shape implies: one GPU `single`; SXM/OAM boards their
 /// switch or fabric; PCIe cards `pcie` (a bridge is not assumed).
 pub(crate) fn interconnect(gpu: &str, count: u32, gpus: &[Gpu]) -> &'static str {
@@ -275,32 +224,7 @@ pub(crate) fn interconnect(gpu: &str, count: u32, gpus: &[Gpu]) -> &'static str 
     }
 }
 
-fn write_record<'a>(out: &mut csv::Writer<Vec<u8>>, fields: impl Iterator<Item = &'a str>) -> Result<(), TableError> {
-    out.write_record(fields).map_err(|e| TableError::Csv { table: TABLE.into(), reason: e.to_string() })
-}
-
-fn number_field(field: &str, text: &str) -> Result<Option<f64>, String> {
-    if text.is_empty() {
-        return Ok(None);
-    }
-    match text.parse::<f64>() {
-        Ok(v) if v.is_finite() => Ok(Some(v)),
-        _ => Err(format!("`{field}` `{}` is not a number", clip(text))),
-    }
-}
-
 /// Lowercase without '-', '_' and spaces: "thunder_compute" = "thundercompute".
 fn squash(s: &str) -> String {
     s.chars().filter(|c| !matches!(c, ' ' | '-' | '_')).flat_map(char::to_lowercase).collect()
-}
-
-/// Lowercase, with characters outside `[a-z0-9.-]` replaced by '-'.
-fn slug(s: &str) -> String {
-    s.trim().chars().flat_map(char::to_lowercase).map(|c| if c.is_ascii_lowercase() || c.is_ascii_digit() || c == '.' || c == '-' { c } else { '-' }).collect()
-}
-
-/// A price or size without float noise (`8.0` prints as `8`).
-fn number(v: f64) -> String {
-    let r = (v * 1e6).round() / 1e6;
-    format!("{r}")
 }

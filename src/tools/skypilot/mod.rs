@@ -16,9 +16,10 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::core::catalog::offers::OFFER_COLUMNS;
 use crate::core::catalog::{Date, Gpu};
 use crate::core::table::{clip, is_id, TableError};
+
+use super::convert::{number, number_field, require_source, slug, OfferWriter, Sheet, Skipped};
 
 /// The `table` named in errors.
 mod names;
@@ -36,7 +37,7 @@ pub const REQUIRED_COLUMNS: &[&str] = &["InstanceType", "AcceleratorName", "Acce
 /// The result of [`convert`].
 #[derive(Debug, Clone, PartialEq)]
 pub struct Conversion {
-    /// `offers.csv` text: the header (exactly [`OFFER_COLUMNS`]) and one row
+    /// `offers.csv` text: the header (exactly [`crate::core::catalog::offers::OFFER_COLUMNS`]) and one row
     /// per converted offer.
     pub offers_csv: String,
     /// Number of offer rows in `offers_csv`.
@@ -80,10 +81,7 @@ struct Candidate {
 /// column missing); bad rows are skipped and listed in
 /// [`Conversion::skipped`].
 pub fn convert(provider: &str, text: &str, as_of: Date, source: &str, gpus: &[Gpu]) -> Result<Conversion, TableError> {
-    let source = source.trim();
-    if source.is_empty() {
-        return Err(TableError::Field { table: TABLE.into(), row: 0, field: "source".into(), reason: "is empty (every offer needs its source)".into() });
-    }
+    let source = require_source(TABLE, source)?;
     let provider = slug(provider);
     let (raws, mut skipped) = read(text)?;
 
@@ -153,10 +151,8 @@ pub fn convert(provider: &str, text: &str, as_of: Date, source: &str, gpus: &[Gp
         }
     }
 
-    let mut out = csv::WriterBuilder::new().from_writer(Vec::new());
-    write_record(&mut out, OFFER_COLUMNS.iter().copied())?;
+    let mut out = OfferWriter::new(TABLE)?;
     let mut ids: HashMap<String, usize> = HashMap::new();
-    let mut converted = 0usize;
     for key in &order {
         let Some((c, n)) = best.remove(key) else { continue };
         let id = format!("{provider}-{}-{}", slug(&c.instance), slug(&c.region));
@@ -175,7 +171,7 @@ pub fn convert(provider: &str, text: &str, as_of: Date, source: &str, gpus: &[Gp
             notes.push(format!("lowest-spot of {n} rows for this instance and region"));
         }
         let interconnect = interconnect(c.gpu, c.gpus, gpus);
-        let fields: HashMap<&str, String> = HashMap::from([
+        out.offer(&[
             ("id", id),
             ("provider", provider.clone()),
             ("instance", c.instance.clone()),
@@ -199,35 +195,18 @@ pub fn convert(provider: &str, text: &str, as_of: Date, source: &str, gpus: &[Gp
             ("source", source.to_string()),
             ("as_of", as_of.to_string()),
             ("notes", notes.join("; ")),
-        ]);
-        write_record(&mut out, OFFER_COLUMNS.iter().map(|col| fields.get(col).map(String::as_str).unwrap_or("")))?;
-        converted += 1;
+        ])?;
     }
-    let bytes = out.into_inner().map_err(|e| TableError::Csv { table: TABLE.into(), reason: e.to_string() })?;
-    let offers_csv = String::from_utf8(bytes).map_err(|e| TableError::Csv { table: TABLE.into(), reason: e.to_string() })?;
-    skipped.sort_by_key(|(row, _)| *row);
+    let (offers_csv, converted) = out.finish(&mut skipped)?;
     Ok(Conversion { offers_csv, converted, skipped })
 }
-
-fn write_record<'a>(out: &mut csv::Writer<Vec<u8>>, fields: impl Iterator<Item = &'a str>) -> Result<(), TableError> {
-    out.write_record(fields).map_err(|e| TableError::Csv { table: TABLE.into(), reason: e.to_string() })
-}
-
-/// Skipped rows: (data-row number, reason).
-type Skipped = Vec<(usize, String)>;
 
 /// Reads the rows, finding columns by header name. Returns the rows and the
 /// rows skipped for their shape.
 fn read(text: &str) -> Result<(Vec<Raw>, Skipped), TableError> {
-    let mut reader = csv::ReaderBuilder::new().has_headers(true).flexible(true).from_reader(text.as_bytes());
-    let headers = reader.headers().map_err(|e| TableError::Csv { table: TABLE.into(), reason: e.to_string() })?.clone();
-    let names: Vec<&str> = headers.iter().map(|h| h.trim().trim_start_matches('\u{feff}')).collect();
-    let col = |name: &str| names.iter().position(|h| *h == name);
-    for c in REQUIRED_COLUMNS {
-        if col(c).is_none() {
-            return Err(TableError::MissingColumn { table: TABLE.into(), column: (*c).into() });
-        }
-    }
+    let mut skipped = Vec::new();
+    let sheet = Sheet::read(TABLE, text, REQUIRED_COLUMNS, &mut skipped)?;
+    let col = |name: &str| sheet.column(name);
     let cols = [
         col("InstanceType"),
         col("AcceleratorName"),
@@ -240,20 +219,8 @@ fn read(text: &str) -> Result<(Vec<Raw>, Skipped), TableError> {
         col("AvailabilityZone"),
     ];
     let mut rows = Vec::new();
-    let mut skipped = Vec::new();
-    for (i, rec) in reader.records().enumerate() {
-        let row = i + 1;
-        let rec = match rec {
-            Ok(r) => r,
-            Err(e) => {
-                skipped.push((row, format!("cannot read the row: {e}")));
-                continue;
-            }
-        };
-        if rec.len() != names.len() {
-            skipped.push((row, format!("has {} fields, the header has {}", rec.len(), names.len())));
-            continue;
-        }
+    for (row, rec) in &sheet.rows {
+        let row = *row;
         let [instance, accel, count, vcpus, mem, price, spot, region, zone] = cols.map(|c| c.and_then(|i| rec.get(i)).map(str::trim).unwrap_or("").to_string());
         rows.push(Raw { row, instance, accel, count, vcpus, mem, price, spot, region, zone });
     }
@@ -376,16 +343,6 @@ fn non_negative(field: &str, text: &str) -> Result<Option<f64>, String> {
     }
 }
 
-fn number_field(field: &str, text: &str) -> Result<Option<f64>, String> {
-    if text.is_empty() {
-        return Ok(None);
-    }
-    match text.parse::<f64>() {
-        Ok(v) if v.is_finite() => Ok(Some(v)),
-        _ => Err(format!("`{field}` `{}` is not a number", clip(text))),
-    }
-}
-
 /// Lower spot first (a missing spot ranks last), then lower on-demand.
 fn cheaper(a: &Candidate, b: &Candidate) -> bool {
     match (a.spot, b.spot) {
@@ -394,16 +351,4 @@ fn cheaper(a: &Candidate, b: &Candidate) -> bool {
         (None, Some(_)) => false,
         _ => a.price < b.price,
     }
-}
-
-/// Lowercase, with characters outside `[a-z0-9.-]` replaced by '-'.
-fn slug(s: &str) -> String {
-    s.trim().chars().flat_map(char::to_lowercase).map(|c| if c.is_ascii_lowercase() || c.is_ascii_digit() || c == '.' || c == '-' { c } else { '-' }).collect()
-}
-
-/// A price or size without float noise (sums of two prices are rounded to
-/// 1e-6; `8.0` prints as `8`).
-fn number(v: f64) -> String {
-    let r = (v * 1e6).round() / 1e6;
-    format!("{r}")
 }

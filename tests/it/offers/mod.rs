@@ -4,6 +4,8 @@ mod api_measured;
 mod bill;
 mod bill_as_read;
 mod china;
+mod columns;
+mod csv_export;
 mod currency;
 mod host_bill;
 mod order;

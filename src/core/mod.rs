@@ -10,6 +10,7 @@ pub mod catalog;
 pub mod config;
 pub mod date;
 pub mod defaults;
+pub mod engines;
 pub mod estimate;
 pub mod evaluate;
 pub mod export;

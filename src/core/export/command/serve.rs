@@ -3,7 +3,7 @@
 //! type and memory fraction the plan assumed.
 
 use super::super::super::config::Engine;
-use super::super::super::estimate::engine::memory_fraction;
+use super::super::super::engines::{self, EngineRow};
 use super::super::checkpoint::{separate_checkpoint, yarn_for};
 use super::super::Launch;
 use super::Command;
@@ -49,23 +49,28 @@ pub(super) fn serve(l: &Launch, port: u32, c: &mut Command) {
     let w = l.answer.weight_format.as_str();
     let model = l.model_arg();
     let rope = rope_scaling(l, len, c);
+    // The engine table's flags: tensor and pipeline parallel, data-parallel attention, expert parallel, context, sequences.
+    let row = engines::row(l.cfg.engine);
+    let (tp_flag, pp_flag) = row.parallel_flags.unwrap_or_default();
+    let (dp_flag, ep_flag) = (row.dp_attention.map_or("", |d| d.value.flag), row.expert_parallel.map_or("", |e| e.value.flag));
+    let (ctx_flag, seqs_flag) = (row.context_flag.map_or("", |f| f.value), row.seqs_flag.unwrap_or_default());
     match l.cfg.engine {
         Engine::Vllm => {
             c.words(&["vllm", "serve", &model]);
-            c.flag("--tensor-parallel-size", &tp);
-            c.flag("--pipeline-parallel-size", &pp);
+            c.flag(tp_flag, &tp);
+            c.flag(pp_flag, &pp);
             // Attention data parallel over `dp` ranks of `tp` GPUs, experts over all
             // of them ("EP_SIZE = TP_SIZE × DP_SIZE", docs/serving/expert_parallel_deployment.md).
             if dp > 1 {
-                c.flag("--data-parallel-size", &dp);
+                c.flag(dp_flag, &dp);
             }
             if ep {
-                c.words(&["--enable-expert-parallel"]);
+                c.words(&[ep_flag]);
             }
-            c.flag("--max-model-len", &len);
+            c.flag(ctx_flag, &len);
             // "--max-num-seqs applies per DP rank" (docs/serving/data_parallel_deployment.md).
-            c.flag("--max-num-seqs", &seqs.div_ceil(dp));
-            fraction(l, c, "--gpu-memory-utilization");
+            c.flag(seqs_flag, &seqs.div_ceil(dp));
+            fraction(row, c);
             match kv {
                 "bf16" | "fp16" => c.flag("--kv-cache-dtype", &"auto"),
                 "fp8" => c.flag("--kv-cache-dtype", &"fp8"),
@@ -91,19 +96,19 @@ pub(super) fn serve(l: &Launch, port: u32, c: &mut Command) {
             // `--enable-dp-attention` splits its attention into data-parallel
             // ranks ("tensor parallelism for FFN", server_args.py), `--ep-size`
             // deals the experts out over it.
-            c.flag("--tp-size", &(tp * dp));
+            c.flag(tp_flag, &(tp * dp));
             if dp > 1 {
                 c.flag("--dp-size", &dp);
-                c.words(&["--enable-dp-attention"]);
+                c.words(&[dp_flag]);
             }
             if ep {
-                c.flag("--ep-size", &(tp * dp));
+                c.flag(ep_flag, &(tp * dp));
             }
-            c.flag("--pp-size", &pp);
-            c.flag("--context-length", &len);
+            c.flag(pp_flag, &pp);
+            c.flag(ctx_flag, &len);
             // The whole server's limit, split over the data-parallel ranks (rounded to a multiple of them).
-            c.flag("--max-running-requests", &(seqs.div_ceil(dp) * dp));
-            fraction(l, c, "--mem-fraction-static");
+            c.flag(seqs_flag, &(seqs.div_ceil(dp) * dp));
+            fraction(row, c);
             match kv {
                 "bf16" | "fp16" => c.flag("--kv-cache-dtype", &"auto"),
                 "fp8" => c.flag("--kv-cache-dtype", &"fp8_e4m3"),
@@ -127,8 +132,8 @@ pub(super) fn serve(l: &Launch, port: u32, c: &mut Command) {
             c.words(&["llama-server", "-m", &model]);
             // Every layer on the GPU(s): the plan keeps the whole model in GPU memory.
             c.flag("-ngl", &999);
-            c.flag("-c", &(u64::from(len) * u64::from(seqs)));
-            c.flag("-np", &seqs);
+            c.flag(ctx_flag, &(u64::from(len) * u64::from(seqs)));
+            c.flag(seqs_flag, &seqs);
             match kv {
                 "bf16" | "fp16" | "q8_0" | "q4_0" => {
                     let t = if kv == "fp16" { "f16" } else { kv };
@@ -151,11 +156,11 @@ pub(super) fn serve(l: &Launch, port: u32, c: &mut Command) {
         }
         Engine::TrtLlm => {
             c.words(&["trtllm-serve", &model]);
-            c.flag("--tp_size", &tp);
-            c.flag("--pp_size", &pp);
-            c.flag("--max_seq_len", &len);
-            c.flag("--max_batch_size", &seqs);
-            fraction(l, c, "--kv_cache_free_gpu_memory_fraction");
+            c.flag(tp_flag, &tp);
+            c.flag(pp_flag, &pp);
+            c.flag(ctx_flag, &len);
+            c.flag(seqs_flag, &seqs);
+            fraction(row, c);
             if !matches!(kv, "bf16" | "fp16") {
                 c.note(format!("trtllm-serve has no KV-cache type flag: the plan's {kv} KV cache is set in an --extra_llm_api_options file"));
             }
@@ -176,9 +181,9 @@ pub(super) fn serve(l: &Launch, port: u32, c: &mut Command) {
     }
 }
 
-/// The memory share the plan assumed, as the engine's flag.
-fn fraction(l: &Launch, c: &mut Command, flag: &str) {
-    if let Some(f) = memory_fraction(l.cfg.engine) {
+/// The memory share the plan assumed, as the engine's flag (the engine table's reservation).
+fn fraction(row: &EngineRow, c: &mut Command) {
+    if let Some((f, flag)) = row.reservation.value.fraction() {
         c.flag(flag, &format!("{f}"));
     }
 }

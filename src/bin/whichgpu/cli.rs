@@ -41,6 +41,7 @@ const USAGE: &str = "usage:
                                       silybench's derived/csv/gpu_prices.csv as offers.csv rows
                                       (every provider of providers.csv, each row with its date)
   whichgpu docs link-format           the link and JSON contract (docs/link-format.md), generated
+  whichgpu docs engines               the engine table (docs/engines.md), generated
                                       from the key registry and the answers' JSON
   whichgpu keys                       every link key: values, default, meaning";
 
@@ -61,6 +62,10 @@ pub fn main() -> ExitCode {
         Some("skypilot") => return skypilot_cmd(rest, catalog),
         Some("docs") if rest.first().map(String::as_str) == Some("link-format") => {
             print!("{}", link_doc::markdown(catalog, link_doc::date()));
+            return ExitCode::SUCCESS;
+        }
+        Some("docs") if rest.first().map(String::as_str) == Some("engines") => {
+            print!("{}", whichgpu::tools::engine_doc::markdown(catalog));
             return ExitCode::SUCCESS;
         }
         Some("keys") => {

@@ -7,6 +7,7 @@ use std::fmt::Write;
 use crate::core::catalog::gpus::Arch;
 use crate::core::catalog::support::WEIGHT_FORMATS;
 use crate::core::catalog::{Catalog, Kind, Support};
+use crate::core::config::Spec;
 use crate::core::engines::{self, EngineRow, Fact, Kernels, Reservation, Split};
 use crate::core::estimate::engine_rules::Grain;
 
@@ -87,6 +88,10 @@ fn engine_section(s: &mut String, r: &EngineRow, catalog: &Catalog) {
         Kernels::Graphs => "CUDA graphs".to_string(),
         Kernels::Compiled => "an engine compiled ahead".to_string(),
         Kernels::Eager => "eager".to_string(),
+    });
+    fact(s, "Speculative decoding (`spec=`)", r.speculative, |m| m.iter().filter(|m| **m != Spec::Off).map(|m| m.as_str()).collect::<Vec<_>>().join(", "));
+    fact(s, "Short of memory", r.reservation, |v| {
+        if v.pages_kv() { "serves fewer sequences (paged KV)" } else { "fails (sizes its cache up front)" }.to_string()
     });
     s.push_str("\nWeight formats it runs, by architecture (static/support.csv; *weight-only*: stored in the format, math at 16 bits):\n\n");
     for arch in Arch::ALL {

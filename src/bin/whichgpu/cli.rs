@@ -41,8 +41,9 @@ const USAGE: &str = "usage:
                                       silybench's derived/csv/gpu_prices.csv as offers.csv rows
                                       (every provider of providers.csv, each row with its date)
   whichgpu docs link-format           the link and JSON contract (docs/link-format.md), generated
-  whichgpu docs engines               the engine table (docs/engines.md), generated
                                       from the key registry and the answers' JSON
+  whichgpu docs engines               the engine table (docs/engines.md), generated
+                                      from src/core/engines/ and static/support.csv
   whichgpu keys                       every link key: values, default, meaning";
 
 pub fn main() -> ExitCode {

@@ -21,7 +21,7 @@
 mod serving;
 mod training;
 
-use super::config::{Engine, Trainer};
+use super::config::{Engine, Spec, Trainer};
 
 pub use serving::ROWS;
 pub use training::TRAINERS;
@@ -80,6 +80,13 @@ pub enum Reservation {
 }
 
 impl Reservation {
+    /// The engine gives its KV pool what is left after the weights (paged
+    /// KV): a short margin serves fewer sequences instead of failing. The
+    /// others size their cache up front for the batch asked.
+    pub fn pages_kv(self) -> bool {
+        self.fraction().is_some()
+    }
+
     /// The share the engine's flag sets, and the flag.
     pub fn fraction(self) -> Option<(f64, &'static str)> {
         match self {
@@ -177,6 +184,8 @@ pub struct EngineRow {
     /// The flag that caps sequences in flight.
     pub seqs_flag: Option<&'static str>,
     pub kernels: Fact<Kernels>,
+    /// The speculative-decoding methods its pinned version runs (`spec=`).
+    pub speculative: Fact<&'static [Spec]>,
 }
 
 /// The row of `engine`.
@@ -282,7 +291,16 @@ mod tests {
             assert!(!modes || (r.shape_rules.value && r.split.value == Split::Tensor), "{e}");
             assert_eq!(r.parallel_flags.is_some(), r.split.value == Split::Tensor, "{e}");
             let sources = [r.version.source, r.port.source, r.reservation.source, r.usable_share.source, r.overhead_gib.source, r.kv_block_tokens.source];
-            let more = [r.prefill_chunk.source, r.max_seqs.source, r.prefix_cache.source, r.split.source, r.shape_rules.source, r.kernels.source];
+            let more = [
+                r.prefill_chunk.source,
+                r.max_seqs.source,
+                r.prefix_cache.source,
+                r.split.source,
+                r.shape_rules.source,
+                r.kernels.source,
+                r.speculative.source,
+            ];
+            assert!(r.speculative.value.contains(&Spec::Off), "{e}: every engine runs without speculation");
             for s in sources.iter().chain(more.iter()).chain(r.expert_parallel.map(|f| f.source).iter()).chain(r.dp_attention.map(|f| f.source).iter()) {
                 assert!(s.text().len() > 8, "{e}: a fact without its source");
             }

@@ -2,7 +2,7 @@
 //! the launch texts are checked against the engines' sources in
 //! `tests/data/export/<engine>.flags`, which names the commit read.
 
-use super::super::config::Engine;
+use super::super::config::{Engine, Spec};
 use super::super::thresholds::USABLE_SHARE;
 use super::{cite, DpAttention, EngineRow, ExpertParallel, Kernels, Reservation, SeqCap, Split};
 
@@ -30,6 +30,8 @@ const BLOCKS: &str = "vLLM block_size 16; TensorRT-LLM tokens_per_block 32; SGLa
 const CHUNK: &str = "vLLM V1 max_num_batched_tokens 8192; SGLang chunked_prefill_size 8192; TensorRT-LLM max_num_tokens 8192; llama.cpp n_ubatch 512; transformers runs the whole prompt";
 const SEQS: &str = "vLLM max_num_seqs (1024 in V1 on large GPUs; \"--max-num-seqs applies per DP rank\", docs/serving/data_parallel_deployment.md); TensorRT-LLM max_batch_size 2048; SGLang max_running_requests ~4096; llama.cpp --parallel slots; transformers none (512 assumed)";
 const OVERHEAD: &str = "the CUDA context and library workspaces (~0.5 GiB; PyTorch \"CUDA semantics\" notes), plus CUDA-graph pools where graphs are captured (vLLM logs 0.5–1 GiB for graph capture)";
+/// Every method (`spec=eagle|mtp|draft|ngram`).
+const ALL_SPEC: &[Spec] = &[Spec::Off, Spec::Eagle, Spec::Mtp, Spec::Draft, Spec::Ngram];
 const GRAPHS: &str = "vLLM V1 compiles and captures CUDA graphs by default (from v0.8.0); SGLang captures CUDA graphs (issue #1008); llama.cpp replays single-token steps as one CUDA graph from PR #6766 (bc4bba36, 2024-05-08)";
 const EP: &str = "vllm-project/vllm docs/serving/expert_parallel_deployment.md @01702569 (--enable-expert-parallel, \"EP_SIZE = TP_SIZE × DP_SIZE\"); vllm/model_executor/layers/fused_moe/layer.py determine_expert_map gives the remainder to the first ranks";
 const DPA: &str = "vllm-project/vllm docs/serving/data_parallel_deployment.md @01e4fce0 (\"each DP engine owns a number of per-GPU worker processes equal to the configured TP size\")";
@@ -63,6 +65,7 @@ pub static VLLM: EngineRow = EngineRow {
     context_flag: Some(cite("--max-model-len", "tests/data/export/vllm.flags (vllm/engine/arg_utils.py @001999d2)")),
     seqs_flag: Some("--max-num-seqs"),
     kernels: cite(Kernels::Graphs, GRAPHS),
+    speculative: cite(ALL_SPEC, "--speculative-config methods eagle3, deepseek_mtp / qwen3_next_mtp, ngram (vllm/config/speculative.py; docs.vllm.ai v0.12.0 api/vllm/config/speculative) and draft_model (vLLM PR #24322)"),
 };
 
 pub static SGLANG: EngineRow = EngineRow {
@@ -92,6 +95,7 @@ pub static SGLANG: EngineRow = EngineRow {
     context_flag: Some(cite("--context-length", "tests/data/export/sglang.flags (sgl-project/sglang@001067ff server_args.py)")),
     seqs_flag: Some("--max-running-requests"),
     kernels: cite(Kernels::Graphs, GRAPHS),
+    speculative: cite(ALL_SPEC, "--speculative-algorithm EAGLE3, NEXTN (MTP), STANDALONE (draft model), NGRAM (python/sglang/srt/server_args.py; docs.sglang.io advanced_features/speculative_decoding)"),
 };
 
 pub static TRT_LLM: EngineRow = EngineRow {
@@ -121,6 +125,7 @@ pub static TRT_LLM: EngineRow = EngineRow {
     context_flag: Some(cite("--max_seq_len", "tests/data/export/trt-llm.flags: \"maximum total length of one request, including prompt and outputs\"")),
     seqs_flag: Some("--max_batch_size"),
     kernels: cite(Kernels::Compiled, "TensorRT-LLM runs the engine it builds from the checkpoint (trtllm-serve, tensorrt_llm/commands/serve.py)"),
+    speculative: cite(ALL_SPEC, "EAGLE 3, MTP (DeepSeek-V3/R1), draft/target, NGram (nvidia.github.io/TensorRT-LLM/features/speculative-decoding.html)"),
 };
 
 pub static LLAMA_CPP: EngineRow = EngineRow {
@@ -150,6 +155,7 @@ pub static LLAMA_CPP: EngineRow = EngineRow {
     context_flag: Some(cite("-c", "ggml-org/llama.cpp@00dc8057 tools/server/README.md: -c is the context of all -np slots together")),
     seqs_flag: Some("-np"),
     kernels: cite(Kernels::Graphs, GRAPHS),
+    speculative: cite(ALL_SPEC, "--spec-type draft-simple, draft-eagle3, draft-mtp, ngram-simple (ggml-org/llama.cpp@00dc8057 tools/server/README.md)"),
 };
 
 pub static HF: EngineRow = EngineRow {
@@ -179,4 +185,5 @@ pub static HF: EngineRow = EngineRow {
     context_flag: None,
     seqs_flag: None,
     kernels: cite(Kernels::Eager, "transformers' generate runs eagerly: Python, PyTorch's dispatcher and one kernel launch per op (estimate/eager.rs; huggingface/optimum-benchmark running-llamas @f75d9f9)"),
+    speculative: cite(&[Spec::Off, Spec::Draft, Spec::Ngram], "a draft model (generate(assistant_model=…)) and prompt lookup (prompt_lookup_num_tokens); no EAGLE head or MTP layer"),
 };

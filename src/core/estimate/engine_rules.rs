@@ -282,7 +282,13 @@ pub fn checkpoint_ffn(model: &Model, g: Grain) -> Option<u32> {
     if g != Grain::Group128 {
         return None;
     }
-    PADDED_GROUP_FFN.iter().find(|(id, _)| model.id == *id).map(|(_, f)| *f)
+    padded_ffn(&model.id)
+}
+
+/// The padded FFN width a catalog model's group-quantized checkpoint must
+/// have for the plans here to load ([`PADDED_GROUP_FFN`]).
+pub fn padded_ffn(model_id: &str) -> Option<u32> {
+    PADDED_GROUP_FFN.iter().find(|(id, _)| model_id == *id).map(|(_, f)| *f)
 }
 
 /// The first rule an engine breaks loading `model` in `format` under a

@@ -4,6 +4,7 @@
 
 use super::super::super::config::Engine;
 use super::super::super::engines::{self, EngineRow};
+use super::super::super::estimate::engine_rules;
 use super::super::checkpoint::{separate_checkpoint, yarn_for};
 use super::super::Launch;
 use super::Command;
@@ -224,7 +225,14 @@ fn model_note(l: &Launch, c: &mut Command) {
             };
             c.note(format!(
                 "MODEL must point at {kind} ({w}) conversion of {r}: the catalog's repository is the bf16 checkpoint, which this launch cannot serve as {w}"
-            ))
+            ));
+            // The plan's split loads only with the FFN padded as Qwen's own releases pad it (`engine_rules::PADDED_GROUP_FFN`).
+            let split = l.offer.tp.max(1) * l.offer.dp.max(1);
+            if let Some(f) = engine_rules::padded_ffn(&l.answer.model).filter(|_| split > 1 && matches!(w, "int4-awq" | "int4-gptq")) {
+                c.note(format!(
+                    "the conversion must have its FFN padded to {f} (as Qwen pads its 72B AWQ/GPTQ releases, QwenLM/Qwen3#698): an unpadded one does not load split {split} ways (vllm-project/vllm#13640)"
+                ));
+            }
         }
         _ => {
             let why = l.checkpoint.as_ref().map(|k| k.why_none.clone()).filter(|w| !w.is_empty()).unwrap_or_else(|| "not a catalog model".to_string());

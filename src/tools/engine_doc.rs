@@ -89,6 +89,7 @@ fn engine_section(s: &mut String, r: &EngineRow, catalog: &Catalog) {
         Kernels::Compiled => "an engine compiled ahead".to_string(),
         Kernels::Eager => "eager".to_string(),
     });
+    fact(s, "Loads GGUF files only", r.gguf_only, |v| if v { "yes" } else { "no" }.to_string());
     fact(s, "Speculative decoding (`spec=`)", r.speculative, |m| m.iter().filter(|m| **m != Spec::Off).map(|m| m.as_str()).collect::<Vec<_>>().join(", "));
     fact(s, "Short of memory", r.reservation, |v| {
         if v.pages_kv() { "serves fewer sequences (paged KV)" } else { "fails (sizes its cache up front)" }.to_string()

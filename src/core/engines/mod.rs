@@ -184,6 +184,8 @@ pub struct EngineRow {
     /// The flag that caps sequences in flight.
     pub seqs_flag: Option<&'static str>,
     pub kernels: Fact<Kernels>,
+    /// Loads GGUF files only (any other weight format needs a GGUF conversion).
+    pub gguf_only: Fact<bool>,
     /// The speculative-decoding methods its pinned version runs (`spec=`).
     pub speculative: Fact<&'static [Spec]>,
 }
@@ -299,6 +301,7 @@ mod tests {
                 r.shape_rules.source,
                 r.kernels.source,
                 r.speculative.source,
+                r.gguf_only.source,
             ];
             assert!(r.speculative.value.contains(&Spec::Off), "{e}: every engine runs without speculation");
             for s in sources.iter().chain(more.iter()).chain(r.expert_parallel.map(|f| f.source).iter()).chain(r.dp_attention.map(|f| f.source).iter()) {

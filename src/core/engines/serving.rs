@@ -30,6 +30,9 @@ const BLOCKS: &str = "vLLM block_size 16; TensorRT-LLM tokens_per_block 32; SGLa
 const CHUNK: &str = "vLLM V1 max_num_batched_tokens 8192; SGLang chunked_prefill_size 8192; TensorRT-LLM max_num_tokens 8192; llama.cpp n_ubatch 512; transformers runs the whole prompt";
 const SEQS: &str = "vLLM max_num_seqs (1024 in V1 on large GPUs; \"--max-num-seqs applies per DP rank\", docs/serving/data_parallel_deployment.md); TensorRT-LLM max_batch_size 2048; SGLang max_running_requests ~4096; llama.cpp --parallel slots; transformers none (512 assumed)";
 const OVERHEAD: &str = "the CUDA context and library workspaces (~0.5 GiB; PyTorch \"CUDA semantics\" notes), plus CUDA-graph pools where graphs are captured (vLLM logs 0.5–1 GiB for graph capture)";
+const CHECKPOINTS: &str =
+    "loads the Hugging Face checkpoint (safetensors) in the plan's format; GGUF through --quantization gguf where the support matrix lists it";
+
 /// Every method (`spec=eagle|mtp|draft|ngram`).
 const ALL_SPEC: &[Spec] = &[Spec::Off, Spec::Eagle, Spec::Mtp, Spec::Draft, Spec::Ngram];
 const GRAPHS: &str = "vLLM V1 compiles and captures CUDA graphs by default (from v0.8.0); SGLang captures CUDA graphs (issue #1008); llama.cpp replays single-token steps as one CUDA graph from PR #6766 (bc4bba36, 2024-05-08)";
@@ -66,6 +69,7 @@ pub static VLLM: EngineRow = EngineRow {
     seqs_flag: Some("--max-num-seqs"),
     kernels: cite(Kernels::Graphs, GRAPHS),
     speculative: cite(ALL_SPEC, "--speculative-config methods eagle3, deepseek_mtp / qwen3_next_mtp, ngram (vllm/config/speculative.py; docs.vllm.ai v0.12.0 api/vllm/config/speculative) and draft_model (vLLM PR #24322)"),
+    gguf_only: cite(false, CHECKPOINTS),
 };
 
 pub static SGLANG: EngineRow = EngineRow {
@@ -96,6 +100,7 @@ pub static SGLANG: EngineRow = EngineRow {
     seqs_flag: Some("--max-running-requests"),
     kernels: cite(Kernels::Graphs, GRAPHS),
     speculative: cite(ALL_SPEC, "--speculative-algorithm EAGLE3, NEXTN (MTP), STANDALONE (draft model), NGRAM (python/sglang/srt/server_args.py; docs.sglang.io advanced_features/speculative_decoding)"),
+    gguf_only: cite(false, CHECKPOINTS),
 };
 
 pub static TRT_LLM: EngineRow = EngineRow {
@@ -126,6 +131,7 @@ pub static TRT_LLM: EngineRow = EngineRow {
     seqs_flag: Some("--max_batch_size"),
     kernels: cite(Kernels::Compiled, "TensorRT-LLM runs the engine it builds from the checkpoint (trtllm-serve, tensorrt_llm/commands/serve.py)"),
     speculative: cite(ALL_SPEC, "EAGLE 3, MTP (DeepSeek-V3/R1), draft/target, NGram (nvidia.github.io/TensorRT-LLM/features/speculative-decoding.html)"),
+    gguf_only: cite(false, CHECKPOINTS),
 };
 
 pub static LLAMA_CPP: EngineRow = EngineRow {
@@ -156,6 +162,7 @@ pub static LLAMA_CPP: EngineRow = EngineRow {
     seqs_flag: Some("-np"),
     kernels: cite(Kernels::Graphs, GRAPHS),
     speculative: cite(ALL_SPEC, "--spec-type draft-simple, draft-eagle3, draft-mtp, ngram-simple (ggml-org/llama.cpp@00dc8057 tools/server/README.md)"),
+    gguf_only: cite(true, "llama.cpp requires the model to be stored in the GGUF file format (ggml-org/llama.cpp README.md; convert_hf_to_gguf.py converts others)"),
 };
 
 pub static HF: EngineRow = EngineRow {
@@ -186,4 +193,5 @@ pub static HF: EngineRow = EngineRow {
     seqs_flag: None,
     kernels: cite(Kernels::Eager, "transformers' generate runs eagerly: Python, PyTorch's dispatcher and one kernel launch per op (estimate/eager.rs; huggingface/optimum-benchmark running-llamas @f75d9f9)"),
     speculative: cite(&[Spec::Off, Spec::Draft, Spec::Ngram], "a draft model (generate(assistant_model=…)) and prompt lookup (prompt_lookup_num_tokens); no EAGLE head or MTP layer"),
+    gguf_only: cite(false, CHECKPOINTS),
 };

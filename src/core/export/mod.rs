@@ -171,7 +171,7 @@ impl<'a> Launch<'a> {
     /// The repository the launch serves as it stands (see [`Launch::model_arg`]).
     pub fn served_repo(&self) -> Option<&str> {
         let c = self.checkpoint.as_ref().filter(|c| !c.repo.is_empty())?;
-        let own = !checkpoint::separate_checkpoint(&self.answer.weight_format) && self.cfg.engine != Engine::LlamaCpp;
+        let own = !checkpoint::separate_checkpoint(&self.answer.weight_format) && !super::engines::row(self.cfg.engine).gguf_only.value;
         own.then_some(c.repo.as_str())
     }
 

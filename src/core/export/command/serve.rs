@@ -126,7 +126,7 @@ pub(super) fn serve(l: &Launch, port: u32, c: &mut Command) {
             c.flag("--port", &port);
         }
         Engine::LlamaCpp => {
-            if !w.starts_with("gguf") {
+            if row.gguf_only.value && !w.starts_with("gguf") {
                 c.note(format!("llama.cpp loads GGUF files only: MODEL must be a GGUF conversion (the plan assumed {w})"));
             }
             c.note(format!("-c is the context of all {seqs} slots together: {len} tokens per slot"));
@@ -214,7 +214,7 @@ fn model_note(l: &Launch, c: &mut Command) {
     let repo = l.checkpoint.as_ref().map(|k| k.repo.as_str()).filter(|r| !r.is_empty());
     match (l.served_repo(), repo) {
         (Some(r), _) => c.note(format!("MODEL: {r} unless set (the catalog's repository of {name}, huggingface.co/{r})")),
-        (None, Some(r)) if l.cfg.engine == Engine::LlamaCpp || w.starts_with("gguf") => {
+        (None, Some(r)) if engines::row(l.cfg.engine).gguf_only.value || w.starts_with("gguf") => {
             c.note(format!("MODEL must point at a GGUF file converted from {r} (the catalog's repository holds no GGUF)"))
         }
         (None, Some(r)) if separate_checkpoint(w) => {

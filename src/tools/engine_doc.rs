@@ -20,36 +20,37 @@ fn or_none(v: Option<&str>) -> String {
     v.map_or_else(|| "—".to_string(), |v| format!("`{v}`"))
 }
 
-fn reservation(r: Reservation) -> String {
+fn reservation(r: Reservation, flag: &str) -> String {
     match r {
-        Reservation::Card { share, flag } => format!("{share} of the card at start (`{flag} {share}`)"),
-        Reservation::Static { share, flag } => format!("a static pool of {share} of the card, activations beside it (`{flag} {share}`)"),
-        Reservation::FreeForKv { share, flag } => format!("{share} of the memory free after the weights for the KV cache (`{flag} {share}`)"),
+        Reservation::Card { share } => format!("{share} of the card at start (`{flag} {share}`)"),
+        Reservation::Static { share } => format!("a static pool of {share} of the card, activations beside it (`{flag} {share}`)"),
+        Reservation::FreeForKv { share } => format!("{share} of the memory free after the weights for the KV cache (`{flag} {share}`)"),
         Reservation::Exact => "exactly what it is given".to_string(),
         Reservation::Allocator => "PyTorch's caching allocator over the peak".to_string(),
     }
 }
 
 fn engine_section(s: &mut String, r: &EngineRow, catalog: &Catalog) {
-    let _ = writeln!(s, "## {} (`engine={}`)\n", r.name, r.engine.as_str());
+    let l = engines::launch(r.engine);
+    let _ = writeln!(s, "## {} (`engine={}`)\n", l.name, r.engine.as_str());
     s.push_str("| Fact | Value | Source |\n|---|---|---|\n");
-    fact(s, "Version", r.version, |v| format!("`{v}`"));
-    if !r.other_versions.is_empty() {
+    fact(s, "Version", l.version, |v| format!("`{v}`"));
+    if !l.other_versions.is_empty() {
         let _ = writeln!(
             s,
             "| Other versions in the support matrix | {} | static/support.csv |",
-            r.other_versions.iter().map(|v| format!("`{v}`")).collect::<Vec<_>>().join(", ")
+            l.other_versions.iter().map(|v| format!("`{v}`")).collect::<Vec<_>>().join(", ")
         );
     }
-    let _ = writeln!(s, "| Package | {} | |", or_none(r.package));
-    if let Some(f) = r.image_version {
+    let _ = writeln!(s, "| Package | {} | |", or_none(l.package));
+    if let Some(f) = l.image_version {
         fact(s, "Image release", f, |v| format!("`{v}`"));
     }
-    if let Some(f) = r.rocm_image {
+    if let Some(f) = l.rocm_image {
         fact(s, "ROCm image", f, |v| format!("`{v}`"));
     }
-    fact(s, "Port", r.port, |v| v.to_string());
-    fact(s, "Memory reservation", r.reservation, reservation);
+    fact(s, "Port", l.port, |v| v.to_string());
+    fact(s, "Memory reservation", r.reservation, |v| reservation(v, l.memory_flag.unwrap_or_default()));
     fact(s, "Usable share of the driver-reported memory", r.usable_share, |v| v.to_string());
     fact(s, "Runtime memory outside the model, GiB per GPU", r.overhead_gib, |v| v.to_string());
     fact(s, "KV block, tokens", r.kv_block_tokens, |v| v.to_string());
@@ -63,27 +64,31 @@ fn engine_section(s: &mut String, r: &EngineRow, catalog: &Catalog) {
     let _ = writeln!(
         s,
         "| Tensor / pipeline flags | {} | tests/data/export/{}.flags |",
-        r.parallel_flags.map_or_else(|| "—".to_string(), |(t, p)| format!("`{t}`, `{p}`")),
+        l.parallel_flags.map_or_else(|| "—".to_string(), |(t, p)| format!("`{t}`, `{p}`")),
         r.engine.as_str()
     );
     fact(s, "Refuses a split off a format's block or group", r.shape_rules, |v| if v { "yes: the rules below" } else { "no" }.to_string());
     match r.expert_parallel {
         Some(f) => fact(s, "Expert parallelism", f, |e| {
-            format!("`{}`{}", e.flag, if e.experts_divide_group { "; the experts must divide over the group" } else { "" })
+            format!("`{}`{}", l.expert_parallel_flag.unwrap_or_default(), if e.experts_divide_group { "; the experts must divide over the group" } else { "" })
         }),
         None => s.push_str("| Expert parallelism | no | |\n"),
     }
     match r.dp_attention {
         Some(f) => fact(s, "Data-parallel attention", f, |d| {
-            format!("`{}`; dense FFN cut over {}", d.flag, if d.dense_over_group { "the whole group" } else { "each rank's GPUs" })
+            format!(
+                "`{}`; dense FFN cut over {}",
+                l.dp_attention_flag.unwrap_or_default(),
+                if d.dense_over_group { "the whole group" } else { "each rank's GPUs" }
+            )
         }),
         None => s.push_str("| Data-parallel attention | no | |\n"),
     }
-    match r.context_flag {
+    match l.context_flag {
         Some(f) => fact(s, "Context flag", f, |v| format!("`{v}`")),
         None => s.push_str("| Context flag | — | |\n"),
     }
-    let _ = writeln!(s, "| Sequences flag | {} | tests/data/export/{}.flags |", or_none(r.seqs_flag), r.engine.as_str());
+    let _ = writeln!(s, "| Sequences flag | {} | tests/data/export/{}.flags |", or_none(l.seqs_flag), r.engine.as_str());
     fact(s, "Kernels", r.kernels, |k| match k {
         Kernels::Graphs => "CUDA graphs".to_string(),
         Kernels::Compiled => "an engine compiled ahead".to_string(),

@@ -25,7 +25,7 @@ fn the_committed_engine_doc_is_the_generated_one() {
 fn the_support_matrix_names_the_rows_versions() {
     let support = &catalog().support;
     for r in &support[..] {
-        let row = engines::row(r.engine);
+        let row = engines::launch(r.engine);
         assert!(
             row.version.value == r.engine_version || row.other_versions.contains(&r.engine_version.as_str()),
             "{}: {} is not in the engine table",
@@ -33,7 +33,7 @@ fn the_support_matrix_names_the_rows_versions() {
             r.engine_version
         );
     }
-    for row in engines::ROWS {
+    for row in engines::LAUNCH_ROWS {
         for v in std::iter::once(row.version.value).chain(row.other_versions.iter().copied()) {
             assert!(support.iter().any(|r| r.engine == row.engine && r.engine_version == v), "{}: {v} is in no support row", row.engine);
         }
@@ -51,11 +51,11 @@ fn the_launch_texts_install_the_rows_versions() {
         let a = answer(q);
         let e = for_answer(&a, catalog());
         let pick = e.first().expect("a pick");
-        let row = engines::row(engine);
+        let row = engines::launch(engine);
         let v = install::pinned(row.version.value).expect("a pinned version");
         let pkg = row.package.expect("a package");
         assert!(pick.skypilot_yaml.contains(&format!("pip install \"{pkg}=={v}\"")), "{engine}: installs {pkg}=={v}:\n{}", pick.skypilot_yaml);
-        if let Some((share, flag)) = row.reservation.value.fraction() {
+        if let Some((share, flag)) = engines::row(engine).reservation.value.fraction().zip(row.memory_flag) {
             assert!(pick.command.contains(&format!("{flag} {share}")), "{engine}: {flag} {share}:\n{}", pick.command);
         }
         if let Some((tp, _)) = row.parallel_flags {
@@ -65,7 +65,7 @@ fn the_launch_texts_install_the_rows_versions() {
     // SGLang's ROCm image is the row's release.
     let a = answer("model=deepseek-r1&w=fp8&in=8000&out=2000&batch=32&engine=sglang&gpu=mi300x-192gb");
     let e = for_answer(&a, catalog());
-    let release = engines::row(Engine::Sglang).image_version.expect("an image release").value;
+    let release = engines::launch(Engine::Sglang).image_version.expect("an image release").value;
     assert!(e[0].skypilot_yaml.contains(&format!("lmsysorg/sglang:{release}-rocm700-mi30x")), "{}", e[0].skypilot_yaml);
 }
 
@@ -83,7 +83,7 @@ fn the_training_launches_install_the_rows_versions() {
         assert!(pick.skypilot_yaml.contains(v), "{t}: installs {v}:\n{}", pick.skypilot_yaml);
         assert!(pick.command.contains(row.name), "{t}: the header names {}:\n{}", row.name, pick.command);
     }
-    let hf = engines::row(Engine::Hf);
+    let hf = engines::launch(Engine::Hf);
     let a = answer("task=finetune&model=llama-3.1-8b&method=lora&gpu=h100-sxm-80gb");
     let e = for_answer(&a, catalog());
     let v = install::pinned(hf.version.value).expect("pinned");

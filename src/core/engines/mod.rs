@@ -23,7 +23,7 @@ mod training;
 
 use super::config::{Engine, Spec, Trainer};
 
-pub use serving::ROWS;
+pub use serving::{LAUNCH_ROWS, ROWS};
 pub use training::TRAINERS;
 
 /// Where a fact comes from. The page (Wasm) never prints a source, so there
@@ -64,15 +64,15 @@ pub const fn cite<T: Copy>(value: T, source: &'static str) -> Fact<T> {
 }
 
 /// How an engine reserves GPU memory, as the plan assumes it and the
-/// launch's flag sets it.
+/// launch's flag ([`LaunchRow::memory_flag`]) sets it.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Reservation {
     /// Takes `share` of the memory the driver reports at start-up, whatever the job needs.
-    Card { share: f64, flag: &'static str },
+    Card { share: f64 },
     /// A static pool of `share` of the memory (weights and KV cache), activations beside it.
-    Static { share: f64, flag: &'static str },
+    Static { share: f64 },
     /// Gives the KV cache `share` of what is free after the weights.
-    FreeForKv { share: f64, flag: &'static str },
+    FreeForKv { share: f64 },
     /// Allocates exactly what it is given (no flag).
     Exact,
     /// PyTorch's caching allocator: `thresholds::ALLOCATOR_RESERVE` over the peak (no flag).
@@ -87,10 +87,10 @@ impl Reservation {
         self.fraction().is_some()
     }
 
-    /// The share the engine's flag sets, and the flag.
-    pub fn fraction(self) -> Option<(f64, &'static str)> {
+    /// The share the engine's flag sets.
+    pub fn fraction(self) -> Option<f64> {
         match self {
-            Reservation::Card { share, flag } | Reservation::Static { share, flag } | Reservation::FreeForKv { share, flag } => Some((share, flag)),
+            Reservation::Card { share } | Reservation::Static { share } | Reservation::FreeForKv { share } => Some(share),
             Reservation::Exact | Reservation::Allocator => None,
         }
     }
@@ -124,41 +124,29 @@ pub struct SeqCap {
     pub per_dp_rank: bool,
 }
 
-/// Expert parallelism as an engine runs it.
+/// Expert parallelism as an engine runs it (its flag: [`LaunchRow::expert_parallel_flag`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ExpertParallel {
-    pub flag: &'static str,
     /// The routed experts must divide over the group (else the remainder goes to the first ranks).
     pub experts_divide_group: bool,
 }
 
-/// Data-parallel attention as an engine runs it.
+/// Data-parallel attention as an engine runs it (its flag: [`LaunchRow::dp_attention_flag`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct DpAttention {
-    pub flag: &'static str,
     /// The dense FFN, shared experts and head are cut over the whole group
     /// (else within each rank's `tp` GPUs).
     pub dense_over_group: bool,
 }
 
-/// One serving engine at the version the launch texts install.
+/// One serving engine's facts the planner reads, at the version the
+/// launch texts install. Its launch facts (version, flags, packages,
+/// images) are its [`LaunchRow`], written beside it: the two are one row
+/// split so that the page's first answer, which reads this half, carries
+/// none of the launch texts (the launch card's worker reads the other).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct EngineRow {
     pub engine: Engine,
-    /// The program, as messages name it.
-    pub name: &'static str,
-    /// The version the launch texts install, as the support matrix names it.
-    pub version: Fact<&'static str>,
-    /// Other version labels the support matrix uses for this engine (other platforms, newer formats).
-    pub other_versions: &'static [&'static str],
-    /// The pip package the SkyPilot task installs (`None`: built from source).
-    pub package: Option<&'static str>,
-    /// The release of the engine's container image where it differs from `version`.
-    pub image_version: Option<Fact<&'static str>>,
-    /// The vendor's ROCm image of this version (AMD Instinct).
-    pub rocm_image: Option<Fact<&'static str>>,
-    /// The port its server listens on by default.
-    pub port: Fact<u32>,
     pub reservation: Fact<Reservation>,
     /// The share of the driver-reported memory the plan may fill.
     pub usable_share: Fact<f64>,
@@ -172,22 +160,59 @@ pub struct EngineRow {
     /// Shares a common prompt prefix's KV blocks between sequences by default.
     pub prefix_cache: Fact<bool>,
     pub split: Fact<Split>,
-    /// Tensor- and pipeline-parallel flags (`None`: the engine has none).
-    pub parallel_flags: Option<(&'static str, &'static str)>,
     /// Checks each sharded dimension against a format's block or group at
     /// load: the rules of `estimate::engine_rules` apply.
     pub shape_rules: Fact<bool>,
     pub expert_parallel: Option<Fact<ExpertParallel>>,
     pub dp_attention: Option<Fact<DpAttention>>,
+    pub kernels: Fact<Kernels>,
+    /// The speculative-decoding methods its pinned version runs (`spec=`).
+    pub speculative: Fact<&'static [Spec]>,
+    /// Loads GGUF files only (any other weight format needs a GGUF conversion).
+    pub gguf_only: Fact<bool>,
+}
+
+/// One serving engine's launch facts (the other half of its row, [`EngineRow`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LaunchRow {
+    pub engine: Engine,
+    /// The program, as messages name it.
+    pub name: &'static str,
+    /// The version the launch texts install, as the support matrix names it.
+    pub version: Fact<&'static str>,
+    /// Other version labels the support matrix uses for this engine (other platforms, newer formats).
+    pub other_versions: &'static [&'static str],
+    /// The pip package the SkyPilot task installs (`None`: built from source).
+    pub package: Option<&'static str>,
+    /// The release of the engine's container image where it differs from `version`.
+    pub image_version: Option<Fact<&'static str>>,
+    /// The vendor's ROCm image of this version (AMD Instinct).
+    pub rocm_image: Option<Fact<&'static str>>,
+    /// Tensor- and pipeline-parallel flags (`None`: the engine has none).
+    pub parallel_flags: Option<(&'static str, &'static str)>,
     /// The flag that sets the context (tokens per request) the plan assumed.
     pub context_flag: Option<Fact<&'static str>>,
     /// The flag that caps sequences in flight.
     pub seqs_flag: Option<&'static str>,
-    pub kernels: Fact<Kernels>,
-    /// Loads GGUF files only (any other weight format needs a GGUF conversion).
-    pub gguf_only: Fact<bool>,
-    /// The speculative-decoding methods its pinned version runs (`spec=`).
-    pub speculative: Fact<&'static [Spec]>,
+    /// The port its server listens on by default.
+    pub port: Fact<u32>,
+    /// The flag that sets the reservation's share (sources in the reservation's fact).
+    pub memory_flag: Option<&'static str>,
+    /// The flag of expert parallelism (sources in `EngineRow::expert_parallel`).
+    pub expert_parallel_flag: Option<&'static str>,
+    /// The flag of data-parallel attention (sources in `EngineRow::dp_attention`).
+    pub dp_attention_flag: Option<&'static str>,
+}
+
+/// The launch facts of `engine`.
+pub fn launch(engine: Engine) -> &'static LaunchRow {
+    match engine {
+        Engine::Vllm => &serving::VLLM_LAUNCH,
+        Engine::Sglang => &serving::SGLANG_LAUNCH,
+        Engine::TrtLlm => &serving::TRT_LLM_LAUNCH,
+        Engine::LlamaCpp => &serving::LLAMA_CPP_LAUNCH,
+        Engine::Hf => &serving::HF_LAUNCH,
+    }
 }
 
 /// The row of `engine`.
@@ -260,9 +285,10 @@ mod tests {
     fn one_row_per_engine() {
         for e in Engine::ALL {
             assert_eq!(ROWS.iter().filter(|r| r.engine == *e).count(), 1, "{e}");
-            assert_eq!(row(*e).engine, *e);
+            assert_eq!(LAUNCH_ROWS.iter().filter(|r| r.engine == *e).count(), 1, "{e}");
+            assert_eq!((row(*e).engine, launch(*e).engine), (*e, *e));
         }
-        assert_eq!(ROWS.len(), Engine::ALL.len());
+        assert_eq!((ROWS.len(), LAUNCH_ROWS.len()), (Engine::ALL.len(), Engine::ALL.len()));
     }
 
     /// Every trainer has exactly one row and `trainer` finds it.
@@ -281,18 +307,23 @@ mod tests {
     fn the_rows_hold_sane_facts() {
         for r in ROWS {
             let e = r.engine;
-            assert!(!r.version.value.trim().is_empty() && !r.name.is_empty(), "{e}");
+            let l = launch(e);
+            assert!(!l.version.value.trim().is_empty() && !l.name.is_empty(), "{e}");
             assert!(r.usable_share.value > 0.0 && r.usable_share.value < 1.0, "{e}");
-            if let Some((share, flag)) = r.reservation.value.fraction() {
-                assert!(share > 0.0 && share < 1.0 && flag.starts_with('-'), "{e}");
+            if let Some(share) = r.reservation.value.fraction() {
+                assert!(share > 0.0 && share < 1.0, "{e}");
             }
+            // A mode the planner runs has the flag the launch writes, and only then.
+            assert_eq!(r.reservation.value.fraction().is_some(), l.memory_flag.is_some_and(|f| f.starts_with('-')), "{e}");
+            assert_eq!(r.expert_parallel.is_some(), l.expert_parallel_flag.is_some_and(|f| f.starts_with('-')), "{e}");
+            assert_eq!(r.dp_attention.is_some(), l.dp_attention_flag.is_some_and(|f| f.starts_with('-')), "{e}");
             assert!(r.overhead_gib.value > 0.0 && r.kv_block_tokens.value >= 1 && r.max_seqs.value.seqs >= 1, "{e}");
             assert!(r.prefill_chunk.value.is_none_or(|c| c >= 1), "{e}");
             // Modes beyond tensor parallel only where the shapes are checked and layers are not split.
             let modes = r.expert_parallel.is_some() || r.dp_attention.is_some();
             assert!(!modes || (r.shape_rules.value && r.split.value == Split::Tensor), "{e}");
-            assert_eq!(r.parallel_flags.is_some(), r.split.value == Split::Tensor, "{e}");
-            let sources = [r.version.source, r.port.source, r.reservation.source, r.usable_share.source, r.overhead_gib.source, r.kv_block_tokens.source];
+            assert_eq!(l.parallel_flags.is_some(), r.split.value == Split::Tensor, "{e}");
+            let sources = [l.version.source, l.port.source, r.reservation.source, r.usable_share.source, r.overhead_gib.source, r.kv_block_tokens.source];
             let more = [
                 r.prefill_chunk.source,
                 r.max_seqs.source,

@@ -4,10 +4,13 @@
 
 use super::super::config::{Engine, Spec};
 use super::super::thresholds::USABLE_SHARE;
-use super::{cite, DpAttention, EngineRow, ExpertParallel, Kernels, Reservation, SeqCap, Split};
+use super::{cite, DpAttention, EngineRow, ExpertParallel, Kernels, LaunchRow, Reservation, SeqCap, Split};
 
 /// The rows, in `Engine::ALL`'s order.
 pub static ROWS: [&EngineRow; 5] = [&VLLM, &SGLANG, &TRT_LLM, &LLAMA_CPP, &HF];
+
+/// Their launch facts, in the same order.
+pub static LAUNCH_ROWS: [&LaunchRow; 5] = [&VLLM_LAUNCH, &SGLANG_LAUNCH, &TRT_LLM_LAUNCH, &LLAMA_CPP_LAUNCH, &HF_LAUNCH];
 
 /// vLLM's `--gpu-memory-utilization` default (vllm-project/vllm @001999d2f360
 /// vllm/engine/arg_utils.py): the share of the driver-reported memory its
@@ -43,6 +46,24 @@ const SGLANG_DPA: &str = "sgl-project/sglang@001067ff server_args.py (--enable-d
 
 pub static VLLM: EngineRow = EngineRow {
     engine: Engine::Vllm,
+    reservation: cite(Reservation::Card { share: VLLM_SHARE }, VLLM_SHARE_SOURCE),
+    usable_share: cite(VLLM_SHARE, VLLM_SHARE_SOURCE),
+    overhead_gib: cite(1.0, OVERHEAD),
+    kv_block_tokens: cite(16, BLOCKS),
+    prefill_chunk: cite(Some(8192), CHUNK),
+    max_seqs: cite(SeqCap { seqs: 1024, per_dp_rank: true }, SEQS),
+    prefix_cache: cite(true, PREFIX),
+    split: cite(Split::Tensor, SPLIT_TENSOR),
+    shape_rules: cite(true, SHAPE_RULES),
+    expert_parallel: Some(cite(ExpertParallel { experts_divide_group: false }, EP)),
+    dp_attention: Some(cite(DpAttention { dense_over_group: false }, DPA)),
+    kernels: cite(Kernels::Graphs, GRAPHS),
+    speculative: cite(ALL_SPEC, "--speculative-config methods eagle3, deepseek_mtp / qwen3_next_mtp, ngram (vllm/config/speculative.py; docs.vllm.ai v0.12.0 api/vllm/config/speculative) and draft_model (vLLM PR #24322)"),
+    gguf_only: cite(false, CHECKPOINTS),
+};
+
+pub static VLLM_LAUNCH: LaunchRow = LaunchRow {
+    engine: Engine::Vllm,
     name: "vLLM",
     version: cite("v0.11.2", "static/support.csv (docs.vllm.ai/en/v0.11.2): pip install vllm==0.11.2, image vllm/vllm-openai:v0.11.2 (docs.vllm.ai en/v0.11.2/deployment/docker)"),
     other_versions: &["vllm-ascend v0.13.0 (docs.vllm.ai/projects/ascend)"],
@@ -52,27 +73,34 @@ pub static VLLM: EngineRow = EngineRow {
         "rocm/vllm:rocm7.0.0_vllm_0.11.2_20251210",
         "docs.vllm.ai en/v0.11.2/getting_started/installation/gpu (AMD ROCm, pre-built images); the tag is in the rocm/vllm tag list quoted in ROCm/amdgpu-docs#88; built for MI300 (gfx942) and MI350 (gfx950)",
     )),
-    port: cite(8000, "tests/data/export/vllm.flags: --port, the OpenAI-compatible server's port (default 8000)"),
-    reservation: cite(Reservation::Card { share: VLLM_SHARE, flag: "--gpu-memory-utilization" }, VLLM_SHARE_SOURCE),
-    usable_share: cite(VLLM_SHARE, VLLM_SHARE_SOURCE),
-    overhead_gib: cite(1.0, OVERHEAD),
-    kv_block_tokens: cite(16, BLOCKS),
-    prefill_chunk: cite(Some(8192), CHUNK),
-    max_seqs: cite(SeqCap { seqs: 1024, per_dp_rank: true }, SEQS),
-    prefix_cache: cite(true, PREFIX),
-    split: cite(Split::Tensor, SPLIT_TENSOR),
     parallel_flags: Some(("--tensor-parallel-size", "--pipeline-parallel-size")),
-    shape_rules: cite(true, SHAPE_RULES),
-    expert_parallel: Some(cite(ExpertParallel { flag: "--enable-expert-parallel", experts_divide_group: false }, EP)),
-    dp_attention: Some(cite(DpAttention { flag: "--data-parallel-size", dense_over_group: false }, DPA)),
     context_flag: Some(cite("--max-model-len", "tests/data/export/vllm.flags (vllm/engine/arg_utils.py @001999d2)")),
     seqs_flag: Some("--max-num-seqs"),
-    kernels: cite(Kernels::Graphs, GRAPHS),
-    speculative: cite(ALL_SPEC, "--speculative-config methods eagle3, deepseek_mtp / qwen3_next_mtp, ngram (vllm/config/speculative.py; docs.vllm.ai v0.12.0 api/vllm/config/speculative) and draft_model (vLLM PR #24322)"),
-    gguf_only: cite(false, CHECKPOINTS),
+    port: cite(8000, "tests/data/export/vllm.flags: --port, the OpenAI-compatible server's port (default 8000)"),
+    memory_flag: Some("--gpu-memory-utilization"),
+    expert_parallel_flag: Some("--enable-expert-parallel"),
+    dp_attention_flag: Some("--data-parallel-size"),
 };
 
 pub static SGLANG: EngineRow = EngineRow {
+    engine: Engine::Sglang,
+    reservation: cite(Reservation::Static { share: SGLANG_SHARE }, SGLANG_SHARE_SOURCE),
+    usable_share: cite(SGLANG_SHARE, SGLANG_SHARE_SOURCE),
+    overhead_gib: cite(1.0, OVERHEAD),
+    kv_block_tokens: cite(1, BLOCKS),
+    prefill_chunk: cite(Some(8192), CHUNK),
+    max_seqs: cite(SeqCap { seqs: 4096, per_dp_rank: false }, SEQS),
+    prefix_cache: cite(true, PREFIX),
+    split: cite(Split::Tensor, SPLIT_TENSOR),
+    shape_rules: cite(true, SHAPE_RULES),
+    expert_parallel: Some(cite(ExpertParallel { experts_divide_group: true }, SGLANG_EP)),
+    dp_attention: Some(cite(DpAttention { dense_over_group: true }, SGLANG_DPA)),
+    kernels: cite(Kernels::Graphs, GRAPHS),
+    speculative: cite(ALL_SPEC, "--speculative-algorithm EAGLE3, NEXTN (MTP), STANDALONE (draft model), NGRAM (python/sglang/srt/server_args.py; docs.sglang.io advanced_features/speculative_decoding)"),
+    gguf_only: cite(false, CHECKPOINTS),
+};
+
+pub static SGLANG_LAUNCH: LaunchRow = LaunchRow {
     engine: Engine::Sglang,
     name: "SGLang",
     version: cite("main (docs.sglang.io, undated)", "static/support.csv: SGLang main (docs.sglang.io, undated); the pip install is unpinned"),
@@ -83,37 +111,19 @@ pub static SGLANG: EngineRow = EngineRow {
         "sgl-project/sglang@3c76c022 docs/diffusion/installation.md (Platform-Specific: ROCm, lmsysorg/sglang:v0.5.5.post2-rocm700-mi30x); docs.sglang.io docs/hardware-platforms/amd_gpu.md (-rocm700-mi30x for MI300X/MI325X, -mi35x for MI350X/MI355X)",
     )),
     rocm_image: None,
-    port: cite(30000, "tests/data/export/sglang.flags: port (sgl-project/sglang@001067ff server_args.py, default 30000)"),
-    reservation: cite(Reservation::Static { share: SGLANG_SHARE, flag: "--mem-fraction-static" }, SGLANG_SHARE_SOURCE),
-    usable_share: cite(SGLANG_SHARE, SGLANG_SHARE_SOURCE),
-    overhead_gib: cite(1.0, OVERHEAD),
-    kv_block_tokens: cite(1, BLOCKS),
-    prefill_chunk: cite(Some(8192), CHUNK),
-    max_seqs: cite(SeqCap { seqs: 4096, per_dp_rank: false }, SEQS),
-    prefix_cache: cite(true, PREFIX),
-    split: cite(Split::Tensor, SPLIT_TENSOR),
     parallel_flags: Some(("--tp-size", "--pp-size")),
-    shape_rules: cite(true, SHAPE_RULES),
-    expert_parallel: Some(cite(ExpertParallel { flag: "--ep-size", experts_divide_group: true }, SGLANG_EP)),
-    dp_attention: Some(cite(DpAttention { flag: "--enable-dp-attention", dense_over_group: true }, SGLANG_DPA)),
     context_flag: Some(cite("--context-length", "tests/data/export/sglang.flags (sgl-project/sglang@001067ff server_args.py)")),
     seqs_flag: Some("--max-running-requests"),
-    kernels: cite(Kernels::Graphs, GRAPHS),
-    speculative: cite(ALL_SPEC, "--speculative-algorithm EAGLE3, NEXTN (MTP), STANDALONE (draft model), NGRAM (python/sglang/srt/server_args.py; docs.sglang.io advanced_features/speculative_decoding)"),
-    gguf_only: cite(false, CHECKPOINTS),
+    port: cite(30000, "tests/data/export/sglang.flags: port (sgl-project/sglang@001067ff server_args.py, default 30000)"),
+    memory_flag: Some("--mem-fraction-static"),
+    expert_parallel_flag: Some("--ep-size"),
+    dp_attention_flag: Some("--enable-dp-attention"),
 };
 
 pub static TRT_LLM: EngineRow = EngineRow {
     engine: Engine::TrtLlm,
-    name: "TensorRT-LLM",
-    version: cite("0.18.2", "static/support.csv: 0.18.2 (Hopper, Ada, Ampere rows), 1.0.0 (Blackwell rows); pip install tensorrt_llm==0.18.2"),
-    other_versions: &["1.0.0"],
-    package: Some("tensorrt_llm"),
-    image_version: None,
-    rocm_image: None,
-    port: cite(8000, "tests/data/export/trt-llm.flags: --port (NVIDIA/TensorRT-LLM@00209af1 tensorrt_llm/commands/serve.py)"),
     reservation: cite(
-        Reservation::FreeForKv { share: 0.9, flag: "--kv_cache_free_gpu_memory_fraction" },
+        Reservation::FreeForKv { share: 0.9 },
         "NVIDIA/TensorRT-LLM@00209af1 tensorrt_llm/commands/serve.py: --kv_cache_free_gpu_memory_fraction default 0.9, \"free GPU memory fraction reserved for KV cache, after allocating model weights and buffers\"",
     ),
     usable_share: cite(USABLE_SHARE, "thresholds::USABLE_SHARE: a PyTorch job without a memory fraction of its own (the project's assumption)"),
@@ -123,18 +133,53 @@ pub static TRT_LLM: EngineRow = EngineRow {
     max_seqs: cite(SeqCap { seqs: 2048, per_dp_rank: false }, SEQS),
     prefix_cache: cite(true, PREFIX),
     split: cite(Split::Tensor, SPLIT_TENSOR),
-    parallel_flags: Some(("--tp_size", "--pp_size")),
     shape_rules: cite(false, "TensorRT-LLM builds its own engine from the checkpoint; no load failure of the block/group kind is recorded for it (estimate/engine_rules.rs)"),
     expert_parallel: None,
     dp_attention: None,
-    context_flag: Some(cite("--max_seq_len", "tests/data/export/trt-llm.flags: \"maximum total length of one request, including prompt and outputs\"")),
-    seqs_flag: Some("--max_batch_size"),
     kernels: cite(Kernels::Compiled, "TensorRT-LLM runs the engine it builds from the checkpoint (trtllm-serve, tensorrt_llm/commands/serve.py)"),
     speculative: cite(ALL_SPEC, "EAGLE 3, MTP (DeepSeek-V3/R1), draft/target, NGram (nvidia.github.io/TensorRT-LLM/features/speculative-decoding.html)"),
     gguf_only: cite(false, CHECKPOINTS),
 };
 
+pub static TRT_LLM_LAUNCH: LaunchRow = LaunchRow {
+    engine: Engine::TrtLlm,
+    name: "TensorRT-LLM",
+    version: cite("0.18.2", "static/support.csv: 0.18.2 (Hopper, Ada, Ampere rows), 1.0.0 (Blackwell rows); pip install tensorrt_llm==0.18.2"),
+    other_versions: &["1.0.0"],
+    package: Some("tensorrt_llm"),
+    image_version: None,
+    rocm_image: None,
+    parallel_flags: Some(("--tp_size", "--pp_size")),
+    context_flag: Some(cite("--max_seq_len", "tests/data/export/trt-llm.flags: \"maximum total length of one request, including prompt and outputs\"")),
+    seqs_flag: Some("--max_batch_size"),
+    port: cite(8000, "tests/data/export/trt-llm.flags: --port (NVIDIA/TensorRT-LLM@00209af1 tensorrt_llm/commands/serve.py)"),
+    memory_flag: Some("--kv_cache_free_gpu_memory_fraction"),
+    expert_parallel_flag: None,
+    dp_attention_flag: None,
+};
+
 pub static LLAMA_CPP: EngineRow = EngineRow {
+    engine: Engine::LlamaCpp,
+    reservation: cite(Reservation::Exact, "llama.cpp allocates exactly the context it is given (-c); it takes no memory fraction"),
+    usable_share: cite(0.97, "the project's assumption: llama.cpp allocates exactly, leaving a little of the driver-reported memory free"),
+    overhead_gib: cite(0.3, OVERHEAD),
+    kv_block_tokens: cite(256, BLOCKS),
+    prefill_chunk: cite(Some(512), CHUNK),
+    max_seqs: cite(SeqCap { seqs: 256, per_dp_rank: false }, SEQS),
+    prefix_cache: cite(false, PREFIX),
+    split: cite(Split::Layers, SPLIT_LAYERS),
+    shape_rules: cite(false, "a layer split cuts no dimension (estimate/engine_rules.rs)"),
+    expert_parallel: None,
+    dp_attention: None,
+    kernels: cite(Kernels::Graphs, GRAPHS),
+    speculative: cite(ALL_SPEC, "--spec-type draft-simple, draft-eagle3, draft-mtp, ngram-simple (ggml-org/llama.cpp@00dc8057 tools/server/README.md)"),
+    gguf_only: cite(
+        true,
+        "llama.cpp requires the model to be stored in the GGUF file format (ggml-org/llama.cpp README.md; convert_hf_to_gguf.py converts others)",
+    ),
+};
+
+pub static LLAMA_CPP_LAUNCH: LaunchRow = LaunchRow {
     engine: Engine::LlamaCpp,
     name: "llama.cpp",
     version: cite(
@@ -145,35 +190,17 @@ pub static LLAMA_CPP: EngineRow = EngineRow {
     package: None,
     image_version: None,
     rocm_image: None,
-    port: cite(8080, "ggml-org/llama.cpp@00dc8057 tools/server/README.md (--port, default 8080)"),
-    reservation: cite(Reservation::Exact, "llama.cpp allocates exactly the context it is given (-c); it takes no memory fraction"),
-    usable_share: cite(0.97, "the project's assumption: llama.cpp allocates exactly, leaving a little of the driver-reported memory free"),
-    overhead_gib: cite(0.3, OVERHEAD),
-    kv_block_tokens: cite(256, BLOCKS),
-    prefill_chunk: cite(Some(512), CHUNK),
-    max_seqs: cite(SeqCap { seqs: 256, per_dp_rank: false }, SEQS),
-    prefix_cache: cite(false, PREFIX),
-    split: cite(Split::Layers, SPLIT_LAYERS),
     parallel_flags: None,
-    shape_rules: cite(false, "a layer split cuts no dimension (estimate/engine_rules.rs)"),
-    expert_parallel: None,
-    dp_attention: None,
     context_flag: Some(cite("-c", "ggml-org/llama.cpp@00dc8057 tools/server/README.md: -c is the context of all -np slots together")),
     seqs_flag: Some("-np"),
-    kernels: cite(Kernels::Graphs, GRAPHS),
-    speculative: cite(ALL_SPEC, "--spec-type draft-simple, draft-eagle3, draft-mtp, ngram-simple (ggml-org/llama.cpp@00dc8057 tools/server/README.md)"),
-    gguf_only: cite(true, "llama.cpp requires the model to be stored in the GGUF file format (ggml-org/llama.cpp README.md; convert_hf_to_gguf.py converts others)"),
+    port: cite(8080, "ggml-org/llama.cpp@00dc8057 tools/server/README.md (--port, default 8080)"),
+    memory_flag: None,
+    expert_parallel_flag: None,
+    dp_attention_flag: None,
 };
 
 pub static HF: EngineRow = EngineRow {
     engine: Engine::Hf,
-    name: "transformers",
-    version: cite("v5.8.1", "static/support.csv: transformers v5.8.1; pip install transformers==5.8.1"),
-    other_versions: &[],
-    package: Some("transformers"),
-    image_version: None,
-    rocm_image: None,
-    port: cite(8000, "the export's choice: transformers has no standard server command"),
     reservation: cite(
         Reservation::Allocator,
         "PyTorch's caching allocator keeps freed blocks reserved (pytorch.org/docs/stable/notes/cuda.html, Memory management); thresholds::ALLOCATOR_RESERVE",
@@ -185,13 +212,27 @@ pub static HF: EngineRow = EngineRow {
     max_seqs: cite(SeqCap { seqs: 512, per_dp_rank: false }, SEQS),
     prefix_cache: cite(false, PREFIX),
     split: cite(Split::Layers, SPLIT_LAYERS),
-    parallel_flags: None,
     shape_rules: cite(false, "a layer split cuts no dimension (estimate/engine_rules.rs)"),
     expert_parallel: None,
     dp_attention: None,
-    context_flag: None,
-    seqs_flag: None,
     kernels: cite(Kernels::Eager, "transformers' generate runs eagerly: Python, PyTorch's dispatcher and one kernel launch per op (estimate/eager.rs; huggingface/optimum-benchmark running-llamas @f75d9f9)"),
     speculative: cite(&[Spec::Off, Spec::Draft, Spec::Ngram], "a draft model (generate(assistant_model=…)) and prompt lookup (prompt_lookup_num_tokens); no EAGLE head or MTP layer"),
     gguf_only: cite(false, CHECKPOINTS),
+};
+
+pub static HF_LAUNCH: LaunchRow = LaunchRow {
+    engine: Engine::Hf,
+    name: "transformers",
+    version: cite("v5.8.1", "static/support.csv: transformers v5.8.1; pip install transformers==5.8.1"),
+    other_versions: &[],
+    package: Some("transformers"),
+    image_version: None,
+    rocm_image: None,
+    parallel_flags: None,
+    context_flag: None,
+    seqs_flag: None,
+    port: cite(8000, "the export's choice: transformers has no standard server command"),
+    memory_flag: None,
+    expert_parallel_flag: None,
+    dp_attention_flag: None,
 };

@@ -401,7 +401,7 @@ pub fn prefill_chunk_tokens(engine: Engine, prompt_tokens: u32) -> u32 {
 /// of what is free after the weights). llama.cpp and HF transformers take
 /// no fraction: `None`.
 pub fn memory_fraction(engine: Engine) -> Option<f64> {
-    engines::row(engine).reservation.value.fraction().map(|(share, _)| share)
+    engines::row(engine).reservation.value.fraction()
 }
 
 /// What nvidia-smi will show per GPU, given what the job needs, by the

@@ -18,7 +18,7 @@ use crate::core::engines;
 /// `<version>-rocm700-mi30x` (MI300X/MI325X) and `-mi35x` (MI350X/MI355X)
 /// (docs.sglang.io docs/hardware-platforms/amd_gpu.md). Sources in the rows.
 fn image_of(engine: Engine) -> (Option<&'static str>, Option<&'static str>) {
-    let r = engines::row(engine);
+    let r = engines::launch(engine);
     (r.rocm_image.map(|f| f.value), r.image_version.map(|f| f.value))
 }
 
@@ -62,7 +62,7 @@ pub fn image(l: &Launch) -> Option<String> {
     let arch = l.arch.as_str();
     let (rocm, release) = image_of(l.cfg.engine);
     // The ROCm image is of the row's version only.
-    let rocm = rocm.filter(|_| pinned(&l.engine_version) == pinned(engines::row(l.cfg.engine).version.value));
+    let rocm = rocm.filter(|_| pinned(&l.engine_version) == pinned(engines::launch(l.cfg.engine).version.value));
     match (l.cfg.engine, l.vendor) {
         // vLLM's own CUDA image, tagged by release (docs.vllm.ai
         // en/v0.11.2/deployment/docker: `vllm/vllm-openai`).

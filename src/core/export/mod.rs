@@ -29,7 +29,7 @@ use super::settings::Settings;
 
 /// Port each engine's server listens on in the export (the `--port` it is given; the engine table's `port`).
 pub fn base_port(engine: Engine) -> u32 {
-    super::engines::row(engine).port.value
+    super::engines::launch(engine).port.value
 }
 
 /// One offer's export.
@@ -195,7 +195,7 @@ pub fn engine_name(task: Task, engine: Engine) -> &'static str {
     match task {
         Task::Finetune | Task::Pretrain => "transformers + accelerate",
         Task::Generate => "diffusers",
-        Task::Serve => super::engines::row(engine).name,
+        Task::Serve => super::engines::launch(engine).name,
     }
 }
 

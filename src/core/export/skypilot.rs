@@ -121,7 +121,7 @@ pub fn task(l: &Launch) -> (String, Option<String>) {
 
 /// transformers' package (the engine table's `hf` row).
 fn hf_package() -> &'static str {
-    crate::core::engines::row(Engine::Hf).package.unwrap_or_default()
+    crate::core::engines::launch(Engine::Hf).package.unwrap_or_default()
 }
 
 fn setup(l: &Launch) -> Vec<String> {
@@ -143,7 +143,7 @@ fn setup(l: &Launch) -> Vec<String> {
         }
         Task::Generate => vec!["pip install diffusers".to_string()],
         Task::Serve if install::setup(l).is_some() => install::setup(l).unwrap_or_default(),
-        Task::Serve => match crate::core::engines::row(l.cfg.engine).package {
+        Task::Serve => match crate::core::engines::launch(l.cfg.engine).package {
             Some(pkg) if l.cfg.engine == Engine::Vllm && l.nodes_per_replica() > 1 => vec![pin(pkg), "pip install ray".to_string()],
             Some(pkg) => vec![pin(pkg)],
             None => {

@@ -3,7 +3,7 @@
 //! type and memory fraction the plan assumed.
 
 use super::super::super::config::Engine;
-use super::super::super::engines::{self, EngineRow};
+use super::super::super::engines::{self, LaunchRow};
 use super::super::super::estimate::engine_rules;
 use super::super::checkpoint::{separate_checkpoint, yarn_for};
 use super::super::Launch;
@@ -51,9 +51,9 @@ pub(super) fn serve(l: &Launch, port: u32, c: &mut Command) {
     let model = l.model_arg();
     let rope = rope_scaling(l, len, c);
     // The engine table's flags: tensor and pipeline parallel, data-parallel attention, expert parallel, context, sequences.
-    let row = engines::row(l.cfg.engine);
+    let row = engines::launch(l.cfg.engine);
     let (tp_flag, pp_flag) = row.parallel_flags.unwrap_or_default();
-    let (dp_flag, ep_flag) = (row.dp_attention.map_or("", |d| d.value.flag), row.expert_parallel.map_or("", |e| e.value.flag));
+    let (dp_flag, ep_flag) = (row.dp_attention_flag.unwrap_or_default(), row.expert_parallel_flag.unwrap_or_default());
     let (ctx_flag, seqs_flag) = (row.context_flag.map_or("", |f| f.value), row.seqs_flag.unwrap_or_default());
     match l.cfg.engine {
         Engine::Vllm => {
@@ -126,7 +126,7 @@ pub(super) fn serve(l: &Launch, port: u32, c: &mut Command) {
             c.flag("--port", &port);
         }
         Engine::LlamaCpp => {
-            if row.gguf_only.value && !w.starts_with("gguf") {
+            if engines::row(l.cfg.engine).gguf_only.value && !w.starts_with("gguf") {
                 c.note(format!("llama.cpp loads GGUF files only: MODEL must be a GGUF conversion (the plan assumed {w})"));
             }
             c.note(format!("-c is the context of all {seqs} slots together: {len} tokens per slot"));
@@ -183,8 +183,8 @@ pub(super) fn serve(l: &Launch, port: u32, c: &mut Command) {
 }
 
 /// The memory share the plan assumed, as the engine's flag (the engine table's reservation).
-fn fraction(row: &EngineRow, c: &mut Command) {
-    if let Some((f, flag)) = row.reservation.value.fraction() {
+fn fraction(row: &LaunchRow, c: &mut Command) {
+    if let Some((f, flag)) = engines::row(row.engine).reservation.value.fraction().zip(row.memory_flag) {
         c.flag(flag, &format!("{f}"));
     }
 }

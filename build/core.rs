@@ -3,7 +3,8 @@
 //! bundled tables with exactly the library's rules before it writes their
 //! compiled form. Much of them is unused here. `messages` gives `build.rs`
 //! the texts it splits for the Wasm (`build/texts.rs`); `accuracy` parses
-//! the accuracy figures `build/accuracy.rs` compiles.
+//! the accuracy figures `build/accuracy.rs` compiles; `engines` (with the
+//! `thresholds` it reads) answers `Engine::splits_layers` for `defaults`.
 #![allow(dead_code, unused_imports)]
 
 #[path = "../src/core/accuracy.rs"]
@@ -16,12 +17,16 @@ pub mod config;
 pub mod date;
 #[path = "../src/core/defaults.rs"]
 pub mod defaults;
+#[path = "../src/core/engines/mod.rs"]
+pub mod engines;
 #[path = "../src/core/messages.rs"]
 pub mod messages;
 #[path = "../src/core/named.rs"]
 pub(crate) mod named;
 #[path = "../src/core/table.rs"]
 pub mod table;
+#[path = "../src/core/thresholds.rs"]
+pub mod thresholds;
 #[path = "../src/core/ui_texts.rs"]
 pub mod ui_texts;
 #[path = "../src/core/units.rs"]

@@ -41,6 +41,6 @@ impl Engine {
     /// GPU and runs them in turn). Offers of several instances are not
     /// spread over for them (`recommend.rs`).
     pub fn splits_layers(self) -> bool {
-        matches!(self, Engine::LlamaCpp | Engine::Hf)
+        super::engines::row(self).split.value == super::engines::Split::Layers
     }
 }

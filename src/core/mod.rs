@@ -11,6 +11,7 @@ pub mod columns;
 pub mod config;
 pub mod date;
 pub mod defaults;
+pub mod engines;
 pub mod estimate;
 pub mod evaluate;
 pub mod export;

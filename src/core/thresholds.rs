@@ -27,24 +27,8 @@ pub const ALLOCATOR_RESERVE: f64 = 1.1;
 /// fraction of its own may plan to fill (training, diffusion pipelines,
 /// TensorRT-LLM and transformers serving): the rest is the allocator's
 /// slack and the CUDA context's workspace. The project's assumption, the
-/// counterpart of the engines' fractions below.
+/// counterpart of the engines' own fractions (`engines`' rows).
 pub const USABLE_SHARE: f64 = 0.95;
-
-/// vLLM's `--gpu-memory-utilization` default (vllm-project/vllm @001999d2f360
-/// vllm/engine/arg_utils.py): the share of the driver-reported memory its
-/// worker requests (`vllm/v1/worker/gpu_worker.py`, `init_device`).
-pub const VLLM_GPU_MEMORY_UTILIZATION: f64 = 0.9;
-
-/// SGLang's `--mem-fraction-static` as this profile assumes it (SGLang
-/// picks its default at start-up from the GPU's memory and the parallel
-/// sizes, sgl-project/sglang python/sglang/srt/server_args.py; the
-/// export's command sets this value).
-pub const SGLANG_MEM_FRACTION_STATIC: f64 = 0.88;
-
-/// TensorRT-LLM's `--kv_cache_free_gpu_memory_fraction` default: the share
-/// of memory free after the weights given to the KV cache
-/// (NVIDIA/TensorRT-LLM tensorrt_llm/commands/serve.py).
-pub const TRTLLM_KV_CACHE_FREE_FRACTION: f64 = 0.9;
 
 #[cfg(test)]
 mod tests {

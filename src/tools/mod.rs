@@ -14,6 +14,7 @@
 //! - [`skypilot`] — converts SkyPilot catalog CSVs into offer rows.
 //! - [`ocp`] — converts OpenComputePrices CSVs into offer rows.
 //! - [`silybench`] — converts silybench's dated GPU price list into offer rows.
+//! - [`engine_doc`] — `docs/engines.md` from the engine table (`whichgpu docs engines`).
 //! - [`catalog_check`] — every catalog row has its source, date, currency
 //!   and unit; lists what is older than six months.
 
@@ -21,6 +22,7 @@ pub mod accuracy;
 pub mod calibrate;
 pub mod catalog_check;
 pub mod convert;
+pub mod engine_doc;
 pub mod link_doc;
 pub mod media_fit;
 pub mod ocp;

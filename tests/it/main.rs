@@ -23,5 +23,6 @@ mod tools;
 
 mod answer_hashes;
 mod architecture;
+mod engines;
 mod fuzz;
 mod scenarios;

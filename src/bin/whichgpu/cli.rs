@@ -42,6 +42,8 @@ const USAGE: &str = "usage:
                                       (every provider of providers.csv, each row with its date)
   whichgpu docs link-format           the link and JSON contract (docs/link-format.md), generated
                                       from the key registry and the answers' JSON
+  whichgpu docs engines               the engine table (docs/engines.md), generated
+                                      from src/core/engines/ and static/support.csv
   whichgpu keys                       every link key: values, default, meaning";
 
 pub fn main() -> ExitCode {
@@ -61,6 +63,10 @@ pub fn main() -> ExitCode {
         Some("skypilot") => return skypilot_cmd(rest, catalog),
         Some("docs") if rest.first().map(String::as_str) == Some("link-format") => {
             print!("{}", link_doc::markdown(catalog, link_doc::date()));
+            return ExitCode::SUCCESS;
+        }
+        Some("docs") if rest.first().map(String::as_str) == Some("engines") => {
+            print!("{}", whichgpu::tools::engine_doc::markdown(catalog));
             return ExitCode::SUCCESS;
         }
         Some("keys") => {

@@ -56,7 +56,7 @@ pub fn overlap(host: f64, gpu: f64) -> (f64, bool) {
 /// Other engines write each new token into a preallocated paged cache and
 /// read it once (0).
 pub fn cache_copy_bytes(engine: Engine, model: &Model, kv: f64) -> f64 {
-    if engine != Engine::Hf {
+    if super::super::engines::row(engine).kernels.value != super::super::engines::Kernels::Eager {
         return 0.0;
     }
     let n_rep = if model.mla.is_some() { 1.0 } else { (f64::from(model.heads) / f64::from(model.kv_heads.max(1))).max(1.0) };

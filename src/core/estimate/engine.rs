@@ -5,7 +5,8 @@
 
 use super::super::catalog::{Gpu, GpuClass};
 use super::super::config::Engine;
-use super::super::thresholds::{ALLOCATOR_RESERVE, SGLANG_MEM_FRACTION_STATIC, TRTLLM_KV_CACHE_FREE_FRACTION, VLLM_GPU_MEMORY_UTILIZATION};
+use super::super::engines::{self, Reservation};
+use super::super::thresholds::ALLOCATOR_RESERVE;
 
 /// Fitted efficiency of an engine on a class of GPU.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -379,73 +380,49 @@ pub fn factors(engine: Engine, gpu: &Gpu) -> Factors {
     }
 }
 
-/// KV-cache allocation granularity in tokens (vLLM `block_size` 16;
-/// TensorRT-LLM `tokens_per_block` 32; SGLang page size 1; llama.cpp pads
-/// the context to 256; HF grows exactly).
+/// KV-cache allocation granularity in tokens (the engine table's `kv_block_tokens`).
 pub fn kv_block_tokens(engine: Engine) -> u32 {
-    match engine {
-        Engine::Vllm => 16,
-        Engine::TrtLlm => 32,
-        Engine::Sglang | Engine::Hf => 1,
-        Engine::LlamaCpp => 256,
-    }
+    engines::row(engine).kv_block_tokens.value
 }
 
 /// Tokens processed per prefill chunk, which sizes the activation workspace
-/// (vLLM V1 `max_num_batched_tokens` 8192; SGLang `chunked_prefill_size`
-/// 8192; TensorRT-LLM `max_num_tokens` 8192; llama.cpp `n_ubatch` 512; HF
-/// runs the whole prompt at once).
+/// (the engine table's `prefill_chunk`; none: the whole prompt at once).
 pub fn prefill_chunk_tokens(engine: Engine, prompt_tokens: u32) -> u32 {
-    match engine {
-        Engine::Vllm | Engine::Sglang | Engine::TrtLlm => prompt_tokens.clamp(1, 8192),
-        Engine::LlamaCpp => prompt_tokens.clamp(1, 512),
-        Engine::Hf => prompt_tokens.max(1),
+    match engines::row(engine).prefill_chunk.value {
+        Some(chunk) => prompt_tokens.clamp(1, chunk),
+        None => prompt_tokens.max(1),
     }
 }
 
 /// The share of GPU memory each engine is told it may take, as the plan
-/// assumes it (and the export's command sets it): vLLM's
-/// `--gpu-memory-utilization`, SGLang's `--mem-fraction-static`,
-/// TensorRT-LLM's `--kv_cache_free_gpu_memory_fraction` (of what is free
-/// after the weights); sources in [`super::super::thresholds`]. llama.cpp
-/// and HF transformers take no fraction: `None`.
+/// assumes it (and the export's command sets it): the engine table's
+/// reservation (vLLM's `--gpu-memory-utilization`, SGLang's
+/// `--mem-fraction-static`, TensorRT-LLM's `--kv_cache_free_gpu_memory_fraction`
+/// of what is free after the weights). llama.cpp and HF transformers take
+/// no fraction: `None`.
 pub fn memory_fraction(engine: Engine) -> Option<f64> {
-    match engine {
-        Engine::Vllm => Some(VLLM_GPU_MEMORY_UTILIZATION),
-        Engine::Sglang => Some(SGLANG_MEM_FRACTION_STATIC),
-        Engine::TrtLlm => Some(TRTLLM_KV_CACHE_FREE_FRACTION),
-        Engine::LlamaCpp | Engine::Hf => None,
-    }
+    engines::row(engine).reservation.value.fraction()
 }
 
-/// What nvidia-smi will show per GPU, given what the job needs:
-/// vLLM pre-allocates `gpu_memory_utilization` (0.9) of the card; SGLang
-/// `mem_fraction_static` (~0.88) plus its activations; TensorRT-LLM gives
-/// the KV cache `kv_cache_free_gpu_mem_fraction` (0.9) of what is left; llama.cpp
-/// allocates exactly its context; PyTorch's caching allocator keeps ~10 % more than it uses.
+/// What nvidia-smi will show per GPU, given what the job needs, by the
+/// engine table's reservation: vLLM pre-allocates its share of the card;
+/// SGLang its static share plus its activations; TensorRT-LLM gives the KV
+/// cache its share of what is left; llama.cpp allocates exactly its
+/// context; PyTorch's caching allocator keeps ~10 % more than it uses.
 pub fn reserved_per_gpu(engine: Engine, needed_per_gpu: f64, needed_without_kv: f64, capacity: f64) -> f64 {
-    let r = match engine {
-        Engine::Vllm => needed_per_gpu.max(VLLM_GPU_MEMORY_UTILIZATION * capacity),
-        Engine::Sglang => needed_per_gpu.max(SGLANG_MEM_FRACTION_STATIC * capacity + (needed_per_gpu - needed_without_kv).min(0.0)),
-        Engine::TrtLlm => needed_per_gpu.max(needed_without_kv + TRTLLM_KV_CACHE_FREE_FRACTION * (capacity - needed_without_kv).max(0.0)),
-        Engine::LlamaCpp => needed_per_gpu,
-        Engine::Hf => needed_per_gpu * ALLOCATOR_RESERVE,
+    let r = match engines::row(engine).reservation.value {
+        Reservation::Card { share, .. } => needed_per_gpu.max(share * capacity),
+        Reservation::Static { share, .. } => needed_per_gpu.max(share * capacity + (needed_per_gpu - needed_without_kv).min(0.0)),
+        Reservation::FreeForKv { share, .. } => needed_per_gpu.max(needed_without_kv + share * (capacity - needed_without_kv).max(0.0)),
+        Reservation::Exact => needed_per_gpu,
+        Reservation::Allocator => needed_per_gpu * ALLOCATOR_RESERVE,
     };
     r.max(needed_per_gpu)
 }
 
-/// Per-GPU runtime memory outside the model: the CUDA context and library
-/// workspaces (~0.5 GiB; PyTorch "CUDA semantics" notes on context size),
-/// plus CUDA-graph pools for engines that capture graphs (vLLM logs
-/// 0.5–1 GiB for graph capture).
+/// Per-GPU runtime memory outside the model (the engine table's `overhead_gib`).
 pub fn runtime_overhead_bytes(engine: Engine) -> f64 {
-    let gib = super::super::units::GIB;
-    match engine {
-        Engine::Vllm | Engine::Sglang => 1.0 * gib,
-        Engine::TrtLlm => 0.8 * gib,
-        Engine::LlamaCpp => 0.3 * gib,
-        Engine::Hf => 0.5 * gib,
-    }
+    engines::row(engine).overhead_gib.value * super::super::units::GIB
 }
 
 /// Seconds per megapixel of submitted image that a multimodal request spends

@@ -55,6 +55,7 @@
 
 use super::super::catalog::Model;
 use super::super::config::Engine;
+use super::super::engines;
 use super::super::messages::Msg;
 
 /// How a weight format's scales are laid along the sharded dimensions.
@@ -192,9 +193,9 @@ pub fn grain(model: &Model, format: &str) -> Option<Grain> {
     }
 }
 
-/// Whether an engine shards tensors and checks these shapes at load.
+/// Whether an engine shards tensors and checks these shapes at load (the engine table's `shape_rules`).
 fn checks(engine: Engine) -> bool {
-    matches!(engine, Engine::Vllm | Engine::Sglang)
+    engines::row(engine).shape_rules.value
 }
 
 /// Whether an engine runs expert parallelism and data-parallel attention:
@@ -209,9 +210,10 @@ fn checks(engine: Engine) -> bool {
 /// @001067fffe33427bee0ed2f007fb7551a1d76b44 python/sglang/srt/server_args.py:
 /// "Enabling data parallelism for attention and tensor parallelism for
 /// FFN"). TensorRT-LLM builds its own engine; llama.cpp and transformers
-/// split layers.
+/// split layers. The engine table's `expert_parallel` and `dp_attention`.
 pub fn runs_ep_and_dp_attention(engine: Engine) -> bool {
-    checks(engine)
+    let r = engines::row(engine);
+    r.expert_parallel.is_some() && r.dp_attention.is_some()
 }
 
 /// GPUs the dense FFN, the shared experts, the embeddings and the output
@@ -226,10 +228,12 @@ pub fn runs_ep_and_dp_attention(engine: Engine) -> bool {
 /// weights across the attention TP group under DP attention" and
 /// `enable_dp_lm_head` "Enable vocabulary parallel across the attention TP
 /// group", both off by default).
+/// The engine table's `dp_attention.dense_over_group`.
 pub fn dense_ways(engine: Engine, l: Layout) -> u32 {
-    match engine {
-        Engine::Sglang => l.gpus(),
-        _ => l.tp.max(1),
+    if engines::row(engine).dp_attention.is_some_and(|d| d.value.dense_over_group) {
+        l.gpus()
+    } else {
+        l.tp.max(1)
     }
 }
 
@@ -278,7 +282,13 @@ pub fn checkpoint_ffn(model: &Model, g: Grain) -> Option<u32> {
     if g != Grain::Group128 {
         return None;
     }
-    PADDED_GROUP_FFN.iter().find(|(id, _)| model.id == *id).map(|(_, f)| *f)
+    padded_ffn(&model.id)
+}
+
+/// The padded FFN width a catalog model's group-quantized checkpoint must
+/// have for the plans here to load ([`PADDED_GROUP_FFN`]).
+pub fn padded_ffn(model_id: &str) -> Option<u32> {
+    PADDED_GROUP_FFN.iter().find(|(id, _)| model_id == *id).map(|(_, f)| *f)
 }
 
 /// The first rule an engine breaks loading `model` in `format` under a
@@ -293,7 +303,8 @@ pub fn layout_refusal(model: &Model, format: &str, engine: Engine, l: Layout) ->
     if l.gpus() <= 1 || !checks(engine) {
         return None;
     }
-    if let Some(m) = model.moe.as_ref().filter(|m| l.ep && engine == Engine::Sglang && m.experts % l.gpus() != 0) {
+    let divide = engines::row(engine).expert_parallel.is_some_and(|e| e.value.experts_divide_group);
+    if let Some(m) = model.moe.as_ref().filter(|m| l.ep && divide && m.experts % l.gpus() != 0) {
         let source = "sglang fused_moe_triton/layer.py: num_experts % moe_ep_size == 0";
         return Some(Refusal { dim: Dim::Experts, full: m.experts, per_gpu: m.experts / l.gpus(), multiple: l.gpus(), grain: None, ways: l.gpus(), source });
     }

@@ -54,7 +54,7 @@ pub fn shared_kv_bytes(m: &Model, shared: f64, kv_elem_bytes: f64, kv_split: f64
 /// off by default while `mamba_cache_mode=align` is experimental,
 /// vllm-project/vllm#38988).
 pub fn shares_prefix(engine: Engine, m: &Model) -> bool {
-    matches!(engine, Engine::Vllm | Engine::Sglang | Engine::TrtLlm) && m.state.is_none()
+    super::super::engines::row(engine).prefix_cache.value && m.state.is_none()
 }
 
 /// Tokens of a shared prefix an engine holds once: the whole blocks of

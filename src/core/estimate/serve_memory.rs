@@ -5,7 +5,7 @@
 
 use super::super::catalog::Gpu;
 use super::super::config::{Batch, Engine};
-use super::super::thresholds::{SGLANG_MEM_FRACTION_STATIC, USABLE_SHARE, VLLM_GPU_MEMORY_UTILIZATION};
+use super::super::engines;
 use super::serve::{Plan, ServeJob, ServeMemory};
 use super::{arch, engine, engine_rules, layers};
 
@@ -120,9 +120,9 @@ impl ServeJob<'_> {
         }
     }
 
-    /// Usable fraction of a GPU's memory for this engine (vLLM's default
-    /// `gpu_memory_utilization` 0.9, SGLang's `mem_fraction_static` ~0.88,
-    /// others leave a little for the driver), applied to the memory the
+    /// Usable fraction of a GPU's memory for this engine (the engine
+    /// table's `usable_share`: vLLM's default `gpu_memory_utilization`,
+    /// SGLang's `mem_fraction_static`, others leave a little for the driver), applied to the memory the
     /// driver reports (`Gpu::usable_bytes`), not the nominal size: vLLM's
     /// worker requests `MemorySnapshot().total_memory ×
     /// gpu_memory_utilization`, where the total is `torch.cuda.mem_get_info`'s
@@ -133,19 +133,12 @@ impl ServeJob<'_> {
     /// configuration/gpu_memory_utilization/). On an ECC-on L4 that is
     /// 0.9 × 23,034 MiB, not 0.9 × 24 GiB.
     pub fn usable_bytes(&self, gpu: &Gpu) -> f64 {
-        let f = match self.engine {
-            Engine::Vllm => VLLM_GPU_MEMORY_UTILIZATION,
-            Engine::Sglang => SGLANG_MEM_FRACTION_STATIC,
-            Engine::TrtLlm | Engine::Hf => USABLE_SHARE,
-            Engine::LlamaCpp => 0.97,
-        };
+        let f = engines::row(self.engine).usable_share.value;
         gpu.usable_bytes() * f
     }
 
     /// Most sequences whose KV cache fits beside the weights, capped by the
-    /// engine's scheduler limit (vLLM `max_num_seqs` 256 in V1 on large GPUs
-    /// is 1024; TensorRT-LLM `max_batch_size` 2048; SGLang
-    /// `max_running_requests` ~ 4096; llama.cpp `--parallel` slots; HF none).
+    /// engine's scheduler limit (the engine table's `max_seqs`).
     pub fn max_batch(&self, gpu: &Gpu, plan: Plan) -> u32 {
         let fixed = self.memory(plan, 1.0);
         let kv_and_logits = self.private_kv_per_seq_per_gpu(plan) + f64::from(self.model.vocab) * 4.0 / f64::from(plan.dp.max(1));
@@ -158,14 +151,8 @@ impl ServeJob<'_> {
         if free <= 0.0 || per_seq <= 0.0 {
             return 0;
         }
-        // (vLLM's limit is per data-parallel rank: "--max-num-seqs applies per DP rank", data_parallel_deployment.md.)
-        let cap = match self.engine {
-            Engine::Vllm => 1024.0 * f64::from(plan.dp.max(1)),
-            Engine::TrtLlm => 2048.0,
-            Engine::Sglang => 4096.0,
-            Engine::LlamaCpp => 256.0,
-            Engine::Hf => 512.0,
-        };
+        let cap = engines::row(self.engine).max_seqs.value;
+        let cap = f64::from(cap.seqs) * if cap.per_dp_rank { f64::from(plan.dp.max(1)) } else { 1.0 };
         (free / per_seq).floor().clamp(0.0, cap) as u32
     }
 

@@ -126,8 +126,10 @@ pub fn eagle_head(model_id: &str) -> Option<&'static str> {
 ///   ngram-simple` (ggml-org/llama.cpp@00dc8057 tools/server/README.md);
 /// - transformers: a draft model (`generate(assistant_model=…)`) and
 ///   prompt lookup (`prompt_lookup_num_tokens`), no EAGLE head or MTP layer.
+///
+/// The engine table's `speculative` holds these lists.
 pub fn engine_runs(engine: Engine, m: Spec) -> bool {
-    !matches!((engine, m), (Engine::Hf, Spec::Eagle | Spec::Mtp))
+    super::super::engines::row(engine).speculative.value.contains(&m)
 }
 
 impl Drafter {

@@ -9,26 +9,18 @@ use super::command::Command;
 use super::Launch;
 use crate::core::catalog::gpus::Vendor;
 use crate::core::config::Engine;
+use crate::core::engines;
 
-/// vLLM's ROCm image for v0.11.2, the version `static/support.csv` pins:
-/// AMD publishes vLLM's ROCm builds as `rocm/vllm` on Docker Hub (docs.vllm.ai
-/// en/v0.11.2/getting_started/installation/gpu, AMD ROCm: "pre-built
-/// images"; rocm.docs.amd.com projects/ai-ecosystem inference/vllm.html);
-/// the tag `rocm7.0.0_vllm_0.11.2_20251210` is in the rocm/vllm tag list
-/// quoted in ROCm/amdgpu-docs issue #88. Built for Instinct MI300 (gfx942)
-/// and MI350 (gfx950).
-const VLLM_ROCM_0_11_2: &str = "rocm/vllm:rocm7.0.0_vllm_0.11.2_20251210";
-
-/// SGLang's image version: `static/support.csv` names SGLang `main`
-/// (undated), so the image is pinned to the release SGLang's own docs name
-/// with its ROCm tag, `lmsysorg/sglang:v0.5.5.post2-rocm700-mi30x`
-/// (sgl-project/sglang@3c76c02242a3558906ca7d4ae50e53662b6de24a
-/// docs/diffusion/installation.md, "Platform-Specific: ROCm"); Docker Hub's
+/// The engine table's image versions: vLLM's ROCm image (AMD publishes
+/// vLLM's ROCm builds as `rocm/vllm`, built for Instinct MI300 (gfx942) and
+/// MI350 (gfx950)) and SGLang's image release; Docker Hub's
 /// `lmsysorg/sglang` tags the CUDA build `<version>` and the ROCm builds
 /// `<version>-rocm700-mi30x` (MI300X/MI325X) and `-mi35x` (MI350X/MI355X)
-/// (docs.sglang.io docs/hardware-platforms/amd_gpu.md: images built from
-/// docker/rocm.Dockerfile).
-pub const SGLANG_IMAGE_VERSION: &str = "v0.5.5.post2";
+/// (docs.sglang.io docs/hardware-platforms/amd_gpu.md). Sources in the rows.
+fn image_of(engine: Engine) -> (Option<&'static str>, Option<&'static str>) {
+    let r = engines::launch(engine);
+    (r.rocm_image.map(|f| f.value), r.image_version.map(|f| f.value))
+}
 
 /// The device flags a container needs for the vendor's GPUs: NVIDIA's
 /// container toolkit (`--gpus all`, docs.vllm.ai en/v0.11.2/deployment/docker),
@@ -68,16 +60,17 @@ pub fn pinned(version: &str) -> Option<String> {
 /// The engine's official image for this launch's GPU, where one is pinned.
 pub fn image(l: &Launch) -> Option<String> {
     let arch = l.arch.as_str();
+    let (rocm, release) = image_of(l.cfg.engine);
+    // The ROCm image is of the row's version only.
+    let rocm = rocm.filter(|_| pinned(&l.engine_version) == pinned(engines::launch(l.cfg.engine).version.value));
     match (l.cfg.engine, l.vendor) {
         // vLLM's own CUDA image, tagged by release (docs.vllm.ai
         // en/v0.11.2/deployment/docker: `vllm/vllm-openai`).
         (Engine::Vllm, Vendor::Nvidia) => pinned(&l.engine_version).map(|v| format!("vllm/vllm-openai:v{v}")),
-        (Engine::Vllm, Vendor::Amd) if matches!(arch, "cdna3" | "cdna4") && pinned(&l.engine_version).as_deref() == Some("0.11.2") => {
-            Some(VLLM_ROCM_0_11_2.to_string())
-        }
-        (Engine::Sglang, Vendor::Nvidia) => Some(format!("lmsysorg/sglang:{SGLANG_IMAGE_VERSION}")),
-        (Engine::Sglang, Vendor::Amd) if arch == "cdna3" => Some(format!("lmsysorg/sglang:{SGLANG_IMAGE_VERSION}-rocm700-mi30x")),
-        (Engine::Sglang, Vendor::Amd) if arch == "cdna4" => Some(format!("lmsysorg/sglang:{SGLANG_IMAGE_VERSION}-rocm700-mi35x")),
+        (Engine::Vllm, Vendor::Amd) if matches!(arch, "cdna3" | "cdna4") && rocm.is_some() => rocm.map(str::to_string),
+        (Engine::Sglang, Vendor::Nvidia) => release.map(|v| format!("lmsysorg/sglang:{v}")),
+        (Engine::Sglang, Vendor::Amd) if arch == "cdna3" => release.map(|v| format!("lmsysorg/sglang:{v}-rocm700-mi30x")),
+        (Engine::Sglang, Vendor::Amd) if arch == "cdna4" => release.map(|v| format!("lmsysorg/sglang:{v}-rocm700-mi35x")),
         // vLLM Ascend's image, tagged by its release, for Atlas A2 (the
         // 910B) (docs.vllm.ai/projects/ascend/en/v0.13.0/quick_start.html:
         // `quay.io/ascend/vllm-ascend:v0.13.0`; `-a3` for Atlas A3).

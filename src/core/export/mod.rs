@@ -27,13 +27,9 @@ use super::catalog::{support, Catalog, Kind, Support};
 use super::config::{Engine, Task};
 use super::settings::Settings;
 
-/// Port each engine's server listens on in the export (the `--port` it is given).
+/// Port each engine's server listens on in the export (the `--port` it is given; the engine table's `port`).
 pub fn base_port(engine: Engine) -> u32 {
-    match engine {
-        Engine::Vllm | Engine::TrtLlm | Engine::Hf => 8000,
-        Engine::Sglang => 30000,
-        Engine::LlamaCpp => 8080,
-    }
+    super::engines::launch(engine).port.value
 }
 
 /// One offer's export.
@@ -175,7 +171,7 @@ impl<'a> Launch<'a> {
     /// The repository the launch serves as it stands (see [`Launch::model_arg`]).
     pub fn served_repo(&self) -> Option<&str> {
         let c = self.checkpoint.as_ref().filter(|c| !c.repo.is_empty())?;
-        let own = !checkpoint::separate_checkpoint(&self.answer.weight_format) && self.cfg.engine != Engine::LlamaCpp;
+        let own = !checkpoint::separate_checkpoint(&self.answer.weight_format) && !super::engines::row(self.cfg.engine).gguf_only.value;
         own.then_some(c.repo.as_str())
     }
 
@@ -199,13 +195,7 @@ pub fn engine_name(task: Task, engine: Engine) -> &'static str {
     match task {
         Task::Finetune | Task::Pretrain => "transformers + accelerate",
         Task::Generate => "diffusers",
-        Task::Serve => match engine {
-            Engine::Vllm => "vLLM",
-            Engine::Sglang => "SGLang",
-            Engine::TrtLlm => "TensorRT-LLM",
-            Engine::LlamaCpp => "llama.cpp",
-            Engine::Hf => "transformers",
-        },
+        Task::Serve => super::engines::launch(engine).name,
     }
 }
 

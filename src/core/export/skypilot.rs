@@ -119,6 +119,11 @@ pub fn task(l: &Launch) -> (String, Option<String>) {
     (y, unsupported)
 }
 
+/// transformers' package (the engine table's `hf` row).
+fn hf_package() -> &'static str {
+    crate::core::engines::launch(Engine::Hf).package.unwrap_or_default()
+}
+
 fn setup(l: &Launch) -> Vec<String> {
     let v = pinned(&l.engine_version);
     let pin = |pkg: &str| match &v {
@@ -127,11 +132,10 @@ fn setup(l: &Launch) -> Vec<String> {
     };
     match l.cfg.task {
         Task::Finetune | Task::Pretrain if !l.media_training && super::command::stack(l.cfg.trainer).is_some() => {
-            super::command::stack(l.cfg.trainer).map(|s| s.setup.iter().map(|x| (*x).to_string()).collect()).unwrap_or_default()
+            super::command::stack(l.cfg.trainer).map(|s| s.setup).unwrap_or_default()
         }
         Task::Finetune | Task::Pretrain => {
-            let mut s =
-                vec![if l.media_training { "pip install diffusers peft".to_string() } else { pin("transformers") }, "pip install accelerate".to_string()];
+            let mut s = vec![if l.media_training { "pip install diffusers peft".to_string() } else { pin(hf_package()) }, "pip install accelerate".to_string()];
             if super::command::uses_deepspeed(l) {
                 s.push("pip install deepspeed".to_string());
             }
@@ -139,13 +143,10 @@ fn setup(l: &Launch) -> Vec<String> {
         }
         Task::Generate => vec!["pip install diffusers".to_string()],
         Task::Serve if install::setup(l).is_some() => install::setup(l).unwrap_or_default(),
-        Task::Serve => match l.cfg.engine {
-            Engine::Vllm if l.nodes_per_replica() > 1 => vec![pin("vllm"), "pip install ray".to_string()],
-            Engine::Vllm => vec![pin("vllm")],
-            Engine::Sglang => vec![pin("sglang")],
-            Engine::TrtLlm => vec![pin("tensorrt_llm")],
-            Engine::Hf => vec![pin("transformers")],
-            Engine::LlamaCpp => {
+        Task::Serve => match crate::core::engines::launch(l.cfg.engine).package {
+            Some(pkg) if l.cfg.engine == Engine::Vllm && l.nodes_per_replica() > 1 => vec![pin(pkg), "pip install ray".to_string()],
+            Some(pkg) => vec![pin(pkg)],
+            None => {
                 vec![format!("# llama.cpp {}: build llama-server with CUDA from its repository, or use a release build", one_line(&l.engine_version))]
             }
         },

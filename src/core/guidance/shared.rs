@@ -4,11 +4,11 @@
 
 use super::super::answer::{Answer, GuidanceItem};
 use super::super::billing;
-use super::super::config::{Commit, Task, Usage};
+use super::super::config::{Commit, Engine, Task, Usage};
+use super::super::engines;
 use super::super::kinds::UnknownCost;
 use super::super::messages::Msg;
 use super::super::settings::Settings;
-use super::super::thresholds::VLLM_GPU_MEMORY_UTILIZATION;
 use super::super::units::GIB;
 use super::ranked::ranked_cost;
 
@@ -81,10 +81,12 @@ pub fn gpu_size(a: &Answer, one_copy: Option<f64>, host_bound: bool) -> Guidance
     // Between the classes: a pick on a card under 80 GB (a 64 GB Ascend
     // 910B or MI250X) that holds what it needs answers "no" itself.
     let between = a.pick().filter(|_| !small && !medium && split.is_none() && pick_holds(70.0 * GIB));
+    // What an 80 GB card holds under vLLM's default budget (the engine table's row).
+    let vllm_share = engines::row(Engine::Vllm).usable_share.value;
     let key = match (small, medium, serving, host_bound) {
         (false, false, true, _) if split.is_some() && none_holds => "g.size.huge.split",
         (false, true, true, _) if split.is_some() => "g.size.medium.split",
-        (false, false, true, _) if split.is_some() && need > VLLM_GPU_MEMORY_UTILIZATION * 80.0 * GIB => "g.size.larger.split",
+        (false, false, true, _) if split.is_some() && need > vllm_share * 80.0 * GIB => "g.size.larger.split",
         (false, false, true, _) if split.is_some() => "g.size.large.split",
         (false, false, _, _) if between.is_some() => "g.size.between",
         (true, _, true, _) => "g.size.small",
@@ -96,8 +98,7 @@ pub fn gpu_size(a: &Answer, one_copy: Option<f64>, host_bound: bool) -> Guidance
         (false, false, true, _) => "g.size.large",
         (false, false, false, _) => "g.size.large.compute",
     };
-    // What an 80 GB card holds under a 0.9 budget (vLLM's default).
-    let mut msg = Msg::new(key).num("need", need / GIB, 1).num("cap80", VLLM_GPU_MEMORY_UTILIZATION * 80.0, 0);
+    let mut msg = Msg::new(key).num("need", need / GIB, 1).num("cap80", vllm_share * 80.0, 0);
     if let Some(p) = split {
         msg = msg.num("gpus", f64::from(p.tp.max(1) * p.dp.max(1) * p.pp.max(1)), 0).arg("gpu", p.gpu.to_string());
         msg = msg.sub("how", Msg::new(if p.dp > 1 { "g.split.how.dp" } else { "g.split.how.tp" }));

@@ -9,7 +9,7 @@
 use super::answer::{OfferResult, Range};
 use super::billing;
 use super::catalog::{Catalog, Gpu, GpuClass, Offer, Provider, STALE_AFTER_DAYS};
-use super::config::{Batch, Commit, Currency, Engine, Task, Usage};
+use super::config::{Batch, Commit, Currency, Task, Usage};
 use super::date::Date;
 use super::messages::{Arg, Msg};
 use super::plan::{FnvMap, OfferPlan, Output, Planner};
@@ -285,7 +285,7 @@ pub fn crashes_when_short(cfg: &Settings) -> bool {
     if cfg.batch() == Batch::Max {
         return false;
     }
-    cfg.task != Task::Serve || matches!(cfg.engine, Engine::LlamaCpp | Engine::Hf)
+    cfg.task != Task::Serve || !super::engines::row(cfg.engine).reservation.value.pages_kv()
 }
 
 /// Today, and for each offer price date seen, whether it is stale and its

@@ -4,7 +4,6 @@
 use super::super::answer::{Answers, MemoryJson, OfferResult};
 use super::super::catalog::support::Kind;
 use super::super::catalog::{Gpu, Support};
-use super::super::config::Engine;
 use super::super::estimate::engine;
 use super::super::estimate::engine_rules;
 use super::super::estimate::serve::Plan;
@@ -88,7 +87,7 @@ impl<'r> ServePlanner<'r> {
         // The formats the engine loads: GGUF for llama.cpp, the rest elsewhere;
         // only those the support matrix says it runs on this GPU (fp16 where
         // the card has no bf16).
-        let formats: &[&str] = if self.cfg.engine == Engine::LlamaCpp {
+        let formats: &[&str] = if super::super::engines::row(self.cfg.engine).gguf_only.value {
             &["gguf-f16", "gguf-q8_0", "gguf-q6_k", "gguf-q4_k_m", "gguf-q2_k"]
         } else {
             &["bf16", "fp16", "fp8", "int8", "int4-awq", "nf4"]

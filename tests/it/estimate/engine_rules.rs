@@ -210,3 +210,39 @@ proptest! {
         }
     }
 }
+
+/// The heads rule ("Total number of attention heads (32) must be divisible
+/// by tensor parallel size", vllm-project/vllm#17604, Qwen3-30B-A3B's 32
+/// heads and 4 KV heads): a tensor-parallel group divides the heads, and
+/// divides the KV heads or is a multiple of them; a layer split takes any count.
+#[test]
+fn tensor_parallel_sizes_must_divide_the_heads() {
+    let m = catalog().model("qwen3-30b-a3b").expect("model");
+    assert_eq!((m.heads, m.kv_heads), (32, 4));
+    for (tp, ok) in [(2, true), (3, false), (4, true), (6, false), (8, true)] {
+        assert_eq!(engine_rules::tp_allowed(m, Engine::Vllm, tp), ok, "tp {tp}");
+        assert!(engine_rules::tp_allowed(m, Engine::LlamaCpp, tp), "a layer split takes {tp}");
+    }
+    // 12 heads over 3 KV heads: 2 GPUs divide the heads but neither divide the KV heads nor are a multiple of them.
+    let odd = whichgpu::core::catalog::Model { heads: 12, kv_heads: 3, ..m.clone() };
+    assert!(!engine_rules::tp_allowed(&odd, Engine::Vllm, 2));
+    assert!(engine_rules::tp_allowed(&odd, Engine::Vllm, 3));
+}
+
+/// vLLM's `validate_fp8_block_shape` on the attention: the output
+/// projection's input (query heads × head size) on one GPU must be a whole
+/// number of 128 blocks (fp8_utils.py: "input_size_per_partition … is not
+/// divisible by weight quantization block_k"). A Qwen3 (block-quantized
+/// FP8) shape with a head size of 80 cuts 32 × 80 = 2560 into 640 at TP 4
+/// (5 blocks) and 320 at TP 8 (2.5 blocks).
+#[test]
+fn fp8_blocks_bind_the_attention_slices_too() {
+    let base = catalog().model("qwen3-8b").expect("model");
+    let m = whichgpu::core::catalog::Model { heads: 32, kv_heads: 32, head_dim: 80, ..base.clone() };
+    assert!(engine_rules::refusal(&m, "fp8", Engine::Vllm, 4).is_none());
+    let r = engine_rules::refusal(&m, "fp8", Engine::Vllm, 8).expect("refused at TP 8");
+    assert_eq!((r.dim, r.full, r.per_gpu, r.multiple), (Dim::QHeads, 2560, 320, 128));
+    assert!(r.source.contains("validate_fp8_block_shape"), "{}", r.source);
+    // TensorRT-LLM builds its own engine: the engine table records no such check for it.
+    assert!(engine_rules::refusal(&m, "fp8", Engine::TrtLlm, 8).is_none());
+}

@@ -168,3 +168,18 @@ fn training_on_a_card_without_bf16_launches_in_fp16() {
         assert!(!text.contains("--mixed_precision bf16") && !text.contains("--bf16"), "{q}: bf16 asked of a card without it:\n{}", pick.command);
     }
 }
+
+/// A split Qwen 72B AWQ plan loads only a conversion with the padded FFN
+/// (`engine_rules::PADDED_GROUP_FFN`): the launch says so; a one-GPU plan does not need it.
+#[test]
+fn a_split_qwen_72b_awq_launch_asks_for_the_padded_ffn() {
+    let (a, exports) = launch("model=qwen2.5-72b&w=int4-awq&gpu=rtx-4090-24gb&batch=4");
+    let pick = a.offers.iter().find(|o| o.id == exports[0].offer).expect("the pick");
+    assert!(pick.tp * pick.dp.max(1) > 1, "4090s split it");
+    assert!(exports[0].command.contains("FFN padded to 29696"), "{}", exports[0].command);
+    let (a, exports) = launch("model=qwen2.5-72b&w=int4-awq&gpu=h200-sxm-141gb&batch=4");
+    for e in &exports {
+        let o = a.offers.iter().find(|o| o.id == e.offer).expect("offer");
+        assert_eq!(e.command.contains("padded to"), o.tp * o.dp.max(1) > 1, "{}", e.command);
+    }
+}

@@ -28,6 +28,7 @@ mod train_unsloth;
 pub use train_accelerate::uses_deepspeed;
 
 use super::super::config::{Checkpointing, Task, Trainer};
+use super::super::engines::{self, Launcher};
 use super::super::estimate::train::Layout;
 use super::super::estimate::train_step;
 use super::{base_port, engine_name, Launch};
@@ -107,53 +108,25 @@ pub fn engine_on(l: &Launch, port: u32) -> Command {
 
 /// A training stack with a launch of its own: what it is called, the
 /// version its flags were checked against (`tests/data/export/<stack>.flags`
-/// names the source) and how the SkyPilot task installs it.
-/// `static/support.csv` has rows for serving engines and transformers
-/// only, so these versions are the checked ones, said as such.
+/// names the source) and how the SkyPilot task installs it, from the
+/// engine table's trainer row. `static/support.csv` has rows for serving
+/// engines and transformers only, so these versions are the checked ones,
+/// said as such.
 pub struct Stack {
     pub name: &'static str,
     pub version: &'static str,
     /// Setup lines, run in the task's working directory.
-    pub setup: &'static [&'static str],
+    pub setup: Vec<String>,
     /// A directory the launch runs in (the stack's own checkout).
     pub workdir: Option<&'static str>,
 }
 
 /// The stack `trainer` launches with its own command (`None`: the
-/// Hugging Face Trainer and DeepSpeed, launched by accelerate).
+/// Hugging Face Trainer, TRL and DeepSpeed, launched by accelerate).
 pub fn stack(trainer: Trainer) -> Option<Stack> {
-    const NOTE: &str = "# the version whichgpu checked its flags against (static/support.csv has no row)";
-    let s = match trainer {
-        Trainer::Hf | Trainer::Trl | Trainer::Deepspeed => return None,
-        Trainer::Megatron => Stack {
-            name: "Megatron-LM",
-            version: "d98e8a64 (main, 2026-08-22)",
-            setup: &[
-                NOTE,
-                "# in NVIDIA's PyTorch container (Transformer Engine, Apex)",
-                "git clone https://github.com/NVIDIA/Megatron-LM && git -C Megatron-LM checkout d98e8a64ddf34856e74b24714e3bedb2f5a39553",
-                "pip install -e ./Megatron-LM",
-            ],
-            workdir: Some("Megatron-LM"),
-        },
-        Trainer::Torchtitan => Stack {
-            name: "torchtitan",
-            version: "v0.2.2",
-            setup: &[NOTE, "git clone --branch v0.2.2 https://github.com/pytorch/torchtitan", "pip install -e ./torchtitan"],
-            workdir: Some("torchtitan"),
-        },
-        Trainer::Torchtune => Stack { name: "torchtune", version: "0.6.1", setup: &[NOTE, "pip install torchao \"torchtune==0.6.1\""], workdir: None },
-        Trainer::Axolotl => Stack {
-            name: "Axolotl",
-            version: "0.18.0",
-            setup: &[NOTE, "pip install \"axolotl[deepspeed]==0.18.0\"", "axolotl fetch deepspeed_configs"],
-            workdir: None,
-        },
-        Trainer::Unsloth => {
-            Stack { name: "Unsloth", version: "(unpinned)", setup: &["pip install unsloth  # unpinned: static/support.csv has no row"], workdir: None }
-        }
-    };
-    Some(s)
+    let row = engines::trainer(trainer);
+    let version = row.version.filter(|_| row.launcher == Launcher::Own)?;
+    Some(Stack { name: row.name, version: version.value, setup: row.setup_lines(), workdir: row.workdir })
 }
 
 /// Gradient checkpointing in words.

@@ -3,7 +3,8 @@
 //! type and memory fraction the plan assumed.
 
 use super::super::super::config::Engine;
-use super::super::super::estimate::engine::memory_fraction;
+use super::super::super::engines::{self, LaunchRow};
+use super::super::super::estimate::engine_rules;
 use super::super::checkpoint::{separate_checkpoint, yarn_for};
 use super::super::Launch;
 use super::Command;
@@ -49,23 +50,28 @@ pub(super) fn serve(l: &Launch, port: u32, c: &mut Command) {
     let w = l.answer.weight_format.as_str();
     let model = l.model_arg();
     let rope = rope_scaling(l, len, c);
+    // The engine table's flags: tensor and pipeline parallel, data-parallel attention, expert parallel, context, sequences.
+    let row = engines::launch(l.cfg.engine);
+    let (tp_flag, pp_flag) = row.parallel_flags.unwrap_or_default();
+    let (dp_flag, ep_flag) = (row.dp_attention_flag.unwrap_or_default(), row.expert_parallel_flag.unwrap_or_default());
+    let (ctx_flag, seqs_flag) = (row.context_flag.map_or("", |f| f.value), row.seqs_flag.unwrap_or_default());
     match l.cfg.engine {
         Engine::Vllm => {
             c.words(&["vllm", "serve", &model]);
-            c.flag("--tensor-parallel-size", &tp);
-            c.flag("--pipeline-parallel-size", &pp);
+            c.flag(tp_flag, &tp);
+            c.flag(pp_flag, &pp);
             // Attention data parallel over `dp` ranks of `tp` GPUs, experts over all
             // of them ("EP_SIZE = TP_SIZE × DP_SIZE", docs/serving/expert_parallel_deployment.md).
             if dp > 1 {
-                c.flag("--data-parallel-size", &dp);
+                c.flag(dp_flag, &dp);
             }
             if ep {
-                c.words(&["--enable-expert-parallel"]);
+                c.words(&[ep_flag]);
             }
-            c.flag("--max-model-len", &len);
+            c.flag(ctx_flag, &len);
             // "--max-num-seqs applies per DP rank" (docs/serving/data_parallel_deployment.md).
-            c.flag("--max-num-seqs", &seqs.div_ceil(dp));
-            fraction(l, c, "--gpu-memory-utilization");
+            c.flag(seqs_flag, &seqs.div_ceil(dp));
+            fraction(row, c);
             match kv {
                 "bf16" | "fp16" => c.flag("--kv-cache-dtype", &"auto"),
                 "fp8" => c.flag("--kv-cache-dtype", &"fp8"),
@@ -91,19 +97,19 @@ pub(super) fn serve(l: &Launch, port: u32, c: &mut Command) {
             // `--enable-dp-attention` splits its attention into data-parallel
             // ranks ("tensor parallelism for FFN", server_args.py), `--ep-size`
             // deals the experts out over it.
-            c.flag("--tp-size", &(tp * dp));
+            c.flag(tp_flag, &(tp * dp));
             if dp > 1 {
                 c.flag("--dp-size", &dp);
-                c.words(&["--enable-dp-attention"]);
+                c.words(&[dp_flag]);
             }
             if ep {
-                c.flag("--ep-size", &(tp * dp));
+                c.flag(ep_flag, &(tp * dp));
             }
-            c.flag("--pp-size", &pp);
-            c.flag("--context-length", &len);
+            c.flag(pp_flag, &pp);
+            c.flag(ctx_flag, &len);
             // The whole server's limit, split over the data-parallel ranks (rounded to a multiple of them).
-            c.flag("--max-running-requests", &(seqs.div_ceil(dp) * dp));
-            fraction(l, c, "--mem-fraction-static");
+            c.flag(seqs_flag, &(seqs.div_ceil(dp) * dp));
+            fraction(row, c);
             match kv {
                 "bf16" | "fp16" => c.flag("--kv-cache-dtype", &"auto"),
                 "fp8" => c.flag("--kv-cache-dtype", &"fp8_e4m3"),
@@ -120,15 +126,15 @@ pub(super) fn serve(l: &Launch, port: u32, c: &mut Command) {
             c.flag("--port", &port);
         }
         Engine::LlamaCpp => {
-            if !w.starts_with("gguf") {
+            if engines::row(l.cfg.engine).gguf_only.value && !w.starts_with("gguf") {
                 c.note(format!("llama.cpp loads GGUF files only: MODEL must be a GGUF conversion (the plan assumed {w})"));
             }
             c.note(format!("-c is the context of all {seqs} slots together: {len} tokens per slot"));
             c.words(&["llama-server", "-m", &model]);
             // Every layer on the GPU(s): the plan keeps the whole model in GPU memory.
             c.flag("-ngl", &999);
-            c.flag("-c", &(u64::from(len) * u64::from(seqs)));
-            c.flag("-np", &seqs);
+            c.flag(ctx_flag, &(u64::from(len) * u64::from(seqs)));
+            c.flag(seqs_flag, &seqs);
             match kv {
                 "bf16" | "fp16" | "q8_0" | "q4_0" => {
                     let t = if kv == "fp16" { "f16" } else { kv };
@@ -151,11 +157,11 @@ pub(super) fn serve(l: &Launch, port: u32, c: &mut Command) {
         }
         Engine::TrtLlm => {
             c.words(&["trtllm-serve", &model]);
-            c.flag("--tp_size", &tp);
-            c.flag("--pp_size", &pp);
-            c.flag("--max_seq_len", &len);
-            c.flag("--max_batch_size", &seqs);
-            fraction(l, c, "--kv_cache_free_gpu_memory_fraction");
+            c.flag(tp_flag, &tp);
+            c.flag(pp_flag, &pp);
+            c.flag(ctx_flag, &len);
+            c.flag(seqs_flag, &seqs);
+            fraction(row, c);
             if !matches!(kv, "bf16" | "fp16") {
                 c.note(format!("trtllm-serve has no KV-cache type flag: the plan's {kv} KV cache is set in an --extra_llm_api_options file"));
             }
@@ -176,9 +182,9 @@ pub(super) fn serve(l: &Launch, port: u32, c: &mut Command) {
     }
 }
 
-/// The memory share the plan assumed, as the engine's flag.
-fn fraction(l: &Launch, c: &mut Command, flag: &str) {
-    if let Some(f) = memory_fraction(l.cfg.engine) {
+/// The memory share the plan assumed, as the engine's flag (the engine table's reservation).
+fn fraction(row: &LaunchRow, c: &mut Command) {
+    if let Some((f, flag)) = engines::row(row.engine).reservation.value.fraction().zip(row.memory_flag) {
         c.flag(flag, &format!("{f}"));
     }
 }
@@ -208,7 +214,7 @@ fn model_note(l: &Launch, c: &mut Command) {
     let repo = l.checkpoint.as_ref().map(|k| k.repo.as_str()).filter(|r| !r.is_empty());
     match (l.served_repo(), repo) {
         (Some(r), _) => c.note(format!("MODEL: {r} unless set (the catalog's repository of {name}, huggingface.co/{r})")),
-        (None, Some(r)) if l.cfg.engine == Engine::LlamaCpp || w.starts_with("gguf") => {
+        (None, Some(r)) if engines::row(l.cfg.engine).gguf_only.value || w.starts_with("gguf") => {
             c.note(format!("MODEL must point at a GGUF file converted from {r} (the catalog's repository holds no GGUF)"))
         }
         (None, Some(r)) if separate_checkpoint(w) => {
@@ -219,7 +225,14 @@ fn model_note(l: &Launch, c: &mut Command) {
             };
             c.note(format!(
                 "MODEL must point at {kind} ({w}) conversion of {r}: the catalog's repository is the bf16 checkpoint, which this launch cannot serve as {w}"
-            ))
+            ));
+            // The plan's split loads only with the FFN padded as Qwen's own releases pad it (`engine_rules::PADDED_GROUP_FFN`).
+            let split = l.offer.tp.max(1) * l.offer.dp.max(1);
+            if let Some(f) = engine_rules::padded_ffn(&l.answer.model).filter(|_| split > 1 && matches!(w, "int4-awq" | "int4-gptq")) {
+                c.note(format!(
+                    "the conversion must have its FFN padded to {f} (as Qwen pads its 72B AWQ/GPTQ releases, QwenLM/Qwen3#698): an unpadded one does not load split {split} ways (vllm-project/vllm#13640)"
+                ));
+            }
         }
         _ => {
             let why = l.checkpoint.as_ref().map(|k| k.why_none.clone()).filter(|w| !w.is_empty()).unwrap_or_else(|| "not a catalog model".to_string());

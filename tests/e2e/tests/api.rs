@@ -2,7 +2,8 @@
 //! first under the pick's cost, and the answer "Rent a GPU or call an
 //! API?" in the guidance card, once the on-demand worker has replied (it is
 //! asked when the launch card comes into view), in English and Chinese;
-//! a model without a price shows neither. Build `dist/` first
+//! a model without a price shows neither; and `measured` on the page.
+//! Build `dist/` first
 //! (`scripts/test.sh` does).
 
 mod common;
@@ -34,5 +35,28 @@ async fn api_line_and_answer_follow_the_worker() {
     wait_for(&c, "[data-testid=text-command-pick]").await;
     let none = c.execute("return document.querySelectorAll('[data-testid=api-line], [data-rule=api]').length", vec![]).await.expect("count");
     assert_eq!(none.as_u64(), Some(0));
+    let _ = c.close().await;
+}
+
+/// Your measurement on the page: `measured` stays in the address, the
+/// pick's speed is the measured one, and the notice names the key; a bad
+/// value gets a notice naming its key and leaves the estimate.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn measured_follows_the_link() {
+    let port = serve(dist());
+    let (c, _driver) = browser(1280, 2000).await;
+    let base = format!("http://127.0.0.1:{port}/?lang=en&model=llama-3.1-8b&gpu=a100-pcie-40gb");
+    c.goto(&base).await.expect("goto");
+    let estimate = shown(&c, "[data-testid=pick-speed]").await;
+    c.goto(&format!("{base}&measured=28")).await.expect("goto");
+    assert_eq!(shown(&c, "[data-testid=pick-speed]").await, "28.0 tok/s", "the estimate was {estimate}");
+    let notice = shown(&c, "[data-testid=notice]").await;
+    assert!(notice.contains("measured") && notice.contains("×0.50"), "{notice}");
+    tokio::time::sleep(std::time::Duration::from_millis(400)).await;
+    assert!(c.current_url().await.expect("url").as_str().contains("measured=28"));
+    c.goto(&format!("{base}&measured=fast")).await.expect("goto");
+    let notice = shown(&c, "[data-testid=notice]").await;
+    assert!(notice.contains("measured") && notice.contains("fast"), "{notice}");
+    assert_eq!(shown(&c, "[data-testid=pick-speed]").await, estimate);
     let _ = c.close().await;
 }

@@ -1,8 +1,9 @@
 //! Hosted API prices (`static/api_prices.csv`): US dollars per million
 //! input and output tokens for a catalog model on a host's API, dated and
 //! sourced, with a `stale` mark on rows known to be superseded (kept for
-//! the record, never compared). Only the CLI's answers compare with them
-//! (`evaluate::api`), so they are not in the page's compiled catalog.
+//! the record, never compared). The CLI's answers compare with them
+//! (`evaluate::api`, [`bundled`]), and the on-demand worker with its copy
+//! ([`ApiFile`]); they are not in the page's compiled catalog.
 
 use super::super::table::{Table, TableError};
 use super::{Date, Model};

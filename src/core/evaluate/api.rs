@@ -1,7 +1,8 @@
 //! Rent a GPU or call an API: the pick's load priced on the cheapest hosted
 //! API listed for the model (`static/api_prices.csv`), and the request rate
-//! at which the two bills are equal. Native builds only (the CLI and its
-//! JSON): the page's Wasm carries no API prices.
+//! at which the two bills are equal: the CLI and its JSON (native builds,
+//! the bundled table), and the page through its on-demand worker (below);
+//! the page's own Wasm carries no API prices and no API texts.
 //!
 //! The load compared is the pick's own: its output tokens per second (the
 //! link's `rps` × `out` where it gives a rate, else what its concurrent

@@ -14,7 +14,9 @@
 //!
 //! It also splits the texts by language (`build/texts.rs`): `OUT_DIR/texts.rs`
 //! (the English tables the Wasm compiles in) and `OUT_DIR/messages-zh.txt`
-//! (the Chinese texts the page fetches when it is in Chinese), and compiles
+//! (the Chinese texts the page fetches when it is in Chinese), writes
+//! `OUT_DIR/api-prices.txt` (the hosted API prices and their texts, which
+//! the on-demand worker carries and the page's module does not), and compiles
 //! the method card's accuracy rows from `static/accuracy.csv`
 //! (`build/accuracy.rs`, `OUT_DIR/accuracy.rs`).
 use std::{env, fs, path::Path};
@@ -49,6 +51,7 @@ const INPUTS: &[&str] = &[
     "static/support.csv",
     "static/rates.csv",
     "static/accuracy.csv",
+    "static/api_prices.csv",
 ];
 
 /// A failure is returned, and cargo prints it and stops the build.
@@ -68,6 +71,9 @@ fn main() -> Result<(), String> {
     fs::write(Path::new(&out).join("catalog-strings.txt"), compiled.strings).map_err(|e| format!("catalog-strings.txt in OUT_DIR: {e}"))?;
     fs::write(Path::new(&out).join("accuracy.rs"), accuracy::compile()?).map_err(|e| format!("accuracy.rs in OUT_DIR: {e}"))?;
     let (rust, zh) = texts::split()?;
+    // The API prices and texts the on-demand worker carries (`core::ondemand::api_file`).
+    let prices = core::catalog::api_prices::parse_api_prices(include_str!("static/api_prices.csv"), &catalog.models).map_err(|e| format!("static/{e}"))?;
+    fs::write(Path::new(&out).join("api-prices.txt"), texts::api_file(&prices)?).map_err(|e| format!("api-prices.txt in OUT_DIR: {e}"))?;
     fs::write(Path::new(&out).join("texts.rs"), rust).map_err(|e| format!("texts.rs in OUT_DIR: {e}"))?;
     fs::write(Path::new(&out).join("messages-zh.txt"), zh).map_err(|e| format!("messages-zh.txt in OUT_DIR: {e}"))
 }

@@ -19,9 +19,10 @@ fn fnv1a(bytes: impl Iterator<Item = u8>) -> u64 {
     bytes.fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3))
 }
 
-/// Texts only native code shows (the CLI's report and the JSON's API
-/// comparison, `core::evaluate::api`, which the page's Wasm does not
-/// compile): left out of both columns the page carries.
+/// Texts the page's first answer does not carry (the API comparison,
+/// `core::evaluate::api`): left out of both columns the page carries; the
+/// CLI has them compiled in, the page gets them from its on-demand worker,
+/// which carries them in its API file ([`api_file`]).
 /// `tests/it/guidance/messages.rs` checks that no module the page compiles names one.
 pub const NATIVE_ONLY: &[&str] = &["g.api."];
 
@@ -80,4 +81,13 @@ pub fn split() -> Result<(String, String), String> {
         ui_rows
     );
     Ok((rust, file))
+}
+
+/// The on-demand worker's API file (`core::catalog::api_prices::ApiFile`:
+/// the price table and the `NATIVE_ONLY` texts in both languages), under a
+/// head `whichgpu-api <hash of the body>`.
+pub fn api_file(prices: &[super::core::catalog::api_prices::ApiPrice]) -> Result<String, String> {
+    let texts: Vec<(&str, &str, &str)> = MESSAGES.iter().chain(UI.iter()).filter(|r| !in_page(r.0)).copied().collect();
+    let body = super::core::catalog::api_prices::encode_file(prices, &texts)?;
+    Ok(format!("whichgpu-api {:016x}\n{body}", fnv1a(body.bytes())))
 }

@@ -2,7 +2,12 @@
 # Prints what the browser downloads for the page's first answer (html, js,
 # wasm, css), raw and gzip, then the files fetched on demand, then the 20
 # largest items of the Wasm by twiggy, and fails past the gzip guard.
-# Run after `trunk build --release`. The guard is 337,065 B: the first
+# Run after `trunk build --release`. The guard is 337,300 B: issue 46's
+# API line and answer on the page (the on-demand worker writes them; the
+# page only reads its reply and shows it) moved the first answer from
+# 336,441 to 337,219 B (+778), 154 B past the guard below; measured on one
+# machine with the alternative that fetched the price table and texts as a
+# file and compared in the page at +3.3 KB. It was 337,065 B: the first
 # answer after the session that added the host and start-up bills (issue
 # 42), the commit and region notices (issue 41), speculative decoding
 # (issue 45) and RL fine-tuning (issue 43), 335,017 B, plus 2 KiB. Measured
@@ -62,7 +67,7 @@ source "$root/scripts/env.sh"
 # 0.7.0 panics on this Wasm ("should not parse the same key into multiple
 # items") and cannot read wasm-bindgen's output (0xfc opcodes); 0.8.0 reads both.
 TWIGGY_VERSION=0.8.0
-GUARD=337065
+GUARD=337300
 cd "$root/dist"
 raw=0; gz=0
 for f in index.html *.js *.wasm *.css; do

@@ -43,6 +43,13 @@ impl Msg {
         self
     }
 
+    /// A message of a finished text (the on-demand worker's, already in
+    /// the reader's language): no template has the key `{t}`, so it renders
+    /// as its one placeholder.
+    pub fn text(s: impl Into<String>) -> Msg {
+        Msg::new("{t}").arg("t", s)
+    }
+
     /// A numeric placeholder, formatted with `decimals` when rendered.
     pub fn num(mut self, name: &'static str, value: f64, decimals: u8) -> Msg {
         self.args.push((name, Arg::Fixed(value, decimals)));
@@ -201,6 +208,8 @@ pub const MESSAGES: &[(&str, &str, &str)] = &[
     ("g.prefix", "Prefix caching: the {prefix}-token shared prefix's KV ({kv} GiB) is held once per copy, saving {saved} GiB at {batch} sequences; each request prefills {new} new tokens: first token in {ttft} s instead of {ttft0} s", "前缀缓存：共享的 {prefix} 个 token 前缀的 KV（{kv} GiB）每个副本只存一份，在 {batch} 个序列时节省 {saved} GiB；每个请求只预填充 {new} 个新 token：首 token 用时 {ttft} 秒，而非 {ttft0} 秒"),
     ("g.memory.kv_large", "The KV cache is {share}% of the total: size the GPU for the context and concurrency, not for the weights alone; fewer concurrent sequences or a shorter context would shrink it.", "KV 缓存占总量的 {share}%：选卡要看上下文长度和并发数，而不只是权重大小；减少并发序列或缩短上下文可以减小它。"),
     ("g.api.title", "Rent a GPU or call an API?", "租 GPU 还是调用 API？"),
+    ("g.api.line", "API: {api} a month at this load on {host}; renting is cheaper above {breakeven} requests/s (listed {date}: {source}).", "API：此负载下在 {host} 上每月约 {api}；每秒请求高于 {breakeven} 个时租 GPU 更便宜（{date} 的价格：{source}）。"),
+    ("g.api.line_job", "API: {api} for the same work on {host} (listed {date}: {source}).", "API：同样的工作量在 {host} 上约需 {api}（{date} 的价格：{source}）。"),
     ("g.api.rent", "At this load ({rps} requests/s while busy) the cheapest listed API for {model}, {host} at {input}/{output} per million input/output tokens (listed {date}), would cost {api} a month; the pick costs {pick}. Renting is cheaper above {breakeven} requests/s.", "在此负载下（忙时每秒 {rps} 个请求），{model} 最便宜的已列出 API——{host}，每百万输入/输出 token {input}/{output}（{date} 的价格）——每月约 {api}；所选方案每月 {pick}。每秒请求高于 {breakeven} 个时租 GPU 更便宜。"),
     ("g.api.call", "At this load ({rps} requests/s while busy) the cheapest listed API for {model}, {host} at {input}/{output} per million input/output tokens (listed {date}), would cost {api} a month, less than the pick's {pick}: call the API below {breakeven} requests/s (ask again with that rps: more load may need more copies).", "在此负载下（忙时每秒 {rps} 个请求），{model} 最便宜的已列出 API——{host}，每百万输入/输出 token {input}/{output}（{date} 的价格）——每月约 {api}，低于所选方案的 {pick}：每秒请求低于 {breakeven} 个时调用 API（可用该 rps 再问一次：负载更高可能需要更多副本）。"),
     ("g.api.job", "The same work on the cheapest listed API for {model}, {host} at {input}/{output} per million input/output tokens (listed {date}), would cost {api}, against the pick's {pick}.", "同样的工作量在 {model} 最便宜的已列出 API——{host}，每百万输入/输出 token {input}/{output}（{date} 的价格）——上约需 {api}，所选方案为 {pick}。"),

@@ -22,6 +22,12 @@
 //! can), [`US`] between fields; [`split_exports`] reads it back. The reply
 //! to `csv`: the CSV text.
 //!
+//! The reply to `export` ends with one more record where the answer's
+//! model has a hosted API price: `evaluate::api::record` on the worker's
+//! copy of the price table ([`api_file`]), read back by
+//! `evaluate::api::read_reply` (it has seven fields, so [`split_exports`]
+//! leaves it out).
+//!
 //! The third kind, `hfconfig` ([`hf_request`]: the kind, then the text of a
 //! Hugging Face `config.json` to the end), runs [`super::hfconfig`] (and
 //! serde_json's parser) here rather than in the page. The reply is records
@@ -45,6 +51,7 @@
 //! bit; for `sources`, the offer's id, source and notes ([`read_sources`]).
 
 use super::answer::Answer;
+use super::catalog::api_prices::{parse_file, ApiFile};
 use super::catalog::offers::{parse_offers, parse_offers_any, Interconnect, Offer};
 use super::catalog::Catalog;
 use super::config::{Config, Currency, Task};
@@ -121,10 +128,27 @@ pub fn handle(request: &str) -> String {
     let (cfg, _) = link::decode(query);
     let answer = evaluate_offers(&cfg, Vec::new(), catalog, today);
     match kind {
-        "export" => join_exports(&for_answer(&answer, catalog)),
+        "export" => {
+            let mut reply = join_exports(&for_answer(&answer, catalog));
+            // The hosted API's price for the same answer, a record of its own.
+            if let Some(api) = api_file().and_then(|f| super::evaluate::api::record(&answer, f)) {
+                reply.push(RS);
+                reply.push_str(&api);
+            }
+            reply
+        }
         "csv" => offers_csv(&answer, sources),
         _ => String::new(),
     }
+}
+
+/// The worker's copy of the hosted API prices and their texts (the file
+/// `build.rs` writes, `api_prices::ApiFile`), parsed once; `None` if it does
+/// not parse (`tests/it/offers/api_page.rs` fails on it). The page's
+/// module never calls it, so neither the table nor the texts are in it.
+pub fn api_file() -> Option<&'static ApiFile> {
+    static FILE: std::sync::OnceLock<Option<ApiFile>> = std::sync::OnceLock::new();
+    FILE.get_or_init(|| parse_file(include_str!(concat!(env!("OUT_DIR"), "/api-prices.txt")))).as_ref()
 }
 
 /// A field with the separators taken out (an imported offer id could hold one).

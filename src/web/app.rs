@@ -118,6 +118,7 @@ pub fn app() -> Html {
     html! {
         <Page cfg={state.cfg.clone()} copied={state.copied} imported={state.imported.is_some()} answer={answer.clone()} job={job} notices={notices} lang={lang} on_set={on_set}
             on_copied={ let d = state.dispatcher(); Callback::from(move |_| d.dispatch(Action::Copied)) }
+            on_api={ let d = state.dispatcher(); Callback::from(move |_| d.dispatch(Action::Texts)) }
             on_import={ let d = state.dispatcher(); Callback::from(move |t: String| import_offers(d.clone(), t)) }
             on_config={ let d = state.dispatcher(); Callback::from(move |t: String| import_config(d.clone(), t)) }
             on_price={ let d = state.dispatcher(); Callback::from(move |(o, v): (String, String)| d.dispatch(Action::Price(o, v))) } />

@@ -8,7 +8,9 @@
 //! the viewport, or, in an embedded view (`embed=1`), once
 //! the reader opens the card: a reader who never scrolls to it, or a
 //! documentation page that embeds the calculator, does not download the
-//! worker. The text itself
+//! worker. The reply also carries the hosted API's price for the same
+//! answer (`super::api`), which the recommendation and guidance cards
+//! show. The text itself
 //! is the core's (YAML and shell are not translated); the labels are the
 //! messages table's.
 
@@ -35,6 +37,8 @@ pub struct LaunchProps {
     pub lang: Lang,
     /// An embedded view: the card is closed, and opening it asks.
     pub embed: bool,
+    /// The hosted API's price for the job came in with the texts (`super::api`).
+    pub on_api: Callback<()>,
 }
 
 /// What watches the card: dropped (and disconnected) once it was seen.
@@ -111,14 +115,20 @@ pub fn launch(p: &LaunchProps) -> Html {
         // One effect (each costs the page its own copy of Yew's hook code):
         // once seen, ask for this job's texts; before, watch for the card
         // coming into view (not in an embedded view: there opening it asks).
-        let (reply, seen, node) = (reply.clone(), seen.clone(), node.clone());
+        let (reply, seen, node, on_api) = (reply.clone(), seen.clone(), node.clone(), p.on_api.clone());
         use_effect_with((p.job.clone(), wanted, *seen, p.embed), move |(job, wanted, was_seen, embed)| {
             let mut watching = None;
             if *wanted && *was_seen {
                 let job = job.clone();
                 wasm_bindgen_futures::spawn_local(async move {
-                    let texts = ask(job.request("export", "")).await.map(|r| split_exports(&r));
-                    reply.set(Some((job, Rc::new(texts))));
+                    let r = ask(job.request("export", "")).await;
+                    // The reply carries the hosted API's price too, which the
+                    // recommendation and guidance cards show (`super::api`).
+                    let priced = super::api::keep(&job, &r);
+                    reply.set(Some((job, Rc::new(r.map(|r| split_exports(&r))))));
+                    if priced {
+                        on_api.emit(());
+                    }
                 });
             } else if *wanted && !*embed {
                 watching = node.cast::<web_sys::Element>().and_then(|el| watch(&el, seen.clone()));

@@ -2,6 +2,7 @@
 //! components that render what the core returns, and the few browser
 //! services the core must not touch (URL, clock, clipboard, postMessage).
 
+pub mod api;
 pub mod app;
 pub mod cells;
 pub mod chart_tip;

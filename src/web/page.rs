@@ -43,6 +43,8 @@ pub struct PageProps {
     pub lang: Lang,
     pub on_set: Callback<(&'static str, String)>,
     pub on_copied: Callback<()>,
+    /// The on-demand worker's reply about the hosted API came in (`super::api`): render again.
+    pub on_api: Callback<()>,
     pub on_import: Callback<String>,
     pub on_config: Callback<String>,
     pub on_price: Callback<(String, String)>,
@@ -53,6 +55,7 @@ pub fn page(p: &PageProps) -> Html {
     let lang = p.lang;
     let cfg = &p.cfg;
     let a = &p.answer;
+    let api = super::api::shown(&p.job, lang);
     let t = |k: &'static str| ui(k, lang);
     let lang_switch = {
         let cb = p.on_set.clone();
@@ -111,9 +114,9 @@ pub fn page(p: &PageProps) -> Html {
                     // The answer first: what to rent, what it costs and why,
                     // side by side on wide screens (style.css), then the
                     // pictures and the table behind them.
-                    { recommendation(a, training, lang) }
-                    { guidance(a, lang) }
-                    <Launch answer={a.clone()} job={p.job.clone()} {lang} embed={cfg.embed} />
+                    { recommendation(a, training, lang, api.as_ref().map(|x| &x.0)) }
+                    { guidance(a, lang, api.as_ref().map(|x| &x.1)) }
+                    <Launch answer={a.clone()} job={p.job.clone()} {lang} embed={cfg.embed} on_api={p.on_api.clone()} />
                     if *full {
                         { memory(&a.memory, usable_bytes(a), lang) }
                         <section class="card wide" aria-labelledby="h-scatter">

@@ -25,7 +25,8 @@ fn misses(o: &OfferResult, lang: Lang) -> Html {
     }
 }
 
-pub fn recommendation(a: &Answer, training: bool, lang: Lang) -> Html {
+/// `api`: the hosted API's price, the first line under the pick's cost once the page has it.
+pub fn recommendation(a: &Answer, training: bool, lang: Lang, api: Option<&Msg>) -> Html {
     let t = |k: &'static str| ui(k, lang);
     let offer_by_id = |id: &str| a.offers.iter().find(|o| &*o.id == id);
     match &a.recommendation {
@@ -58,7 +59,7 @@ pub fn recommendation(a: &Answer, training: bool, lang: Lang) -> Html {
                             { " · " }{ format!("{}{}", price(o.usd_per_hour, o.currency, &a.display, lang), t("ui.per_hour")) }
                         </p>
                     }
-                    <ul>{ for r.pick.reason_msgs.iter().map(|m| html! { <li>{ m.render(lang) }</li> }) }</ul>
+                    <ul>if let Some(m) = api { <li data-testid="api-line">{ m.render(lang) }</li> }{ for r.pick.reason_msgs.iter().map(|m| html! { <li>{ m.render(lang) }</li> }) }</ul>
                     <ul class="alts">
                         { for r.alternatives.iter().map(|alt| {
                             let label = ui(alt.why_key(), lang);

@@ -54,7 +54,7 @@ pub enum Action {
     ImportConfig(Result<String, String>),
     /// The user's own hourly price for one offer (`price=` in the link).
     Price(String, String),
-    /// The Chinese texts were fetched (or failed): render again.
+    /// The Chinese texts (or failed) or the API prices came in: render again.
     Texts,
 }
 

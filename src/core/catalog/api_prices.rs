@@ -1,8 +1,9 @@
 //! Hosted API prices (`static/api_prices.csv`): US dollars per million
 //! input and output tokens for a catalog model on a host's API, dated and
 //! sourced, with a `stale` mark on rows known to be superseded (kept for
-//! the record, never compared). Only the CLI's answers compare with them
-//! (`evaluate::api`), so they are not in the page's compiled catalog.
+//! the record, never compared). The CLI's answers compare with them
+//! (`evaluate::api`, [`bundled`]), and the on-demand worker with its copy
+//! ([`ApiFile`]); they are not in the page's compiled catalog.
 
 use super::super::date::Date;
 use super::super::table::{Table, TableError};
@@ -63,4 +64,79 @@ pub fn parse_api_prices(text: &str, models: &[Model]) -> Result<Vec<ApiPrice>, T
 pub fn bundled(models: &[Model]) -> &'static [ApiPrice] {
     static PRICES: std::sync::OnceLock<Vec<ApiPrice>> = std::sync::OnceLock::new();
     PRICES.get_or_init(|| parse_api_prices(bundled_table!("api_prices.csv"), models).unwrap_or_default())
+}
+
+/// The on-demand worker's copy of the table and of the API texts
+/// (`g.api.*`, both languages), which the page's first answer does not
+/// carry: `build.rs` writes it (`OUT_DIR/api-prices.txt`) and
+/// `core::ondemand::api_file` reads it (only the worker's calls link it: the page's
+/// module never does). Lines, fields [`US`]
+/// apart: a head `whichgpu-api <stamp>`, then `t`, key, English, Chinese
+/// for each text, and `p`, then every column of an [`ApiPrice`] in order
+/// (numbers in Rust's shortest round-trip form, `stale` as `1`/`0`).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ApiFile {
+    pub prices: Vec<ApiPrice>,
+    /// (key, English, Chinese).
+    pub texts: Vec<(String, String, String)>,
+}
+
+/// Between the fields of a line of the file (ASCII unit separator).
+pub const US: char = '\u{1f}';
+
+impl ApiFile {
+    /// The text of `key` in `lang`, if the file has it.
+    pub fn text(&self, key: &str, lang: super::super::config::Lang) -> Option<&str> {
+        let row = self.texts.iter().find(|t| t.0 == key)?;
+        Some(if lang == super::super::config::Lang::Zh { &row.2 } else { &row.1 })
+    }
+}
+
+/// The file's body (without its head); an error names a field that holds a
+/// separator or a line break.
+pub fn encode_file(prices: &[ApiPrice], texts: &[(&str, &str, &str)]) -> Result<String, String> {
+    let mut out = String::new();
+    let mut line = |fields: &[&str]| -> Result<(), String> {
+        if let Some(bad) = fields.iter().find(|f| f.contains([US, '\n', '\r'])) {
+            return Err(format!("api_prices: `{}` holds a line break or a unit separator", super::super::table::clip(bad)));
+        }
+        out.push_str(&fields.join(&US.to_string()));
+        out.push('\n');
+        Ok(())
+    };
+    for (key, en, zh) in texts {
+        line(&["t", key, en, zh])?;
+    }
+    for p in prices {
+        let (i, o, d) = (p.usd_per_million_input.to_string(), p.usd_per_million_output.to_string(), p.as_of.to_string());
+        line(&["p", &p.model, &p.host, &p.api_model, &i, &o, &d, if p.stale { "1" } else { "0" }, &p.source])?;
+    }
+    Ok(out)
+}
+
+/// Reads the file back; `None` for a file that is not one (the page then shows no API line).
+pub fn parse_file(text: &str) -> Option<ApiFile> {
+    let mut lines = text.lines();
+    if !lines.next()?.starts_with("whichgpu-api ") {
+        return None;
+    }
+    let mut file = ApiFile::default();
+    for l in lines {
+        let f: Vec<&str> = l.split(US).collect();
+        match f.as_slice() {
+            ["t", key, en, zh] => file.texts.push((key.to_string(), en.to_string(), zh.to_string())),
+            ["p", model, host, api_model, i, o, d, stale, source] => file.prices.push(ApiPrice {
+                model: model.to_string(),
+                host: host.to_string(),
+                api_model: api_model.to_string(),
+                usd_per_million_input: i.parse().ok()?,
+                usd_per_million_output: o.parse().ok()?,
+                as_of: Date::parse(d)?,
+                stale: *stale == "1",
+                source: source.to_string(),
+            }),
+            _ => return None,
+        }
+    }
+    Some(file)
 }

@@ -4,7 +4,6 @@
 //! (bill, rank, pick) and [`guidance`] (read from the pick's plan) — with
 //! the single changes the plan rates better ([`whatif`]) between the last two.
 
-#[cfg(not(target_arch = "wasm32"))]
 pub mod api;
 pub mod measured;
 mod region;

@@ -152,8 +152,9 @@ fn every_text_is_used() {
 }
 
 /// The texts left out of the page (`NATIVE_ONLY` in build/texts.rs) are
-/// named only by modules the page's Wasm does not compile: the CLI, its
-/// tools and report, and the API comparison.
+/// named only by modules whose texts the page's Wasm never looks up: the
+/// CLI, its tools and report, and the API comparison (the page reads its
+/// texts from the on-demand worker's reply, already written).
 #[test]
 fn texts_left_out_of_the_page_are_named_only_natively() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));

@@ -1,6 +1,7 @@
 //! Each offer's bill, the ranking and the pick.
 
 mod api_measured;
+mod api_page;
 mod bill;
 mod bill_as_read;
 mod china;

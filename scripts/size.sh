@@ -2,7 +2,14 @@
 # Prints what the browser downloads for the page's first answer (html, js,
 # wasm, css), raw and gzip, then the files fetched on demand, then the 20
 # largest items of the Wasm by twiggy, and fails past the gzip guard.
-# Run after `trunk build --release`. The guard is 337,300 B: issue 46's
+# Run after `trunk build --release`. The guard is 340,200 B: the session
+# that merged issue 43's held-out RL step (+216 B), issue 39's offer column
+# table (+1,504), issue 37's engine table (-43) and issue 46's API line
+# (+1,277 on that base) after issue 40's function splits and folder
+# imports (+465), measured per merge on one machine: 336,441 -> 336,906 ->
+# 337,122 -> 338,626 -> 338,583 -> 339,860 B. Tried and not kept: the CSV-
+# and report-only cells left out of the Wasm (the worker is the same Wasm
+# build and writes the CSV export). It was 337,300 B: issue 46's
 # API line and answer on the page (the on-demand worker writes them; the
 # page only reads its reply and shows it) moved the first answer from
 # 336,441 to 337,219 B (+778), 154 B past the guard below; measured on one
@@ -67,7 +74,7 @@ source "$root/scripts/env.sh"
 # 0.7.0 panics on this Wasm ("should not parse the same key into multiple
 # items") and cannot read wasm-bindgen's output (0xfc opcodes); 0.8.0 reads both.
 TWIGGY_VERSION=0.8.0
-GUARD=337300
+GUARD=340200
 cd "$root/dist"
 raw=0; gz=0
 for f in index.html *.js *.wasm *.css; do

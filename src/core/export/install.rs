@@ -6,7 +6,7 @@
 //! support matrix pins (`static/support.csv`), with its source.
 
 use super::command::Command;
-use super::Launch;
+use super::launch::Launch;
 use crate::core::catalog::gpus::Vendor;
 use crate::core::config::Engine;
 use crate::core::engines;
@@ -139,7 +139,7 @@ pub fn setup(l: &Launch) -> Option<Vec<String>> {
         }
         (vendor, engine) => Some(vec![format!(
             "# {} on {} GPUs has no install route in whichgpu's table: follow the engine's own guide for this platform",
-            super::engine_name(l.cfg.task, engine),
+            super::launch::engine_name(l.cfg.task, engine),
             vendor.as_str()
         )]),
     }

@@ -11,8 +11,8 @@ use std::fmt::Write;
 
 use super::command::{engine, engine_on};
 use super::install::{self, pinned};
+use super::launch::{base_port, Launch};
 use super::names::{accelerator_for, cloud_for};
-use super::{base_port, Launch};
 use crate::core::config::{Engine, Task};
 
 /// The task's YAML, and why SkyPilot cannot launch it as it stands (if so).

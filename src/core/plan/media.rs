@@ -10,7 +10,7 @@ use super::super::estimate::media::{Confidence, MediaJob};
 use super::super::estimate::{engine, ranges, Bound};
 use super::super::messages::Msg;
 use super::super::settings::Settings;
-use super::{memory_json, one_gpu_result, OfferPlan, Output};
+use super::shared::{memory_json, one_gpu_result, OfferPlan, Output};
 
 /// Usable share of GPU memory for a diffusion pipeline (allocator slack).
 pub const USABLE: f64 = super::super::thresholds::USABLE_SHARE;
@@ -111,7 +111,7 @@ impl<'r> MediaPlanner<'r> {
             overhead_bytes: mem.overhead_bytes,
             ..memory_json(
                 mem.total,
-                super::reserved(mem.total),
+                super::shared::reserved(mem.total),
                 f64::from(j.batch),
                 1,
                 gpu.map_or_else(String::new, |g| g.id.clone()),

@@ -16,7 +16,7 @@ use super::super::messages::Msg;
 use super::super::settings::Settings;
 // The usable share of GPU memory (allocator slack) is generation's.
 use super::media::USABLE;
-use super::{memory_json, one_gpu_result, OfferPlan};
+use super::shared::{memory_json, one_gpu_result, OfferPlan};
 
 /// Bytes of a saved checkpoint: the adapter (fp32) or the full denoiser
 /// (16-bit weights, the form the scripts save for inference).
@@ -113,7 +113,7 @@ impl<'r> ImageTrainPlanner<'r> {
             gradients_bytes: mem.gradients,
             optimizer_bytes: mem.optimizer,
             overhead_bytes: mem.overhead,
-            ..memory_json(total, super::reserved(total), t.mb, 1, gpu.map_or_else(String::new, |g| g.id.clone()), gpu.map_or(0.0, |g| g.memory_bytes()))
+            ..memory_json(total, super::shared::reserved(total), t.mb, 1, gpu.map_or_else(String::new, |g| g.id.clone()), gpu.map_or(0.0, |g| g.memory_bytes()))
         };
         let ckpt = checkpoint_bytes(t);
         let answers = Answers {

@@ -18,7 +18,7 @@ use super::super::precision::Compute;
 use super::super::units::GIB;
 use super::load::{little, Load};
 use super::serve_speeds::{confidence, serve_speeds, OnGpu};
-use super::{unsupported, EngineSupport, FnvMap, OfferPlan, Output, PerArch};
+use super::shared::{unsupported, EngineSupport, FnvMap, OfferPlan, Output, PerArch};
 
 /// Plans for one serving configuration, with the per-shape cache offers share.
 pub struct ServePlanner<'r> {
@@ -170,7 +170,7 @@ impl<'r> ServePlanner<'r> {
             None => (gpu, o.gpu.clone()),
         };
         // Several instances only as pipeline stages over a published network.
-        let multi_node_ok = o.gpus > 1 && o.inter_node_gbps.is_some_and(|g| g >= super::MIN_SPLIT_GBPS) && !self.cfg.engine.splits_layers();
+        let multi_node_ok = o.gpus > 1 && o.inter_node_gbps.is_some_and(|g| g >= super::shared::MIN_SPLIT_GBPS) && !self.cfg.engine.splits_layers();
         let shape = (o.gpus, multi_node_ok);
         match self.on_gpu.get(&*key) {
             Some(on) => on.plan(shape, || self.shape(gpu, on, o.gpus, multi_node_ok)),

@@ -9,7 +9,7 @@ use super::super::estimate::engine_rules;
 use super::super::estimate::serve::Plan;
 use super::super::precision;
 use super::serve::ServePlanner;
-use super::EngineSupport;
+use super::shared::EngineSupport;
 
 impl<'r> ServePlanner<'r> {
     /// The plan the memory breakdown and the inverse answers describe: the
@@ -47,7 +47,7 @@ impl<'r> ServePlanner<'r> {
             kv_cache_bytes: per_gpu.kv_cache * n,
             activations_bytes: per_gpu.activations * n,
             overhead_bytes: per_gpu.overhead * n,
-            ..super::memory_json(total, reserved, batch, plan.gpus(), gpu.id.clone(), gpu.memory_bytes() * n)
+            ..super::shared::memory_json(total, reserved, batch, plan.gpus(), gpu.id.clone(), gpu.memory_bytes() * n)
         }
     }
 

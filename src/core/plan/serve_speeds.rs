@@ -11,7 +11,7 @@ use std::cell::RefCell;
 
 use super::super::estimate::serve::{Bound, Plan, ServeJob, ServeSpeed};
 use super::super::messages::Msg;
-use super::OfferPlan;
+use super::shared::OfferPlan;
 
 /// Speeds of a serving plan with their ranges. Times scale inversely.
 pub fn serve_speeds(job: &ServeJob<'_>, gpu: &Gpu, plan: Plan, batch: f64, widen: f64) -> (Speeds, Bound) {

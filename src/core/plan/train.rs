@@ -13,10 +13,10 @@ use super::super::estimate::train::{mfu, Layout, TrainJob};
 use super::super::messages::Msg;
 use super::super::settings::Settings;
 use super::super::units::GIB;
+use super::shared::{unsupported, EngineSupport, OfferPlan, Output};
 use super::train_layouts::{best_layout, smallest_fitting};
 use super::train_speed::{confidence, day_decimals, gpus_for_deadline, layout_tokens_per_s, link_bytes_per_s, speeds, DEFAULT_INTER_NODE_BYTES_PER_S};
 use super::train_zero::{search, Candidate};
-use super::{unsupported, EngineSupport, OfferPlan, Output};
 
 /// Usable share of a GPU's memory for training (the allocator's slack).
 const USABLE: f64 = super::super::thresholds::USABLE_SHARE;
@@ -89,7 +89,14 @@ fn memory_json(job: &TrainJob<'_>, gpu: &Gpu, layout: Layout) -> MemoryJson {
         optimizer_bytes: m.optimizer * n,
         overhead_bytes: m.overhead * n,
         // PyTorch's caching allocator keeps ~10 % above its peak.
-        ..super::memory_json(total, super::reserved(m.total()).min(gpu.memory_bytes()).max(m.total()) * n, job.mb, gpus, gpu.id.clone(), gpu.memory_bytes() * n)
+        ..super::shared::memory_json(
+            total,
+            super::shared::reserved(m.total()).min(gpu.memory_bytes()).max(m.total()) * n,
+            job.mb,
+            gpus,
+            gpu.id.clone(),
+            gpu.memory_bytes() * n,
+        )
     }
 }
 
@@ -232,7 +239,7 @@ struct OfferCount {
 fn offer_count(job: &TrainJob<'_>, cfg: &Settings, gpu: &Gpu, o: &Offer, cap: f64, cache: &mut FitCache) -> OfferCount {
     // Several instances over a published network: pipeline stages or
     // sharded data-parallel replicas across them.
-    let multi = o.inter_node_gbps.is_some_and(|g| g >= super::MIN_SPLIT_GBPS);
+    let multi = o.inter_node_gbps.is_some_and(|g| g >= super::shared::MIN_SPLIT_GBPS);
     // Add instances to meet a deadline, or to reach the GPUs the link asks
     // for (`gpus` per instance × `nodes`, as the per-GPU-type plan takes them).
     let asked = cfg.gpus.map_or(1, |g| g.saturating_mul(cfg.nodes).max(1));

@@ -6,8 +6,8 @@ use super::super::super::config::Engine;
 use super::super::super::engines::{self, LaunchRow};
 use super::super::super::estimate::engine_rules;
 use super::super::checkpoint::{separate_checkpoint, yarn_for};
-use super::super::Launch;
-use super::Command;
+use super::super::launch::Launch;
+use super::parts::Command;
 
 pub(super) fn serve(l: &Launch, port: u32, c: &mut Command) {
     model_note(l, c);
@@ -176,7 +176,11 @@ pub(super) fn serve(l: &Launch, port: u32, c: &mut Command) {
         }
         Engine::Hf => {
             c.note("transformers has no standard server command in this export: load the model in your own server with");
-            c.note(format!("device_map=\"auto\" over {} GPU{}, up to {seqs} sequences of {len} tokens, as the plan assumed", tp * pp, super::plural(tp * pp)));
+            c.note(format!(
+                "device_map=\"auto\" over {} GPU{}, up to {seqs} sequences of {len} tokens, as the plan assumed",
+                tp * pp,
+                super::parts::plural(tp * pp)
+            ));
             super::spec::spec_flags(l, c);
         }
     }

@@ -7,8 +7,8 @@
 use super::super::super::config::{Engine, Spec};
 use super::super::super::estimate::spec::{default_tokens, eagle_head};
 use super::super::checkpoint;
-use super::super::Launch;
-use super::Command;
+use super::super::launch::Launch;
+use super::parts::Command;
 
 /// The drafter's repository: the EAGLE-3 head or the catalog draft model's
 /// checkpoint, with a comment where none is known.

@@ -9,8 +9,8 @@
 //! src/accelerate/commands/launch.py.
 
 use super::super::super::config::{Method, Task, Trainer};
-use super::super::Launch;
-use super::{accumulation, gc_word, Command};
+use super::super::launch::Launch;
+use super::parts::{accumulation, gc_word, Command};
 
 /// How a training plan that splits layers runs outside Megatron-LM:
 /// (FSDP2 × TP under full sharding, DeepSpeed AutoTP otherwise).

@@ -6,9 +6,9 @@
 //! docs/nd_parallelism.qmd, deepspeed_configs/).
 
 use super::super::super::config::{Checkpointing, Method, Targets, Task};
-use super::super::Launch;
+use super::super::launch::Launch;
+use super::parts::{accumulation, processes, torchrun_flags, Command};
 use super::train_accelerate::splits;
-use super::{accumulation, processes, torchrun_flags, Command};
 
 pub(super) fn train(l: &Launch, c: &mut Command) {
     let cfg = &l.cfg;

@@ -8,8 +8,8 @@
 //! the script's `--deepspeed --deepspeed_config` (`deepspeed/__init__.py`
 //! `_add_core_arguments`). Flags: `tests/data/export/deepspeed.flags`.
 
-use super::super::Launch;
-use super::{gc_word, layout, Command};
+use super::super::launch::Launch;
+use super::parts::{gc_word, layout, Command};
 
 pub(super) fn train(l: &Launch, c: &mut Command) {
     let o = l.offer;

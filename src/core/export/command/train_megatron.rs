@@ -5,8 +5,8 @@
 //! dataclasses it turns into flags; examples/llama/train_llama3_8b_h100_fp8.sh).
 
 use super::super::super::config::{Checkpointing, Method, Task};
-use super::super::Launch;
-use super::{layout, torchrun_flags, Command};
+use super::super::launch::Launch;
+use super::parts::{layout, torchrun_flags, Command};
 
 pub(super) fn train(l: &Launch, c: &mut Command) {
     let cfg = &l.cfg;

@@ -5,8 +5,8 @@
 //! (pytorch/torchtitan@v0.2.2 torchtitan/config/job_config.py, run_train.sh).
 
 use super::super::super::config::{Checkpointing, Method, Task};
-use super::super::Launch;
-use super::{accumulation, layout, torchrun_flags, Command};
+use super::super::launch::Launch;
+use super::parts::{accumulation, layout, torchrun_flags, Command};
 
 pub(super) fn train(l: &Launch, c: &mut Command) {
     let cfg = &l.cfg;

@@ -6,8 +6,8 @@
 //! recipes/configs/llama3_1/*.yaml).
 
 use super::super::super::config::{Checkpointing, Method, Targets, Task};
-use super::super::Launch;
-use super::{accumulation, processes, torchrun_flags, Command};
+use super::super::launch::Launch;
+use super::parts::{accumulation, processes, torchrun_flags, Command};
 
 /// `key=value`, a torchtune config override.
 fn set(c: &mut Command, key: &str, value: &dyn std::fmt::Display) {

@@ -7,8 +7,8 @@
 //! `tests/data/export/unsloth.flags` (torchrun's).
 
 use super::super::super::config::{Checkpointing, Method, Task};
-use super::super::Launch;
-use super::{accumulation, processes, torchrun_flags, Command};
+use super::super::launch::Launch;
+use super::parts::{accumulation, processes, torchrun_flags, Command};
 
 pub(super) fn train(l: &Launch, c: &mut Command) {
     let cfg = &l.cfg;

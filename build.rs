@@ -64,16 +64,24 @@ fn main() -> Result<(), String> {
     let compiled = encode::compile(&catalog)?;
     // The served checkpoints (repository, context, rope scaling): only the
     // launch texts read them, so they stay out of the page's catalog.
-    let checkpoints = core::catalog::checkpoints::parse_checkpoints(core::catalog::MODELS_CSV).map_err(|e| format!("static/{e}"))?;
+    let checkpoints = core::catalog::checkpoints::parse_checkpoints(core::catalog::MODELS_CSV)
+        .map_err(|e| format!("static/{e}"))?;
     fs::write(Path::new(&out).join("checkpoints.txt"), core::catalog::checkpoints::encode(&checkpoints))
         .map_err(|e| format!("checkpoints.txt in OUT_DIR: {e}"))?;
-    fs::write(Path::new(&out).join("catalog.bin"), compiled.bin).map_err(|e| format!("catalog.bin in OUT_DIR: {e}"))?;
-    fs::write(Path::new(&out).join("catalog-strings.txt"), compiled.strings).map_err(|e| format!("catalog-strings.txt in OUT_DIR: {e}"))?;
-    fs::write(Path::new(&out).join("accuracy.rs"), accuracy::compile()?).map_err(|e| format!("accuracy.rs in OUT_DIR: {e}"))?;
+    fs::write(Path::new(&out).join("catalog.bin"), compiled.bin)
+        .map_err(|e| format!("catalog.bin in OUT_DIR: {e}"))?;
+    fs::write(Path::new(&out).join("catalog-strings.txt"), compiled.strings)
+        .map_err(|e| format!("catalog-strings.txt in OUT_DIR: {e}"))?;
+    fs::write(Path::new(&out).join("accuracy.rs"), accuracy::compile()?)
+        .map_err(|e| format!("accuracy.rs in OUT_DIR: {e}"))?;
     let (rust, zh) = texts::split()?;
     // The API prices and texts the on-demand worker carries (`core::ondemand::api_file`).
-    let prices = core::catalog::api_prices::parse_api_prices(include_str!("static/api_prices.csv"), &catalog.models).map_err(|e| format!("static/{e}"))?;
-    fs::write(Path::new(&out).join("api-prices.txt"), texts::api_file(&prices)?).map_err(|e| format!("api-prices.txt in OUT_DIR: {e}"))?;
+    let prices =
+        core::catalog::api_prices::parse_api_prices(include_str!("static/api_prices.csv"), &catalog.models)
+            .map_err(|e| format!("static/{e}"))?;
+    fs::write(Path::new(&out).join("api-prices.txt"), texts::api_file(&prices)?)
+        .map_err(|e| format!("api-prices.txt in OUT_DIR: {e}"))?;
     fs::write(Path::new(&out).join("texts.rs"), rust).map_err(|e| format!("texts.rs in OUT_DIR: {e}"))?;
-    fs::write(Path::new(&out).join("messages-zh.txt"), zh).map_err(|e| format!("messages-zh.txt in OUT_DIR: {e}"))
+    fs::write(Path::new(&out).join("messages-zh.txt"), zh)
+        .map_err(|e| format!("messages-zh.txt in OUT_DIR: {e}"))
 }

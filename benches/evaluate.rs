@@ -25,7 +25,10 @@ use whichgpu::core::evaluate::evaluate_query;
 const QUERIES: &[(&str, &str)] = &[
     ("default", "v=1"),
     ("70b_fp8", "v=1&model=llama-3.1-70b&w=fp8&in=2000&out=500&batch=16"),
-    ("llamacpp_q4_4090", "v=1&model=llama-3.1-8b&w=gguf-q4_k_m&engine=llama.cpp&gpu=rtx-4090-24gb&batch=1&in=8000&out=500"),
+    (
+        "llamacpp_q4_4090",
+        "v=1&model=llama-3.1-8b&w=gguf-q4_k_m&engine=llama.cpp&gpu=rtx-4090-24gb&batch=1&in=8000&out=500",
+    ),
     ("batch_max", "v=1&model=qwen2.5-7b&batch=max&in=4000&out=1000"),
     ("finetune_70b_full", "v=1&task=finetune&model=llama-3.1-70b&method=full&zero=0"),
     ("qlora_8b", "v=1&task=finetune&model=llama-3.1-8b&method=qlora"),
@@ -51,7 +54,9 @@ fn evaluate(c: &mut Criterion) {
         let a = evaluate_query(query, catalog, today);
         assert!(a.notices.is_empty(), "{name}: {:?}", a.notices);
         assert!(!a.offers.is_empty() && !a.results.is_empty(), "{name}: empty answer");
-        group.bench_function(*name, |b| b.iter(|| evaluate_query(black_box(query), black_box(catalog), today)));
+        group.bench_function(*name, |b| {
+            b.iter(|| evaluate_query(black_box(query), black_box(catalog), today))
+        });
     }
     group.finish();
 }

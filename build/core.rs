@@ -11,6 +11,8 @@
 pub mod accuracy;
 #[path = "../src/core/catalog/mod.rs"]
 pub mod catalog;
+#[path = "../src/core/choices.rs"]
+pub mod choices;
 #[path = "../src/core/config.rs"]
 pub mod config;
 #[path = "../src/core/date.rs"]

@@ -6,7 +6,9 @@
 //! apart field by field, so a new field stops the build until it is written.
 use std::collections::HashMap;
 
-use crate::core::catalog::compiled::{BILLIONS, BITS, HOST_BILLINGS, INTERCONNECTS, KINDS, MEDIA_ARCHS, MEDIA_KINDS, POW10, SEP, SUPPORTS};
+use crate::core::catalog::compiled::{
+    BILLIONS, BITS, HOST_BILLINGS, INTERCONNECTS, KINDS, MEDIA_ARCHS, MEDIA_KINDS, POW10, SEP, SUPPORTS,
+};
 use crate::core::catalog::gpus::{Arch, FormFactor, GpuClass, Vendor};
 use crate::core::catalog::media::MediaModel;
 use crate::core::catalog::models::{Mla, Moe, SlidingWindow, Vision};
@@ -57,7 +59,9 @@ impl Row<'_> {
     fn opt_text(&mut self, t: Option<&str>) -> Result<(), String> {
         let i = match t {
             None => None,
-            Some(t) if t.contains(SEP) => return Err(format!("the catalog text `{t}` holds the separator U+001F")),
+            Some(t) if t.contains(SEP) => {
+                return Err(format!("the catalog text `{t}` holds the separator U+001F"))
+            }
             Some(t) => {
                 let next = self.texts.list.len() as u64;
                 let i = *self.texts.index.entry(t.to_string()).or_insert(next);
@@ -78,7 +82,10 @@ impl Row<'_> {
     }
     /// `v`'s index in `all`.
     fn pick<T: PartialEq + std::fmt::Debug>(&mut self, all: &[T], v: &T) -> Result<(), String> {
-        let i = all.iter().position(|a| a == v).ok_or_else(|| format!("{v:?} is missing from its list of values"))?;
+        let i = all
+            .iter()
+            .position(|a| a == v)
+            .ok_or_else(|| format!("{v:?} is missing from its list of values"))?;
         self.int(i as u64);
         Ok(())
     }
@@ -86,7 +93,10 @@ impl Row<'_> {
 
 /// `source` and `notes` are left out of the compiled form: they must be empty.
 fn no_source(table: &str, texts: &[&str]) -> Result<(), String> {
-    texts.iter().find(|t| !t.is_empty()).map_or(Ok(()), |t| Err(format!("{table}: a source or note is left in the compiled catalog: `{t}`")))
+    texts
+        .iter()
+        .find(|t| !t.is_empty())
+        .map_or(Ok(()), |t| Err(format!("{table}: a source or note is left in the compiled catalog: `{t}`")))
 }
 
 /// `catalog` (with sources and notes emptied) in the compiled form.
@@ -107,7 +117,12 @@ pub fn compile(catalog: &Catalog) -> Result<Compiled, String> {
 }
 
 /// Writes one table: its row and column counts, then each column.
-fn table<T>(bin: &mut Vec<u8>, texts: &mut Texts, rows: &[T], write: impl Fn(&mut Row<'_>, &T) -> Result<(), String>) -> Result<(), String> {
+fn table<T>(
+    bin: &mut Vec<u8>,
+    texts: &mut Texts,
+    rows: &[T],
+    write: impl Fn(&mut Row<'_>, &T) -> Result<(), String>,
+) -> Result<(), String> {
     let mut cells = Vec::with_capacity(rows.len());
     for r in rows {
         let mut row = Row { texts: &mut *texts, cells: Vec::new() };
@@ -118,7 +133,9 @@ fn table<T>(bin: &mut Vec<u8>, texts: &mut Texts, rows: &[T], write: impl Fn(&mu
     if cells.iter().any(|c| c.len() != count) {
         return Err("rows of one table wrote different numbers of cells".into());
     }
-    bin.extend_from_slice(&u16::try_from(rows.len()).map_err(|_| "a table of more than 65,535 rows")?.to_le_bytes());
+    bin.extend_from_slice(
+        &u16::try_from(rows.len()).map_err(|_| "a table of more than 65,535 rows")?.to_le_bytes(),
+    );
     bin.push(u8::try_from(count).map_err(|_| "a table of more than 255 columns")?);
     for col in 0..count {
         let column: Vec<Cell> = cells.iter().filter_map(|c| c.get(col).copied()).collect();
@@ -132,7 +149,9 @@ fn table<T>(bin: &mut Vec<u8>, texts: &mut Texts, rows: &[T], write: impl Fn(&mu
         bin.push(code | mode << 2);
         // Planes of bytes: every row's lowest byte, then the next byte…
         for b in 0..(1usize << code) {
-            bin.extend(values.iter().map(|v| v.unwrap_or(u64::MAX).to_le_bytes().get(b).copied().unwrap_or(0)));
+            bin.extend(
+                values.iter().map(|v| v.unwrap_or(u64::MAX).to_le_bytes().get(b).copied().unwrap_or(0)),
+            );
         }
     }
     Ok(())
@@ -140,12 +159,15 @@ fn table<T>(bin: &mut Vec<u8>, texts: &mut Texts, rows: &[T], write: impl Fn(&mu
 
 /// A column's mode (see `compiled`) and its values as stored.
 fn column_values(column: &[Cell]) -> Result<(u8, Vec<Option<u64>>), String> {
-    let ints: Option<Vec<Option<u64>>> = column.iter().map(|c| if let Cell::Int(v) = c { Some(*v) } else { None }).collect();
+    let ints: Option<Vec<Option<u64>>> =
+        column.iter().map(|c| if let Cell::Int(v) = c { Some(*v) } else { None }).collect();
     if let Some(ints) = ints {
         return Ok((0, ints));
     }
-    let nums: Vec<Option<f64>> =
-        column.iter().map(|c| if let Cell::Num(v) = c { Ok(*v) } else { Err("a column mixes numbers and counts") }).collect::<Result<_, _>>()?;
+    let nums: Vec<Option<f64>> = column
+        .iter()
+        .map(|c| if let Cell::Num(v) = c { Ok(*v) } else { Err("a column mixes numbers and counts") })
+        .collect::<Result<_, _>>()?;
     if let Some(v) = nums.iter().flatten().find(|v| !v.is_finite()) {
         return Err(format!("{v} is not a finite number"));
     }
@@ -160,13 +182,17 @@ fn column_values(column: &[Cell]) -> Result<(u8, Vec<Option<u64>>), String> {
                 Some(v) => {
                     let m = (v / f * p).round();
                     let back = if billions { m / p * 1e9 } else { m / p };
-                    ((0.0..9_007_199_254_740_992.0).contains(&m) && back.to_bits() == v.to_bits()).then_some(Some(m as u64))
+                    ((0.0..9_007_199_254_740_992.0).contains(&m) && back.to_bits() == v.to_bits())
+                        .then_some(Some(m as u64))
                 }
             })
             .collect()
     };
     // The smallest scale of each kind; of the two, the smaller largest value.
-    let first = |billions: bool| (0..POW10.len()).find_map(|k| exact(k, billions).map(|v| (k as u8 + if billions { BILLIONS } else { 0 }, v)));
+    let first = |billions: bool| {
+        (0..POW10.len())
+            .find_map(|k| exact(k, billions).map(|v| (k as u8 + if billions { BILLIONS } else { 0 }, v)))
+    };
     let largest = |v: &Vec<Option<u64>>| v.iter().flatten().max().copied().unwrap_or(0);
     Ok(match (first(false), first(true)) {
         (Some(a), Some(b)) => {
@@ -192,7 +218,9 @@ fn native(usd: Option<f64>, usd_per_unit: f64) -> Result<Option<f64>, String> {
             let n = (v / usd_per_unit * p).round() / p;
             ((n * usd_per_unit).to_bits() == v.to_bits()).then_some(Some(n))
         })
-        .ok_or_else(|| format!("the price {v} in US dollars has no short price in its currency (rate {usd_per_unit})"))
+        .ok_or_else(|| {
+            format!("the price {v} in US dollars has no short price in its currency (rate {usd_per_unit})")
+        })
 }
 
 fn gpu(r: &mut Row<'_>, g: &Gpu) -> Result<(), String> {
@@ -288,12 +316,14 @@ fn model(r: &mut Row<'_>, m: &Model) -> Result<(), String> {
         r.int(v);
     }
     r.int(mla.is_some());
-    let Mla { kv_lora_rank, q_lora_rank, rope_dim } = mla.clone().unwrap_or(Mla { kv_lora_rank: 0, q_lora_rank: 0, rope_dim: 0 });
+    let Mla { kv_lora_rank, q_lora_rank, rope_dim } =
+        mla.clone().unwrap_or(Mla { kv_lora_rank: 0, q_lora_rank: 0, rope_dim: 0 });
     for v in [kv_lora_rank, q_lora_rank, rope_dim] {
         r.int(v);
     }
     r.int(swa.is_some());
-    let SlidingWindow { window, local_per_global } = swa.clone().unwrap_or(SlidingWindow { window: 0, local_per_global: None });
+    let SlidingWindow { window, local_per_global } =
+        swa.clone().unwrap_or(SlidingWindow { window: 0, local_per_global: None });
     r.int(window);
     r.opt_u32(local_per_global);
     r.int(state.is_some());
@@ -303,7 +333,14 @@ fn model(r: &mut Row<'_>, m: &Model) -> Result<(), String> {
     r.int(*encoder_decoder);
     r.int(vision.is_some());
     let Vision { params, image_tokens, tile_px, max_tiles, cross_attention_layers, patch_px } =
-        vision.clone().unwrap_or(Vision { params: 0.0, image_tokens: None, tile_px: None, max_tiles: None, cross_attention_layers: None, patch_px: None });
+        vision.clone().unwrap_or(Vision {
+            params: 0.0,
+            image_tokens: None,
+            tile_px: None,
+            max_tiles: None,
+            cross_attention_layers: None,
+            patch_px: None,
+        });
     r.f64(params);
     for v in [image_tokens, tile_px, max_tiles, cross_attention_layers, patch_px] {
         r.opt_u32(v);
@@ -351,7 +388,13 @@ fn offer(r: &mut Row<'_>, rates: &[RateRow], o: &Offer) -> Result<(), String> {
     r.opt_f64(*vcpus);
     r.opt_f64(*ram_gb);
     r.opt_f64(*inter_node_gbps);
-    for v in [Some(*usd_per_hour), *spot_usd_per_hour, *commit_1mo_usd_per_hour, *commit_1yr_usd_per_hour, *commit_3yr_usd_per_hour] {
+    for v in [
+        Some(*usd_per_hour),
+        *spot_usd_per_hour,
+        *commit_1mo_usd_per_hour,
+        *commit_1yr_usd_per_hour,
+        *commit_3yr_usd_per_hour,
+    ] {
         r.opt_f64(native(v, k)?);
     }
     r.opt_text(commit_as_of.map(|d| d.to_string()).as_deref())?;

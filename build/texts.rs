@@ -66,7 +66,10 @@ pub fn split() -> Result<(String, String), String> {
     for (key, text, _) in rows() {
         for part in [key, text] {
             en.push_str(part);
-            ends.push(u16::try_from(en.len()).map_err(|_| "src/core/messages.rs: the English texts pass 64 KiB; widen ENDS in build/texts.rs".to_string())?);
+            ends.push(u16::try_from(en.len()).map_err(|_| {
+                "src/core/messages.rs: the English texts pass 64 KiB; widen ENDS in build/texts.rs"
+                    .to_string()
+            })?);
         }
     }
     let ends: Vec<String> = ends.iter().map(u16::to_string).collect();
@@ -87,7 +90,8 @@ pub fn split() -> Result<(String, String), String> {
 /// the price table and the `NATIVE_ONLY` texts in both languages), under a
 /// head `whichgpu-api <hash of the body>`.
 pub fn api_file(prices: &[super::core::catalog::api_prices::ApiPrice]) -> Result<String, String> {
-    let texts: Vec<(&str, &str, &str)> = MESSAGES.iter().chain(UI.iter()).filter(|r| !in_page(r.0)).copied().collect();
+    let texts: Vec<(&str, &str, &str)> =
+        MESSAGES.iter().chain(UI.iter()).filter(|r| !in_page(r.0)).copied().collect();
     let body = super::core::catalog::api_prices::encode_file(prices, &texts)?;
     Ok(format!("whichgpu-api {:016x}\n{body}", fnv1a(body.bytes())))
 }

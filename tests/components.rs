@@ -16,7 +16,8 @@ wasm_bindgen_test_configure!(run_in_browser);
 fn mount() -> Element {
     // The page fetches its Chinese texts (next to index.html) before it
     // renders in Chinese; here they come from the file build.rs wrote.
-    whichgpu::core::texts::install_zh(include_str!(concat!(env!("OUT_DIR"), "/messages-zh.txt")).to_string()).expect("the Chinese texts install");
+    whichgpu::core::texts::install_zh(include_str!(concat!(env!("OUT_DIR"), "/messages-zh.txt")).to_string())
+        .expect("the Chinese texts install");
     let doc = gloo::utils::document();
     let div = doc.create_element("div").expect("div");
     doc.body().expect("body").append_child(&div).expect("append");
@@ -51,11 +52,17 @@ async fn open_advanced(root: &Element) {
 }
 
 fn bytes(root: &Element) -> f64 {
-    root.query_selector("[data-testid=memory-total]").ok().flatten().and_then(|e| e.get_attribute("data-bytes")).and_then(|v| v.parse().ok()).unwrap_or(0.0)
+    root.query_selector("[data-testid=memory-total]")
+        .ok()
+        .flatten()
+        .and_then(|e| e.get_attribute("data-bytes"))
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0.0)
 }
 
 fn set_input(root: &Element, css: &str, value: &str) {
-    let el: HtmlInputElement = root.query_selector(css).ok().flatten().expect("input").dyn_into().expect("input element");
+    let el: HtmlInputElement =
+        root.query_selector(css).ok().flatten().expect("input").dyn_into().expect("input element");
     el.set_value(value);
     let ev = web_sys::Event::new("change").expect("event");
     el.dispatch_event(&ev).expect("dispatch");
@@ -80,7 +87,12 @@ async fn renders_a_recommendation_and_reacts_to_inputs() {
     set_input(&root, "#in-batch", "-3");
     settle().await;
     assert_eq!(bytes(&root), after);
-    let notice = root.query_selector("[data-testid=notice]").ok().flatten().and_then(|n| n.text_content()).unwrap_or_default();
+    let notice = root
+        .query_selector("[data-testid=notice]")
+        .ok()
+        .flatten()
+        .and_then(|n| n.text_content())
+        .unwrap_or_default();
     assert!(notice.contains("batch"), "{notice}");
 
     // A hostile name is rendered as text, not markup.
@@ -112,7 +124,8 @@ async fn a_chinese_link_shows_yuan_and_says_it_converted() {
 
     // The currency control: US dollars, and nothing is converted any more.
     open_advanced(&root).await;
-    let select: web_sys::HtmlSelectElement = root.query_selector("#in-cur").ok().flatten().expect("cur select").dyn_into().expect("select");
+    let select: web_sys::HtmlSelectElement =
+        root.query_selector("#in-cur").ok().flatten().expect("cur select").dyn_into().expect("select");
     select.set_value("usd");
     select.dispatch_event(&web_sys::Event::new("change").expect("event")).expect("dispatch");
     settle().await;

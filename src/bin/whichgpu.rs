@@ -12,6 +12,10 @@ mod cli;
 mod clock;
 
 #[cfg(not(target_arch = "wasm32"))]
+#[path = "whichgpu/maintain.rs"]
+mod maintain;
+
+#[cfg(not(target_arch = "wasm32"))]
 fn main() -> std::process::ExitCode {
     cli::main()
 }

@@ -21,8 +21,21 @@ use std::sync::OnceLock;
 use super::table::{Row, Table, TableError};
 use super::units::num;
 
-pub const ACCURACY_COLUMNS: &[&str] =
-    &["row", "set", "kind", "rows", "median_pct", "p90_pct", "leave_one_gpu_out_median_pct", "id", "case", "measured", "estimated", "unit", "source"];
+pub const ACCURACY_COLUMNS: &[&str] = &[
+    "row",
+    "set",
+    "kind",
+    "rows",
+    "median_pct",
+    "p90_pct",
+    "leave_one_gpu_out_median_pct",
+    "id",
+    "case",
+    "measured",
+    "estimated",
+    "unit",
+    "source",
+];
 
 /// The committed summary.
 pub const ACCURACY_CSV: &str = include_str!("../../static/accuracy.csv");
@@ -48,7 +61,9 @@ impl Set {
         match row.text("set") {
             "fit" => Ok(Set::Fit),
             "holdout" => Ok(Set::Holdout),
-            other => Err(row.error("set", format!("`{}` is not one of fit|holdout", super::table::clip(other)))),
+            other => {
+                Err(row.error("set", format!("`{}` is not one of fit|holdout", super::table::clip(other))))
+            }
         }
     }
 }
@@ -134,7 +149,10 @@ pub fn parse_accuracy(text: &str) -> Result<Accuracy, TableError> {
                 unit: row.req_str("unit")?,
                 source,
             }),
-            other => return Err(row.error("row", format!("`{}` is not one of summary|example", super::table::clip(other)))),
+            other => {
+                return Err(row
+                    .error("row", format!("`{}` is not one of summary|example", super::table::clip(other))))
+            }
         }
     }
     Ok(out)
@@ -186,7 +204,9 @@ impl Accuracy {
     /// The summary table's rows, in file order of the fit set's kinds.
     pub fn kind_rows(&self) -> Vec<KindRow<String>> {
         let pct = |v: f64| format!("{} %", num(v, 1));
-        let err = |s: Option<&KindSummary>| s.map_or("–".to_string(), |s| format!("{} ({})", pct(s.median_pct), pct(s.p90_pct)));
+        let err = |s: Option<&KindSummary>| {
+            s.map_or("–".to_string(), |s| format!("{} ({})", pct(s.median_pct), pct(s.p90_pct)))
+        };
         let held = |kind: &str| self.set(Set::Holdout).find(|s| s.kind == kind);
         self.set(Set::Fit)
             .map(|s| KindRow {

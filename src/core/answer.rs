@@ -121,7 +121,14 @@ pub struct Answer {
 impl Answer {
     /// An answer with its heading (link, notices, catalog date, task, model,
     /// format) and nothing estimated yet.
-    pub fn empty(query: String, settings: Settings, notices: Vec<Notice>, catalog_as_of: Date, model: (&str, &str, bool), weight_format: &str) -> Answer {
+    pub fn empty(
+        query: String,
+        settings: Settings,
+        notices: Vec<Notice>,
+        catalog_as_of: Date,
+        model: (&str, &str, bool),
+        weight_format: &str,
+    ) -> Answer {
         let (id, name, inferred) = model;
         let task = settings.task;
         Answer {
@@ -159,7 +166,11 @@ impl Answer {
 impl PartialEq for Answer {
     fn eq(&self, other: &Self) -> bool {
         let same_offer = |a: &OfferResult, b: &OfferResult| {
-            a.id == b.id && a.gpus == b.gpus && a.instances == b.instances && a.usd_per_hour.to_bits() == b.usd_per_hour.to_bits() && a.source == b.source
+            a.id == b.id
+                && a.gpus == b.gpus
+                && a.instances == b.instances
+                && a.usd_per_hour.to_bits() == b.usd_per_hour.to_bits()
+                && a.source == b.source
         };
         self.query == other.query
             && self.notices == other.notices

@@ -35,7 +35,8 @@ pub struct RlAnswer {
     pub method: &'static str,
     pub adapter: &'static str,
     pub plan_gpus: u32,
-    /// The generation layout the plan and the bill use (`gen`, else TRL's colocate), and the faster of the two that fits.
+    /// The generation layout the plan and the bill use (`gen`, else TRL's colocate), and the faster of the
+    /// two that fits.
     pub gen: &'static str,
     pub faster_gen: Option<&'static str>,
     /// Per GPU: the policy (weights, gradients, optimizer, activations, logits) and what sits beside it.

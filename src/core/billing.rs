@@ -48,7 +48,11 @@ pub fn tolerates_interruption(cfg: &Settings) -> bool {
 /// off spot.)
 pub fn spot_priced(cfg: &Settings, o: &Offer) -> bool {
     let overridden = cfg.prices.iter().any(|(id, _)| **id == *o.id);
-    cfg.spot && tolerates_interruption(cfg) && o.spot_usd_per_hour.is_some() && !overridden && o.committed_usd_per_hour(cfg.commit).is_none()
+    cfg.spot
+        && tolerates_interruption(cfg)
+        && o.spot_usd_per_hour.is_some()
+        && !overridden
+        && o.committed_usd_per_hour(cfg.commit).is_none()
 }
 
 /// Busy and billed hours per month for one instance.
@@ -80,22 +84,42 @@ impl ColdStart {
 /// Busy and billed hours of a serverless worker. `job_hours` is one job's
 /// time with the plan's start-up when the plan knows it; a `jobmin` job is
 /// its work alone, so the start-up is added to it.
-pub fn serverless_hours(cfg: &Settings, increment_s: f64, min_charge_s: f64, job_hours: Option<f64>, cold: ColdStart) -> Hours {
+pub fn serverless_hours(
+    cfg: &Settings,
+    increment_s: f64,
+    min_charge_s: f64,
+    job_hours: Option<f64>,
+    cold: ColdStart,
+) -> Hours {
     let platform = cold.platform_s.unwrap_or(0.0);
     let job_s = || job_hours.map_or(cfg.job_minutes() * 60.0 + cold.model_s, |h| h * 3600.0) + platform;
     match cfg.usage() {
         // Always on (or busy around the clock): the worker never scales to
         // zero; every hour is billed.
-        Usage::Always => Hours { busy_per_month: HOURS_PER_MONTH, billed_per_month: HOURS_PER_MONTH, billed_per_job: 0.0, cold_starts_per_month: 0.0 },
-        Usage::Hours if cfg.hpd >= 24.0 => {
-            Hours { busy_per_month: HOURS_PER_MONTH, billed_per_month: HOURS_PER_MONTH, billed_per_job: 0.0, cold_starts_per_month: 0.0 }
-        }
+        Usage::Always => Hours {
+            busy_per_month: HOURS_PER_MONTH,
+            billed_per_month: HOURS_PER_MONTH,
+            billed_per_job: 0.0,
+            cold_starts_per_month: 0.0,
+        },
+        Usage::Hours if cfg.hpd >= 24.0 => Hours {
+            busy_per_month: HOURS_PER_MONTH,
+            billed_per_month: HOURS_PER_MONTH,
+            billed_per_job: 0.0,
+            cold_starts_per_month: 0.0,
+        },
         // No busy hours: nothing starts.
-        Usage::Hours if cfg.hpd <= 0.0 => Hours { busy_per_month: 0.0, billed_per_month: 0.0, billed_per_job: 0.0, cold_starts_per_month: 0.0 },
+        Usage::Hours if cfg.hpd <= 0.0 => Hours {
+            busy_per_month: 0.0,
+            billed_per_month: 0.0,
+            billed_per_job: 0.0,
+            cold_starts_per_month: 0.0,
+        },
         // One busy period a day (the assumption): one cold start, then the
         // busy hours; idle hours scale to zero.
         Usage::Hours => {
-            let per_day = billed_seconds(cfg.hpd * 3600.0 + cold.total_s(), increment_s, min_charge_s) / 3600.0;
+            let per_day =
+                billed_seconds(cfg.hpd * 3600.0 + cold.total_s(), increment_s, min_charge_s) / 3600.0;
             Hours {
                 busy_per_month: cfg.hpd * DAYS_PER_MONTH,
                 billed_per_month: per_day * DAYS_PER_MONTH,
@@ -106,33 +130,69 @@ pub fn serverless_hours(cfg: &Settings, increment_s: f64, min_charge_s: f64, job
         Usage::Jobs => {
             let per_job = billed_seconds(job_s(), increment_s, min_charge_s) / 3600.0;
             let busy = job_hours.map_or(cfg.job_minutes() / 60.0, |h| h);
-            Hours { busy_per_month: cfg.jobs * busy, billed_per_month: cfg.jobs * per_job, billed_per_job: per_job, cold_starts_per_month: cfg.jobs }
+            Hours {
+                busy_per_month: cfg.jobs * busy,
+                billed_per_month: cfg.jobs * per_job,
+                billed_per_job: per_job,
+                cold_starts_per_month: cfg.jobs,
+            }
         }
         Usage::Once => {
             let per_job = billed_seconds(job_s(), increment_s, min_charge_s) / 3600.0;
             let busy = job_hours.map_or(cfg.job_minutes() / 60.0, |h| h);
-            Hours { busy_per_month: busy, billed_per_month: per_job, billed_per_job: per_job, cold_starts_per_month: 1.0 }
+            Hours {
+                busy_per_month: busy,
+                billed_per_month: per_job,
+                billed_per_job: per_job,
+                cold_starts_per_month: 1.0,
+            }
         }
     }
 }
 
 /// `job_hours`: length of one job when the estimator knows it (training), else `jobmin`.
-pub fn hours(cfg: &Settings, increment_s: f64, min_charge_s: f64, job_hours: Option<f64>, restart_factor: f64) -> Hours {
+pub fn hours(
+    cfg: &Settings,
+    increment_s: f64,
+    min_charge_s: f64,
+    job_hours: Option<f64>,
+    restart_factor: f64,
+) -> Hours {
     match cfg.usage() {
-        Usage::Always => Hours { busy_per_month: HOURS_PER_MONTH, billed_per_month: HOURS_PER_MONTH, billed_per_job: 0.0, cold_starts_per_month: 0.0 },
+        Usage::Always => Hours {
+            busy_per_month: HOURS_PER_MONTH,
+            billed_per_month: HOURS_PER_MONTH,
+            billed_per_job: 0.0,
+            cold_starts_per_month: 0.0,
+        },
         Usage::Hours => {
             let per_day = billed_seconds(cfg.hpd * 3600.0, increment_s, min_charge_s) / 3600.0;
-            Hours { busy_per_month: cfg.hpd * DAYS_PER_MONTH, billed_per_month: per_day * DAYS_PER_MONTH, billed_per_job: 0.0, cold_starts_per_month: 0.0 }
+            Hours {
+                busy_per_month: cfg.hpd * DAYS_PER_MONTH,
+                billed_per_month: per_day * DAYS_PER_MONTH,
+                billed_per_job: 0.0,
+                cold_starts_per_month: 0.0,
+            }
         }
         Usage::Jobs => {
             let job_s = job_hours.map_or(cfg.job_minutes() * 60.0, |h| h * 3600.0) * restart_factor;
             let per_job = billed_seconds(job_s, increment_s, min_charge_s) / 3600.0;
-            Hours { busy_per_month: cfg.jobs * job_s / 3600.0, billed_per_month: cfg.jobs * per_job, billed_per_job: per_job, cold_starts_per_month: 0.0 }
+            Hours {
+                busy_per_month: cfg.jobs * job_s / 3600.0,
+                billed_per_month: cfg.jobs * per_job,
+                billed_per_job: per_job,
+                cold_starts_per_month: 0.0,
+            }
         }
         Usage::Once => {
             let job_s = job_hours.map_or(cfg.job_minutes() * 60.0, |h| h * 3600.0) * restart_factor;
             let per_job = billed_seconds(job_s, increment_s, min_charge_s) / 3600.0;
-            Hours { busy_per_month: job_s / 3600.0, billed_per_month: per_job, billed_per_job: per_job, cold_starts_per_month: 0.0 }
+            Hours {
+                busy_per_month: job_s / 3600.0,
+                billed_per_month: per_job,
+                billed_per_job: per_job,
+                cold_starts_per_month: 0.0,
+            }
         }
     }
 }
@@ -191,7 +251,11 @@ impl HostNeed {
     pub fn of(gpus_in_use: u32, load_bytes: f64, offload_bytes: Option<f64>) -> HostNeed {
         const GIB: f64 = 1_073_741_824.0;
         let gpus = f64::from(gpus_in_use.max(1));
-        HostNeed { vcpus: gpus + 1.0, gib: gpus * HOST_RSS_GIB_PER_GPU + (load_bytes.max(0.0) + offload_bytes.unwrap_or(0.0).max(0.0)) / GIB }
+        HostNeed {
+            vcpus: gpus + 1.0,
+            gib: gpus * HOST_RSS_GIB_PER_GPU
+                + (load_bytes.max(0.0) + offload_bytes.unwrap_or(0.0).max(0.0)) / GIB,
+        }
     }
 }
 
@@ -239,14 +303,22 @@ pub fn bill(
     // (the brief: reserved capacity for long pre-training).
     let spot_refused = cfg.is_training() && (instances > 1 || job_hours.is_some_and(|h| h > SPOT_MAX_HOURS));
     let spot = spot_priced(cfg, o) && !spot_refused;
-    let hourly = override_price.or(committed).unwrap_or(if spot { o.spot_usd_per_hour.unwrap_or(o.usd_per_hour) } else { o.usd_per_hour });
+    let hourly = override_price.or(committed).unwrap_or(if spot {
+        o.spot_usd_per_hour.unwrap_or(o.usd_per_hour)
+    } else {
+        o.usd_per_hour
+    });
     let restart = if spot { 1.0 + cfg.restart_pct / 100.0 } else { 1.0 };
     // The user's own price is all-in: no host added to it.
-    let host_usd_per_hour =
-        provider.and_then(|p| p.host_usd_per_hour(host.vcpus, host.gib)).filter(|_| override_price.is_none()).map(|h| h * f64::from(instances));
+    let host_usd_per_hour = provider
+        .and_then(|p| p.host_usd_per_hour(host.vcpus, host.gib))
+        .filter(|_| override_price.is_none())
+        .map(|h| h * f64::from(instances));
     let usd_per_hour = hourly * f64::from(instances) + host_usd_per_hour.unwrap_or(0.0);
     let (increment, min_charge, increment_unknown) = o.billing(provider);
-    let cold_start = provider.filter(|p| p.is_serverless()).map(|p| ColdStart { platform_s: p.cold_start_s, model_s: startup_s.max(0.0) });
+    let cold_start = provider
+        .filter(|p| p.is_serverless())
+        .map(|p| ColdStart { platform_s: p.cold_start_s, model_s: startup_s.max(0.0) });
     let mut hours = match cold_start {
         Some(c) => serverless_hours(cfg, increment, min_charge, job_hours, c),
         None => hours(cfg, increment, min_charge, job_hours, restart),
@@ -296,7 +368,8 @@ pub fn bill(
     // month at least, as the guidance's checkpoint answer says (issue 42).
     let prorated = cfg.usage() == Usage::Once && committed.is_none() && !cfg.is_training();
     let storage_months = if prorated { hours.billed_per_job / HOURS_PER_MONTH } else { 1.0 };
-    let storage_usd_per_month = store_gb * storage_price.unwrap_or(0.0) * f64::from(instances.max(1)) * storage_months;
+    let storage_usd_per_month =
+        store_gb * storage_price.unwrap_or(0.0) * f64::from(instances.max(1)) * storage_months;
     let egress_usd_per_month = egress_gb * egress_price.unwrap_or(0.0);
     let compute_month = usd_per_hour * hours.billed_per_month;
     Bill {
@@ -340,7 +413,8 @@ mod tests {
 
     #[test]
     fn jobs_per_month_are_billed_each() {
-        let cfg = settled(Config { usage: Some(Usage::Jobs), jobs: 100.0, jobmin: Some(7.0), ..Config::default() });
+        let cfg =
+            settled(Config { usage: Some(Usage::Jobs), jobs: 100.0, jobmin: Some(7.0), ..Config::default() });
         let h = hours(&cfg, 3600.0, 0.0, None, 1.0);
         assert_eq!(h.billed_per_month, 100.0);
         let h = hours(&cfg, 1.0, 60.0, None, 1.0);

@@ -149,7 +149,13 @@ const NONE: ReportLayout = at("", 0);
 /// The offer row's columns, in the order every view writes them.
 pub static COLUMNS: &[Column] = &[
     col!("id", "", CSV | REPORT, |o, _| text(&o.id), at("  ", -40)),
-    col!("offer", "ui.col.offer", PAGE, |o, _| Cell::Text(Cow::Owned(format!("{} · {}", o.provider, o.instance))), NONE),
+    col!(
+        "offer",
+        "ui.col.offer",
+        PAGE,
+        |o, _| Cell::Text(Cow::Owned(format!("{} · {}", o.provider, o.instance))),
+        NONE
+    ),
     col!("provider", "", CSV, |o, _| text(&o.provider), NONE),
     col!("instance", "", CSV, |o, _| text(&o.instance), NONE),
     col!("total_gpus", "", REPORT, |o, _| Cell::Count(o.gpus.saturating_mul(o.instances)), at(" ", 2)),
@@ -160,7 +166,13 @@ pub static COLUMNS: &[Column] = &[
     col!("fits", "", CSV, |o, _| Cell::Flag(o.fits), NONE),
     col!("status", "ui.col.fits", PAGE, status, NONE),
     // The export has always written 0 where the speed is unknown.
-    col!("decode_tokens_per_s_per_seq", "", CSV, |o, _| Cell::Number { value: o.speeds.decode_tokens_per_s_per_seq().unwrap_or(0.0), digits: 2 }, NONE),
+    col!(
+        "decode_tokens_per_s_per_seq",
+        "",
+        CSV,
+        |o, _| Cell::Number { value: o.speeds.decode_tokens_per_s_per_seq().unwrap_or(0.0), digits: 2 },
+        NONE
+    ),
     col!("speed", "ui.col.speed", PAGE, |o, _| Cell::Number { value: o.speed_score, digits: 1 }, NONE),
     col!(
         "usd_per_hour",
@@ -169,19 +181,55 @@ pub static COLUMNS: &[Column] = &[
         |o, _| Cell::Usd { usd: o.usd_per_hour, digits: 4 },
         ReportLayout { mark: true, ..money(9, Some(2), "/h") }
     ),
-    col!("usd_per_month", "ui.col.month", CSV | REPORT | PAGE, |o, _| Cell::Usd { usd: o.usd_per_month, digits: 2 }, money(11, None, "/mo")),
-    col!("usd_per_million_output_tokens", "ui.col.mtok", CSV | UNIT, |o, _| usd(o.usd_per_million_output_tokens, 4), money(8, Some(3), "/Mtok")),
-    col!("usd_per_1000_images", "ui.col.kimg", UNIT, |o, _| usd(o.usd_per_1000_images, 4), money(8, Some(3), "/1k img")),
+    col!(
+        "usd_per_month",
+        "ui.col.month",
+        CSV | REPORT | PAGE,
+        |o, _| Cell::Usd { usd: o.usd_per_month, digits: 2 },
+        money(11, None, "/mo")
+    ),
+    col!(
+        "usd_per_million_output_tokens",
+        "ui.col.mtok",
+        CSV | UNIT,
+        |o, _| usd(o.usd_per_million_output_tokens, 4),
+        money(8, Some(3), "/Mtok")
+    ),
+    col!(
+        "usd_per_1000_images",
+        "ui.col.kimg",
+        UNIT,
+        |o, _| usd(o.usd_per_1000_images, 4),
+        money(8, Some(3), "/1k img")
+    ),
     col!("usd_per_clip", "ui.col.clip", UNIT, |o, _| usd(o.usd_per_clip, 4), money(8, Some(3), "/clip")),
-    col!("usd_per_audio_hour", "ui.col.audioh", UNIT, |o, _| usd(o.usd_per_audio_hour, 4), money(8, Some(3), "/audio h")),
+    col!(
+        "usd_per_audio_hour",
+        "ui.col.audioh",
+        UNIT,
+        |o, _| usd(o.usd_per_audio_hour, 4),
+        money(8, Some(3), "/audio h")
+    ),
     col!("usd_per_job", "ui.col.job", REPORT | UNIT, |o, _| usd(o.usd_per_job, 4), money(9, None, "/job")),
-    col!("extras", "ui.col.extra", PAGE, |o, _| Cell::Names(o.unknown_costs.iter().map(|p| p.as_str()).collect()), NONE),
+    col!(
+        "extras",
+        "ui.col.extra",
+        PAGE,
+        |o, _| Cell::Names(o.unknown_costs.iter().map(|p| p.as_str()).collect()),
+        NONE
+    ),
     col!("price_as_of", "ui.col.date", CSV | PAGE, |o, _| Cell::Date(o.price_as_of), NONE),
     col!("stale", "", CSV, |o, _| Cell::Flag(o.stale), NONE),
     col!("source", "", CSV, |o, c| text(if o.source.is_empty() { c.sources } else { &o.source }), NONE),
     col!("replicas", "", CSV, |o, _| Cell::Count(o.replicas), NONE),
     col!("commitment", "", CSV, |o, _| Cell::Name(o.commitment.as_str()), NONE),
-    col!("unknown_costs", "", CSV, |o, _| Cell::Names(o.unknown_costs.iter().map(|p| p.as_str()).collect()), NONE),
+    col!(
+        "unknown_costs",
+        "",
+        CSV,
+        |o, _| Cell::Names(o.unknown_costs.iter().map(|p| p.as_str()).collect()),
+        NONE
+    ),
 ];
 
 /// The page's status cell: fits and meets, fits but misses a limit, or not.

@@ -27,7 +27,9 @@ pub fn kind(cfg: &Config, catalog: &Catalog) -> FormKind {
     match cfg.task {
         Task::Serve => FormKind::Serve,
         Task::Generate => FormKind::Generate,
-        Task::Finetune if catalog.media_model(cfg.model_id()).is_some_and(|m| m.kind == MediaKind::Image) => FormKind::ImageTrain,
+        Task::Finetune if catalog.media_model(cfg.model_id()).is_some_and(|m| m.kind == MediaKind::Image) => {
+            FormKind::ImageTrain
+        }
         Task::Finetune | Task::Pretrain => FormKind::Train,
     }
 }
@@ -88,7 +90,11 @@ pub fn inputs(cfg: &Config, kind: FormKind) -> Inputs {
     // (billing: `job_hours` when known, else `jobmin`): serving and
     // generation without `per_job`. One job has no count a month to ask for.
     match cfg.usage() {
-        Usage::Jobs | Usage::Once if matches!(kind, FormKind::Serve | FormKind::Generate) && cfg.per_job.is_none() => main.push("jobmin"),
+        Usage::Jobs | Usage::Once
+            if matches!(kind, FormKind::Serve | FormKind::Generate) && cfg.per_job.is_none() =>
+        {
+            main.push("jobmin")
+        }
         _ => {}
     }
     // The work of one job, where a job is requests or generated items.
@@ -102,10 +108,26 @@ pub fn inputs(cfg: &Config, kind: FormKind) -> Inputs {
     main.extend(["sort", "spot", "commit"]);
     let mut advanced = match kind {
         FormKind::Train if cfg.rl == Some(Rl::Grpo) => {
-            vec!["gen", "vllm_mem", "beta", "mb", "optim", "gc", "zero", "act_offload", "param_offload", "rank", "ckpts"]
+            vec![
+                "gen",
+                "vllm_mem",
+                "beta",
+                "mb",
+                "optim",
+                "gc",
+                "zero",
+                "act_offload",
+                "param_offload",
+                "rank",
+                "ckpts",
+            ]
         }
-        FormKind::Train if cfg.rl.is_some() => vec!["mb", "optim", "gc", "zero", "act_offload", "param_offload", "rank", "ckpts"],
-        FormKind::Train => vec!["trainer", "optim", "gc", "zero", "gbs", "act_offload", "param_offload", "rank", "ckpts"],
+        FormKind::Train if cfg.rl.is_some() => {
+            vec!["mb", "optim", "gc", "zero", "act_offload", "param_offload", "rank", "ckpts"]
+        }
+        FormKind::Train => {
+            vec!["trainer", "optim", "gc", "zero", "gbs", "act_offload", "param_offload", "rank", "ckpts"]
+        }
         FormKind::ImageTrain => vec!["optim", "gc", "zero", "gbs", "rank", "jobmin", "ckpts"],
         _ => vec!["engine", "kv"],
     };
@@ -115,7 +137,16 @@ pub fn inputs(cfg: &Config, kind: FormKind) -> Inputs {
     }
     if cfg.task == Task::Serve {
         // Load as a rate, the first-token SLA, and your own measurement on the pinned GPU.
-        advanced.extend(["rps", "maxttft", "measured", "measured_ttft", "spec", "spec_tokens", "draft", "spec_accept"]);
+        advanced.extend([
+            "rps",
+            "maxttft",
+            "measured",
+            "measured_ttft",
+            "spec",
+            "spec_tokens",
+            "draft",
+            "spec_accept",
+        ]);
     }
     advanced.extend(["provider", "region", "mintps", "maxusd", "store", "egress", "restart", "cur", "theme"]);
     Inputs { main, advanced }
@@ -197,7 +228,9 @@ pub fn price_column(catalog: &Catalog, answer: &Answer) -> PriceColumn {
     };
     ranked
         .and_then(column)
-        .or_else(|| column(offers::cost_objective(&answer.settings, unit(answer.task, &answer.model, catalog))))
+        .or_else(|| {
+            column(offers::cost_objective(&answer.settings, unit(answer.task, &answer.model, catalog)))
+        })
         .unwrap_or(PriceColumn { objective: Objective::UsdPerMonth, header: "ui.col.month" })
 }
 
@@ -208,7 +241,9 @@ pub fn model_ids(task: Task, catalog: &Catalog) -> Vec<&str> {
     let llms = catalog.models.iter().map(|m| m.id.as_str());
     match task {
         Task::Generate => catalog.media.iter().map(|m| m.id.as_str()).collect(),
-        Task::Finetune => llms.chain(catalog.media.iter().filter(|m| m.kind == MediaKind::Image).map(|m| m.id.as_str())).collect(),
+        Task::Finetune => llms
+            .chain(catalog.media.iter().filter(|m| m.kind == MediaKind::Image).map(|m| m.id.as_str()))
+            .collect(),
         Task::Serve | Task::Pretrain => llms.chain([CUSTOM_MODEL]).collect(),
     }
 }
@@ -227,7 +262,9 @@ pub fn model_name<'a>(catalog: &'a Catalog, id: &str) -> Option<&'a str> {
 pub fn format_ids(kind: FormKind) -> Vec<&'static str> {
     let all = precision::weight_formats();
     match kind {
-        FormKind::Generate | FormKind::ImageTrain => all.iter().filter(|f| precision::is_media_format(f.id)).map(|f| f.id).collect(),
+        FormKind::Generate | FormKind::ImageTrain => {
+            all.iter().filter(|f| precision::is_media_format(f.id)).map(|f| f.id).collect()
+        }
         FormKind::Serve | FormKind::Train => all.iter().map(|f| f.id).collect(),
     }
 }
@@ -274,7 +311,11 @@ mod tests {
         assert!(!shows(&serve, FormKind::Serve, "res"));
 
         let gen = cfg(Task::Generate);
-        assert!(["res", "steps", "batch", "frames", "fps", "seconds"].iter().all(|k| shows(&gen, FormKind::Generate, k)));
+        assert!(["res", "steps", "batch", "frames", "fps", "seconds"].iter().all(|k| shows(
+            &gen,
+            FormKind::Generate,
+            k
+        )));
         assert!(!shows(&gen, FormKind::Generate, "in"));
 
         let pre = cfg(Task::Pretrain);
@@ -297,7 +338,10 @@ mod tests {
         let hours = Config { usage: Some(Usage::Hours), ..cfg(Task::Serve) };
         assert!(shows(&hours, FormKind::Serve, "hpd") && !shows(&hours, FormKind::Serve, "jobs"));
         // Serving's usage in effect is always-on: neither hours nor jobs.
-        assert!(!shows(&cfg(Task::Serve), FormKind::Serve, "hpd") && !shows(&cfg(Task::Serve), FormKind::Serve, "jobs"));
+        assert!(
+            !shows(&cfg(Task::Serve), FormKind::Serve, "hpd")
+                && !shows(&cfg(Task::Serve), FormKind::Serve, "jobs")
+        );
         // Generation defaults to batch jobs.
         assert!(shows(&cfg(Task::Generate), FormKind::Generate, "jobs"));
         // An image fine-tune is one run: its steps, no job count; its
@@ -316,13 +360,21 @@ mod tests {
         for task in Task::ALL {
             for usage in Usage::ALL {
                 for model in [None, Some(CUSTOM_MODEL), Some("sdxl")] {
-                    let cfg = Config { model: model.map(String::from), usage: Some(*usage), images: 1, ..cfg(*task) };
+                    let cfg = Config {
+                        model: model.map(String::from),
+                        usage: Some(*usage),
+                        images: 1,
+                        ..cfg(*task)
+                    };
                     let k = kind(&cfg, c);
                     let keys = all(&inputs(&cfg, k));
                     for (i, key) in keys.iter().enumerate() {
                         assert!(!keys.iter().skip(i + 1).any(|x| x == key), "{key} twice for {task:?}");
                         let l = label(k, key);
-                        assert!(!ui(l, Lang::En).is_empty() && !ui(l, Lang::Zh).is_empty(), "{key}: no label");
+                        assert!(
+                            !ui(l, Lang::En).is_empty() && !ui(l, Lang::Zh).is_empty(),
+                            "{key}: no label"
+                        );
                         // Every input is a link key the codec accepts.
                         assert!(crate::core::link::KEYS.contains(key), "{key}");
                     }
@@ -337,15 +389,27 @@ mod tests {
     fn model_lists_follow_the_task() {
         let c = catalog();
         let serve = model_ids(Task::Serve, c);
-        assert!(serve.contains(&"llama-3.1-8b") && serve.last() == Some(&CUSTOM_MODEL) && !serve.contains(&"sdxl"));
+        assert!(
+            serve.contains(&"llama-3.1-8b")
+                && serve.last() == Some(&CUSTOM_MODEL)
+                && !serve.contains(&"sdxl")
+        );
         assert_eq!(model_ids(Task::Pretrain, c), serve);
         let gen = model_ids(Task::Generate, c);
         assert!(gen.contains(&"sdxl") && !gen.contains(&"llama-3.1-8b"));
         assert_eq!(gen.len(), c.media.len());
         let ft = model_ids(Task::Finetune, c);
         assert!(ft.contains(&"llama-3.1-8b") && ft.contains(&"sdxl") && !ft.contains(&CUSTOM_MODEL));
-        assert!(ft.iter().all(|id| c.model(id).is_some() || c.media_model(id).is_some_and(|m| m.kind == MediaKind::Image)));
-        assert!(serve.iter().chain(&gen).chain(&ft).all(|id| *id == CUSTOM_MODEL || model_name(c, id).is_some()));
+        assert!(
+            ft.iter()
+                .all(|id| c.model(id).is_some()
+                    || c.media_model(id).is_some_and(|m| m.kind == MediaKind::Image))
+        );
+        assert!(serve
+            .iter()
+            .chain(&gen)
+            .chain(&ft)
+            .all(|id| *id == CUSTOM_MODEL || model_name(c, id).is_some()));
         assert_eq!(model_name(c, CUSTOM_MODEL), None);
     }
 
@@ -368,7 +432,11 @@ mod tests {
         assert!(!shows(&cfg(Task::Serve), FormKind::Serve, "per_job"), "an endpoint has no jobs");
         let once = Config { usage: Some(Usage::Once), ..cfg(Task::Generate) };
         assert!(shows(&once, FormKind::Generate, "per_job"));
-        assert!(!shows(&Config { usage: Some(Usage::Jobs), ..cfg(Task::Pretrain) }, FormKind::Train, "per_job"));
+        assert!(!shows(
+            &Config { usage: Some(Usage::Jobs), ..cfg(Task::Pretrain) },
+            FormKind::Train,
+            "per_job"
+        ));
         assert_eq!(label_for(&jobs, c, FormKind::Serve, "per_job"), "ui.per_job.requests");
         assert_eq!(label_for(&once, c, FormKind::Generate, "per_job"), "ui.per_job.images");
         let clips = Config { model: Some("wan-2.1-1.3b".into()), ..once.clone() };

@@ -9,11 +9,17 @@ use super::named::named;
 /// `const fn key(self)` giving the prefix followed by the value's name,
 /// so a key is never spelled apart from its name.
 macro_rules! keyed {
-    ($(#[$meta:meta])* pub enum $name:ident $body:tt $($(#[$fmeta:meta])* fn $f:ident = $prefix:literal;)+) => {
+    (
+        $(#[$meta:meta])* pub enum $name:ident $body:tt
+        $($(#[$fmeta:meta])* fn $f:ident = $prefix:literal;)+
+    ) => {
         named! { $(#[$meta])* pub enum $name $body }
         $(keyed!(@fn $name, $(#[$fmeta])* $f, $prefix, $body);)+
     };
-    (@fn $name:ident, $(#[$fmeta:meta])* $f:ident, $prefix:literal, { $($(#[$vmeta:meta])* $variant:ident = $text:literal),+ $(,)? }) => {
+    (
+        @fn $name:ident, $(#[$fmeta:meta])* $f:ident, $prefix:literal,
+        { $($(#[$vmeta:meta])* $variant:ident = $text:literal),+ $(,)? }
+    ) => {
         impl $name {
             $(#[$fmeta])*
             pub const fn $f(self) -> &'static str {

@@ -7,6 +7,7 @@ pub mod answers;
 pub mod billing;
 pub mod bundled;
 pub mod catalog;
+pub mod choices;
 pub mod columns;
 pub mod config;
 pub mod date;

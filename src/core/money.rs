@@ -33,7 +33,9 @@ impl Display {
         let rates = catalog.rates.iter().map(|r| r.rate).collect();
         match (cfg.display_currency(), catalog.rate(cfg.display_currency())) {
             (Currency::Usd, _) | (_, None) => Display { rates, ..Display::default() },
-            (currency, Some(r)) => Display { currency, usd_per_unit: r.usd_per_unit, rate_as_of: Some(r.as_of), rates },
+            (currency, Some(r)) => {
+                Display { currency, usd_per_unit: r.usd_per_unit, rate_as_of: Some(r.as_of), rates }
+            }
         }
     }
 
@@ -77,7 +79,12 @@ impl Display {
 
     /// "1 USD = 6.8271 CNY (rate of 2026-05-04)": the note on converted prices.
     pub fn rate_text(r: &Rate) -> String {
-        format!("1 USD = {:.4} {} ({})", 1.0 / r.usd_per_unit, r.currency.as_str().to_ascii_uppercase(), r.as_of)
+        format!(
+            "1 USD = {:.4} {} ({})",
+            1.0 / r.usd_per_unit,
+            r.currency.as_str().to_ascii_uppercase(),
+            r.as_of
+        )
     }
 }
 

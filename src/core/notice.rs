@@ -57,7 +57,11 @@ impl Notice {
     }
 
     pub fn unknown_version(value: &str) -> Notice {
-        Notice::of("v", NoticeKind::UnknownVersion { value: clip(value) }, Msg::new("notice.version").arg("value", clip(value)))
+        Notice::of(
+            "v",
+            NoticeKind::UnknownVersion { value: clip(value) },
+            Msg::new("notice.version").arg("value", clip(value)),
+        )
     }
 
     pub fn duplicate(label: &str) -> Notice {

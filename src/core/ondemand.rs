@@ -110,16 +110,25 @@ pub fn handle(request: &str) -> String {
         // Under its own name, so that the rule "a bundled table of a Wasm
         // build may lack sources" does not apply: this copy must have them.
         Some(("sources", text)) => {
-            return offers_reply(parse_offers("offers.csv (page copy)", text), |o| [clean(&o.id), clean(&o.source), clean(&o.notes)].join(&US.to_string()))
+            return offers_reply(parse_offers("offers.csv (page copy)", text), |o| {
+                [clean(&o.id), clean(&o.source), clean(&o.notes)].join(&US.to_string())
+            })
         }
         _ => {}
     }
     let mut parts = request.splitn(5, '\n');
-    let (kind, today, query, sources, import) = (parts.next(), parts.next().and_then(Date::parse), parts.next(), parts.next(), parts.next());
-    let (Some(kind), Some(today), Some(query), Some(sources)) = (kind, today, query, sources) else { return String::new() };
+    let (kind, today, query, sources, import) =
+        (parts.next(), parts.next().and_then(Date::parse), parts.next(), parts.next(), parts.next());
+    let (Some(kind), Some(today), Some(query), Some(sources)) = (kind, today, query, sources) else {
+        return String::new();
+    };
     let Ok(bundled) = Catalog::bundled() else { return String::new() };
     let import = import.unwrap_or_default();
-    let imported = if import.is_empty() { None } else { parse_offers_any("import", import).ok().and_then(|o| bundled.with_offers(o).ok()) };
+    let imported = if import.is_empty() {
+        None
+    } else {
+        parse_offers_any("import", import).ok().and_then(|o| bundled.with_offers(o).ok())
+    };
     if !import.is_empty() && imported.is_none() {
         return String::new();
     }
@@ -160,7 +169,13 @@ fn join_exports(exports: &[Export]) -> String {
     let records: Vec<String> = exports
         .iter()
         .map(|e| {
-            let fields = [clean(&e.offer), e.role.to_string(), clean(&e.skypilot_yaml), clean(&e.command), clean(e.unsupported.as_deref().unwrap_or_default())];
+            let fields = [
+                clean(&e.offer),
+                e.role.to_string(),
+                clean(&e.skypilot_yaml),
+                clean(&e.command),
+                clean(e.unsupported.as_deref().unwrap_or_default()),
+            ];
             fields.join(&US.to_string())
         })
         .collect();
@@ -174,7 +189,13 @@ pub fn split_exports(reply: &str) -> Vec<ExportText> {
         .split(RS)
         .filter_map(|r| {
             let mut f = r.split(US).map(str::to_string);
-            let e = ExportText { offer: f.next()?, role: f.next()?, skypilot_yaml: f.next()?, command: f.next()?, unsupported: f.next()? };
+            let e = ExportText {
+                offer: f.next()?,
+                role: f.next()?,
+                skypilot_yaml: f.next()?,
+                command: f.next()?,
+                unsupported: f.next()?,
+            };
             f.next().is_none().then_some(e)
         })
         .collect()
@@ -229,7 +250,9 @@ fn read_notice(record: &str) -> Notice {
     let mut f = record.split(US);
     let key = f.next().unwrap_or_default();
     let msg_key = f.next().unwrap_or_default();
-    let Some(msg_key) = known_key(msg_key) else { return Notice::other(key, f.collect::<Vec<_>>().join(" ")) };
+    let Some(msg_key) = known_key(msg_key) else {
+        return Notice::other(key, f.collect::<Vec<_>>().join(" "));
+    };
     let mut msg = Msg::new(msg_key);
     while let (Some(name), Some(value)) = (f.next(), f.next()) {
         if let Some(name) = known_arg(msg_key, name) {
@@ -265,7 +288,10 @@ pub fn apply_hf(cfg: &Config, reply: &str) -> Result<(Config, Vec<Notice>), Noti
 /// A parse's reply: its error, or an empty record and one record per offer.
 fn offers_reply<E: std::fmt::Display>(parsed: Result<Vec<Offer>, E>, record: fn(&Offer) -> String) -> String {
     match parsed {
-        Ok(offers) => std::iter::once(String::new()).chain(offers.iter().map(record)).collect::<Vec<_>>().join(&RS.to_string()),
+        Ok(offers) => std::iter::once(String::new())
+            .chain(offers.iter().map(record))
+            .collect::<Vec<_>>()
+            .join(&RS.to_string()),
         Err(e) => clean(&e.to_string()),
     }
 }
@@ -316,13 +342,20 @@ fn records(reply: &str) -> Result<std::str::Split<'_, char>, String> {
 /// The offers of an `offers` reply, or the parser's error (a record that
 /// cannot be read says so; never a panic).
 pub fn read_offers(reply: &str) -> Result<Vec<Offer>, String> {
-    records(reply)?.filter(|r| !r.is_empty()).map(|r| read_offer(r).ok_or_else(|| "the import module's reply could not be read".to_string())).collect()
+    records(reply)?
+        .filter(|r| !r.is_empty())
+        .map(|r| read_offer(r).ok_or_else(|| "the import module's reply could not be read".to_string()))
+        .collect()
 }
 
 fn read_offer(record: &str) -> Option<Offer> {
     let f: Vec<&str> = record.split(US).collect();
-    let [id, provider, instance, gpu, gpus, vcpus, ram_gb, interconnect, inter_node_gbps, currency, usd_per_hour, spot, c1mo, c1yr, c3yr, commit_source, commit_as_of, region, increment, min_charge, storage, egress, source, as_of, notes] =
-        f.as_slice()
+    #[rustfmt::skip]
+    let [
+        id, provider, instance, gpu, gpus, vcpus, ram_gb, interconnect, inter_node_gbps, currency,
+        usd_per_hour, spot, c1mo, c1yr, c3yr, commit_source, commit_as_of, region, increment,
+        min_charge, storage, egress, source, as_of, notes,
+    ] = f.as_slice()
     else {
         return None;
     };

@@ -32,7 +32,14 @@ pub struct WeightFormat {
 }
 
 /// 16-bit brain float: the format every model falls back to.
-pub const BF16: WeightFormat = WeightFormat { id: "bf16", body_bits: 16.0, embed_bits: 16.0, weight_only: false, compute: Compute::Bf16, gguf: false };
+pub const BF16: WeightFormat = WeightFormat {
+    id: "bf16",
+    body_bits: 16.0,
+    embed_bits: 16.0,
+    weight_only: false,
+    compute: Compute::Bf16,
+    gguf: false,
+};
 
 /// Bits for group-wise 4-bit formats: 4 bits plus a 16-bit scale and a
 /// 4-bit zero point per group of 128 (AWQ, Lin et al. 2023; GPTQ, Frantar et
@@ -54,7 +61,14 @@ const fn plain(id: &'static str, bits: f64, compute: Compute) -> WeightFormat {
 }
 
 const fn wo(id: &'static str, bits: f64) -> WeightFormat {
-    WeightFormat { id, body_bits: bits, embed_bits: 16.0, weight_only: true, compute: Compute::Bf16, gguf: false }
+    WeightFormat {
+        id,
+        body_bits: bits,
+        embed_bits: 16.0,
+        weight_only: true,
+        compute: Compute::Bf16,
+        gguf: false,
+    }
 }
 
 const fn gguf(id: &'static str, gib: f64) -> WeightFormat {
@@ -103,7 +117,14 @@ static WEIGHT_FORMATS: [WeightFormat; 23] = [
     gguf("gguf-q5_k_m", 5.33),
     gguf("gguf-q6_k", 6.14),
     gguf("gguf-q8_0", 7.96),
-    WeightFormat { id: "gguf-f16", body_bits: 16.0, embed_bits: 16.0, weight_only: false, compute: Compute::Bf16, gguf: true },
+    WeightFormat {
+        id: "gguf-f16",
+        body_bits: 16.0,
+        embed_bits: 16.0,
+        weight_only: false,
+        compute: Compute::Bf16,
+        gguf: true,
+    },
 ];
 
 /// Formats that image, video and audio generators are published or run in:
@@ -112,7 +133,8 @@ static WEIGHT_FORMATS: [WeightFormat; 23] = [
 /// diffusers) and GGUF files (ComfyUI-GGUF, diffusers' GGUF loader). The
 /// AWQ/GPTQ/g32 int4 and MXFP4 formats are language-model kernels.
 pub fn is_media_format(id: &str) -> bool {
-    matches!(id, "fp32" | "bf16" | "fp16" | "fp8" | "int8" | "int8-wo" | "int8-bnb" | "nf4") || id.starts_with("gguf-")
+    matches!(id, "fp32" | "bf16" | "fp16" | "fp8" | "int8" | "int8-wo" | "int8-bnb" | "nf4")
+        || id.starts_with("gguf-")
 }
 
 pub fn weight_format(id: &str) -> Option<WeightFormat> {

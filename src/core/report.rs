@@ -45,7 +45,14 @@ pub fn text_in(a: &Answer, lang: Lang) -> String {
             let _ = writeln!(s, "  {label:<12} {}", gib(v));
         }
     }
-    let _ = writeln!(s, "  {:<12} {} (range {} – {})", "total", gib(m.total_bytes), gib(m.total_bytes_low), gib(m.total_bytes_high));
+    let _ = writeln!(
+        s,
+        "  {:<12} {} (range {} – {})",
+        "total",
+        gib(m.total_bytes),
+        gib(m.total_bytes_low),
+        gib(m.total_bytes_high)
+    );
     let _ = writeln!(s, "  {:<12} {} (what nvidia-smi shows)", "reserved", gib(m.reserved_bytes));
     let ans = &a.answers;
     let _ = writeln!(
@@ -63,17 +70,31 @@ pub fn text_in(a: &Answer, lang: Lang) -> String {
     // Training columns for every training job, image models included
     // (whose speed is not estimated: their cells say "-", not a serving
     // column that does not apply).
-    let training =
-        a.results.iter().any(|r| r.speeds.train_tokens_per_s().is_some()) || matches!(a.task, super::config::Task::Finetune | super::config::Task::Pretrain);
-    let media =
-        a.results.iter().any(|r| r.speeds.seconds_per_image().is_some() || r.speeds.seconds_per_clip().is_some() || r.speeds.audio_realtime_factor().is_some());
+    let training = a.results.iter().any(|r| r.speeds.train_tokens_per_s().is_some())
+        || matches!(a.task, super::config::Task::Finetune | super::config::Task::Pretrain);
+    let media = a.results.iter().any(|r| {
+        r.speeds.seconds_per_image().is_some()
+            || r.speeds.seconds_per_clip().is_some()
+            || r.speeds.audio_realtime_factor().is_some()
+    });
     if media {
-        let _ = writeln!(s, "  {:<22} {:>5} {:>5} {:>10} {:>12} {:>10} {:>10}  confidence", "gpu", "gpus", "fits", "GiB/GPU", "s/image", "s/clip", "audio ×RT");
+        let _ = writeln!(
+            s,
+            "  {:<22} {:>5} {:>5} {:>10} {:>12} {:>10} {:>10}  confidence",
+            "gpu", "gpus", "fits", "GiB/GPU", "s/image", "s/clip", "audio ×RT"
+        );
     } else if training {
-        let _ = writeln!(s, "  {:<22} {:>5} {:>5} {:>10} {:>12} {:>10} {:>10}  confidence", "gpu", "gpus", "fits", "GiB/GPU", "train tok/s", "job h", "GPU-h");
+        let _ = writeln!(
+            s,
+            "  {:<22} {:>5} {:>5} {:>10} {:>12} {:>10} {:>10}  confidence",
+            "gpu", "gpus", "fits", "GiB/GPU", "train tok/s", "job h", "GPU-h"
+        );
     } else {
-        let _ =
-            writeln!(s, "  {:<22} {:>5} {:>5} {:>10} {:>10} {:>10} {:>8}  confidence", "gpu", "gpus", "fits", "GiB/GPU", "tok/s/seq", "tok/s all", "TTFT s");
+        let _ = writeln!(
+            s,
+            "  {:<22} {:>5} {:>5} {:>10} {:>10} {:>10} {:>8}  confidence",
+            "gpu", "gpus", "fits", "GiB/GPU", "tok/s/seq", "tok/s all", "TTFT s"
+        );
     }
     let mut rows: Vec<_> = a.results.iter().collect();
     let score = |r: &&super::answer::GpuResult| {
@@ -88,11 +109,23 @@ pub fn text_in(a: &Answer, lang: Lang) -> String {
     rows.sort_by(|x, y| y.fits.cmp(&x.fits).then(score(y).total_cmp(&score(x))));
     for r in rows {
         let (c1, c2, c3) = if media {
-            (opt(r.speeds.seconds_per_image(), 2), opt(r.speeds.seconds_per_clip(), 0), opt(r.speeds.audio_realtime_factor(), 2))
+            (
+                opt(r.speeds.seconds_per_image(), 2),
+                opt(r.speeds.seconds_per_clip(), 0),
+                opt(r.speeds.audio_realtime_factor(), 2),
+            )
         } else if training {
-            (opt(r.speeds.train_tokens_per_s(), 0), opt(r.speeds.job_hours(), 1), opt(r.speeds.job_gpu_hours(), 0))
+            (
+                opt(r.speeds.train_tokens_per_s(), 0),
+                opt(r.speeds.job_hours(), 1),
+                opt(r.speeds.job_gpu_hours(), 0),
+            )
         } else {
-            (opt(r.speeds.decode_tokens_per_s_per_seq(), 1), opt(r.speeds.decode_tokens_per_s_total(), 0), opt(r.speeds.time_to_first_token_s(), 3))
+            (
+                opt(r.speeds.decode_tokens_per_s_per_seq(), 1),
+                opt(r.speeds.decode_tokens_per_s_total(), 0),
+                opt(r.speeds.time_to_first_token_s(), 3),
+            )
         };
         let _ = writeln!(
             s,
@@ -110,16 +143,38 @@ pub fn text_in(a: &Answer, lang: Lang) -> String {
     let layout = |id: &str| {
         a.offers.iter().find(|o| &*o.id == id).map_or_else(String::new, |o| {
             let (term_word, sep) = if lang == Lang::En { (" term", "; ") } else { (" 期承诺", "；") };
-            let term = if o.commitment == super::config::Commit::None { String::new() } else { format!(", {}{term_word}", o.commitment) };
-            let unknown = if o.unknown_costs.is_empty() { String::new() } else { format!("{sep}{}", unknown_parts(o, lang)) };
+            let term = if o.commitment == super::config::Commit::None {
+                String::new()
+            } else {
+                format!(", {}{term_word}", o.commitment)
+            };
+            let unknown = if o.unknown_costs.is_empty() {
+                String::new()
+            } else {
+                format!("{sep}{}", unknown_parts(o, lang))
+            };
             format!(" [{}{term}{unknown}]", o.layout_msg.render(lang))
         })
     };
     if let Some(rec) = &a.recommendation {
         let reasons = |msgs| super::answer::reasons(msgs, lang);
-        let _ = writeln!(s, "\n{}: {}{} — {}", ui("ui.recommendation", lang), rec.pick.offer, layout(&rec.pick.offer), reasons(&rec.pick.reason_msgs));
+        let _ = writeln!(
+            s,
+            "\n{}: {}{} — {}",
+            ui("ui.recommendation", lang),
+            rec.pick.offer,
+            layout(&rec.pick.offer),
+            reasons(&rec.pick.reason_msgs)
+        );
         for alt in &rec.alternatives {
-            let _ = writeln!(s, "  {}: {}{} — {}", ui(alt.why_key(), lang), alt.offer, layout(&alt.offer), reasons(&alt.reason_msgs));
+            let _ = writeln!(
+                s,
+                "  {}: {}{} — {}",
+                ui(alt.why_key(), lang),
+                alt.offer,
+                layout(&alt.offer),
+                reasons(&alt.reason_msgs)
+            );
         }
     } else {
         // As the page says it: offers that hold the job but miss a limit, or none.
@@ -128,7 +183,9 @@ pub fn text_in(a: &Answer, lang: Lang) -> String {
     }
     if let Some(api) = &a.api {
         let d = &a.display;
-        let per_m = |usd: f64| format!("{}{}", d.symbol(), super::link::fmt_num((d.amount(usd) * 1000.0).round() / 1000.0));
+        let per_m = |usd: f64| {
+            format!("{}{}", d.symbol(), super::link::fmt_num((d.amount(usd) * 1000.0).round() / 1000.0))
+        };
         // A batch job of a stated size has no breakeven rate: the two bills are the comparison.
         let even = api.breakeven_requests_per_s.map_or_else(String::new, |b| {
             if lang == Lang::En {
@@ -217,7 +274,12 @@ pub fn text_in(a: &Answer, lang: Lang) -> String {
         );
     }
     if let Some(r) = converted {
-        let _ = writeln!(s, "  {} converted at {}", super::money::CONVERTED_MARK, super::money::Display::rate_text(&r));
+        let _ = writeln!(
+            s,
+            "  {} converted at {}",
+            super::money::CONVERTED_MARK,
+            super::money::Display::rate_text(&r)
+        );
     }
     let _ = writeln!(s, "\n{}:", ui("ui.guidance", lang));
     for g in &a.guidance {
@@ -246,12 +308,17 @@ fn report_cell(s: &mut String, c: &Column, cell: Cell<'_>, d: &Display, mark: &s
         Cell::Count(n) => (n.to_string(), false),
         Cell::Flag(b) => ((if b { "yes" } else { "no" }).to_string(), false),
         Cell::Number { value, digits } => (format!("{value:.digits$}"), false),
-        Cell::Usd { usd, .. } => (r.digits.map_or_else(|| money(d.amount(usd)), |n| format!("{:.*}", usize::from(n), d.amount(usd))), true),
+        Cell::Usd { usd, .. } => (
+            r.digits
+                .map_or_else(|| money(d.amount(usd)), |n| format!("{:.*}", usize::from(n), d.amount(usd))),
+            true,
+        ),
         Cell::Date(date) => (date.to_string(), false),
         Cell::Unknown(_) => ("-".to_string(), !r.unit.is_empty()),
     };
     let w = usize::from(r.width.unsigned_abs());
-    let _ = if r.width < 0 { write!(s, "{}{text:<w$}", r.before) } else { write!(s, "{}{text:>w$}", r.before) };
+    let _ =
+        if r.width < 0 { write!(s, "{}{text:<w$}", r.before) } else { write!(s, "{}{text:>w$}", r.before) };
     if is_money {
         let _ = write!(s, "{} {}{}", if r.mark { mark } else { "" }, d.symbol(), r.unit);
     }
@@ -278,7 +345,8 @@ fn rl_text(s: &mut String, rl: &super::answer::RlAnswer) {
     let g = |b: f64| b / super::units::GIB;
     let _ = writeln!(
         s,
-        "\nRL ({} {}, {} GPUs) per GPU: policy {:.1} GiB, reference {:.1}, reward {:.1}, critic {:.1}, vLLM {:.1}",
+        "\nRL ({} {}, {} GPUs) per GPU: policy {:.1} GiB, reference {:.1}, reward {:.1}, critic {:.1}, vLLM \
+            {:.1}",
         rl.method,
         rl.adapter,
         rl.plan_gpus,
@@ -292,7 +360,8 @@ fn rl_text(s: &mut String, rl: &super::answer::RlAnswer) {
         let Some(st) = step else { continue };
         let _ = writeln!(
             s,
-            "  {name:<8} step {:.1} s = generation {:.1} + scoring {:.1} + update {:.1} + sync {:.2}; {} sequences/step, {} steps, {:.1} h; {} generating, {} training, vLLM tp {}{}",
+            "  {name:<8} step {:.1} s = generation {:.1} + scoring {:.1} + update {:.1} + sync {:.2}; {} \
+                sequences/step, {} steps, {:.1} h; {} generating, {} training, vLLM tp {}{}",
             st.step_s,
             st.generation_s,
             st.scoring_s,

@@ -196,8 +196,11 @@ impl Speeds {
             s.decode_per_seq = s.decode_per_seq.scale(left);
             s.decode_total = s.decode_total.scale(left);
             let (t, r) = (s.time_to_first_token, s.request_latency);
-            s.request_latency =
-                Range { likely: t.likely + (r.likely - t.likely) / left, low: t.low + (r.low - t.low) / left, high: t.high + (r.high - t.high) / left };
+            s.request_latency = Range {
+                likely: t.likely + (r.likely - t.likely) / left,
+                low: t.low + (r.low - t.low) / left,
+                high: t.high + (r.high - t.high) / left,
+            };
         }
         self
     }
@@ -207,14 +210,24 @@ impl Speeds {
     pub fn with_copies(mut self, copies: f64) -> Speeds {
         if let TaskSpeeds::Serve(s) = &mut self.task {
             s.decode_total = s.decode_total.scale(copies);
-            s.output_total = s.output_per_s.or(Some(s.decode_total.likely / copies.max(1.0))).map(|v| v * copies).filter(|v| *v > 0.0);
+            s.output_total = s
+                .output_per_s
+                .or(Some(s.decode_total.likely / copies.max(1.0)))
+                .map(|v| v * copies)
+                .filter(|v| *v > 0.0);
         }
         self
     }
 }
 
 /// Writes `name`, `name_low` and `name_high`.
-fn put_range<M: SerializeMap>(m: &mut M, name: &'static str, low: &'static str, high: &'static str, r: Range) -> Result<(), M::Error> {
+fn put_range<M: SerializeMap>(
+    m: &mut M,
+    name: &'static str,
+    low: &'static str,
+    high: &'static str,
+    r: Range,
+) -> Result<(), M::Error> {
     m.serialize_entry(name, &r.likely)?;
     m.serialize_entry(low, &r.low)?;
     m.serialize_entry(high, &r.high)
@@ -226,11 +239,41 @@ impl Serialize for Speeds {
         match &self.task {
             TaskSpeeds::None => {}
             TaskSpeeds::Serve(v) => {
-                put_range(&mut m, "decode_tokens_per_s_per_seq", "decode_tokens_per_s_per_seq_low", "decode_tokens_per_s_per_seq_high", v.decode_per_seq)?;
-                put_range(&mut m, "decode_tokens_per_s_total", "decode_tokens_per_s_total_low", "decode_tokens_per_s_total_high", v.decode_total)?;
-                put_range(&mut m, "prefill_tokens_per_s", "prefill_tokens_per_s_low", "prefill_tokens_per_s_high", v.prefill)?;
-                put_range(&mut m, "time_to_first_token_s", "time_to_first_token_s_low", "time_to_first_token_s_high", v.time_to_first_token)?;
-                put_range(&mut m, "request_latency_s", "request_latency_s_low", "request_latency_s_high", v.request_latency)?;
+                put_range(
+                    &mut m,
+                    "decode_tokens_per_s_per_seq",
+                    "decode_tokens_per_s_per_seq_low",
+                    "decode_tokens_per_s_per_seq_high",
+                    v.decode_per_seq,
+                )?;
+                put_range(
+                    &mut m,
+                    "decode_tokens_per_s_total",
+                    "decode_tokens_per_s_total_low",
+                    "decode_tokens_per_s_total_high",
+                    v.decode_total,
+                )?;
+                put_range(
+                    &mut m,
+                    "prefill_tokens_per_s",
+                    "prefill_tokens_per_s_low",
+                    "prefill_tokens_per_s_high",
+                    v.prefill,
+                )?;
+                put_range(
+                    &mut m,
+                    "time_to_first_token_s",
+                    "time_to_first_token_s_low",
+                    "time_to_first_token_s_high",
+                    v.time_to_first_token,
+                )?;
+                put_range(
+                    &mut m,
+                    "request_latency_s",
+                    "request_latency_s_low",
+                    "request_latency_s_high",
+                    v.request_latency,
+                )?;
                 if let Some(o) = v.output_per_s {
                     m.serialize_entry("output_tokens_per_s", &o)?;
                 }
@@ -240,21 +283,45 @@ impl Serialize for Speeds {
             }
             TaskSpeeds::Train(t) => {
                 if let Some(r) = t.tokens_per_s {
-                    put_range(&mut m, "train_tokens_per_s", "train_tokens_per_s_low", "train_tokens_per_s_high", r)?;
+                    put_range(
+                        &mut m,
+                        "train_tokens_per_s",
+                        "train_tokens_per_s_low",
+                        "train_tokens_per_s_high",
+                        r,
+                    )?;
                 }
                 m.serialize_entry("train_dp", &t.dp)?;
                 m.serialize_entry("train_tp", &t.tp)?;
                 m.serialize_entry("train_pp", &t.pp)?;
             }
             TaskSpeeds::Image { seconds_per_image, images_per_hour } => {
-                put_range(&mut m, "seconds_per_image", "seconds_per_image_low", "seconds_per_image_high", *seconds_per_image)?;
+                put_range(
+                    &mut m,
+                    "seconds_per_image",
+                    "seconds_per_image_low",
+                    "seconds_per_image_high",
+                    *seconds_per_image,
+                )?;
                 m.serialize_entry("images_per_hour", images_per_hour)?;
             }
             TaskSpeeds::Clip { seconds_per_clip } => {
-                put_range(&mut m, "seconds_per_clip", "seconds_per_clip_low", "seconds_per_clip_high", *seconds_per_clip)?;
+                put_range(
+                    &mut m,
+                    "seconds_per_clip",
+                    "seconds_per_clip_low",
+                    "seconds_per_clip_high",
+                    *seconds_per_clip,
+                )?;
             }
             TaskSpeeds::Audio { realtime_factor } => {
-                put_range(&mut m, "audio_realtime_factor", "audio_realtime_factor_low", "audio_realtime_factor_high", *realtime_factor)?;
+                put_range(
+                    &mut m,
+                    "audio_realtime_factor",
+                    "audio_realtime_factor_low",
+                    "audio_realtime_factor_high",
+                    *realtime_factor,
+                )?;
             }
         }
         if let Some(r) = self.job_hours {

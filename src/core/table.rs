@@ -149,15 +149,28 @@ impl Table {
     /// As [`Table::parse`], where the `optional` columns may also be absent
     /// (a missing one reads as empty cells): columns added to a table after
     /// people wrote their own files in its format.
-    pub fn parse_with_optional(name: &str, text: &str, columns: &[&str], optional: &[&str]) -> Result<Table, TableError> {
+    pub fn parse_with_optional(
+        name: &str,
+        text: &str,
+        columns: &[&str],
+        optional: &[&str],
+    ) -> Result<Table, TableError> {
         let mut records = read_csv(text).into_iter();
-        let header = records.next().ok_or_else(|| TableError::Csv { table: name.into(), reason: "no header row".into() })?;
+        let header = records
+            .next()
+            .ok_or_else(|| TableError::Csv { table: name.into(), reason: "no header row".into() })?;
         Table::from_records(name, &header.iter().collect::<Vec<_>>(), records.collect(), columns, optional)
     }
 
     /// A table from records read elsewhere (the offers' JSON import), checked
     /// as [`Table::parse_with_optional`] checks a CSV's.
-    pub fn from_records(name: &str, header: &[&str], records: Vec<Record>, columns: &[&str], optional: &[&str]) -> Result<Table, TableError> {
+    pub fn from_records(
+        name: &str,
+        header: &[&str],
+        records: Vec<Record>,
+        columns: &[&str],
+        optional: &[&str],
+    ) -> Result<Table, TableError> {
         let mut index = HashMap::new();
         for (i, h) in header.iter().enumerate() {
             let h = h.trim().trim_start_matches('\u{feff}');
@@ -173,7 +186,11 @@ impl Table {
         }
         for (i, rec) in records.iter().enumerate() {
             if rec.len() != header.len() {
-                return Err(TableError::Row { table: name.into(), row: i + 1, reason: format!("{} fields, the header has {}", rec.len(), header.len()) });
+                return Err(TableError::Row {
+                    table: name.into(),
+                    row: i + 1,
+                    reason: format!("{} fields, the header has {}", rec.len(), header.len()),
+                });
             }
         }
         Ok(Table { name: name.into(), index, rows: records })
@@ -194,7 +211,12 @@ impl Table {
 
 impl Row<'_> {
     pub fn error(&self, field: &str, reason: impl Into<String>) -> TableError {
-        TableError::Field { table: self.table.name.clone(), row: self.number, field: field.into(), reason: reason.into() }
+        TableError::Field {
+            table: self.table.name.clone(),
+            row: self.number,
+            field: field.into(),
+            reason: reason.into(),
+        }
     }
 
     /// The trimmed text of a field ("" when empty).
@@ -254,7 +276,9 @@ impl Row<'_> {
         if t.is_empty() {
             return Ok(None);
         }
-        t.parse::<u32>().map(Some).map_err(|_| self.error(field, format!("`{}` is not a whole number", clip(t))))
+        t.parse::<u32>()
+            .map(Some)
+            .map_err(|_| self.error(field, format!("`{}` is not a whole number", clip(t))))
     }
 
     pub fn req_u32(&self, field: &str) -> Result<u32, TableError> {
@@ -292,6 +316,7 @@ pub fn clip(s: &str) -> String {
 pub fn is_id(s: &str) -> bool {
     !s.is_empty()
         && s.len() <= 80
-        && s.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'.' || b == b'-' || b == b'_')
+        && s.bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'.' || b == b'-' || b == b'_')
         && s.bytes().next().is_some_and(|b| b.is_ascii_alphanumeric())
 }

@@ -27,7 +27,8 @@ impl Table {
     pub(crate) fn iter(&self) -> impl Iterator<Item = (&'static str, &'static str)> {
         (self.start..self.start + self.rows).map(|i| {
             let end = |j: usize| ENDS.get(j).map_or(0, |e| usize::from(*e));
-            let (key_start, key_end, text_end) = (if i == 0 { 0 } else { end(2 * i - 1) }, end(2 * i), end(2 * i + 1));
+            let (key_start, key_end, text_end) =
+                (if i == 0 { 0 } else { end(2 * i - 1) }, end(2 * i), end(2 * i + 1));
             (EN.get(key_start..key_end).unwrap_or_default(), EN.get(key_end..text_end).unwrap_or_default())
         })
     }
@@ -46,7 +47,10 @@ pub fn parse_zh(text: &str, rows: usize) -> Result<Vec<&str>, String> {
     let want = format!("whichgpu-zh {ZH_STAMP} {rows}");
     if head != want {
         // Quoted by hand: `{:?}` of a str would link in the Unicode printable tables.
-        return Err(format!("its first line is \"{}\", not \"{want}\" (a file of another build)", head.get(..60).unwrap_or(head)));
+        return Err(format!(
+            "its first line is \"{}\", not \"{want}\" (a file of another build)",
+            head.get(..60).unwrap_or(head)
+        ));
     }
     let texts: Vec<&str> = lines.collect();
     if texts.len() != rows {
@@ -85,7 +89,11 @@ pub fn zh_loaded() -> bool {
 /// A row's text in `lang`, `index` its place in `MESSAGES` then `UI`: the
 /// Chinese text once installed, English until then.
 #[cfg(target_arch = "wasm32")]
-pub(super) fn pick(row: (&'static str, &'static str), index: usize, lang: super::config::Lang) -> &'static str {
+pub(super) fn pick(
+    row: (&'static str, &'static str),
+    index: usize,
+    lang: super::config::Lang,
+) -> &'static str {
     match lang {
         super::config::Lang::En => row.1,
         super::config::Lang::Zh => ZH.with(|z| z.get()).and_then(|t| t.get(index).copied()).unwrap_or(row.1),

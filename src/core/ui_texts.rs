@@ -5,7 +5,8 @@
 /// (key, English, Chinese).
 pub const UI: &[(&str, &str, &str)] = &[
     ("ui.title", "whichgpu — which cloud GPU for this AI job?", "whichgpu — 这个 AI 任务该租哪种云 GPU？"),
-    ("ui.tagline", "Memory, speed and the whole bill for every offer in the catalog, computed in your browser.", "在浏览器中计算目录中每个方案的显存、速度和完整费用。"),
+    ("ui.tagline", "Memory, speed and the whole bill for every offer in the catalog, computed in your \
+        browser.", "在浏览器中计算目录中每个方案的显存、速度和完整费用。"),
     ("ui.inputs", "Your job", "你的任务"),
     ("ui.task", "Task", "任务"),
     ("ui.task.serve", "Serve an LLM", "部署 LLM 推理服务"),
@@ -94,29 +95,39 @@ pub const UI: &[(&str, &str, &str)] = &[
     ("ui.src.source", "Source", "来源"),
     ("ui.src.close", "Close", "关闭"),
     ("ui.src.loading", "Loading the source from the page's offers table…", "正在从本页的报价表读取来源……"),
-    ("ui.src.failed", "The source could not be loaded from {url} ({why}). The price date above is from the bundled catalog.", "无法从 {url} 读取来源（{why}）。上面的价格日期来自内置目录。"),
+    ("ui.src.failed", "The source could not be loaded from {url} ({why}). The price date above is from the \
+        bundled catalog.", "无法从 {url} 读取来源（{why}）。上面的价格日期来自内置目录。"),
     ("ui.src.missing", "This offer is not in the page's offers table ({url}).", "本页的报价表（{url}）中没有这个方案。"),
     ("ui.src.stale", "possibly stale: older than {days} days", "可能过时：已超过 {days} 天"),
-    ("ui.src.snapshot", "Prices are a dated snapshot, not live: check the source before you rent.", "价格是带日期的快照，并非实时：租用前请查看来源。"),
+    ("ui.src.snapshot", "Prices are a dated snapshot, not live: check the source before you \
+        rent.", "价格是带日期的快照，并非实时：租用前请查看来源。"),
     ("ui.cur", "Currency", "货币"),
     ("ui.cur.auto", "By language", "随语言"),
     ("ui.cur.usd", "US dollars ($)", "美元（$）"),
     ("ui.cur.cny", "Chinese yuan (¥)", "人民币（¥）"),
-    ("ui.converted", "{mark} converted at 1 USD = {per} {cur} (rate of {date})", "{mark} 按 1 美元 = {per} {cur} 换算（{date} 的汇率）"),
+    ("ui.converted", "{mark} converted at 1 USD = {per} {cur} (rate of {date})", "{mark} 按 1 美元 = {per} \
+        {cur} 换算（{date} 的汇率）"),
     ("ui.cold", "cold start {s} s", "冷启动 {s} 秒"),
     ("ui.serverless", "serverless", "无服务器"),
     ("ui.unknown.cold_start", "cold start: not published", "冷启动：未公布"),
     ("ui.scatter", "Cost vs speed", "成本与速度"),
-    ("ui.offers.shown", "The best {shown} of {total} offers; Export CSV has them all.", "显示 {total} 个报价中最好的 {shown} 个；导出 CSV 包含全部。"),
-    ("ui.scatter.nospeed", "This job has no speed estimate, so there is nothing to plot; the offers table ranks it by cost.", "这个任务没有速度估算，因此无图可画；报价表按成本排序。"),
-    ("ui.scatter.alt", "Scatter plot of cost (log scale) against speed for the offers that fit; the line is the Pareto front (no other offer is both cheaper and faster), the recommendation and the alternatives are labelled. On the front:", "可装下的方案的成本（对数坐标）与速度散点图；折线为帕累托前沿（没有其他方案既更便宜又更快），推荐方案和备选方案已标注。前沿上的方案："),
-    ("ui.scatter.keys", "Focus the chart and use the arrow keys to step through the offers from cheapest to dearest; Escape clears.", "聚焦图表后用方向键按价格从低到高逐个查看方案；按 Esc 清除。"),
+    ("ui.offers.shown", "The best {shown} of {total} offers; Export CSV has them all.", "显示 {total} 个报价中最好的 \
+        {shown} 个；导出 CSV 包含全部。"),
+    ("ui.scatter.nospeed", "This job has no speed estimate, so there is nothing to plot; the offers table \
+        ranks it by cost.", "这个任务没有速度估算，因此无图可画；报价表按成本排序。"),
+    ("ui.scatter.alt", "Scatter plot of cost (log scale) against speed for the offers that fit; the line is \
+        the Pareto front (no other offer is both cheaper and faster), the recommendation and the \
+            alternatives are labelled. On the \
+                front:", "可装下的方案的成本（对数坐标）与速度散点图；折线为帕累托前沿（没有其他方案既更便宜又更快），推荐方案和备选方案已标注。前沿上的方案："),
+    ("ui.scatter.keys", "Focus the chart and use the arrow keys to step through the offers from cheapest to \
+        dearest; Escape clears.", "聚焦图表后用方向键按价格从低到高逐个查看方案；按 Esc 清除。"),
     ("ui.scatter.log", "log scale", "对数坐标"),
     ("ui.scatter.pick", "Recommended", "推荐"),
     ("ui.scatter.alts", "Alternatives", "备选"),
     ("ui.scatter.front", "Pareto front", "帕累托前沿"),
     ("ui.scatter.other", "Other offers", "其他方案"),
-    ("ui.scatter.others", "{n} other offers that fit, from {lo} to {hi}; each is a row of the offers table", "另有 {n} 个可装下的方案，价格从 {lo} 到 {hi}；每个都在报价表中"),
+    ("ui.scatter.others", "{n} other offers that fit, from {lo} to {hi}; each is a row of the offers \
+        table", "另有 {n} 个可装下的方案，价格从 {lo} 到 {hi}；每个都在报价表中"),
     ("ui.guidance", "Guidance", "建议"),
     ("ui.skip", "Skip to the answer", "跳到结果"),
     ("ui.method", "How this is computed", "计算方法"),
@@ -126,8 +137,10 @@ pub const UI: &[(&str, &str, &str)] = &[
     ("ui.export", "Export CSV", "导出 CSV"),
     ("ui.export.title", "Launch this plan", "启动此方案"),
     ("ui.export.loading", "Writing the launch texts…", "正在生成启动文本……"),
-    ("ui.ondemand.failed", "The page's export module could not be loaded ({why}); try again, or reload the page.", "无法加载本页的导出模块（{why}）；请重试，或重新加载页面。"),
-    ("ui.export.note", "A SkyPilot task and the engine's command with the values this plan assumed; comment lines say what a tool has no setting for.", "SkyPilot 任务和引擎命令，填入了此方案假设的参数；注释行说明工具没有对应设置的项。"),
+    ("ui.ondemand.failed", "The page's export module could not be loaded ({why}); try again, or reload the \
+        page.", "无法加载本页的导出模块（{why}）；请重试，或重新加载页面。"),
+    ("ui.export.note", "A SkyPilot task and the engine's command with the values this plan assumed; comment \
+        lines say what a tool has no setting for.", "SkyPilot 任务和引擎命令，填入了此方案假设的参数；注释行说明工具没有对应设置的项。"),
     ("ui.export.pick", "Pick", "推荐"),
     ("ui.export.alt", "Alternative", "备选"),
     ("ui.export.skypilot", "SkyPilot task", "SkyPilot 任务"),
@@ -135,14 +148,20 @@ pub const UI: &[(&str, &str, &str)] = &[
     ("ui.export.copy", "Copy", "复制"),
     ("ui.export.copied", "Copied", "已复制"),
     ("ui.export.download", "Download", "下载"),
-    ("ui.export.unsupported", "SkyPilot has no cloud for this provider: the task cannot launch it as it stands.", "SkyPilot 不支持该服务商：此任务无法直接启动它。"),
+    ("ui.export.unsupported", "SkyPilot has no cloud for this provider: the task cannot launch it as it \
+        stands.", "SkyPilot 不支持该服务商：此任务无法直接启动它。"),
     ("ui.print", "Print", "打印"),
     ("ui.catalog", "Catalog snapshot of {date}; prices are not live.", "目录快照日期 {date}；价格并非实时。"),
     ("ui.lang", "中文", "English"),
     ("ui.theme", "Theme", "主题"),
     ("ui.notice", "Ignored in the link", "链接中被忽略的内容"),
     ("ui.accuracy", "Estimate vs published measurement", "估计值与公开实测值对比"),
-    ("ui.acc.intro", "The efficiency factors η are fitted per engine × GPU class on published measurements (the fit set); the held-out measurements were never used to tune them. Errors are absolute, in percent of the measurement. Sources: Pope et al. 2022; Kaplan et al. 2020; GQA (Ainslie et al. 2023); DeepSeek-V2 (MLA); vendor datasheets (dense rates).", "效率系数 η 按推理引擎 × GPU 类别在公开实测数据（拟合集）上拟合；留出集的实测数据从未用于调参。误差为绝对误差，以实测值的百分比表示。来源：Pope 等 2022；Kaplan 等 2020；GQA（Ainslie 等 2023）；DeepSeek-V2（MLA）；厂商规格书（稠密算力）。"),
+    ("ui.acc.intro", "The efficiency factors η are fitted per engine × GPU class on published measurements \
+        (the fit set); the held-out measurements were never used to tune them. Errors are absolute, in \
+            percent of the measurement. Sources: Pope et al. 2022; Kaplan et al. 2020; GQA (Ainslie et al. \
+                2023); DeepSeek-V2 (MLA); vendor datasheets (dense rates).", "效率系数 η 按推理引擎 × GPU \
+                    类别在公开实测数据（拟合集）上拟合；留出集的实测数据从未用于调参。误差为绝对误差，以实测值的百分比表示。来源：Pope 等 2022；Kaplan 等 \
+                        2020；GQA（Ainslie 等 2023）；DeepSeek-V2（MLA）；厂商规格书（稠密算力）。"),
     ("ui.acc.col.kind", "Metric", "指标"),
     ("ui.acc.col.fitrows", "Fit set: rows", "拟合集：行数"),
     ("ui.acc.col.fiterr", "Fit set: median error (90th percentile)", "拟合集：误差中位数（第 90 百分位）"),
@@ -156,7 +175,8 @@ pub const UI: &[(&str, &str, &str)] = &[
     ("ui.acc.memory", "Memory", "显存"),
     ("ui.acc.set.fit", "fit set", "拟合集"),
     ("ui.acc.set.holdout", "held out", "留出集"),
-    ("ui.acc.examples", "One measurement per metric and set, the one whose error is nearest that metric's median:", "每个指标和数据集各取一条实测：误差最接近该指标中位数的那一条："),
+    ("ui.acc.examples", "One measurement per metric and set, the one whose error is nearest that metric's \
+        median:", "每个指标和数据集各取一条实测：误差最接近该指标中位数的那一条："),
     ("ui.acc.case", "Measurement (model, format, GPUs, engine, shape) and source", "实测（模型、格式、GPU、引擎、规模）及来源"),
     ("ui.acc.measured", "Measured", "实测值"),
     ("ui.acc.estimate", "Estimate", "估计值"),
@@ -206,7 +226,8 @@ pub const UI: &[(&str, &str, &str)] = &[
     ("ui.param_offload", "Offload parameters to CPU (ZeRO-3 / FSDP)", "参数卸载到 CPU（ZeRO-3 / FSDP）"),
     ("ui.rank", "LoRA rank", "LoRA 秩"),
     ("ui.ckpts", "Checkpoints kept", "保留的检查点数"),
-    ("ui.import", "Import offers (paste CSV or JSON with the catalog's columns)", "导入方案（粘贴与目录列相同的 CSV 或 JSON）"),
+    ("ui.import", "Import offers (paste CSV or JSON with the catalog's columns)", "导入方案（粘贴与目录列相同的 CSV 或 \
+        JSON）"),
     ("ui.imported", "Using your imported offers.", "正在使用你导入的方案。"),
     ("ui.yourprice", "Your hourly price for", "你的每小时价格："),
     ("ui.per_month", "/month", "/月"),
@@ -224,7 +245,8 @@ pub const UI: &[(&str, &str, &str)] = &[
     ("ui.replicas", "{replicas} replica{replicas:s}", "{replicas} 个副本"),
     ("ui.misses", "fits, but misses the deadline, speed or budget asked", "装得下，但达不到要求的期限、速度或预算"),
     ("ui.fits.misses", "yes, misses target", "是，未达目标"),
-    ("ui.none.misses", "Offers fit in memory, but none meets the deadline, speed or budget asked. The closest:", "有方案装得下，但没有一个达到要求的期限、速度或预算。最接近的："),
+    ("ui.none.misses", "Offers fit in memory, but none meets the deadline, speed or budget asked. The \
+        closest:", "有方案装得下，但没有一个达到要求的期限、速度或预算。最接近的："),
     ("ui.unknown.storage", "storage: not published", "存储：未公布"),
     ("ui.unknown.egress", "egress: not published", "出网流量：未公布"),
     ("ui.unknown.billing_increment", "billing increment: not published", "计费粒度：未公布"),

@@ -20,8 +20,8 @@ pub const FIT_FILE: &str = "tests/data/calibration.csv";
 pub const HOLDOUT_FILE: &str = "tests/data/serving_measurements.csv";
 pub const SUMMARY_FILE: &str = "static/accuracy.csv";
 /// The command that rewrites the summary (the drift test prints it).
-pub const REGENERATE: &str =
-    "cargo run --bin whichgpu -- calibrate tests/data/calibration.csv --holdout tests/data/serving_measurements.csv --summary static/accuracy.csv";
+pub const REGENERATE: &str = "cargo run --bin whichgpu -- calibrate tests/data/calibration.csv --holdout \
+        tests/data/serving_measurements.csv --summary static/accuracy.csv";
 
 #[derive(Debug, thiserror::Error)]
 pub enum SummaryError {
@@ -44,7 +44,12 @@ fn row_info(name: &str, text: &str) -> Result<BTreeMap<String, (String, String, 
     Ok(table
         .rows()
         .map(|r| {
-            let engine = r.text("method_notes").split(|c: char| c.is_whitespace() || c == ';' || c == ',').next().unwrap_or("").to_string();
+            let engine = r
+                .text("method_notes")
+                .split(|c: char| c.is_whitespace() || c == ';' || c == ',')
+                .next()
+                .unwrap_or("")
+                .to_string();
             (r.text("id").to_string(), (r.text("split").to_string(), engine, r.text("source").to_string()))
         })
         .collect())
@@ -53,7 +58,13 @@ fn row_info(name: &str, text: &str) -> Result<BTreeMap<String, (String, String, 
 fn score<'a>(cases: &'a [Case], catalog: &Catalog) -> Vec<Scored<'a>> {
     cases
         .iter()
-        .filter_map(|c| calibrate::predict(c, catalog, None).map(|p| Scored { case: c, estimated: p, ape: calibrate::ape(p, c.measured) }))
+        .filter_map(|c| {
+            calibrate::predict(c, catalog, None).map(|p| Scored {
+                case: c,
+                estimated: p,
+                ape: calibrate::ape(p, c.measured),
+            })
+        })
         .filter(|s| s.ape.is_finite())
         .collect()
 }
@@ -107,7 +118,11 @@ pub fn summary(catalog: &Catalog, fit: (&str, &str), holdout: (&str, &str)) -> R
         // The fit set's figures are calibrate's own report (with its
         // leave-one-GPU-out refits); the held-out rows are only scored.
         let logo: BTreeMap<Kind, f64> = if set == Set::Fit {
-            calibrate::run(&joined, catalog, false)?.stats.iter().map(|s| (s.kind, s.logo_median_ape)).collect()
+            calibrate::run(&joined, catalog, false)?
+                .stats
+                .iter()
+                .map(|s| (s.kind, s.logo_median_ape))
+                .collect()
         } else {
             BTreeMap::new()
         };
@@ -136,7 +151,12 @@ pub fn summary(catalog: &Catalog, fit: (&str, &str), holdout: (&str, &str)) -> R
             ];
             w.write_record(record).map_err(csv_err)?;
             // The representative row: error nearest the median, the first id on a tie.
-            let Some(s) = rows.iter().min_by(|a, b| (a.ape - median).abs().total_cmp(&(b.ape - median).abs()).then_with(|| a.case.id.cmp(&b.case.id))) else {
+            let Some(s) = rows.iter().min_by(|a, b| {
+                (a.ape - median)
+                    .abs()
+                    .total_cmp(&(b.ape - median).abs())
+                    .then_with(|| a.case.id.cmp(&b.case.id))
+            }) else {
                 continue;
             };
             let (_, engine, source) = info.get(&s.case.id).cloned().unwrap_or_default();

@@ -57,7 +57,11 @@ impl Raw {
     fn parse(name: &str, text: &str) -> Result<Raw, String> {
         let mut reader = csv::ReaderBuilder::new().flexible(true).from_reader(text.as_bytes());
         let headers = reader.headers().map_err(|e| format!("{name}: {e}"))?.clone();
-        let index = headers.iter().enumerate().map(|(i, h)| (h.trim().trim_start_matches('\u{feff}').to_string(), i)).collect();
+        let index = headers
+            .iter()
+            .enumerate()
+            .map(|(i, h)| (h.trim().trim_start_matches('\u{feff}').to_string(), i))
+            .collect();
         let records = reader.records().collect::<Result<Vec<_>, _>>().map_err(|e| format!("{name}: {e}"))?;
         Ok(Raw { name: name.to_string(), index, records })
     }
@@ -80,7 +84,11 @@ pub fn check(tables: &[(&str, &str)], today: Date) -> Result<Report, String> {
         for rec in &p.records {
             let id = p.cell(rec, "id").unwrap_or("").to_string();
             let published = !p.cell(rec, "billing_increment_s").unwrap_or("").is_empty();
-            let listed = p.cell(rec, "unpublished_fields").unwrap_or("").split(';').any(|f| f.trim() == "billing_increment_s");
+            let listed = p
+                .cell(rec, "unpublished_fields")
+                .unwrap_or("")
+                .split(';')
+                .any(|f| f.trim() == "billing_increment_s");
             increment_of.insert(id, published || listed);
         }
     }
@@ -89,14 +97,17 @@ pub fn check(tables: &[(&str, &str)], today: Date) -> Result<Report, String> {
         for (i, rec) in raw.records.iter().enumerate() {
             report.rows += 1;
             let id = raw.cell(rec, "id").or_else(|| raw.cell(rec, "currency")).unwrap_or("").to_string();
-            let finding = |what: String| Finding { table: raw.name.clone(), row: i + 1, id: id.clone(), what };
+            let finding =
+                |what: String| Finding { table: raw.name.clone(), row: i + 1, id: id.clone(), what };
             if raw.has("source") && raw.cell(rec, "source").unwrap_or("").is_empty() {
                 report.missing.push(finding("no source".into()));
             }
             if raw.has("currency") {
                 match raw.cell(rec, "currency").unwrap_or("") {
                     "" => report.missing.push(finding("no currency".into())),
-                    c if Currency::parse(c).is_none() => report.missing.push(finding(format!("unknown currency `{c}`"))),
+                    c if Currency::parse(c).is_none() => {
+                        report.missing.push(finding(format!("unknown currency `{c}`")))
+                    }
                     _ => {}
                 }
             }
@@ -105,9 +116,9 @@ pub fn check(tables: &[(&str, &str)], today: Date) -> Result<Report, String> {
                 "" => {}
                 t => match Date::parse(t) {
                     None => report.missing.push(finding(format!("`{t}` in {col} is not a YYYY-MM-DD date"))),
-                    Some(d) if d.days_until(today) > STALE_AFTER_DAYS => {
-                        report.stale.push(finding(format!("{col} {d} is {} days before {today}", d.days_until(today))))
-                    }
+                    Some(d) if d.days_until(today) > STALE_AFTER_DAYS => report
+                        .stale
+                        .push(finding(format!("{col} {d} is {} days before {today}", d.days_until(today)))),
                     Some(_) => {}
                 },
             };
@@ -115,16 +126,20 @@ pub fn check(tables: &[(&str, &str)], today: Date) -> Result<Report, String> {
                 dated("as_of", true);
             }
             if raw.has("commit_as_of") {
-                let any_commit = ["commit_1mo_usd_per_hour", "commit_1yr_usd_per_hour", "commit_3yr_usd_per_hour"]
-                    .iter()
-                    .any(|c| !raw.cell(rec, c).unwrap_or("").is_empty());
+                let any_commit =
+                    ["commit_1mo_usd_per_hour", "commit_1yr_usd_per_hour", "commit_3yr_usd_per_hour"]
+                        .iter()
+                        .any(|c| !raw.cell(rec, c).unwrap_or("").is_empty());
                 dated("commit_as_of", any_commit);
             }
             if raw.name == "offers.csv" {
                 let own = !raw.cell(rec, "billing_increment_s").unwrap_or("").is_empty();
                 let provider = raw.cell(rec, "provider").unwrap_or("");
                 if !own && !increment_of.get(provider).copied().unwrap_or(false) {
-                    report.missing.push(finding(format!("no unit: no billing increment on the row or provider `{provider}`, and not listed as unpublished")));
+                    report.missing.push(finding(format!(
+                        "no unit: no billing increment on the row or \
+                        provider `{provider}`, and not listed as unpublished"
+                    )));
                 }
             }
         }
@@ -134,7 +149,12 @@ pub fn check(tables: &[(&str, &str)], today: Date) -> Result<Report, String> {
 
 /// The report as text: failures first, then the stale rows.
 pub fn text(r: &Report, today: Date) -> String {
-    let mut s = format!("catalog check on {today}: {} rows, {} missing a fact, {} older than six months\n", r.rows, r.missing.len(), r.stale.len());
+    let mut s = format!(
+        "catalog check on {today}: {} rows, {} missing a fact, {} older than six months\n",
+        r.rows,
+        r.missing.len(),
+        r.stale.len()
+    );
     for f in &r.missing {
         s.push_str(&format!("missing: {f}\n"));
     }

@@ -25,10 +25,20 @@ impl Sheet {
     /// are ignored), checking that every `required` column is there. Rows
     /// that cannot be read, or whose field count is not the header's, go
     /// to `skipped` with their reason.
-    pub fn read(table: &str, text: &str, required: &[&str], skipped: &mut Skipped) -> Result<Sheet, TableError> {
-        let mut reader = csv::ReaderBuilder::new().has_headers(true).flexible(true).from_reader(text.as_bytes());
-        let headers = reader.headers().map_err(|e| TableError::Csv { table: table.into(), reason: e.to_string() })?.clone();
-        let names: Vec<String> = headers.iter().map(|h| h.trim().trim_start_matches('\u{feff}').to_string()).collect();
+    pub fn read(
+        table: &str,
+        text: &str,
+        required: &[&str],
+        skipped: &mut Skipped,
+    ) -> Result<Sheet, TableError> {
+        let mut reader =
+            csv::ReaderBuilder::new().has_headers(true).flexible(true).from_reader(text.as_bytes());
+        let headers = reader
+            .headers()
+            .map_err(|e| TableError::Csv { table: table.into(), reason: e.to_string() })?
+            .clone();
+        let names: Vec<String> =
+            headers.iter().map(|h| h.trim().trim_start_matches('\u{feff}').to_string()).collect();
         for c in required {
             if !names.iter().any(|n| n == c) {
                 return Err(TableError::MissingColumn { table: table.into(), column: (*c).into() });
@@ -39,7 +49,9 @@ impl Sheet {
             let row = i + 1;
             match rec {
                 Ok(r) if r.len() == names.len() => rows.push((row, r)),
-                Ok(r) => skipped.push((row, format!("has {} fields, the header has {}", r.len(), names.len()))),
+                Ok(r) => {
+                    skipped.push((row, format!("has {} fields, the header has {}", r.len(), names.len())))
+                }
                 Err(e) => skipped.push((row, format!("cannot read the row: {e}"))),
             }
         }
@@ -81,7 +93,8 @@ pub struct OfferWriter {
 impl OfferWriter {
     /// A writer with the header written; errors name `table`.
     pub fn new(table: &'static str) -> Result<OfferWriter, TableError> {
-        let mut w = OfferWriter { table, out: csv::WriterBuilder::new().from_writer(Vec::new()), converted: 0 };
+        let mut w =
+            OfferWriter { table, out: csv::WriterBuilder::new().from_writer(Vec::new()), converted: 0 };
         w.record(OFFER_COLUMNS.iter().copied())?;
         Ok(w)
     }
@@ -96,15 +109,21 @@ impl OfferWriter {
     }
 
     fn record<'a>(&mut self, fields: impl Iterator<Item = &'a str>) -> Result<(), TableError> {
-        self.out.write_record(fields).map_err(|e| TableError::Csv { table: self.table.into(), reason: e.to_string() })
+        self.out
+            .write_record(fields)
+            .map_err(|e| TableError::Csv { table: self.table.into(), reason: e.to_string() })
     }
 
     /// The text written and the number of offers in it; the `skipped`
     /// rows are put in row order.
     pub fn finish(self, skipped: &mut Skipped) -> Result<(String, usize), TableError> {
         let table = self.table;
-        let bytes = self.out.into_inner().map_err(|e| TableError::Csv { table: table.into(), reason: e.to_string() })?;
-        let text = String::from_utf8(bytes).map_err(|e| TableError::Csv { table: table.into(), reason: e.to_string() })?;
+        let bytes = self
+            .out
+            .into_inner()
+            .map_err(|e| TableError::Csv { table: table.into(), reason: e.to_string() })?;
+        let text = String::from_utf8(bytes)
+            .map_err(|e| TableError::Csv { table: table.into(), reason: e.to_string() })?;
         skipped.sort_by_key(|(row, _)| *row);
         Ok((text, self.converted))
     }
@@ -113,7 +132,10 @@ impl OfferWriter {
 /// `items` grouped by `key`, the groups in the order their first item
 /// came (one offer per group: the converters' merge of hosts, regions,
 /// tiers or zones).
-pub fn group_in_order<K: Eq + std::hash::Hash + Clone, T>(items: Vec<T>, key: impl Fn(&T) -> K) -> Vec<(K, Vec<T>)> {
+pub fn group_in_order<K: Eq + std::hash::Hash + Clone, T>(
+    items: Vec<T>,
+    key: impl Fn(&T) -> K,
+) -> Vec<(K, Vec<T>)> {
     let mut groups: Vec<(K, Vec<T>)> = Vec::new();
     let mut index: HashMap<K, usize> = HashMap::new();
     for item in items {
@@ -134,7 +156,12 @@ pub fn group_in_order<K: Eq + std::hash::Hash + Clone, T>(items: Vec<T>, key: im
 pub fn require_source<'a>(table: &str, source: &'a str) -> Result<&'a str, TableError> {
     let source = source.trim();
     if source.is_empty() {
-        return Err(TableError::Field { table: table.into(), row: 0, field: "source".into(), reason: "is empty (every offer needs its source)".into() });
+        return Err(TableError::Field {
+            table: table.into(),
+            row: 0,
+            field: "source".into(),
+            reason: "is empty (every offer needs its source)".into(),
+        });
     }
     Ok(source)
 }
@@ -159,5 +186,9 @@ pub fn number(v: f64) -> String {
 
 /// Lowercase, with characters outside `[a-z0-9.-]` replaced by '-'.
 pub fn slug(s: &str) -> String {
-    s.trim().chars().flat_map(char::to_lowercase).map(|c| if c.is_ascii_lowercase() || c.is_ascii_digit() || c == '.' || c == '-' { c } else { '-' }).collect()
+    s.trim()
+        .chars()
+        .flat_map(char::to_lowercase)
+        .map(|c| if c.is_ascii_lowercase() || c.is_ascii_digit() || c == '.' || c == '-' { c } else { '-' })
+        .collect()
 }

@@ -45,7 +45,8 @@ pub const QUESTIONS: &[&str] = &[
 #[rustfmt::skip]
 pub const FIELDS: &[(&str, &str)] = &[
     ("query", "the link's query as decoded and written back (canonical: `v=1` first, defaults left out)"),
-    ("notices", "what the link asked that was ignored or changed, each `{key, message}` (English); `--strict` makes any an error"),
+    ("notices", "what the link asked that was ignored or changed, each `{key, message}` (English); \
+        `--strict` makes any an error"),
     ("key", "the link key a notice or a what-if concerns"),
     ("message", "the notice in English"),
     ("catalog_as_of", "the newest price date in the catalog"),
@@ -65,7 +66,8 @@ pub const FIELDS: &[(&str, &str)] = &[
     ("memory", "the memory of the recommended offer's plan, one copy of the model, per GPU unless said"),
     ("weights_bytes", "weights held on each GPU of the plan"),
     ("kv_cache_bytes", "KV cache of the plan's sequences"),
-    ("activations_bytes", "activations (training: what checkpointing keeps; serving: the engine's working buffers)"),
+    ("activations_bytes", "activations (training: what checkpointing keeps; serving: the engine's working \
+        buffers)"),
     ("gradients_bytes", "gradients (training)"),
     ("optimizer_bytes", "optimizer states, fp32 master weights included (training)"),
     ("overhead_bytes", "the runtime's own memory (CUDA context, allocator, engine)"),
@@ -80,23 +82,29 @@ pub const FIELDS: &[(&str, &str)] = &[
     ("batch", "concurrent sequences (serving), images per batch (generation), micro-batch (training)"),
     ("fits", "the plan fits in the memory the driver reports"),
     ("meets", "the deadline (`days`), SLA (`mintps`, `maxttft`) and budget hold (true when none is set)"),
-    ("reasons", "why the plan or offer is as it is, each sentence in English (the page renders them by message key)"),
+    ("reasons", "why the plan or offer is as it is, each sentence in English (the page renders them by \
+        message key)"),
     ("per_gpu_bytes", "the plan's need on each GPU"),
     ("confidence", "`high`, `medium` or `low`: how well measurements back this estimate"),
-    ("bound", "what limits a decode step: `memory` (the weight and KV stream), `compute`, `issue` (llama.cpp's single-token kernel on a Pascal card), or `host` (an eager engine's kernel launches, `engine=hf`)"),
+    ("bound", "what limits a decode step: `memory` (the weight and KV stream), `compute`, `issue` \
+        (llama.cpp's single-token kernel on a Pascal card), or `host` (an eager engine's kernel launches, \
+            `engine=hf`)"),
     ("executed_precision", "the precision the matmuls run in on this GPU"),
     ("decode_tokens_per_s_per_seq", "output tokens a second of one sequence while decoding"),
-    ("decode_tokens_per_s_total", "output tokens a second while decoding, over the copies the load keeps busy"),
+    ("decode_tokens_per_s_total", "output tokens a second while decoding, over the copies the load keeps \
+        busy"),
     ("prefill_tokens_per_s", "prompt tokens a second of the context phase"),
     ("time_to_first_token_s", "seconds to the first output token"),
     ("request_latency_s", "seconds for one request, prompt and output"),
-    ("output_tokens_per_s", "output tokens a second of one copy with the prompts' prefill included (what $ per million tokens is priced on)"),
+    ("output_tokens_per_s", "output tokens a second of one copy with the prompts' prefill included (what $ \
+        per million tokens is priced on)"),
     ("output_tokens_per_s_total", "the same over every busy copy"),
     ("train_tokens_per_s", "training tokens a second of the whole job"),
     ("train_dp", "data-parallel replicas of the training layout"),
     ("train_tp", "tensor-parallel degree of the training layout"),
     ("train_pp", "pipeline stages of the training layout"),
-    ("job_hours", "hours one job takes (training: the run; a batch job with `per_job`: its work and loading the model)"),
+    ("job_hours", "hours one job takes (training: the run; a batch job with `per_job`: its work and loading \
+        the model)"),
     ("job_gpu_hours", "GPU-hours of one job"),
     ("seconds_per_image", "seconds per generated image at the plan's batch"),
     ("images_per_hour", "images an hour"),
@@ -110,19 +118,23 @@ pub const FIELDS: &[(&str, &str)] = &[
     ("gpus_for_deadline", "GPUs a training job needs to end within `days`"),
     ("checkpoint_bytes", "one training checkpoint's size"),
     ("checkpoints_bytes_total", "the checkpoints kept (`ckpts`)"),
-    ("training_tokens", "tokens the training job processes (`tokens` × `epochs`; an RL run: its sequences at prompt + completion)"),
-    ("rl", "an RL fine-tune (`method=grpo|ppo|dpo`) on the focus GPU type's plan: memory beside the policy and both generation layouts (`docs/rl-finetuning.md`)"),
+    ("training_tokens", "tokens the training job processes (`tokens` × `epochs`; an RL run: its sequences at \
+        prompt + completion)"),
+    ("rl", "an RL fine-tune (`method=grpo|ppo|dpo`) on the focus GPU type's plan: memory beside the policy \
+        and both generation layouts (`docs/rl-finetuning.md`)"),
     ("method", "the RL method (`grpo`, `ppo`, `dpo`)"),
     ("adapter", "the adapter trained (`full`, `lora`, `qlora`)"),
     ("plan_gpus", "GPUs of the plan the RL step is worked out on"),
     ("gen", "the generation layout the plan and the bill use (`colocate` or `split`)"),
     ("faster_gen", "the faster generation layout of those that fit (null: neither fits)"),
-    ("policy_bytes", "per GPU: the policy being trained (weights, gradients, optimizer states, activations, logits)"),
+    ("policy_bytes", "per GPU: the policy being trained (weights, gradients, optimizer states, activations, \
+        logits)"),
     ("reference_bytes", "per GPU: a frozen reference model (0 where TRL loads none)"),
     ("reward_bytes", "per GPU: PPO's reward model"),
     ("critic_bytes", "per GPU: PPO's value model with its gradients and optimizer states"),
     ("engine_bytes", "per GPU: colocated vLLM's share of the GPU's memory"),
-    ("colocate", "the step with vLLM inside the training processes, taking turns with training (null: it cannot run so)"),
+    ("colocate", "the step with vLLM inside the training processes, taking turns with training (null: it \
+        cannot run so)"),
     ("split", "the step with a `trl vllm-serve` server on GPUs of its own (null: one GPU, or not GRPO)"),
     ("generation_s", "seconds a step spends generating its completions (the longest decides)"),
     ("scoring_s", "seconds a step spends in forward passes of the reference, reward and value models"),
@@ -140,12 +152,15 @@ pub const FIELDS: &[(&str, &str)] = &[
     ("provider", "the offer's provider id"),
     ("instance", "the provider's instance name"),
     ("region", "the offer's region"),
-    ("instances", "instances the offer rents for the job (more than one where the model spans nodes or a deadline needs them)"),
+    ("instances", "instances the offer rents for the job (more than one where the model spans nodes or a \
+        deadline needs them)"),
     ("replicas", "copies of the model over every instance rented"),
     ("tp", "tensor-parallel degree of one copy"),
     ("pp", "pipeline stages of one copy"),
-    ("dp", "data-parallel copies (serving: the copy's data-parallel attention ranks of `tp` GPUs each, 1 without)"),
-    ("ep", "serving: the routed experts dealt out whole over the copy's GPUs (expert parallel); absent when not"),
+    ("dp", "data-parallel copies (serving: the copy's data-parallel attention ranks of `tp` GPUs each, 1 \
+        without)"),
+    ("ep", "serving: the routed experts dealt out whole over the copy's GPUs (expert parallel); absent when \
+        not"),
     ("zero", "the ZeRO stage the training plan runs at, the link's or the planner's"),
     ("layout", "the layout in words"),
     ("headroom_bytes", "memory left per GPU after the plan"),
@@ -153,13 +168,19 @@ pub const FIELDS: &[(&str, &str)] = &[
     ("usable_bytes", "the memory the driver reports per GPU"),
     ("spot", "priced at the spot rate"),
     ("commitment", "the price term applied: `none` or a `commit` id"),
-    ("unknown_costs", "the parts of the bill the provider does not publish or bills beside the GPU price (`storage`, `egress`, `billing_increment`, `host`, `cold_start`), never counted as $0"),
+    ("unknown_costs", "the parts of the bill the provider does not publish or bills beside the GPU price \
+        (`storage`, `egress`, `billing_increment`, `host`, `cold_start`), never counted as $0"),
     ("interconnect", "how the instance's GPUs are joined"),
     ("usd_per_hour", "US dollars an hour for everything the offer rents"),
-    ("host_usd_per_hour", "of `usd_per_hour`, the host CPU and memory a provider bills beside the GPUs at its published rates (`providers.csv` `host_usd_per_vcpu_hour`, `host_usd_per_gib_hour`); absent where the price includes the host or its rates are unpublished"),
+    ("host_usd_per_hour", "of `usd_per_hour`, the host CPU and memory a provider bills beside the GPUs at \
+        its published rates (`providers.csv` `host_usd_per_vcpu_hour`, `host_usd_per_gib_hour`); absent \
+            where the price includes the host or its rates are unpublished"),
     ("usd_per_month", "US dollars a month: compute as billed by usage, storage and egress"),
     ("serverless", "a serverless platform: billed for busy time and cold starts"),
-    ("startup_s", "seconds a job on an instance pays before its work, inside its hours: the provider's provisioning (`providers.csv` `provision_s`, else its class's), pulling the engine image, a one-off run's weights download, reading the weights and starting the engine; absent for serverless, always-on and busy-hours use"),
+    ("startup_s", "seconds a job on an instance pays before its work, inside its hours: the provider's \
+        provisioning (`providers.csv` `provision_s`, else its class's), pulling the engine image, a one-off \
+            run's weights download, reading the weights and starting the engine; absent for serverless, \
+                always-on and busy-hours use"),
     ("cold_start_s", "seconds billed per start from zero (serverless)"),
     ("cold_starts_per_month", "starts from zero a month (serverless)"),
     ("busy_hours_per_month", "hours a month the job keeps the offer busy"),
@@ -176,26 +197,37 @@ pub const FIELDS: &[(&str, &str)] = &[
     ("price_as_of", "the date of the offer's price"),
     ("stale", "the price is over six months old"),
     ("source", "where the offer's price (in `api`: the API's price) was read"),
-    ("measured", "your measurement (`measured`, `measured_ttft` on the pinned GPU) against the estimate the answer would show without it: the pick's (`offer`); absent without one"),
-    ("estimate_decode_tokens_per_s_per_seq", "the estimate's decode tokens/s per sequence the measurement is compared with"),
-    ("decode_factor", "measured ÷ estimate: the factor on that GPU type's decode speed (1 when not given, or ignored with a notice)"),
+    ("measured", "your measurement (`measured`, `measured_ttft` on the pinned GPU) against the estimate the \
+        answer would show without it: the pick's (`offer`); absent without one"),
+    ("estimate_decode_tokens_per_s_per_seq", "the estimate's decode tokens/s per sequence the measurement is \
+        compared with"),
+    ("decode_factor", "measured ÷ estimate: the factor on that GPU type's decode speed (1 when not given, or \
+        ignored with a notice)"),
     ("estimate_time_to_first_token_s", "the estimate's time to first token the measurement is compared with"),
-    ("ttft_factor", "measured ÷ estimate: the factor on that GPU type's prefill and first-token time (1 when not given, or ignored with a notice)"),
-    ("api", "serving (the CLI's JSON; the page carries no API prices): the pick's load on the cheapest hosted API listed for the model (`static/api_prices.csv`, rows not marked stale, cheapest for this prompt and output); absent where the model has no price or nothing fits"),
+    ("ttft_factor", "measured ÷ estimate: the factor on that GPU type's prefill and first-token time (1 when \
+        not given, or ignored with a notice)"),
+    ("api", "serving (the CLI's JSON; the page carries no API prices): the pick's load on the cheapest \
+        hosted API listed for the model (`static/api_prices.csv`, rows not marked stale, cheapest for this \
+            prompt and output); absent where the model has no price or nothing fits"),
     ("host", "the API host, with its tier where it sells several"),
     ("usd_per_million_input", "the host's price per million input (prompt) tokens, cache-miss"),
     ("usd_per_million_output", "the host's price per million output tokens"),
-    ("requests_per_s", "the load compared, in requests per second while busy: the link's `rps`, else what the pick's concurrent sequences complete"),
-    ("requests_per_month", "the requests a month at that load over the pick's busy hours (a batch job: `per_job` × `jobs`)"),
+    ("requests_per_s", "the load compared, in requests per second while busy: the link's `rps`, else what \
+        the pick's concurrent sequences complete"),
+    ("requests_per_month", "the requests a month at that load over the pick's busy hours (a batch job: \
+        `per_job` × `jobs`)"),
     ("pick_usd_per_month", "the pick's own month (its `usd_per_month`)"),
-    ("breakeven_requests_per_s", "the request rate at which the API's month equals the pick's as billed here; above it renting is cheaper (past the pick's load, ask again with that `rps`: more copies may cost more); `null` for a batch job of a stated size"),
+    ("breakeven_requests_per_s", "the request rate at which the API's month equals the pick's as billed \
+        here; above it renting is cheaper (past the pick's load, ask again with that `rps`: more copies may \
+            cost more); `null` for a batch job of a stated size"),
     ("hosts_listed", "the hosts listed for the model and not marked stale (the cheapest is compared)"),
     ("recommendation", "the pick and its alternatives"),
     ("objective", "the quantity offers are ranked on (a field name of `offers[]`)"),
     ("pick", "the recommended offer"),
     ("alternatives", "other offers worth naming"),
     ("offer", "an offer id"),
-    ("why", "`best` (the pick), `cheapest`, `fragile` (a cheaper offer the pick was preferred over for its margin), `fastest`, `single-gpu`, `on-demand` or `committed`"),
+    ("why", "`best` (the pick), `cheapest`, `fragile` (a cheaper offer the pick was preferred over for its \
+        margin), `fastest`, `single-gpu`, `on-demand` or `committed`"),
     ("guidance", "the FAQ answers and notes beside the pick"),
     ("title", "the answer's question, in English"),
     ("text", "the answer, in English"),
@@ -249,7 +281,10 @@ pub fn json_fields(catalog: &Catalog, today: Date) -> BTreeMap<String, BTreeSet<
         let answer = evaluate_query(q, catalog, today);
         let mut v = serde_json::to_value(&answer).unwrap_or(Value::Null);
         if let Value::Object(map) = &mut v {
-            map.insert("export".into(), serde_json::to_value(export::for_answer(&answer, catalog)).unwrap_or(Value::Null));
+            map.insert(
+                "export".into(),
+                serde_json::to_value(export::for_answer(&answer, catalog)).unwrap_or(Value::Null),
+            );
         }
         walk(&v, "", &mut out);
     }
@@ -280,39 +315,62 @@ pub fn markdown(catalog: &Catalog, today: Date) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "# The link format and the CLI's JSON\n\n<!-- Generated by `whichgpu docs link-format` from the link registry \
+        "# The link format and the CLI's JSON\n\n<!-- Generated by `whichgpu docs link-format` from the link \
+            registry \
          (src/core/link/keys.rs) and the answers' JSON (src/tools/link_doc.rs); edit those, not this file. \
          tests/it/link/contract.rs fails when this file differs. -->\n\n\
-         A whichgpu configuration is a URL query string (format version {FORMAT_VERSION}). The page reads and writes it; the CLI \
-         takes the same string (`whichgpu '<query>'`, `--json` for JSON). Other people's tests, scripts and documentation embed \
+         A whichgpu configuration is a URL query string (format version {FORMAT_VERSION}). The page reads \
+             and writes it; the CLI \
+         takes the same string (`whichgpu '<query>'`, `--json` for JSON). Other people's tests, scripts and \
+             documentation embed \
          these strings: a key may be added, never renamed.\n\n\
          ## Rules\n\n\
-         - Every key is optional: a missing key takes its default. Keys are lowercase; values are ids, numbers or comma lists.\n\
-         - An unknown key, a repeated key or a bad value never stops the answer: a notice names the key and why, and that key \
-         keeps its default. The CLI prints notices at the head of its text report, or on stderr beside the JSON (and in its `notices`); `--strict` makes any notice exit 2; a \
+         - Every key is optional: a missing key takes its default. Keys are lowercase; values are ids, \
+             numbers or comma lists.\n\
+         - An unknown key, a repeated key or a bad value never stops the answer: a notice names the key and \
+             why, and that key \
+         keeps its default. The CLI prints notices at the head of its text report, or on stderr beside the \
+             JSON (and in its `notices`); `--strict` makes any notice exit 2; a \
          query with nothing usable exits 2.\n\
-         - Links are written canonically: `v=1` first, then every key whose value differs from its default, in the order of the \
+         - Links are written canonically: `v=1` first, then every key whose value differs from its default, \
+             in the order of the \
          table below.\n\
-         - The page-only keys (`lang`, `embed`, `theme`) are accepted by the CLI; there `lang` sets the report's language and \
+         - The page-only keys (`lang`, `embed`, `theme`) are accepted by the CLI; there `lang` sets the \
+             report's language and \
          the default of `cur`.\n"
     );
-    let _ = writeln!(s, "## Keys\n\n| key | values | default | meaning | page input |\n|---|---|---|---|---|");
+    let _ =
+        writeln!(s, "## Keys\n\n| key | values | default | meaning | page input |\n|---|---|---|---|---|");
     // Consecutive keys that share their meaning share a row.
     for group in REGISTRY.chunk_by(|a, b| a.doc.meaning == b.doc.meaning) {
         let Some(first) = group.first() else { continue };
         let keys = group.iter().map(|k| format!("`{}`", k.name)).collect::<Vec<_>>().join(" ");
         let vals: Vec<String> = group.iter().map(|k| values(&k.codec, &k.doc.values)).collect();
         let defaults: Vec<String> = group.iter().map(|k| k.doc.default.to_string()).collect();
-        let one = |v: Vec<String>| if v.iter().all(|x| Some(x) == v.first()) { v.first().cloned().unwrap_or_default() } else { v.join("; ") };
+        let one = |v: Vec<String>| {
+            if v.iter().all(|x| Some(x) == v.first()) {
+                v.first().cloned().unwrap_or_default()
+            } else {
+                v.join("; ")
+            }
+        };
         let control = format!("{:?}", first.control).to_lowercase();
-        let _ =
-            writeln!(s, "| {keys} | {} | {} | {} | {} |", one(vals), one(defaults), first.doc.meaning, if control == "none" { "–".into() } else { control });
+        let _ = writeln!(
+            s,
+            "| {keys} | {} | {} | {} | {} |",
+            one(vals),
+            one(defaults),
+            first.doc.meaning,
+            if control == "none" { "–".into() } else { control }
+        );
     }
     let _ = writeln!(
         s,
-        "\nThe architecture keys (page input `imported`) are filled together by the page's \"Import a Hugging Face \
+        "\nThe architecture keys (page input `imported`) are filled together by the page's \"Import a \
+            Hugging Face \
          config.json\" box and by the CLI's `--config`; the link carries them.\n\n\
-         ## Task defaults\n\nWhere a link is silent, the task decides (`Task::default_model`, `default_usage`, \
+         ## Task defaults\n\nWhere a link is silent, the task decides (`Task::default_model`, \
+             `default_usage`, \
          `default_batch` in `src/core/config.rs`):\n\n| task | `model` | `use` | `batch` |\n|---|---|---|---|"
     );
     for (name, task) in Task::NAMES {
@@ -321,17 +379,27 @@ pub fn markdown(catalog: &Catalog, today: Date) -> String {
             Batch::N(n) => n.to_string(),
         };
         let batch = match task {
-            Task::Serve => format!("{batch}; `max` for an offline job (`use=jobs`/`once` with `per_job`, no `rps`)"),
+            Task::Serve => {
+                format!("{batch}; `max` for an offline job (`use=jobs`/`once` with `per_job`, no `rps`)")
+            }
             Task::Finetune | Task::Pretrain => "– (`mb`)".to_string(),
             Task::Generate => batch,
         };
-        let _ = writeln!(s, "| `{name}` | `{}` | `{}` | {batch} |", task.default_model(), task.default_usage().as_str());
+        let _ = writeln!(
+            s,
+            "| `{name}` | `{}` | `{}` | {batch} |",
+            task.default_model(),
+            task.default_usage().as_str()
+        );
     }
     let _ = writeln!(
         s,
-        "\n## The CLI's JSON\n\n`whichgpu --json '<query>'` writes one object; `--emit` adds `export`. Every field below is \
-         written by at least one of the questions in `src/tools/link_doc.rs` (`QUESTIONS`); a field's `_low` and `_high` \
-         siblings are its range. Costs are in US dollars whatever the display currency. A value nobody publishes is `null` or \
+        "\n## The CLI's JSON\n\n`whichgpu --json '<query>'` writes one object; `--emit` adds `export`. Every \
+            field below is \
+         written by at least one of the questions in `src/tools/link_doc.rs` (`QUESTIONS`); a field's `_low` \
+             and `_high` \
+         siblings are its range. Costs are in US dollars whatever the display currency. A value nobody \
+             publishes is `null` or \
          named in `unknown_costs`, never 0.\n\n| field | JSON type | meaning |\n|---|---|---|"
     );
     for (path, kinds) in json_fields(catalog, today) {
@@ -344,10 +412,13 @@ pub fn markdown(catalog: &Catalog, today: Date) -> String {
     }
     let _ = writeln!(
         s,
-        "\n## The page\n\n- Stable `data-testid` hooks others may rely on: `recommendation`, `memory-total` (its `data-bytes` \
-         attribute holds the number), `memory-chart`, `offers`, `guidance`, `notice`, `copy-link`, `embed-snippet`, \
+        "\n## The page\n\n- Stable `data-testid` hooks others may rely on: `recommendation`, `memory-total` \
+            (its `data-bytes` \
+         attribute holds the number), `memory-chart`, `offers`, `guidance`, `notice`, `copy-link`, \
+             `embed-snippet`, \
          `lang-switch`, `cost-chart`, `export`.\n\
-         - With `embed=1` the page posts `{{type: \"whichgpu:height\", height}}` (pixels) to its parent whenever its height changes."
+         - With `embed=1` the page posts `{{type: \"whichgpu:height\", height}}` (pixels) to its parent \
+             whenever its height changes."
     );
     s
 }
@@ -362,7 +433,14 @@ pub fn date() -> Date {
 pub fn keys_text() -> String {
     let mut s = String::new();
     for k in REGISTRY {
-        let _ = writeln!(s, "{}\n  values:  {}\n  default: {}\n  {}\n", k.name, values(&k.codec, &k.doc.values), k.doc.default, k.doc.meaning);
+        let _ = writeln!(
+            s,
+            "{}\n  values:  {}\n  default: {}\n  {}\n",
+            k.name,
+            values(&k.codec, &k.doc.values),
+            k.doc.default,
+            k.doc.meaning
+        );
     }
     s
 }

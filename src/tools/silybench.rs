@@ -31,7 +31,16 @@ const TABLE: &str = "silybench gpu_prices.csv";
 pub const NOTE: &str = "converted from silybench gpu_prices.csv";
 
 /// Columns the file must have.
-pub const REQUIRED_COLUMNS: &[&str] = &["provider", "gpu_type", "provisioning", "usd_per_gpu_hour", "min_gpus", "product", "source", "checked_at"];
+pub const REQUIRED_COLUMNS: &[&str] = &[
+    "provider",
+    "gpu_type",
+    "provisioning",
+    "usd_per_gpu_hour",
+    "min_gpus",
+    "product",
+    "source",
+    "checked_at",
+];
 
 /// silybench provider names that differ from `providers.csv` ids.
 const PROVIDERS: &[(&str, &str)] = &[("vast", "vastai")];
@@ -39,7 +48,8 @@ const PROVIDERS: &[(&str, &str)] = &[("vast", "vastai")];
 /// The result of [`convert`].
 #[derive(Debug, Clone, PartialEq)]
 pub struct Conversion {
-    /// `offers.csv` text: the header (exactly [`crate::core::catalog::offers::OFFER_COLUMNS`]) and one row per offer.
+    /// `offers.csv` text: the header (exactly [`crate::core::catalog::offers::OFFER_COLUMNS`]) and one row
+    /// per offer.
     pub offers_csv: String,
     pub converted: usize,
     /// (data-row number, header = row 0; reason), in row order.
@@ -76,10 +86,18 @@ pub fn convert(text: &str, source: &str, providers: &[&str], gpus: &[Gpu]) -> Re
 
     let mut out = OfferWriter::new(TABLE)?;
     for (key, group) in group_in_order(tiers, |t| (t.provider.clone(), t.gpu, t.gpus)) {
-        let cheapest = |spot: bool| group.iter().filter(|t| t.spot == spot).min_by(|a, b| a.usd_per_gpu_hour.total_cmp(&b.usd_per_gpu_hour));
+        let cheapest = |spot: bool| {
+            group
+                .iter()
+                .filter(|t| t.spot == spot)
+                .min_by(|a, b| a.usd_per_gpu_hour.total_cmp(&b.usd_per_gpu_hour))
+        };
         let Some(best) = cheapest(false) else {
             for t in &group {
-                skipped.push((t.row, "a spot tier without an on-demand tier of the same provider, GPU and count".into()));
+                skipped.push((
+                    t.row,
+                    "a spot tier without an on-demand tier of the same provider, GPU and count".into(),
+                ));
             }
             continue;
         };
@@ -95,7 +113,12 @@ pub fn convert(text: &str, source: &str, providers: &[&str], gpus: &[Gpu]) -> Re
             notes.push(format!("{} per GPU x {}", number(best.usd_per_gpu_hour), key.2));
         }
         for other in group.iter().filter(|t| !t.spot && t.row != best.row) {
-            notes.push(format!("also {} at {} per GPU-hour (row {})", other.product, number(other.usd_per_gpu_hour), other.row));
+            notes.push(format!(
+                "also {} at {} per GPU-hour (row {})",
+                other.product,
+                number(other.usd_per_gpu_hour),
+                other.row
+            ));
         }
         if let Some(s) = spot {
             notes.push(format!("spot: row {} ({})", s.row, s.product));
@@ -150,17 +173,16 @@ fn tier(row: usize, fields: &Fields<'_>, providers: &[&str], gpus: &[Gpu]) -> Re
     }
     let product = field("product");
     let gpu = map_gpu(model, &board, product, mem, gpus)?;
-    let count = field("min_gpus")
-        .parse::<u32>()
-        .ok()
-        .filter(|n| (1..=1024).contains(n))
-        .ok_or_else(|| format!("`min_gpus` `{}` is not a whole number of GPUs", clip(field("min_gpus"))))?;
-    let price = field("usd_per_gpu_hour")
-        .parse::<f64>()
-        .ok()
-        .filter(|p| p.is_finite() && *p > 0.0)
-        .ok_or_else(|| format!("`usd_per_gpu_hour` `{}` is not a positive number", clip(field("usd_per_gpu_hour"))))?;
-    let date = Date::parse(field("checked_at")).ok_or_else(|| format!("`checked_at` `{}` is not a date", clip(field("checked_at"))))?;
+    let count =
+        field("min_gpus").parse::<u32>().ok().filter(|n| (1..=1024).contains(n)).ok_or_else(|| {
+            format!("`min_gpus` `{}` is not a whole number of GPUs", clip(field("min_gpus")))
+        })?;
+    let price =
+        field("usd_per_gpu_hour").parse::<f64>().ok().filter(|p| p.is_finite() && *p > 0.0).ok_or_else(
+            || format!("`usd_per_gpu_hour` `{}` is not a positive number", clip(field("usd_per_gpu_hour"))),
+        )?;
+    let date = Date::parse(field("checked_at"))
+        .ok_or_else(|| format!("`checked_at` `{}` is not a date", clip(field("checked_at"))))?;
     let page = field("source");
     if page.is_empty() {
         return Err("`source` is empty".into());

@@ -38,6 +38,9 @@ pub fn shown(job: &Job, lang: Lang) -> Option<(Msg, GuidanceItem)> {
         let l = l.borrow();
         let (_, reply) = l.as_ref().filter(|(asked, _)| **asked == *job)?;
         let [line, title, answer] = read_reply(reply, lang)?;
-        Some((Msg::text(line), GuidanceItem { id: "api", title_msg: Some(Msg::text(title)), msg: Msg::text(answer) }))
+        Some((
+            Msg::text(line),
+            GuidanceItem { id: "api", title_msg: Some(Msg::text(title)), msg: Msg::text(answer) },
+        ))
     })
 }

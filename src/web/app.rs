@@ -110,18 +110,28 @@ pub fn app() -> Html {
     // One callback for the page's lifetime, so that inputs whose props did
     // not change are skipped by the diff.
     let dispatch = state.dispatcher();
-    let on_set = use_callback((), move |(k, v): (&'static str, String), _| dispatch.dispatch(Action::Set(k, v)));
+    let on_set =
+        use_callback((), move |(k, v): (&'static str, String), _| dispatch.dispatch(Action::Set(k, v)));
     // Notices from the link and from analysis (unknown model, stale catalog…).
     let mut notices = state.notices.clone();
     notices.extend(answer.notices.iter().cloned());
     notices.extend(super::texts::failure().filter(|_| lang != wanted));
     html! {
-        <Page cfg={state.cfg.clone()} copied={state.copied} imported={state.imported.is_some()} answer={answer.clone()} job={job} notices={notices} lang={lang} on_set={on_set}
-            on_copied={ let d = state.dispatcher(); Callback::from(move |_| d.dispatch(Action::Copied)) }
-            on_api={ let d = state.dispatcher(); Callback::from(move |_| d.dispatch(Action::Texts)) }
-            on_import={ let d = state.dispatcher(); Callback::from(move |t: String| import_offers(d.clone(), t)) }
-            on_config={ let d = state.dispatcher(); Callback::from(move |t: String| import_config(d.clone(), t)) }
-            on_price={ let d = state.dispatcher(); Callback::from(move |(o, v): (String, String)| d.dispatch(Action::Price(o, v))) } />
+        <Page
+            cfg={state.cfg.clone()}
+            copied={state.copied}
+            imported={state.imported.is_some()}
+            answer={answer.clone()}
+            job={job}
+            notices={notices}
+            lang={lang}
+            on_set={on_set}
+            on_copied={let d = state.dispatcher(); Callback::from(move |_| d.dispatch(Action::Copied))}
+            on_api={let d = state.dispatcher(); Callback::from(move |_| d.dispatch(Action::Texts))}
+            on_import={let d = state.dispatcher(); Callback::from(move |t: String| import_offers(d.clone(), t))}
+            on_config={let d = state.dispatcher(); Callback::from(move |t: String| import_config(d.clone(), t))}
+            on_price={let d = state.dispatcher(); Callback::from(move |(o, v): (String, String)| d.dispatch(Action::Price(o, v)))}
+        />
     }
 }
 
@@ -168,7 +178,11 @@ fn mark_rendered() {
         // The Wasm heap after rendering, for the browser benchmark.
         if let Ok(mem) = wasm_bindgen::memory().dyn_into::<js_sys::WebAssembly::Memory>() {
             if let Ok(buf) = mem.buffer().dyn_into::<js_sys::ArrayBuffer>() {
-                let _ = js_sys::Reflect::set(&w, &"__whichgpu_heap_bytes".into(), &f64::from(buf.byte_length()).into());
+                let _ = js_sys::Reflect::set(
+                    &w,
+                    &"__whichgpu_heap_bytes".into(),
+                    &f64::from(buf.byte_length()).into(),
+                );
             }
         }
     }

@@ -60,7 +60,10 @@ pub fn tip_handlers(lit: &Lit, xs: &Spots, chart_box: &NodeRef, w: f64, h: f64) 
             }
             let vx = (f64::from(e.client_x()) - r.left() - (r.width() - w * k) / 2.0) / k;
             let vy = (f64::from(e.client_y()) - r.top() - (r.height() - h * k) / 2.0) / k;
-            let near = xs.iter().map(|(x, y, id)| ((x - vx).powi(2) + (y - vy).powi(2), id)).min_by(|a, b| a.0.total_cmp(&b.0));
+            let near = xs
+                .iter()
+                .map(|(x, y, id)| ((x - vx).powi(2) + (y - vy).powi(2), id))
+                .min_by(|a, b| a.0.total_cmp(&b.0));
             match near {
                 // Within 40 chart units of a point.
                 Some((d, id)) if d <= 1600.0 => {

@@ -10,6 +10,7 @@ use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
+use super::chart_axes::{fitting_ticks, linear_ticks, log_ticks, money_tick, place_labels, text_width};
 use super::chart_tip::{tip_handlers, Spots, TipHandlers};
 use super::svg;
 
@@ -55,17 +56,29 @@ pub fn memory_bar(p: &MemoryProps) -> Html {
     let scale = m.total_bytes.max(m.capacity_bytes).max(1.0);
     let width = 600.0;
     let mut x = 0.0;
-    let desc = parts.iter().map(|(k, v, _)| format!("{} {:.1} GiB", ui(k, lang), v / GIB)).collect::<Vec<_>>().join(", ");
+    let desc = parts
+        .iter()
+        .map(|(k, v, _)| format!("{} {:.1} GiB", ui(k, lang), v / GIB))
+        .collect::<Vec<_>>()
+        .join(", ");
     // The usable capacity is the mark the breakdown must stay under; the
     // raw capacity closes the bar when the two differ.
-    let usable = p.usable_bytes.filter(|u| *u > 0.0 && *u <= m.capacity_bytes * 1.001).unwrap_or(m.capacity_bytes);
+    let usable =
+        p.usable_bytes.filter(|u| *u > 0.0 && *u <= m.capacity_bytes * 1.001).unwrap_or(m.capacity_bytes);
     let cap_x = m.capacity_bytes / scale * width;
     let use_x = usable / scale * width;
     let use_label = format!("{} {:.1} GiB", ui("ui.memory.usable", lang), usable / GIB);
     let cap_label = format!("{} {:.0} GiB", ui("ui.memory.capacity", lang), m.capacity_bytes / GIB);
     html! {
         <figure data-testid="memory-chart">
-            <svg viewBox="0 0 600 76" role="img" aria-labelledby="mem-title mem-desc" width="100%" class="chart">
+            <svg
+                viewBox="0 0 600 76"
+                role="img"
+                aria-labelledby="mem-title \
+                mem-desc"
+                width="100%"
+                class="chart"
+            >
                 <title id="mem-title">{ ui("ui.memory", lang) }</title>
                 <desc id="mem-desc">{ format!("{desc}; {use_label}; {cap_label}") }</desc>
                 <rect x="0" y="10" width={d1(cap_x)} height="30" fill="none" stroke="var(--muted)" />
@@ -75,167 +88,26 @@ pub fn memory_bar(p: &MemoryProps) -> Html {
                     x += w;
                     rect
                 }) }
-                <line x1={d1(use_x)} x2={d1(use_x)} y1="2" y2="48" stroke="var(--fg)" stroke-width="2" stroke-dasharray="4 3" data-testid="memory-usable" data-bytes={format!("{usable:.0}")} />
+                <line
+                    x1={d1(use_x)}
+                    x2={d1(use_x)}
+                    y1="2"
+                    y2="48"
+                    stroke="var(--fg)"
+                    stroke-width="2"
+                    stroke-dasharray="4 3"
+                    data-testid="memory-usable"
+                    data-bytes={format!("{usable:.0}")}
+                />
                 { svg::text(d1(use_x.clamp(4.0, 596.0)).into(), "64".into(), if use_x > 300.0 { "end" } else { "start" }, "13", None,
-                    if (usable - m.capacity_bytes).abs() > 1.0 { format!("{use_label} ({cap_label})") } else { cap_label.clone() }) }
+                    if (usable - m.capacity_bytes).abs() > 1.0 { format!("{use_label} \
+                        ({cap_label})") } else { cap_label.clone() }) }
             </svg>
             <figcaption class="legend">
                 { for parts.iter().map(|(k, v, color)| svg::legend(None, format!("background:{color}").into(), format!("{} {:.1} GiB", ui(k, lang), v / GIB))) }
             </figcaption>
         </figure>
     }
-}
-
-/// A log axis from `lo` to `hi` (both > 0): the whole decades around them,
-/// ticked at each decade, or at 1, 2 and 5 when they span one decade.
-pub fn log_ticks(lo: f64, hi: f64) -> (f64, f64, Vec<f64>) {
-    let a = lo.max(1e-9).log10().floor();
-    let b = hi.max(1e-9).log10().ceil().max(a + 1.0);
-    let mut ticks = Vec::new();
-    for k in (a as i32)..=(b as i32) {
-        let d = 10f64.powi(k);
-        ticks.push(d);
-        if b - a < 2.0 && f64::from(k) < b {
-            ticks.extend([2.0 * d, 5.0 * d]);
-        }
-    }
-    (10f64.powf(a), 10f64.powf(b), ticks)
-}
-
-/// A linear axis from 0 to at least `hi`: three to five ticks at a 1-2-5 step.
-pub fn linear_ticks(hi: f64) -> (f64, Vec<f64>, usize) {
-    let raw = hi.max(1e-9) / 4.0;
-    let mag = 10f64.powf(raw.log10().floor());
-    let step = [1.0, 2.0, 5.0, 10.0].iter().map(|m| m * mag).find(|s| *s >= raw * 0.999).unwrap_or(10.0 * mag);
-    let n = (hi / step - 1e-9).ceil().max(2.0) as usize;
-    let digits = (-step.log10().floor()).max(0.0) as usize;
-    (n as f64 * step, (0..=n).map(|i| i as f64 * step).collect(), digits)
-}
-
-/// Money on a tick: $10, $100, $1k, $10k, $1M (or ¥ in yuan).
-pub fn money_tick(v: f64, symbol: &str) -> String {
-    let (x, unit) = if v >= 1e6 {
-        (v / 1e6, "M")
-    } else if v >= 1e3 {
-        (v / 1e3, "k")
-    } else {
-        (v, "")
-    };
-    let x = if (x - x.round()).abs() < 1e-9 { format!("{x:.0}") } else { format!("{}", (x * 1000.0).round() / 1000.0) };
-    format!("{symbol}{x}{unit}")
-}
-
-/// The width a label of `font` px takes, estimated: CJK characters are
-/// square, Latin ones a little over half as wide (system-ui at 12–13 px).
-pub fn text_width(text: &str, font: f64) -> f64 {
-    text.chars()
-        .map(|c| {
-            if c >= '\u{2E80}' {
-                1.0
-            } else if c.is_ascii_uppercase() || c == '$' {
-                0.68
-            } else {
-                0.58
-            }
-        })
-        .sum::<f64>()
-        * font
-}
-
-/// A label's box: left, top, right, bottom.
-type Boxed = (f64, f64, f64, f64);
-
-fn overlap(a: Boxed, b: Boxed) -> f64 {
-    let w = (a.2.min(b.2) - a.0.max(b.0)).max(0.0);
-    let h = (a.3.min(b.3) - a.1.max(b.1)).max(0.0);
-    w * h
-}
-
-/// Where each point's label goes: of twelve places around the point
-/// (right, left, above, below, the corners, then a line further out), the
-/// first that overlaps least, weighing a label's overlap with the labels
-/// placed before it above its overlap with the marked points, and its
-/// reach outside the plot `area` (a little) and outside the picture
-/// `frame` (a lot). Points come in priority order (the pick first; then
-/// unlabelled points with width 0, which only reserve their place).
-/// Returns (x, baseline y, text-anchor) per point; anchor `none` for a
-/// label left out because no place was clear of the others.
-pub fn place_labels(points: &[(f64, f64, f64, f64)], font: f64, area: Boxed, frame: Boxed) -> Vec<(f64, f64, &'static str)> {
-    let dots: Vec<Boxed> = points.iter().map(|&(x, y, r, _)| (x - r, y - r, x + r, y + r)).collect();
-    let mut labels: Vec<Boxed> = Vec::new();
-    let mut out = Vec::with_capacity(points.len());
-    for &(x, y, r, lw) in points {
-        let (up, down, mid) = (y - r - 4.0, y + r + font + 1.0, y + font * 0.35);
-        let places = [
-            (x + r + 4.0, mid, "start"),
-            (x - r - 4.0, mid, "end"),
-            (x, up, "middle"),
-            (x, down, "middle"),
-            (x + r + 1.0, up, "start"),
-            (x - r - 1.0, up, "end"),
-            (x + r + 1.0, down, "start"),
-            (x - r - 1.0, down, "end"),
-            (x + r + 1.0, up - font, "start"),
-            (x - r - 1.0, up - font, "end"),
-            (x + r + 1.0, down + font, "start"),
-            (x - r - 1.0, down + font, "end"),
-        ];
-        // The box a browser gives a line of text: about 0.95 em above the baseline, 0.3 below.
-        let boxed = |(lx, ly, anchor): (f64, f64, &str)| {
-            let left = match anchor {
-                "start" => lx,
-                "end" => lx - lw,
-                _ => lx - lw / 2.0,
-            };
-            (left - 1.0, ly - font * 0.95, left + lw + 1.0, ly + font * 0.3)
-        };
-        let outside = |b: Boxed, a: Boxed| (b.2 - b.0) * (b.3 - b.1) - overlap(b, a);
-        let cost = |b: Boxed| {
-            outside(b, frame) * 100.0
-                + outside(b, area) * 2.0
-                + labels.iter().map(|l| overlap(b, *l)).sum::<f64>() * 4.0
-                + dots.iter().map(|d| overlap(b, *d)).sum::<f64>()
-        };
-        let mut best = ((x + r + 4.0, mid, "start"), f64::MAX);
-        for p in places {
-            let c = cost(boxed(p));
-            if c < best.1 {
-                best = (p, c);
-            }
-        }
-        // A label that cannot be placed clear of those already placed is
-        // left out (anchor "none"): the point keeps its name, the legend
-        // and the tooltip; the pick is placed first, so it always shows.
-        if lw > 0.0 && labels.iter().any(|l| overlap(boxed(best.0), *l) > 0.0) {
-            out.push((best.0 .0, best.0 .1, "none"));
-            continue;
-        }
-        if lw > 0.0 {
-            labels.push(boxed(best.0));
-        }
-        out.push(best.0);
-    }
-    out
-}
-
-/// Which tick labels fit side by side: decades first, then the 2 and 5
-/// ticks between them where they leave a gap; (x, label width) per tick.
-pub fn fitting_ticks(ticks: &[(f64, f64, bool)], gap: f64) -> Vec<bool> {
-    let mut keep = vec![false; ticks.len()];
-    for decades in [true, false] {
-        for (i, &(x, w, decade)) in ticks.iter().enumerate() {
-            if decade != decades {
-                continue;
-            }
-            let clear = ticks.iter().zip(&keep).all(|(&(ox, ow, _), &k)| !k || (x - ox).abs() >= (w + ow) / 2.0 + gap);
-            if clear {
-                if let Some(k) = keep.get_mut(i) {
-                    *k = true;
-                }
-            }
-        }
-    }
-    keep
 }
 
 /// The scatter's drawing width for the width its box has on screen: the
@@ -298,7 +170,12 @@ pub fn scatter(p: &ScatterProps) -> Html {
         .offers
         .iter()
         .filter(|o| o.fits && o.usd_per_month > 0.0 && o.speed_score > 0.0)
-        .map(|o| Point { cost: o.usd_per_job.unwrap_or(o.usd_per_month), speed: o.speed_score, id: &o.id, gpus: format!("{}× {}", o.gpus, o.gpu) })
+        .map(|o| Point {
+            cost: o.usd_per_job.unwrap_or(o.usd_per_month),
+            speed: o.speed_score,
+            id: &o.id,
+            gpus: format!("{}× {}", o.gpus, o.gpu),
+        })
         .collect();
     if pts.is_empty() {
         // Offers fit but none has a speed (image fine-tuning bills a run length).
@@ -306,8 +183,19 @@ pub fn scatter(p: &ScatterProps) -> Html {
         return html! { <p ref={fig}>{ ui(key, lang) }</p> };
     }
     let pick = a.recommendation.as_ref().map(|r| &*r.pick.offer);
-    let alts: Vec<(&str, &'static str)> = a.recommendation.iter().flat_map(|r| r.alternatives.iter()).map(|alt| (&*alt.offer, alt.why_key())).collect();
-    let role_of = |id: &str| if Some(id) == pick { Some("ui.scatter.pick") } else { alts.iter().find(|(o, _)| *o == id).map(|(_, k)| *k) };
+    let alts: Vec<(&str, &'static str)> = a
+        .recommendation
+        .iter()
+        .flat_map(|r| r.alternatives.iter())
+        .map(|alt| (&*alt.offer, alt.why_key()))
+        .collect();
+    let role_of = |id: &str| {
+        if Some(id) == pick {
+            Some("ui.scatter.pick")
+        } else {
+            alts.iter().find(|(o, _)| *o == id).map(|(_, k)| *k)
+        }
+    };
     // The axes say what the points are, with units: cost per job where the
     // task has jobs (else per month), and the task's own speed.
     let x_key = if a.offers.iter().any(|o| o.usd_per_job.is_some()) { "ui.col.job" } else { "ui.col.month" };
@@ -321,13 +209,18 @@ pub fn scatter(p: &ScatterProps) -> Html {
     // Costs are US dollars; the axis and its ticks are in the display
     // currency (`k` display units per dollar), so ticks fall on its decades.
     let k = a.display.amount(1.0);
-    let (lo, hi, xticks) = log_ticks(pts.iter().map(|p| p.cost * k).fold(f64::MAX, f64::min), pts.iter().map(|p| p.cost * k).fold(0.0, f64::max));
+    let (lo, hi, xticks) = log_ticks(
+        pts.iter().map(|p| p.cost * k).fold(f64::MAX, f64::min),
+        pts.iter().map(|p| p.cost * k).fold(0.0, f64::max),
+    );
     let (ymax, yticks, ydigits) = linear_ticks(pts.iter().map(|p| p.speed).fold(0.0, f64::max));
     let sx = |c: f64| left + ((c * k).ln() - lo.ln()) / (hi.ln() - lo.ln()).max(1e-9) * (w - left - right);
     let sy = |s: f64| h - bottom - s / ymax * (h - top - bottom);
     // Pareto front: no other offer is both cheaper and faster.
     let mut order: Vec<usize> = (0..pts.len()).collect();
-    sort_indices(&mut order, &|i, j| pts.get(i).map(|p| p.cost).unwrap_or(0.0).total_cmp(&pts.get(j).map(|p| p.cost).unwrap_or(0.0)));
+    sort_indices(&mut order, &|i, j| {
+        pts.get(i).map(|p| p.cost).unwrap_or(0.0).total_cmp(&pts.get(j).map(|p| p.cost).unwrap_or(0.0))
+    });
     let mut front: Vec<&Point> = Vec::new();
     let mut best = -1.0;
     for p in order.iter().filter_map(|&i| pts.get(i)) {
@@ -337,13 +230,25 @@ pub fn scatter(p: &ScatterProps) -> Html {
         }
     }
     let on_front = |id: &str| front.iter().any(|f| f.id == id);
-    let name = |p: &Point| format!("{}, {}: {}, {} {}", p.id, p.gpus, money(p.cost, &a.display, lang), num(p.speed, 1), ui(y_key, lang));
+    let name = |p: &Point| {
+        format!(
+            "{}, {}: {}, {} {}",
+            p.id,
+            p.gpus,
+            money(p.cost, &a.display, lang),
+            num(p.speed, 1),
+            ui(y_key, lang)
+        )
+    };
     // Offers off the front, neither pick nor alternative: one path of dots
     // (zero-length segments with round caps), one DOM node to update
     // instead of a hundred and more; its name summarises them.
     let others: Vec<&Point> = pts.iter().filter(|p| !on_front(p.id) && role_of(p.id).is_none()).collect();
     let dots: String = others.iter().map(|p| format!("M{:.1} {:.1}h0", sx(p.cost), sy(p.speed))).collect();
-    let others_name = match (others.iter().map(|p| p.cost).reduce(f64::min), others.iter().map(|p| p.cost).reduce(f64::max)) {
+    let others_name = match (
+        others.iter().map(|p| p.cost).reduce(f64::min),
+        others.iter().map(|p| p.cost).reduce(f64::max),
+    ) {
         (Some(l), Some(u)) => Msg::new("ui.scatter.others")
             .num("n", others.len() as f64, 0)
             .arg("lo", money(l, &a.display, lang))
@@ -351,11 +256,17 @@ pub fn scatter(p: &ScatterProps) -> Html {
             .render_ui(lang),
         _ => String::new(),
     };
-    let path = front.iter().map(|p| format!("{:.1},{:.1}", sx(p.cost), sy(p.speed))).collect::<Vec<_>>().join(" ");
-    let mut marked: Vec<(&Point, Option<&'static str>)> =
-        pts.iter().filter(|p| on_front(p.id) || role_of(p.id).is_some()).map(|p| (p, role_of(p.id))).collect();
+    let path =
+        front.iter().map(|p| format!("{:.1},{:.1}", sx(p.cost), sy(p.speed))).collect::<Vec<_>>().join(" ");
+    let mut marked: Vec<(&Point, Option<&'static str>)> = pts
+        .iter()
+        .filter(|p| on_front(p.id) || role_of(p.id).is_some())
+        .map(|p| (p, role_of(p.id)))
+        .collect();
     // The pick last, so it is drawn on top.
-    sort_by(&mut marked, &|(p, r), (q, s)| (r.is_some(), Some(p.id) == pick).cmp(&(s.is_some(), Some(q.id) == pick)));
+    sort_by(&mut marked, &|(p, r), (q, s)| {
+        (r.is_some(), Some(p.id) == pick).cmp(&(s.is_some(), Some(q.id) == pick))
+    });
     // Labels placed pick first, then the alternatives, clear of each other
     // and of the marked points.
     let radius = |p: &Point, role: Option<&str>| {
@@ -371,12 +282,23 @@ pub fn scatter(p: &ScatterProps) -> Html {
         .iter()
         .enumerate()
         .filter_map(|(i, (p, role))| {
-            role.map(|k| (i, sx(p.cost), sy(p.speed), radius(p, *role), text_width(ui(k, lang), 12.0) * if Some(p.id) == pick { 1.08 } else { 1.0 }))
+            role.map(|k| {
+                (
+                    i,
+                    sx(p.cost),
+                    sy(p.speed),
+                    radius(p, *role),
+                    text_width(ui(k, lang), 12.0) * if Some(p.id) == pick { 1.08 } else { 1.0 },
+                )
+            })
         })
         .collect();
     sort_by(&mut labelled, &|(i, ..), (j, ..)| j.cmp(i));
-    let unlabelled: Vec<(f64, f64, f64, f64)> =
-        marked.iter().filter(|(_, role)| role.is_none()).map(|(p, role)| (sx(p.cost), sy(p.speed), radius(p, *role), 0.0)).collect();
+    let unlabelled: Vec<(f64, f64, f64, f64)> = marked
+        .iter()
+        .filter(|(_, role)| role.is_none())
+        .map(|(p, role)| (sx(p.cost), sy(p.speed), radius(p, *role), 0.0))
+        .collect();
     let spots = place_labels(
         &labelled.iter().map(|&(_, x, y, r, lw)| (x, y, r, lw)).chain(unlabelled).collect::<Vec<_>>(),
         12.0,
@@ -388,33 +310,60 @@ pub fn scatter(p: &ScatterProps) -> Html {
     // Tick values that fit side by side (a phone keeps the decades).
     let x_labels: Vec<String> = xticks.iter().map(|&v| money_tick(v, a.display.symbol())).collect();
     let keep_x = fitting_ticks(
-        &xticks.iter().zip(&x_labels).map(|(&v, l)| (sx(v / k), text_width(l, 12.0), (v.log10() - v.log10().round()).abs() < 1e-9)).collect::<Vec<_>>(),
+        &xticks
+            .iter()
+            .zip(&x_labels)
+            .map(|(&v, l)| (sx(v / k), text_width(l, 12.0), (v.log10() - v.log10().round()).abs() < 1e-9))
+            .collect::<Vec<_>>(),
         8.0,
     );
     let y_label = ui(y_key, lang);
-    let desc = format!("{} {} {}", ui("ui.scatter.alt", lang), front.iter().map(|p| name(p)).collect::<Vec<_>>().join("; "), ui("ui.scatter.keys", lang));
+    let desc = format!(
+        "{} {} {}",
+        ui("ui.scatter.alt", lang),
+        front.iter().map(|p| name(p)).collect::<Vec<_>>().join("; "),
+        ui("ui.scatter.keys", lang)
+    );
     let full_name = |p: &Point| match role_of(p.id) {
         Some(k) => format!("{}: {}", ui(k, lang), name(p)),
         None if on_front(p.id) => format!("{}: {}", ui("ui.scatter.front", lang), name(p)),
         None => name(p),
     };
     // Every point in x order (cheapest first), for the pointer and the arrow keys.
-    let xs: Spots = Rc::new(order.iter().filter_map(|&i| pts.get(i)).map(|p| (sx(p.cost), sy(p.speed), p.id.to_string())).collect());
+    let xs: Spots = Rc::new(
+        order
+            .iter()
+            .filter_map(|&i| pts.get(i))
+            .map(|p| (sx(p.cost), sy(p.speed), p.id.to_string()))
+            .collect(),
+    );
     let cur = lit.as_ref().and_then(|(id, kb)| {
         let (x, y, _) = xs.iter().find(|(_, _, i)| i == id)?;
         let p = pts.iter().find(|p| p.id == id)?;
         Some((*x, *y, id.clone(), full_name(p), *kb))
     });
-    let TipHandlers { onkeydown, onpointermove, onpointerleave, onblur } = tip_handlers(&lit, &xs, &chart_box, w, h);
+    let TipHandlers { onkeydown, onpointermove, onpointerleave, onblur } =
+        tip_handlers(&lit, &xs, &chart_box, w, h);
     html! {
         <figure data-testid="scatter" ref={fig}>
-          <div class="chart-box" ref={chart_box} {onpointermove} {onpointerleave}>
-            <svg viewBox={format!("0 0 {w} {h}")} role="group" aria-labelledby="sc-title" aria-describedby="sc-desc" width="100%" data-testid="cost-chart" class="chart"
-                tabindex="0" {onkeydown} {onblur}>
-                <title id="sc-title">{ ui("ui.scatter", lang) }</title>
-                <desc id="sc-desc">{ desc }</desc>
-                <g aria-hidden="true">
-                    { for xticks.iter().zip(&x_labels).zip(&keep_x).map(|((&v, label), &shown)| { let x = sx(v / k); html! {
+            <div class="chart-box" ref={chart_box} {onpointermove} {onpointerleave}>
+                <svg
+                    viewBox={format!("0 0 {w} \
+                {h}")}
+                    role="group"
+                    aria-labelledby="sc-title"
+                    aria-describedby="sc-desc"
+                    width="100%"
+                    data-testid="cost-chart"
+                    class="chart"
+                    tabindex="0"
+                    {onkeydown}
+                    {onblur}
+                >
+                    <title id="sc-title">{ ui("ui.scatter", lang) }</title>
+                    <desc id="sc-desc">{ desc }</desc>
+                    <g aria-hidden="true">
+                        { for xticks.iter().zip(&x_labels).zip(&keep_x).map(|((&v, label), &shown)| { let x = sx(v / k); html! {
                         <g class="tick-x" data-value={v.to_string()}>
                             { svg::line(d1(x).into(), top.to_string().into(), d1(x).into(), (h - bottom).to_string().into(), "var(--line)") }
                             if shown {
@@ -422,28 +371,44 @@ pub fn scatter(p: &ScatterProps) -> Html {
                             }
                         </g>
                     } }) }
-                    { for yticks.iter().map(|&v| { let y = sy(v); html! {
+                        { for yticks.iter().map(|&v| { let y = sy(v); html! {
                         <g class="tick-y" data-value={v.to_string()}>
                             { svg::line(left.to_string().into(), d1(y).into(), (w - right).to_string().into(), d1(y).into(), "var(--line)") }
                             { svg::text((left - 5.0).to_string().into(), d1(y + 4.0).into(), "end", "12", None, num(v, ydigits)) }
                         </g>
                     } }) }
-                    { svg::line(left.to_string().into(), (h - bottom).to_string().into(), (w - right).to_string().into(), (h - bottom).to_string().into(), "var(--muted)") }
-                    { svg::line(left.to_string().into(), top.to_string().into(), left.to_string().into(), (h - bottom).to_string().into(), "var(--muted)") }
-                    { svg::text(((w + left - right) / 2.0).to_string().into(), (h - 8.0).to_string().into(), "middle", "13", None,
-                        format!("{} ({})", in_currency(ui(x_key, lang), &a.display), ui("ui.scatter.log", lang))) }
-                    { svg::text("13".into(), ((h - bottom + top) / 2.0).to_string().into(), "middle", "13",
-                        Some(format!("rotate(-90 13 {})", (h - bottom + top) / 2.0).into()), y_label.to_string()) }
-                    <polyline points={path} fill="none" stroke="var(--c2)" stroke-width="2" />
-                </g>
-                if !others.is_empty() {
-                    <path class="pt dots" d={dots} fill="none" stroke="var(--c1)" stroke-opacity="0.55" stroke-width="7" stroke-linecap="round" role="img" aria-label={others_name.clone()}><title>{ others_name }</title></path>
-                }
-                { for marked.iter().enumerate().map(|(i, (p, role))| {
+                        { svg::line(left.to_string().into(), (h - bottom).to_string().into(), (w - right).to_string().into(), (h - bottom).to_string().into(), "var(--muted)") }
+                        { svg::line(left.to_string().into(), top.to_string().into(), left.to_string().into(), (h - bottom).to_string().into(), "var(--muted)") }
+                        { svg::text(((w + left - right) / 2.0).to_string().into(), (h - 8.0).to_string().into(), "middle", "13", None,
+                        format!("{} \
+                            ({})", in_currency(ui(x_key, lang), &a.display), ui("ui.scatter.log", lang))) }
+                        { svg::text("13".into(), ((h - bottom + top) / 2.0).to_string().into(), "middle", "13",
+                        Some(format!("rotate(-90 13 \
+                            {})", (h - bottom + top) / 2.0).into()), y_label.to_string()) }
+                        <polyline points={path} fill="none" stroke="var(--c2)" stroke-width="2" />
+                    </g>
+                    if !others.is_empty() {
+                        <path
+                            class="pt \
+                        dots"
+                            d={dots}
+                            fill="none"
+                            stroke="var(--c1)"
+                            stroke-opacity="0.55"
+                            stroke-width="7"
+                            stroke-linecap="round"
+                            role="img"
+                            aria-label={others_name.clone()}
+                        >
+                            <title>{ others_name }</title>
+                        </path>
+                    }
+                    { for marked.iter().enumerate().map(|(i, (p, role))| {
                     let (x, y) = (sx(p.cost), sy(p.speed));
                     let is_pick = Some(p.id) == pick;
                     let label = role.map(|k| ui(k, lang));
-                    let full = match label { Some(l) => format!("{l}: {}", name(p)), None => format!("{}: {}", ui("ui.scatter.front", lang), name(p)) };
+                    let full = match label { Some(l) => format!("{l}: {}", name(p)), None => format!("{}: \
+                        {}", ui("ui.scatter.front", lang), name(p)) };
                     let r = radius(p, *role).to_string();
                     let fill = if is_pick { "var(--accent)" } else if role.is_some() { "var(--c4)" } else { "var(--c2)" };
                     html! { <g>
@@ -455,17 +420,36 @@ pub fn scatter(p: &ScatterProps) -> Html {
                         }
                     </g> }
                 }) }
-                if let Some((x, y, _, _, _)) = &cur {
-                    <circle class="pt-hi" cx={d1(*x)} cy={d1(*y)} r="10" fill="none" stroke="var(--accent)" stroke-width="3" aria-hidden="true" pointer-events="none" />
+                    if let Some((x, y, _, _, _)) = &cur {
+                        <circle
+                            class="pt-hi"
+                            cx={d1(*x)}
+                            cy={d1(*y)}
+                            r="10"
+                            fill="none"
+                            stroke="var(--accent)"
+                            stroke-width="3"
+                            aria-hidden="true"
+                            pointer-events="none"
+                        />
+                    }
+                </svg>
+                if let Some((x, y, id, text, _)) = &cur {
+                    // In percent of the box, which the SVG fills; to the left of points in the right half.
+                    <div
+                        class={classes!("chart-tip", (*x > w / 2.0).then_some("flip"))}
+                        data-testid="cost-tip"
+                        data-offer={id.clone()}
+                        aria-hidden="true"
+                        style={format!("left:{:.2}%;top:{:.2}%", x / w * 100.0, y / h * 100.0)}
+                    >
+                        { text.clone() }
+                    </div>
                 }
-            </svg>
-            if let Some((x, y, id, text, _)) = &cur {
-                // In percent of the box, which the SVG fills; to the left of points in the right half.
-                <div class={classes!("chart-tip", (*x > w / 2.0).then_some("flip"))} data-testid="cost-tip" data-offer={id.clone()} aria-hidden="true"
-                    style={format!("left:{:.2}%;top:{:.2}%", x / w * 100.0, y / h * 100.0)}>{ text.clone() }</div>
-            }
-          </div>
-            <p class="sr-only" aria-live="polite" data-testid="cost-live">{ cur.as_ref().filter(|c| c.4).map(|c| c.3.clone()).unwrap_or_default() }</p>
+            </div>
+            <p class="sr-only" aria-live="polite" data-testid="cost-live">
+                { cur.as_ref().filter(|c| c.4).map(|c| c.3.clone()).unwrap_or_default() }
+            </p>
             <figcaption class="legend" data-testid="cost-legend">
                 { svg::legend(Some("dot"), "background:var(--accent)".into(), ui("ui.scatter.pick", lang).to_string()) }
                 { svg::legend(Some("dot"), "background:var(--c4)".into(), ui("ui.scatter.alts", lang).to_string()) }

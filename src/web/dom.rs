@@ -40,7 +40,11 @@ pub fn replace_query(query: &str) {
 /// Today's date from the browser clock, for staleness (the core reads no clock).
 pub fn today() -> crate::core::catalog::Date {
     let d = js_sys::Date::new_0();
-    crate::core::catalog::Date { year: d.get_utc_full_year() as i32, month: d.get_utc_month() + 1, day: d.get_utc_date() }
+    crate::core::catalog::Date {
+        year: d.get_utc_full_year() as i32,
+        month: d.get_utc_month() + 1,
+        day: d.get_utc_date(),
+    }
 }
 
 pub fn browser_prefers_zh() -> bool {
@@ -151,20 +155,26 @@ pub fn after_paint(fallback_ms: u32, f: impl FnOnce() + 'static) {
     };
     fallback.forget();
     if let Some(w) = window() {
-        let frame = wasm_bindgen::closure::Closure::once_into_js(move || gloo::timers::callback::Timeout::new(0, run).forget());
+        let frame = wasm_bindgen::closure::Closure::once_into_js(move || {
+            gloo::timers::callback::Timeout::new(0, run).forget()
+        });
         let _ = w.request_animation_frame(frame.unchecked_ref());
     }
 }
 
 fn js_error(e: wasm_bindgen::JsValue) -> String {
-    e.dyn_ref::<js_sys::Error>().map(|e| String::from(e.message())).or_else(|| e.as_string()).unwrap_or_else(|| "network error".into())
+    e.dyn_ref::<js_sys::Error>()
+        .map(|e| String::from(e.message()))
+        .or_else(|| e.as_string())
+        .unwrap_or_else(|| "network error".into())
 }
 
 /// A same-origin file as text (`url` relative to the page), or why it could not be read.
 pub async fn fetch_text(url: &str) -> Result<String, String> {
     use wasm_bindgen_futures::JsFuture;
     let w = web_sys::window().ok_or("no window")?;
-    let resp: web_sys::Response = JsFuture::from(w.fetch_with_str(url)).await.map_err(js_error)?.dyn_into().map_err(js_error)?;
+    let resp: web_sys::Response =
+        JsFuture::from(w.fetch_with_str(url)).await.map_err(js_error)?.dyn_into().map_err(js_error)?;
     if !resp.ok() {
         return Err(format!("HTTP {} {}", resp.status(), resp.status_text()));
     }

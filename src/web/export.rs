@@ -51,7 +51,12 @@ fn watch(el: &web_sys::Element, seen: UseStateHandle<bool>) -> Option<Watch> {
     // the first argument is the array of entries (one target: the first
     // says whether it is near).
     let cb = Closure::<dyn FnMut(web_sys::Event)>::new(move |entries: web_sys::Event| {
-        if entries.unchecked_into::<js_sys::Array>().get(0).unchecked_into::<web_sys::IntersectionObserverEntry>().is_intersecting() {
+        if entries
+            .unchecked_into::<js_sys::Array>()
+            .get(0)
+            .unchecked_into::<web_sys::IntersectionObserverEntry>()
+            .is_intersecting()
+        {
             seen.set(true);
         }
     });
@@ -64,7 +69,14 @@ fn watch(el: &web_sys::Element, seen: UseStateHandle<bool>) -> Option<Watch> {
 type Reply = (Rc<Job>, Rc<Result<Vec<ExportText>, String>>);
 
 /// One text block with its buttons; `copied` is the block last copied.
-fn block(id: String, title: &'static str, file: String, text: &str, copied: &UseStateHandle<Option<String>>, lang: Lang) -> Html {
+fn block(
+    id: String,
+    title: &'static str,
+    file: String,
+    text: &str,
+    copied: &UseStateHandle<Option<String>>,
+    lang: Lang,
+) -> Html {
     let copy = {
         let (text, copied, id) = (text.to_string(), copied.clone(), id.clone());
         Callback::from(move |_| {
@@ -80,11 +92,24 @@ fn block(id: String, title: &'static str, file: String, text: &str, copied: &Use
     let done = copied.as_deref() == Some(id.as_str());
     html! {
         <div class="export-block">
-            <h4>{ ui(title, lang) }
-                <button type="button" data-testid={format!("copy-{id}")} onclick={copy}>{ ui(if done { "ui.export.copied" } else { "ui.export.copy" }, lang) }</button>
-                <button type="button" data-testid={format!("download-{id}")} onclick={download}>{ ui("ui.export.download", lang) }</button>
+            <h4>
+                { ui(title, lang) }
+                <button type="button" data-testid={format!("copy-{id}")} onclick={copy}>
+                    { ui(if done { "ui.export.copied" } else { "ui.export.copy" }, lang) }
+                </button>
+                <button type="button" data-testid={format!("download-{id}")} onclick={download}>
+                    { ui("ui.export.download", lang) }
+                </button>
             </h4>
-            <pre class="scroll" tabindex="0" role="region" aria-label={label} data-testid={format!("text-{id}")}>{ text }</pre>
+            <pre
+                class="scroll"
+                tabindex="0"
+                role="region"
+                aria-label={label}
+                data-testid={format!("text-{id}")}
+            >
+                { text }
+            </pre>
         </div>
     }
 }
@@ -150,9 +175,17 @@ pub fn launch(p: &LaunchProps) -> Html {
     // Only the reply to this very job: an earlier one describes another answer.
     let body = match reply.as_ref().filter(|(job, _)| *job == p.job).map(|(_, r)| r.as_ref()) {
         None => html! { <p role="status" data-testid="export-loading">{ ui("ui.export.loading", lang) }</p> },
-        Some(Err(why)) => html! { <p role="alert" data-testid="export-error">{ Msg::new("ui.ondemand.failed").arg("why", why.clone()).render_ui(lang) }</p> },
+        Some(Err(why)) => {
+            html! {
+                <p role="alert" data-testid="export-error">
+                    { Msg::new("ui.ondemand.failed").arg("why", why.clone()).render_ui(lang) }
+                </p>
+            }
+        }
         Some(Ok(exports)) if exports.is_empty() => return html! {},
-        Some(Ok(exports)) => html! { <>{ for exports.iter().enumerate().map(|(i, e)| one(i, e, &copied, lang)) }</> },
+        Some(Ok(exports)) => {
+            html! { <>{ for exports.iter().enumerate().map(|(i, e)| one(i, e, &copied, lang)) }</> }
+        }
     };
     let title = html! { <h2 id="h-export">{ ui("ui.export.title", lang) }</h2> };
     let texts = html! { <><p>{ ui("ui.export.note", lang) }</p>{ body }</> };
@@ -167,7 +200,8 @@ pub fn launch(p: &LaunchProps) -> Html {
             if p.embed {
                 <details data-testid="export-open" {ontoggle}><summary>{ title }</summary>{ texts }</details>
             } else {
-                { title }{ texts }
+                { title }
+                { texts }
             }
         </section>
     }

@@ -35,7 +35,8 @@ pub fn choice(p: &ChoiceProps) -> Html {
         cb.emit((key, el.value()));
     });
     html! {
-        <label for={p.id.clone()}>{ ui(p.label, p.lang) }
+        <label for={p.id.clone()}>
+            { ui(p.label, p.lang) }
             <select id={p.id.clone()} name={key} {onchange}>
                 { for p.options.iter().map(|(v, text)| html! { <option value={v.clone()} selected={*v == p.current}>{ text.clone() }</option> }) }
             </select>
@@ -63,8 +64,16 @@ pub fn field(p: &FieldProps) -> Html {
         cb.emit((key, el.value()));
     });
     html! {
-        <label for={p.id.clone()}>{ ui(p.label, p.lang) }
-            <input id={p.id.clone()} name={key} type="text" inputmode="decimal" value={p.current.clone()} {onchange} />
+        <label for={p.id.clone()}>
+            { ui(p.label, p.lang) }
+            <input
+                id={p.id.clone()}
+                name={key}
+                type="text"
+                inputmode="decimal"
+                value={p.current.clone()}
+                {onchange}
+            />
         </label>
     }
 }

@@ -36,7 +36,9 @@ pub fn form_view(p: &FormProps) -> Html {
     let t = |k: &'static str| ui(k, lang);
     let kind = form::kind(cfg, catalog);
     let lists = use_memo(lang, |&lang| OptionLists::new(catalog, lang));
-    let choices = use_memo((lang, cfg.task, kind), |&(lang, task, kind)| (options::models(catalog, task, lang), options::formats(kind)));
+    let choices = use_memo((lang, cfg.task, kind), |&(lang, task, kind)| {
+        (options::models(catalog, task, lang), options::formats(kind))
+    });
     let inputs = form::inputs(cfg, kind);
     // Each widget's html is written once: the keys pick the value and list
     // of a `<select>` or the state of a checkbox, and the one `Choice`,
@@ -46,7 +48,9 @@ pub fn form_view(p: &FormProps) -> Html {
             "task" => Some((cfg.task.as_str().into(), &lists.tasks)),
             "model" => Some((cfg.model_id().into(), &choices.0)),
             "w" => Some((cfg.weight_format_id().into(), &choices.1)),
-            "method" if kind == form::FormKind::Train => Some((cfg.rl.map_or(cfg.method.as_str(), |r| r.as_str()).into(), &lists.methods_llm)),
+            "method" if kind == form::FormKind::Train => {
+                Some((cfg.rl.map_or(cfg.method.as_str(), |r| r.as_str()).into(), &lists.methods_llm))
+            }
             "method" | "adapter" => Some((cfg.method.as_str().into(), &lists.methods)),
             "gen" => Some((cfg.gen.unwrap_or(GenMode::Colocate).as_str().into(), &lists.gens)),
             "use" => Some((cfg.usage().as_str().into(), &lists.usages)),
@@ -66,7 +70,9 @@ pub fn form_view(p: &FormProps) -> Html {
         let checked = match key {
             "spot" => Some(cfg.spot),
             // Unset: the trainer's default (Unsloth offloads), shown as such.
-            "act_offload" => Some(cfg.act_offload.unwrap_or(Stack::of(cfg.trainer).offloads_by_default(cfg.gc))),
+            "act_offload" => {
+                Some(cfg.act_offload.unwrap_or(Stack::of(cfg.trainer).offloads_by_default(cfg.gc)))
+            }
             "param_offload" => Some(cfg.param_offload),
             _ => None,
         };
@@ -75,15 +81,21 @@ pub fn form_view(p: &FormProps) -> Html {
         // matches above give its value.
         let control = link::find(key).map_or(Control::Text, |k| k.control);
         if let (Control::Select, Some((current, options))) = (control, choice) {
-            let select = html! { <Choice key={key} {label} id={format!("in-{key}")} key_name={key} {current} options={options.clone()} {lang} on_set={p.on_set.clone()} /> };
+            let select = html! {
+                <Choice
+                    key={key}
+                    {label}
+                    id={format!("in-{key}")}
+                    key_name={key}
+                    {current}
+                    options={options.clone()}
+                    {lang}
+                    on_set={p.on_set.clone()}
+                />
+            };
             // A language model's architecture can come from its config.json.
             if key == "model" && matches!(kind, form::FormKind::Serve | form::FormKind::Train) {
-                html! {
-                    <>
-                        { select }
-                        <HfImport key="hfconfig" {lang} on_config={p.on_config.clone()} />
-                    </>
-                }
+                html! { <>{ select }<HfImport key="hfconfig" {lang} on_config={p.on_config.clone()} /></> }
             } else {
                 select
             }
@@ -95,26 +107,48 @@ pub fn form_view(p: &FormProps) -> Html {
                 cb.emit((key, if el.checked() { "1" } else { "0" }.into()));
             });
             html! {
-                <label key={key} class="check" for={format!("in-{key}")}><input id={format!("in-{key}")} type="checkbox" {checked} {onchange} />{ ui(label, lang) }</label>
+                <label key={key} class="check" for={format!("in-{key}")}>
+                    <input id={format!("in-{key}")} type="checkbox" {checked} {onchange} />
+                    { ui(label, lang) }
+                </label>
             }
         } else {
-            html! { <Field key={key} {label} id={format!("in-{key}")} key_name={key} current={text(cfg, key)} {lang} on_set={p.on_set.clone()} /> }
+            html! {
+                <Field
+                    key={key}
+                    {label}
+                    id={format!("in-{key}")}
+                    key_name={key}
+                    current={text(cfg, key)}
+                    {lang}
+                    on_set={p.on_set.clone()}
+                />
+            }
         }
     };
     html! {
-        <form class="inputs" aria-label={t("ui.inputs")} onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
+        <form
+            class="inputs"
+            aria-label={t("ui.inputs")}
+            onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}
+        >
             <h2>{ t("ui.inputs") }</h2>
             { for inputs.main.iter().map(|k| input(k)) }
             <Disclosure summary={t("ui.advanced")} testid="advanced">
                 { for inputs.advanced.iter().map(|k| input(k)) }
-                <label for="in-import">{ t("ui.import") }
-                    <textarea id="in-import" rows="3" data-testid="import" placeholder="id,provider,instance,gpu,… or [{…}]" onchange={
-                        let cb = p.on_import.clone();
+                <label for="in-import">
+                    { t("ui.import") }
+                    <textarea
+                        id="in-import"
+                        rows="3"
+                        data-testid="import"
+                        placeholder="id,provider,instance,gpu,… or [{…}]"
+                        onchange={let cb = p.on_import.clone();
                         Callback::from(move |e: Event| {
                             let el: web_sys::HtmlTextAreaElement = e.target_unchecked_into();
                             cb.emit(el.value());
-                        })
-                    } />
+                        })}
+                    />
                 </label>
                 if p.imported { <small data-testid="imported">{ t("ui.imported") }</small> }
             </Disclosure>
@@ -131,7 +165,10 @@ fn text(cfg: &Config, key: &str) -> String {
         // The global batch in effect (pre-training's default shows; blank = none).
         "gbs" => cfg.global_batch().map(|n| n.to_string()).unwrap_or_default(),
         // The steps in effect: the training script's default for the method where the link names none.
-        "train_steps" => cfg.train_steps.unwrap_or_else(|| crate::core::estimate::media_train_time::default_train_steps(cfg.method)).to_string(),
+        "train_steps" => cfg
+            .train_steps
+            .unwrap_or_else(|| crate::core::estimate::media_train_time::default_train_steps(cfg.method))
+            .to_string(),
         "batch" => match cfg.batch() {
             Batch::Max => "max".to_string(),
             Batch::N(n) => n.to_string(),

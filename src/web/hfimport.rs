@@ -45,11 +45,26 @@ pub fn hf_import(p: &HfImportProps) -> Html {
     html! {
         <details class="hfconfig" data-testid="hfconfig">
             <summary>{ t("ui.hfconfig") }</summary>
-            <label for="in-hfconfig">{ t("ui.hfconfig.paste") }
-                <textarea id="in-hfconfig" rows="4" data-testid="hfconfig-paste" spellcheck="false" placeholder="{\"architectures\": [\"LlamaForCausalLM\"], \"hidden_size\": 4096, …}" onchange={on_paste} />
+            <label for="in-hfconfig">
+                { t("ui.hfconfig.paste") }
+                <textarea
+                    id="in-hfconfig"
+                    rows="4"
+                    data-testid="hfconfig-paste"
+                    spellcheck="false"
+                    placeholder="{\"architectures\": [\"LlamaForCausalLM\"], \"hidden_size\": 4096, …}"
+                    onchange={on_paste}
+                />
             </label>
-            <label for="in-hfconfig-file">{ t("ui.hfconfig.file") }
-                <input id="in-hfconfig-file" type="file" accept=".json,application/json" data-testid="hfconfig-file" onchange={on_file} />
+            <label for="in-hfconfig-file">
+                { t("ui.hfconfig.file") }
+                <input
+                    id="in-hfconfig-file"
+                    type="file"
+                    accept=".json,application/json"
+                    data-testid="hfconfig-file"
+                    onchange={on_file}
+                />
             </label>
         </details>
     }

@@ -14,8 +14,15 @@ pub fn memory(m: &MemoryJson, usable: Option<f64>, lang: Lang) -> Html {
     html! {
         <section class="card" aria-labelledby="h-mem">
             <h2 id="h-mem">{ t("ui.memory") }</h2>
-            <p class="big"><span data-testid="memory-total" data-bytes={format!("{:.0}", m.total_bytes)}>{ gib(m.total_bytes) }</span>
-                <small>{ format!(" ({} – {}) · {} {} {}× {}", gib(m.total_bytes_low), gib(m.total_bytes_high), t("ui.memory.on"), "", m.gpus, m.gpu) }</small></p>
+            <p class="big">
+                <span data-testid="memory-total" data-bytes={format!("{:.0}", m.total_bytes)}>
+                    { gib(m.total_bytes) }
+                </span>
+                <small>
+                    { format!(" ({} – {}) · {} {} {}× \
+                    {}", gib(m.total_bytes_low), gib(m.total_bytes_high), t("ui.memory.on"), "", m.gpus, m.gpu) }
+                </small>
+            </p>
             <MemoryBar memory={m.clone()} usable_bytes={usable} lang={lang} />
             <p><small>{ format!("{}: {}", t("ui.memory.reserved"), gib(m.reserved_bytes)) }</small></p>
         </section>

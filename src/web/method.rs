@@ -20,20 +20,42 @@ pub fn method(a: &Answer, lang: Lang) -> Html {
     html! {
         <section class="card method" id="method" aria-labelledby="h-method">
             <h2 id="h-method">{ t("ui.method") }</h2>
-            <p>{ "weights = body params × bits/8 + embedding params × embed bits/8 = " }{ gib(m.weights_bytes) }</p>
-            <p>{ "KV cache = sequences × tokens × Σ layers 2 · kv_heads · head_dim · bytes (window-capped for sliding layers, latent for MLA) = " }{ gib(m.kv_cache_bytes) }</p>
-            <p>{ format!("decode step = max(weights read / (bandwidth · η_bw), 2 · active params · batch / (dense rate · η_c)) + KV read / (bandwidth · η_bw) + all-reduce + routed-expert layers × {:.0} µs (vLLM, SGLang)", engine::MOE_LAYER_S * 1e6) }</p>
-            <p>{ format!(
-                "first token = images × megapixels × {} s (preparation) + 2 · vision params · patches / (dense rate · η_c) + prefill FLOPs / (dense rate · η_c) + per pass: layers × {:.1} µs (TensorRT-LLM) or routed-expert layers × {:.0} µs (vLLM, SGLang) + per request {:.0} ms (vLLM, SGLang)",
+            <p>
+                { "weights = body params × bits/8 + embedding params × embed bits/8 = \
+                " }
+                { gib(m.weights_bytes) }
+            </p>
+            <p>
+                { "KV cache = sequences × tokens × Σ layers 2 · kv_heads · head_dim · bytes (window-capped \
+                for sliding layers, latent for MLA) = " }
+                { gib(m.kv_cache_bytes) }
+            </p>
+            <p>
+                { format!("decode step = max(weights read / (bandwidth · η_bw), 2 · active params · batch / \
+                (dense rate · η_c)) + KV read / (bandwidth · η_bw) + all-reduce + routed-expert layers × \
+                    {:.0} µs (vLLM, SGLang)", engine::MOE_LAYER_S * 1e6) }
+            </p>
+            <p>
+                { format!(
+                "first token = images × megapixels × {} s (preparation) + 2 · vision params · patches / \
+                    (dense rate · η_c) + prefill FLOPs / (dense rate · η_c) + per pass: layers × {:.1} µs \
+                        (TensorRT-LLM) or routed-expert layers × {:.0} µs (vLLM, SGLang) + per request {:.0} \
+                            ms (vLLM, SGLang)",
                 engine::IMAGE_PREP_S_PER_MP,
                 prefill_fixed::TRT_LAYER_S * 1e6,
                 prefill_fixed::SGLANG_MOE_LAYER_S * 1e6,
                 prefill_fixed::SGLANG_REQUEST_S * 1e3
-            ) }</p>
+            ) }
+            </p>
             if let Some(o) = pick {
-                <p>{ format!("→ {} tok/s per sequence on {}× {} (confidence: {})", num(o.speeds.decode_tokens_per_s_per_seq().unwrap_or(0.0), 1), o.gpus, o.gpu, o.confidence) }</p>
+                <p>
+                    { format!("→ {} tok/s per sequence on {}× {} (confidence: \
+                    {})", num(o.speeds.decode_tokens_per_s_per_seq().unwrap_or(0.0), 1), o.gpus, o.gpu, o.confidence) }
+                </p>
             }
-            <Accuracy {lang} />
+            <Accuracy
+                {lang}
+            />
         </section>
     }
 }
@@ -53,31 +75,51 @@ fn accuracy(p: &AccuracyProps) -> Html {
     let lang = p.lang;
     let t = |k: &'static str| ui(k, lang);
     let example = |e: &ExampleRow| {
-        html! { <tr data-id={e.id}>
-            <td class="wrap">{ format!("{} · {}: ", t(e.label), t(e.set)) }{ e.case }<br /><small class="source">{ e.source }</small></td>
-            { for e.cells.iter().copied().map(cell) }
-        </tr> }
+        html! {
+            <tr data-id={e.id}>
+                <td class="wrap">
+                    { format!("{} · {}: \
+                ", t(e.label), t(e.set)) }
+                    { e.case }
+                    <br />
+                    <small class="source">{ e.source }</small>
+                </td>
+                { for e.cells.iter().copied().map(cell) }
+            </tr>
+        }
     };
-    html! { <>
-        <p>{ t("ui.acc.intro") }</p>
-        <h3 id="h-accuracy">{ t("ui.accuracy") }</h3>
-        <div class="scroll" tabindex="0" role="region" aria-labelledby="h-accuracy"><table class="acc" data-testid="accuracy">
-            <thead><tr>
-                { col_heads(&["ui.acc.col.kind", "ui.acc.col.fitrows", "ui.acc.col.fiterr", "ui.acc.col.logo", "ui.acc.col.horows", "ui.acc.col.hoerr"], lang) }
-            </tr></thead>
-            <tbody>
-                { for ACCURACY_KINDS.iter().map(|s| html! { <tr data-kind={s.kind}>
+    html! {
+        <>
+            <p>{ t("ui.acc.intro") }</p>
+            <h3 id="h-accuracy">{ t("ui.accuracy") }</h3>
+            <div class="scroll" tabindex="0" role="region" aria-labelledby="h-accuracy">
+                <table class="acc" data-testid="accuracy">
+                    <thead>
+                        <tr>
+                            { col_heads(&["ui.acc.col.kind", "ui.acc.col.fitrows", "ui.acc.col.fiterr", "ui.acc.col.logo", "ui.acc.col.horows", "ui.acc.col.hoerr"], lang) }
+                        </tr>
+                    </thead>
+                    <tbody>
+                        { for ACCURACY_KINDS.iter().map(|s| html! { <tr data-kind={s.kind}>
                     <th scope="row">{ t(s.label) }</th>
                     { for s.cells.iter().copied().map(cell) }
                 </tr> }) }
-            </tbody>
-        </table></div>
-        <p>{ t("ui.acc.examples") }</p>
-        <div class="scroll" tabindex="0" role="region" aria-label={t("ui.acc.examples")}><table class="acc" data-testid="accuracy-examples">
-            <thead><tr>{ col_heads(&["ui.acc.case", "ui.acc.measured", "ui.acc.estimate", "ui.acc.error"], lang) }</tr></thead>
-            <tbody>{ for ACCURACY_EXAMPLES.iter().map(example) }</tbody>
-        </table></div>
-    </> }
+                    </tbody>
+                </table>
+            </div>
+            <p>{ t("ui.acc.examples") }</p>
+            <div class="scroll" tabindex="0" role="region" aria-label={t("ui.acc.examples")}>
+                <table class="acc" data-testid="accuracy-examples">
+                    <thead>
+                        <tr>
+                            { col_heads(&["ui.acc.case", "ui.acc.measured", "ui.acc.estimate", "ui.acc.error"], lang) }
+                        </tr>
+                    </thead>
+                    <tbody>{ for ACCURACY_EXAMPLES.iter().map(example) }</tbody>
+                </table>
+            </div>
+        </>
+    }
 }
 
 /// A number cell of the accuracy tables.

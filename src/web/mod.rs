@@ -5,6 +5,7 @@
 pub mod api;
 pub mod app;
 pub mod cells;
+pub mod chart_axes;
 pub mod chart_tip;
 pub mod charts;
 pub mod disclosure;

@@ -22,24 +22,43 @@ const TABLE_ROWS: usize = 25;
 /// Replicas × GPUs per copy (the title says it in words).
 fn layout_cell(o: &OfferResult, lang: Lang) -> Html {
     let per = o.tp.max(1) * o.pp.max(1) * o.dp.max(1);
-    let text = Msg::new("ui.layout.cell").num("replicas", f64::from(o.replicas), 0).num("per", f64::from(per), 0).render_ui(lang);
-    html! { <td class="num" data-replicas={o.replicas.to_string()} title={o.layout_msg.render(lang)}>{ text }</td> }
+    let text = Msg::new("ui.layout.cell")
+        .num("replicas", f64::from(o.replicas), 0)
+        .num("per", f64::from(per), 0)
+        .render_ui(lang);
+    html! {
+        <td class="num" data-replicas={o.replicas.to_string()} title={o.layout_msg.render(lang)}>{ text }</td>
+    }
 }
 
 /// What the price leaves out, named (never a silent $0), and the price term.
 fn extras_cell(o: &OfferResult, lang: Lang) -> Html {
     html! {
-        <td class="extras" data-unknown={o.unknown_costs.iter().map(|p| p.as_str()).collect::<Vec<_>>().join(",")}>
+        <td
+            class="extras"
+            data-unknown={o.unknown_costs.iter().map(|p| p.as_str()).collect::<Vec<_>>().join(",")}
+        >
             { for o.unknown_costs.iter().map(|part| {
                 html! { <span class="mark" data-part={part.as_str()}>{ ui(part.ui_key(), lang) }</span> }
             }) }
             if let Some(s) = o.cold_start_s {
-                <span class="mark serverless" data-cold-start={format!("{s:.0}")}>{ format!("{} · {}", ui("ui.serverless", lang), Msg::new("ui.cold").num("s", s, 0).render_ui(lang)) }</span>
+                <span class="mark serverless" data-cold-start={format!("{s:.0}")}>
+                    { format!("{} · \
+                    {}", ui("ui.serverless", lang), Msg::new("ui.cold").num("s", s, 0).render_ui(lang)) }
+                </span>
             }
             if o.commitment != Commit::None {
-                <span class="mark term" data-commit={o.commitment.as_str()}>{ ui(&format!("ui.commit.{}", o.commitment.as_str()), lang) }</span>
+                <span
+                    class="mark \
+                    term"
+                    data-commit={o.commitment.as_str()}
+                >
+                    { ui(&format!("ui.commit.{}", o.commitment.as_str()), lang) }
+                </span>
             }
-            if o.unknown_costs.is_empty() && o.commitment == Commit::None && o.cold_start_s.is_none() { { ui("ui.unknown.none", lang) } }
+            if o.unknown_costs.is_empty() && o.commitment == Commit::None && o.cold_start_s.is_none() {
+                { ui("ui.unknown.none", lang) }
+            }
         </td>
     }
 }
@@ -83,71 +102,125 @@ pub fn offers(
     let sources = AttrValue::from(sources_url());
     // The columns and their order are the core's table; a column without
     // a widget of its own here is written by its cell's type (`plain`).
-    let cols: Vec<&'static Column> = columns::of_view(columns::PAGE, col.map(|c| c.objective.as_str())).collect();
+    let cols: Vec<&'static Column> =
+        columns::of_view(columns::PAGE, col.map(|c| c.objective.as_str())).collect();
     let ctx = Ctx { lang, sources: "" };
     let head = |c: &Column| match c.id {
         "speed" => html! {
-            <th scope="col" aria-sort={ if sort == Sort::Speed { "descending" } else { "none" } }><button type="button" class="th" onclick={sort_by("speed")} data-testid="sort-speed">{ if training { t("ui.col.train") } else { t(c.header) } }</button></th>
+            <th scope="col" aria-sort={if sort == Sort::Speed { "descending" } else { "none" }}>
+                <button type="button" class="th" onclick={sort_by("speed")} data-testid="sort-speed">
+                    { if training { t("ui.col.train") } else { t(c.header) } }
+                </button>
+            </th>
         },
         "usd_per_hour" => html! { <th scope="col">{ in_currency(t(c.header), &a.display) }</th> },
         "usd_per_month" => html! {
-            <th scope="col" aria-sort={ if sort == Sort::Cost { "ascending" } else { "none" } }><button type="button" class="th" onclick={sort_by("cost")} data-testid="sort-cost">{ in_currency(t(c.header), &a.display) }</button></th>
+            <th scope="col" aria-sort={if sort == Sort::Cost { "ascending" } else { "none" }}>
+                <button type="button" class="th" onclick={sort_by("cost")} data-testid="sort-cost">
+                    { in_currency(t(c.header), &a.display) }
+                </button>
+            </th>
         },
         // The price per unit (on the page as the answer's unit only).
         _ if !c.shows(columns::PAGE) => html! {
-            <th scope="col" data-testid="unit-col" aria-sort={ if sort == Sort::Token { "ascending" } else { "none" } }><button type="button" class="th" onclick={sort_by("token")}>{ in_currency(t(c.header), &a.display) }</button></th>
+            <th
+                scope="col"
+                data-testid="unit-col"
+                aria-sort={if sort == Sort::Token { "ascending" } else { "none" }}
+            >
+                <button type="button" class="th" onclick={sort_by("token")}>
+                    { in_currency(t(c.header), &a.display) }
+                </button>
+            </th>
         },
         _ => col_heads(&[c.header], lang),
     };
     let cell = |c: &Column, o: &OfferResult| match c.id {
-        "gpu" => html! { <td>{ format!("{}× {}", o.gpus, o.gpu) }{ if o.instances > 1 { format!(" × {}", o.instances) } else { String::new() } }</td> },
+        "gpu" => {
+            html! {
+                <td>
+                    { format!("{}× {}", o.gpus, o.gpu) }
+                    { if o.instances > 1 { format!(" × \
+            {}", o.instances) } else { String::new() } }
+                </td>
+            }
+        }
         "layout" => layout_cell(o, lang),
         "speed" => html! {
-            <td class="num" data-speed={format!("{:.3}", speed_of(o))}>{ if speed_of(o) > 0.0 { num(speed_of(o), if training { 0 } else { 1 }) } else { "–".to_string() } }</td>
+            <td class="num" data-speed={format!("{:.3}", speed_of(o))}>
+                { if speed_of(o) > 0.0 { num(speed_of(o), if training { 0 } else { 1 }) } else { "–".to_string() } }
+            </td>
         },
         "usd_per_hour" => html! {
-            <td class="num"><input class="price" type="text" inputmode="decimal" aria-label={format!("{} {}", t("ui.yourprice"), o.id)}
-                value={format!("{:.2}", o.usd_per_hour / f64::from(o.instances.max(1)) / a.display.usd_per_unit_of(o.currency))}
-                title={o.currency.as_str().to_ascii_uppercase()}
-                onchange={
-                    let cb = on_price.clone();
+            <td class="num">
+                <input
+                    class="price"
+                    type="text"
+                    inputmode="decimal"
+                    aria-label={format!("{} \
+                {}", t("ui.yourprice"), o.id)}
+                    value={format!("{:.2}", o.usd_per_hour / f64::from(o.instances.max(1)) / a.display.usd_per_unit_of(o.currency))}
+                    title={o.currency.as_str().to_ascii_uppercase()}
+                    onchange={let cb = on_price.clone();
                     let id = o.id.clone();
                     Callback::from(move |e: Event| {
                         let el: web_sys::HtmlInputElement = e.target_unchecked_into();
                         cb.emit((id.to_string(), el.value()));
-                    })
-                } /></td>
+                    })}
+                />
+            </td>
         },
         "usd_per_month" => {
-            html! { <td class="num" data-usd-month={format!("{:.2}", o.usd_per_month)}>{ price(o.usd_per_month, o.currency, &a.display, lang) }</td> }
+            html! {
+                <td class="num" data-usd-month={format!("{:.2}", o.usd_per_month)}>
+                    { price(o.usd_per_month, o.currency, &a.display, lang) }
+                </td>
+            }
         }
         "extras" => extras_cell(o, lang),
         "price_as_of" => html! {
-            <td class="date">{ o.price_as_of.to_string() }{ if o.stale { format!(" ({})", t("ui.stale")) } else { String::new() } }
-                { " " }<OfferSource id={o.id.to_string()} title={format!("{} · {}", o.provider, o.instance)} as_of={o.price_as_of.to_string()} stale={o.stale}
-                    source={o.source.to_string()} url={sources.clone()} {lang} /></td>
+            <td class="date">
+                { o.price_as_of.to_string() }
+                { if o.stale { format!(" \
+                ({})", t("ui.stale")) } else { String::new() } }
+                { " " }
+                <OfferSource
+                    id={o.id.to_string()}
+                    title={format!("{} · \
+                    {}", o.provider, o.instance)}
+                    as_of={o.price_as_of.to_string()}
+                    stale={o.stale}
+                    source={o.source.to_string()}
+                    url={sources.clone()}
+                    {lang}
+                />
+            </td>
         },
         _ => plain((c.cell)(o, &ctx), o, a, lang),
     };
     html! {
         <section class="card" aria-labelledby="h-offers">
             <h2 id="h-offers">{ t("ui.offers") }</h2>
-            <p><small data-testid="offers-shown">{ Msg::new("ui.offers.shown").num("shown", a.offers.len().min(TABLE_ROWS) as f64, 0).num("total", a.offers.len() as f64, 0).render_ui(lang) }</small></p>
+            <p>
+                <small data-testid="offers-shown">
+                    { Msg::new("ui.offers.shown").num("shown", a.offers.len().min(TABLE_ROWS) as f64, 0).num("total", a.offers.len() as f64, 0).render_ui(lang) }
+                </small>
+            </p>
             <div class="tools">
                 <CsvExport job={job.clone()} {lang} />
                 <button type="button" onclick={Callback::from(|_| dom::print())}>{ t("ui.print") }</button>
             </div>
             <div class="scroll">
-            <table data-testid="offers">
-                <thead><tr>{ for cols.iter().map(|c| head(c)) }</tr></thead>
-                <tbody>
-                { for a.offers.iter().take(TABLE_ROWS).map(|o| html! {
+                <table data-testid="offers">
+                    <thead><tr>{ for cols.iter().map(|c| head(c)) }</tr></thead>
+                    <tbody>
+                        { for a.offers.iter().take(TABLE_ROWS).map(|o| html! {
                     <tr class={ classes!(if o.fits { "fit" } else { "nofit" }) } data-offer={o.id.to_string()}>
                         { for cols.iter().map(|c| cell(c, o)) }
                     </tr>
                 }) }
-                </tbody>
-            </table>
+                    </tbody>
+                </table>
             </div>
             { converted_note(a, lang) }
         </section>
@@ -157,7 +230,9 @@ pub fn offers(
 /// The rate and date of the converted prices (marked `*`) among those shown.
 fn converted_note(a: &Answer, lang: Lang) -> Html {
     let d = &a.display;
-    let Some(r) = a.offers.iter().take(TABLE_ROWS).find_map(|o| d.rate_for(o.currency)) else { return html! {} };
+    let Some(r) = a.offers.iter().take(TABLE_ROWS).find_map(|o| d.rate_for(o.currency)) else {
+        return html! {};
+    };
     let text = Msg::new("ui.converted")
         .arg("mark", crate::core::money::CONVERTED_MARK)
         .num("per", 1.0 / r.usd_per_unit, 4)
@@ -203,10 +278,14 @@ fn csv_export(p: &CsvProps) -> Html {
             });
         })
     };
-    html! { <>
-        <button type="button" {onclick} data-testid="export-csv">{ ui("ui.export", p.lang) }</button>
-        if let Some(why) = failed.as_ref() {
-            <span role="alert" data-testid="export-csv-error">{ Msg::new("ui.ondemand.failed").arg("why", why.clone()).render_ui(p.lang) }</span>
-        }
-    </> }
+    html! {
+        <>
+            <button type="button" {onclick} data-testid="export-csv">{ ui("ui.export", p.lang) }</button>
+            if let Some(why) = failed.as_ref() {
+                <span role="alert" data-testid="export-csv-error">
+                    { Msg::new("ui.ondemand.failed").arg("why", why.clone()).render_ui(p.lang) }
+                </span>
+            }
+        </>
+    }
 }

@@ -1,6 +1,7 @@
 //! The page's side of the on-demand module: a Web Worker (Trunk builds
 //! `src/bin/worker.rs` beside the page: a loader, its glue and Wasm, named
-//! by their content after the build, `scripts/worker-names.sh`) started on the first request and kept. It computes what
+//! by their content after the build, `scripts/worker-names.sh`) started on the first request and kept. It
+//! computes what
 //! the first answer does not need (`core::ondemand`: the launch texts, the
 //! CSV export), so that this module does not link that code.
 //!
@@ -35,7 +36,11 @@ const LOADER: &str = "whichgpu-worker_loader.js";
 /// a plain file name of the worker's is taken.
 fn loader() -> String {
     dom::meta_content("whichgpu-worker")
-        .filter(|n| n.starts_with("whichgpu-worker") && n.ends_with("_loader.js") && n.bytes().all(|b| b.is_ascii_alphanumeric() || b"-_.".contains(&b)))
+        .filter(|n| {
+            n.starts_with("whichgpu-worker")
+                && n.ends_with("_loader.js")
+                && n.bytes().all(|b| b.is_ascii_alphanumeric() || b"-_.".contains(&b))
+        })
         .unwrap_or_else(|| LOADER.to_string())
 }
 
@@ -93,7 +98,8 @@ fn on_message(e: web_sys::MessageEvent) {
 
 fn start() -> Result<Conn, String> {
     let loader = loader();
-    let worker = web_sys::Worker::new(&format!("{}{loader}", base_dir())).map_err(|e| e.as_string().unwrap_or_else(|| "the worker did not start".into()))?;
+    let worker = web_sys::Worker::new(&format!("{}{loader}", base_dir()))
+        .map_err(|e| e.as_string().unwrap_or_else(|| "the worker did not start".into()))?;
     let message = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(on_message);
     worker.set_onmessage(Some(message.as_ref().unchecked_ref()));
     message.forget();
@@ -122,7 +128,9 @@ pub async fn ask(request: String) -> Result<String, String> {
             conn.waiting.insert(id, (resolve, reject));
             let msg = format!("{id}\n{request}");
             if conn.ready {
-                conn.worker.post_message(&JsValue::from_str(&msg)).map_err(|_| "the worker refused the request".to_string())?;
+                conn.worker
+                    .post_message(&JsValue::from_str(&msg))
+                    .map_err(|_| "the worker refused the request".to_string())?;
             } else {
                 conn.queue.push(msg);
             }
@@ -133,7 +141,9 @@ pub async fn ask(request: String) -> Result<String, String> {
     if let Some(why) = fail {
         return Err(why);
     }
-    let reply = wasm_bindgen_futures::JsFuture::from(promise).await.map_err(|e| e.as_string().unwrap_or_else(|| "the worker failed".into()))?;
+    let reply = wasm_bindgen_futures::JsFuture::from(promise)
+        .await
+        .map_err(|e| e.as_string().unwrap_or_else(|| "the worker failed".into()))?;
     Ok(reply.as_string().unwrap_or_default())
 }
 
@@ -150,6 +160,12 @@ impl Job {
     /// The request of `kind` (`core::ondemand::request`); `sources` is the
     /// address of the page's `offers.csv` (the CSV export's `source`).
     pub fn request(&self, kind: &str, sources: &str) -> String {
-        request(kind, self.today, &link::encode(&self.cfg), sources, self.import.as_deref().unwrap_or_default())
+        request(
+            kind,
+            self.today,
+            &link::encode(&self.cfg),
+            sources,
+            self.import.as_deref().unwrap_or_default(),
+        )
     }
 }

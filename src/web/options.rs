@@ -7,7 +7,10 @@ use std::rc::Rc;
 
 use super::fields::Options;
 use crate::core::catalog::Catalog;
-use crate::core::config::{Checkpointing, Commit, Currency, Engine, GenMode, Lang, Method, Optim, Rl, Sort, Task, Theme, Trainer, Usage};
+use crate::core::config::{
+    Checkpointing, Commit, Currency, Engine, GenMode, Lang, Method, Optim, Rl, Sort, Task, Theme, Trainer,
+    Usage,
+};
 use crate::core::form::{self, FormKind};
 use crate::core::messages::ui;
 use crate::core::precision;
@@ -37,7 +40,9 @@ pub struct OptionLists {
 
 /// An enum's names, each labelled by the message `ui.<key>.<name>`.
 fn labelled<T>(key: &str, names: &[(&'static str, T)], lang: Lang) -> Options {
-    Rc::new(names.iter().map(|(n, _)| (n.to_string(), ui(&format!("ui.{key}.{n}"), lang).to_string())).collect())
+    Rc::new(
+        names.iter().map(|(n, _)| (n.to_string(), ui(&format!("ui.{key}.{n}"), lang).to_string())).collect(),
+    )
 }
 
 /// Values shown as they are (engine and theme names, format ids).
@@ -66,7 +71,13 @@ impl OptionLists {
             sorts: labelled("sort", Sort::NAMES, lang),
             commits: labelled("commit", Commit::NAMES, lang),
             methods: labelled("method", Method::NAMES, lang),
-            methods_llm: Rc::new(labelled("method", Method::NAMES, lang).iter().chain(labelled("method", Rl::NAMES, lang).iter()).cloned().collect()),
+            methods_llm: Rc::new(
+                labelled("method", Method::NAMES, lang)
+                    .iter()
+                    .chain(labelled("method", Rl::NAMES, lang).iter())
+                    .cloned()
+                    .collect(),
+            ),
             gens: labelled("gen", GenMode::NAMES, lang),
             optims: labelled("optim", Optim::NAMES, lang),
             gcs: labelled("gc", Checkpointing::NAMES, lang),
@@ -78,7 +89,9 @@ impl OptionLists {
             ),
             themes: plain(names(Theme::NAMES)),
             curs: Rc::new(
-                std::iter::once((String::new(), ui("ui.cur.auto", lang).to_string())).chain(labelled("cur", Currency::NAMES, lang).iter().cloned()).collect(),
+                std::iter::once((String::new(), ui("ui.cur.auto", lang).to_string()))
+                    .chain(labelled("cur", Currency::NAMES, lang).iter().cloned())
+                    .collect(),
             ),
         }
     }
@@ -90,7 +103,12 @@ pub fn models(catalog: &Catalog, task: Task, lang: Lang) -> Options {
     Rc::new(
         form::model_ids(task, catalog)
             .into_iter()
-            .map(|id| (id.to_string(), form::model_name(catalog, id).unwrap_or_else(|| ui("ui.custom", lang)).to_string()))
+            .map(|id| {
+                (
+                    id.to_string(),
+                    form::model_name(catalog, id).unwrap_or_else(|| ui("ui.custom", lang)).to_string(),
+                )
+            })
             .collect(),
     )
 }

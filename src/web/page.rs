@@ -101,22 +101,49 @@ pub fn page(p: &PageProps) -> Html {
                     <p>{ t("ui.tagline") }</p>
                     <p class="tools">
                         <a class="skip" href="#answer">{ t("ui.skip") }</a>
-                        <button type="button" data-testid="lang-switch" onclick={lang_switch} lang={ if lang == Lang::Zh { "en" } else { "zh-CN" } }>{ t("ui.lang") }</button>
-                        <button type="button" data-testid="copy-link" onclick={copy}>{ if p.copied { t("ui.copied") } else { t("ui.copy") } }</button>
-                        <small data-testid="catalog-date">{ Msg::new("ui.catalog").arg("date", a.catalog_as_of.clone()).render_ui(lang) }{ if a.catalog_stale { format!(" ({})", t("ui.stale")) } else { String::new() } }</small>
+                        <button
+                            type="button"
+                            data-testid="lang-switch"
+                            onclick={lang_switch}
+                            lang={if lang == Lang::Zh { "en" } else { "zh-CN" }}
+                        >
+                            { t("ui.lang") }
+                        </button>
+                        <button type="button" data-testid="copy-link" onclick={copy}>
+                            { if p.copied { t("ui.copied") } else { t("ui.copy") } }
+                        </button>
+                        <small data-testid="catalog-date">
+                            { Msg::new("ui.catalog").arg("date", a.catalog_as_of.clone()).render_ui(lang) }
+                            { if a.catalog_stale { format!(" ({})", t("ui.stale")) } else { String::new() } }
+                        </small>
                     </p>
                 </header>
             }
             { notices(&p.notices, lang) }
-            <main class="cols">
-                <Form cfg={cfg.clone()} imported={p.imported} {lang} on_set={p.on_set.clone()} on_import={p.on_import.clone()} on_config={p.on_config.clone()} />
+            <main
+                class="cols"
+            >
+                <Form
+                    cfg={cfg.clone()}
+                    imported={p.imported}
+                    {lang}
+                    on_set={p.on_set.clone()}
+                    on_import={p.on_import.clone()}
+                    on_config={p.on_config.clone()}
+                />
                 <div class="results" id="answer">
                     // The answer first: what to rent, what it costs and why,
                     // side by side on wide screens (style.css), then the
                     // pictures and the table behind them.
                     { recommendation(a, training, lang, api.as_ref().map(|x| &x.0)) }
                     { guidance(a, lang, api.as_ref().map(|x| &x.1)) }
-                    <Launch answer={a.clone()} job={p.job.clone()} {lang} embed={cfg.embed} on_api={p.on_api.clone()} />
+                    <Launch
+                        answer={a.clone()}
+                        job={p.job.clone()}
+                        {lang}
+                        embed={cfg.embed}
+                        on_api={p.on_api.clone()}
+                    />
                     if *full {
                         { memory(&a.memory, usable_bytes(a), lang) }
                         <section class="card wide" aria-labelledby="h-scatter">
@@ -128,7 +155,13 @@ pub fn page(p: &PageProps) -> Html {
                             { method(a, lang) }
                             <section class="card" aria-labelledby="h-embed">
                                 <h2 id="h-embed">{ t("ui.embed") }</h2>
-                                <textarea readonly=true rows="5" aria-labelledby="h-embed" data-testid="embed-snippet" value={embed_snippet(cfg)} />
+                                <textarea
+                                    readonly=true
+                                    rows="5"
+                                    aria-labelledby="h-embed"
+                                    data-testid="embed-snippet"
+                                    value={embed_snippet(cfg)}
+                                />
                             </section>
                         }
                     }
@@ -147,7 +180,10 @@ fn notices(notices: &[Notice], lang: Lang) -> Html {
     html! {
         <div class="notice" role="status" data-testid="notice">
             <strong>{ ui("ui.notice", lang) }</strong>
-            <ul>{ for notices.iter().map(|n| html! { <li><code>{ n.key.clone() }</code>{ ": " }{ n.text(lang) }</li> }) }</ul>
+            <ul>
+                { for notices.iter().map(|n| html! { <li><code>{ n.key.clone() }</code>{ ": \
+                " }{ n.text(lang) }</li> }) }
+            </ul>
         </div>
     }
 }
@@ -170,7 +206,8 @@ fn embed_snippet(cfg: &Config) -> String {
     embed_cfg.embed = true;
     let embed_src = format!("{}?{}", dom::location_base(), link::encode(&embed_cfg));
     format!(
-        "<iframe src=\"{embed_src}\" title=\"whichgpu\" style=\"width:100%;border:0\" loading=\"lazy\"></iframe>\n<script>addEventListener(\"message\",e=>{{if(e.data&&e.data.type===\"whichgpu:height\")for(const f of document.querySelectorAll('iframe[src^=\"{}\"]'))if(f.contentWindow===e.source)f.style.height=e.data.height+\"px\"}})</script>",
+        "<iframe src=\"{embed_src}\" title=\"whichgpu\" style=\"width:100%;border:0\" \
+            loading=\"lazy\"></iframe>\n<script>addEventListener(\"message\",e=>{{if(e.data&&e.data.type===\"whichgpu:height\")for(const f of document.querySelectorAll('iframe[src^=\"{}\"]'))if(f.contentWindow===e.source)f.style.height=e.data.height+\"px\"}})</script>",
         dom::location_base()
     )
 }

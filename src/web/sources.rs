@@ -56,7 +56,10 @@ async fn load(url: String) -> Loaded {
 /// rule "a bundled table of a Wasm build may lack sources" does not apply:
 /// this copy must have them) by offer id.
 fn by_id(reply: &str) -> Result<HashMap<String, SourceText>, String> {
-    Ok(read_sources(reply)?.into_iter().map(|(id, source, notes)| (id, SourceText { source, notes })).collect())
+    Ok(read_sources(reply)?
+        .into_iter()
+        .map(|(id, source, notes)| (id, SourceText { source, notes }))
+        .collect())
 }
 
 #[derive(Properties, PartialEq)]
@@ -126,29 +129,63 @@ pub fn offer_source(p: &SourceProps) -> Html {
         match loaded.as_ref().map(|l| l.as_ref()) {
             None => html! { <p role="status">{ t("ui.src.loading") }</p> },
             Some(Err(e)) => {
-                html! { <p role="alert" data-testid="source-error">{ Msg::new("ui.src.failed").arg("url", p.url.to_string()).arg("why", e.clone()).render_ui(lang) }</p> }
+                html! {
+                    <p role="alert" data-testid="source-error">
+                        { Msg::new("ui.src.failed").arg("url", p.url.to_string()).arg("why", e.clone()).render_ui(lang) }
+                    </p>
+                }
             }
             Some(Ok(map)) => match map.get(p.id.as_str()) {
                 Some(s) => source_text(&s.source, &s.notes, lang),
-                None => html! { <p role="alert" data-testid="source-error">{ Msg::new("ui.src.missing").arg("url", p.url.to_string()).render_ui(lang) }</p> },
+                None => {
+                    html! {
+                        <p role="alert" data-testid="source-error">
+                            { Msg::new("ui.src.missing").arg("url", p.url.to_string()).render_ui(lang) }
+                        </p>
+                    }
+                }
             },
         }
     };
-    html! { <>
-        <button type="button" class="src" data-testid="source-btn" aria-haspopup="dialog" aria-label={format!("{}: {}", t("ui.src.open"), p.title)} onclick={on_open}>{ t("ui.src") }</button>
-        if *open {
-            <dialog ref={dialog} class="source-view" data-testid="source-view" aria-labelledby={heading.clone()} onclose={on_closed}>
-                <h3 id={heading}>{ p.title.clone() }</h3>
-                <p><small><code>{ p.id.clone() }</code></small></p>
-                <p data-testid="source-date">{ format!("{}: {}", t("ui.col.date"), p.as_of) }
-                    if p.stale { { " " }<span class="mark" data-testid="source-stale">{ Msg::new("ui.src.stale").num("days", STALE_AFTER_DAYS as f64, 0).render_ui(lang) }</span> }
-                </p>
-                { body }
-                <p><small>{ t("ui.src.snapshot") }</small></p>
-                <button type="button" onclick={close} autofocus=true>{ t("ui.src.close") }</button>
-            </dialog>
-        }
-    </> }
+    html! {
+        <>
+            <button
+                type="button"
+                class="src"
+                data-testid="source-btn"
+                aria-haspopup="dialog"
+                aria-label={format!("{}: {}", t("ui.src.open"), p.title)}
+                onclick={on_open}
+            >
+                { t("ui.src") }
+            </button>
+            if *open {
+                <dialog
+                    ref={dialog}
+                    class="source-view"
+                    data-testid="source-view"
+                    aria-labelledby={heading.clone()}
+                    onclose={on_closed}
+                >
+                    <h3 id={heading}>{ p.title.clone() }</h3>
+                    <p><small><code>{ p.id.clone() }</code></small></p>
+                    <p data-testid="source-date">
+                        { format!("{}: {}", t("ui.col.date"), p.as_of) }
+                        if p.stale {
+                            { " \
+                        " }
+                            <span class="mark" data-testid="source-stale">
+                                { Msg::new("ui.src.stale").num("days", STALE_AFTER_DAYS as f64, 0).render_ui(lang) }
+                            </span>
+                        }
+                    </p>
+                    { body }
+                    <p><small>{ t("ui.src.snapshot") }</small></p>
+                    <button type="button" onclick={close} autofocus=true>{ t("ui.src.close") }</button>
+                </dialog>
+            }
+        </>
+    }
 }
 
 /// The source text, its web addresses as links (opened in a new tab), and the row's notes.
@@ -158,15 +195,31 @@ fn source_text(source: &str, notes: &str, lang: Lang) -> Html {
         if w.starts_with("https://") || w.starts_with("http://") {
             let href = w.trim_end_matches([',', ';', ')', '.']).to_string();
             let rest = w.get(href.len()..).unwrap_or_default().to_string();
-            html! { <>{ sep }<a href={href.clone()} target="_blank" rel="noopener noreferrer">{ href }</a>{ rest }</> }
+            html! {
+                <>
+                    { sep }
+                    <a
+                        href={href.clone()}
+                        target="_blank"
+                        rel="noopener \
+            noreferrer"
+                    >
+                        { href }
+                    </a>
+                    { rest }
+                </>
+            }
         } else {
             html! { <>{ sep }{ w.to_string() }</> }
         }
     });
-    html! { <>
-        <p data-testid="source-text"><strong>{ ui("ui.src.source", lang) }{ ": " }</strong>{ for words }</p>
-        if !notes.is_empty() {
-            <p><small>{ notes.to_string() }</small></p>
-        }
-    </> }
+    html! {
+        <>
+            <p data-testid="source-text">
+                <strong>{ ui("ui.src.source", lang) }{ ": " }</strong>
+                { for words }
+            </p>
+            if !notes.is_empty() { <p><small>{ notes.to_string() }</small></p> }
+        </>
+    }
 }

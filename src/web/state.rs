@@ -73,7 +73,11 @@ impl Reducible for State {
                 let result = reply
                     .map_err(|why| Notice::said("import", Msg::new("notice.import.worker").arg("why", why)))
                     .and_then(|r| read_offers(&r).map_err(|e| Notice::other("import", e)))
-                    .and_then(|offers| Catalog::bundled().and_then(|b| b.with_offers(offers)).map_err(|e| Notice::other("import", e.to_string())));
+                    .and_then(|offers| {
+                        Catalog::bundled()
+                            .and_then(|b| b.with_offers(offers))
+                            .map_err(|e| Notice::other("import", e.to_string()))
+                    });
                 match result {
                     Ok(c) => next.imported = Some(Imported(Rc::new(c), Rc::from(text.as_str()))),
                     Err(n) => next.notices.push(n),
@@ -81,7 +85,9 @@ impl Reducible for State {
             }
             Action::ImportConfig(reply) => {
                 next.notices.retain(|n| n.key != CONFIG_KEY);
-                let result = reply.map_err(|why| Notice::said(CONFIG_KEY, Msg::new("notice.hf.worker").arg("why", why))).and_then(|r| apply_hf(&self.cfg, &r));
+                let result = reply
+                    .map_err(|why| Notice::said(CONFIG_KEY, Msg::new("notice.hf.worker").arg("why", why)))
+                    .and_then(|r| apply_hf(&self.cfg, &r));
                 match result {
                     Ok((cfg, notices)) => {
                         next.notices.retain(|n| !link::is_arch_key(&n.key) && n.key != "model");
@@ -93,7 +99,13 @@ impl Reducible for State {
                 }
             }
             Action::Price(offer, value) => {
-                let mut parts: Vec<String> = self.cfg.prices.iter().filter(|(o, _)| *o != offer).map(|(o, v)| format!("{o}:{v}")).collect();
+                let mut parts: Vec<String> = self
+                    .cfg
+                    .prices
+                    .iter()
+                    .filter(|(o, _)| *o != offer)
+                    .map(|(o, v)| format!("{o}:{v}"))
+                    .collect();
                 if !value.trim().is_empty() {
                     parts.push(format!("{offer}:{}", value.trim()));
                 }

@@ -67,7 +67,8 @@ const LLMS: &[&str] = &[
     "pixtral-12b",
     "qwen2.5-vl-72b",
 ];
-const FORMATS: &[&str] = &["bf16", "fp8", "int8", "int4-awq", "int4-gptq", "nf4", "mxfp4", "gguf-q4_k_m", "gguf-q8_0", "fp16"];
+const FORMATS: &[&str] =
+    &["bf16", "fp8", "int8", "int4-awq", "int4-gptq", "nf4", "mxfp4", "gguf-q4_k_m", "gguf-q8_0", "fp16"];
 const ENGINES: &[&str] = &["vllm", "sglang", "trt-llm", "llama.cpp", "hf"];
 const GPUS: &[&str] = &[
     "h100-sxm-80gb",
@@ -175,7 +176,8 @@ pub(crate) fn link(r: &mut Rng) -> String {
         }
         _ => {
             let model = r.pick(MEDIA);
-            let train = r.chance(20) && matches!(model, "sd-1.5" | "sdxl" | "flux.1-dev" | "sd-3.5-large" | "wan-2.1-1.3b");
+            let train = r.chance(20)
+                && matches!(model, "sd-1.5" | "sdxl" | "flux.1-dev" | "sd-3.5-large" | "wan-2.1-1.3b");
             add(&mut q, "task", if train { "finetune" } else { "generate" });
             add(&mut q, "model", model);
             if train {
@@ -222,7 +224,8 @@ fn lines() -> Vec<String> {
             let query = link(&mut r);
             let answer = common::answer(&query);
             let json = serde_json::to_string(&answer).expect("answer serializes");
-            let texts = serde_json::to_string(&export::for_answer(&answer, common::catalog())).expect("texts serialize");
+            let texts = serde_json::to_string(&export::for_answer(&answer, common::catalog()))
+                .expect("texts serialize");
             format!("{} {} {query}", &sha(&json)[..16], &sha(&texts)[..16])
         })
         .collect()
@@ -233,11 +236,15 @@ fn answer_hashes() {
     let now = lines();
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(PATH);
     if std::env::var_os("UPDATE_ANSWER_HASHES").is_some() {
-        let text = format!("# answer-sha256[..16] launch-texts-sha256[..16] link (tests/it/answer_hashes.rs)\n{}\n", now.join("\n"));
+        let text = format!(
+            "# answer-sha256[..16] launch-texts-sha256[..16] link (tests/it/answer_hashes.rs)\n{}\n",
+            now.join("\n")
+        );
         std::fs::write(&path, text).expect("write hashes");
         return;
     }
-    let stored = std::fs::read_to_string(&path).expect("tests/data/answer_hashes.txt (UPDATE_ANSWER_HASHES=1 writes it)");
+    let stored = std::fs::read_to_string(&path)
+        .expect("tests/data/answer_hashes.txt (UPDATE_ANSWER_HASHES=1 writes it)");
     let stored: Vec<&str> = stored.lines().filter(|l| !l.starts_with('#')).collect();
     assert_eq!(stored.len(), LINKS, "the hash file has {} links, the generator {LINKS}", stored.len());
     let (mut answers, mut texts) = (Vec::new(), Vec::new());

@@ -35,7 +35,11 @@ fn the_support_matrix_names_the_rows_versions() {
     }
     for row in engines::LAUNCH_ROWS {
         for v in std::iter::once(row.version.value).chain(row.other_versions.iter().copied()) {
-            assert!(support.iter().any(|r| r.engine == row.engine && r.engine_version == v), "{}: {v} is in no support row", row.engine);
+            assert!(
+                support.iter().any(|r| r.engine == row.engine && r.engine_version == v),
+                "{}: {v} is in no support row",
+                row.engine
+            );
         }
     }
 }
@@ -54,9 +58,17 @@ fn the_launch_texts_install_the_rows_versions() {
         let row = engines::launch(engine);
         let v = install::pinned(row.version.value).expect("a pinned version");
         let pkg = row.package.expect("a package");
-        assert!(pick.skypilot_yaml.contains(&format!("pip install \"{pkg}=={v}\"")), "{engine}: installs {pkg}=={v}:\n{}", pick.skypilot_yaml);
+        assert!(
+            pick.skypilot_yaml.contains(&format!("pip install \"{pkg}=={v}\"")),
+            "{engine}: installs {pkg}=={v}:\n{}",
+            pick.skypilot_yaml
+        );
         if let Some((share, flag)) = engines::row(engine).reservation.value.fraction().zip(row.memory_flag) {
-            assert!(pick.command.contains(&format!("{flag} {share}")), "{engine}: {flag} {share}:\n{}", pick.command);
+            assert!(
+                pick.command.contains(&format!("{flag} {share}")),
+                "{engine}: {flag} {share}:\n{}",
+                pick.command
+            );
         }
         if let Some((tp, _)) = row.parallel_flags {
             assert!(pick.command.contains(tp), "{engine}: {tp}:\n{}", pick.command);
@@ -66,7 +78,11 @@ fn the_launch_texts_install_the_rows_versions() {
     let a = answer("model=deepseek-r1&w=fp8&in=8000&out=2000&batch=32&engine=sglang&gpu=mi300x-192gb");
     let e = for_answer(&a, catalog());
     let release = engines::launch(Engine::Sglang).image_version.expect("an image release").value;
-    assert!(e[0].skypilot_yaml.contains(&format!("lmsysorg/sglang:{release}-rocm700-mi30x")), "{}", e[0].skypilot_yaml);
+    assert!(
+        e[0].skypilot_yaml.contains(&format!("lmsysorg/sglang:{release}-rocm700-mi30x")),
+        "{}",
+        e[0].skypilot_yaml
+    );
 }
 
 /// A training stack with its own launch installs the row's version; the others run transformers' from the matrix.
@@ -75,7 +91,8 @@ fn the_training_launches_install_the_rows_versions() {
     for t in [Trainer::Torchtune, Trainer::Axolotl, Trainer::Torchtitan, Trainer::Megatron] {
         let row = engines::trainer(t);
         assert_eq!(row.launcher, Launcher::Own);
-        let q = format!("task=finetune&model=llama-3.1-8b&method=full&gpu=h100-sxm-80gb&trainer={}", t.as_str());
+        let q =
+            format!("task=finetune&model=llama-3.1-8b&method=full&gpu=h100-sxm-80gb&trainer={}", t.as_str());
         let a = answer(&q);
         let e = for_answer(&a, catalog());
         let pick = e.first().expect("a pick");

@@ -43,7 +43,12 @@ fn cases(default: u32) -> ProptestConfig {
 fn check_notices(notices: &[Notice], input: &str) -> Result<(), TestCaseError> {
     for n in notices {
         prop_assert!(!n.key.is_empty(), "notice with an empty key for {:?}: {:?}", clip(input), n);
-        prop_assert!(!n.message.trim().is_empty(), "notice with an empty message for {:?}: {:?}", clip(input), n);
+        prop_assert!(
+            !n.message.trim().is_empty(),
+            "notice with an empty message for {:?}: {:?}",
+            clip(input),
+            n
+        );
     }
     Ok(())
 }
@@ -350,23 +355,24 @@ fn pair() -> impl Strategy<Value = String> {
 /// A link: pairs (with deliberate repeats) joined by `&`, sometimes `&&`,
 /// sometimes led by `?`, `v=1` or whitespace.
 fn link() -> impl Strategy<Value = String> {
-    (prop::collection::vec(pair(), 0..14), prop::collection::vec(any::<prop::sample::Index>(), 0..3), 0u8..8).prop_map(|(mut pairs, repeats, lead)| {
-        for r in repeats {
-            if !pairs.is_empty() {
-                let p = r.get(&pairs).clone();
-                pairs.push(p);
+    (prop::collection::vec(pair(), 0..14), prop::collection::vec(any::<prop::sample::Index>(), 0..3), 0u8..8)
+        .prop_map(|(mut pairs, repeats, lead)| {
+            for r in repeats {
+                if !pairs.is_empty() {
+                    let p = r.get(&pairs).clone();
+                    pairs.push(p);
+                }
             }
-        }
-        let sep = if lead == 7 { "&&" } else { "&" };
-        let body = pairs.join(sep);
-        match lead {
-            0 => format!("?{body}"),
-            1 => format!("v=1&{body}"),
-            2 => format!("  ?{body}  "),
-            3 => format!("&{body}&"),
-            _ => body,
-        }
-    })
+            let sep = if lead == 7 { "&&" } else { "&" };
+            let body = pairs.join(sep);
+            match lead {
+                0 => format!("?{body}"),
+                1 => format!("v=1&{body}"),
+                2 => format!("  ?{body}  "),
+                3 => format!("&{body}&"),
+                _ => body,
+            }
+        })
 }
 
 /// About one case in a hundred is a long run of pairs (past the decoder's
@@ -532,8 +538,23 @@ const NUMBERS_IN_CATALOGS: &[&str] = &[
     "NaN",
 ];
 
-const COLUMN_NAMES: &[&str] =
-    &["", " ", "ID", "Id", "\u{feff}id", "id ", " gpu", "usd_per_hour2", "color", "provider", "gpu", "as_of", "notes", "模型", "\"id\""];
+const COLUMN_NAMES: &[&str] = &[
+    "",
+    " ",
+    "ID",
+    "Id",
+    "\u{feff}id",
+    "id ",
+    " gpu",
+    "usd_per_hour2",
+    "color",
+    "provider",
+    "gpu",
+    "as_of",
+    "notes",
+    "模型",
+    "\"id\"",
+];
 
 #[derive(Debug, Clone)]
 enum Mutation {
@@ -857,7 +878,10 @@ fn catalog_mutations_reach_both_outcomes() {
         mutations.iter().for_each(|m| apply(&mut grid, m));
         let mut text = write_grid(&grid);
         damages.iter().for_each(|d| damage_text(&mut text, d));
-        match parse_offers("import", &text).map_err(|e| e.to_string()).and_then(|o| catalog().with_offers(o).map_err(|e| e.to_string())) {
+        match parse_offers("import", &text)
+            .map_err(|e| e.to_string())
+            .and_then(|o| catalog().with_offers(o).map_err(|e| e.to_string()))
+        {
             Ok(_) => ok += 1,
             Err(m) => {
                 let kind = if m.contains("unknown column") {

@@ -9,7 +9,8 @@ pub fn today(arg: Option<&str>) -> Date {
     if let Some(d) = arg.and_then(Date::parse) {
         return d;
     }
-    let secs = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
+    let secs =
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
     let days = (secs / 86_400) as i64;
     // civil_from_days (Howard Hinnant).
     let z = days + 719_468;

@@ -9,7 +9,17 @@ use super::super::date::Date;
 use super::super::table::{Table, TableError};
 use super::models::Model;
 
-pub const API_PRICE_COLUMNS: &[&str] = &["model", "host", "api_model", "usd_per_million_input", "usd_per_million_output", "as_of", "stale", "source", "notes"];
+pub const API_PRICE_COLUMNS: &[&str] = &[
+    "model",
+    "host",
+    "api_model",
+    "usd_per_million_input",
+    "usd_per_million_output",
+    "as_of",
+    "stale",
+    "source",
+    "notes",
+];
 
 /// One host's price for one model.
 #[derive(Debug, Clone, PartialEq)]
@@ -40,10 +50,14 @@ pub fn parse_api_prices(text: &str, models: &[Model]) -> Result<Vec<ApiPrice>, T
     for row in table.rows() {
         let model = row.req_str("model")?;
         if !models.iter().any(|m| m.id == model) {
-            return Err(row.error("model", format!("`{}` is not in models.csv", super::super::table::clip(&model))));
+            return Err(
+                row.error("model", format!("`{}` is not in models.csv", super::super::table::clip(&model)))
+            );
         }
         let d = row.text("as_of");
-        let as_of = Date::parse(d).ok_or_else(|| row.error("as_of", format!("`{}` is not a YYYY-MM-DD date", super::super::table::clip(d))))?;
+        let as_of = Date::parse(d).ok_or_else(|| {
+            row.error("as_of", format!("`{}` is not a YYYY-MM-DD date", super::super::table::clip(d)))
+        })?;
         out.push(ApiPrice {
             model,
             host: row.req_str("host")?,
@@ -98,7 +112,10 @@ pub fn encode_file(prices: &[ApiPrice], texts: &[(&str, &str, &str)]) -> Result<
     let mut out = String::new();
     let mut line = |fields: &[&str]| -> Result<(), String> {
         if let Some(bad) = fields.iter().find(|f| f.contains([US, '\n', '\r'])) {
-            return Err(format!("api_prices: `{}` holds a line break or a unit separator", super::super::table::clip(bad)));
+            return Err(format!(
+                "api_prices: `{}` holds a line break or a unit separator",
+                super::super::table::clip(bad)
+            ));
         }
         out.push_str(&fields.join(&US.to_string()));
         out.push('\n');
@@ -108,8 +125,19 @@ pub fn encode_file(prices: &[ApiPrice], texts: &[(&str, &str, &str)]) -> Result<
         line(&["t", key, en, zh])?;
     }
     for p in prices {
-        let (i, o, d) = (p.usd_per_million_input.to_string(), p.usd_per_million_output.to_string(), p.as_of.to_string());
-        line(&["p", &p.model, &p.host, &p.api_model, &i, &o, &d, if p.stale { "1" } else { "0" }, &p.source])?;
+        let (i, o, d) =
+            (p.usd_per_million_input.to_string(), p.usd_per_million_output.to_string(), p.as_of.to_string());
+        line(&[
+            "p",
+            &p.model,
+            &p.host,
+            &p.api_model,
+            &i,
+            &o,
+            &d,
+            if p.stale { "1" } else { "0" },
+            &p.source,
+        ])?;
     }
     Ok(out)
 }

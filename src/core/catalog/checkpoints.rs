@@ -37,7 +37,11 @@ pub fn parse_checkpoints(text: &str) -> Result<Vec<Checkpoint>, TableError> {
         let repo = row.text("repo").trim().to_string();
         let source = row.req_str("repo_source")?;
         let mut parts = repo.split('/');
-        let ok = |p: Option<&str>| p.is_some_and(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.')));
+        let ok = |p: Option<&str>| {
+            p.is_some_and(|p| {
+                !p.is_empty() && p.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+            })
+        };
         let owner_name = ok(parts.next()) && ok(parts.next()) && parts.next().is_none();
         if !repo.is_empty() && !owner_name {
             return Err(row.error("repo", format!("`{repo}` is not owner/name")));
@@ -46,14 +50,25 @@ pub fn parse_checkpoints(text: &str) -> Result<Vec<Checkpoint>, TableError> {
         let yarn = match (row.opt_f64("yarn_factor")?, row.opt_u32("yarn_original")?) {
             (None, None) => None,
             (Some(f), Some(o)) if f > 1.0 && o > 0 && context.is_some() => Some((f, o)),
-            _ => return Err(row.error("yarn_factor", "a factor above 1 with yarn_original and repo_context, or neither")),
+            _ => {
+                return Err(row.error(
+                    "yarn_factor",
+                    "a factor above 1 with yarn_original and repo_context, or neither",
+                ))
+            }
         };
         if let (Some(c), Some(max)) = (context, row.opt_u32("max_context")?) {
             if c > max {
                 return Err(row.error("repo_context", format!("{c} is above the row's max_context {max}")));
             }
         }
-        out.push(Checkpoint { model: row.req_str("id")?, why_none: if repo.is_empty() { source } else { String::new() }, repo, context, yarn });
+        out.push(Checkpoint {
+            model: row.req_str("id")?,
+            why_none: if repo.is_empty() { source } else { String::new() },
+            repo,
+            context,
+            yarn,
+        });
     }
     Ok(out)
 }
@@ -86,8 +101,15 @@ pub fn encode(checkpoints: &[Checkpoint]) -> String {
 /// One [`encode`]d line read back.
 pub fn decode_line(line: &str) -> Option<Checkpoint> {
     let mut f = line.split(SEP);
-    let (model, repo, context, factor, original, why_none) = (f.next()?, f.next()?, f.next()?, f.next()?, f.next()?, f.next()?);
+    let (model, repo, context, factor, original, why_none) =
+        (f.next()?, f.next()?, f.next()?, f.next()?, f.next()?, f.next()?);
     let num = |s: &str| if s.is_empty() { None } else { s.parse::<u32>().ok() };
     let yarn = factor.parse::<f64>().ok().zip(num(original));
-    Some(Checkpoint { model: model.to_string(), repo: repo.to_string(), context: num(context), yarn, why_none: why_none.to_string() })
+    Some(Checkpoint {
+        model: model.to_string(),
+        repo: repo.to_string(),
+        context: num(context),
+        yarn,
+        why_none: why_none.to_string(),
+    })
 }

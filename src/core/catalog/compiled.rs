@@ -55,12 +55,22 @@ pub const BITS: u8 = 63;
 pub const BILLIONS: u8 = 20;
 
 /// `10^k` for the decimal scales a number column may use (all exact).
-pub const POW10: [f64; 20] = [1.0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19];
+pub const POW10: [f64; 20] = [
+    1.0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18,
+    1e19,
+];
 
 /// The values of the enums that `named!` does not list, in index order.
-pub const INTERCONNECTS: [Interconnect; 6] =
-    [Interconnect::Single, Interconnect::Pcie, Interconnect::Nvlink, Interconnect::Nvswitch, Interconnect::Xgmi, Interconnect::Nvl72];
-pub const HOST_BILLINGS: [HostBilling; 3] = [HostBilling::Included, HostBilling::Separate, HostBilling::Unknown];
+pub const INTERCONNECTS: [Interconnect; 6] = [
+    Interconnect::Single,
+    Interconnect::Pcie,
+    Interconnect::Nvlink,
+    Interconnect::Nvswitch,
+    Interconnect::Xgmi,
+    Interconnect::Nvl72,
+];
+pub const HOST_BILLINGS: [HostBilling; 3] =
+    [HostBilling::Included, HostBilling::Separate, HostBilling::Unknown];
 pub const KINDS: [Kind; 2] = [Kind::Weights, Kind::Kv];
 pub const SUPPORTS: [Support; 3] = [Support::Native, Support::WeightOnly, Support::Unsupported];
 pub const MEDIA_KINDS: [MediaKind; 3] = [MediaKind::Image, MediaKind::Video, MediaKind::Audio];
@@ -316,7 +326,13 @@ fn model(c: &mut Cells<'_>) -> Option<Model> {
         max_context: c.opt_u32(),
         moe: {
             let on = c.bool();
-            let moe = Moe { experts: c.u32(), active: c.u32(), shared: c.u32(), expert_ffn: c.u32(), first_dense_layers: c.u32() };
+            let moe = Moe {
+                experts: c.u32(),
+                active: c.u32(),
+                shared: c.u32(),
+                expert_ffn: c.u32(),
+                first_dense_layers: c.u32(),
+            };
             on.then_some(moe)
         },
         mla: {
@@ -462,5 +478,8 @@ fn support(c: &mut Cells<'_>) -> Option<SupportRow> {
 }
 
 fn rate(c: &mut Cells<'_>) -> Option<RateRow> {
-    Some(RateRow { rate: Rate { currency: c.pick(Currency::ALL)?, usd_per_unit: c.f64(), as_of: c.date() }, source: String::new() })
+    Some(RateRow {
+        rate: Rate { currency: c.pick(Currency::ALL)?, usd_per_unit: c.f64(), as_of: c.date() },
+        source: String::new(),
+    })
 }

@@ -43,8 +43,10 @@ named! {
 named! {
     /// The architecture: what the support matrix and the kernels key on.
     pub enum Arch {
-        Pascal = "pascal", Volta = "volta", Turing = "turing", Ampere = "ampere", Ada = "ada", Hopper = "hopper", Blackwell = "blackwell",
-        Cdna2 = "cdna2", Cdna3 = "cdna3", Cdna4 = "cdna4", Rdna3 = "rdna3", Gaudi2 = "gaudi2", Gaudi3 = "gaudi3",
+        Pascal = "pascal", Volta = "volta", Turing = "turing", Ampere = "ampere", Ada = "ada",
+        Hopper = "hopper", Blackwell = "blackwell",
+        Cdna2 = "cdna2", Cdna3 = "cdna3", Cdna4 = "cdna4", Rdna3 = "rdna3",
+        Gaudi2 = "gaudi2", Gaudi3 = "gaudi3",
         /// Huawei Ascend 910B (Atlas A2 generation, Da Vinci cores), named as CANN names
         /// the SoC family (`ascend910b`); no FP8 units (FP8 arrives with Ascend 950).
         Ascend910b = "ascend910b",
@@ -54,7 +56,14 @@ named! {
 named! {
     /// Board form: SXM/OAM modules on a baseboard, PCIe cards, NVL pairs,
     /// Grace superchips, Gaudi HLS boards.
-    pub enum FormFactor { Sxm = "sxm", Pcie = "pcie", Nvl = "nvl", Oam = "oam", Superchip = "superchip", Hls = "hls" }
+    pub enum FormFactor {
+        Sxm = "sxm",
+        Pcie = "pcie",
+        Nvl = "nvl",
+        Oam = "oam",
+        Superchip = "superchip",
+        Hls = "hls",
+    }
 }
 
 #[derive(Debug, Clone, serde::Serialize)]
@@ -176,22 +185,31 @@ pub fn parse_gpus(text: &str) -> Result<Vec<Gpu>, TableError> {
             let t = row.text(field);
             parse(t).ok_or_else(|| row.error(field, format!("`{t}` is not {}", names.join("|"))))
         };
-        let class: GpuClass = named("class", GpuClass::parse, &GpuClass::NAMES.iter().map(|(n, _)| *n).collect::<Vec<_>>())?;
+        let class: GpuClass =
+            named("class", GpuClass::parse, &GpuClass::NAMES.iter().map(|(n, _)| *n).collect::<Vec<_>>())?;
         let memory_gb = row.positive("memory_gb")?;
         let usable_mib = row.positive("usable_mib")?;
         // The driver never reports more than the chips hold; 5 % slack covers
         // vendors whose nominal "GB" is decimal.
         if usable_mib > memory_gb * 1024.0 * USABLE_MAX_OVER_NOMINAL {
-            return Err(row.error("usable_mib", format!("{usable_mib} MiB is more than 1.05 × the nominal {memory_gb} GiB")));
+            return Err(row.error(
+                "usable_mib",
+                format!("{usable_mib} MiB is more than 1.05 × the nominal {memory_gb} GiB"),
+            ));
         }
         out.push(Gpu {
             id: row.req_str("id")?,
             name: row.req_str("name")?,
-            vendor: Vendor::parse(row.text("vendor")).ok_or_else(|| row.error("vendor", format!("`{}` is not nvidia|amd|intel|huawei", row.text("vendor"))))?,
-            arch: Arch::parse(row.text("arch")).ok_or_else(|| row.error("arch", format!("`{}` is not a known architecture", row.text("arch"))))?,
+            vendor: Vendor::parse(row.text("vendor")).ok_or_else(|| {
+                row.error("vendor", format!("`{}` is not nvidia|amd|intel|huawei", row.text("vendor")))
+            })?,
+            arch: Arch::parse(row.text("arch")).ok_or_else(|| {
+                row.error("arch", format!("`{}` is not a known architecture", row.text("arch")))
+            })?,
             class,
-            form_factor: FormFactor::parse(row.text("form_factor"))
-                .ok_or_else(|| row.error("form_factor", format!("`{}` is not a known form factor", row.text("form_factor"))))?,
+            form_factor: FormFactor::parse(row.text("form_factor")).ok_or_else(|| {
+                row.error("form_factor", format!("`{}` is not a known form factor", row.text("form_factor")))
+            })?,
             memory_gb,
             usable_mib,
             memory_type: row.req_str("memory_type")?,

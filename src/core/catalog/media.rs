@@ -183,7 +183,9 @@ pub fn parse_media(text: &str) -> Result<Vec<MediaModel>, TableError> {
     for row in table.rows() {
         let id = row.req_str("id")?;
         if !is_id(&id) {
-            return Err(row.error("id", format!("`{}` is not a lowercase id", super::super::table::clip(&id))));
+            return Err(
+                row.error("id", format!("`{}` is not a lowercase id", super::super::table::clip(&id)))
+            );
         }
         if out.iter().any(|m| m.id == id) {
             return Err(row.error("id", format!("duplicate id `{id}`")));
@@ -192,14 +194,23 @@ pub fn parse_media(text: &str) -> Result<Vec<MediaModel>, TableError> {
             "image" => MediaKind::Image,
             "video" => MediaKind::Video,
             "audio" => MediaKind::Audio,
-            t => return Err(row.error("kind", format!("`{}` is not image|video|audio", super::super::table::clip(t)))),
+            t => {
+                return Err(
+                    row.error("kind", format!("`{}` is not image|video|audio", super::super::table::clip(t)))
+                )
+            }
         };
         let arch = match row.text("arch") {
             "unet" => MediaArch::Unet,
             "dit" => MediaArch::Dit,
             "flow-dit" => MediaArch::FlowDit,
             "ar" => MediaArch::Ar,
-            t => return Err(row.error("arch", format!("`{}` is not unet|dit|flow-dit|ar", super::super::table::clip(t)))),
+            t => {
+                return Err(row.error(
+                    "arch",
+                    format!("`{}` is not unet|dit|flow-dit|ar", super::super::table::clip(t)),
+                ))
+            }
         };
         let native = row.text("native_dtype");
         out.push(MediaModel {
@@ -238,7 +249,10 @@ pub fn parse_media(text: &str) -> Result<Vec<MediaModel>, TableError> {
             vae_upcast_fp16: match row.text("vae_upcast_fp16") {
                 "" | "0" => false,
                 "1" => true,
-                t => return Err(row.error("vae_upcast_fp16", format!("`{}` is not 0|1", super::super::table::clip(t)))),
+                t => {
+                    return Err(row
+                        .error("vae_upcast_fp16", format!("`{}` is not 0|1", super::super::table::clip(t))))
+                }
             },
             native_dtype: if native.is_empty() { None } else { Some(native.to_string()) },
             source: row.req_source()?,

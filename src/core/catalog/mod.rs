@@ -101,26 +101,41 @@ impl Catalog {
     /// (`Qwen/Qwen2.5-7B-Instruct` → `qwen2.5-7b`: a hub name with its
     /// organisation and a suffix), at most three, joined as the notice lists.
     pub fn near_id(&self, id: &str) -> Option<String> {
-        let bare = |s: &str| s.chars().filter(char::is_ascii_alphanumeric).map(|c| c.to_ascii_lowercase()).collect::<String>();
+        let bare = |s: &str| {
+            s.chars().filter(char::is_ascii_alphanumeric).map(|c| c.to_ascii_lowercase()).collect::<String>()
+        };
         let want = bare(id);
         if want.is_empty() {
             return None;
         }
-        let ids = || self.models.iter().map(|m| m.id.as_str()).chain(self.media.iter().map(|m| m.id.as_str()));
+        let ids =
+            || self.models.iter().map(|m| m.id.as_str()).chain(self.media.iter().map(|m| m.id.as_str()));
         if let Some(same) = ids().find(|c| bare(c) == want) {
             return Some(same.to_string());
         }
-        let words = |s: &str| s.split(|c: char| !c.is_ascii_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_ascii_lowercase).collect::<Vec<_>>();
+        let words = |s: &str| {
+            s.split(|c: char| !c.is_ascii_alphanumeric())
+                .filter(|w| !w.is_empty())
+                .map(str::to_ascii_lowercase)
+                .collect::<Vec<_>>()
+        };
         // A size word: digits (or `8x7`) then `b`, as in `70b`, `8x7b`, `5b` of `1.5b`.
-        let size = |w: &str| w.len() > 1 && w.ends_with('b') && w.bytes().rev().skip(1).all(|b| b.is_ascii_digit() || b == b'x');
+        let size = |w: &str| {
+            w.len() > 1
+                && w.ends_with('b')
+                && w.bytes().rev().skip(1).all(|b| b.is_ascii_digit() || b == b'x')
+        };
         let asked = words(id);
         let asked_size: Vec<&String> = asked.iter().filter(|w| size(w)).collect();
         let mut best: Vec<(usize, &str)> = ids()
             .filter_map(|c| {
                 let have = words(c);
-                // Every word of the id, each as often as it occurs (`llama-3.3-70b` is not in `llama-3.1-70b-instruct`).
+                // Every word of the id, each as often as it occurs (`llama-3.3-70b` is not in
+                // `llama-3.1-70b-instruct`).
                 let mut left = asked.clone();
-                let inside = have.iter().all(|w| left.iter().position(|a| a == w).map(|i| left.swap_remove(i)).is_some());
+                let inside = have
+                    .iter()
+                    .all(|w| left.iter().position(|a| a == w).map(|i| left.swap_remove(i)).is_some());
                 let sizes: Vec<&String> = have.iter().filter(|w| size(w)).collect();
                 (inside && sizes == asked_size).then_some((have.len(), c))
             })
@@ -139,10 +154,26 @@ impl Catalog {
         Catalog {
             gpus: self.gpus.into_iter().map(|g| gpus::Gpu { source: blank(), notes: blank(), ..g }).collect(),
             models: self.models.into_iter().map(|m| models::Model { source: blank(), ..m }).collect(),
-            offers: self.offers.into_iter().map(|o| offers::Offer { source: "".into(), notes: blank(), commit_source: blank(), ..o }).collect(),
-            providers: self.providers.into_iter().map(|p| offers::Provider { source: blank(), unpublished_source: blank(), ..p }).collect(),
-            media: self.media.into_iter().map(|m| media::MediaModel { source: blank(), notes: blank(), ..m }).collect(),
-            support: self.support.into_iter().map(|r| SupportRow { source: blank(), notes: blank(), ..r }).collect(),
+            offers: self
+                .offers
+                .into_iter()
+                .map(|o| offers::Offer { source: "".into(), notes: blank(), commit_source: blank(), ..o })
+                .collect(),
+            providers: self
+                .providers
+                .into_iter()
+                .map(|p| offers::Provider { source: blank(), unpublished_source: blank(), ..p })
+                .collect(),
+            media: self
+                .media
+                .into_iter()
+                .map(|m| media::MediaModel { source: blank(), notes: blank(), ..m })
+                .collect(),
+            support: self
+                .support
+                .into_iter()
+                .map(|r| SupportRow { source: blank(), notes: blank(), ..r })
+                .collect(),
             rates: self.rates.into_iter().map(|r| RateRow { source: blank(), ..r }).collect(),
             as_of: self.as_of,
         }
@@ -169,7 +200,8 @@ impl Catalog {
             .into_iter()
             .enumerate()
             .map(|(i, p)| {
-                let k = rates::usd_per_unit(&rates, p.currency).ok_or_else(|| no_rate("providers.csv", i, p.currency))?;
+                let k = rates::usd_per_unit(&rates, p.currency)
+                    .ok_or_else(|| no_rate("providers.csv", i, p.currency))?;
                 Ok(p.in_usd(k))
             })
             .collect::<Result<Vec<_>, CatalogError>>()?;
@@ -216,7 +248,9 @@ impl Catalog {
     /// `gguf`) on GPUs of `arch`. A cell with no row is `Unsupported`; the
     /// bundled table has a row for every cell (`tests/support.rs`).
     pub fn support(&self, engine: &str, arch: &str, kind: Kind, format: &str) -> Support {
-        super::config::Engine::parse(engine).and_then(|e| support::lookup(&self.support, e, arch, kind, format)).map_or(Support::Unsupported, |r| r.support)
+        super::config::Engine::parse(engine)
+            .and_then(|e| support::lookup(&self.support, e, arch, kind, format))
+            .map_or(Support::Unsupported, |r| r.support)
     }
 
     pub fn provider(&self, id: &str) -> Option<&Provider> {
@@ -238,7 +272,12 @@ impl Catalog {
 }
 
 fn no_rate(table: &str, i: usize, c: super::config::Currency) -> CatalogError {
-    CatalogError::Reference { table: table.to_string(), row: i + 1, field: "currency", reason: format!("no exchange rate for `{}` in rates.csv", c.as_str()) }
+    CatalogError::Reference {
+        table: table.to_string(),
+        row: i + 1,
+        field: "currency",
+        reason: format!("no exchange rate for `{}` in rates.csv", c.as_str()),
+    }
 }
 
 /// Offers with every price in US dollars; an offer in a currency without a
@@ -264,10 +303,20 @@ fn unique<'a>(table: &'static str, ids: impl Iterator<Item = &'a str>) -> Result
     Ok(())
 }
 
-fn check_offers(table: &str, offers: &[Offer], gpus: &[Gpu], providers: &[Provider]) -> Result<(), CatalogError> {
+fn check_offers(
+    table: &str,
+    offers: &[Offer],
+    gpus: &[Gpu],
+    providers: &[Provider],
+) -> Result<(), CatalogError> {
     let mut seen = HashSet::new();
     for (i, o) in offers.iter().enumerate() {
-        let err = |field: &'static str, reason: String| CatalogError::Reference { table: table.to_string(), row: i + 1, field, reason };
+        let err = |field: &'static str, reason: String| CatalogError::Reference {
+            table: table.to_string(),
+            row: i + 1,
+            field,
+            reason,
+        };
         if !seen.insert(&*o.id) {
             return Err(err("id", format!("duplicate id `{}`", o.id)));
         }
@@ -280,13 +329,19 @@ fn check_offers(table: &str, offers: &[Offer], gpus: &[Gpu], providers: &[Provid
         for (field, blank) in [
             ("vcpus", o.vcpus.is_none()),
             ("ram_gb", o.ram_gb.is_none()),
-            ("storage_usd_per_gb_month", o.storage_usd_per_gb_month.is_none() && p.storage_usd_per_gb_month.is_none()),
+            (
+                "storage_usd_per_gb_month",
+                o.storage_usd_per_gb_month.is_none() && p.storage_usd_per_gb_month.is_none(),
+            ),
             ("egress_usd_per_gb", o.egress_usd_per_gb.is_none() && p.egress_usd_per_gb.is_none()),
             ("billing_increment_s", o.billing_increment_s.is_none() && p.billing_increment_s.is_none()),
             ("inter_node_gbps", o.inter_node_gbps.is_none() && o.gpus >= 8),
         ] {
             if blank && !p.unpublished_fields.iter().any(|f| f == field) {
-                return Err(err(field, format!("is empty, and provider `{}` does not list it as unpublished", p.id)));
+                return Err(err(
+                    field,
+                    format!("is empty, and provider `{}` does not list it as unpublished", p.id),
+                ));
             }
         }
         if o.interconnect == Interconnect::Single && o.gpus > 1 {

@@ -148,7 +148,9 @@ impl Vision {
     pub fn tokens_per_image(&self, res: (u32, u32)) -> f64 {
         match (self.image_tokens, self.tile_px) {
             (Some(t), _) => f64::from(t) * f64::from(self.max_tiles.unwrap_or(1).max(1)),
-            (None, Some(px)) if px > 0 => (f64::from(res.0) / f64::from(px)).ceil() * (f64::from(res.1) / f64::from(px)).ceil(),
+            (None, Some(px)) if px > 0 => {
+                (f64::from(res.0) / f64::from(px)).ceil() * (f64::from(res.1) / f64::from(px)).ceil()
+            }
             _ => 0.0,
         }
     }
@@ -157,7 +159,9 @@ impl Vision {
     /// times the patches merged into each (`(tile_px / patch_px)²`).
     pub fn patches_per_image(&self, res: (u32, u32)) -> f64 {
         let merged = match (self.tile_px, self.patch_px) {
-            (Some(tile), Some(patch)) if patch > 0 && self.image_tokens.is_none() => (f64::from(tile) / f64::from(patch)).powi(2),
+            (Some(tile), Some(patch)) if patch > 0 && self.image_tokens.is_none() => {
+                (f64::from(tile) / f64::from(patch)).powi(2)
+            }
             _ => 1.0,
         };
         self.tokens_per_image(res) * merged
@@ -189,7 +193,8 @@ impl Model {
     /// routed experts of an MoE; the output head is counted separately).
     pub fn active_body_params(&self) -> f64 {
         let head = f64::from(self.vocab) * f64::from(self.hidden);
-        (self.params_active - head - self.vision_params()).clamp(self.params_active * 0.05, self.body_params())
+        (self.params_active - head - self.vision_params())
+            .clamp(self.params_active * 0.05, self.body_params())
     }
 
     /// Parameters of one routed expert in one layer (gated FFN: 3·h·f).
@@ -308,8 +313,12 @@ pub fn parse_models(text: &str) -> Result<Vec<Model>, TableError> {
             None => None,
         };
         let state = match row.opt_u32("state_layers")?.filter(|n| *n > 0) {
-            Some(n) if n > layers => return Err(row.error("state_layers", format!("{n} is more than the {layers} layers"))),
-            Some(n) => Some(StateLayers { layers: n, size: row.positive_u32("state_size")?, mixer_params: None }),
+            Some(n) if n > layers => {
+                return Err(row.error("state_layers", format!("{n} is more than the {layers} layers")))
+            }
+            Some(n) => {
+                Some(StateLayers { layers: n, size: row.positive_u32("state_size")?, mixer_params: None })
+            }
             None => None,
         };
         let vision = match row.opt_f64("vision_params_b")? {

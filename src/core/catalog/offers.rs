@@ -61,13 +61,22 @@ pub const PROVIDER_COLUMNS: &[&str] = &[
 /// Columns an imported table may leave out (added after the format was
 /// published): a missing `currency` reads as US dollars.
 pub const OFFER_OPTIONAL: &[&str] = &["currency"];
-pub const PROVIDER_OPTIONAL: &[&str] = &["currency", "cold_start_s", "scale_to_zero", "host_usd_per_vcpu_hour", "host_usd_per_gib_hour", "provision_s"];
+pub const PROVIDER_OPTIONAL: &[&str] = &[
+    "currency",
+    "cold_start_s",
+    "scale_to_zero",
+    "host_usd_per_vcpu_hour",
+    "host_usd_per_gib_hour",
+    "provision_s",
+];
 
 /// The currency of a row: `usd` when the cell is empty or the column absent.
 fn currency(row: &Row<'_>) -> Result<Currency, TableError> {
     match row.text("currency") {
         "" => Ok(Currency::Usd),
-        t => Currency::parse(t).ok_or_else(|| row.error("currency", format!("`{}` is not one of usd|cny", super::super::table::clip(t)))),
+        t => Currency::parse(t).ok_or_else(|| {
+            row.error("currency", format!("`{}` is not one of usd|cny", super::super::table::clip(t)))
+        }),
     }
 }
 
@@ -98,7 +107,10 @@ impl Interconnect {
 
     /// Whether tensor-parallel traffic uses the GPU's scale-up link.
     pub fn is_scale_up(self) -> bool {
-        matches!(self, Interconnect::Nvlink | Interconnect::Nvswitch | Interconnect::Xgmi | Interconnect::Nvl72)
+        matches!(
+            self,
+            Interconnect::Nvlink | Interconnect::Nvswitch | Interconnect::Xgmi | Interconnect::Nvl72
+        )
     }
 
     pub fn as_str(self) -> &'static str {
@@ -146,7 +158,8 @@ impl HostBilling {
 }
 
 /// The committed-term columns, in the order of [`Commit`]'s terms.
-const COMMIT_COLUMNS: [&str; 3] = ["commit_1mo_usd_per_hour", "commit_1yr_usd_per_hour", "commit_3yr_usd_per_hour"];
+const COMMIT_COLUMNS: [&str; 3] =
+    ["commit_1mo_usd_per_hour", "commit_1yr_usd_per_hour", "commit_3yr_usd_per_hour"];
 
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Offer {
@@ -276,7 +289,9 @@ impl Provider {
 
 fn date(row: &Row<'_>, field: &str) -> Result<Date, TableError> {
     let t = row.text(field);
-    Date::parse(t).ok_or_else(|| row.error(field, format!("`{}` is not a YYYY-MM-DD date", super::super::table::clip(t))))
+    Date::parse(t).ok_or_else(|| {
+        row.error(field, format!("`{}` is not a YYYY-MM-DD date", super::super::table::clip(t)))
+    })
 }
 
 fn positive_opt(row: &Row<'_>, field: &str) -> Result<Option<f64>, TableError> {
@@ -303,8 +318,8 @@ fn parse_offer_row(row: &Row<'_>) -> Result<Offer, TableError> {
     if !is_id(&id) {
         return Err(row.error("id", "must be a lowercase id of a-z, 0-9, '.', '-', '_'"));
     }
-    let interconnect =
-        Interconnect::parse(row.text("interconnect")).ok_or_else(|| row.error("interconnect", "must be single|pcie|nvlink|nvswitch|xgmi|nvl72"))?;
+    let interconnect = Interconnect::parse(row.text("interconnect"))
+        .ok_or_else(|| row.error("interconnect", "must be single|pcie|nvlink|nvswitch|xgmi|nvl72"))?;
     let spot = row.opt_f64("spot_usd_per_hour")?;
     if let Some(s) = spot {
         if s <= 0.0 {
@@ -327,7 +342,8 @@ fn parse_offer_row(row: &Row<'_>) -> Result<Offer, TableError> {
     let [commit_1mo, commit_1yr, commit_3yr] = commits;
     let any_commit = commits.iter().any(Option::is_some);
     let commit_source = row.text("commit_source").to_string();
-    let commit_as_of = if row.text("commit_as_of").is_empty() { None } else { Some(date(row, "commit_as_of")?) };
+    let commit_as_of =
+        if row.text("commit_as_of").is_empty() { None } else { Some(date(row, "commit_as_of")?) };
     if any_commit {
         if commit_source.is_empty() {
             return Err(row.error("commit_source", "is empty but a commit price is given"));
@@ -373,7 +389,13 @@ pub fn parse_providers(text: &str) -> Result<Vec<Provider>, TableError> {
     let table = Table::parse_with_optional("providers.csv", text, PROVIDER_COLUMNS, PROVIDER_OPTIONAL)?;
     let mut out = Vec::with_capacity(table.len());
     for row in table.rows() {
-        let unpublished_fields: Vec<String> = row.text("unpublished_fields").split(';').map(str::trim).filter(|s| !s.is_empty()).map(String::from).collect();
+        let unpublished_fields: Vec<String> = row
+            .text("unpublished_fields")
+            .split(';')
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(String::from)
+            .collect();
         for f in &unpublished_fields {
             if !OFFER_COLUMNS.contains(&f.as_str()) {
                 return Err(row.error("unpublished_fields", format!("`{f}` is not an offers.csv column")));
@@ -394,7 +416,8 @@ pub fn parse_providers(text: &str) -> Result<Vec<Provider>, TableError> {
             egress_usd_per_gb: row.opt_non_negative("egress_usd_per_gb")?,
             free_egress_gb_month: row.opt_non_negative("free_egress_gb_month")?.unwrap_or(0.0),
             spot_offered: row.opt_bool("spot_offered")?.unwrap_or(false),
-            host_billing: HostBilling::parse(row.text("host_billing")).ok_or_else(|| row.error("host_billing", "must be included|separate|unknown"))?,
+            host_billing: HostBilling::parse(row.text("host_billing"))
+                .ok_or_else(|| row.error("host_billing", "must be included|separate|unknown"))?,
             cold_start_s: row.opt_non_negative("cold_start_s")?,
             scale_to_zero: row.opt_bool("scale_to_zero")?.unwrap_or(false),
             host_usd_per_vcpu_hour: row.opt_non_negative("host_usd_per_vcpu_hour")?,
@@ -421,14 +444,26 @@ pub fn parse_offers_any(name: &str, text: &str) -> Result<Vec<Offer>, TableError
     // into `Vec<Map>` would link serde's type-mismatch messages, which quote
     // strings with `{:?}` and so pull the Unicode printable tables (~8 KB
     // gzip) into the page's Wasm.
-    let not_array = |why: String| TableError::Csv { table: name.into(), reason: format!("not a JSON array of objects: {why}") };
+    let not_array = |why: String| TableError::Csv {
+        table: name.into(),
+        reason: format!("not a JSON array of objects: {why}"),
+    };
     let value: serde_json::Value = serde_json::from_str(trimmed).map_err(|e| not_array(e.to_string()))?;
-    let serde_json::Value::Array(items) = value else { return Err(not_array("the top level is not an array".into())) };
+    let serde_json::Value::Array(items) = value else {
+        return Err(not_array("the top level is not an array".into()));
+    };
     let mut records = Vec::with_capacity(items.len());
     for (i, item) in items.iter().enumerate() {
-        let serde_json::Value::Object(row) = item else { return Err(not_array(format!("item {} is not an object", i + 1))) };
+        let serde_json::Value::Object(row) = item else {
+            return Err(not_array(format!("item {} is not an object", i + 1)));
+        };
         if let Some(k) = row.keys().find(|k| !OFFER_COLUMNS.contains(&k.as_str())) {
-            return Err(TableError::Field { table: name.into(), row: i + 1, field: super::super::table::clip(k), reason: "unknown field".into() });
+            return Err(TableError::Field {
+                table: name.into(),
+                row: i + 1,
+                field: super::super::table::clip(k),
+                reason: "unknown field".into(),
+            });
         }
         let mut rec = Record::default();
         for col in OFFER_COLUMNS {
@@ -438,7 +473,12 @@ pub fn parse_offers_any(name: &str, text: &str) -> Result<Vec<Offer>, TableError
                 Some(serde_json::Value::Number(n)) => n.to_string(),
                 Some(serde_json::Value::Bool(b)) => b.to_string(),
                 Some(_) => {
-                    return Err(TableError::Field { table: name.into(), row: i + 1, field: (*col).into(), reason: "must be a string or a number".into() });
+                    return Err(TableError::Field {
+                        table: name.into(),
+                        row: i + 1,
+                        field: (*col).into(),
+                        reason: "must be a string or a number".into(),
+                    });
                 }
             };
             rec.push(&v);

@@ -48,7 +48,11 @@ impl Model {
                 let rope = f64::from(mla.rope_dim);
                 let v = (qk - rope).max(1.0);
                 let (q_lora, kv_lora) = (f64::from(mla.q_lora_rank), f64::from(mla.kv_lora_rank));
-                let q = if mla.q_lora_rank > 0 { h * q_lora + q_lora + q_lora * heads * qk } else { h * heads * qk };
+                let q = if mla.q_lora_rank > 0 {
+                    h * q_lora + q_lora + q_lora * heads * qk
+                } else {
+                    h * heads * qk
+                };
                 let kv = h * (kv_lora + rope) + kv_lora + kv_lora * heads * (qk - rope + v);
                 q + kv + heads * v * h
             }
@@ -62,20 +66,24 @@ impl Model {
         let layers = f64::from(self.layers);
         let gated = |ffn: u32| 3.0 * h * f64::from(ffn);
         // A fixed-state layer's mixer replaces its attention (`StateLayers::mixer_params`).
-        let (state_layers, mixer) =
-            self.state.as_ref().map_or((0.0, 0.0), |s| (f64::from(s.layers), s.mixer_params.map_or(self.attention_params(), f64::from)));
+        let (state_layers, mixer) = self.state.as_ref().map_or((0.0, 0.0), |s| {
+            (f64::from(s.layers), s.mixer_params.map_or(self.attention_params(), f64::from))
+        });
         let per_layer = self.attention_params() + 2.0 * h;
         let shared_body = layers * per_layer + h + state_layers * (mixer - self.attention_params());
         let (ffn_total, ffn_active) = match &self.moe {
             Some(moe) => {
                 let dense_layers = f64::from(moe.first_dense_layers.min(self.layers));
                 let moe_layers = f64::from(self.moe_layers());
-                let dense_ffn = self.ffn.unwrap_or(moe.expert_ffn.saturating_mul(moe.active.saturating_add(moe.shared)));
+                let dense_ffn =
+                    self.ffn.unwrap_or(moe.expert_ffn.saturating_mul(moe.active.saturating_add(moe.shared)));
                 let router = h * f64::from(moe.experts);
                 let expert = gated(moe.expert_ffn);
                 let dense = dense_layers * gated(dense_ffn);
-                let total = dense + moe_layers * ((f64::from(moe.experts) + f64::from(moe.shared)) * expert + router);
-                let active = dense + moe_layers * ((f64::from(moe.active) + f64::from(moe.shared)) * expert + router);
+                let total =
+                    dense + moe_layers * ((f64::from(moe.experts) + f64::from(moe.shared)) * expert + router);
+                let active =
+                    dense + moe_layers * ((f64::from(moe.active) + f64::from(moe.shared)) * expert + router);
                 (total, active)
             }
             None => {

@@ -41,9 +41,13 @@ pub fn parse_rates(text: &str) -> Result<Vec<RateRow>, TableError> {
 
 fn parse_row(row: &Row<'_>) -> Result<Rate, TableError> {
     let t = row.text("currency");
-    let currency = Currency::parse(t).ok_or_else(|| row.error("currency", format!("`{}` is not one of usd|cny", super::super::table::clip(t))))?;
+    let currency = Currency::parse(t).ok_or_else(|| {
+        row.error("currency", format!("`{}` is not one of usd|cny", super::super::table::clip(t)))
+    })?;
     let d = row.text("as_of");
-    let as_of = Date::parse(d).ok_or_else(|| row.error("as_of", format!("`{}` is not a YYYY-MM-DD date", super::super::table::clip(d))))?;
+    let as_of = Date::parse(d).ok_or_else(|| {
+        row.error("as_of", format!("`{}` is not a YYYY-MM-DD date", super::super::table::clip(d)))
+    })?;
     Ok(Rate { currency, usd_per_unit: row.positive("usd_per_unit")?, as_of })
 }
 

@@ -14,13 +14,27 @@ use super::store::CatalogError;
 #[cfg(not(target_arch = "wasm32"))]
 pub const SUPPORT_CSV: &str = bundled_table!("support.csv");
 
-pub const SUPPORT_COLUMNS: &[&str] = &["engine", "engine_version", "arch", "kind", "format", "support", "source", "notes"];
+pub const SUPPORT_COLUMNS: &[&str] =
+    &["engine", "engine_version", "arch", "kind", "format", "support", "source", "notes"];
 
 /// Weight formats the table knows: the ids of `precision::weight_formats`,
 /// with every `gguf-*` id folded into one `gguf` row (`tests/support.rs`
 /// checks that the two lists agree).
-pub const WEIGHT_FORMATS: &[&str] =
-    &["bf16", "fp16", "fp32", "fp8", "int8", "int8-wo", "int8-bnb", "int4-awq", "int4-gptq", "int4-g32", "nf4", "mxfp4", "gguf"];
+pub const WEIGHT_FORMATS: &[&str] = &[
+    "bf16",
+    "fp16",
+    "fp32",
+    "fp8",
+    "int8",
+    "int8-wo",
+    "int8-bnb",
+    "int4-awq",
+    "int4-gptq",
+    "int4-g32",
+    "nf4",
+    "mxfp4",
+    "gguf",
+];
 
 /// KV-cache formats the table knows (`precision::KV_FORMATS`).
 pub const KV_FORMATS: &[&str] = &["bf16", "fp16", "fp8", "int8", "q8_0", "q4_0"];
@@ -91,7 +105,10 @@ impl SupportRow {
     }
 
     pub fn matches(&self, engine: Engine, arch: &str, kind: Kind, format: &str) -> bool {
-        self.engine == engine && self.kind == kind && (self.arch == "*" || self.arch == arch) && (self.format == "*" || self.format == format)
+        self.engine == engine
+            && self.kind == kind
+            && (self.arch == "*" || self.arch == arch)
+            && (self.format == "*" || self.format == format)
     }
 }
 
@@ -109,7 +126,8 @@ pub fn parse_support(text: &str) -> Result<Vec<SupportRow>, TableError> {
     let mut out = Vec::with_capacity(table.len());
     for row in table.rows() {
         let engine_text = row.req_str("engine")?;
-        let engine = Engine::parse(&engine_text).ok_or_else(|| row.error("engine", format!("unknown engine `{}`", clip(&engine_text))))?;
+        let engine = Engine::parse(&engine_text)
+            .ok_or_else(|| row.error("engine", format!("unknown engine `{}`", clip(&engine_text))))?;
         let kind = match row.req_str("kind")?.as_str() {
             "weights" => Kind::Weights,
             "kv" => Kind::Kv,
@@ -120,8 +138,12 @@ pub fn parse_support(text: &str) -> Result<Vec<SupportRow>, TableError> {
             return Err(row.error("format", format!("unknown {} format `{}`", kind.as_str(), clip(&format))));
         }
         let support_text = row.req_str("support")?;
-        let support = Support::parse(&support_text)
-            .ok_or_else(|| row.error("support", format!("`{}` is not native, weight-only or unsupported", clip(&support_text))))?;
+        let support = Support::parse(&support_text).ok_or_else(|| {
+            row.error(
+                "support",
+                format!("`{}` is not native, weight-only or unsupported", clip(&support_text)),
+            )
+        })?;
         out.push(SupportRow {
             engine,
             engine_version: row.req_str("engine_version")?,
@@ -139,12 +161,19 @@ pub fn parse_support(text: &str) -> Result<Vec<SupportRow>, TableError> {
 /// Cross-checks against the GPUs: every arch is one of gpus.csv's (or `*`),
 /// and no two rows share engine, arch, kind and format.
 pub fn check_support(rows: &[SupportRow], gpus: &[Gpu]) -> Result<(), CatalogError> {
-    let err = |i: usize, field: &'static str, reason: String| CatalogError::Reference { table: "support.csv".into(), row: i + 1, field, reason };
+    let err = |i: usize, field: &'static str, reason: String| CatalogError::Reference {
+        table: "support.csv".into(),
+        row: i + 1,
+        field,
+        reason,
+    };
     for (i, r) in rows.iter().enumerate() {
         if r.arch != "*" && !gpus.iter().any(|g| g.arch.as_str() == r.arch) {
             return Err(err(i, "arch", format!("no GPU in gpus.csv has arch `{}`", clip(&r.arch))));
         }
-        if let Some(j) = rows.iter().take(i).position(|p| p.engine == r.engine && p.kind == r.kind && p.arch == r.arch && p.format == r.format) {
+        if let Some(j) = rows.iter().take(i).position(|p| {
+            p.engine == r.engine && p.kind == r.kind && p.arch == r.arch && p.format == r.format
+        }) {
             return Err(err(i, "format", format!("same engine, arch, kind and format as row {}", j + 1)));
         }
     }
@@ -152,7 +181,13 @@ pub fn check_support(rows: &[SupportRow], gpus: &[Gpu]) -> Result<(), CatalogErr
 }
 
 /// The row that decides a cell: the most specific match (see the module doc).
-pub fn lookup<'a>(rows: &'a [SupportRow], engine: Engine, arch: &str, kind: Kind, format: &str) -> Option<&'a SupportRow> {
+pub fn lookup<'a>(
+    rows: &'a [SupportRow],
+    engine: Engine,
+    arch: &str,
+    kind: Kind,
+    format: &str,
+) -> Option<&'a SupportRow> {
     let format = table_format(kind, format);
     rows.iter().filter(|r| r.matches(engine, arch, kind, format)).max_by_key(|r| r.specificity())
 }

@@ -67,7 +67,9 @@ impl Reservation {
     /// The share the engine's flag sets.
     pub fn fraction(self) -> Option<f64> {
         match self {
-            Reservation::Card { share } | Reservation::Static { share } | Reservation::FreeForKv { share } => Some(share),
+            Reservation::Card { share }
+            | Reservation::Static { share }
+            | Reservation::FreeForKv { share } => Some(share),
             Reservation::Exact | Reservation::Allocator => None,
         }
     }

@@ -103,16 +103,38 @@ mod tests {
                 assert!(share > 0.0 && share < 1.0, "{e}");
             }
             // A mode the planner runs has the flag the launch writes, and only then.
-            assert_eq!(r.reservation.value.fraction().is_some(), l.memory_flag.is_some_and(|f| f.starts_with('-')), "{e}");
-            assert_eq!(r.expert_parallel.is_some(), l.expert_parallel_flag.is_some_and(|f| f.starts_with('-')), "{e}");
-            assert_eq!(r.dp_attention.is_some(), l.dp_attention_flag.is_some_and(|f| f.starts_with('-')), "{e}");
-            assert!(r.overhead_gib.value > 0.0 && r.kv_block_tokens.value >= 1 && r.max_seqs.value.seqs >= 1, "{e}");
+            assert_eq!(
+                r.reservation.value.fraction().is_some(),
+                l.memory_flag.is_some_and(|f| f.starts_with('-')),
+                "{e}"
+            );
+            assert_eq!(
+                r.expert_parallel.is_some(),
+                l.expert_parallel_flag.is_some_and(|f| f.starts_with('-')),
+                "{e}"
+            );
+            assert_eq!(
+                r.dp_attention.is_some(),
+                l.dp_attention_flag.is_some_and(|f| f.starts_with('-')),
+                "{e}"
+            );
+            assert!(
+                r.overhead_gib.value > 0.0 && r.kv_block_tokens.value >= 1 && r.max_seqs.value.seqs >= 1,
+                "{e}"
+            );
             assert!(r.prefill_chunk.value.is_none_or(|c| c >= 1), "{e}");
             // Modes beyond tensor parallel only where the shapes are checked and layers are not split.
             let modes = r.expert_parallel.is_some() || r.dp_attention.is_some();
             assert!(!modes || (r.shape_rules.value && r.split.value == Split::Tensor), "{e}");
             assert_eq!(l.parallel_flags.is_some(), r.split.value == Split::Tensor, "{e}");
-            let sources = [l.version.source, l.port.source, r.reservation.source, r.usable_share.source, r.overhead_gib.source, r.kv_block_tokens.source];
+            let sources = [
+                l.version.source,
+                l.port.source,
+                r.reservation.source,
+                r.usable_share.source,
+                r.overhead_gib.source,
+                r.kv_block_tokens.source,
+            ];
             let more = [
                 r.prefill_chunk.source,
                 r.max_seqs.source,
@@ -124,16 +146,32 @@ mod tests {
                 r.gguf_only.source,
             ];
             assert!(r.speculative.value.contains(&Spec::Off), "{e}: every engine runs without speculation");
-            for s in sources.iter().chain(more.iter()).chain(r.expert_parallel.map(|f| f.source).iter()).chain(r.dp_attention.map(|f| f.source).iter()) {
+            for s in sources
+                .iter()
+                .chain(more.iter())
+                .chain(r.expert_parallel.map(|f| f.source).iter())
+                .chain(r.dp_attention.map(|f| f.source).iter())
+            {
                 assert!(s.text().len() > 8, "{e}: a fact without its source");
             }
         }
         for t in TRAINERS {
             assert!(!t.name.is_empty() && !t.memory_terms.is_empty(), "{}", t.trainer);
-            assert_eq!(t.launcher == Launcher::Own, t.version.is_some(), "{}: an own launch names its version", t.trainer);
+            assert_eq!(
+                t.launcher == Launcher::Own,
+                t.version.is_some(),
+                "{}: an own launch names its version",
+                t.trainer
+            );
             // A pinned version (not "(unpinned)") is the one the setup installs.
-            if let Some(v) = t.version.and_then(|v| v.value.split_whitespace().next()).filter(|v| !v.starts_with('(')) {
-                assert!(t.setup_lines().iter().any(|l| l.contains(v)), "{}: the setup installs {v}", t.trainer);
+            if let Some(v) =
+                t.version.and_then(|v| v.value.split_whitespace().next()).filter(|v| !v.starts_with('('))
+            {
+                assert!(
+                    t.setup_lines().iter().any(|l| l.contains(v)),
+                    "{}: the setup installs {v}",
+                    t.trainer
+                );
             }
             assert!(t.version.is_none_or(|v| v.source.text().len() > 8), "{}", t.trainer);
         }

@@ -7,9 +7,11 @@ use super::super::config::Trainer;
 use super::fields::{cite, Launcher, TrainerRow};
 
 /// The rows, in `Trainer::ALL`'s order.
-pub static TRAINERS: [&TrainerRow; 8] = [&HF, &TORCHTUNE, &UNSLOTH, &AXOLOTL, &DEEPSPEED, &MEGATRON, &TORCHTITAN, &TRL];
+pub static TRAINERS: [&TrainerRow; 8] =
+    [&HF, &TORCHTUNE, &UNSLOTH, &AXOLOTL, &DEEPSPEED, &MEGATRON, &TORCHTITAN, &TRL];
 
-/// The first line of an own launch's setup: `static/support.csv` has rows for serving engines and transformers only.
+/// The first line of an own launch's setup: `static/support.csv` has rows for serving engines and
+/// transformers only.
 const CHECKED: &str = "# the version whichgpu checked its flags against (static/support.csv has no row)";
 const STACK: &str = "estimate/stack.rs";
 
@@ -47,11 +49,16 @@ pub static MEGATRON: TrainerRow = TrainerRow {
     trainer: Trainer::Megatron,
     name: "Megatron-LM",
     launcher: Launcher::Own,
-    version: Some(cite("d98e8a64 (main, 2026-08-22)", "tests/data/export/megatron.flags: NVIDIA/Megatron-LM@d98e8a64ddf34856e74b24714e3bedb2f5a39553")),
+    version: Some(cite(
+        "d98e8a64 (main, 2026-08-22)",
+        "tests/data/export/megatron.flags: \
+        NVIDIA/Megatron-LM@d98e8a64ddf34856e74b24714e3bedb2f5a39553",
+    )),
     setup: &[
         CHECKED,
         "# in NVIDIA's PyTorch container (Transformer Engine, Apex)",
-        "git clone https://github.com/NVIDIA/Megatron-LM && git -C Megatron-LM checkout d98e8a64ddf34856e74b24714e3bedb2f5a39553",
+        "git clone https://github.com/NVIDIA/Megatron-LM && git -C Megatron-LM checkout \
+            d98e8a64ddf34856e74b24714e3bedb2f5a39553",
         "pip install -e ./Megatron-LM",
     ],
     workdir: Some("Megatron-LM"),
@@ -62,8 +69,17 @@ pub static TORCHTITAN: TrainerRow = TrainerRow {
     trainer: Trainer::Torchtitan,
     name: "torchtitan",
     launcher: Launcher::Own,
-    version: Some(cite("v0.2.2", "tests/data/export/torchtitan.flags: pytorch/torchtitan@v0.2.2 = 73a0e6979dd10b6b1904098eb3c8f62c18ab87ce")),
-    setup: &[CHECKED, "git clone --branch {v} https://github.com/pytorch/torchtitan", "pip install -e ./torchtitan"],
+    version: Some(cite(
+        "v0.2.2",
+        "tests/data/export/torchtitan.flags: pytorch/torchtitan@v0.2.2 = \
+        73a0e6979dd10b6b1904098eb3c8f62c18ab87ce",
+    )),
+    setup: &[
+        CHECKED,
+        "git clone --branch {v} https://github.com/pytorch/torchtitan",
+        "pip install -e \
+        ./torchtitan",
+    ],
     workdir: Some("torchtitan"),
     memory_terms: STACK,
 };
@@ -74,7 +90,8 @@ pub static TORCHTUNE: TrainerRow = TrainerRow {
     launcher: Launcher::Own,
     version: Some(cite(
         "0.6.1",
-        "tests/data/export/torchtune.flags: pytorch/torchtune@v0.6.1-rc3 = a6290a5b40758f13bca61c386bc8756a49ef417e (version.txt 0.6.1)",
+        "tests/data/export/torchtune.flags: pytorch/torchtune@v0.6.1-rc3 = \
+            a6290a5b40758f13bca61c386bc8756a49ef417e (version.txt 0.6.1)",
     )),
     setup: &[CHECKED, "pip install torchao \"torchtune=={v}\""],
     workdir: None,
@@ -95,7 +112,10 @@ pub static UNSLOTH: TrainerRow = TrainerRow {
     trainer: Trainer::Unsloth,
     name: "Unsloth",
     launcher: Launcher::Own,
-    version: Some(cite("(unpinned)", "tests/data/export/unsloth.flags: flags read at unslothai/unsloth@c98312f229; no release pinned")),
+    version: Some(cite(
+        "(unpinned)",
+        "tests/data/export/unsloth.flags: flags read at unslothai/unsloth@c98312f229; no release pinned",
+    )),
     setup: &["pip install unsloth  # unpinned: static/support.csv has no row"],
     workdir: None,
     memory_terms: STACK,

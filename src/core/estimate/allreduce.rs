@@ -46,11 +46,14 @@ pub fn allreduce_s(gpu: &Gpu, tp: u32, msg: f64) -> f64 {
     let n = f64::from(tp);
     let nvlink = gpu.nvlink_gbps > 0.0;
     if !(bridged_pairs(gpu) && tp > 2) {
-        return engine::allreduce_latency_s(nvlink) + 2.0 * (n - 1.0) / n * msg / gpu.link_bytes_per_s(nvlink);
+        return engine::allreduce_latency_s(nvlink)
+            + 2.0 * (n - 1.0) / n * msg / gpu.link_bytes_per_s(nvlink);
     }
     let pairs = (n / 2.0).floor();
     let steps = 2.0 * (n - 1.0);
-    let latency = (2.0 * engine::allreduce_latency_s(true) + 2.0 * (pairs - 1.0) * engine::allreduce_latency_s(false)) / steps;
+    let latency = (2.0 * engine::allreduce_latency_s(true)
+        + 2.0 * (pairs - 1.0) * engine::allreduce_latency_s(false))
+        / steps;
     // Reduce-scatter and all-gather in the pair: each moves half the message over NVLink.
     let pair = msg / gpu.link_bytes_per_s(true);
     let across = 2.0 * (pairs - 1.0) / pairs * (msg / 2.0) / gpu.link_bytes_per_s(false);

@@ -21,7 +21,10 @@ pub fn weight_bytes(m: &Model, f: &WeightFormat, body_bits: f64) -> f64 {
 /// parallel ranks (a rank keeps at least one KV head; MLA's latent is replicated).
 pub fn kv_bytes_per_seq(m: &Model, tokens: f64, kv_elem_bytes: f64, kv_split: f64) -> f64 {
     if let Some(mla) = &m.mla {
-        return f64::from(m.attention_layers()) * tokens * f64::from(mla.kv_lora_rank + mla.rope_dim) * kv_elem_bytes;
+        return f64::from(m.attention_layers())
+            * tokens
+            * f64::from(mla.kv_lora_rank + mla.rope_dim)
+            * kv_elem_bytes;
     }
     let per_layer_token = 2.0 * f64::from(m.kv_heads) * f64::from(m.head_dim) * kv_elem_bytes / kv_split;
     let (full, local) = m.layer_split();

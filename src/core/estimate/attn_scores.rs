@@ -32,7 +32,8 @@ pub fn prompt_scores(m: &Model, n: f64, chunk: f64) -> f64 {
     let (full, local) = m.layer_split();
     let chunk = chunk.clamp(1.0, n.max(1.0));
     let full_pairs = n * (n + chunk) / 2.0;
-    let local_pairs = m.swa.as_ref().map_or(full_pairs, |s| full_pairs.min(n * (f64::from(s.window) + chunk)));
+    let local_pairs =
+        m.swa.as_ref().map_or(full_pairs, |s| full_pairs.min(n * (f64::from(s.window) + chunk)));
     f64::from(m.heads) * (f64::from(full) * full_pairs + f64::from(local) * local_pairs)
 }
 

@@ -52,7 +52,8 @@ use super::engine::Factors;
 /// tensor cores, FLOP/s; `None` where another path runs.
 pub fn mmq_rate(engine: Engine, format: &WeightFormat, gpu: &Gpu, f: &Factors) -> Option<f64> {
     let dp4a_only = gpu.vendor == Vendor::Nvidia && gpu.arch == Arch::Pascal && gpu.int8_tops.is_some();
-    (engine == Engine::LlamaCpp && format.gguf && format.weight_only && dp4a_only).then(|| precision::tensor_flops(gpu, Compute::Int8) * f.dp4a_share)
+    (engine == Engine::LlamaCpp && format.gguf && format.weight_only && dp4a_only)
+        .then(|| precision::tensor_flops(gpu, Compute::Int8) * f.dp4a_share)
 }
 
 /// Tokens per MMQ tile on Pascal (`MMQ_CONFIG_*.pascal.x`, see the module).
@@ -77,7 +78,15 @@ pub fn mmq_pad(n: f64, chunk: f64) -> f64 {
 /// `total_flops`, their tile padding [`mmq_pad`]), at `rate16` (the engine's
 /// 16-bit rate) unless the weight matmuls run at [`mmq_rate`]: then they
 /// cost their padded tiles, and the rest (attention) keeps `rate16`.
-pub fn matmul_s(engine: Engine, format: &WeightFormat, gpu: &Gpu, f: &Factors, linear: (f64, f64), total_flops: f64, rate16: f64) -> f64 {
+pub fn matmul_s(
+    engine: Engine,
+    format: &WeightFormat,
+    gpu: &Gpu,
+    f: &Factors,
+    linear: (f64, f64),
+    total_flops: f64,
+    rate16: f64,
+) -> f64 {
     let (linear_flops, pad) = linear;
     match mmq_rate(engine, format, gpu, f) {
         Some(r) => linear_flops * pad / r + (total_flops - linear_flops).max(0.0) / rate16,
@@ -147,13 +156,22 @@ pub fn mmvq_cycles_per_weight(format_id: &str) -> Option<f64> {
 /// P40) keep `t_mem`; Q2_K's 2.96 bits per weight are read sooner than its
 /// arithmetic issues. The counts are sm_61 code, so other cards keep
 /// `t_mem`; batches above one token run other kernels and keep it too.
-pub fn mmvq_weights_s(engine: Engine, format: &WeightFormat, gpu: &Gpu, m: &Model, tp: f64, batch: f64, t_mem: f64) -> f64 {
+pub fn mmvq_weights_s(
+    engine: Engine,
+    format: &WeightFormat,
+    gpu: &Gpu,
+    m: &Model,
+    tp: f64,
+    batch: f64,
+    t_mem: f64,
+) -> f64 {
     let Some(cycles) = mmvq_cycles_per_weight(format.id) else { return t_mem };
     let dp4a_only = gpu.vendor == Vendor::Nvidia && gpu.arch == Arch::Pascal && gpu.int8_tops.is_some();
     if engine != Engine::LlamaCpp || !format.gguf || !dp4a_only || batch > 1.0 {
         return t_mem;
     }
-    let weights = (super::arch::body_params_read(m, batch) + f64::from(m.vocab) * f64::from(m.hidden)) / tp.max(1.0);
+    let weights =
+        (super::arch::body_params_read(m, batch) + f64::from(m.vocab) * f64::from(m.hidden)) / tp.max(1.0);
     let issue_per_s = precision::tensor_flops(gpu, Compute::Fp32) / 2.0;
     t_mem.max(weights * cycles / issue_per_s)
 }

@@ -59,7 +59,11 @@ pub fn cache_copy_bytes(engine: Engine, model: &Model, kv: f64) -> f64 {
     if super::super::engines::row(engine).kernels.value != super::super::engines::Kernels::Eager {
         return 0.0;
     }
-    let n_rep = if model.mla.is_some() { 1.0 } else { (f64::from(model.heads) / f64::from(model.kv_heads.max(1))).max(1.0) };
+    let n_rep = if model.mla.is_some() {
+        1.0
+    } else {
+        (f64::from(model.heads) / f64::from(model.kv_heads.max(1))).max(1.0)
+    };
     let expand = if n_rep > 1.0 { 2.0 * n_rep } else { 0.0 };
     kv * (2.0 + expand)
 }

@@ -353,12 +353,20 @@ pub fn factors(engine: Engine, gpu: &Gpu) -> Factors {
         // and gpt-fast rows show none.
         // Builds that graph-capture the eager model pay PYTORCH_UNFUSED_LAYER_S
         // per layer and step (`Launch::Graph`); compiled ones do not.
-        (Engine::Vllm, _) => {
-            Factors { compute: trt.compute * 0.95, step_overhead_s: 0.0004, moe_layer_s: MOE_LAYER_S, layer_overhead_s: PYTORCH_UNFUSED_LAYER_S, ..trt }
-        }
-        (Engine::Sglang, _) => {
-            Factors { compute: trt.compute * 0.95 * 1.04, step_overhead_s: 0.0003, moe_layer_s: MOE_LAYER_S, layer_overhead_s: PYTORCH_UNFUSED_LAYER_S, ..trt }
-        }
+        (Engine::Vllm, _) => Factors {
+            compute: trt.compute * 0.95,
+            step_overhead_s: 0.0004,
+            moe_layer_s: MOE_LAYER_S,
+            layer_overhead_s: PYTORCH_UNFUSED_LAYER_S,
+            ..trt
+        },
+        (Engine::Sglang, _) => Factors {
+            compute: trt.compute * 0.95 * 1.04,
+            step_overhead_s: 0.0003,
+            moe_layer_s: MOE_LAYER_S,
+            layer_overhead_s: PYTORCH_UNFUSED_LAYER_S,
+            ..trt
+        },
         // HF transformers 4.35 eager `generate` (`eager.rs`): the host's
         // per-layer launches overlap the GPU's work, and the cache's copies
         // add to its reads. `bw`, `compute` and `host_layer_s` HF_* (fitted).
@@ -412,8 +420,12 @@ pub fn memory_fraction(engine: Engine) -> Option<f64> {
 pub fn reserved_per_gpu(engine: Engine, needed_per_gpu: f64, needed_without_kv: f64, capacity: f64) -> f64 {
     let r = match engines::row(engine).reservation.value {
         Reservation::Card { share, .. } => needed_per_gpu.max(share * capacity),
-        Reservation::Static { share, .. } => needed_per_gpu.max(share * capacity + (needed_per_gpu - needed_without_kv).min(0.0)),
-        Reservation::FreeForKv { share, .. } => needed_per_gpu.max(needed_without_kv + share * (capacity - needed_without_kv).max(0.0)),
+        Reservation::Static { share, .. } => {
+            needed_per_gpu.max(share * capacity + (needed_per_gpu - needed_without_kv).min(0.0))
+        }
+        Reservation::FreeForKv { share, .. } => {
+            needed_per_gpu.max(needed_without_kv + share * (capacity - needed_without_kv).max(0.0))
+        }
         Reservation::Exact => needed_per_gpu,
         Reservation::Allocator => needed_per_gpu * ALLOCATOR_RESERVE,
     };

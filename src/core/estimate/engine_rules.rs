@@ -249,7 +249,10 @@ pub fn layout_shards(model: &Model, engine: Engine, l: Layout) -> Vec<(Dim, u32,
     let kv = model.kv_heads.max(1);
     // Fewer KV heads than GPUs: each GPU holds one, replicated (vLLM's QKVParallelLinear).
     let kv_per_gpu = if kv < tp { (tp % kv == 0).then_some(1) } else { cut(kv, tp) };
-    let mut out = vec![(Dim::QHeads, model.heads * hd, cut(model.heads, tp).map(|h| h * hd), tp), (Dim::KvHeads, kv * hd, kv_per_gpu.map(|h| h * hd), tp)];
+    let mut out = vec![
+        (Dim::QHeads, model.heads * hd, cut(model.heads, tp).map(|h| h * hd), tp),
+        (Dim::KvHeads, kv * hd, kv_per_gpu.map(|h| h * hd), tp),
+    ];
     // A model whose every layer is an MoE layer has no dense FFN to cut.
     if let Some(f) = model.ffn.filter(|_| model.moe.as_ref().is_none_or(|m| m.first_dense_layers > 0)) {
         out.push((Dim::Ffn, f, cut(f, dense), dense));
@@ -263,7 +266,10 @@ pub fn layout_shards(model: &Model, engine: Engine, l: Layout) -> Vec<(Dim, u32,
 /// Each sharded dimension of a model at tensor parallel `tp`: (dimension, full width, width on one GPU).
 /// `None` for a width the split does not cut evenly (the heads rule refuses those).
 pub fn shards(model: &Model, tp: u32) -> Vec<(Dim, u32, Option<u32>)> {
-    layout_shards(model, Engine::Vllm, Layout::tensor(tp)).into_iter().map(|(d, full, per, _)| (d, full, per)).collect()
+    layout_shards(model, Engine::Vllm, Layout::tensor(tp))
+        .into_iter()
+        .map(|(d, full, per, _)| (d, full, per))
+        .collect()
 }
 
 /// Models whose published AWQ/GPTQ checkpoints pad the FFN width to 29,696
@@ -274,7 +280,8 @@ pub fn shards(model: &Model, tp: u32) -> Vec<(Dim, u32, Option<u32>)> {
 /// intermediate_size to be compatible with TP=2", vllm-project/vllm#21695),
 /// and points users at the same padding for the 72B text model
 /// (QwenLM/Qwen3#698, "similar to QwenLM/Qwen2#578").
-const PADDED_GROUP_FFN: &[(&str, u32)] = &[("qwen2.5-72b", 29_696), ("qwen2-vl-72b", 29_696), ("qwen2.5-vl-72b", 29_696)];
+const PADDED_GROUP_FFN: &[(&str, u32)] =
+    &[("qwen2.5-72b", 29_696), ("qwen2-vl-72b", 29_696), ("qwen2.5-vl-72b", 29_696)];
 
 /// The FFN width of the checkpoint a link's format loads: the padded one
 /// where the published group-quantized checkpoint pads it.
@@ -306,7 +313,15 @@ pub fn layout_refusal(model: &Model, format: &str, engine: Engine, l: Layout) ->
     let divide = engines::row(engine).expert_parallel.is_some_and(|e| e.value.experts_divide_group);
     if let Some(m) = model.moe.as_ref().filter(|m| l.ep && divide && m.experts % l.gpus() != 0) {
         let source = "sglang fused_moe_triton/layer.py: num_experts % moe_ep_size == 0";
-        return Some(Refusal { dim: Dim::Experts, full: m.experts, per_gpu: m.experts / l.gpus(), multiple: l.gpus(), grain: None, ways: l.gpus(), source });
+        return Some(Refusal {
+            dim: Dim::Experts,
+            full: m.experts,
+            per_gpu: m.experts / l.gpus(),
+            multiple: l.gpus(),
+            grain: None,
+            ways: l.gpus(),
+            source,
+        });
     }
     let g = grain(model, format)?;
     let (k, n, e) = g.multiples();
@@ -328,7 +343,15 @@ pub fn layout_refusal(model: &Model, format: &str, engine: Engine, l: Layout) ->
             (Grain::Group128, _) => "vllm-project/vllm#13640",
         };
         let per_gpu = per?;
-        (per_gpu % multiple != 0).then_some(Refusal { dim, full, per_gpu, multiple, grain: Some(g), ways, source })
+        (per_gpu % multiple != 0).then_some(Refusal {
+            dim,
+            full,
+            per_gpu,
+            multiple,
+            grain: Some(g),
+            ways,
+            source,
+        })
     })
 }
 

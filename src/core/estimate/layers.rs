@@ -20,7 +20,9 @@ pub const STATE_ELEM_BYTES: f64 = 2.0;
 /// the ranks (`MambaStateShapeCalculator`: `divide(num_v_heads, tp)`,
 /// `divide(intermediate_size, tp)`).
 pub fn state_bytes_per_seq(m: &Model, tp: u32) -> f64 {
-    m.state.as_ref().map_or(0.0, |s| f64::from(s.layers) * f64::from(s.size) * STATE_ELEM_BYTES / f64::from(tp.max(1)))
+    m.state
+        .as_ref()
+        .map_or(0.0, |s| f64::from(s.layers) * f64::from(s.size) * STATE_ELEM_BYTES / f64::from(tp.max(1)))
 }
 
 /// KV bytes of a prefix of `shared` tokens that every sequence reads from

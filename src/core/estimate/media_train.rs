@@ -84,7 +84,8 @@ pub struct UnetBlocks {
 }
 
 /// SD 1.5's blocks (see [`unet_blocks`]).
-pub const SD15_UNET: UnetBlocks = UnetBlocks { transformer: 16.0, resnet: 22.0, wrappers: 16.0, samplers: 6.0 };
+pub const SD15_UNET: UnetBlocks =
+    UnetBlocks { transformer: 16.0, resnet: 22.0, wrappers: 16.0, samplers: 6.0 };
 
 /// SD 1.5 (runwayml/stable-diffusion-v1-5 unet/config.json: block_out_channels
 /// [320, 640, 1280, 1280], layers_per_block 2, transformer_layers_per_block 1,

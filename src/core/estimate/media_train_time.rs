@@ -178,8 +178,12 @@ impl MediaTrainJob<'_> {
         let gc = if self.gc == Checkpointing::None { 0.0 } else { 1.0 };
         let lin_k = if full { 3.0 } else { 2.0 };
         // LoRA adapters: forward, input and weight gradients over the micro-batch's tokens.
-        let adapters =
-            if full { 0.0 } else { 6.0 * self.trainable_params() * j.sequence_tokens() * self.mb / precision::tensor_flops(gpu, Compute::Bf16).max(1.0) };
+        let adapters = if full {
+            0.0
+        } else {
+            6.0 * self.trainable_params() * j.sequence_tokens() * self.mb
+                / precision::tensor_flops(gpu, Compute::Bf16).max(1.0)
+        };
         let denoiser = lin_k * fwd.linear_s + 3.5 * fwd.attention_s + 3.0 * fwd.cuda_core_s + adapters;
         let recompute = gc * (fwd.linear_s + fwd.attention_s + fwd.cuda_core_s);
         let dequant = if self.job.precision.body_bits < 8.0 && self.method != Method::Full {
@@ -201,7 +205,8 @@ impl MediaTrainJob<'_> {
         let host = (host_micro - gpu_micro).max(0.0);
         let grads = self.trainable_params() * 4.0;
         let sync = if dp > 1 { allreduce::allreduce_s(gpu, dp, grads) } else { 0.0 };
-        let optimizer = self.trainable_params() * self.optimizer_step_bytes() / gpu.bandwidth_bytes_per_s().max(1.0)
+        let optimizer = self.trainable_params() * self.optimizer_step_bytes()
+            / gpu.bandwidth_bytes_per_s().max(1.0)
             + self.trainable_tensors() * optimizer_kernels_per_tensor(self.optim) * HOST_S_PER_KERNEL;
         let n = micro_batches.max(1.0);
         let raw = n * (gpu_micro + host) + sync + optimizer;
@@ -224,7 +229,11 @@ impl MediaTrainJob<'_> {
     /// ([`LORA_KERNELS`], `src/core/estimate/train_clock.rs`).
     fn unet_forward_kernels(&self) -> Option<f64> {
         let b = unet_blocks(&self.model().id)?;
-        let adapters = if self.method == Method::Full { 0.0 } else { b.transformer * UNET_LORA_PROJECTIONS * LORA_KERNELS };
+        let adapters = if self.method == Method::Full {
+            0.0
+        } else {
+            b.transformer * UNET_LORA_PROJECTIONS * LORA_KERNELS
+        };
         Some(unet_kernels(&b) + adapters)
     }
 
@@ -250,7 +259,8 @@ impl MediaTrainJob<'_> {
     /// class's efficiency.
     fn encoder_s(&self, gpu: &Gpu) -> f64 {
         let m = self.model();
-        let rate = precision::tensor_flops(gpu, Compute::Bf16).max(1.0) * super::media::efficiency(self.job.efficiency_class());
+        let rate = precision::tensor_flops(gpu, Compute::Bf16).max(1.0)
+            * super::media::efficiency(self.job.efficiency_class());
         let tokens = f64::from(m.joint_text_tokens.unwrap_or(0)).max(CLIP_TOKENS);
         let text = 2.0 * m.text_encoder_params.unwrap_or(0.0) * tokens;
         let pixels = f64::from(self.job.width) * f64::from(self.job.height);
@@ -281,7 +291,11 @@ impl MediaTrainJob<'_> {
 /// Kernels of an eager inference forward of a UNet with blocks `b`.
 fn unet_kernels(b: &UnetBlocks) -> f64 {
     let k = UNET_KERNELS;
-    b.transformer * k.transformer + b.resnet * k.resnet + b.wrappers * k.wrappers + b.samplers * k.samplers + UNET_STEM_KERNELS
+    b.transformer * k.transformer
+        + b.resnet * k.resnet
+        + b.wrappers * k.wrappers
+        + b.samplers * k.samplers
+        + UNET_STEM_KERNELS
 }
 
 /// Host seconds per kernel of an eager diffusers UNet forward: the fitted

@@ -78,7 +78,9 @@ pub const SGLANG_MOE_LAYER_S: f64 = 610e-6;
 pub fn prefill_fixed(engine: Engine) -> PrefillFixed {
     match engine {
         Engine::TrtLlm => PrefillFixed { request_s: TRT_REQUEST_S, layer_s: TRT_LAYER_S, moe_layer_s: 0.0 },
-        Engine::Sglang | Engine::Vllm => PrefillFixed { request_s: SGLANG_REQUEST_S, layer_s: 0.0, moe_layer_s: SGLANG_MOE_LAYER_S },
+        Engine::Sglang | Engine::Vllm => {
+            PrefillFixed { request_s: SGLANG_REQUEST_S, layer_s: 0.0, moe_layer_s: SGLANG_MOE_LAYER_S }
+        }
         Engine::LlamaCpp | Engine::Hf => PrefillFixed::default(),
     }
 }

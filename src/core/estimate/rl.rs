@@ -29,7 +29,8 @@
 //! vLLM's samples, TRL's importance-sampling correction; reference, reward,
 //! value) at the training class's utilisation, the update at the training
 //! clock, both over the prompt and the mean completion, the weight sync to
-//! vLLM. `tests/it/estimate/rl_holdout.rs` scores it on held-out public runs. TRL's `GRPOTrainer` generates, then trains, in both
+//! vLLM. `tests/it/estimate/rl_holdout.rs` scores it on held-out public runs. TRL's `GRPOTrainer` generates,
+//! then trains, in both
 //! vLLM modes (grpo_trainer.py:1792 syncs, then generates, before the loss):
 //! the layouts differ in who generates and what memory is left, not in
 //! overlap, so a split step is serial too.
@@ -125,7 +126,12 @@ impl RlJob {
             completion_len: f64::from(cfg.completion_len.max(1)),
             // DPO trains on given pairs: nothing is generated, so no mean of its own.
             mean_len: f64::from(
-                if kind == Rl::Dpo { cfg.completion_len } else { cfg.completion_mean.unwrap_or(cfg.completion_len) }.clamp(1, cfg.completion_len.max(1)),
+                if kind == Rl::Dpo {
+                    cfg.completion_len
+                } else {
+                    cfg.completion_mean.unwrap_or(cfg.completion_len)
+                }
+                .clamp(1, cfg.completion_len.max(1)),
             ),
             // TRL's `vllm_mode` default (grpo_config.py:584); PPO generates inside the trainer.
             gen: if kind == Rl::Grpo { cfg.gen.unwrap_or(GenMode::Colocate) } else { GenMode::Colocate },

@@ -113,7 +113,9 @@ pub struct Rescale {
 impl<'a> ServeJob<'a> {
     pub fn new(model: &'a Model, cfg: &Config, format: WeightFormat) -> ServeJob<'a> {
         let image_tokens = match &model.vision {
-            Some(v) if v.cross_attention_layers.is_none() => v.tokens_per_image(cfg.resolution()) * f64::from(cfg.images),
+            Some(v) if v.cross_attention_layers.is_none() => {
+                v.tokens_per_image(cfg.resolution()) * f64::from(cfg.images)
+            }
             _ => 0.0,
         };
         ServeJob {
@@ -124,7 +126,10 @@ impl<'a> ServeJob<'a> {
             input_tokens: f64::from(cfg.input_tokens),
             output_tokens: f64::from(cfg.output_tokens),
             shared_prefix: if layers::shares_prefix(cfg.engine, model) {
-                layers::cached_tokens(f64::from(cfg.prefix.min(cfg.input_tokens)), engine::kv_block_tokens(cfg.engine))
+                layers::cached_tokens(
+                    f64::from(cfg.prefix.min(cfg.input_tokens)),
+                    engine::kv_block_tokens(cfg.engine),
+                )
             } else {
                 0.0
             },
@@ -133,7 +138,9 @@ impl<'a> ServeJob<'a> {
             // A ViT forward pass costs ≈ 2 FLOPs per parameter per patch
             // (Kaplan et al. 2020, "Scaling Laws for Neural Language
             // Models", §2.1; patches as tokens: Dosovitskiy et al. 2021).
-            vision_flops: model.vision.as_ref().map_or(0.0, |v| 2.0 * v.params * v.patches_per_image(cfg.resolution()) * f64::from(cfg.images)),
+            vision_flops: model.vision.as_ref().map_or(0.0, |v| {
+                2.0 * v.params * v.patches_per_image(cfg.resolution()) * f64::from(cfg.images)
+            }),
             image_prep_s: match model.vision {
                 Some(_) => f64::from(cfg.images) * engine::image_preprocess_s(cfg.resolution()),
                 None => 0.0,
@@ -203,7 +210,12 @@ impl<'a> ServeJob<'a> {
         // 16-bit GEMMs in FP16 (cuBLAS `CUBLAS_COMPUTE_16F`, llama.cpp PR
         // #3816) and runs quantized matmuls on INT8 MMA, so on GeForce its
         // ceiling is twice the table's figure.
-        let full_rate = if self.engine == Engine::LlamaCpp && gpu.class == GpuClass::Consumer && exec == Compute::Bf16 { 2.0 } else { 1.0 };
+        let full_rate =
+            if self.engine == Engine::LlamaCpp && gpu.class == GpuClass::Consumer && exec == Compute::Bf16 {
+                2.0
+            } else {
+                1.0
+            };
         precision::tensor_flops(gpu, exec) * full_rate * f.compute * quant
     }
 
@@ -225,15 +237,18 @@ impl<'a> ServeJob<'a> {
         let body_read = arch::body_params_read(m, batch);
         let head_params = f64::from(m.vocab) * f64::from(m.hidden);
         if plan.dp <= 1 {
-            return (body_read * self.body_bits() / 8.0 + head_params * self.format.embed_bits / 8.0) / f64::from(plan.tp);
+            return (body_read * self.body_bits() / 8.0 + head_params * self.format.embed_bits / 8.0)
+                / f64::from(plan.tp);
         }
-        // Data-parallel attention: every rank reads its whole attention share, the group the experts its sequences touch.
+        // Data-parallel attention: every rank reads its whole attention share, the group the experts its
+        // sequences touch.
         let (attention, experts, rest) = arch::body_read_parts(m, batch);
         let l = plan.layout();
         let bits = self.body_bits() / 8.0;
         attention * bits / f64::from(l.tp.max(1))
             + experts * bits / f64::from(l.gpus())
-            + (rest * bits + head_params * self.format.embed_bits / 8.0) / f64::from(engine_rules::dense_ways(self.engine, l))
+            + (rest * bits + head_params * self.format.embed_bits / 8.0)
+                / f64::from(engine_rules::dense_ways(self.engine, l))
     }
 
     /// Time per generated token of each of `batch` sequences at mean
@@ -266,11 +281,22 @@ impl<'a> ServeJob<'a> {
             t_weights += body_read / tp * f.dequant_flops_per_weight / precision::fp32_vector_flops(gpu);
         }
         let flops = tokens * arch::linear_flops_per_token(m) / tp;
-        let t_compute = dp4a::matmul_s(self.engine, &self.format, gpu, &f, (flops, 1.0), flops, self.compute_rate(gpu, &f));
+        let t_compute = dp4a::matmul_s(
+            self.engine,
+            &self.format,
+            gpu,
+            &f,
+            (flops, 1.0),
+            flops,
+            self.compute_rate(gpu, &f),
+        );
         // Each sequence reads its whole context, prefix too; a fixed state is also
         // written back. Under data-parallel attention a GPU holds `1 / dp` of them.
-        let kv = batch * (self.kv_per_seq_per_gpu(plan.stage(), ctx) + layers::state_bytes_per_seq(m, plan.tp) / f64::from(plan.dp.max(1)));
-        let t_kv = (kv + eager::cache_copy_bytes(self.engine, m, kv)) / (gpu.bandwidth_bytes_per_s() * f.cache_share());
+        let kv = batch
+            * (self.kv_per_seq_per_gpu(plan.stage(), ctx)
+                + layers::state_bytes_per_seq(m, plan.tp) / f64::from(plan.dp.max(1)));
+        let t_kv = (kv + eager::cache_copy_bytes(self.engine, m, kv))
+            / (gpu.bandwidth_bytes_per_s() * f.cache_share());
         let t_comm = self.allreduce_s(gpu, plan, tokens);
         let bound = if t_compute > t_weights {
             Bound::Compute
@@ -281,12 +307,21 @@ impl<'a> ServeJob<'a> {
         };
         // MXFP4 experts run FlashInfer's fused MoE kernel in vLLM/SGLang (SGLang PR #8898,
         // vLLM PR #23696), not the Triton runner's launches; llama.cpp runs its usual MoE kernels.
-        let fused = (self.format.compute == Compute::Fp4 && self.engine != Engine::LlamaCpp) || self.deepgemm_moe;
-        let t_moe = if fused { 0.0 } else { f64::from(m.moe_layers()) * f.moe_layer_s + arch::expert_matrices(m) * f.moe_expert_s };
-        // Every layer's kernels run once per step; a CUDA graph replays them with less fixed cost than one launch each.
+        let fused =
+            (self.format.compute == Compute::Fp4 && self.engine != Engine::LlamaCpp) || self.deepgemm_moe;
+        let t_moe = if fused {
+            0.0
+        } else {
+            f64::from(m.moe_layers()) * f.moe_layer_s + arch::expert_matrices(m) * f.moe_expert_s
+        };
+        // Every layer's kernels run once per step; a CUDA graph replays them with less fixed cost than one
+        // launch each.
         let t_layers = f64::from(m.layers) * f.decode_layer_s(self.launch);
         // An eager engine's host launches overlap this work (`eager.rs`).
-        let (step, host) = eager::overlap(eager::host_s(&f, m.layers, 1.0), t_weights.max(t_compute) + t_kv + t_comm + t_moe + t_layers + f.step_overhead_s);
+        let (step, host) = eager::overlap(
+            eager::host_s(&f, m.layers, 1.0),
+            t_weights.max(t_compute) + t_kv + t_comm + t_moe + t_layers + f.step_overhead_s,
+        );
         (step / self.rescaled(gpu).0, if host { Bound::Host } else { bound })
     }
 
@@ -306,34 +341,65 @@ impl<'a> ServeJob<'a> {
         let past = self.shared_prefix;
         let attn = arch::attention_flops_prefill(m, past + n) - arch::attention_flops_prefill(m, past);
         let (flops, linear) = if plan.dp <= 1 {
-            (batch * (n * arch::linear_flops_per_token(m) + attn) / tp, batch * n * arch::linear_flops_per_token(m) / tp)
+            (
+                batch * (n * arch::linear_flops_per_token(m) + attn) / tp,
+                batch * n * arch::linear_flops_per_token(m) / tp,
+            )
         } else {
-            // Data-parallel attention: a prompt's attention runs on its own rank's `tp` GPUs (the busiest rank's prompts
+            // Data-parallel attention: a prompt's attention runs on its own rank's `tp` GPUs (the busiest
+            // rank's prompts
             // bound the pass), the rest of the layer over the group.
             let busiest = (batch / f64::from(plan.dp)).ceil().max(1.0);
             let attention = 2.0 * m.attention_params() * f64::from(m.layers);
-            let linear = busiest * n * attention / tp + batch * n * (arch::linear_flops_per_token(m) - attention).max(0.0) / f64::from(plan.group());
+            let linear = busiest * n * attention / tp
+                + batch * n * (arch::linear_flops_per_token(m) - attention).max(0.0)
+                    / f64::from(plan.group());
             (linear + busiest * attn / tp, linear)
         };
         // The fixed per-layer cost is paid once per prefill chunk (llama.cpp's
         // `n_ubatch`), kernel by kernel: CUDA graphs capture single-token
         // steps only. Pascal's MMQ tiles pad each chunk (`dp4a::mmq_pad`).
-        let chunk = f64::from(self.ubatch.map_or_else(|| engine::prefill_chunk_tokens(self.engine, n.round() as u32), |u| u.min(n.round() as u32)).max(1));
-        let t_compute = dp4a::matmul_s(self.engine, &self.format, gpu, &f, (linear, dp4a::mmq_pad(n, chunk)), flops, self.compute_rate(gpu, &f));
+        let chunk = f64::from(
+            self.ubatch
+                .map_or_else(
+                    || engine::prefill_chunk_tokens(self.engine, n.round() as u32),
+                    |u| u.min(n.round() as u32),
+                )
+                .max(1),
+        );
+        let t_compute = dp4a::matmul_s(
+            self.engine,
+            &self.format,
+            gpu,
+            &f,
+            (linear, dp4a::mmq_pad(n, chunk)),
+            flops,
+            self.compute_rate(gpu, &f),
+        );
         // Pipeline stages run one after another, so only TP divides the read.
         let t_weights = self.weights_per_gpu(plan.stage()) / (gpu.bandwidth_bytes_per_s() * f.bw);
-        let scores = if self.attn_scores_in_memory { batch * attn_scores::prompt_score_bytes(m, n, chunk, tp) } else { 0.0 };
+        let scores = if self.attn_scores_in_memory {
+            batch * attn_scores::prompt_score_bytes(m, n, chunk, tp)
+        } else {
+            0.0
+        };
         let t_scores = scores / (gpu.bandwidth_bytes_per_s() * f.bw);
         let passes = (n * batch / chunk).ceil();
         let t_layers = passes * f64::from(m.layers) * f.launch_layer_s;
-        // The context phase's launches per layer and expert layer, outside any CUDA graph (`prefill_fixed.rs`); MXFP4
-        // experts run a fused kernel, as in decode. A batched engine packs several prompts into one pass of up to its
+        // The context phase's launches per layer and expert layer, outside any CUDA graph
+        // (`prefill_fixed.rs`); MXFP4
+        // experts run a fused kernel, as in decode. A batched engine packs several prompts into one pass of
+        // up to its
         // token budget, so these are paid per pass, not per prompt.
-        let moe_layers = if self.format.compute == Compute::Fp4 || self.deepgemm_moe { 0 } else { m.moe_layers() };
+        let moe_layers =
+            if self.format.compute == Compute::Fp4 || self.deepgemm_moe { 0 } else { m.moe_layers() };
         let total = (n * batch).max(1.0);
-        let packed = f64::from(engine::prefill_chunk_tokens(self.engine, total.min(f64::from(u32::MAX)).round() as u32).max(1));
+        let packed = f64::from(
+            engine::prefill_chunk_tokens(self.engine, total.min(f64::from(u32::MAX)).round() as u32).max(1),
+        );
         let t_fixed = self.prefill_fixed().passes_s((total / packed).ceil(), m.layers, moe_layers);
-        let gpu_s = t_compute.max(t_weights) + t_scores + t_layers + t_fixed + self.allreduce_s(gpu, plan, n * batch);
+        let gpu_s =
+            t_compute.max(t_weights) + t_scores + t_layers + t_fixed + self.allreduce_s(gpu, plan, n * batch);
         eager::overlap(eager::host_s(&f, m.layers, passes), gpu_s).0 * self.rescaled(gpu).1
     }
 
@@ -357,7 +423,9 @@ impl<'a> ServeJob<'a> {
         let prompt = self.new_prompt_tokens();
         // One request's first token also waits for its admission, scheduling
         // and first sample (`prefill_fixed.rs`).
-        let ttft = self.vision_s(gpu, plan, 1.0) + self.prefill_s(gpu, plan, prompt, 1.0) + self.prefill_fixed().request_s * self.rescaled(gpu).1;
+        let ttft = self.vision_s(gpu, plan, 1.0)
+            + self.prefill_s(gpu, plan, prompt, 1.0)
+            + self.prefill_fixed().request_s * self.rescaled(gpu).1;
         ServeSpeed {
             decode_tokens_per_s_per_seq: 1.0 / step,
             decode_tokens_per_s_total: batch / step,
@@ -372,7 +440,8 @@ impl<'a> ServeJob<'a> {
     /// through prefill and decode: B·out / (prefill of B prompts + out steps).
     pub fn offline_throughput(&self, gpu: &Gpu, plan: Plan, batch: f64) -> f64 {
         let ctx = arch::mean_context(self.prompt_tokens(), self.output_tokens);
-        let prefill = self.vision_s(gpu, plan, batch) + self.prefill_s(gpu, plan, self.new_prompt_tokens(), batch);
+        let prefill =
+            self.vision_s(gpu, plan, batch) + self.prefill_s(gpu, plan, self.new_prompt_tokens(), batch);
         let (step, _) = self.decode_step_s(gpu, plan, batch, ctx);
         batch * self.output_tokens / (prefill + self.output_tokens * step)
     }

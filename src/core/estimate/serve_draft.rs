@@ -24,7 +24,16 @@ impl ServeJob<'_> {
     pub fn draft_s(&self, gpu: &Gpu, plan: Plan, batch: f64, ctx: f64) -> f64 {
         let Some(d) = self.spec.as_deref() else { return 0.0 };
         let Some(model) = &d.model else { return 0.0 };
-        let job = ServeJob { model, format: d.format, spec: None, shared_prefix: 0.0, image_tokens: 0.0, images: 0.0, vision_flops: 0.0, ..self.clone() };
+        let job = ServeJob {
+            model,
+            format: d.format,
+            spec: None,
+            shared_prefix: 0.0,
+            image_tokens: 0.0,
+            images: 0.0,
+            vision_flops: 0.0,
+            ..self.clone()
+        };
         let (pass, _) = job.pass_s(gpu, plan, batch, 1.0, ctx);
         d.k * ((pass - self.factors(gpu).step_overhead_s).max(0.0) + draft_pass_host_s(self.engine))
     }
@@ -35,7 +44,11 @@ impl ServeJob<'_> {
         let Some(d) = self.spec.as_deref() else { return 0.0 };
         let Some(model) = &d.model else { return 0.0 };
         // A draft model is a whole model in the target's format; a head or MTP layer is body weights.
-        let bytes = if d.method == Spec::Draft { arch::weight_bytes(model, &d.format, d.format.body_bits) } else { d.stored_params * d.format.body_bits / 8.0 };
+        let bytes = if d.method == Spec::Draft {
+            arch::weight_bytes(model, &d.format, d.format.body_bits)
+        } else {
+            d.stored_params * d.format.body_bits / 8.0
+        };
         bytes / f64::from(plan.gpus().max(1))
     }
 

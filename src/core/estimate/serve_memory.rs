@@ -12,7 +12,12 @@ use super::{arch, engine, engine_rules, layers};
 impl ServeJob<'_> {
     /// The shared prefix's KV on one GPU, held once per copy of the model.
     pub fn shared_kv_per_gpu(&self, plan: Plan) -> f64 {
-        layers::shared_kv_bytes(self.model, self.shared_prefix, self.kv_elem_bytes, arch::kv_split(self.model, plan.tp)) / f64::from(plan.pp)
+        layers::shared_kv_bytes(
+            self.model,
+            self.shared_prefix,
+            self.kv_elem_bytes,
+            arch::kv_split(self.model, plan.tp),
+        ) / f64::from(plan.pp)
     }
 
     /// What each sequence holds on one GPU beside the shared prefix (under
@@ -21,7 +26,9 @@ impl ServeJob<'_> {
     /// prefix).
     pub fn private_kv_per_seq_per_gpu(&self, plan: Plan) -> f64 {
         // (Speculative decoding's drafter keeps its own cache of every sequence, `spec.rs`.)
-        self.kv_per_seq_per_gpu(plan, self.context_tokens()) - self.shared_kv_per_gpu(plan) / f64::from(plan.dp.max(1)) + self.draft_kv_per_seq_per_gpu(plan)
+        self.kv_per_seq_per_gpu(plan, self.context_tokens())
+            - self.shared_kv_per_gpu(plan) / f64::from(plan.dp.max(1))
+            + self.draft_kv_per_seq_per_gpu(plan)
     }
 
     /// KV bytes of one sequence at full context on one GPU of a plan,
@@ -35,13 +42,22 @@ impl ServeJob<'_> {
     pub fn kv_per_seq_per_gpu(&self, plan: Plan, context: f64) -> f64 {
         let block = f64::from(engine::kv_block_tokens(self.engine));
         let tokens = (context / block).ceil() * block;
-        let mut bytes = arch::kv_bytes_per_seq(self.model, tokens, self.kv_elem_bytes, arch::kv_split(self.model, plan.tp))
-            + layers::state_bytes_per_seq(self.model, plan.tp);
+        let mut bytes = arch::kv_bytes_per_seq(
+            self.model,
+            tokens,
+            self.kv_elem_bytes,
+            arch::kv_split(self.model, plan.tp),
+        ) + layers::state_bytes_per_seq(self.model, plan.tp);
         if let Some(v) = &self.model.vision {
             if let (Some(cross), true) = (v.cross_attention_layers, self.images > 0.0) {
                 // Cross-attention layers cache K/V of the image tokens.
                 let img = v.tokens_per_image((0, 0)) * self.images;
-                bytes += 2.0 * f64::from(cross) * img * f64::from(self.model.kv_heads) * f64::from(self.model.head_dim) * self.kv_elem_bytes
+                bytes += 2.0
+                    * f64::from(cross)
+                    * img
+                    * f64::from(self.model.kv_heads)
+                    * f64::from(self.model.head_dim)
+                    * self.kv_elem_bytes
                     / arch::kv_split(self.model, plan.tp);
             }
         }
@@ -61,14 +77,21 @@ impl ServeJob<'_> {
     pub fn activation_bytes(&self, plan: Plan, batch: f64) -> f64 {
         let m = self.model;
         let per_step = engine::prefill_chunk_tokens(self.engine, self.prompt_tokens().round() as u32);
-        let chunk = if self.engine == Engine::Hf { f64::from(per_step) * batch.max(1.0) } else { f64::from(per_step) };
+        let chunk = if self.engine == Engine::Hf {
+            f64::from(per_step) * batch.max(1.0)
+        } else {
+            f64::from(per_step)
+        };
         let ffn = super::arch::active_ffn(m);
         let attn = f64::from(m.heads) * f64::from(m.head_dim);
-        // Data-parallel attention: each rank's attention over its `tp` GPUs, the FFN over the group, its own sequences' logits.
+        // Data-parallel attention: each rank's attention over its `tp` GPUs, the FFN over the group, its own
+        // sequences' logits.
         let per_token = if plan.dp <= 1 {
             4.0 * f64::from(m.hidden) + (2.0 * attn + 2.0 * ffn) / f64::from(plan.tp)
         } else {
-            4.0 * f64::from(m.hidden) + 2.0 * attn / f64::from(plan.tp.max(1)) + 2.0 * ffn / f64::from(plan.group())
+            4.0 * f64::from(m.hidden)
+                + 2.0 * attn / f64::from(plan.tp.max(1))
+                + 2.0 * ffn / f64::from(plan.group())
         };
         chunk * per_token * 2.0 + batch.max(1.0) / f64::from(plan.dp.max(1)) * f64::from(m.vocab) * 4.0
     }
@@ -85,12 +108,17 @@ impl ServeJob<'_> {
         }
         let m = self.model;
         let bits = self.body_bits() / 8.0;
-        let attention = (m.attention_params() * f64::from(m.layers)).min(m.body_params()) * bits + m.vision_params() * 2.0;
-        let experts = m.moe.as_ref().map_or(0.0, |moe| m.expert_params() * f64::from(moe.experts) * f64::from(m.moe_layers()) * bits);
+        let attention = (m.attention_params() * f64::from(m.layers)).min(m.body_params()) * bits
+            + m.vision_params() * 2.0;
+        let experts = m
+            .moe
+            .as_ref()
+            .map_or(0.0, |moe| m.expert_params() * f64::from(moe.experts) * f64::from(m.moe_layers()) * bits);
         let rest = (self.weight_bytes() - attention - experts).max(0.0);
         let l = plan.layout();
         let dense = f64::from(engine_rules::dense_ways(self.engine, l));
-        (attention / f64::from(l.tp.max(1)) + experts / f64::from(l.gpus()) + rest / dense) / f64::from(plan.pp)
+        (attention / f64::from(l.tp.max(1)) + experts / f64::from(l.gpus()) + rest / dense)
+            / f64::from(plan.pp)
     }
 
     /// With a tuple KV cache, each layer builds its grown K/V with
@@ -114,7 +142,8 @@ impl ServeJob<'_> {
     pub fn memory(&self, plan: Plan, batch: f64) -> ServeMemory {
         ServeMemory {
             weights: self.weights_per_gpu(plan) + self.draft_weights_per_gpu(plan),
-            kv_cache: batch * self.private_kv_per_seq_per_gpu(plan) + if batch > 0.0 { self.shared_kv_per_gpu(plan) } else { 0.0 },
+            kv_cache: batch * self.private_kv_per_seq_per_gpu(plan)
+                + if batch > 0.0 { self.shared_kv_per_gpu(plan) } else { 0.0 },
             activations: self.activation_bytes(plan, batch) + self.tuple_cache_copy_bytes(plan, batch),
             overhead: engine::runtime_overhead_bytes(self.engine),
         }
@@ -141,7 +170,8 @@ impl ServeJob<'_> {
     /// engine's scheduler limit (the engine table's `max_seqs`).
     pub fn max_batch(&self, gpu: &Gpu, plan: Plan) -> u32 {
         let fixed = self.memory(plan, 1.0);
-        let kv_and_logits = self.private_kv_per_seq_per_gpu(plan) + f64::from(self.model.vocab) * 4.0 / f64::from(plan.dp.max(1));
+        let kv_and_logits = self.private_kv_per_seq_per_gpu(plan)
+            + f64::from(self.model.vocab) * 4.0 / f64::from(plan.dp.max(1));
         // Each sequence adds its KV cache and its logits, and under HF its
         // prompt's share of the one prefill pass (see `activation_bytes`),
         // which the first sequence's share in `fixed` already holds once.

@@ -106,7 +106,9 @@ pub fn has_mtp(m: &Model) -> bool {
 pub fn eagle_head(model_id: &str) -> Option<&'static str> {
     match model_id {
         "llama-3.1-8b" | "deepseek-r1-distill-llama-8b" => Some("yuhuili/EAGLE3-LLaMA3.1-Instruct-8B"),
-        "llama-3.3-70b" | "llama-3.1-70b" | "deepseek-r1-distill-llama-70b" => Some("yuhuili/EAGLE3-LLaMA3.3-Instruct-70B"),
+        "llama-3.3-70b" | "llama-3.1-70b" | "deepseek-r1-distill-llama-70b" => {
+            Some("yuhuili/EAGLE3-LLaMA3.3-Instruct-70B")
+        }
         "qwen3-8b" => Some("Tengyunw/qwen3_8b_eagle3"),
         _ => None,
     }
@@ -135,7 +137,12 @@ pub fn engine_runs(engine: Engine, m: Spec) -> bool {
 impl Drafter {
     /// The drafter `cfg` asks for on `target` (served in `format`); `None`
     /// when speculation is off or cannot be planned (`resolve` has said why).
-    pub fn new(cfg: &Config, target: &Model, format: WeightFormat, draft: Option<&Model>) -> Option<Arc<Drafter>> {
+    pub fn new(
+        cfg: &Config,
+        target: &Model,
+        format: WeightFormat,
+        draft: Option<&Model>,
+    ) -> Option<Arc<Drafter>> {
         let alpha = cfg.spec_accept.or_else(|| default_accept(cfg.spec))?;
         let k = f64::from(cfg.spec_tokens.unwrap_or_else(|| default_tokens(cfg.spec)));
         let (model, format, stored_params) = match cfg.spec {

@@ -37,7 +37,9 @@
 //!   bytes of state and no fp32 master copy. Megatron-LM keeps fp32 main
 //!   gradients beside the bf16 weights: 2 + 4 + 12 = 18 bytes per parameter
 //!   without its distributed optimizer (NVIDIA/Megatron-LM@9fc93771
-//!   docs/api-guide/dist_optimizer.md, the bytes-per-parameter table). The Hugging Face Trainer, DeepSpeed and Axolotl keep 16-bit
+//!   docs/api-guide/dist_optimizer.md, the bytes-per-parameter table). The Hugging Face Trainer, DeepSpeed
+//!   and
+//!   Axolotl keep 16-bit
 //!   gradients and fp32 master weights with fp32 AdamW states (ZeRO §3);
 //!   torchtitan's FSDP2 keeps fp32 parameters, gradients and AdamW states
 //!   and computes in bf16 (`MixedPrecisionPolicy(param_dtype=bf16,
@@ -141,16 +143,28 @@ impl Stack {
             shards_root_apart: false,
         };
         match trainer {
-            // TRL's trainers subclass the Hugging Face Trainer (trl/trainer/grpo_trainer.py `class GRPOTrainer(_BaseTrainer)`).
+            // TRL's trainers subclass the Hugging Face Trainer (trl/trainer/grpo_trainer.py `class
+            // GRPOTrainer(_BaseTrainer)`).
             Trainer::Hf | Trainer::Trl => hf,
-            Trainer::Torchtune => {
-                Stack { loss_bytes_per_vocab: CHUNKED_LOGITS_BYTES, fp32_master: false, optimizer_in_backward: true, shards_root_apart: true, ..hf }
-            }
+            Trainer::Torchtune => Stack {
+                loss_bytes_per_vocab: CHUNKED_LOGITS_BYTES,
+                fp32_master: false,
+                optimizer_in_backward: true,
+                shards_root_apart: true,
+                ..hf
+            },
             Trainer::Torchtitan => Stack { loss_bytes_per_vocab: COMPILED_LOGITS_BYTES, ..hf },
-            Trainer::Unsloth => Stack { loss_bytes_per_vocab: 0.0, offloads_activations: true, can_offload_params: false, ..hf },
+            Trainer::Unsloth => Stack {
+                loss_bytes_per_vocab: 0.0,
+                offloads_activations: true,
+                can_offload_params: false,
+                ..hf
+            },
             Trainer::Axolotl => Stack { loss_bytes_per_vocab: 0.0, ..hf },
             Trainer::Deepspeed => hf,
-            Trainer::Megatron => Stack { fp32_grads: true, can_offload_params: false, op_level_selective: false, ..hf },
+            Trainer::Megatron => {
+                Stack { fp32_grads: true, can_offload_params: false, op_level_selective: false, ..hf }
+            }
         }
     }
 }
@@ -215,7 +229,9 @@ pub fn parallelism(trainer: Trainer) -> Parallelism {
         Trainer::Megatron => Parallelism { tensor_max_zero: Some(3), pipeline: true },
         Trainer::Deepspeed => Parallelism { tensor_max_zero: Some(2), pipeline: true },
         Trainer::Torchtitan => Parallelism { tensor_max_zero: Some(3), pipeline: true },
-        Trainer::Hf | Trainer::Trl | Trainer::Axolotl => Parallelism { tensor_max_zero: Some(3), pipeline: false },
+        Trainer::Hf | Trainer::Trl | Trainer::Axolotl => {
+            Parallelism { tensor_max_zero: Some(3), pipeline: false }
+        }
         Trainer::Torchtune | Trainer::Unsloth => Parallelism { tensor_max_zero: None, pipeline: false },
     }
 }
@@ -264,7 +280,13 @@ pub enum Term {
 }
 
 impl Term {
-    pub const ALL: [Term; 5] = [Term::HostLaunch, Term::LoopedExperts, Term::Zero3Collectives, Term::CpuOptimizer, Term::Elementwise];
+    pub const ALL: [Term; 5] = [
+        Term::HostLaunch,
+        Term::LoopedExperts,
+        Term::Zero3Collectives,
+        Term::CpuOptimizer,
+        Term::Elementwise,
+    ];
 
     /// The message key naming the term (`g.train.clock.<name>`).
     pub fn key(self) -> &'static str {

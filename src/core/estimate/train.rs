@@ -34,7 +34,7 @@
 use super::super::catalog::{Gpu, Model};
 use super::super::config::{Checkpointing, Config, Method, Optim, Targets, Task};
 use super::super::precision::{self, Compute, WeightFormat};
-use super::rl::{self, RlJob, RlMemory};
+use super::rl::{self, RlJob};
 use super::stack::{self, Stack};
 pub use super::train_class::{mfu, TrainClass};
 
@@ -154,17 +154,20 @@ const OVERHEAD_BYTES: f64 = 1_073_741_824.0;
 impl<'a> TrainJob<'a> {
     pub fn new(model: &'a Model, cfg: &Config) -> TrainJob<'a> {
         let method = if cfg.task == Task::Pretrain { Method::Full } else { cfg.method };
-        let format = precision::weight_format(cfg.weight_format_id()).or_else(|| precision::weight_format("bf16")).unwrap_or(WeightFormat {
-            id: "bf16",
-            body_bits: 16.0,
-            embed_bits: 16.0,
-            weight_only: false,
-            compute: Compute::Bf16,
-            gguf: false,
-        });
+        let format = precision::weight_format(cfg.weight_format_id())
+            .or_else(|| precision::weight_format("bf16"))
+            .unwrap_or(WeightFormat {
+                id: "bf16",
+                body_bits: 16.0,
+                embed_bits: 16.0,
+                weight_only: false,
+                compute: Compute::Bf16,
+                gguf: false,
+            });
         let rl = RlJob::new(cfg).filter(|_| cfg.task == Task::Finetune);
         // DPO runs chosen and rejected of each pair in one batch (trl/trainer/dpo_trainer.py:355-357).
-        let mb = f64::from(cfg.mb()) * if rl.is_some_and(|r| r.kind == super::super::config::Rl::Dpo) { 2.0 } else { 1.0 };
+        let mb = f64::from(cfg.mb())
+            * if rl.is_some_and(|r| r.kind == super::super::config::Rl::Dpo) { 2.0 } else { 1.0 };
         TrainJob {
             model,
             rl,
@@ -183,7 +186,9 @@ impl<'a> TrainJob<'a> {
             targets: cfg.targets,
             stack: Stack::of(cfg.trainer),
             parallel: stack::parallelism(cfg.trainer),
-            offload_activations: cfg.act_offload.unwrap_or(Stack::of(cfg.trainer).offloads_by_default(cfg.gc)),
+            offload_activations: cfg
+                .act_offload
+                .unwrap_or(Stack::of(cfg.trainer).offloads_by_default(cfg.gc)),
             offload_params: cfg.param_offload && Stack::of(cfg.trainer).can_offload_params,
             gbs: cfg.global_batch().map(f64::from),
             attn_kernel: AttnKernel::Flash2,
@@ -293,27 +298,6 @@ impl<'a> TrainJob<'a> {
         }
     }
 
-    /// An RL job's policy and what sits beside it per GPU under `l`: a
-    /// split's generation GPUs hold no training state, so the policy is
-    /// sharded over the others (`estimate::rl`).
-    pub fn rl_memory(&self, rl: &RlJob, l: Layout) -> (TrainMemory, RlMemory) {
-        let mp = l.tp.max(1) * l.pp.max(1);
-        let gen = match rl.gen {
-            super::super::config::GenMode::Split if rl.generates() && rl.gpu_bytes > 0.0 => self.rl_split_gpus(rl, l),
-            _ => Some(0),
-        };
-        let dp_train = gen.map_or(0, |g| l.dp.saturating_sub(g.div_ceil(mp)));
-        if dp_train == 0 {
-            // No GPU left to train on beside the server: the policy on one
-            // replica and the server's GPU in full, which does not fit.
-            let policy = self.policy_memory(1.0, f64::from(l.tp), f64::from(l.pp));
-            return (policy, RlMemory { engine: rl.gpu_bytes, ..RlMemory::default() });
-        }
-        let policy = self.policy_memory(f64::from(dp_train), f64::from(l.tp), f64::from(l.pp));
-        let extra = self.rl_extra_memory(rl, l, f64::from(dp_train));
-        (policy, extra)
-    }
-
     pub(super) fn policy_memory(&self, dp: f64, tp: f64, pp: f64) -> TrainMemory {
         let m = self.model;
         let dp = dp.max(1.0);
@@ -330,13 +314,17 @@ impl<'a> TrainJob<'a> {
         } else {
             let body_bits = if self.format.id == "fp32" { 32.0 } else { self.format.body_bits };
             let embed_bits = if self.format.id == "fp32" { 32.0 } else { self.format.embed_bits };
-            (m.body_params() * body_bits / 8.0, m.embedding_params() * embed_bits / 8.0 + m.vision_params() * 2.0)
+            (
+                m.body_params() * body_bits / 8.0,
+                m.embedding_params() * embed_bits / 8.0 + m.vision_params() * 2.0,
+            )
         };
         let layers = f64::from(m.layers) * if m.encoder_decoder { 2.0 } else { 1.0 };
         let adapter = if self.method == Method::Full { 0.0 } else { trainable * 4.0 };
         // PEFT keeps adapters (and their gradients) in fp32 by default;
         // Megatron keeps fp32 main gradients.
-        let grad_bytes = if self.method == Method::Full && !self.stack.fp32_grads { self.train_bytes } else { 4.0 };
+        let grad_bytes =
+            if self.method == Method::Full && !self.stack.fp32_grads { self.train_bytes } else { 4.0 };
         let (weights, gradients, optimizer) = if self.offload_params && self.zero >= 3 {
             // In CPU memory; on the GPU the unit computed and the one
             // prefetched (two layers), the root unit, and one layer's
@@ -357,22 +345,34 @@ impl<'a> TrainJob<'a> {
             } else {
                 trainable * grad_bytes / mp / shard(2)
             };
-            let o = if self.optim_offload { 0.0 } else { trainable * self.optimizer_bytes_per_param() / mp / shard(1) };
+            let o = if self.optim_offload {
+                0.0
+            } else {
+                trainable * self.optimizer_bytes_per_param() / mp / shard(1)
+            };
             (w, g, o)
         };
         let tokens = self.mb * self.seq;
         let per_layer = self.layer_activation_bytes_per_token();
         let stored = match (self.gc, self.offload_activations) {
             (_, true) => per_layer,
-            (Checkpointing::Full, false) => layers * 2.0 * f64::from(m.hidden) * self.train_bytes / 2.0 + per_layer,
+            (Checkpointing::Full, false) => {
+                layers * 2.0 * f64::from(m.hidden) * self.train_bytes / 2.0 + per_layer
+            }
             // Op-level selective checkpointing keeps a few tensors of every
             // layer (see `stack`); the layer being recomputed holds its whole
             // set once.
-            (Checkpointing::Selective, false) if self.stack.op_level_selective => layers * self.op_selective_bytes_per_token() + per_layer,
+            (Checkpointing::Selective, false) if self.stack.op_level_selective => {
+                layers * self.op_selective_bytes_per_token() + per_layer
+            }
             // Megatron's selective recomputation drops the attention scores
             // of every layer; the layer being recomputed holds them once.
             (Checkpointing::Selective, false) => {
-                let scores = if self.flash { 0.0 } else { 5.0 * f64::from(m.heads) * self.seq * self.train_bytes / 2.0 };
+                let scores = if self.flash {
+                    0.0
+                } else {
+                    5.0 * f64::from(m.heads) * self.seq * self.train_bytes / 2.0
+                };
                 layers * (per_layer - scores) + scores
             }
             (Checkpointing::None, false) => layers * per_layer,
@@ -381,13 +381,21 @@ impl<'a> TrainJob<'a> {
         // intermediates (two f-wide for a gated MLP) sit beside its activations.
         let working = if self.stack.backward_working_set { self.mlp_gradient_bytes_per_token() } else { 0.0 };
         // Logits held for the loss (see `stack`).
-        let logits_per_token = f64::from(m.vocab) * self.rl.map_or(self.stack.loss_bytes_per_vocab, |r| rl::LOGITS_BYTES * r.logit_share());
+        let logits_per_token = f64::from(m.vocab)
+            * self.rl.map_or(self.stack.loss_bytes_per_vocab, |r| rl::LOGITS_BYTES * r.logit_share());
         // Pipelined, the first stage holds L layers' worth and the last L/pp
         // layers plus the logits; the larger decides. Both divide by tp
         // (sequence parallelism; vocabulary-parallel logits).
         let stored = stored.max(0.0) + working;
-        let per_token = if pp > 1.0 { stored.max(stored / pp + logits_per_token) } else { stored + logits_per_token };
-        TrainMemory { weights, gradients, optimizer, activations: tokens * per_token / tp, overhead: OVERHEAD_BYTES }
+        let per_token =
+            if pp > 1.0 { stored.max(stored / pp + logits_per_token) } else { stored + logits_per_token };
+        TrainMemory {
+            weights,
+            gradients,
+            optimizer,
+            activations: tokens * per_token / tp,
+            overhead: OVERHEAD_BYTES,
+        }
     }
 
     /// What PyTorch's op-level selective checkpointing keeps of one layer
@@ -430,7 +438,8 @@ impl<'a> TrainJob<'a> {
         TrainJob { rl: self.rl.map(|r| RlJob { gpu_bytes: gpu.memory_bytes(), ..r }), ..self.clone() }
     }
 
-    /// Tokens the job trains on: an RL run's sequences (`RlJob::sequences`) at prompt + completion; the user's, or for pre-training the
+    /// Tokens the job trains on: an RL run's sequences (`RlJob::sequences`) at prompt + completion; the
+    /// user's, or for pre-training the
     /// compute-optimal 20 tokens per parameter (Hoffmann et al. 2022), or
     /// 100 M for fine-tuning; times epochs.
     pub fn job_tokens(&self, cfg: &Config) -> f64 {
@@ -473,7 +482,10 @@ impl<'a> TrainJob<'a> {
         let weights = match (params, self.method) {
             (false, _) => 0.0,
             (true, Method::Full) => m.params_total * self.train_bytes,
-            (true, _) => m.body_params() * self.format.body_bits / 8.0 + m.embedding_params() * self.format.embed_bits / 8.0,
+            (true, _) => {
+                m.body_params() * self.format.body_bits / 8.0
+                    + m.embedding_params() * self.format.embed_bits / 8.0
+            }
         };
         Some((states + weights) * 1.5 / f64::from(instances.max(1)))
     }

@@ -19,7 +19,8 @@ pub enum TrainClass {
 }
 
 impl TrainClass {
-    pub const ALL: [TrainClass; 4] = [TrainClass::AmpereHbm, TrainClass::HopperBlackwell, TrainClass::Consumer, TrainClass::OtherHbm];
+    pub const ALL: [TrainClass; 4] =
+        [TrainClass::AmpereHbm, TrainClass::HopperBlackwell, TrainClass::Consumer, TrainClass::OtherHbm];
 
     pub fn of(gpu: &Gpu) -> TrainClass {
         match gpu.arch.as_str() {

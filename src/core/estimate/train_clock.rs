@@ -108,7 +108,8 @@ impl TrainJob<'_> {
         if !clock.eager {
             return 0.0;
         }
-        let lora = if clock.unfused_lora { self.lora_projections() * LORA_KERNELS * HOST_S_PER_KERNEL } else { 0.0 };
+        let lora =
+            if clock.unfused_lora { self.lora_projections() * LORA_KERNELS * HOST_S_PER_KERNEL } else { 0.0 };
         let (fwd, bwd) = self.passes();
         let layers = f64::from(self.model.layers) / f64::from(l.pp.max(1));
         let kernels = HOST_S_PER_LAYER_FORWARD / HOST_S_PER_KERNEL + lora / HOST_S_PER_KERNEL;
@@ -123,7 +124,11 @@ impl TrainJob<'_> {
         // routed tokens outnumber them.
         let routed = self.mb * self.seq * f64::from(moe.active);
         let hit = routed.min(f64::from(moe.experts));
-        let lora = if self.method == Method::Full || self.targets == Targets::Attn { 0.0 } else { 3.0 * LORA_KERNELS };
+        let lora = if self.method == Method::Full || self.targets == Targets::Attn {
+            0.0
+        } else {
+            3.0 * LORA_KERNELS
+        };
         let (fwd, bwd) = self.passes();
         let layers = f64::from(self.model.moe_layers()) / f64::from(l.pp.max(1));
         layers * hit * (EXPERT_KERNELS + lora) * (HOST_S_PER_KERNEL * fwd + CPP_S_PER_KERNEL * bwd)
@@ -167,7 +172,8 @@ impl TrainJob<'_> {
             Some(x) if adapted > 4.0 => 4.0 + 3.0 * f64::from(x.experts),
             _ => adapted,
         };
-        let collectives = dense_layers * per_layer(dense, adapted) + moe_layers * per_layer(moe, expert_adapted);
+        let collectives =
+            dense_layers * per_layer(dense, adapted) + moe_layers * per_layer(moe, expert_adapted);
         collectives / f64::from(l.pp.max(1)) * self.clock.zero3_collective_s
     }
 
@@ -185,7 +191,8 @@ impl TrainJob<'_> {
             // Dropout on each adapted input (2.5 passes), scaling and add on
             // each output (5): attention in h, the MLP's inputs h and f.
             let attn = 2.5 * 4.0 * h + 5.0 * 4.0 * h;
-            let mlp = if self.lora_projections() > 4.0 { 2.5 * (2.0 * h + f) + 5.0 * (2.0 * f + h) } else { 0.0 };
+            let mlp =
+                if self.lora_projections() > 4.0 { 2.5 * (2.0 * h + f) + 5.0 * (2.0 * f + h) } else { 0.0 };
             attn + mlp
         } else {
             0.0

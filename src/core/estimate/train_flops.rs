@@ -146,13 +146,19 @@ impl TrainJob<'_> {
         if self.compute(gpu) != Compute::Fp8 {
             return 0.0;
         }
-        let (bf16, fp8) = (precision::tensor_flops(gpu, Compute::Bf16), precision::tensor_flops(gpu, Compute::Fp8));
+        let (bf16, fp8) =
+            (precision::tensor_flops(gpu, Compute::Bf16), precision::tensor_flops(gpu, Compute::Fp8));
         if fp8 <= bf16 || bf16 <= 0.0 {
             return 0.0;
         }
-        let gemm_share = gpu.mamf_bf16_tflops.filter(|_| gpu.bf16_tflops > 0.0).map_or(MAMF_REFERENCE_FRACTION, |x| x / gpu.bf16_tflops).max(eff);
+        let gemm_share = gpu
+            .mamf_bf16_tflops
+            .filter(|_| gpu.bf16_tflops > 0.0)
+            .map_or(MAMF_REFERENCE_FRACTION, |x| x / gpu.bf16_tflops)
+            .max(eff);
         let m = self.model;
-        let passes = (if self.method == Method::Full { 6.0 } else { 4.0 }) + 2.0 * self.recomputed_linear_share();
+        let passes =
+            (if self.method == Method::Full { 6.0 } else { 4.0 }) + 2.0 * self.recomputed_linear_share();
         passes * m.active_body_params() / (gemm_share * peak) * (1.0 - bf16 / fp8)
     }
 
@@ -164,7 +170,8 @@ impl TrainJob<'_> {
             return 0.0;
         }
         let layers = f64::from(self.model.layers) / f64::from(l.pp.max(1));
-        2.0 * self.mb * self.seq * layers * f64::from(self.model.hidden) * self.train_bytes / f64::from(l.tp.max(1))
+        2.0 * self.mb * self.seq * layers * f64::from(self.model.hidden) * self.train_bytes
+            / f64::from(l.tp.max(1))
     }
 
     /// Bytes a GPU moves over its host link per optimizer step for states
@@ -176,7 +183,8 @@ impl TrainJob<'_> {
         let mp = f64::from(l.tp.max(1)) * f64::from(l.pp.max(1));
         let dp = f64::from(l.dp.max(1));
         let trainable = self.trainable_params();
-        let grad_bytes = if self.method == Method::Full && !self.stack.fp32_grads { self.train_bytes } else { 4.0 };
+        let grad_bytes =
+            if self.method == Method::Full && !self.stack.fp32_grads { self.train_bytes } else { 4.0 };
         if self.offload_params && self.zero >= 3 {
             let weights = self.model.params_total * self.format.body_bits.max(4.0) / 8.0;
             (2.0 * weights + trainable * grad_bytes) / mp / dp

@@ -32,7 +32,9 @@ impl TrainJob<'_> {
     /// over its whole step (generation, scoring, update, sync: `estimate::rl`).
     pub fn tokens_per_s(&self, gpu: &Gpu, mfu: f64, l: Layout, dp_link: f64, tp_link: f64) -> f64 {
         match self.rl {
-            Some(rl) => self.rl_step(gpu, mfu, l, rl.gen, dp_link, tp_link).map_or(0.0, |s| s.sequences * rl.seq() / s.total().max(1e-9)),
+            Some(rl) => self
+                .rl_step(gpu, mfu, l, rl.gen, dp_link, tp_link)
+                .map_or(0.0, |s| s.sequences * rl.seq() / s.total().max(1e-9)),
             None => self.train_tokens_per_s(gpu, mfu, l, dp_link, tp_link),
         }
     }
@@ -40,9 +42,24 @@ impl TrainJob<'_> {
     /// An RL run's step under a layout in a generation mode (`None`: not
     /// an RL job, or it cannot run so). The weights reach a split's vLLM
     /// server over the links inside the node.
-    pub fn rl_step(&self, gpu: &Gpu, mfu: f64, l: Layout, mode: GenMode, dp_link: f64, tp_link: f64) -> Option<RlStep> {
+    pub fn rl_step(
+        &self,
+        gpu: &Gpu,
+        mfu: f64,
+        l: Layout,
+        mode: GenMode,
+        dp_link: f64,
+        tp_link: f64,
+    ) -> Option<RlStep> {
         let rl = self.rl?;
-        self.rl_step_of(&rl, gpu, l, mode, &|t| self.train_tokens_per_s(gpu, mfu, t, dp_link, tp_link), tp_link)
+        self.rl_step_of(
+            &rl,
+            gpu,
+            l,
+            mode,
+            &|t| self.train_tokens_per_s(gpu, mfu, t, dp_link, tp_link),
+            tp_link,
+        )
     }
 
     /// Training tokens/s per GPU at linear-layer utilisation `mfu`, with the
@@ -68,7 +85,8 @@ impl TrainJob<'_> {
         let stage_compute = mb_tokens * self.compute_s_per_token(gpu, mfu) / (tp * pp);
         let tp_comm = if tp > 1.0 {
             let layers = f64::from(self.model.layers) / pp;
-            layers * 4.0 * 2.0 * (tp - 1.0) / tp * mb_tokens * f64::from(self.model.hidden) * 2.0 / tp_link.max(1.0)
+            layers * 4.0 * 2.0 * (tp - 1.0) / tp * mb_tokens * f64::from(self.model.hidden) * 2.0
+                / tp_link.max(1.0)
         } else {
             0.0
         };
@@ -76,13 +94,22 @@ impl TrainJob<'_> {
         // their gradients back: mb·seq·hidden 16-bit values each way per
         // stage boundary (Narayanan et al. 2021 §2.2), over the link between
         // stages (the data-parallel link when stages span instances).
-        let pp_comm = if pp > 1.0 { 2.0 * mb_tokens * f64::from(self.model.hidden) * 2.0 / dp_link.min(tp_link).max(1.0) } else { 0.0 };
+        let pp_comm = if pp > 1.0 {
+            2.0 * mb_tokens * f64::from(self.model.hidden) * 2.0 / dp_link.min(tp_link).max(1.0)
+        } else {
+            0.0
+        };
         let m = micro_batches(l, self.mb, self.gbs);
         // The GPU's work on a micro-batch, or the host's launches where they
         // take longer (eager stacks), then the looped experts' serial time
         // (`train_clock`).
         let gpu_work = stage_compute + mb_tokens * self.elementwise_s_per_token(gpu, l);
-        let unit = gpu_work.max(self.host_launch_s(l)) + self.looped_expert_s(l) + self.zero3_collective_s(l) + self.dequant_s(gpu) / pp + tp_comm + pp_comm;
+        let unit = gpu_work.max(self.host_launch_s(l))
+            + self.looped_expert_s(l)
+            + self.zero3_collective_s(l)
+            + self.dequant_s(gpu) / pp
+            + tp_comm
+            + pp_comm;
         let step_compute = (m + pp - 1.0) * unit;
         let grad_bytes = self.trainable_params() * 2.0 / (tp * pp);
         let t_comm = if dp > 1.0 { 2.0 * (dp - 1.0) / dp * grad_bytes / dp_link.max(1.0) } else { 0.0 };
@@ -99,11 +126,19 @@ impl TrainJob<'_> {
         // only the adapters' gradients are reduced: 2Ψ of the base.
         let gathers = if self.method == Method::Full { 1.0 } else { 2.0 };
         let t_gather = if self.zero >= 3 && dp > 1.0 {
-            gathers * (dp - 1.0) / dp * self.model.params_total * self.format.body_bits / 8.0 / (tp * pp) / dp_link.max(1.0)
+            gathers * (dp - 1.0) / dp * self.model.params_total * self.format.body_bits
+                / 8.0
+                / (tp * pp)
+                / dp_link.max(1.0)
         } else {
             0.0
         };
-        let host = stack::host_link_s(step_compute, m * self.offloaded_activation_bytes(l), self.offloaded_state_bytes(l), gpu.pcie_bytes_per_s());
+        let host = stack::host_link_s(
+            step_compute,
+            m * self.offloaded_activation_bytes(l),
+            self.offloaded_state_bytes(l),
+            gpu.pcie_bytes_per_s(),
+        );
         // With gradient accumulation the step runs in rounds of the
         // pipeline's micro-batches. DDP and ZeRO-1 (Megatron's distributed
         // optimizer) accumulate full gradients locally and exchange them
@@ -117,7 +152,11 @@ impl TrainJob<'_> {
         // traffic repeats each round and overlaps each round's compute.
         let round = (l.micro_batches() + pp - 1.0) * unit;
         let comm = t_comm + t_gather;
-        let synced = if self.zero >= 2 { step_compute.max(m / l.micro_batches() * comm) } else { step_compute.max(step_compute - round + comm) };
+        let synced = if self.zero >= 2 {
+            step_compute.max(m / l.micro_batches() * comm)
+        } else {
+            step_compute.max(step_compute - round + comm)
+        };
         let step = synced + host + self.cpu_optimizer_s(gpu, l);
         if step > 0.0 {
             dp * m * mb_tokens / step
@@ -143,6 +182,7 @@ impl TrainJob<'_> {
             return 0.0;
         }
         let passes = if self.gc == Checkpointing::Full { 3.0 } else { 2.0 };
-        passes * self.model.body_params() * (self.format.body_bits / 8.0 + self.train_bytes) / gpu.bandwidth_bytes_per_s().max(1.0)
+        passes * self.model.body_params() * (self.format.body_bits / 8.0 + self.train_bytes)
+            / gpu.bandwidth_bytes_per_s().max(1.0)
     }
 }

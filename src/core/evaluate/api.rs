@@ -41,15 +41,20 @@ pub fn compare_with(a: &Answer, table: &[ApiPrice]) -> Option<Api> {
     let output = f64::from(cfg.output_tokens);
     let input = a.request_tokens.map_or(f64::from(cfg.input_tokens), |t| t as f64 - output).max(0.0);
     let prices: Vec<&ApiPrice> = table.iter().filter(|p| p.model == a.model && !p.stale).collect();
-    let cheapest = prices.iter().copied().min_by(|x, y| x.usd_per_request(input, output).total_cmp(&y.usd_per_request(input, output)))?;
+    let cheapest = prices
+        .iter()
+        .copied()
+        .min_by(|x, y| x.usd_per_request(input, output).total_cmp(&y.usd_per_request(input, output)))?;
     let per_request = cheapest.usd_per_request(input, output);
     let busy_s = pick.busy_hours_per_month * 3600.0;
     let job = match (cfg.batch_usage(), cfg.per_job) {
         (true, Some(n)) => Some(n * if cfg.usage() == Usage::Jobs { cfg.jobs } else { 1.0 }),
         _ => None,
     };
-    let requests_per_month = job.unwrap_or_else(|| pick.speeds.output_tokens_per_s_total().unwrap_or(0.0) / output.max(1.0) * busy_s);
-    let breakeven = (job.is_none() && busy_s > 0.0 && per_request > 0.0).then(|| pick.usd_per_month / (busy_s * per_request));
+    let requests_per_month = job
+        .unwrap_or_else(|| pick.speeds.output_tokens_per_s_total().unwrap_or(0.0) / output.max(1.0) * busy_s);
+    let breakeven = (job.is_none() && busy_s > 0.0 && per_request > 0.0)
+        .then(|| pick.usd_per_month / (busy_s * per_request));
     Some(Api {
         host: cheapest.host.clone(),
         usd_per_million_input: cheapest.usd_per_million_input,
@@ -84,12 +89,17 @@ pub struct PageApi {
 /// it, else its first `github.com/owner/repo`, at the commit it names
 /// (`… at commit <sha>`) where it names one.
 pub fn source_href(source: &str) -> Option<String> {
-    let word = |start: usize| source.get(start..).and_then(|s| s.split([' ', ',', ';', ')']).next()).map(str::to_string);
+    let word = |start: usize| {
+        source.get(start..).and_then(|s| s.split([' ', ',', ';', ')']).next()).map(str::to_string)
+    };
     if let Some(at) = source.find("https://") {
         return word(at);
     }
     let repo = word(source.find("github.com/")?)?;
-    let sha = source.find(" at commit ").and_then(|at| word(at + " at commit ".len())).filter(|s| s.len() == 40 && s.bytes().all(|b| b.is_ascii_hexdigit()));
+    let sha = source
+        .find(" at commit ")
+        .and_then(|at| word(at + " at commit ".len()))
+        .filter(|s| s.len() == 40 && s.bytes().all(|b| b.is_ascii_hexdigit()));
     Some(match sha {
         Some(sha) => format!("https://{repo}/tree/{sha}"),
         None => format!("https://{repo}"),
@@ -115,7 +125,11 @@ pub fn record(a: &Answer, file: &ApiFile) -> Option<String> {
     let mut fields = vec!["api".to_string()];
     for lang in [Lang::En, Lang::Zh] {
         let fill = |m: &Msg| file.text(m.key, lang).map_or_else(String::new, |t| m.fill(t, lang));
-        fields.extend([fill(&p.line), p.answer.title_msg.as_ref().map_or_else(String::new, fill), fill(&p.answer.msg)]);
+        fields.extend([
+            fill(&p.line),
+            p.answer.title_msg.as_ref().map_or_else(String::new, fill),
+            fill(&p.answer.msg),
+        ]);
     }
     Some(fields.join(&US.to_string()))
 }
@@ -136,7 +150,9 @@ pub fn read_reply(reply: &str, lang: Lang) -> Option<[&str; 3]> {
 /// stated size) and the guidance answer's message.
 fn messages(a: &Answer, api: &Api) -> (Msg, Msg) {
     let d = &a.display;
-    let per_m = |usd: f64| format!("{}{}", d.symbol(), super::super::link::fmt_num((d.amount(usd) * 1000.0).round() / 1000.0));
+    let per_m = |usd: f64| {
+        format!("{}{}", d.symbol(), super::super::link::fmt_num((d.amount(usd) * 1000.0).round() / 1000.0))
+    };
     let rate = |r: f64| {
         let dp = if r < 1.0 {
             3
@@ -159,10 +175,16 @@ fn messages(a: &Answer, api: &Api) -> (Msg, Msg) {
             .arg("pick", d.format(api.pick_usd_per_month))
     };
     // The line names where the price was read: a web address where the source gives one.
-    let line = |key: &'static str| base(key).arg("source", source_href(&api.source).unwrap_or_else(|| api.source.clone()));
+    let line = |key: &'static str| {
+        base(key).arg("source", source_href(&api.source).unwrap_or_else(|| api.source.clone()))
+    };
     match api.breakeven_requests_per_s {
-        Some(b) if api.usd_per_month >= api.pick_usd_per_month => (line("g.api.line").arg("breakeven", rate(b)), base("g.api.rent").arg("breakeven", rate(b))),
-        Some(b) => (line("g.api.line").arg("breakeven", rate(b)), base("g.api.call").arg("breakeven", rate(b))),
+        Some(b) if api.usd_per_month >= api.pick_usd_per_month => {
+            (line("g.api.line").arg("breakeven", rate(b)), base("g.api.rent").arg("breakeven", rate(b)))
+        }
+        Some(b) => {
+            (line("g.api.line").arg("breakeven", rate(b)), base("g.api.call").arg("breakeven", rate(b)))
+        }
         None => (line("g.api.line_job"), base("g.api.job")),
     }
 }

@@ -53,7 +53,15 @@ pub fn evaluate_offers(cfg: &Config, notices: Vec<Notice>, catalog: &Catalog, to
 /// the link's own measurement with the estimate (`measured`) and rescales
 /// by it; the runs it makes (the what-ifs) take that `rescale` as given.
 /// Returns the answer and the objective it was ranked on.
-fn run(cfg: &Config, notices: Vec<Notice>, catalog: &Catalog, today: Date, suggest: bool, per_gpu: bool, rescale: Option<&Rescale>) -> (Answer, Objective) {
+fn run(
+    cfg: &Config,
+    notices: Vec<Notice>,
+    catalog: &Catalog,
+    today: Date,
+    suggest: bool,
+    per_gpu: bool,
+    rescale: Option<&Rescale>,
+) -> (Answer, Objective) {
     let r = resolve::resolve(cfg, notices, catalog);
     let cfg = &r.cfg;
     let (rescale, shown, measured_notices) = if suggest {
@@ -73,7 +81,14 @@ fn run(cfg: &Config, notices: Vec<Notice>, catalog: &Catalog, today: Date, sugge
     let objective = offers::objective(cfg, unit);
     let cost = offers::cost_objective(cfg, unit);
     let display = super::money::Display::new(cfg, catalog);
-    let recommendation = offers::recommend(&offers, objective, cost, &display, cfg.restart_pct, cfg.offline_job() && cfg.task == super::config::Task::Serve);
+    let recommendation = offers::recommend(
+        &offers,
+        objective,
+        cost,
+        &display,
+        cfg.restart_pct,
+        cfg.offline_job() && cfg.task == super::config::Task::Serve,
+    );
     let pick = recommendation.as_ref().and_then(|rec| offers.iter().find(|o| o.id == rec.pick.offer));
     let mut focus = cfg.gpu.as_deref().or(pick.map(|o| &*o.gpu)).and_then(|g| catalog.gpu(g));
     if focus.is_none() && matches!(planner, Planner::Serve(_) | Planner::Train(_)) {
@@ -85,13 +100,19 @@ fn run(cfg: &Config, notices: Vec<Notice>, catalog: &Catalog, today: Date, sugge
     notices.extend(measured_notices);
     if cfg.commit != super::config::Commit::None {
         // The cheapest offer on the term that meets everything, if any.
-        let termed = offers.iter().filter(|o| o.commitment == cfg.commit && o.meets).min_by(|a, b| cost.key(a).total_cmp(&cost.key(b)));
+        let termed = offers
+            .iter()
+            .filter(|o| o.commitment == cfg.commit && o.meets)
+            .min_by(|a, b| cost.key(a).total_cmp(&cost.key(b)));
         if !offers.iter().any(|o| o.commitment == cfg.commit) {
             notices.push(Notice::said("commit", Msg::new("notice.commit").arg("term", cfg.commit.as_str())));
         } else if termed.is_none() {
             // Terms are published, but only on offers that do not meet
             // the job (too small, too slow, over the budget).
-            notices.push(Notice::said("commit", Msg::new("notice.commit.unfit").arg("term", cfg.commit.as_str())));
+            notices.push(Notice::said(
+                "commit",
+                Msg::new("notice.commit.unfit").arg("term", cfg.commit.as_str()),
+            ));
         } else if let (Some(p), Some(t)) = (pick.filter(|p| p.commitment != cfg.commit), termed) {
             // Terms are published, yet the pick is on-demand: say which term
             // came nearest and by how much it lost on the ranked cost.
@@ -99,7 +120,13 @@ fn run(cfg: &Config, notices: Vec<Notice>, catalog: &Catalog, today: Date, sugge
             // own reasons (an old price, a thin margin, unverified support).
             let ratio = cost.key(t) / cost.key(p).max(1e-12);
             let key = if ratio < 1.0 { "notice.commit.ranked" } else { "notice.commit.dearer" };
-            notices.push(Notice::said("commit", Msg::new(key).arg("term", cfg.commit.as_str()).arg("offer", t.id.to_string()).num("ratio", ratio, 2)));
+            notices.push(Notice::said(
+                "commit",
+                Msg::new(key)
+                    .arg("term", cfg.commit.as_str())
+                    .arg("offer", t.id.to_string())
+                    .num("ratio", ratio, 2),
+            ));
         }
     }
     if let Some(n) = region::outside_notice(cfg, catalog, &offers, pick, cost) {
@@ -108,11 +135,19 @@ fn run(cfg: &Config, notices: Vec<Notice>, catalog: &Catalog, today: Date, sugge
     if let Some(days) = cfg.days {
         if !offers.iter().any(|o| o.meets) {
             // The fastest fitting offer, in days, for the notice.
-            let fastest = offers.iter().filter(|o| o.fits).filter_map(|o| o.speeds.job_hours()).fold(f64::MAX, f64::min);
+            let fastest = offers
+                .iter()
+                .filter(|o| o.fits)
+                .filter_map(|o| o.speeds.job_hours())
+                .fold(f64::MAX, f64::min);
             let msg = if fastest < f64::MAX {
                 // Two decimals under a day: 0.05 days is not "0.1".
                 let took = fastest / 24.0;
-                Msg::new("notice.days.fastest").arg("days", link::fmt_num(days)).num("took", took, if took < 1.0 { 2 } else { 1 })
+                Msg::new("notice.days.fastest").arg("days", link::fmt_num(days)).num(
+                    "took",
+                    took,
+                    if took < 1.0 { 2 } else { 1 },
+                )
             } else {
                 Msg::new("notice.days").arg("days", link::fmt_num(days))
             };
@@ -122,7 +157,9 @@ fn run(cfg: &Config, notices: Vec<Notice>, catalog: &Catalog, today: Date, sugge
     let (id, name, inferred) = r.model_label();
     // The plan's own per-request length, whole tokens (the export's context flags).
     let request_tokens = match &planner {
-        Planner::Serve(p) => Some(p.job.context_tokens()).filter(|t| t.is_finite() && *t >= 1.0).map(|t| t.ceil().min(1e12) as u64),
+        Planner::Serve(p) => Some(p.job.context_tokens())
+            .filter(|t| t.is_finite() && *t >= 1.0)
+            .map(|t| t.ceil().min(1e12) as u64),
         _ => None,
     };
     let mut answer = Answer {
@@ -138,11 +175,20 @@ fn run(cfg: &Config, notices: Vec<Notice>, catalog: &Catalog, today: Date, sugge
         catalog_stale: catalog.as_of.days_until(today) > super::catalog::STALE_AFTER_DAYS,
         // The link in effect, normalized (what was ignored is left out);
         // a what-if's answer is read for its pick and notices alone.
-        ..Answer::empty(if suggest { link::encode(cfg) } else { String::new() }, cfg.clone(), notices, catalog.as_of, (id, name, inferred), r.weight_format())
+        ..Answer::empty(
+            if suggest { link::encode(cfg) } else { String::new() },
+            cfg.clone(),
+            notices,
+            catalog.as_of,
+            (id, name, inferred),
+            r.weight_format(),
+        )
     };
     if suggest {
         answer.measured = shown;
-        answer.whatif = whatif::single_changes(cfg, &answer, objective, rescale.as_ref(), &|c, r| run(c, Vec::new(), catalog, today, false, false, r));
+        answer.whatif = whatif::single_changes(cfg, &answer, objective, rescale.as_ref(), &|c, r| {
+            run(c, Vec::new(), catalog, today, false, false, r)
+        });
         answer.guidance = guidance::for_answer(cfg, &planner, catalog, &answer);
     }
     (answer, objective)

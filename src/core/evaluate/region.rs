@@ -17,7 +17,13 @@ use super::super::settings::Settings;
 /// when nothing is picked, when the pick is itself in the region, or when
 /// the link already narrows the offers (`provider=`, `region=`: the user
 /// chose where to look).
-pub fn outside_notice(cfg: &Settings, catalog: &Catalog, offers: &[OfferResult], pick: Option<&OfferResult>, cost: Objective) -> Option<Notice> {
+pub fn outside_notice(
+    cfg: &Settings,
+    catalog: &Catalog,
+    offers: &[OfferResult],
+    pick: Option<&OfferResult>,
+    cost: Objective,
+) -> Option<Notice> {
     let key = if cfg.cur == Some(Currency::Cny) {
         "cur"
     } else if cfg.lang == Some(Lang::Zh) {
@@ -35,7 +41,10 @@ pub fn outside_notice(cfg: &Settings, catalog: &Catalog, offers: &[OfferResult],
     }
     // The cheapest China-region offer that meets everything, ranked on the
     // same cost as the pick.
-    let nearest = offers.iter().filter(|o| o.meets && in_region(&o.id)).min_by(|a, b| cost.key(a).total_cmp(&cost.key(b)));
+    let nearest = offers
+        .iter()
+        .filter(|o| o.meets && in_region(&o.id))
+        .min_by(|a, b| cost.key(a).total_cmp(&cost.key(b)));
     if let Some(t) = nearest {
         let ratio = cost.key(t) / cost.key(pick).max(1e-12);
         let msg = if ratio < 1.0 { "notice.region.ranked" } else { "notice.region.dearer" };
@@ -44,13 +53,17 @@ pub fn outside_notice(cfg: &Settings, catalog: &Catalog, offers: &[OfferResult],
     // None meets: name the largest China-region offer (most GPU memory in
     // one instance), whatever the filters on GPU type.
     let memory = |o: &Offer| catalog.gpu(&o.gpu).map_or(0.0, |g| g.memory_gb * f64::from(o.gpus));
-    let largest = catalog.offers.iter().filter(|o| o.currency == Currency::Cny).max_by(|a, b| memory(a).total_cmp(&memory(b)))?;
+    let largest = catalog
+        .offers
+        .iter()
+        .filter(|o| o.currency == Currency::Cny)
+        .max_by(|a, b| memory(a).total_cmp(&memory(b)))?;
     Some(Notice::said(
         key,
-        Msg::new("notice.region.none").arg("offer", largest.id.to_string()).arg("gpus", largest.gpus.to_string()).arg("gpu", largest.gpu.to_string()).num(
-            "gb",
-            memory(largest),
-            0,
-        ),
+        Msg::new("notice.region.none")
+            .arg("offer", largest.id.to_string())
+            .arg("gpus", largest.gpus.to_string())
+            .arg("gpu", largest.gpu.to_string())
+            .num("gb", memory(largest), 0),
     ))
 }

@@ -25,7 +25,11 @@ fn candidates(cfg: &Settings, a: &Answer) -> Vec<(&'static str, String)> {
     let w = a.weight_format.as_str();
     match cfg.task {
         Task::Serve => {
-            let formats: &[&str] = if cfg.engine.splits_layers() { &["gguf-q8_0", "gguf-q4_k_m"] } else { &["bf16", "fp8", "int4-awq"] };
+            let formats: &[&str] = if cfg.engine.splits_layers() {
+                &["gguf-q8_0", "gguf-q4_k_m"]
+            } else {
+                &["bf16", "fp8", "int4-awq"]
+            };
             out.extend(formats.iter().filter(|f| **f != w).map(|f| ("w", f.to_string())));
             if matches!(cfg.kv.as_str(), "bf16" | "fp16") {
                 out.push(("kv", if cfg.engine.splits_layers() { "q8_0" } else { "fp8" }.to_string()));
@@ -41,7 +45,12 @@ fn candidates(cfg: &Settings, a: &Answer) -> Vec<(&'static str, String)> {
             if cfg.task == Task::Finetune {
                 // An RL fine-tune keeps its method and changes the adapter.
                 let key = if cfg.rl.is_some() { "adapter" } else { "method" };
-                out.extend([Method::Lora, Method::Qlora].into_iter().filter(|m| *m != cfg.method).map(|m| (key, m.as_str().to_string())));
+                out.extend(
+                    [Method::Lora, Method::Qlora]
+                        .into_iter()
+                        .filter(|m| *m != cfg.method)
+                        .map(|m| (key, m.as_str().to_string())),
+                );
             }
             if cfg.gc != Checkpointing::Full {
                 out.push(("gc", "full".to_string()));
@@ -50,7 +59,15 @@ fn candidates(cfg: &Settings, a: &Answer) -> Vec<(&'static str, String)> {
                 // the memory allows, less of it is faster. Megatron-LM and
                 // torchtitan have a selective mode; the others recompute all
                 // or nothing.
-                out.push(("gc", if matches!(cfg.trainer, Trainer::Megatron | Trainer::Torchtitan) { "selective" } else { "none" }.to_string()));
+                out.push((
+                    "gc",
+                    if matches!(cfg.trainer, Trainer::Megatron | Trainer::Torchtitan) {
+                        "selective"
+                    } else {
+                        "none"
+                    }
+                    .to_string(),
+                ));
             }
             // Unset, the planner already tried every stage.
             if cfg.zero.is_some_and(|z| z < 3) {
@@ -96,7 +113,13 @@ fn quality(task: Task, key: &str, value: &str) -> Option<Msg> {
 /// `objective`, best first.
 /// `rerun` answers a changed link without suggestions of its own (the
 /// pipeline's `run`, handed down so this module need not reach back up to it).
-pub fn single_changes(cfg: &Settings, a: &Answer, objective: Objective, rescale: Option<&Rescale>, rerun: Rerun<'_>) -> Vec<Change> {
+pub fn single_changes(
+    cfg: &Settings,
+    a: &Answer,
+    objective: Objective,
+    rescale: Option<&Rescale>,
+    rerun: Rerun<'_>,
+) -> Vec<Change> {
     let Some(pick) = a.pick() else { return Vec::new() };
     let before = objective.key(pick);
     if before >= f64::MAX {
@@ -118,14 +141,22 @@ pub fn single_changes(cfg: &Settings, a: &Answer, objective: Objective, rescale:
     let before_busy = unrounded(pick);
     // The pick's shape: its GPU type and provider (a format may let a
     // smaller GPU of the same kind hold it; that is not this strip's job).
-    let base = Config { gpu: Some(pick.gpu.to_string()), providers: vec![pick.provider.to_string()], ..cfg.config().clone() };
+    let base = Config {
+        gpu: Some(pick.gpu.to_string()),
+        providers: vec![pick.provider.to_string()],
+        ..cfg.config().clone()
+    };
     let mut out: Vec<(Change, f64)> = candidates(cfg, a)
         .into_iter()
         .filter_map(|(key, value)| {
             let changed = link::set(&base, key, &value).ok()?;
             // Keep the user's batch explicit so a format change compares the same
             // load (a rate is the load when it is given: no batch is set beside it).
-            let batch = if cfg.rps.is_some() { changed.batch } else { changed.batch.or(Some(cfg.batch())).filter(|b| *b != Batch::Max).or(changed.batch) };
+            let batch = if cfg.rps.is_some() {
+                changed.batch
+            } else {
+                changed.batch.or(Some(cfg.batch())).filter(|b| *b != Batch::Max).or(changed.batch)
+            };
             let changed = Config { batch, ..changed };
             let (answer, obj) = rerun(&changed, rescale);
             if obj != objective || !answer.notices.is_empty() {
@@ -134,7 +165,8 @@ pub fn single_changes(cfg: &Settings, a: &Answer, objective: Objective, rescale:
             let after_pick = answer.pick()?;
             let after = objective.key(after_pick);
             // Worth a person's attention: 3 % or more.
-            let better = after < before - 0.03 * before.abs() && unrounded(after_pick) < before_busy - 0.03 * before_busy.abs();
+            let better = after < before - 0.03 * before.abs()
+                && unrounded(after_pick) < before_busy - 0.03 * before_busy.abs();
             // Values as shown (speeds were negated to rank smaller-first).
             better.then(|| {
                 let shown = link::set(cfg, key, &value).ok().map_or_else(String::new, |c| link::encode(&c));

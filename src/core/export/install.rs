@@ -35,11 +35,15 @@ fn image_of(engine: Engine) -> (Option<&'static str>, Option<&'static str>) {
 fn devices(vendor: Vendor, npus: u32) -> Option<String> {
     match vendor {
         Vendor::Nvidia => Some("--gpus all".to_string()),
-        Vendor::Amd => Some("--device=/dev/kfd --device=/dev/dri --group-add video --security-opt seccomp=unconfined".to_string()),
+        Vendor::Amd => Some(
+            "--device=/dev/kfd --device=/dev/dri --group-add video --security-opt seccomp=unconfined"
+                .to_string(),
+        ),
         Vendor::Huawei => {
             let npus: Vec<String> = (0..npus.max(1)).map(|i| format!("--device /dev/davinci{i}")).collect();
             Some(format!(
-                "--shm-size=1g {} --device /dev/davinci_manager --device /dev/devmm_svm --device /dev/hisi_hdc \
+                "--shm-size=1g {} --device /dev/davinci_manager --device /dev/devmm_svm --device \
+                    /dev/hisi_hdc \
                  -v /usr/local/dcmi:/usr/local/dcmi -v /usr/local/bin/npu-smi:/usr/local/bin/npu-smi \
                  -v /usr/local/Ascend/driver/lib64/:/usr/local/Ascend/driver/lib64/ \
                  -v /usr/local/Ascend/driver/version.info:/usr/local/Ascend/driver/version.info \
@@ -62,19 +66,31 @@ pub fn image(l: &Launch) -> Option<String> {
     let arch = l.arch.as_str();
     let (rocm, release) = image_of(l.cfg.engine);
     // The ROCm image is of the row's version only.
-    let rocm = rocm.filter(|_| pinned(&l.engine_version) == pinned(engines::launch(l.cfg.engine).version.value));
+    let rocm =
+        rocm.filter(|_| pinned(&l.engine_version) == pinned(engines::launch(l.cfg.engine).version.value));
     match (l.cfg.engine, l.vendor) {
         // vLLM's own CUDA image, tagged by release (docs.vllm.ai
         // en/v0.11.2/deployment/docker: `vllm/vllm-openai`).
         (Engine::Vllm, Vendor::Nvidia) => pinned(&l.engine_version).map(|v| format!("vllm/vllm-openai:v{v}")),
-        (Engine::Vllm, Vendor::Amd) if matches!(arch, "cdna3" | "cdna4") && rocm.is_some() => rocm.map(str::to_string),
+        (Engine::Vllm, Vendor::Amd) if matches!(arch, "cdna3" | "cdna4") && rocm.is_some() => {
+            rocm.map(str::to_string)
+        }
         (Engine::Sglang, Vendor::Nvidia) => release.map(|v| format!("lmsysorg/sglang:{v}")),
-        (Engine::Sglang, Vendor::Amd) if arch == "cdna3" => release.map(|v| format!("lmsysorg/sglang:{v}-rocm700-mi30x")),
-        (Engine::Sglang, Vendor::Amd) if arch == "cdna4" => release.map(|v| format!("lmsysorg/sglang:{v}-rocm700-mi35x")),
+        (Engine::Sglang, Vendor::Amd) if arch == "cdna3" => {
+            release.map(|v| format!("lmsysorg/sglang:{v}-rocm700-mi30x"))
+        }
+        (Engine::Sglang, Vendor::Amd) if arch == "cdna4" => {
+            release.map(|v| format!("lmsysorg/sglang:{v}-rocm700-mi35x"))
+        }
         // vLLM Ascend's image, tagged by its release, for Atlas A2 (the
         // 910B) (docs.vllm.ai/projects/ascend/en/v0.13.0/quick_start.html:
         // `quay.io/ascend/vllm-ascend:v0.13.0`; `-a3` for Atlas A3).
-        (Engine::Vllm, Vendor::Huawei) => l.engine_version.split_whitespace().nth(1).and_then(pinned).map(|v| format!("quay.io/ascend/vllm-ascend:v{v}")),
+        (Engine::Vllm, Vendor::Huawei) => l
+            .engine_version
+            .split_whitespace()
+            .nth(1)
+            .and_then(pinned)
+            .map(|v| format!("quay.io/ascend/vllm-ascend:v{v}")),
         _ => None,
     }
 }
@@ -96,7 +112,8 @@ pub fn docker_run(l: &Launch, c: &Command, env: Option<&str>) -> Option<String> 
     let program = if program == "python" { "python3" } else { program.as_str() };
     let env = env.map(|e| format!(" -e {e}")).unwrap_or_default();
     Some(format!(
-        "docker run --rm --network=host --ipc=host {devices}{env} -v $HOME/.cache/huggingface:/root/.cache/huggingface -e HF_TOKEN --entrypoint {program} {image} {}",
+        "docker run --rm --network=host --ipc=host {devices}{env} -v \
+            $HOME/.cache/huggingface:/root/.cache/huggingface -e HF_TOKEN --entrypoint {program} {image} {}",
         args.join(" ")
     ))
 }
@@ -111,16 +128,30 @@ pub fn setup(l: &Launch) -> Option<Vec<String>> {
     match (l.vendor, engine) {
         (Vendor::Nvidia, _) | (_, Engine::LlamaCpp | Engine::Hf) => None,
         (Vendor::Amd, Engine::Vllm) => Some(vec![
-            format!("# no prebuilt vLLM ROCm image for {} (the rocm/vllm images are built for MI300/MI350):", l.arch),
-            "# build one from vLLM's docker/Dockerfile.rocm (docs.vllm.ai en/v0.11.2/getting_started/installation/gpu, AMD ROCm)".to_string(),
+            format!(
+                "# no prebuilt vLLM ROCm image for {} (the rocm/vllm images are built for \
+                MI300/MI350):",
+                l.arch
+            ),
+            "# build one from vLLM's docker/Dockerfile.rocm (docs.vllm.ai \
+                en/v0.11.2/getting_started/installation/gpu, AMD ROCm)"
+                .to_string(),
         ]),
         (Vendor::Huawei, Engine::Vllm) => {
             // vLLM Ascend v0.13.0 runs on vLLM v0.13.0 in a CANN 8.5.0
             // environment (docs.vllm.ai/projects/ascend/en/v0.13.0/installation.html:
             // "pip install vllm==0.13.0", "pip install vllm-ascend==0.13.0").
-            let v = l.engine_version.split_whitespace().nth(1).and_then(pinned).unwrap_or_else(|| "0.13.0".to_string());
+            let v = l
+                .engine_version
+                .split_whitespace()
+                .nth(1)
+                .and_then(pinned)
+                .unwrap_or_else(|| "0.13.0".to_string());
             Some(vec![
-                format!("# Ascend: vLLM's Ascend plugin {v}, in a CANN 8.5.0 environment (docs.vllm.ai/projects/ascend/en/v{v}/installation.html)"),
+                format!(
+                    "# Ascend: vLLM's Ascend plugin {v}, in a CANN 8.5.0 environment \
+                    (docs.vllm.ai/projects/ascend/en/v{v}/installation.html)"
+                ),
                 format!("pip install \"vllm=={v}\" \"vllm-ascend=={v}\""),
             ])
         }
@@ -131,14 +162,19 @@ pub fn setup(l: &Launch) -> Option<Vec<String>> {
             // (docs.vllm.ai/projects/gaudi/en/0.13.0/getting_started/installation.html,
             // "Building from source"; its compatibility matrix pairs vLLM v0.11.2).
             Some(vec![
-                "# Intel Gaudi: vLLM with the vLLM Hardware Plugin for Intel Gaudi, in Intel's Gaudi PyTorch container".to_string(),
-                "# (docs.vllm.ai/projects/gaudi/en/0.13.0/getting_started/installation.html; check out the plugin release its compatibility matrix pairs with this vLLM)".to_string(),
-                format!("git clone --branch v{v} https://github.com/vllm-project/vllm && VLLM_TARGET_DEVICE=empty pip install ./vllm"),
-                "git clone https://github.com/vllm-project/vllm-gaudi && pip install ./vllm-gaudi".to_string(),
+                "# Intel Gaudi: vLLM with the vLLM Hardware Plugin for Intel Gaudi, in Intel's Gaudi PyTorch \
+                    container".to_string(),
+                "# (docs.vllm.ai/projects/gaudi/en/0.13.0/getting_started/installation.html; check out the \
+                    plugin release its compatibility matrix pairs with this vLLM)".to_string(),
+                format!("git clone --branch v{v} https://github.com/vllm-project/vllm && \
+                    VLLM_TARGET_DEVICE=empty pip install ./vllm"),
+                "git clone https://github.com/vllm-project/vllm-gaudi && pip install \
+                    ./vllm-gaudi".to_string(),
             ])
         }
         (vendor, engine) => Some(vec![format!(
-            "# {} on {} GPUs has no install route in whichgpu's table: follow the engine's own guide for this platform",
+            "# {} on {} GPUs has no install route in whichgpu's table: follow the engine's own guide for \
+                this platform",
             super::launch::engine_name(l.cfg.task, engine),
             vendor.as_str()
         )]),

@@ -71,7 +71,8 @@ impl<'a> Launch<'a> {
         };
         let engine_version = engine
             .and_then(|e| {
-                support::lookup(&catalog.support, e, &arch, Kind::Weights, &answer.weight_format).or_else(|| catalog.support.iter().find(|r| r.engine == e))
+                support::lookup(&catalog.support, e, &arch, Kind::Weights, &answer.weight_format)
+                    .or_else(|| catalog.support.iter().find(|r| r.engine == e))
             })
             .map(|r| r.engine_version.clone())
             .unwrap_or_else(|| "(no version in the support matrix)".to_string());
@@ -156,7 +157,8 @@ impl<'a> Launch<'a> {
     /// The repository the launch serves as it stands (see [`Launch::model_arg`]).
     pub fn served_repo(&self) -> Option<&str> {
         let c = self.checkpoint.as_ref().filter(|c| !c.repo.is_empty())?;
-        let own = !checkpoint::separate_checkpoint(&self.answer.weight_format) && !super::super::engines::row(self.cfg.engine).gguf_only.value;
+        let own = !checkpoint::separate_checkpoint(&self.answer.weight_format)
+            && !super::super::engines::row(self.cfg.engine).gguf_only.value;
         own.then_some(c.repo.as_str())
     }
 

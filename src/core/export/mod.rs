@@ -26,12 +26,19 @@ pub use launch::{base_port, engine_name, Export, Launch};
 /// Exports for the pick and each alternative, pick first.
 pub fn for_answer(answer: &Answer, catalog: &Catalog) -> Vec<Export> {
     let Some(rec) = &answer.recommendation else { return Vec::new() };
-    let ids = std::iter::once((&rec.pick.offer, "pick")).chain(rec.alternatives.iter().map(|a| (&a.offer, "alternative")));
+    let ids = std::iter::once((&rec.pick.offer, "pick"))
+        .chain(rec.alternatives.iter().map(|a| (&a.offer, "alternative")));
     ids.filter_map(|(id, role)| {
         let offer = answer.offers.iter().find(|o| o.id == *id)?;
         let launch = Launch::new(answer, offer, catalog);
         let (skypilot_yaml, unsupported) = skypilot::task(&launch);
-        Some(Export { offer: offer.id.clone(), role, skypilot_yaml, command: command::engine(&launch).render(), unsupported })
+        Some(Export {
+            offer: offer.id.clone(),
+            role,
+            skypilot_yaml,
+            command: command::engine(&launch).render(),
+            unsupported,
+        })
     })
     .collect()
 }

@@ -24,7 +24,14 @@ pub fn guidance(cfg: &Settings, j: &MediaJob<'_>, catalog: &Catalog, a: &Answer)
             .arg("weights", gib1(mem.weights_bytes))
             // The generating network: a denoiser (UNet, DiT, flow), or the
             // autoregressive decoder of MusicGen, XTTS and Bark.
-            .sub("core", Msg::new(if j.model.arch == MediaArch::Ar { "g.media.part.decoder" } else { "g.media.part.denoiser" }))
+            .sub(
+                "core",
+                Msg::new(if j.model.arch == MediaArch::Ar {
+                    "g.media.part.decoder"
+                } else {
+                    "g.media.part.denoiser"
+                }),
+            )
             .arg("denoiser", gib1(mem.parts.denoiser))
             .arg("enc", gib1(mem.parts.text_encoders))
             .arg("vae", gib1(mem.parts.vae))
@@ -34,8 +41,12 @@ pub fn guidance(cfg: &Settings, j: &MediaJob<'_>, catalog: &Catalog, a: &Answer)
             .sub(
                 "res",
                 match j.model.kind {
-                    MediaKind::Image => Msg::new("g.media.res.image").arg("size", format!("{}×{}", j.width, j.height)),
-                    MediaKind::Video => Msg::new("g.media.res.video").arg("size", format!("{}×{}", j.width, j.height)).arg("frames", j.frames.to_string()),
+                    MediaKind::Image => {
+                        Msg::new("g.media.res.image").arg("size", format!("{}×{}", j.width, j.height))
+                    }
+                    MediaKind::Video => Msg::new("g.media.res.video")
+                        .arg("size", format!("{}×{}", j.width, j.height))
+                        .arg("frames", j.frames.to_string()),
                     MediaKind::Audio => Msg::new("g.media.res.audio").num("seconds", j.seconds, 0),
                 },
             )
@@ -60,7 +71,9 @@ pub fn guidance(cfg: &Settings, j: &MediaJob<'_>, catalog: &Catalog, a: &Answer)
                     .arg("s", format!("{:.0}", s.seconds_per_item))
                     .arg("gpu", gpu.name.clone())
                     .arg("tokens", format!("{:.0}", j.sequence_tokens())),
-                MediaKind::Audio => Msg::new("g.media.speed.audio").arg("gpu", gpu.name.clone()).arg("rtf", format!("{:.1}", s.realtime_factor.unwrap_or(0.0))),
+                MediaKind::Audio => Msg::new("g.media.speed.audio")
+                    .arg("gpu", gpu.name.clone())
+                    .arg("rtf", format!("{:.1}", s.realtime_factor.unwrap_or(0.0))),
             };
             out.push(item("media-speed", None, msg));
             // Generation pipelines have no row in the support matrix: off
@@ -75,14 +88,21 @@ pub fn guidance(cfg: &Settings, j: &MediaJob<'_>, catalog: &Catalog, a: &Answer)
                 Vendor::Intel => Some("optimum-habana"),
             };
             if let Some(stack) = stack {
-                out.push(item("vendor", None, Msg::new("g.media.vendor").arg("gpu", gpu.name.clone()).arg("stack", stack)));
+                out.push(item(
+                    "vendor",
+                    None,
+                    Msg::new("g.media.vendor").arg("gpu", gpu.name.clone()).arg("stack", stack),
+                ));
             }
             let gpu_s = s.gpu_denoise_s;
             if host_bound {
                 out.push(item(
                     "host-bound",
                     None,
-                    Msg::new("g.media.hostbound").num("batch", f64::from(j.batch), 0).num("host", s.host_s, 1).num("gpu", gpu_s, 1),
+                    Msg::new("g.media.hostbound")
+                        .num("batch", f64::from(j.batch), 0)
+                        .num("host", s.host_s, 1)
+                        .num("gpu", gpu_s, 1),
                 ));
             }
         }
@@ -93,7 +113,11 @@ pub fn guidance(cfg: &Settings, j: &MediaJob<'_>, catalog: &Catalog, a: &Answer)
         out.push(super::shared::no_pick(cfg, a, Msg::new("g.media.nofit")));
     }
     if !cfg.enc_offload && mem.parts.text_encoders > 2.0 * GIB {
-        out.push(item("enc-offload", None, Msg::new("g.media.offload").arg("enc", gib1(mem.parts.text_encoders))));
+        out.push(item(
+            "enc-offload",
+            None,
+            Msg::new("g.media.offload").arg("enc", gib1(mem.parts.text_encoders)),
+        ));
     }
     out.extend(billing_rounding(cfg, a));
     out.extend(tight_memory(cfg, a));

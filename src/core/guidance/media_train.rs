@@ -48,12 +48,21 @@ pub fn guidance(cfg: &Settings, t: &MediaTrainJob<'_>, catalog: &Catalog, a: &An
     ];
     out.push(time_item(cfg, t, catalog, a));
     if !t.job.enc_offload {
-        out.push(GuidanceItem::new("enc-offload", None, Msg::new("g.imgtrain.cache").arg("enc", gib1(t.job.weights().text_encoders + t.job.weights().vae))));
+        out.push(GuidanceItem::new(
+            "enc-offload",
+            None,
+            Msg::new("g.imgtrain.cache")
+                .arg("enc", gib1(t.job.weights().text_encoders + t.job.weights().vae)),
+        ));
     }
     out.push(spot(cfg, a));
     let pick = a.pick();
     match pick {
-        Some(p) if !p.price_overridden => out.push(GuidanceItem::new("prices", None, Msg::new("g.note.prices").arg("date", p.price_as_of.to_string()))),
+        Some(p) if !p.price_overridden => out.push(GuidanceItem::new(
+            "prices",
+            None,
+            Msg::new("g.note.prices").arg("date", p.price_as_of.to_string()),
+        )),
         Some(_) => {}
         None => out.push(super::shared::no_pick(cfg, a, Msg::new("g.media.nofit"))),
     }

@@ -48,7 +48,12 @@ pub fn for_answer(cfg: &Settings, planner: &Planner<'_>, catalog: &Catalog, a: &
 fn stale_cheaper(cfg: &Settings, planner: &Planner<'_>, a: &Answer) -> Option<GuidanceItem> {
     let rec = a.recommendation.as_ref()?;
     let pick = a.pick()?;
-    if rec.objective != super::offers::cost_objective(cfg, planner.unit()) || pick.stale || pick.foreign || pick.thin || pick.unverified {
+    if rec.objective != super::offers::cost_objective(cfg, planner.unit())
+        || pick.stale
+        || pick.foreign
+        || pick.thin
+        || pick.unverified
+    {
         return None;
     }
     let alt = rec.alternatives.iter().find(|p| p.why == AltKind::Cheapest)?;
@@ -63,13 +68,17 @@ fn stale_cheaper(cfg: &Settings, planner: &Planner<'_>, a: &Answer) -> Option<Gu
     if !(ratio.is_finite() && ratio > 0.0) {
         return None;
     }
-    let own_length = planner.unit() == super::plan::Unit::ImageTraining && super::plan::media_train::timed_steps(cfg).is_none();
+    let own_length = planner.unit() == super::plan::Unit::ImageTraining
+        && super::plan::media_train::timed_steps(cfg).is_none();
     let key = if own_length { "g.note.stale_cheaper.run" } else { "g.note.stale_cheaper" };
     (ratio <= 0.8).then(|| {
         GuidanceItem::new(
             "stale-cheaper",
             None,
-            Msg::new(key).arg("offer", offer.id.to_string()).num("ratio", ratio, 2).arg("date", offer.price_as_of.to_string()),
+            Msg::new(key)
+                .arg("offer", offer.id.to_string())
+                .num("ratio", ratio, 2)
+                .arg("date", offer.price_as_of.to_string()),
         )
     })
 }

@@ -104,7 +104,8 @@ fn slow_decode(job: &ServeJob<'_>, catalog: &Catalog, p: &OfferResult) -> Option
         // transformers also copies the cache every step (`estimate::eager::cache_copy_bytes`).
         let copies = super::super::estimate::eager::cache_copy_bytes(job.engine, model, kv);
         // Under speculative decoding a step's read yields its accepted run (`estimate::spec`).
-        let bytes = (job.weight_bytes_per_step(plan, batch) + kv + copies) / job.spec.as_deref().map_or(1.0, |d| d.tokens_per_step());
+        let bytes = (job.weight_bytes_per_step(plan, batch) + kv + copies)
+            / job.spec.as_deref().map_or(1.0, |d| d.tokens_per_step());
         // `bytes` is what one GPU of each stage reads, the stages in
         // turn; split over a group (tensor parallel, or data-parallel
         // attention's ranks with the experts over all of them), the
@@ -128,7 +129,11 @@ fn slow_decode(job: &ServeJob<'_>, catalog: &Catalog, p: &OfferResult) -> Option
     } else if bound == Some(Bound::Host) {
         // An eager engine: the host's launches outlast the GPU's work (`estimate::eager`).
         let host = super::super::estimate::eager::host_s(&job.factors(gpu), model.layers, 1.0);
-        Msg::new("g.slow.host").num("host", host * 1e3, 0).num("layers", f64::from(model.layers), 0).arg("gpu", gpu.name.clone()).num("tps", tps, 0)
+        Msg::new("g.slow.host")
+            .num("host", host * 1e3, 0)
+            .num("layers", f64::from(model.layers), 0)
+            .arg("gpu", gpu.name.clone())
+            .num("tps", tps, 0)
     } else {
         Msg::new("g.slow.compute").num("batch", batch, 0).arg("gpu", gpu.name.clone())
     };
@@ -145,10 +150,14 @@ fn pick_notes(cfg: &Settings, a: &Answer, p: &OfferResult) -> Vec<GuidanceItem> 
     // pick that is cheaper, or faster on a speed or latency ranking,
     // earned its GPUs.
     let single_fits = a.answers.min_gpus == Some(1);
-    let single_close = a.recommendation.as_ref().and_then(|r| r.alternatives.iter().find(|x| x.why == super::super::kinds::AltKind::SingleGpu)).and_then(|x| {
-        let o = a.offers.iter().find(|o| o.id == x.offer)?;
-        Some(super::ranked::ranked_cost(a, o)? <= super::ranked::ranked_cost(a, p)? * SINGLE_GPU_CLOSE)
-    });
+    let single_close = a
+        .recommendation
+        .as_ref()
+        .and_then(|r| r.alternatives.iter().find(|x| x.why == super::super::kinds::AltKind::SingleGpu))
+        .and_then(|x| {
+            let o = a.offers.iter().find(|o| o.id == x.offer)?;
+            Some(super::ranked::ranked_cost(a, o)? <= super::ranked::ranked_cost(a, p)? * SINGLE_GPU_CLOSE)
+        });
     let single_offered = a.offers.iter().any(|o| o.fits && o.gpus == 1);
     if single_fits && p.gpus > 1 && !single_offered {
         out.push(GuidanceItem::new("single-gpu", None, Msg::new("g.note.single_gpu")));
@@ -156,26 +165,48 @@ fn pick_notes(cfg: &Settings, a: &Answer, p: &OfferResult) -> Vec<GuidanceItem> 
         out.push(GuidanceItem::new("single-gpu", None, Msg::new("g.note.single_gpu.close")));
     }
     // Copies the stated load (batch or rate) keeps busy, against those rented: the rest idle, paid.
-    if let (Batch::N(_), Some(per), Some(total)) = (cfg.batch(), p.speeds.decode_tokens_per_s_per_seq(), p.speeds.decode_tokens_per_s_total()) {
-        let (busy, copies) = ((total / (per * p.batch.max(1.0)) - 1e-6).ceil().max(1.0), f64::from(p.replicas));
+    if let (Batch::N(_), Some(per), Some(total)) =
+        (cfg.batch(), p.speeds.decode_tokens_per_s_per_seq(), p.speeds.decode_tokens_per_s_total())
+    {
+        let (busy, copies) =
+            ((total / (per * p.batch.max(1.0)) - 1e-6).ceil().max(1.0), f64::from(p.replicas));
         if per > 0.0 && copies > busy {
-            let msg = Msg::new("g.note.idle_copies").num("busy", busy, 0).num("copies", copies, 0).num("idle", copies - busy, 0);
+            let msg = Msg::new("g.note.idle_copies").num("busy", busy, 0).num("copies", copies, 0).num(
+                "idle",
+                copies - busy,
+                0,
+            );
             out.push(GuidanceItem::new("idle-copies", None, msg));
         }
     }
     // A layer split (llama.cpp, transformers) has no all-reduce.
     // (Data-parallel attention gathers and scatters every layer's tokens over the whole group.)
     let group = p.tp * p.dp.max(1);
-    if group > 1 && !cfg.engine.splits_layers() && !matches!(p.interconnect, "nvlink" | "nvswitch" | "nvl72" | "xgmi") {
-        out.push(GuidanceItem::new("nvlink", None, Msg::new("g.note.nvlink").num("gpus", f64::from(group), 0)));
+    if group > 1
+        && !cfg.engine.splits_layers()
+        && !matches!(p.interconnect, "nvlink" | "nvswitch" | "nvl72" | "xgmi")
+    {
+        out.push(GuidanceItem::new(
+            "nvlink",
+            None,
+            Msg::new("g.note.nvlink").num("gpus", f64::from(group), 0),
+        ));
     }
     let total = p.usd_per_month;
     let side = p.storage_usd_per_month + p.egress_usd_per_month;
     if total > 0.0 && side / total >= 0.15 {
-        out.push(GuidanceItem::new("storage", None, Msg::new("g.note.storage").arg("share", format!("{:.0}", 100.0 * side / total))));
+        out.push(GuidanceItem::new(
+            "storage",
+            None,
+            Msg::new("g.note.storage").arg("share", format!("{:.0}", 100.0 * side / total)),
+        ));
     }
     if !p.price_overridden {
-        out.push(GuidanceItem::new("prices", None, Msg::new("g.note.prices").arg("date", p.price_as_of.to_string())));
+        out.push(GuidanceItem::new(
+            "prices",
+            None,
+            Msg::new("g.note.prices").arg("date", p.price_as_of.to_string()),
+        ));
     }
     out
 }
@@ -189,18 +220,21 @@ fn images_note(cfg: &Settings, job: &ServeJob<'_>) -> Option<GuidanceItem> {
     // Cross-attention models (Llama 3.2 Vision) keep image tokens out of
     // the text context, in their own cache.
     let (tokens, text) = match &job.model.vision {
-        Some(v) if v.cross_attention_layers.is_some() => (v.tokens_per_image(res) * job.images, job.context_tokens()),
+        Some(v) if v.cross_attention_layers.is_some() => {
+            (v.tokens_per_image(res) * job.images, job.context_tokens())
+        }
         _ => (job.image_tokens, job.context_tokens() - job.image_tokens),
     };
     let share = 100.0 * tokens / (tokens + text).max(1.0);
     Some(GuidanceItem::new(
         "images",
         None,
-        Msg::new("g.note.images").num("images", job.images, 0).arg("res", format!("{}×{}", res.0, res.1)).num("tokens", tokens, 0).num("share", share, 0).num(
-            "prep",
-            job.image_prep_s,
-            2,
-        ),
+        Msg::new("g.note.images")
+            .num("images", job.images, 0)
+            .arg("res", format!("{}×{}", res.0, res.1))
+            .num("tokens", tokens, 0)
+            .num("share", share, 0)
+            .num("prep", job.image_prep_s, 2),
     ))
 }
 
@@ -210,7 +244,11 @@ fn no_fit(cfg: &Settings, a: &Answer) -> GuidanceItem {
     let best = a.answers.best_weight_format.clone().filter(|f| *f != a.weight_format);
     // An offer whose memory holds the job on a GPU the engine cannot
     // run this format on: the format, not the size, rules it out.
-    let refused = a.offers.iter().filter(|o| o.need_bytes <= o.usable_bytes).find_map(|o| o.reason_msgs.iter().find(|m| m.key == "reason.unsupported"));
+    let refused = a
+        .offers
+        .iter()
+        .filter(|o| o.need_bytes <= o.usable_bytes)
+        .find_map(|o| o.reason_msgs.iter().find(|m| m.key == "reason.unsupported"));
     let fallback = match (refused, best) {
         (Some(r), Some(fmt)) => Msg { key: "g.note.unsupported", args: r.args.clone() }.arg("fmt", fmt),
         (Some(r), None) => Msg { key: "g.note.unsupported.other", args: r.args.clone() },
@@ -252,7 +290,8 @@ fn spec_pays(job: &ServeJob<'_>, catalog: &Catalog, a: &Answer) -> Option<Guidan
     let gpu = catalog.gpu(&p.gpu)?;
     let plan = Plan { tp: p.tp, pp: p.pp, dp: p.dp.max(1), ep: p.ep };
     let with = job.speed(gpu, plan, p.batch).decode_tokens_per_s_per_seq;
-    let without = ServeJob { spec: None, ..job.clone() }.speed(gpu, plan, p.batch).decode_tokens_per_s_per_seq;
+    let without =
+        ServeJob { spec: None, ..job.clone() }.speed(gpu, plan, p.batch).decode_tokens_per_s_per_seq;
     let ratio = with / without.max(f64::MIN_POSITIVE);
     let msg = Msg::new("g.spec")
         .arg("method", d.method.as_str())
@@ -284,7 +323,9 @@ fn one_card_formats(job: &ServeJob<'_>, catalog: &Catalog, a: &Answer, least: f6
     let one = Plan::tp_pp(1, 1);
     let fits: Vec<String> = ["fp8", "int4-awq"]
         .iter()
-        .filter(|id| catalog.support(job.engine.as_str(), gpu.arch.as_str(), Kind::Weights, id) != Support::Unsupported)
+        .filter(|id| {
+            catalog.support(job.engine.as_str(), gpu.arch.as_str(), Kind::Weights, id) != Support::Unsupported
+        })
         .filter_map(|id| {
             let j = ServeJob { format: precision::weight_format(id)?, ..job.clone() };
             let most = f64::from(j.max_batch(gpu, one)).min(least.max(1.0));

@@ -22,22 +22,34 @@ pub fn no_pick(cfg: &Settings, a: &Answer, fallback: Msg) -> GuidanceItem {
         let what = cfg.gpu.clone().unwrap_or_else(|| "—".into());
         return GuidanceItem::new("nooffer", None, Msg::new("g.note.nooffer").arg("gpu", what));
     }
-    let cheapest = a.offers.iter().filter(|o| o.fits).min_by(|x, y| x.usd_per_month.total_cmp(&y.usd_per_month));
+    let cheapest =
+        a.offers.iter().filter(|o| o.fits).min_by(|x, y| x.usd_per_month.total_cmp(&y.usd_per_month));
     if let Some(c) = cheapest {
         // Offers hold the job: what the link asks rules them out.
-        let asked: Vec<&str> =
-            [("maxusd", cfg.maxusd.is_some()), ("mintps", cfg.mintps.is_some()), ("maxttft", cfg.maxttft.is_some()), ("days", cfg.days.is_some())]
-                .into_iter()
-                .filter_map(|(k, set)| set.then_some(k))
-                .collect();
+        let asked: Vec<&str> = [
+            ("maxusd", cfg.maxusd.is_some()),
+            ("mintps", cfg.mintps.is_some()),
+            ("maxttft", cfg.maxttft.is_some()),
+            ("days", cfg.days.is_some()),
+        ]
+        .into_iter()
+        .filter_map(|(k, set)| set.then_some(k))
+        .collect();
         let msg = match cfg.maxusd {
             Some(budget) if c.usd_per_month > budget => {
                 // `maxusd` is in US dollars; amounts in the reader's
                 // currency beside it where that is another.
                 let d = &a.display;
                 let usd = super::super::money::Display::default();
-                let budget_text = if d.currency == usd.currency { usd.format(budget) } else { format!("{} ({})", usd.format(budget), d.format(budget)) };
-                Msg::new("g.note.overbudget").arg("budget", budget_text).arg("offer", c.id.to_string()).arg("month", d.format(c.usd_per_month))
+                let budget_text = if d.currency == usd.currency {
+                    usd.format(budget)
+                } else {
+                    format!("{} ({})", usd.format(budget), d.format(budget))
+                };
+                Msg::new("g.note.overbudget")
+                    .arg("budget", budget_text)
+                    .arg("offer", c.id.to_string())
+                    .arg("month", d.format(c.usd_per_month))
             }
             _ => Msg::new("g.note.nomeet").arg("keys", asked.join(", ")),
         };
@@ -64,18 +76,25 @@ pub fn gpu_size(a: &Answer, one_copy: Option<f64>, host_bound: bool) -> Guidance
     // holds it (a 4090's 23.6 GiB) decides for itself, so the sentence
     // never says "24 GB cards do not" beside a 24 GB pick.
     let pick_holds = |cap: f64| {
-        a.pick()
-            .is_some_and(|p| p.fits && p.usable_bytes <= cap && (!serving || p.tp.max(1) * p.dp.max(1) * p.pp.max(1) == 1) && p.need_bytes <= p.usable_bytes)
+        a.pick().is_some_and(|p| {
+            p.fits
+                && p.usable_bytes <= cap
+                && (!serving || p.tp.max(1) * p.dp.max(1) * p.pp.max(1) == 1)
+                && p.need_bytes <= p.usable_bytes
+        })
     };
     // Training and generation: any fitting offer on a card of the class
     // that holds what each GPU of the plan holds (an RTX A6000's 47.5 GiB
     // beside a pick on an 80 GB card) answers the same way.
-    let card_holds = |cap: f64| !serving && a.offers.iter().any(|o| o.fits && o.usable_bytes <= cap && o.usable_bytes >= need);
+    let card_holds = |cap: f64| {
+        !serving && a.offers.iter().any(|o| o.fits && o.usable_bytes <= cap && o.usable_bytes >= need)
+    };
     let small = need <= 22.0 * GIB || pick_holds(26.0 * GIB) || card_holds(26.0 * GIB);
     let medium = need <= 44.0 * GIB || pick_holds(50.0 * GIB) || card_holds(50.0 * GIB);
     // A serving pick that splits one copy over GPUs none of which could
     // hold it alone answers the question itself: not one big card.
-    let split = a.pick().filter(|p| serving && p.tp.max(1) * p.dp.max(1) * p.pp.max(1) > 1 && p.usable_bytes < need);
+    let split =
+        a.pick().filter(|p| serving && p.tp.max(1) * p.dp.max(1) * p.pp.max(1) > 1 && p.usable_bytes < need);
     // No offered GPU holds one copy alone: the question is how many.
     let none_holds = a.offers.iter().all(|o| o.usable_bytes < need);
     // Between the classes: a pick on a card under 80 GB (a 64 GB Ascend
@@ -100,7 +119,9 @@ pub fn gpu_size(a: &Answer, one_copy: Option<f64>, host_bound: bool) -> Guidance
     };
     let mut msg = Msg::new(key).num("need", need / GIB, 1).num("cap80", vllm_share * 80.0, 0);
     if let Some(p) = split {
-        msg = msg.num("gpus", f64::from(p.tp.max(1) * p.dp.max(1) * p.pp.max(1)), 0).arg("gpu", p.gpu.to_string());
+        msg = msg
+            .num("gpus", f64::from(p.tp.max(1) * p.dp.max(1) * p.pp.max(1)), 0)
+            .arg("gpu", p.gpu.to_string());
         msg = msg.sub("how", Msg::new(if p.dp > 1 { "g.split.how.dp" } else { "g.split.how.tp" }));
     }
     if let Some(p) = between {
@@ -116,15 +137,21 @@ pub fn spot(cfg: &Settings, a: &Answer) -> GuidanceItem {
     let pick = a.pick();
     // The spot policy of the bill: synchronous runs over several instances
     // or longer than a week stay off spot.
-    let refused =
-        |p: &super::super::answer::OfferResult| cfg.is_training() && (p.instances > 1 || p.speeds.job_hours().is_some_and(|h| h > billing::SPOT_MAX_HOURS));
+    let refused = |p: &super::super::answer::OfferResult| {
+        cfg.is_training()
+            && (p.instances > 1 || p.speeds.job_hours().is_some_and(|h| h > billing::SPOT_MAX_HOURS))
+    };
     let msg = match pick {
         Some(p) if p.spot => Msg::new("g.spot.batch_on").num("restart", cfg.restart_pct, 0),
         // With a term asked for, the table mixes committed and on-demand prices.
-        _ if !billing::tolerates_interruption(cfg) && cfg.commit != Commit::None => Msg::new("g.spot.endpoint.commit").arg("term", cfg.commit.as_str()),
+        _ if !billing::tolerates_interruption(cfg) && cfg.commit != Commit::None => {
+            Msg::new("g.spot.endpoint.commit").arg("term", cfg.commit.as_str())
+        }
         _ if !billing::tolerates_interruption(cfg) => Msg::new("g.spot.endpoint"),
         Some(p) if refused(p) => Msg::new("g.spot.policy"),
-        Some(p) if cfg.spot && p.reason_msgs.iter().any(|m| m.key == "reason.spot_refused") => Msg::new("g.spot.refused"),
+        Some(p) if cfg.spot && p.reason_msgs.iter().any(|m| m.key == "reason.spot_refused") => {
+            Msg::new("g.spot.refused")
+        }
         Some(_) if cfg.spot => Msg::new("g.spot.unoffered"),
         _ => Msg::new("g.spot.batch_off"),
     };
@@ -155,13 +182,27 @@ fn serverless(cfg: &Settings, a: &Answer) -> Option<GuidanceItem> {
         // "Its rate is still below the instances'" only where no fitting
         // instance bills less for the month (one with an old price, in
         // another market or on a thin margin is not picked, but it exists).
-        let month = |o: &super::super::answer::OfferResult| o.usd_per_month - o.storage_usd_per_month - o.egress_usd_per_month;
-        let cheaper = a.offers.iter().filter(|o| !o.serverless && o.fits && month(o) < month(pick)).min_by(|x, y| month(x).total_cmp(&month(y)));
+        let month = |o: &super::super::answer::OfferResult| {
+            o.usd_per_month - o.storage_usd_per_month - o.egress_usd_per_month
+        };
+        let cheaper = a
+            .offers
+            .iter()
+            .filter(|o| !o.serverless && o.fits && month(o) < month(pick))
+            .min_by(|x, y| month(x).total_cmp(&month(y)));
         let msg = match cheaper {
-            Some(o) => Msg::new("g.serverless.pick.always.dearer").arg("other", o.id.to_string()).num("ratio", month(pick) / month(o).max(1e-9), 2),
+            Some(o) => Msg::new("g.serverless.pick.always.dearer").arg("other", o.id.to_string()).num(
+                "ratio",
+                month(pick) / month(o).max(1e-9),
+                2,
+            ),
             None => Msg::new("g.serverless.pick.always"),
         };
-        let msg = msg.arg("offer", pick.id.to_string()).num("billed", pick.billed_hours_per_month, 0).num("cold", pick.cold_start_s.unwrap_or(0.0), 0);
+        let msg = msg.arg("offer", pick.id.to_string()).num("billed", pick.billed_hours_per_month, 0).num(
+            "cold",
+            pick.cold_start_s.unwrap_or(0.0),
+            0,
+        );
         return Some(GuidanceItem::new("serverless", Some("g.serverless.title"), msg));
     }
     // A training job's bill in worker- and GPU-hours.
@@ -183,11 +224,23 @@ fn serverless(cfg: &Settings, a: &Answer) -> Option<GuidanceItem> {
     // alone would compare different amounts of work. On a monthly or
     // non-cost ranking, the month's compute (storage and egress aside, they
     // do not depend on serverless or not).
-    let compute = |o: &super::super::answer::OfferResult| o.usd_per_month - o.storage_usd_per_month - o.egress_usd_per_month;
+    let compute = |o: &super::super::answer::OfferResult| {
+        o.usd_per_month - o.storage_usd_per_month - o.egress_usd_per_month
+    };
     let ranked_cost = |o: &super::super::answer::OfferResult| ranked_cost(a, o);
     let per_unit = !always && ranked_cost(pick).is_some();
-    let cost = |o: &super::super::answer::OfferResult| if per_unit { ranked_cost(o).unwrap_or(f64::MAX) } else { compute(o) };
-    let best = a.offers.iter().filter(|o| o.serverless && o.fits && cost(o) < f64::MAX).min_by(|x, y| cost(x).total_cmp(&cost(y)))?;
+    let cost = |o: &super::super::answer::OfferResult| {
+        if per_unit {
+            ranked_cost(o).unwrap_or(f64::MAX)
+        } else {
+            compute(o)
+        }
+    };
+    let best = a
+        .offers
+        .iter()
+        .filter(|o| o.serverless && o.fits && cost(o) < f64::MAX)
+        .min_by(|x, y| cost(x).total_cmp(&cost(y)))?;
     let ratio = cost(best) / cost(pick).max(1e-9);
     // Cheaper on the ranking yet not picked: the pick's tier (a current
     // price, the deadline, the reader's market) decided, and the
@@ -197,7 +250,9 @@ fn serverless(cfg: &Settings, a: &Answer) -> Option<GuidanceItem> {
     }
     let digits = if ratio < 10.0 { 2 } else { 0 };
     let msg = match (always, per_unit) {
-        (true, _) => Msg::new("g.serverless.always").arg("offer", best.id.to_string()).num("ratio", ratio, digits),
+        (true, _) => {
+            Msg::new("g.serverless.always").arg("offer", best.id.to_string()).num("ratio", ratio, digits)
+        }
         (_, unit) => Msg::new(if unit { "g.serverless.lost.unit" } else { "g.serverless.lost" })
             .arg("offer", best.id.to_string())
             .num("billed", best.billed_hours_per_month, hours(best.billed_hours_per_month))
@@ -216,14 +271,24 @@ fn rounding(cfg: &Settings, a: &Answer) -> Option<GuidanceItem> {
         Usage::Once => 1.0,
         _ => return None,
     };
-    let key = if p.unknown_costs.contains(&UnknownCost::BillingIncrement) { "g.note.billing_assumed" } else { "g.note.billing" };
-    (p.billed_hours_per_month > p.busy_hours_per_month * super::super::thresholds::ABOVE_TIE && p.commitment == Commit::None).then(|| {
-        GuidanceItem::new(
-            "billing",
-            None,
-            Msg::new(key).num("billed", p.billed_hours_per_month / jobs * 60.0, 0).num("minutes", p.busy_hours_per_month / jobs * 60.0, 0),
-        )
-    })
+    let key = if p.unknown_costs.contains(&UnknownCost::BillingIncrement) {
+        "g.note.billing_assumed"
+    } else {
+        "g.note.billing"
+    };
+    (p.billed_hours_per_month > p.busy_hours_per_month * super::super::thresholds::ABOVE_TIE
+        && p.commitment == Commit::None)
+        .then(|| {
+            GuidanceItem::new(
+                "billing",
+                None,
+                Msg::new(key).num("billed", p.billed_hours_per_month / jobs * 60.0, 0).num(
+                    "minutes",
+                    p.busy_hours_per_month / jobs * 60.0,
+                    0,
+                ),
+            )
+        })
 }
 
 /// A pick with little memory to spare: under 1 GiB or 3 % of what a GPU
@@ -277,9 +342,14 @@ pub fn significant(v: f64) -> u8 {
 /// A change's before and after in the display currency where the
 /// objective is a cost (the changes hold US dollars, as every `usd_*`
 /// field), with the message key naming the objective in that currency.
-pub fn in_display(c: &super::super::answer::Change, display: &super::super::money::Display) -> (f64, f64, &'static str) {
+pub fn in_display(
+    c: &super::super::answer::Change,
+    display: &super::super::money::Display,
+) -> (f64, f64, &'static str) {
     match (display.currency, c.objective.cny_msg_key()) {
-        (super::super::config::Currency::Cny, Some(cny)) => (display.amount(c.before), display.amount(c.after), cny),
+        (super::super::config::Currency::Cny, Some(cny)) => {
+            (display.amount(c.before), display.amount(c.after), cny)
+        }
         _ => (c.before, c.after, c.objective.msg_key()),
     }
 }

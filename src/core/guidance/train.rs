@@ -40,10 +40,18 @@ pub fn guidance(cfg: &Settings, job: &TrainJob<'_>, catalog: &Catalog, a: &Answe
     } else if let Some(msg) = shape_missing(cfg, a) {
         out.push(GuidanceItem::new("noshape", None, msg));
     } else {
-        out.push(super::shared::no_pick(cfg, a, Msg::new("g.train.nofit").arg("tries", nofit_tries(cfg, job).join(", "))));
+        out.push(super::shared::no_pick(
+            cfg,
+            a,
+            Msg::new("g.train.nofit").arg("tries", nofit_tries(cfg, job).join(", ")),
+        ));
     }
     if let Some(c) = a.answers.checkpoint_bytes {
-        out.push(GuidanceItem::new("checkpoints", None, Msg::new("g.train.ckpt").arg("size", gib1(c)).arg("n", cfg.ckpts.to_string())));
+        out.push(GuidanceItem::new(
+            "checkpoints",
+            None,
+            Msg::new("g.train.ckpt").arg("size", gib1(c)).arg("n", cfg.ckpts.to_string()),
+        ));
     }
     if model.inferred {
         out.push(GuidanceItem::new("inferred", None, Msg::new("g.note.inferred")));
@@ -60,7 +68,11 @@ fn memory(job: &TrainJob<'_>, a: &Answer) -> GuidanceItem {
     let n = f64::from(m.gpus.max(1));
     // An RL run's generation engine sits in the overhead: named apart.
     let engine = a.answers.rl.as_ref().map_or(0.0, |r| r.engine_bytes).clamp(0.0, m.overhead_bytes / n);
-    let body = if engine > 0.0 { Msg::new("g.train.memory.body.rl").arg("engine", gib1(engine)) } else { Msg::new("g.train.memory.body") };
+    let body = if engine > 0.0 {
+        Msg::new("g.train.memory.body.rl").arg("engine", gib1(engine))
+    } else {
+        Msg::new("g.train.memory.body")
+    };
     GuidanceItem::new(
         "memory",
         Some("g.memory.title"),
@@ -88,14 +100,21 @@ fn size(job: &TrainJob<'_>, catalog: &Catalog, a: &Answer) -> GuidanceItem {
     });
     let mut size = gpu_size(a, None, false);
     if let ("g.size.small.compute" | "g.size.medium.compute", true) = (size.msg.key, host_bound) {
-        let key = if size.msg.key == "g.size.small.compute" { "g.size.small.offload" } else { "g.size.medium.offload" };
+        let key = if size.msg.key == "g.size.small.compute" {
+            "g.size.small.offload"
+        } else {
+            "g.size.medium.offload"
+        };
         size.msg = Msg { key, args: std::mem::take(&mut size.msg.args) };
     }
     // "Yes, an 80 GB card" is true of the pick's plan only: where another
     // fitting offer runs the job on smaller cards (sharded, or split over
     // more of them), it names the best-ranked of those.
     let per_gpu = a.memory.total_bytes / f64::from(a.memory.gpus.max(1));
-    if let ("g.size.large.compute", Some(o)) = (size.msg.key, a.offers.iter().find(|o| o.fits && o.usable_bytes <= 76.0 * GIB && o.usable_bytes < per_gpu)) {
+    if let ("g.size.large.compute", Some(o)) = (
+        size.msg.key,
+        a.offers.iter().find(|o| o.fits && o.usable_bytes <= 76.0 * GIB && o.usable_bytes < per_gpu),
+    ) {
         size.msg = Msg::new("g.size.sharded")
             .num("need", per_gpu / GIB, 1)
             .arg("offer", o.id.to_string())
@@ -108,12 +127,20 @@ fn size(job: &TrainJob<'_>, catalog: &Catalog, a: &Answer) -> GuidanceItem {
 
 /// The pick's run: its time, a long run, host memory for offloaded states,
 /// what bounds its speed, NVLink and the price date.
-fn pick_items(cfg: &Settings, job: &TrainJob<'_>, catalog: &Catalog, a: &Answer, p: &OfferResult) -> Vec<GuidanceItem> {
+fn pick_items(
+    cfg: &Settings,
+    job: &TrainJob<'_>,
+    catalog: &Catalog,
+    a: &Answer,
+    p: &OfferResult,
+) -> Vec<GuidanceItem> {
     let mut out = Vec::new();
     let gpu_name = catalog.gpu(&p.gpu).map_or(p.gpu.to_string(), |g| g.name.clone());
     // Where the stack's own clock costs a fifth of the rate or more, the
     // time is not the utilisation's alone, and the sentence says so.
-    let stack_bound = catalog.gpu(&p.gpu).is_some_and(|g| clock_term(job, g, Layout { dp: p.dp.max(1), tp: p.tp.max(1), pp: p.pp.max(1) }).1 < 0.8);
+    let stack_bound = catalog.gpu(&p.gpu).is_some_and(|g| {
+        clock_term(job, g, Layout { dp: p.dp.max(1), tp: p.tp.max(1), pp: p.pp.max(1) }).1 < 0.8
+    });
     out.push(GuidanceItem::new(
         "train-time",
         None,
@@ -122,14 +149,24 @@ fn pick_items(cfg: &Settings, job: &TrainJob<'_>, catalog: &Catalog, a: &Answer,
             .num("hours", p.speeds.job_hours().unwrap_or(0.0), 1)
             .arg("gpus", (p.gpus * p.instances).to_string())
             .arg("gpu", gpu_name)
-            .num("gpuh", p.speeds.job_gpu_hours().unwrap_or(0.0), if p.speeds.job_gpu_hours().unwrap_or(0.0) < 10.0 { 2 } else { 0 }),
+            .num(
+                "gpuh",
+                p.speeds.job_gpu_hours().unwrap_or(0.0),
+                if p.speeds.job_gpu_hours().unwrap_or(0.0) < 10.0 { 2 } else { 0 },
+            ),
     ));
     // No deadline: the plan takes the fewest GPUs that hold the job. A
     // run past a month on them is said, with the key that scales it out
     // (without a `gpus` pin, which fixes the count).
     let hours = p.speeds.job_hours().unwrap_or(0.0);
     if cfg.days.is_none() && cfg.gpus.is_none() && hours > LONG_RUN_HOURS {
-        out.push(GuidanceItem::new("long-run", None, Msg::new("g.train.long").num("days", hours / 24.0, 0).arg("gpus", (p.gpus * p.instances).to_string())));
+        out.push(GuidanceItem::new(
+            "long-run",
+            None,
+            Msg::new("g.train.long")
+                .num("days", hours / 24.0, 0)
+                .arg("gpus", (p.gpus * p.instances).to_string()),
+        ));
     }
     // The offloaded states live in the instances' CPU memory, which
     // the GPU figures leave out and no offer's price covers.
@@ -142,15 +179,26 @@ fn pick_items(cfg: &Settings, job: &TrainJob<'_>, catalog: &Catalog, a: &Answer,
         out.push(GuidanceItem::new(
             "host-memory",
             None,
-            Msg::new(key).arg("host", gib1(host)).arg("instances", p.instances.max(1).to_string()).sub("check", check),
+            Msg::new(key)
+                .arg("host", gib1(host))
+                .arg("instances", p.instances.max(1).to_string())
+                .sub("check", check),
         ));
     }
     out.extend(catalog.gpu(&p.gpu).and_then(|gpu| bound(cfg, job, a, p, gpu)));
     if p.tp > 1 && !matches!(p.interconnect, "nvlink" | "nvswitch" | "nvl72" | "xgmi") {
-        out.push(GuidanceItem::new("nvlink", None, Msg::new("g.note.nvlink").num("gpus", f64::from(p.tp), 0)));
+        out.push(GuidanceItem::new(
+            "nvlink",
+            None,
+            Msg::new("g.note.nvlink").num("gpus", f64::from(p.tp), 0),
+        ));
     }
     if !p.price_overridden {
-        out.push(GuidanceItem::new("prices", None, Msg::new("g.note.prices").arg("date", p.price_as_of.to_string())));
+        out.push(GuidanceItem::new(
+            "prices",
+            None,
+            Msg::new("g.note.prices").arg("date", p.price_as_of.to_string()),
+        ));
     }
     out
 }
@@ -173,7 +221,10 @@ fn bound(cfg: &Settings, job: &TrainJob<'_>, a: &Answer, p: &OfferResult, gpu: &
     // unfused elementwise ops): the one that costs most is named.
     let (term, clock) = clock_term(job, gpu, layout);
     let msg = if clock < 0.8 && clock <= host && clock <= share {
-        Msg::new("g.train.clock").num("x", 1.0 / clock.max(1e-9), 1).arg("gpu", gpu.name.clone()).sub("term", Msg::new(term.key()))
+        Msg::new("g.train.clock")
+            .num("x", 1.0 / clock.max(1e-9), 1)
+            .arg("gpu", gpu.name.clone())
+            .sub("term", Msg::new(term.key()))
     } else if host < 0.8 && host <= share {
         Msg::new("g.train.hostlink").num("pct", 100.0 * host, 0).arg("gpu", gpu.name.clone())
     } else if share < 0.8 {
@@ -181,7 +232,11 @@ fn bound(cfg: &Settings, job: &TrainJob<'_>, a: &Answer, p: &OfferResult, gpu: &
         // parameters too; a lower stage is advice only where the
         // link set it (unset, the planner took the least that fits).
         let what = Msg::new(if job.zero >= 3 { "g.train.shard.gather" } else { "g.train.shard.scatter" });
-        let m = Msg::new(network).num("pct", 100.0 * share, 0).num("zero", f64::from(job.zero), 0).arg("gpu", gpu.name.clone()).sub("what", what);
+        let m = Msg::new(network)
+            .num("pct", 100.0 * share, 0)
+            .num("zero", f64::from(job.zero), 0)
+            .arg("gpu", gpu.name.clone())
+            .sub("what", what);
         if cfg.zero.is_some() {
             m.sub("lower", Msg::new("g.train.shard.lower"))
         } else {
@@ -194,10 +249,15 @@ fn bound(cfg: &Settings, job: &TrainJob<'_>, a: &Answer, p: &OfferResult, gpu: &
     };
     // An RL step that mostly waits on generation is paced by it, not
     // by the update this answer describes: the RL answer says so.
-    let rl_step = a.answers.rl.as_ref().and_then(|r| if r.gen == "split" { r.split.as_ref() } else { r.colocate.as_ref() });
+    let rl_step =
+        a.answers
+            .rl
+            .as_ref()
+            .and_then(|r| if r.gen == "split" { r.split.as_ref() } else { r.colocate.as_ref() });
     // The stack's clock terms but the CPU step name other trainers as
     // the remedy; an RL run takes TRL only, so there it is left out.
-    let other_stack = a.answers.rl.is_some() && msg.key == "g.train.clock" && term.key() != "g.train.clock.cpu";
+    let other_stack =
+        a.answers.rl.is_some() && msg.key == "g.train.clock" && term.key() != "g.train.clock.cpu";
     let skip = rl_step.is_some_and(super::train_rl::generation_paces) || other_stack;
     (!skip).then(|| GuidanceItem::new("train-bound", Some("g.bound.title"), msg))
 }
@@ -231,7 +291,10 @@ fn nofit_tries(cfg: &Settings, job: &TrainJob<'_>) -> Vec<String> {
         candidates.push(("zero", "3".to_string()));
     }
     candidates.extend(
-        [Trainer::Unsloth, Trainer::Axolotl, Trainer::Torchtune].into_iter().filter(|t| *t != cfg.trainer).map(|t| ("trainer", t.as_str().to_string())),
+        [Trainer::Unsloth, Trainer::Axolotl, Trainer::Torchtune]
+            .into_iter()
+            .filter(|t| *t != cfg.trainer)
+            .map(|t| ("trainer", t.as_str().to_string())),
     );
     if !job.offload_activations {
         candidates.push(("act_offload", "1".to_string()));
@@ -275,7 +338,9 @@ fn nofit_tries(cfg: &Settings, job: &TrainJob<'_>) -> Vec<String> {
 fn shape_missing(cfg: &Settings, a: &Answer) -> Option<Msg> {
     let want = cfg.gpus?;
     let on_gpu: Vec<_> = a.offers.iter().filter(|o| *o.gpu == *a.memory.gpu).collect();
-    let other_size = |o: &&super::super::answer::OfferResult| o.reason_msgs.iter().any(|m| matches!(m.key, "reason.gpus_short" | "reason.gpus_more"));
+    let other_size = |o: &&super::super::answer::OfferResult| {
+        o.reason_msgs.iter().any(|m| matches!(m.key, "reason.gpus_short" | "reason.gpus_more"))
+    };
     if on_gpu.is_empty() || a.offers.iter().any(|o| o.fits) || !on_gpu.iter().all(other_size) {
         return None;
     }

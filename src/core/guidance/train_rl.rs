@@ -58,7 +58,9 @@ fn layouts(rl: &RlAnswer) -> Option<GuidanceItem> {
             .num("train", f64::from(s.training_gpus), 0)
             .sub("split", said(s))
             .arg("faster", rl.faster_gen.unwrap_or("–")),
-        (Some(c), None) if rl.method == "grpo" => Msg::new("g.rl.layout.one").num("gpus", f64::from(rl.plan_gpus), 0).sub("colocate", said(c)),
+        (Some(c), None) if rl.method == "grpo" => {
+            Msg::new("g.rl.layout.one").num("gpus", f64::from(rl.plan_gpus), 0).sub("colocate", said(c))
+        }
         _ => return None,
     };
     Some(GuidanceItem::new("rl-layout", Some("g.rl.layout.title"), msg))

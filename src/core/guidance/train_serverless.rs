@@ -56,12 +56,20 @@ pub fn note(cfg: &Settings, a: &Answer, pick: &OfferResult) -> Option<Option<Gui
             .num("cold", cold(o), 0)
     };
     if pick.serverless {
-        return Some(Some(GuidanceItem::new("serverless", Some("g.serverless.title"), msg("g.serverless.train.pick", pick))));
+        return Some(Some(GuidanceItem::new(
+            "serverless",
+            Some("g.serverless.title"),
+            msg("g.serverless.train.pick", pick),
+        )));
     }
     // The cheapest fitting serverless offer per unit of work (the job),
     // on the cost the offers are ranked by; none on a speed ranking.
     let cost = |o: &OfferResult| ranked_cost(a, o).unwrap_or(f64::MAX);
-    let best = a.offers.iter().filter(|o| o.serverless && o.fits && cost(o) < f64::MAX).min_by(|x, y| cost(x).total_cmp(&cost(y)));
+    let best = a
+        .offers
+        .iter()
+        .filter(|o| o.serverless && o.fits && cost(o) < f64::MAX)
+        .min_by(|x, y| cost(x).total_cmp(&cost(y)));
     let ratio = best.map(|b| cost(b) / cost(pick).max(1e-9));
     Some(best.zip(ratio).filter(|(_, r)| *r >= 1.0 && r.is_finite()).map(|(b, r)| {
         let m = msg("g.serverless.train.lost", b).num("ratio", r, if r < 10.0 { 2 } else { 0 });

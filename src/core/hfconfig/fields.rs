@@ -46,8 +46,13 @@ impl std::fmt::Display for HfError {
 /// their `text_config` (huggingface/transformers@4bdeeced9ce971bed8cca7ab203c3b70cffab4ca
 /// src/transformers/models/llama/configuration_llama.py, `__init__`; its
 /// `num_key_value_heads` defaults to the heads, as here).
-const LLAMA_DEFAULTS: &[(&str, u32)] =
-    &[("hidden_size", 4096), ("intermediate_size", 11008), ("num_hidden_layers", 32), ("num_attention_heads", 32), ("vocab_size", 32000)];
+const LLAMA_DEFAULTS: &[(&str, u32)] = &[
+    ("hidden_size", 4096),
+    ("intermediate_size", 11008),
+    ("num_hidden_layers", 32),
+    ("num_attention_heads", 32),
+    ("vocab_size", 32000),
+];
 
 pub struct Doc<'a> {
     root: &'a Map<String, Value>,
@@ -88,7 +93,8 @@ impl<'a> Doc<'a> {
 
     /// The value of a text field and the name it was found under; `null` counts as absent.
     fn find(&self, key: &str) -> Option<(&'a Value, String)> {
-        let in_text = self.text.and_then(|t| t.get(key)).filter(|v| !v.is_null()).map(|v| (v, self.text_field(key)));
+        let in_text =
+            self.text.and_then(|t| t.get(key)).filter(|v| !v.is_null()).map(|v| (v, self.text_field(key)));
         in_text.or_else(|| self.root.get(key).filter(|v| !v.is_null()).map(|v| (v, key.to_string())))
     }
 
@@ -110,7 +116,10 @@ impl<'a> Doc<'a> {
     /// A whole number above zero, or `None` when absent or `null`.
     pub fn positive(&self, key: &str) -> Result<Option<u32>, HfError> {
         let Some((v, field)) = self.find(key) else { return Ok(None) };
-        whole_of(v).filter(|n| *n > 0).map(Some).ok_or_else(|| HfError::new(&field, Problem::NotWhole { value: shown(v) }))
+        whole_of(v)
+            .filter(|n| *n > 0)
+            .map(Some)
+            .ok_or_else(|| HfError::new(&field, Problem::NotWhole { value: shown(v) }))
     }
 
     /// A whole number above zero that must be there.
@@ -127,7 +136,10 @@ impl<'a> Doc<'a> {
         }
         match LLAMA_DEFAULTS.iter().find(|(k, _)| *k == key) {
             Some((_, d)) if self.text.is_some() && self.text_str("model_type") == Some("llama") => {
-                let msg = Msg::new("notice.hf.default").arg("field", self.text_field(key)).arg("value", d.to_string()).arg("class", "LlamaConfig");
+                let msg = Msg::new("notice.hf.default")
+                    .arg("field", self.text_field(key))
+                    .arg("value", d.to_string())
+                    .arg("class", "LlamaConfig");
                 notices.push(Notice::said(KEY, msg));
                 Ok(*d)
             }
@@ -144,7 +156,13 @@ impl<'a> Doc<'a> {
     }
 
     pub fn text_str(&self, key: &str) -> Option<&'a str> {
-        self.text.and_then(|t| t.get(key)).and_then(Value::as_str).or_else(|| if self.text.is_none() { self.root_str(key) } else { None })
+        self.text.and_then(|t| t.get(key)).and_then(Value::as_str).or_else(|| {
+            if self.text.is_none() {
+                self.root_str(key)
+            } else {
+                None
+            }
+        })
     }
 
     pub fn root_str(&self, key: &str) -> Option<&'a str> {
@@ -153,12 +171,18 @@ impl<'a> Doc<'a> {
 
     /// The first of `architectures`.
     pub fn architecture(&self) -> Option<&'a str> {
-        self.root.get("architectures").and_then(Value::as_array).and_then(|a| a.first()).and_then(Value::as_str)
+        self.root
+            .get("architectures")
+            .and_then(Value::as_array)
+            .and_then(|a| a.first())
+            .and_then(Value::as_str)
     }
 
     /// Entries of a list field (0 when absent or not a list).
     pub fn count(&self, key: &str) -> u32 {
-        self.find(key).and_then(|(v, _)| v.as_array()).map_or(0, |a| u32::try_from(a.len()).unwrap_or(u32::MAX))
+        self.find(key)
+            .and_then(|(v, _)| v.as_array())
+            .map_or(0, |a| u32::try_from(a.len()).unwrap_or(u32::MAX))
     }
 
     /// Entries of a 0/1 list (`no_rope_layers`) that are not 0, and that are, if the file lists it.
@@ -226,7 +250,10 @@ impl<'a> Section<'a> {
     pub fn whole(&self, key: &str) -> Result<Option<u32>, HfError> {
         match self.map.get(key) {
             None | Some(Value::Null) => Ok(None),
-            Some(v) => whole_of(v).filter(|n| *n > 0).map(Some).ok_or_else(|| HfError::new(&self.field(key), Problem::NotWhole { value: shown(v) })),
+            Some(v) => whole_of(v)
+                .filter(|n| *n > 0)
+                .map(Some)
+                .ok_or_else(|| HfError::new(&self.field(key), Problem::NotWhole { value: shown(v) })),
         }
     }
 
@@ -237,9 +264,11 @@ impl<'a> Section<'a> {
     pub fn number(&self, key: &str) -> Result<Option<f64>, HfError> {
         match self.map.get(key) {
             None | Some(Value::Null) => Ok(None),
-            Some(v) => {
-                v.as_f64().filter(|x| x.is_finite() && *x > 0.0).map(Some).ok_or_else(|| HfError::new(&self.field(key), Problem::NotWhole { value: shown(v) }))
-            }
+            Some(v) => v
+                .as_f64()
+                .filter(|x| x.is_finite() && *x > 0.0)
+                .map(Some)
+                .ok_or_else(|| HfError::new(&self.field(key), Problem::NotWhole { value: shown(v) })),
         }
     }
 

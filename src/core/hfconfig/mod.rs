@@ -42,7 +42,8 @@ pub struct Import {
 
 /// Parses a `config.json` into an architecture.
 pub fn parse(text: &str) -> Result<Import, HfError> {
-    let value: serde_json::Value = serde_json::from_str(text).map_err(|e| HfError::new("(file)", Problem::Json(e.to_string())))?;
+    let value: serde_json::Value =
+        serde_json::from_str(text).map_err(|e| HfError::new("(file)", Problem::Json(e.to_string())))?;
     let doc = Doc::new(&value)?;
     let mut notices = Vec::new();
     let model = architecture(&doc, &mut notices)?;
@@ -86,7 +87,8 @@ fn architecture(doc: &Doc, notices: &mut Vec<Notice>) -> Result<Model, HfError> 
     // Llama 4's dense layers are `intermediate_size_mlp` wide; its
     // `intermediate_size` is the expert's (transformers
     // `Llama4TextDecoderLayer`: `Llama4TextMLP(config, intermediate_size=config.intermediate_size_mlp)`).
-    let ffn_key = if is_llama4(kind) && moe.is_some() { "intermediate_size_mlp" } else { "intermediate_size" };
+    let ffn_key =
+        if is_llama4(kind) && moe.is_some() { "intermediate_size_mlp" } else { "intermediate_size" };
     let ffn = if dense_ffn_needed { Some(doc.required(ffn_key, notices)?) } else { None };
     let swa = sliding_window(doc, kind, layers)?;
     let state = state::layers(doc, kind, layers, hidden, notices)?;
@@ -95,11 +97,11 @@ fn architecture(doc: &Doc, notices: &mut Vec<Notice>) -> Result<Model, HfError> 
     let tied = doc.flag("tie_word_embeddings")?.unwrap_or(kind.starts_with("gemma"));
     let max_context = doc.positive("max_position_embeddings")?;
     let vision = vision::tower(doc, hidden)?;
-    let name = doc.root_str("_name_or_path").or_else(|| doc.text_str("_name_or_path")).or_else(|| doc.architecture()).unwrap_or(if kind.is_empty() {
-        "model"
-    } else {
-        kind
-    });
+    let name = doc
+        .root_str("_name_or_path")
+        .or_else(|| doc.text_str("_name_or_path"))
+        .or_else(|| doc.architecture())
+        .unwrap_or(if kind.is_empty() { "model" } else { kind });
     let mut model = Model {
         id: "custom".into(),
         name: format!("{name} (config.json)"),
@@ -169,7 +171,9 @@ fn experts(doc: &Doc, layers: u32, kind: &str) -> Result<Option<Moe>, HfError> {
         Some(s) => s,
         None if is_llama4(kind) => 1,
         // A shared expert of k expert widths counts as k shared experts.
-        None => doc.whole("shared_expert_intermediate_size")?.map_or(0, |w| (f64::from(w) / f64::from(expert_ffn)).round() as u32),
+        None => doc
+            .whole("shared_expert_intermediate_size")?
+            .map_or(0, |w| (f64::from(w) / f64::from(expert_ffn)).round() as u32),
     };
     let mut dense = doc.whole("first_k_dense_replace")?.unwrap_or(0);
     dense = dense.saturating_add(doc.count("mlp_only_layers"));
@@ -205,7 +209,10 @@ fn sliding_window(doc: &Doc, kind: &str, layers: u32) -> Result<Option<SlidingWi
         return Ok(match (sliding, full) {
             (0, _) => None,
             (_, 0) => Some(SlidingWindow { window, local_per_global: None }),
-            (s, f) => Some(SlidingWindow { window, local_per_global: Some(((f64::from(s) / f64::from(f)).round() as u32).max(1)) }),
+            (s, f) => Some(SlidingWindow {
+                window,
+                local_per_global: Some(((f64::from(s) / f64::from(f)).round() as u32).max(1)),
+            }),
         });
     }
     let pattern = match doc.positive("sliding_window_pattern")? {
@@ -242,11 +249,17 @@ fn sliding_window(doc: &Doc, kind: &str, layers: u32) -> Result<Option<SlidingWi
 fn chunked_attention(doc: &Doc, layers: u32) -> Result<Option<SlidingWindow>, HfError> {
     let Some(window) = doc.positive("attention_chunk_size")? else { return Ok(None) };
     let every = doc.positive("no_rope_layer_interval")?.unwrap_or(4);
-    let (chunked, full) = doc.ones("no_rope_layers").filter(|(c, f)| c.saturating_add(*f) > 0).unwrap_or((layers - layers / every, layers / every));
+    let (chunked, full) = doc
+        .ones("no_rope_layers")
+        .filter(|(c, f)| c.saturating_add(*f) > 0)
+        .unwrap_or((layers - layers / every, layers / every));
     Ok(match (chunked, full) {
         (0, _) => None,
         (_, 0) => Some(SlidingWindow { window, local_per_global: None }),
-        (c, f) => Some(SlidingWindow { window, local_per_global: Some(((f64::from(c) / f64::from(f)).round() as u32).max(1)) }),
+        (c, f) => Some(SlidingWindow {
+            window,
+            local_per_global: Some(((f64::from(c) / f64::from(f)).round() as u32).max(1)),
+        }),
     })
 }
 
@@ -306,7 +319,10 @@ pub fn import(cfg: &Config, text: &str) -> Result<(Config, Vec<Notice>), Notice>
             NoticeKind::BadValue { value, .. } => value,
             _ => String::new(),
         };
-        return Err(Notice::said(KEY, Msg::new("notice.hf.range").arg("key", n.key.clone()).arg("value", value)));
+        return Err(Notice::said(
+            KEY,
+            Msg::new("notice.hf.range").arg("key", n.key.clone()).arg("value", value),
+        ));
     }
     Ok((next, parsed.notices))
 }
@@ -318,11 +334,21 @@ impl HfError {
             Problem::Json(why) => Msg::new("notice.hf.json").arg("why", why.clone()),
             Problem::NotObject => Msg::new("notice.hf.object"),
             Problem::Missing => Msg::new("notice.hf.missing").arg("field", self.field.clone()),
-            Problem::NotWhole { value } => Msg::new("notice.hf.whole").arg("field", self.field.clone()).arg("value", value.clone()),
-            Problem::NotBool { value } => Msg::new("notice.hf.bool").arg("field", self.field.clone()).arg("value", value.clone()),
-            Problem::NotSection { value } => Msg::new("notice.hf.section").arg("field", self.field.clone()).arg("value", value.clone()),
-            Problem::Divides { heads } => Msg::new("notice.hf.divides").arg("field", self.field.clone()).arg("heads", heads.to_string()),
-            Problem::AtMost { most } => Msg::new("notice.hf.at_most").arg("field", self.field.clone()).arg("most", most.to_string()),
+            Problem::NotWhole { value } => {
+                Msg::new("notice.hf.whole").arg("field", self.field.clone()).arg("value", value.clone())
+            }
+            Problem::NotBool { value } => {
+                Msg::new("notice.hf.bool").arg("field", self.field.clone()).arg("value", value.clone())
+            }
+            Problem::NotSection { value } => {
+                Msg::new("notice.hf.section").arg("field", self.field.clone()).arg("value", value.clone())
+            }
+            Problem::Divides { heads } => {
+                Msg::new("notice.hf.divides").arg("field", self.field.clone()).arg("heads", heads.to_string())
+            }
+            Problem::AtMost { most } => {
+                Msg::new("notice.hf.at_most").arg("field", self.field.clone()).arg("most", most.to_string())
+            }
         };
         Notice::said(KEY, msg)
     }

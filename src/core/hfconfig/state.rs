@@ -10,7 +10,13 @@ use super::super::notice::Notice;
 use super::fields::{Doc, HfError};
 
 /// The state layers of a hybrid file, `None` for a transformer.
-pub fn layers(doc: &Doc, kind: &str, layers: u32, hidden: u32, notices: &mut Vec<Notice>) -> Result<Option<StateLayers>, HfError> {
+pub fn layers(
+    doc: &Doc,
+    kind: &str,
+    layers: u32,
+    hidden: u32,
+    notices: &mut Vec<Notice>,
+) -> Result<Option<StateLayers>, HfError> {
     if doc.positive("linear_num_value_heads")?.is_some() {
         return gated_delta_net(doc, layers, hidden, notices).map(Some);
     }
@@ -24,11 +30,20 @@ pub fn layers(doc: &Doc, kind: &str, layers: u32, hidden: u32, notices: &mut Vec
 }
 
 /// A field the family's configuration class defaults, with a notice when the file leaves it out.
-fn or_default(doc: &Doc, key: &str, default: u32, class: &str, notices: &mut Vec<Notice>) -> Result<u32, HfError> {
+fn or_default(
+    doc: &Doc,
+    key: &str,
+    default: u32,
+    class: &str,
+    notices: &mut Vec<Notice>,
+) -> Result<u32, HfError> {
     if let Some(v) = doc.positive(key)? {
         return Ok(v);
     }
-    notices.push(Notice::said(super::fields::KEY, Msg::new("notice.hf.default").arg("field", key).arg("value", default.to_string()).arg("class", class)));
+    notices.push(Notice::said(
+        super::fields::KEY,
+        Msg::new("notice.hf.default").arg("field", key).arg("value", default.to_string()).arg("class", class),
+    ));
     Ok(default)
 }
 
@@ -45,7 +60,12 @@ fn or_default(doc: &Doc, key: &str, default: u32, class: &str, notices: &mut Vec
 /// vd·h, a depthwise convolution over `conv_dim = 2·kd + vd` channels of
 /// `linear_conv_kernel_dim` taps. State (vLLM's `gated_delta_net_state_shape`):
 /// heads_v · d_v · d_k recurrent, `conv_dim · (kernel − 1)` convolution.
-fn gated_delta_net(doc: &Doc, layers: u32, hidden: u32, notices: &mut Vec<Notice>) -> Result<StateLayers, HfError> {
+fn gated_delta_net(
+    doc: &Doc,
+    layers: u32,
+    hidden: u32,
+    notices: &mut Vec<Notice>,
+) -> Result<StateLayers, HfError> {
     let linear = match doc.strings("layer_types") {
         Some(types) => types.iter().filter(|t| t.contains("linear")).count().try_into().unwrap_or(u32::MAX),
         None => {
@@ -61,12 +81,14 @@ fn gated_delta_net(doc: &Doc, layers: u32, hidden: u32, notices: &mut Vec<Notice
     let (kd, vd, h) = (heads_k * d_k, heads_v * d_v, f64::from(hidden));
     let conv_dim = 2.0 * kd + vd;
     let size = heads_v * d_v * d_k + conv_dim * (kernel - 1.0);
-    let mixer = h * (2.0 * kd + 2.0 * vd) + h * 2.0 * heads_v + conv_dim * kernel + vd * h + 2.0 * heads_v + d_v;
+    let mixer =
+        h * (2.0 * kd + 2.0 * vd) + h * 2.0 * heads_v + conv_dim * kernel + vd * h + 2.0 * heads_v + d_v;
     Ok(StateLayers { layers: linear.min(layers), size: whole(size), mixer_params: Some(mixer as f32) })
 }
 
 /// Jamba: layer i attends when `i % attn_layer_period == attn_layer_offset`
-/// (defaults 8 and 4), the others are Mamba (huggingface/transformers@008f5c8c29be84d4721dc6d1e0fcd72300580be4
+/// (defaults 8 and 4), the others are Mamba
+/// (huggingface/transformers@008f5c8c29be84d4721dc6d1e0fcd72300580be4
 /// `src/transformers/models/jamba/configuration_jamba.py`,
 /// `JambaConfig.layers_block_type`); `d_inner = mamba_expand · hidden`,
 /// `dt_rank = mamba_dt_rank` or ⌈hidden / 16⌉. The Mamba mixer
@@ -77,7 +99,9 @@ fn gated_delta_net(doc: &Doc, layers: u32, hidden: u32, notices: &mut Vec<Notice
 /// `mamba1_state_shape`): d_inner·d_state plus d_inner·(d_conv − 1).
 fn mamba(doc: &Doc, layers: u32, hidden: u32, notices: &mut Vec<Notice>) -> Result<StateLayers, HfError> {
     let attention = match doc.strings("layers_block_type") {
-        Some(types) => types.iter().filter(|t| t.contains("attention")).count().try_into().unwrap_or(u32::MAX),
+        Some(types) => {
+            types.iter().filter(|t| t.contains("attention")).count().try_into().unwrap_or(u32::MAX)
+        }
         None => {
             let period = or_default(doc, "attn_layer_period", 8, "JambaConfig", notices)?;
             let offset = doc.whole("attn_layer_offset")?.unwrap_or(4);
@@ -90,8 +114,18 @@ fn mamba(doc: &Doc, layers: u32, hidden: u32, notices: &mut Vec<Notice>) -> Resu
     let d_inner = f64::from(or_default(doc, "mamba_expand", 2, "JambaConfig", notices)?) * h;
     let dt_rank = doc.positive("mamba_dt_rank")?.map_or((h / 16.0).ceil(), f64::from);
     let size = d_inner * d_state + d_inner * (d_conv - 1.0);
-    let mixer = h * 2.0 * d_inner + d_inner * d_conv + d_inner * (dt_rank + 2.0 * d_state) + dt_rank * d_inner + d_inner * d_state + d_inner + d_inner * h;
-    Ok(StateLayers { layers: layers.saturating_sub(attention), size: whole(size), mixer_params: Some(mixer as f32) })
+    let mixer = h * 2.0 * d_inner
+        + d_inner * d_conv
+        + d_inner * (dt_rank + 2.0 * d_state)
+        + dt_rank * d_inner
+        + d_inner * d_state
+        + d_inner
+        + d_inner * h;
+    Ok(StateLayers {
+        layers: layers.saturating_sub(attention),
+        size: whole(size),
+        mixer_params: Some(mixer as f32),
+    })
 }
 
 fn whole(x: f64) -> u32 {

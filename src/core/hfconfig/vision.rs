@@ -34,7 +34,8 @@ pub fn tower(doc: &Doc, text_hidden: u32) -> Result<Option<Vision>, HfError> {
     let gated = v.str("model_type") == Some("qwen2_5_vl") || doc.root_str("model_type") == Some("qwen2_5_vl");
     let mlp = if gated { 3.0 } else { 2.0 } * w * ffn;
     let patch = v.must("patch_size")?;
-    let channels = f64::from(v.whole("num_channels")?.or(v.whole("in_channels")?).or(v.whole("in_chans")?).unwrap_or(3));
+    let channels =
+        f64::from(v.whole("num_channels")?.or(v.whole("in_channels")?).or(v.whole("in_chans")?).unwrap_or(3));
     let temporal = f64::from(v.whole("temporal_patch_size")?.unwrap_or(1));
     let image = v.whole("image_size")?;
     let positions = match (v.whole("num_position_embeddings")?, image) {
@@ -47,12 +48,23 @@ pub fn tower(doc: &Doc, text_hidden: u32) -> Result<Option<Vision>, HfError> {
     let projector = match merge {
         Some(m) => {
             let merged = w * f64::from(m).powi(2);
-            (merged * merged + merged * f64::from(out)) * (1.0 + f64::from(v.count("deepstack_visual_indexes")))
+            (merged * merged + merged * f64::from(out))
+                * (1.0 + f64::from(v.count("deepstack_visual_indexes")))
         }
         None => projector(doc, &v, w, t)?,
     };
-    let params = f64::from(depth) * (4.0 * w * w + mlp) + channels * f64::from(patch).powi(2) * temporal * w + positions * w + projector;
-    let mut vision = Vision { params, image_tokens: None, tile_px: None, max_tiles: None, cross_attention_layers: None, patch_px: None };
+    let params = f64::from(depth) * (4.0 * w * w + mlp)
+        + channels * f64::from(patch).powi(2) * temporal * w
+        + positions * w
+        + projector;
+    let mut vision = Vision {
+        params,
+        image_tokens: None,
+        tile_px: None,
+        max_tiles: None,
+        cross_attention_layers: None,
+        patch_px: None,
+    };
     if let Some(m) = merge {
         // Dynamic resolution: one LLM token per merged m×m patches.
         vision.tile_px = Some(patch.saturating_mul(m));
@@ -74,7 +86,10 @@ pub fn tower(doc: &Doc, text_hidden: u32) -> Result<Option<Vision>, HfError> {
         // LLaVA's default feature selection drops the class token. Llama 4
         // shuffles pixels: `pixel_shuffle_ratio` r keeps r² of the patches
         // (transformers `processing_llama4.py`: (336 / 14)² ÷ round(1 / 0.5²) = 144 tokens a tile).
-        let keep = v.number("pixel_shuffle_ratio")?.filter(|r| *r > 0.0 && *r <= 1.0).map_or(1.0, |r| (1.0 / (r * r)).round().max(1.0));
+        let keep = v
+            .number("pixel_shuffle_ratio")?
+            .filter(|r| *r > 0.0 && *r <= 1.0)
+            .map_or(1.0, |r| (1.0 / (r * r)).round().max(1.0));
         vision.image_tokens = Some((f64::from(side.saturating_mul(side)) / keep) as u32);
         vision.max_tiles = Some(1);
     }

@@ -357,7 +357,8 @@ fn set_method(c: &mut Config, key: &str, value: &str) -> Result<(), Notice> {
         c.rl = Some(rl);
         return Ok(());
     }
-    c.method = pick(value, key, Method::NAMES).map_err(|_| Notice::bad(key, value, "full | lora | qlora | grpo | ppo | dpo"))?;
+    c.method = pick(value, key, Method::NAMES)
+        .map_err(|_| Notice::bad(key, value, "full | lora | qlora | grpo | ppo | dpo"))?;
     c.rl = None;
     Ok(())
 }
@@ -380,7 +381,8 @@ fn set_kv(c: &mut Config, key: &str, value: &str) -> Result<(), Notice> {
 }
 
 fn set_res(c: &mut Config, key: &str, value: &str) -> Result<(), Notice> {
-    let parsed = value.split_once('x').and_then(|(w, h)| Some((w.parse::<u32>().ok()?, h.parse::<u32>().ok()?)));
+    let parsed =
+        value.split_once('x').and_then(|(w, h)| Some((w.parse::<u32>().ok()?, h.parse::<u32>().ok()?)));
     match parsed {
         Some((w, h)) if (64..=8192).contains(&w) && (64..=8192).contains(&h) => c.res = Some((w, h)),
         _ => return Err(Notice::bad_msg(key, value, Msg::new("expect.res"))),
@@ -389,7 +391,8 @@ fn set_res(c: &mut Config, key: &str, value: &str) -> Result<(), Notice> {
 }
 
 fn set_providers(c: &mut Config, key: &str, value: &str) -> Result<(), Notice> {
-    let list: Result<Vec<String>, Notice> = value.split(',').filter(|s| !s.is_empty()).map(|p| id(p, key)).collect();
+    let list: Result<Vec<String>, Notice> =
+        value.split(',').filter(|s| !s.is_empty()).map(|p| id(p, key)).collect();
     c.providers = list?;
     Ok(())
 }
@@ -415,5 +418,6 @@ fn set_prices(c: &mut Config, key: &str, value: &str) -> Result<(), Notice> {
 }
 
 fn prices_text(c: &Config) -> Option<String> {
-    (!c.prices.is_empty()).then(|| c.prices.iter().map(|(o, p)| format!("{o}:{}", fmt_num(*p))).collect::<Vec<_>>().join(","))
+    (!c.prices.is_empty())
+        .then(|| c.prices.iter().map(|(o, p)| format!("{o}:{}", fmt_num(*p))).collect::<Vec<_>>().join(","))
 }

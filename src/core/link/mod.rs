@@ -44,7 +44,9 @@ impl Codec {
         match self {
             Codec::Num(.., get) => changed(get(cfg), d.map(get)).map(fmt_num),
             Codec::Int(.., get) => changed(get(cfg), d.map(get)).map(|v| v.to_string()),
-            Codec::Flag(_, get) => changed(get(cfg), d.map(get)).map(|v| if v { "1" } else { "0" }.to_string()),
+            Codec::Flag(_, get) => {
+                changed(get(cfg), d.map(get)).map(|v| if v { "1" } else { "0" }.to_string())
+            }
             Codec::Text(_, get) => get(cfg, d.unwrap_or(cfg)),
         }
     }
@@ -113,7 +115,10 @@ pub fn decode(query: &str) -> (Config, Vec<Notice>) {
 /// [`REGISTRY`] order, so equal configurations give equal links.
 pub fn encode(cfg: &Config) -> String {
     let d = Config::default();
-    let parts: Vec<String> = REGISTRY.iter().filter_map(|k| k.codec.text(cfg, Some(&d)).map(|v| format!("{}={}", k.name, percent_encode(&v)))).collect();
+    let parts: Vec<String> = REGISTRY
+        .iter()
+        .filter_map(|k| k.codec.text(cfg, Some(&d)).map(|v| format!("{}={}", k.name, percent_encode(&v))))
+        .collect();
     parts.join("&")
 }
 

@@ -16,7 +16,10 @@ pub(super) fn percent_decode(s: &str) -> String {
         match bytes.get(i) {
             Some(b'+') => out.push(b' '),
             Some(b'%') => {
-                let hex = bytes.get(i + 1..i + 3).and_then(|h| std::str::from_utf8(h).ok()).and_then(|h| u8::from_str_radix(h, 16).ok());
+                let hex = bytes
+                    .get(i + 1..i + 3)
+                    .and_then(|h| std::str::from_utf8(h).ok())
+                    .and_then(|h| u8::from_str_radix(h, 16).ok());
                 match hex {
                     Some(v) => {
                         out.push(v);
@@ -49,15 +52,25 @@ pub(super) fn percent_encode(s: &str) -> String {
 pub(super) fn num(value: &str, key: &str, min: f64, max: f64) -> Result<f64, Notice> {
     match value.trim().parse::<f64>() {
         Ok(v) if v.is_finite() && v >= min && v <= max => Ok(v),
-        _ => Err(Notice::bad_msg(key, value, Msg::new("expect.number").arg("min", min.to_string()).arg("max", max.to_string()))),
+        _ => Err(Notice::bad_msg(
+            key,
+            value,
+            Msg::new("expect.number").arg("min", min.to_string()).arg("max", max.to_string()),
+        )),
     }
 }
 
 #[inline(never)]
 pub(super) fn int(value: &str, key: &str, min: u32, max: u32) -> Result<u32, Notice> {
     match value.trim().parse::<u64>() {
-        Ok(v) if v >= u64::from(min) && v <= u64::from(max) => u32::try_from(v).map_err(|_| Notice::bad(key, value, "a whole number")),
-        _ => Err(Notice::bad_msg(key, value, Msg::new("expect.whole").arg("min", min.to_string()).arg("max", max.to_string()))),
+        Ok(v) if v >= u64::from(min) && v <= u64::from(max) => {
+            u32::try_from(v).map_err(|_| Notice::bad(key, value, "a whole number"))
+        }
+        _ => Err(Notice::bad_msg(
+            key,
+            value,
+            Msg::new("expect.whole").arg("min", min.to_string()).arg("max", max.to_string()),
+        )),
     }
 }
 
@@ -91,7 +104,8 @@ pub(super) fn id(value: &str, key: &str) -> Result<String, Notice> {
 /// last part in lower case, which the catalog's did-you-mean then matches.
 pub(super) fn model_id(value: &str, key: &str) -> Result<String, Notice> {
     let last = value.rsplit('/').next().unwrap_or(value).to_ascii_lowercase();
-    id(if is_id(value) { value } else { &last }, key).map_err(|_| Notice::bad_msg(key, value, Msg::new("expect.id")))
+    id(if is_id(value) { value } else { &last }, key)
+        .map_err(|_| Notice::bad_msg(key, value, Msg::new("expect.id")))
 }
 
 /// A weight format id as written, or as commonly named where that names
@@ -105,7 +119,9 @@ pub(super) fn weight_format_id(value: &str) -> Option<&'static str> {
     if let Some(id) = ids.iter().find(|id| **id == v) {
         return Some(id);
     }
-    let mut near = ids.iter().filter(|id| id.strip_prefix("gguf-") == Some(v.as_str()) || id.rsplit_once('-').is_some_and(|(_, tail)| tail == v));
+    let mut near = ids.iter().filter(|id| {
+        id.strip_prefix("gguf-") == Some(v.as_str()) || id.rsplit_once('-').is_some_and(|(_, tail)| tail == v)
+    });
     match (near.next(), near.next()) {
         (Some(id), None) => Some(id),
         _ => None,

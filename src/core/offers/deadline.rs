@@ -21,7 +21,12 @@ pub const MAX_INSTANCES: u32 = 64;
 /// without a deadline, for other work, or where one set of instances is
 /// in time. `job_hours` is one job's real time on the plan as it is;
 /// `restart` stretches it on spot (1 + `restart`%, as the bill does).
-pub fn spread(cfg: &Settings, mut p: OfferPlan, restart: f64, job_hours: impl Fn(&OfferPlan) -> Option<f64>) -> OfferPlan {
+pub fn spread(
+    cfg: &Settings,
+    mut p: OfferPlan,
+    restart: f64,
+    job_hours: impl Fn(&OfferPlan) -> Option<f64>,
+) -> OfferPlan {
     let batch = cfg.offline_job() && !cfg.is_training();
     let (Some(days), true, true) = (cfg.days, batch, p.fits) else { return p };
     let Some(hours) = job_hours(&p) else { return p };
@@ -52,8 +57,16 @@ pub fn spread(cfg: &Settings, mut p: OfferPlan, restart: f64, job_hours: impl Fn
     let took = job_hours(&p).unwrap_or(hours) * restart;
     if took > limit {
         p.meets = false;
-        let late = if restart > 1.0 { Msg::new("reason.late_spot").num("restart", cfg.restart_pct, 0) } else { Msg::new("reason.late") };
-        p.extra_reasons.push(late.num("took", took / 24.0, if took < 48.0 { 2 } else { 1 }).num("days", days, day_decimals(days)));
+        let late = if restart > 1.0 {
+            Msg::new("reason.late_spot").num("restart", cfg.restart_pct, 0)
+        } else {
+            Msg::new("reason.late")
+        };
+        p.extra_reasons.push(late.num("took", took / 24.0, if took < 48.0 { 2 } else { 1 }).num(
+            "days",
+            days,
+            day_decimals(days),
+        ));
     }
     p
 }

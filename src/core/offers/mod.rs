@@ -19,13 +19,20 @@ use super::units::HOURS_PER_MONTH;
 
 mod deadline;
 mod objective;
+mod rank;
 mod recommend;
 pub mod startup;
 pub use objective::{cost_objective, objective, Objective};
+pub use rank::STURDY_MARGIN;
 pub use recommend::recommend;
 
 /// Plans, bills and ranks every offer that passes the filters.
-pub fn evaluate(cfg: &Settings, catalog: &Catalog, today: Date, planner: &mut Planner<'_>) -> Vec<OfferResult> {
+pub fn evaluate(
+    cfg: &Settings,
+    catalog: &Catalog,
+    today: Date,
+    planner: &mut Planner<'_>,
+) -> Vec<OfferResult> {
     let mut out = Vec::with_capacity(catalog.offers.len());
     // Each offer's GPU type by id, hashed once rather than a scan per offer.
     let mut gpus: FnvMap<&str, &Gpu> = FnvMap::default();
@@ -49,7 +56,7 @@ pub fn evaluate(cfg: &Settings, catalog: &Catalog, today: Date, planner: &mut Pl
         }
     }
     let unit = planner.unit();
-    rank(out, objective(cfg, unit), cost_objective(cfg, unit))
+    rank::rank(out, objective(cfg, unit), cost_objective(cfg, unit))
 }
 
 /// One job's real time: its work (`per_job` requests, images, clips or
@@ -62,7 +69,9 @@ fn job_hours(cfg: &Settings, p: &OfferPlan, fresh_s: f64) -> Option<f64> {
         // Training, and an image-model fine-tune timed from its steps.
         (Output::Training(_), _) | (Output::None, None) => p.job_hours,
         (_, None) => None,
-        (Output::Tokens(tps), Some(n)) => (tps > 0.0).then(|| n * f64::from(cfg.output_tokens) / tps / 3600.0),
+        (Output::Tokens(tps), Some(n)) => {
+            (tps > 0.0).then(|| n * f64::from(cfg.output_tokens) / tps / 3600.0)
+        }
         (Output::Images(per_h) | Output::Clips(per_h), Some(n)) => (per_h > 0.0).then(|| n / per_h),
         (Output::Audio(rtf), Some(n)) => (rtf > 0.0).then(|| n / rtf / 3600.0),
         (Output::None, Some(_)) => None,
@@ -72,7 +81,14 @@ fn job_hours(cfg: &Settings, p: &OfferPlan, fresh_s: f64) -> Option<f64> {
 
 /// One offer with its plan: the bill for the instances the plan rents and
 /// the work asked for, the cost of the unit the task produces, the reasons.
-fn priced(cfg: &Settings, catalog: &Catalog, o: &Offer, provider: Option<&Provider>, p: OfferPlan, dates: &mut Dates) -> OfferResult {
+fn priced(
+    cfg: &Settings,
+    catalog: &Catalog,
+    o: &Offer,
+    provider: Option<&Provider>,
+    p: OfferPlan,
+    dates: &mut Dates,
+) -> OfferResult {
     let jobs_usage = cfg.batch_usage();
     let restart = if billing::spot_priced(cfg, o) { 1.0 + cfg.restart_pct / 100.0 } else { 1.0 };
     let fresh_s = startup::fresh_instance_s(cfg, provider, p.load_bytes);
@@ -94,7 +110,8 @@ fn priced(cfg: &Settings, catalog: &Catalog, o: &Offer, provider: Option<&Provid
     };
     let unit_cost = |units: f64| (fits && units > 0.0 && units.is_finite()).then(|| b.compute_month / units);
     let n = cfg.per_job.unwrap_or(0.0);
-    let (mut per_million, mut per_1000_images, mut per_audio_hour, mut per_clip, mut throughput_total) = (None, None, None, None, 0.0);
+    let (mut per_million, mut per_1000_images, mut per_audio_hour, mut per_clip, mut throughput_total) =
+        (None, None, None, None, 0.0);
     match p.output {
         Output::Tokens(tps) => {
             throughput_total = tps;
@@ -115,12 +132,16 @@ fn priced(cfg: &Settings, catalog: &Catalog, o: &Offer, provider: Option<&Provid
         Output::None => {}
     }
     let thin = fits && crashes_when_short(cfg) && thin_margin(p.usable_bytes, p.need_bytes);
-    let (mut reason_msgs, stale) = offer_reasons(cfg, o, dates, p.gpus, p.need_bytes, p.usable_bytes, (fits, thin), b.spot);
+    let (mut reason_msgs, stale) =
+        offer_reasons(cfg, o, dates, p.gpus, p.need_bytes, p.usable_bytes, (fits, thin), b.spot);
     // The user's own price is today's: not stale, whatever the catalog's date.
     let stale = stale && !b.overridden;
     // A yuan price from a China-region platform, for a user who reads dollars.
     // (Not when the link names the provider: the reader chose that market.)
-    let foreign = o.currency == Currency::Cny && cfg.display_currency() != Currency::Cny && !b.overridden && !cfg.providers.iter().any(|p| **p == *o.provider);
+    let foreign = o.currency == Currency::Cny
+        && cfg.display_currency() != Currency::Cny
+        && !b.overridden
+        && !cfg.providers.iter().any(|p| **p == *o.provider);
     if foreign {
         reason_msgs.push(Msg::new("reason.foreign"));
     }
@@ -130,7 +151,8 @@ fn priced(cfg: &Settings, catalog: &Catalog, o: &Offer, provider: Option<&Provid
     }
     let fragile = fits && !thin && {
         // `batch=max` fills the memory by design: no margin to judge.
-        let (usable, need) = if cfg.batch() == Batch::Max { (0.0, 0.0) } else { (p.usable_bytes, p.need_bytes) };
+        let (usable, need) =
+            if cfg.batch() == Batch::Max { (0.0, 0.0) } else { (p.usable_bytes, p.need_bytes) };
         let risks = fragility(o, catalog.gpu(&o.gpu), p.tp, usable, need);
         let any = !risks.is_empty();
         reason_msgs.extend(risks);
@@ -146,22 +168,28 @@ fn priced(cfg: &Settings, catalog: &Catalog, o: &Offer, provider: Option<&Provid
     let spot_late = match (cfg.days, p.job_hours) {
         (Some(days), Some(h)) if b.spot && p.meets && h * restart > days * 24.0 => {
             let took = h * restart;
-            Some(Msg::new("reason.late_spot").num("restart", cfg.restart_pct, 0).num("took", took / 24.0, if took < 48.0 { 2 } else { 1 }).num(
-                "days",
-                days,
-                super::plan::train_speed::day_decimals(days),
-            ))
+            Some(
+                Msg::new("reason.late_spot")
+                    .num("restart", cfg.restart_pct, 0)
+                    .num("took", took / 24.0, if took < 48.0 { 2 } else { 1 })
+                    .num("days", days, super::plan::train_speed::day_decimals(days)),
+            )
         }
         _ => None,
     };
     let on_time = spot_late.is_none();
     reason_msgs.extend(spot_late);
-    let meets = fits && p.meets && on_time && cfg.mintps.is_none_or(|m| p.speed_score >= m) && cfg.maxusd.is_none_or(|m| b.usd_per_month <= m);
+    let meets = fits
+        && p.meets
+        && on_time
+        && cfg.mintps.is_none_or(|m| p.speed_score >= m)
+        && cfg.maxusd.is_none_or(|m| b.usd_per_month <= m);
     // The job's hours as billed: its work plus start-up.
     let mut speeds = p.speeds;
     if let Some(h) = hours {
         let added = h - p.job_hours.unwrap_or(h);
-        speeds.job_hours = Some(speeds.job_hours.map_or(Range { likely: h, low: h, high: h }, |r| r.shift(added)));
+        speeds.job_hours =
+            Some(speeds.job_hours.map_or(Range { likely: h, low: h, high: h }, |r| r.shift(added)));
     }
     OfferResult {
         id: o.id.clone(),
@@ -205,7 +233,11 @@ fn priced(cfg: &Settings, catalog: &Catalog, o: &Offer, provider: Option<&Provid
             // Not for a one-off job: its bill is the job, and a term is paid
             // for every month of the year however short the job.
             .filter(|_| cfg.commit == Commit::None && !b.overridden && cfg.usage() != Usage::Once)
-            .map(|h| h * f64::from(p.instances) * HOURS_PER_MONTH + b.storage_usd_per_month + b.egress_usd_per_month),
+            .map(|h| {
+                h * f64::from(p.instances) * HOURS_PER_MONTH
+                    + b.storage_usd_per_month
+                    + b.egress_usd_per_month
+            }),
         billed_hours_per_month: b.hours.billed_per_month,
         usd_per_job: b.usd_per_job,
         usd_per_million_output_tokens: per_million,
@@ -313,18 +345,33 @@ impl Dates {
 /// (Each message's placeholders are allocated at their size in one go:
 /// this runs for every offer on every input change.)
 #[allow(clippy::too_many_arguments)]
-fn offer_reasons(cfg: &Settings, o: &Offer, dates: &mut Dates, gpus: u32, need: f64, usable: f64, (fits, thin): (bool, bool), spot: bool) -> (Vec<Msg>, bool) {
+fn offer_reasons(
+    cfg: &Settings,
+    o: &Offer,
+    dates: &mut Dates,
+    gpus: u32,
+    need: f64,
+    usable: f64,
+    (fits, thin): (bool, bool),
+    spot: bool,
+) -> (Vec<Msg>, bool) {
     let mut msgs = Vec::with_capacity(4);
     if fits {
         msgs.push(Msg {
             key: "reason.fits",
-            args: vec![("headroom", Arg::Fixed((usable - need).max(0.0) / GIB, 1)), ("gpus", Arg::Fixed(f64::from(gpus), 0))],
+            args: vec![
+                ("headroom", Arg::Fixed((usable - need).max(0.0) / GIB, 1)),
+                ("gpus", Arg::Fixed(f64::from(gpus), 0)),
+            ],
         });
         if thin {
             msgs.push(Msg::new("reason.thin"));
         }
     } else {
-        msgs.push(Msg { key: "reason.nofit", args: vec![("need", Arg::Fixed(need / GIB, 1)), ("have", Arg::Fixed(usable / GIB, 1))] });
+        msgs.push(Msg {
+            key: "reason.nofit",
+            args: vec![("need", Arg::Fixed(need / GIB, 1)), ("have", Arg::Fixed(usable / GIB, 1))],
+        });
     }
     if spot {
         msgs.push(Msg { key: "reason.spot", args: vec![("restart", Arg::Fixed(cfg.restart_pct, 0))] });
@@ -335,141 +382,4 @@ fn offer_reasons(cfg: &Settings, o: &Offer, dates: &mut Dates, gpus: u32, need: 
         msgs.push(Msg { key: "reason.stale", args: vec![("date", Arg::Text(date))] });
     }
     (msgs, is_stale)
-}
-
-/// Orders the offers: those that meet everything first, and among them
-/// those whose price is current (dated within [`STALE_AFTER_DAYS`]) and in
-/// the reader's reach before the rest — a price nobody has confirmed for
-/// half a year may be gone, and a yuan price on a China-region platform
-/// shown to a reader of dollars is a different market (`cur=cny` or
-/// `lang=zh` ranks it on price alone); such offers are shown, marked, and
-/// named as the cheapest alternative where they are, but not picked while
-/// another offer meets everything (so too an offer on a thin memory margin,
-/// [`thin_margin`], and one whose CPU memory offloaded training states need
-/// is unpublished); then by the
-/// objective; near-ties (within 5 %) of a speed objective are broken by
-/// cost; then by monthly cost and id.
-fn rank(out: Vec<OfferResult>, objective: Objective, cost: Objective) -> Vec<OfferResult> {
-    // Sort small keys, then move each result once: results are large.
-    // The tier: 0 meets on a current price in reach, 1 meets otherwise, 2 the rest.
-    let tier = |r: &OfferResult| if !r.meets { 2u8 } else { u8::from(r.stale || r.foreign || r.thin || r.unverified) };
-    let keys: Vec<(u8, f64, f64, f64)> = out.iter().map(|r| (tier(r), objective.key(r), cost.key(r), r.usd_per_month)).collect();
-    // The same keys as integers that order as `f64::total_cmp` does, worked
-    // out once rather than in every comparison.
-    let sort_keys: Vec<(u8, i64, i64, i64)> = keys.iter().map(|k| (k.0, total_order(k.1), total_order(k.2), total_order(k.3))).collect();
-    let mut order: Vec<usize> = (0..out.len()).collect();
-    // Ids are unique, so the order is total and a stable sort gives the same.
-    super::order::sort_indices(&mut order, &|i, j| match (sort_keys.get(i), sort_keys.get(j)) {
-        (Some(a), Some(b)) => a.cmp(b).then_with(|| out.get(i).map(|r| &r.id).cmp(&out.get(j).map(|r| &r.id))),
-        _ => i.cmp(&j),
-    });
-    if !objective.is_cost() {
-        // Runs of offers within 5 % of the run's best on the objective are
-        // ordered by cost: a few percent of speed is not worth paying for.
-        let mut start = 0;
-        while start < order.len() {
-            let first = order.get(start).and_then(|&i| keys.get(i)).copied();
-            let end = match first {
-                Some(f) => {
-                    let within = |k: &(u8, f64, f64, f64)| k.0 == f.0 && (k.1 - f.1).abs() <= super::thresholds::NEAR_TIE * f.1.abs();
-                    start + order.iter().skip(start).take_while(|&&i| keys.get(i).is_some_and(within)).count().max(1)
-                }
-                None => start + 1,
-            };
-            if let Some(run) = order.get_mut(start..end) {
-                super::order::sort_indices(run, &|i, j| match (sort_keys.get(i), sort_keys.get(j)) {
-                    (Some(a), Some(b)) => (a.2, a.3).cmp(&(b.2, b.3)),
-                    _ => i.cmp(&j),
-                });
-            }
-            start = end;
-        }
-    } else {
-        prefer_sturdy(&mut order, &out, &keys);
-    }
-    in_order(out, order)
-}
-
-/// How much more per unit of work a sturdy offer may cost and still be
-/// picked over a fragile cheapest one: a quarter (issue 42).
-pub const STURDY_MARGIN: f64 = 1.25;
-
-/// On a cost ranking: where the cheapest offer that meets everything is
-/// fragile ([`fragility`]) and a sturdy one of the same tier costs at most
-/// [`STURDY_MARGIN`] times as much per unit, that one comes first (the
-/// pick); the fragile one stays next in line, and the recommendation names
-/// it as the cheapest alternative with what it saves and what it risks.
-fn prefer_sturdy(order: &mut [usize], out: &[OfferResult], keys: &[(u8, f64, f64, f64)]) {
-    let at = |k: usize| order.get(k).and_then(|&i| Some((out.get(i)?, keys.get(i)?)));
-    let Some((first, fk)) = at(0) else { return };
-    if fk.0 != 0 || !first.fragile || fk.1 >= f64::MAX {
-        return;
-    }
-    let sturdy = (1..order.len()).find(|&k| at(k).is_some_and(|(r, rk)| rk.0 == 0 && !r.fragile && rk.1 <= STURDY_MARGIN * fk.1));
-    if let Some(k) = sturdy {
-        if let Some(run) = order.get_mut(..=k) {
-            run.rotate_right(1);
-        }
-    }
-}
-
-/// An integer that orders as [`f64::total_cmp`] orders its float (the
-/// same bit flip the standard library makes: negative values' magnitude
-/// bits inverted).
-fn total_order(x: f64) -> i64 {
-    let bits = x.to_bits() as i64;
-    bits ^ ((((bits >> 63) as u64) >> 1) as i64)
-}
-
-/// The results in `order` (position k takes the result at `order[k]`),
-/// rearranged in place by swaps along each cycle of the permutation:
-/// results are large, and each is moved once or twice instead of into a
-/// list of slots and out again.
-fn in_order<T>(mut out: Vec<T>, mut order: Vec<usize>) -> Vec<T> {
-    for start in 0..order.len() {
-        let mut k = start;
-        // A visited position is marked by pointing at itself.
-        while let Some(next) = order.get_mut(k).map(|p| std::mem::replace(p, k)) {
-            if next == start || next == k {
-                break;
-            }
-            out.swap(k, next);
-            k = next;
-        }
-    }
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::{in_order, total_order};
-
-    #[test]
-    fn total_order_orders_as_total_cmp() {
-        let xs = [f64::NEG_INFINITY, -1e300, -2.5, -0.0, 0.0, 1e-310, 0.5, 3.0, 1e300, f64::INFINITY, f64::NAN, -f64::NAN, f64::MAX, f64::MIN];
-        for a in xs {
-            for b in xs {
-                assert_eq!(total_order(a).cmp(&total_order(b)), a.total_cmp(&b), "{a} {b}");
-            }
-        }
-    }
-
-    #[test]
-    fn in_order_takes_each_position_from_its_index() {
-        // Every permutation of five items: position k holds item order[k].
-        let mut order: Vec<usize> = (0..5).collect();
-        let mut seen = 0;
-        loop {
-            let items: Vec<String> = (0..5).map(|i| format!("r{i}")).collect();
-            let want: Vec<String> = order.iter().map(|&i| format!("r{i}")).collect();
-            assert_eq!(in_order(items, order.clone()), want, "{order:?}");
-            seen += 1;
-            // The next permutation in lexicographic order.
-            let Some(i) = (0..4).rev().find(|&i| order[i] < order[i + 1]) else { break };
-            let j = (i + 1..5).rev().find(|&j| order[j] > order[i]).unwrap();
-            order.swap(i, j);
-            order[i + 1..].reverse();
-        }
-        assert_eq!(seen, 120);
-    }
 }

@@ -19,7 +19,14 @@ use super::objective::Objective;
 /// its deadline do), so "× the speed" of the on-demand alternative is the
 /// work's; an offline serving job's (`offline`) is the whole offer's output,
 /// which sets when the job is done, not one sequence's.
-pub fn recommend(ranked: &[OfferResult], objective: Objective, cost: Objective, display: &Display, restart_pct: f64, offline: bool) -> Option<Recommendation> {
+pub fn recommend(
+    ranked: &[OfferResult],
+    objective: Objective,
+    cost: Objective,
+    display: &Display,
+    restart_pct: f64,
+    offline: bool,
+) -> Option<Recommendation> {
     let speed = |r: &OfferResult| {
         let s = if offline { r.throughput_total } else { r.speed_score };
         if r.spot {
@@ -43,13 +50,19 @@ pub fn recommend(ranked: &[OfferResult], objective: Objective, cost: Objective, 
     // sturdiness margin): the cheapest of them, with what it saves (the
     // cost ratio) and what it risks (its reasons).
     if !pick.fragile {
-        let passed_over = ranked.iter().filter(ok).filter(|r| r.fragile && !r.stale && !r.foreign && !r.unverified && cost.key(r) <= BELOW_TIE * pick_cost);
+        let passed_over = ranked.iter().filter(ok).filter(|r| {
+            r.fragile && !r.stale && !r.foreign && !r.unverified && cost.key(r) <= BELOW_TIE * pick_cost
+        });
         if let Some(f) = passed_over.min_by(|a, b| cost.key(a).total_cmp(&cost.key(b))) {
             alts.push((f, AltKind::Fragile));
         }
     }
     let affordable = |r: &&OfferResult| pick_cost < f64::MAX && cost.key(r) <= 2.0 * pick_cost;
-    let fastest = ranked.iter().filter(ok).filter(affordable).max_by(|a, b| speed(a).total_cmp(&speed(b)).then(cost.key(b).total_cmp(&cost.key(a))));
+    let fastest = ranked
+        .iter()
+        .filter(ok)
+        .filter(affordable)
+        .max_by(|a, b| speed(a).total_cmp(&speed(b)).then(cost.key(b).total_cmp(&cost.key(a))));
     // Named only when the speed-up is worth a person's attention (a fifth or
     // more), and never where speed is not estimated (image-model training).
     if let Some(f) = fastest.filter(|f| speed(pick) > 0.0 && speed(f) >= speed(pick) * 1.2) {
@@ -69,7 +82,8 @@ pub fn recommend(ranked: &[OfferResult], objective: Objective, cost: Objective, 
     // the offer whose cost per unit of work on the term is lowest, if it
     // undercuts the pick's on-demand cost per unit and is not much slower
     // (at least half the pick's speed).
-    let on_term = |r: &OfferResult| r.committed_1yr_usd_per_month.map(|m| cost.key(r) * m / r.usd_per_month.max(1e-9));
+    let on_term =
+        |r: &OfferResult| r.committed_1yr_usd_per_month.map(|m| cost.key(r) * m / r.usd_per_month.max(1e-9));
     let committed = ranked
         .iter()
         .filter(ok)
@@ -97,18 +111,37 @@ pub fn recommend(ranked: &[OfferResult], objective: Objective, cost: Objective, 
         })
         .map(|(r, why)| make_pick(r, why, pick, cost, display, &speed))
         .collect();
-    Some(Recommendation { objective, pick: make_pick(pick, AltKind::Best, pick, cost, display, &speed), alternatives })
+    Some(Recommendation {
+        objective,
+        pick: make_pick(pick, AltKind::Best, pick, cost, display, &speed),
+        alternatives,
+    })
 }
 
-fn make_pick(r: &OfferResult, why: AltKind, against: &OfferResult, cost: Objective, display: &Display, speed: &dyn Fn(&OfferResult) -> f64) -> Pick {
+fn make_pick(
+    r: &OfferResult,
+    why: AltKind,
+    against: &OfferResult,
+    cost: Objective,
+    display: &Display,
+    speed: &dyn Fn(&OfferResult) -> f64,
+) -> Pick {
     let mut msgs = r.reason_msgs.clone();
     // A committed alternative is compared at its term's price.
-    let term = if why == AltKind::Committed { r.committed_1yr_usd_per_month.map_or(1.0, |m| m / r.usd_per_month.max(1e-9)) } else { 1.0 };
+    let term = if why == AltKind::Committed {
+        r.committed_1yr_usd_per_month.map_or(1.0, |m| m / r.usd_per_month.max(1e-9))
+    } else {
+        1.0
+    };
     let (c_r, c_a) = (cost.key(r) * term, cost.key(against));
     if r.id != against.id && c_a > 0.0 && c_a < f64::MAX && c_r < f64::MAX {
         // Without a speed (an image-model fine-tune given its own length,
         // `jobmin`), the costs compare that length, and the reason says so.
-        let versus = if speed(against) > 0.0 { Msg::new("reason.versus").num("speed", speed(r) / speed(against), 2) } else { Msg::new("reason.versus_run") };
+        let versus = if speed(against) > 0.0 {
+            Msg::new("reason.versus").num("speed", speed(r) / speed(against), 2)
+        } else {
+            Msg::new("reason.versus_run")
+        };
         msgs.push(versus.num("price", c_r / c_a, 2).arg("other", against.id.to_string()));
     }
     if let (true, Some(month)) = (why == AltKind::Committed, r.committed_1yr_usd_per_month) {
@@ -116,11 +149,12 @@ fn make_pick(r: &OfferResult, why: AltKind, against: &OfferResult, cost: Objecti
         // Busy hours a day above which the term beats paying on-demand by the hour.
         let break_even = 24.0 * (month - side) / (r.usd_per_month - side).max(1e-9);
         // The month in the reader's currency, as the offers table shows it.
-        msgs.push(Msg::new("reason.committed").arg("month", display.format(month)).num("pct", 100.0 * (1.0 - month / r.usd_per_month.max(1e-9)), 0).num(
-            "hours",
-            break_even.min(24.0),
-            1,
-        ));
+        msgs.push(
+            Msg::new("reason.committed")
+                .arg("month", display.format(month))
+                .num("pct", 100.0 * (1.0 - month / r.usd_per_month.max(1e-9)), 0)
+                .num("hours", break_even.min(24.0), 1),
+        );
     }
     if why == AltKind::Cheapest && !r.unknown_costs.is_empty() {
         msgs.push(Msg::new("reason.leaves_out").sub("parts", parts(&r.unknown_costs)));

@@ -64,9 +64,12 @@ pub fn fresh_instance_s(cfg: &Settings, provider: Option<&Provider>, load_bytes:
     if provider.is_some_and(Provider::is_serverless) {
         return 0.0;
     }
-    let download = if cfg.usage() == Usage::Once { load_bytes.max(0.0) / HUB_DOWNLOAD_BYTES_PER_S } else { 0.0 };
+    let download =
+        if cfg.usage() == Usage::Once { load_bytes.max(0.0) / HUB_DOWNLOAD_BYTES_PER_S } else { 0.0 };
     match cfg.usage() {
-        Usage::Jobs | Usage::Once => provision_s(provider) + ENGINE_IMAGE_BYTES / IMAGE_PULL_BYTES_PER_S + download,
+        Usage::Jobs | Usage::Once => {
+            provision_s(provider) + ENGINE_IMAGE_BYTES / IMAGE_PULL_BYTES_PER_S + download
+        }
         Usage::Always | Usage::Hours => 0.0,
     }
 }

@@ -48,7 +48,8 @@ pub fn little(job: &ServeJob<'_>, gpu: &Gpu, plan: Plan, rps: f64) -> Option<Loa
         let mut b = 1.0;
         for _ in 0..40 {
             let s = job.speed(gpu, plan, b);
-            let latency = s.time_to_first_token_s + (s.request_latency_s - s.time_to_first_token_s) / (1.0 - share);
+            let latency =
+                s.time_to_first_token_s + (s.request_latency_s - s.time_to_first_token_s) / (1.0 - share);
             let next = (rate * latency).max(1.0);
             if next > most {
                 return None;

@@ -25,7 +25,10 @@ fn speeds(j: &MediaJob<'_>, gpu: &Gpu, w: f64) -> (Speeds, f64) {
     let s = j.speed(gpu);
     let sp = ranges::widen(ranges::PREFILL, w);
     let task = match j.model.kind {
-        MediaKind::Image => TaskSpeeds::Image { seconds_per_image: Range::time(s.seconds_per_item, sp), images_per_hour: s.items_per_hour },
+        MediaKind::Image => TaskSpeeds::Image {
+            seconds_per_image: Range::time(s.seconds_per_item, sp),
+            images_per_hour: s.items_per_hour,
+        },
         MediaKind::Video => TaskSpeeds::Clip { seconds_per_clip: Range::time(s.seconds_per_item, sp) },
         MediaKind::Audio => {
             let rtf = s.realtime_factor.unwrap_or(j.seconds / s.seconds_per_item.max(1e-9));
@@ -52,7 +55,16 @@ impl<'r> MediaPlanner<'r> {
         gpus.iter()
             .map(|gpu| {
                 let bound = if j.model.kind == MediaKind::Audio { Bound::Memory } else { Bound::Compute };
-                one_gpu_result(gpu, mem.total, USABLE, f64::from(j.batch), conf, bound, j.precision.id, speeds(j, gpu, w).0)
+                one_gpu_result(
+                    gpu,
+                    mem.total,
+                    USABLE,
+                    f64::from(j.batch),
+                    conf,
+                    bound,
+                    j.precision.id,
+                    speeds(j, gpu, w).0,
+                )
             })
             .collect()
     }
@@ -75,7 +87,9 @@ impl<'r> MediaPlanner<'r> {
         let output = match j.model.kind {
             MediaKind::Image => Output::Images(items_per_hour),
             MediaKind::Video => Output::Clips(items_per_hour),
-            MediaKind::Audio => Output::Audio(sp.audio_realtime_factor().map_or(0.0, |r| r * f64::from(busy))),
+            MediaKind::Audio => {
+                Output::Audio(sp.audio_realtime_factor().map_or(0.0, |r| r * f64::from(busy)))
+            }
         };
         let layout = if busy < o.gpus {
             Msg::new("layout.pipelines_idle").num("gpus", f64::from(o.gpus), 0)
@@ -118,6 +132,13 @@ impl<'r> MediaPlanner<'r> {
                 gpu.map_or(0.0, |g| g.memory_bytes()),
             )
         };
-        (memory, Answers { min_gpus: Some(1), best_weight_format: Some(j.precision.id.to_string()), ..Answers::default() })
+        (
+            memory,
+            Answers {
+                min_gpus: Some(1),
+                best_weight_format: Some(j.precision.id.to_string()),
+                ..Answers::default()
+            },
+        )
     }
 }

@@ -5,7 +5,9 @@
 //! link with `jobmin` and no `train_steps` keeps its own run length (no
 //! hours here: the bill takes `jobmin`). Never prices anything.
 
-use super::super::answer::{Answers, GpuResult, MemoryJson, OfferResult, Range, Speeds, TaskSpeeds, TrainSpeeds};
+use super::super::answer::{
+    Answers, GpuResult, MemoryJson, OfferResult, Range, Speeds, TaskSpeeds, TrainSpeeds,
+};
 use super::super::catalog::{Gpu, Offer};
 use super::super::config::Method;
 use super::super::estimate::media_train::MediaTrainJob;
@@ -87,14 +89,21 @@ impl<'r> ImageTrainPlanner<'r> {
         let need = t.memory().total();
         let fits = need <= cap;
         let hours = run_hours(t, self.cfg, gpu, o.gpus);
-        let words = if o.gpus > 1 { Msg::new("layout.data").num("gpus", f64::from(o.gpus), 0) } else { Msg::new("layout.single_train") };
+        let words = if o.gpus > 1 {
+            Msg::new("layout.data").num("gpus", f64::from(o.gpus), 0)
+        } else {
+            Msg::new("layout.single_train")
+        };
         OfferPlan {
             gpus: o.gpus,
             dp: o.gpus,
             job_hours: hours,
             startup_s: engine::startup_s(t.job.memory().weights_bytes),
             load_bytes: t.job.memory().weights_bytes,
-            store_gb: self.cfg.store_gb.unwrap_or(checkpoint_bytes(t) * f64::from(self.cfg.ckpts.max(1)) / 1e9),
+            store_gb: self
+                .cfg
+                .store_gb
+                .unwrap_or(checkpoint_bytes(t) * f64::from(self.cfg.ckpts.max(1)) / 1e9),
             speed_score: match hours {
                 Some(h) if fits && h > 0.0 => 1.0 / h,
                 _ => 0.0,
@@ -113,7 +122,14 @@ impl<'r> ImageTrainPlanner<'r> {
             gradients_bytes: mem.gradients,
             optimizer_bytes: mem.optimizer,
             overhead_bytes: mem.overhead,
-            ..memory_json(total, super::shared::reserved(total), t.mb, 1, gpu.map_or_else(String::new, |g| g.id.clone()), gpu.map_or(0.0, |g| g.memory_bytes()))
+            ..memory_json(
+                total,
+                super::shared::reserved(total),
+                t.mb,
+                1,
+                gpu.map_or_else(String::new, |g| g.id.clone()),
+                gpu.map_or(0.0, |g| g.memory_bytes()),
+            )
         };
         let ckpt = checkpoint_bytes(t);
         let answers = Answers {

@@ -14,6 +14,7 @@ mod serve_layout;
 pub mod serve_speeds;
 mod shared;
 pub mod train;
+mod train_count;
 pub mod train_layouts;
 pub mod train_rl;
 pub mod train_speed;
@@ -29,7 +30,10 @@ use super::resolve::{Resolved, Subject};
 pub use media::MediaPlanner;
 pub use media_train::ImageTrainPlanner;
 pub use serve::ServePlanner;
-pub use shared::{memory_json, one_gpu_result, reserved, unsupported, EngineSupport, Fnv, FnvMap, OfferPlan, Output, PerArch, Unit, MIN_SPLIT_GBPS};
+pub use shared::{
+    memory_json, one_gpu_result, reserved, unsupported, EngineSupport, Fnv, FnvMap, OfferPlan, Output,
+    PerArch, Unit, MIN_SPLIT_GBPS,
+};
 pub use train::TrainPlanner;
 
 /// The planner of one resolved job.
@@ -46,11 +50,19 @@ impl<'r> Planner<'r> {
         match &r.subject {
             Subject::Llm { model, format } if cfg.task == Task::Serve => {
                 let mut job = ServeJob::new(model, cfg, *format);
-                // Speculative decoding's drafter: a draft model comes from the catalog (`resolve` checked it).
-                job.spec = super::estimate::spec::Drafter::new(cfg, model, *format, cfg.draft.as_deref().and_then(|d| catalog.model(d)));
+                // Speculative decoding's drafter: a draft model comes from the catalog (`resolve` checked
+                // it).
+                job.spec = super::estimate::spec::Drafter::new(
+                    cfg,
+                    model,
+                    *format,
+                    cfg.draft.as_deref().and_then(|d| catalog.model(d)),
+                );
                 Planner::Serve(ServePlanner::new(job, cfg, catalog))
             }
-            Subject::Llm { model, .. } => Planner::Train(TrainPlanner::new(TrainJob::new(model, cfg), cfg, catalog)),
+            Subject::Llm { model, .. } => {
+                Planner::Train(TrainPlanner::new(TrainJob::new(model, cfg), cfg, catalog))
+            }
             Subject::Generate(j) => Planner::Generate(MediaPlanner::new(j, cfg)),
             Subject::ImageTrain(t) => Planner::ImageTrain(ImageTrainPlanner::new(t, cfg)),
         }

@@ -43,7 +43,14 @@ pub(super) fn user_batch(cfg: &Settings) -> f64 {
 
 impl<'r> ServePlanner<'r> {
     pub fn new(job: ServeJob<'r>, cfg: &'r Settings, catalog: &'r Catalog) -> ServePlanner<'r> {
-        ServePlanner { job, cfg, catalog, on_gpu: FnvMap::default(), matrix: std::cell::OnceCell::new(), support: PerArch::default() }
+        ServePlanner {
+            job,
+            cfg,
+            catalog,
+            on_gpu: FnvMap::default(),
+            matrix: std::cell::OnceCell::new(),
+            support: PerArch::default(),
+        }
     }
 
     /// (weights only stored in their format, why unsupported) on a GPU's architecture.
@@ -89,7 +96,9 @@ impl<'r> ServePlanner<'r> {
     /// on an A100 decode as weight-only, slower, so more stay in flight).
     pub(super) fn batch_on(&self, job: &ServeJob<'r>, gpu: &Gpu, plan: Plan) -> Batch {
         match (self.cfg.rps, self.cfg.batch) {
-            (Some(rps), None) => Batch::N(little(job, gpu, plan, rps).map_or(1, |l| (l.batch * f64::from(l.copies)) as u32)),
+            (Some(rps), None) => {
+                Batch::N(little(job, gpu, plan, rps).map_or(1, |l| (l.batch * f64::from(l.copies)) as u32))
+            }
             _ => self.cfg.batch(),
         }
     }
@@ -129,7 +138,11 @@ impl<'r> ServePlanner<'r> {
                 let meets = cfg.mintps.is_none_or(|m| per_user >= m) && cfg.maxttft.is_none_or(|m| ttft <= m);
                 let mut reason_msgs: Vec<Msg> = unsupported.into_iter().collect();
                 if !fits && reason_msgs.is_empty() {
-                    reason_msgs.push(Msg::new("reason.nofit").num("need", mem.total() / GIB, 1).num("have", job.usable_bytes(gpu) / GIB, 1));
+                    reason_msgs.push(Msg::new("reason.nofit").num("need", mem.total() / GIB, 1).num(
+                        "have",
+                        job.usable_bytes(gpu) / GIB,
+                        1,
+                    ));
                 }
                 if let Some(m) = cfg.mintps.filter(|m| per_user < *m) {
                     reason_msgs.push(Msg::new("reason.slow").num("tps", per_user, 0).num("min", m, 0));
@@ -162,7 +175,9 @@ impl<'r> ServePlanner<'r> {
     pub fn offer(&mut self, gpu: &Gpu, o: &Offer) -> OfferPlan {
         // PCIe cards an offer lists as NVLink-bridged: the bridge's rate, in pairs (`allreduce.rs`).
         let bridged = match o.interconnect {
-            Interconnect::Nvlink => allreduce::bridge_gbps(gpu).map(|nvlink_gbps| Gpu { nvlink_gbps, ..gpu.clone() }),
+            Interconnect::Nvlink => {
+                allreduce::bridge_gbps(gpu).map(|nvlink_gbps| Gpu { nvlink_gbps, ..gpu.clone() })
+            }
             _ => None,
         };
         let (gpu, key): (&Gpu, Arc<str>) = match &bridged {
@@ -170,7 +185,9 @@ impl<'r> ServePlanner<'r> {
             None => (gpu, o.gpu.clone()),
         };
         // Several instances only as pipeline stages over a published network.
-        let multi_node_ok = o.gpus > 1 && o.inter_node_gbps.is_some_and(|g| g >= super::shared::MIN_SPLIT_GBPS) && !self.cfg.engine.splits_layers();
+        let multi_node_ok = o.gpus > 1
+            && o.inter_node_gbps.is_some_and(|g| g >= super::shared::MIN_SPLIT_GBPS)
+            && !self.cfg.engine.splits_layers();
         let shape = (o.gpus, multi_node_ok);
         match self.on_gpu.get(&*key) {
             Some(on) => on.plan(shape, || self.shape(gpu, on, o.gpus, multi_node_ok)),
@@ -198,13 +215,21 @@ impl<'r> ServePlanner<'r> {
             Some(g) => {
                 let fits_here = g <= gpus && (cfg.nodes == 1 || multi_node_ok);
                 if g > gpus {
-                    reasons.push(Msg::new("reason.gpus_short").num("have", f64::from(gpus), 0).num("want", f64::from(g), 0));
+                    reasons.push(Msg::new("reason.gpus_short").num("have", f64::from(gpus), 0).num(
+                        "want",
+                        f64::from(g),
+                        0,
+                    ));
                 } else if !fits_here {
                     reasons.push(Msg::new("reason.no_network").num("nodes", f64::from(cfg.nodes), 0));
                 }
                 match self.best(gpu, on, gpus, &cands) {
                     Some(p) => (p, cfg.nodes, fits_here),
-                    None => (cands.first().copied().unwrap_or_else(|| Plan::in_node(e, g, cfg.nodes)), cfg.nodes, false),
+                    None => (
+                        cands.first().copied().unwrap_or_else(|| Plan::in_node(e, g, cfg.nodes)),
+                        cfg.nodes,
+                        false,
+                    ),
                 }
             }
             None => match self.best(gpu, on, gpus, &cands) {
@@ -215,7 +240,9 @@ impl<'r> ServePlanner<'r> {
                     let mut opts = layouts(job.model, job.format.id, e, gpus);
                     opts.retain(|l| gpus % l.gpus() == 0);
                     let staged = Self::largest_staged(&opts);
-                    let pp = (2..=16).find(|&pp| multi_node_ok && job.memory(Plan::of_layout(e, staged, pp), 1.0).total() <= usable);
+                    let pp = (2..=16).find(|&pp| {
+                        multi_node_ok && job.memory(Plan::of_layout(e, staged, pp), 1.0).total() <= usable
+                    });
                     (Plan::of_layout(e, staged, pp.unwrap_or(1)), pp.unwrap_or(1), pp.is_some())
                 }
             },
@@ -265,11 +292,13 @@ impl<'r> ServePlanner<'r> {
             _ => speeds,
         };
         let fits = fits_one && max_batch >= 1.0 && on.unsupported.is_none() && !matches!(rate, Some(None));
-        // Copies over every instance rented; the users' sequences keep only some busy (idle copies serve no tokens).
+        // Copies over every instance rented; the users' sequences keep only some busy (idle copies serve no
+        // tokens).
         let replicas = per_instance * (instances / nodes.max(1)).max(1);
         let r = match (rate, batch_asked) {
             (Some(Some(l)), _) if fits => f64::from(l.copies).min(f64::from(replicas)),
-            // The user's sequences, not each busy copy's rounded-up share: no token past the stated load is counted.
+            // The user's sequences, not each busy copy's rounded-up share: no token past the stated load is
+            // counted.
             (_, Batch::N(_)) if fits => (wanted / batch.max(1.0)).clamp(1.0, f64::from(replicas)),
             _ => f64::from(replicas),
         };
@@ -282,11 +311,18 @@ impl<'r> ServePlanner<'r> {
         // Priced on output tokens with the prompts' prefill included.
         let tokens_per_s = speeds.output_tokens_per_s_total().unwrap_or(0.0);
         let layout = if replicas > 1 {
-            Msg::new("layout.replicas").num("replicas", f64::from(replicas), 0).num("per", f64::from(plan.gpus()), 0).arg("gpu", gpu.name.clone())
+            Msg::new("layout.replicas")
+                .num("replicas", f64::from(replicas), 0)
+                .num("per", f64::from(plan.gpus()), 0)
+                .arg("gpu", gpu.name.clone())
         } else if plan.gpus() == 1 {
             Msg::new("layout.single")
         } else if nodes > 1 {
-            Msg::new("layout.pp").num("tp", f64::from(plan.tp), 0).num("pp", f64::from(plan.pp), 0).num("instances", f64::from(instances), 0)
+            Msg::new("layout.pp").num("tp", f64::from(plan.tp), 0).num("pp", f64::from(plan.pp), 0).num(
+                "instances",
+                f64::from(instances),
+                0,
+            )
         } else if e.splits_layers() {
             Msg::new("layout.layers").num("gpus", f64::from(plan.gpus()), 0)
         } else {
@@ -294,7 +330,11 @@ impl<'r> ServePlanner<'r> {
         };
         let ttft = speeds.time_to_first_token_s().unwrap_or(f64::MAX);
         let meets = cfg.maxttft.is_none_or(|m| ttft <= m);
-        reasons.extend(cfg.maxttft.filter(|m| ttft > *m).map(|m| Msg::new("reason.ttft").num("ttft", ttft, 2).num("max", m, 2)));
+        reasons.extend(
+            cfg.maxttft
+                .filter(|m| ttft > *m)
+                .map(|m| Msg::new("reason.ttft").num("ttft", ttft, 2).num("max", m, 2)),
+        );
         OfferPlan {
             meets,
             gpus: plan.gpus(),

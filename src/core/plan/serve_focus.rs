@@ -41,13 +41,21 @@ impl<'r> ServePlanner<'r> {
         let n = f64::from(plan.gpus());
         let total = per_gpu.total() * n;
         let without_kv = per_gpu.total() - per_gpu.kv_cache;
-        let reserved = engine::reserved_per_gpu(self.cfg.engine, per_gpu.total(), without_kv, gpu.memory_bytes()) * n;
+        let reserved =
+            engine::reserved_per_gpu(self.cfg.engine, per_gpu.total(), without_kv, gpu.memory_bytes()) * n;
         MemoryJson {
             weights_bytes: per_gpu.weights * n,
             kv_cache_bytes: per_gpu.kv_cache * n,
             activations_bytes: per_gpu.activations * n,
             overhead_bytes: per_gpu.overhead * n,
-            ..super::shared::memory_json(total, reserved, batch, plan.gpus(), gpu.id.clone(), gpu.memory_bytes() * n)
+            ..super::shared::memory_json(
+                total,
+                reserved,
+                batch,
+                plan.gpus(),
+                gpu.id.clone(),
+                gpu.memory_bytes() * n,
+            )
         }
     }
 
@@ -95,7 +103,8 @@ impl<'r> ServePlanner<'r> {
         let matrix = self.matrix.get_or_init(|| EngineSupport::new(self.catalog, self.cfg.engine));
         let runs = |id: &&str| matrix.get(gpu.arch.as_str(), Kind::Weights, id) != Support::Unsupported;
         // (A format the engine refuses under this plan's layout is no answer: `engine_rules`.)
-        let loads = |id: &&str| engine_rules::layout_refusal(job.model, id, self.cfg.engine, plan.layout()).is_none();
+        let loads =
+            |id: &&str| engine_rules::layout_refusal(job.model, id, self.cfg.engine, plan.layout()).is_none();
         let best = formats.iter().copied().filter(runs).filter(loads).find(|id| {
             precision::weight_format(id).is_some_and(|f| {
                 let mut j = job.clone();
@@ -103,6 +112,12 @@ impl<'r> ServePlanner<'r> {
                 j.memory(plan, batch).total() <= usable
             })
         });
-        Answers { max_context_tokens: max_ctx, max_batch, min_gpus, best_weight_format: best.map(String::from), ..Answers::default() }
+        Answers {
+            max_context_tokens: max_ctx,
+            max_batch,
+            min_gpus,
+            best_weight_format: best.map(String::from),
+            ..Answers::default()
+        }
     }
 }

@@ -98,7 +98,8 @@ impl<'r> ServePlanner<'r> {
         // cannot fill stay idle, a larger group puts every GPU to work.
         let box_rate = |p: Plan| {
             let (per_copy, n) = (f64::from(on.max_batch(gpu, p)), copies(p));
-            let wanted = if let Batch::N(w) = self.batch_on(job, gpu, p) { f64::from(w) } else { per_copy * n };
+            let wanted =
+                if let Batch::N(w) = self.batch_on(job, gpu, p) { f64::from(w) } else { per_copy * n };
             if per_copy < 1.0 {
                 return 0.0;
             }
@@ -119,7 +120,10 @@ impl<'r> ServePlanner<'r> {
         // Another plan must serve 5 % more to be worth it.
         let better = |a: &(bool, f64, f64, f64), b: &(bool, f64, f64, f64)| {
             (!a.0 && b.0)
-                || (a.0 == b.0 && (a.1 < b.1 * BELOW_TIE || ((a.1 - b.1).abs() <= NEAR_TIE * b.1 && (a.2 < b.2 || (a.2 == b.2 && a.3 > b.3 * ABOVE_TIE)))))
+                || (a.0 == b.0
+                    && (a.1 < b.1 * BELOW_TIE
+                        || ((a.1 - b.1).abs() <= NEAR_TIE * b.1
+                            && (a.2 < b.2 || (a.2 == b.2 && a.3 > b.3 * ABOVE_TIE)))))
         };
         let mut best = *cands.get(at)?;
         let mut best_rank = rank(best);
@@ -155,7 +159,10 @@ impl ServePlanner<'_> {
     /// or data-parallel attention.
     pub(super) fn layout_msg(e: Engine, plan: Plan) -> Msg {
         if plan.dp > 1 {
-            Msg::new("layout.dp_attention").num("dp", f64::from(plan.dp), 0).num("tp", f64::from(plan.tp), 0).num("gpus", f64::from(plan.group()), 0)
+            Msg::new("layout.dp_attention")
+                .num("dp", f64::from(plan.dp), 0)
+                .num("tp", f64::from(plan.tp), 0)
+                .num("gpus", f64::from(plan.group()), 0)
         } else if plan.ep && !e.splits_layers() {
             Msg::new("layout.ep").num("tp", f64::from(plan.tp), 0)
         } else {

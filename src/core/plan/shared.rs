@@ -97,7 +97,15 @@ impl OfferPlan {
     /// A plan of one copy on one GPU that meets everything, with nothing
     /// stored, started or produced: each planner sets what differs
     /// (`OfferPlan { gpus, tp, .., ..OfferPlan::new(..) }`).
-    pub fn new(fits: bool, need_bytes: f64, usable_bytes: f64, batch: f64, confidence: Confidence, layout: Msg, speeds: Speeds) -> OfferPlan {
+    pub fn new(
+        fits: bool,
+        need_bytes: f64,
+        usable_bytes: f64,
+        batch: f64,
+        confidence: Confidence,
+        layout: Msg,
+        speeds: Speeds,
+    ) -> OfferPlan {
         OfferPlan {
             fits,
             meets: true,
@@ -157,7 +165,10 @@ impl<'c> EngineSupport<'c> {
             Kind::Kv => &self.kv,
         };
         let format = table_format(kind, format);
-        rows.iter().filter(|r| r.matches(self.engine, arch, kind, format)).max_by_key(|r| r.specificity()).map_or(Support::Unsupported, |r| r.support)
+        rows.iter()
+            .filter(|r| r.matches(self.engine, arch, kind, format))
+            .max_by_key(|r| r.specificity())
+            .map_or(Support::Unsupported, |r| r.support)
     }
 }
 
@@ -168,8 +179,12 @@ impl<'c> EngineSupport<'c> {
 pub fn unsupported(support: &EngineSupport<'_>, gpu: &Gpu, kind: Kind, format: &str) -> Option<Msg> {
     let runs = |f: &str| support.get(gpu.arch.as_str(), kind, f) != Support::Unsupported;
     let engine = support.engine;
-    (!(runs(format) || format == "bf16" && runs("fp16")))
-        .then(|| Msg::new("reason.unsupported").arg("engine", engine.as_str()).arg("format", format.to_string()).arg("arch", gpu.arch.as_str()))
+    (!(runs(format) || format == "bf16" && runs("fp16"))).then(|| {
+        Msg::new("reason.unsupported")
+            .arg("engine", engine.as_str())
+            .arg("format", format.to_string())
+            .arg("arch", gpu.arch.as_str())
+    })
 }
 
 /// FNV-1a (Fowler–Noll–Vo), the 64-bit parameters as published at
@@ -235,7 +250,14 @@ pub fn reserved(peak: f64) -> f64 {
 /// (`MemoryJson { weights_bytes, .., ..memory_json(..) }`): the total with
 /// its range (`ranges::MEMORY`), what nvidia-smi will show (`reserved`),
 /// the batch, and the GPUs with their `capacity` together.
-pub fn memory_json(total: f64, reserved: f64, batch: f64, gpus: u32, gpu: String, capacity: f64) -> MemoryJson {
+pub fn memory_json(
+    total: f64,
+    reserved: f64,
+    batch: f64,
+    gpus: u32,
+    gpu: String,
+    capacity: f64,
+) -> MemoryJson {
     MemoryJson {
         total_bytes: total,
         total_bytes_low: total * super::super::estimate::ranges::MEMORY.low,

@@ -14,8 +14,11 @@ use super::super::messages::Msg;
 use super::super::settings::Settings;
 use super::super::units::GIB;
 use super::shared::{unsupported, EngineSupport, OfferPlan, Output};
+use super::train_count::{offer_count, FitCache, OfferCount};
 use super::train_layouts::{best_layout, smallest_fitting};
-use super::train_speed::{confidence, day_decimals, gpus_for_deadline, layout_tokens_per_s, link_bytes_per_s, speeds, DEFAULT_INTER_NODE_BYTES_PER_S};
+use super::train_speed::{
+    confidence, day_decimals, gpus_for_deadline, layout_tokens_per_s, link_bytes_per_s, speeds,
+};
 use super::train_zero::{search, Candidate};
 
 /// Usable share of a GPU's memory for training (the allocator's slack).
@@ -37,11 +40,23 @@ pub struct TrainPlan {
 fn plan_for(job: &TrainJob<'_>, cfg: &Settings, gpu: &Gpu, cache: &mut FitCache) -> TrainPlan {
     let cap = gpu.usable_bytes() * USABLE;
     let per_node = gpu.gpus_per_node.max(1);
-    let pick = |n: u32| best_layout(job, gpu, n, per_node, cap, (link_bytes_per_s(gpu, n), gpu.link_bytes_per_s(true)), gpu.nvlink_gbps > 0.0);
+    let pick = |n: u32| {
+        best_layout(
+            job,
+            gpu,
+            n,
+            per_node,
+            cap,
+            (link_bytes_per_s(gpu, n), gpu.link_bytes_per_s(true)),
+            gpu.nvlink_gbps > 0.0,
+        )
+    };
     if let Some(g) = cfg.gpus {
         let n = g.saturating_mul(cfg.nodes).max(1);
         return match pick(n) {
-            Some((layout, tps)) => TrainPlan { gpus: n, fits: true, meets: on_time(job, cfg, tps), layout, tps },
+            Some((layout, tps)) => {
+                TrainPlan { gpus: n, fits: true, meets: on_time(job, cfg, tps), layout, tps }
+            }
             None => TrainPlan { gpus: n, fits: false, meets: false, layout: Layout::data(n), tps: 0.0 },
         };
     }
@@ -53,21 +68,22 @@ fn plan_for(job: &TrainJob<'_>, cfg: &Settings, gpu: &Gpu, cache: &mut FitCache)
         candidates.extend((2..=512).map(|nodes| nodes * per_node));
     }
     let mut locate = |at_least: u32| {
-        let smallest = cache.smallest((cap.to_bits(), per_node, nodes, at_least, job.zero), || smallest_fitting(job, &candidates, per_node, cap, at_least));
+        let smallest = cache.smallest((cap.to_bits(), per_node, nodes, at_least, job.zero), || {
+            smallest_fitting(job, &candidates, per_node, cap, at_least)
+        });
         smallest.and_then(|n| Some((n, pick(n)?)))
     };
     // Fits (memory) with the fewest GPUs that hold it; the deadline's count
     // when one is set and some count reaches it.
     // A deadline no count reaches: the most GPUs, the closest to it.
     let largest = candidates.last().copied().unwrap_or(1);
-    match locate(deadline_gpus).or_else(|| if deadline_gpus > largest { locate(largest) } else { None }).or_else(|| {
-        if deadline_gpus > 1 {
-            locate(1)
-        } else {
-            None
+    match locate(deadline_gpus)
+        .or_else(|| if deadline_gpus > largest { locate(largest) } else { None })
+        .or_else(|| if deadline_gpus > 1 { locate(1) } else { None })
+    {
+        Some((n, (layout, tps))) => {
+            TrainPlan { gpus: n, fits: true, meets: on_time(job, cfg, tps), layout, tps }
         }
-    }) {
-        Some((n, (layout, tps))) => TrainPlan { gpus: n, fits: true, meets: on_time(job, cfg, tps), layout, tps },
         None => TrainPlan { gpus: 1, fits: false, meets: false, layout: Layout::data(1), tps: 0.0 },
     }
 }
@@ -100,47 +116,17 @@ fn memory_json(job: &TrainJob<'_>, gpu: &Gpu, layout: Layout) -> MemoryJson {
     }
 }
 
-/// Computed once per shape: the smallest fitting GPU count, which depends
-/// only on the memory per GPU, the GPUs per node or instance, whether
-/// several nodes or instances may be used and the deadline's GPU count
-/// (shared by every GPU type of the same capacity); and per offer shape the
-/// fastest layout at that count over given links. GPUs are keyed by their
-/// place in the catalog (the address of its entry), cheaper to compare than
-/// their ids.
-#[derive(Default)]
-struct FitCache {
-    smallest: Vec<(FitKey, Option<u32>)>,
-    best: Vec<(LayoutKey, Option<(Layout, f64)>)>,
-}
-
-impl FitCache {
-    fn smallest(&mut self, key: FitKey, compute: impl FnOnce() -> Option<u32>) -> Option<u32> {
-        if let Some((_, n)) = self.smallest.iter().find(|(k, _)| *k == key) {
-            return *n;
-        }
-        let n = compute();
-        self.smallest.push((key, n));
-        n
-    }
-}
-
-/// Usable bytes per GPU, GPUs per node or instance, several allowed, deadline GPUs, ZeRO stage.
-type FitKey = (u64, u32, bool, u32, u8);
-
-/// GPU, GPU count, GPUs per instance, data-parallel and tensor-parallel link speeds, ZeRO stage.
-type LayoutKey = (usize, u32, u32, u64, u64, u8, bool);
-
-/// Marks offer keys in `FitCache::smallest` (whose candidate counts differ
-/// from the per-GPU plans'); deadlines never need 2³¹ GPUs.
-const OFFER_KEY: u32 = 1 << 31;
-
 fn offer_plan(job: &TrainJob<'_>, cfg: &Settings, gpu: &Gpu, o: &Offer, cache: &mut FitCache) -> OfferPlan {
     let cap = gpu.usable_bytes() * USABLE;
     let OfferCount { found, need, most, asked, tp_link } = offer_count(job, cfg, gpu, o, cap, cache);
     let fits = found.is_some();
     let (gpus, layout, tps) = match found {
         Some((n, (l, tps))) => (n, l, tps),
-        None => (o.gpus, Layout::data(o.gpus), job.tokens_per_s(gpu, mfu(gpu, job.method), Layout::data(o.gpus), tp_link, tp_link)),
+        None => (
+            o.gpus,
+            Layout::data(o.gpus),
+            job.tokens_per_s(gpu, mfu(gpu, job.method), Layout::data(o.gpus), tp_link, tp_link),
+        ),
     };
     let instances = gpus.div_ceil(o.gpus.max(1));
     let job_hours = job.job_tokens(cfg) / tps.max(1e-9) / 3600.0;
@@ -154,9 +140,17 @@ fn offer_plan(job: &TrainJob<'_>, cfg: &Settings, gpu: &Gpu, o: &Offer, cache: &
     let other_size = cfg.gpus.filter(|g| *g != o.gpus);
     let short = gpus < asked || other_size.is_some();
     match other_size {
-        Some(g) if o.gpus < g => extra_reasons.push(Msg::new("reason.gpus_short").num("have", f64::from(o.gpus), 0).num("want", f64::from(g), 0)),
-        Some(g) => extra_reasons.push(Msg::new("reason.gpus_more").num("have", f64::from(o.gpus), 0).num("want", f64::from(g), 0)),
-        None if short => extra_reasons.push(Msg::new("reason.no_network").num("nodes", f64::from(cfg.nodes), 0)),
+        Some(g) if o.gpus < g => extra_reasons.push(
+            Msg::new("reason.gpus_short").num("have", f64::from(o.gpus), 0).num("want", f64::from(g), 0),
+        ),
+        Some(g) => extra_reasons.push(Msg::new("reason.gpus_more").num("have", f64::from(o.gpus), 0).num(
+            "want",
+            f64::from(g),
+            0,
+        )),
+        None if short => {
+            extra_reasons.push(Msg::new("reason.no_network").num("nodes", f64::from(cfg.nodes), 0))
+        }
         None => {}
     }
     // Offloaded states live in each instance's CPU memory (DeepSpeed's
@@ -176,27 +170,29 @@ fn offer_plan(job: &TrainJob<'_>, cfg: &Settings, gpu: &Gpu, o: &Offer, cache: &
     let meets = fits && !short && host_short.is_none() && cfg.days.is_none_or(|d| job_hours <= d * 24.0);
     if let (Some(days), true, false) = (cfg.days, fits, meets) {
         if need > most {
-            extra_reasons.push(Msg::new("reason.deadline").num("days", days, day_decimals(days)).num("need", f64::from(need), 0).num(
-                "most",
-                f64::from(most),
-                0,
-            ));
+            extra_reasons.push(
+                Msg::new("reason.deadline")
+                    .num("days", days, day_decimals(days))
+                    .num("need", f64::from(need), 0)
+                    .num("most", f64::from(most), 0),
+            );
         } else {
-            extra_reasons.push(Msg::new("reason.late").num("took", job_hours / 24.0, if job_hours < 48.0 { 2 } else { 1 }).num(
-                "days",
-                days,
-                day_decimals(days),
-            ));
+            extra_reasons.push(
+                Msg::new("reason.late")
+                    .num("took", job_hours / 24.0, if job_hours < 48.0 { 2 } else { 1 })
+                    .num("days", days, day_decimals(days)),
+            );
         }
     }
     // The stage is named where it shards something (more than one replica).
-    let layout_msg = Msg::new(if job.zero > 0 && layout.dp > 1 { "layout.train.zero" } else { "layout.train" })
-        .num("zero", f64::from(job.zero), 0)
-        .num("dp", f64::from(layout.dp), 0)
-        .num("tp", f64::from(layout.tp), 0)
-        .num("pp", f64::from(layout.pp), 0)
-        .num("gpus", f64::from(gpus), 0)
-        .num("instances", f64::from(instances), 0);
+    let layout_msg =
+        Msg::new(if job.zero > 0 && layout.dp > 1 { "layout.train.zero" } else { "layout.train" })
+            .num("zero", f64::from(job.zero), 0)
+            .num("dp", f64::from(layout.dp), 0)
+            .num("tp", f64::from(layout.tp), 0)
+            .num("pp", f64::from(layout.pp), 0)
+            .num("gpus", f64::from(gpus), 0)
+            .num("instances", f64::from(instances), 0);
     OfferPlan {
         meets,
         gpus,
@@ -220,83 +216,6 @@ fn offer_plan(job: &TrainJob<'_>, cfg: &Settings, gpu: &Gpu, o: &Offer, cache: &
     }
 }
 
-/// What the offer's GPU-count search found: its count and layout (with the
-/// layout's tokens/s), or none that holds the job.
-struct OfferCount {
-    found: Option<(u32, (Layout, f64))>,
-    /// GPUs the deadline or the link asks for.
-    need: u32,
-    /// The most GPUs the offer reaches.
-    most: u32,
-    /// GPUs the link's `gpus` × `nodes` ask for (1 without them).
-    asked: u32,
-    /// The bytes/s of the link tensor parallelism runs over.
-    tp_link: f64,
-}
-
-/// The offer's GPU count and layout: the deadline's count where the offer
-/// reaches it, else its most GPUs, else the fewest that hold the job.
-fn offer_count(job: &TrainJob<'_>, cfg: &Settings, gpu: &Gpu, o: &Offer, cap: f64, cache: &mut FitCache) -> OfferCount {
-    // Several instances over a published network: pipeline stages or
-    // sharded data-parallel replicas across them.
-    let multi = o.inter_node_gbps.is_some_and(|g| g >= super::shared::MIN_SPLIT_GBPS);
-    // Add instances to meet a deadline, or to reach the GPUs the link asks
-    // for (`gpus` per instance × `nodes`, as the per-GPU-type plan takes them).
-    let asked = cfg.gpus.map_or(1, |g| g.saturating_mul(cfg.nodes).max(1));
-    // A GPU count in the link is the shape rented: instances of exactly
-    // `gpus` GPUs, `nodes` of them, every GPU one rank (docs/link-format.md `gpus`,
-    // `nodes`); an instance of another size does not run that job.
-    let counts: Vec<u32> = (1..=if multi { 64u32 } else { 1 }).map(|i| o.gpus * i).filter(|n| cfg.gpus.is_none_or(|g| o.gpus == g && *n == asked)).collect();
-    let need = if cfg.gpus.is_some() { asked } else { cfg.days.map_or(1, |d| gpus_for_deadline(job, cfg, gpu, d)).max(asked) };
-    let scale_up = o.interconnect.is_scale_up();
-    let tp_link = if scale_up { gpu.link_bytes_per_s(true) } else { gpu.pcie_peer_bytes_per_s() };
-    let dp_link = |n: u32| if n > o.gpus { o.inter_node_gbps.map_or(DEFAULT_INTER_NODE_BYTES_PER_S, |g| g * 1e9 / 8.0 / f64::from(o.gpus)) } else { tp_link };
-    let gpu_key = std::ptr::from_ref(gpu) as usize;
-    // None: no count reaches the deadline's GPUs, the offer cannot finish in time.
-    // (Offer counts are multiples of the instance size, keyed apart from
-    // the per-GPU plans' powers of two by the `multi` flag's place.)
-    let mut locate = |at_least: u32| {
-        let smallest = cache.smallest((cap.to_bits(), o.gpus, multi, at_least | OFFER_KEY, job.zero), || smallest_fitting(job, &counts, o.gpus, cap, at_least));
-        smallest.and_then(|n| {
-            let key = (gpu_key, n, o.gpus, dp_link(n).to_bits(), tp_link.to_bits(), job.zero, scale_up);
-            let best = match cache.best.iter().find(|(k, _)| *k == key) {
-                Some((_, b)) => *b,
-                None => {
-                    let b = best_layout(job, gpu, n, o.gpus, cap, (dp_link(n), tp_link), scale_up);
-                    cache.best.push((key, b));
-                    b
-                }
-            };
-            Some((n, best?))
-        })
-    };
-    // The deadline's GPU count where the offer reaches it; beyond its
-    // reach, its most GPUs (the closest to the deadline, so "the fastest
-    // that fits" is the fastest the offer can be); else the fewest that
-    // hold the job (it fits, and `meets` says it is late).
-    let most = counts.last().copied().unwrap_or(o.gpus);
-    let mut found =
-        locate(need).or_else(|| if need > most && cfg.gpus.is_none() { locate(most) } else { None }).or_else(|| if need > 1 { locate(1) } else { None });
-    // The count came from a data-parallel rate; the chosen layout may be
-    // slower (pipeline bubbles, links). Iterate on its real speed.
-    if let Some(days) = cfg.days {
-        let tokens = job.job_tokens(cfg);
-        for _ in 0..4 {
-            let Some((n, (_, tps))) = found else { break };
-            let hours = tokens / tps.max(1e-9) / 3600.0;
-            if hours <= days * 24.0 {
-                break;
-            }
-            let more = (f64::from(n) * hours / (days * 24.0) * 1.02).ceil().min(f64::from(u32::MAX / 2)) as u32;
-            match locate(more.max(n + 1)) {
-                Some(next) if next.0 > n => found = Some(next),
-                _ => break,
-            }
-        }
-    }
-    OfferCount { found, need, most, asked, tp_link }
-}
-
 /// Plans for one training configuration, with the caches offers share.
 pub struct TrainPlanner<'r> {
     pub job: TrainJob<'r>,
@@ -312,7 +231,14 @@ pub struct TrainPlanner<'r> {
 impl<'r> TrainPlanner<'r> {
     pub fn new(job: TrainJob<'r>, cfg: &'r Settings, catalog: &'r Catalog) -> TrainPlanner<'r> {
         let stages = cfg.zero_stages().iter().map(|z| TrainJob { zero: *z, ..job.clone() }).collect();
-        TrainPlanner { job, stages, cfg, catalog, cache: FitCache::default(), matrix: std::cell::OnceCell::new() }
+        TrainPlanner {
+            job,
+            stages,
+            cfg,
+            catalog,
+            cache: FitCache::default(),
+            matrix: std::cell::OnceCell::new(),
+        }
     }
 
     /// The job at a plan's ZeRO stage (the planner's own job without one).
@@ -370,7 +296,12 @@ impl<'r> TrainPlanner<'r> {
         if matches!(f, "bf16" | "fp16" | "fp32") {
             return None;
         }
-        unsupported(self.matrix.get_or_init(|| EngineSupport::new(self.catalog, Engine::Hf)), gpu, Kind::Weights, f)
+        unsupported(
+            self.matrix.get_or_init(|| EngineSupport::new(self.catalog, Engine::Hf)),
+            gpu,
+            Kind::Weights,
+            f,
+        )
     }
 
     pub fn results(&mut self, gpus: &[&Gpu]) -> Vec<GpuResult> {
@@ -446,7 +377,9 @@ impl<'r> TrainPlanner<'r> {
         // The breakdown is the pick's own layout when the pick is on this
         // GPU type (its ZeRO shards and parallel degrees), else the
         // fewest GPUs of this type that fit.
-        let layout = on_pick.filter(|o| o.dp.saturating_mul(o.tp).saturating_mul(o.pp) > 0).map_or(p.layout, |o| Layout { dp: o.dp, tp: o.tp, pp: o.pp });
+        let layout = on_pick
+            .filter(|o| o.dp.saturating_mul(o.tp).saturating_mul(o.pp) > 0)
+            .map_or(p.layout, |o| Layout { dp: o.dp, tp: o.tp, pp: o.pp });
         (
             memory_json(job, gpu, layout),
             Answers {

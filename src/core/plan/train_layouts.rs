@@ -22,22 +22,44 @@ fn layouts<'j>(job: &'j TrainJob<'_>, n: u32, per_node: u32) -> impl Iterator<It
 /// in `train_zero`'s order: one with memory to spare first, and over GPUs
 /// without NVLink/NVSwitch (`scale_up` false) tensor parallelism only
 /// where no layout without it fits.
-pub fn best_layout(job: &TrainJob<'_>, gpu: &Gpu, n: u32, per_node: u32, cap: f64, links: (f64, f64), scale_up: bool) -> Option<(Layout, f64)> {
+pub fn best_layout(
+    job: &TrainJob<'_>,
+    gpu: &Gpu,
+    n: u32,
+    per_node: u32,
+    cap: f64,
+    links: (f64, f64),
+    scale_up: bool,
+) -> Option<(Layout, f64)> {
     let eff = mfu(gpu, job.method);
     let (dp_link, tp_link) = links;
     // The margin against `cap`, as the offer's `usable_bytes` is ranked.
-    let rank = |l: &Layout| (!Candidate::roomy(cap, job.memory_layout(*l).total()), Candidate::pcie_tp(l.tp, scale_up));
+    let rank = |l: &Layout| {
+        (!Candidate::roomy(cap, job.memory_layout(*l).total()), Candidate::pcie_tp(l.tp, scale_up))
+    };
     layouts(job, n, per_node)
         .filter(|l| job.memory_layout(*l).total() <= cap)
         .map(|l| (l, job.tokens_per_s(gpu, eff, l, dp_link, tp_link)))
-        .max_by(|a, b| rank(&b.0).cmp(&rank(&a.0)).then(a.1.total_cmp(&b.1)).then(b.0.tp.cmp(&a.0.tp)).then(b.0.pp.cmp(&a.0.pp)))
+        .max_by(|a, b| {
+            rank(&b.0)
+                .cmp(&rank(&a.0))
+                .then(a.1.total_cmp(&b.1))
+                .then(b.0.tp.cmp(&a.0.tp))
+                .then(b.0.pp.cmp(&a.0.pp))
+        })
 }
 
 /// The smallest GPU count among `counts` (ascending) that some layout fits
 /// and that is at least `at_least`. For one (tp, pp) the per-GPU memory is
 /// A + B/dp (ZeRO shards B over the data-parallel replicas; A is what every
 /// replica keeps), so two evaluations give the replicas needed.
-pub fn smallest_fitting(job: &TrainJob<'_>, counts: &[u32], per_node: u32, cap: f64, at_least: u32) -> Option<u32> {
+pub fn smallest_fitting(
+    job: &TrainJob<'_>,
+    counts: &[u32],
+    per_node: u32,
+    cap: f64,
+    at_least: u32,
+) -> Option<u32> {
     // Usually the first count that is large enough already fits.
     let first = counts.iter().copied().find(|n| *n >= at_least)?;
     if layouts(job, first, per_node).any(|l| job.memory_layout(l).total() <= cap) {
@@ -64,7 +86,13 @@ pub fn smallest_fitting(job: &TrainJob<'_>, counts: &[u32], per_node: u32, cap: 
             };
             let threshold = (dp_needed * f64::from(mp)).max(f64::from(at_least));
             let start = counts.partition_point(|n| f64::from(*n) < threshold);
-            let found = counts.iter().skip(start).copied().filter(|n| n % mp == 0).take(4).find(|n| mem(n / mp) <= cap);
+            let found = counts
+                .iter()
+                .skip(start)
+                .copied()
+                .filter(|n| n % mp == 0)
+                .take(4)
+                .find(|n| mem(n / mp) <= cap);
             if let Some(n) = found {
                 best = Some(best.map_or(n, |b| b.min(n)));
             }

@@ -12,7 +12,14 @@ use super::train_speed::link_bytes_per_s;
 pub fn answer(job: &TrainJob<'_>, gpu: &Gpu, l: Layout) -> Option<RlAnswer> {
     let rl = job.rl?;
     let step = |mode: GenMode| {
-        let s = job.rl_step(gpu, mfu(gpu, job.method), l, mode, link_bytes_per_s(gpu, l.gpus()), gpu.link_bytes_per_s(true))?;
+        let s = job.rl_step(
+            gpu,
+            mfu(gpu, job.method),
+            l,
+            mode,
+            link_bytes_per_s(gpu, l.gpus()),
+            gpu.link_bytes_per_s(true),
+        )?;
         Some(RlStepAnswer {
             generation_s: s.generation_s,
             scoring_s: s.scoring_s,

@@ -23,11 +23,18 @@ pub fn link_bytes_per_s(gpu: &Gpu, gpus: u32) -> f64 {
 }
 
 pub fn tokens_per_s(job: &TrainJob<'_>, gpu: &Gpu, gpus: u32) -> f64 {
-    job.tokens_per_s_per_gpu(gpu, mfu(gpu, job.method), f64::from(gpus), link_bytes_per_s(gpu, gpus)) * f64::from(gpus)
+    job.tokens_per_s_per_gpu(gpu, mfu(gpu, job.method), f64::from(gpus), link_bytes_per_s(gpu, gpus))
+        * f64::from(gpus)
 }
 
 pub fn layout_tokens_per_s(job: &TrainJob<'_>, gpu: &Gpu, l: Layout) -> f64 {
-    job.tokens_per_s(gpu, mfu(gpu, job.method), l, link_bytes_per_s(gpu, l.gpus()), gpu.link_bytes_per_s(true))
+    job.tokens_per_s(
+        gpu,
+        mfu(gpu, job.method),
+        l,
+        link_bytes_per_s(gpu, l.gpus()),
+        gpu.link_bytes_per_s(true),
+    )
 }
 
 /// The share of its compute rate a layout keeps once the traffic between
@@ -48,7 +55,8 @@ pub fn network_share(job: &TrainJob<'_>, gpu: &Gpu, l: Layout) -> f64 {
 pub fn host_share(job: &TrainJob<'_>, gpu: &Gpu, l: Layout) -> f64 {
     // The CPU's optimizer step is a clock term of its own (`clock_term`).
     let with = TrainJob { clock: Term::CpuOptimizer.without(job.clock), ..job.clone() };
-    let kept = TrainJob { optim_offload: false, offload_params: false, offload_activations: false, ..with.clone() };
+    let kept =
+        TrainJob { optim_offload: false, offload_params: false, offload_activations: false, ..with.clone() };
     let without = layout_tokens_per_s(&kept, gpu, l);
     if without > 0.0 {
         (layout_tokens_per_s(&with, gpu, l) / without).min(1.0)
@@ -64,7 +72,8 @@ pub fn clock_term(job: &TrainJob<'_>, gpu: &Gpu, l: Layout) -> (Term, f64) {
     Term::ALL
         .iter()
         .map(|t| {
-            let without = layout_tokens_per_s(&TrainJob { clock: t.without(job.clock), ..job.clone() }, gpu, l);
+            let without =
+                layout_tokens_per_s(&TrainJob { clock: t.without(job.clock), ..job.clone() }, gpu, l);
             (*t, if without > 0.0 { (rate / without).min(1.0) } else { 1.0 })
         })
         .fold((Term::HostLaunch, 1.0), |best, t| if t.1 < best.1 { t } else { best })
@@ -103,7 +112,12 @@ pub(super) fn speeds(job: &TrainJob<'_>, cfg: &Settings, tps: f64, layout: Layou
     let hours = (tps > 0.0).then(|| job.job_tokens(cfg) / tps / 3600.0);
     let s = ranges::widen(ranges::TRAIN, widen);
     Speeds {
-        task: TaskSpeeds::Train(TrainSpeeds { tokens_per_s: Some(Range::rate(tps, s)), dp: layout.dp, tp: layout.tp, pp: layout.pp }),
+        task: TaskSpeeds::Train(TrainSpeeds {
+            tokens_per_s: Some(Range::rate(tps, s)),
+            dp: layout.dp,
+            tp: layout.tp,
+            pp: layout.pp,
+        }),
         job_hours: hours.map(|h| Range::time(h, s)),
         job_gpu_hours: hours.map(|h| h * f64::from(gpus)),
     }

@@ -70,14 +70,21 @@ impl Candidate {
 /// every micro-batch, ZeRO-3 gathers the parameters too) on no fewer GPUs,
 /// and ties go to the lower stage. (The training evaluation stays near the
 /// cost of one stage where one GPU or plain data parallelism holds the job.)
-pub fn search<P>(stages: usize, least: u32, mut plan: impl FnMut(usize) -> (P, Candidate, bool)) -> Option<(P, usize)> {
+pub fn search<P>(
+    stages: usize,
+    least: u32,
+    mut plan: impl FnMut(usize) -> (P, Candidate, bool),
+) -> Option<(P, usize)> {
     let mut best: Option<(P, Candidate, bool, usize)> = None;
     for i in 0..stages {
         let (p, c, whole) = plan(i);
         if best.as_ref().is_none_or(|(_, b, _, _)| c.order(b) == Ordering::Less) {
             best = Some((p, c, whole, i));
         }
-        if best.as_ref().is_some_and(|(_, b, whole, _)| b.fits && b.meets && b.roomy && *whole && b.gpus <= least) {
+        if best
+            .as_ref()
+            .is_some_and(|(_, b, whole, _)| b.fits && b.meets && b.roomy && *whole && b.gpus <= least)
+        {
             break;
         }
     }

@@ -43,7 +43,10 @@ pub fn custom_model(a: &CustomArch, notices: &mut Vec<Notice>) -> Model {
         } else {
             notices.push(Notice::said(
                 "kv_heads",
-                Msg::new("notice.kv_heads").arg("value", v.to_string()).arg("heads", m.heads.to_string()).arg("kv", m.kv_heads.to_string()),
+                Msg::new("notice.kv_heads")
+                    .arg("value", v.to_string())
+                    .arg("heads", m.heads.to_string())
+                    .arg("kv", m.kv_heads.to_string()),
             ));
         }
     }
@@ -87,7 +90,13 @@ fn custom_attention(a: &CustomArch, m: &mut Model, notices: &mut Vec<Notice>) {
         match (a.experts_active, a.expert_ffn) {
             (Some(active), Some(expert_ffn)) if active <= experts => {
                 let first_dense_layers = a.dense_layers.unwrap_or(0).min(m.layers);
-                m.moe = Some(Moe { experts, active, shared: a.shared_experts.unwrap_or(0), expert_ffn, first_dense_layers });
+                m.moe = Some(Moe {
+                    experts,
+                    active,
+                    shared: a.shared_experts.unwrap_or(0),
+                    expert_ffn,
+                    first_dense_layers,
+                });
             }
             _ => notices.push(Notice::said("experts", Msg::new("notice.custom.moe"))),
         }
@@ -99,8 +108,12 @@ fn custom_attention(a: &CustomArch, m: &mut Model, notices: &mut Vec<Notice>) {
         let mut rope_dim = a.rope_dim.unwrap_or(64);
         if rope_dim >= m.head_dim {
             let fallback = m.head_dim / 3;
-            notices
-                .push(Notice::said("rope_dim", Msg::new("notice.custom.rope_dim").arg("head_dim", m.head_dim.to_string()).arg("rope", fallback.to_string())));
+            notices.push(Notice::said(
+                "rope_dim",
+                Msg::new("notice.custom.rope_dim")
+                    .arg("head_dim", m.head_dim.to_string())
+                    .arg("rope", fallback.to_string()),
+            ));
             rope_dim = fallback;
         }
         m.mla = Some(Mla { kv_lora_rank, q_lora_rank: a.q_lora.unwrap_or(0), rope_dim });
@@ -110,7 +123,9 @@ fn custom_attention(a: &CustomArch, m: &mut Model, notices: &mut Vec<Notice>) {
     }
     // Fixed-state layers need their state's size: without it they are attention layers, said.
     match (a.state_layers.filter(|n| *n > 0), a.state_size) {
-        (Some(n), Some(size)) => m.state = Some(StateLayers { layers: n.min(m.layers), size, mixer_params: None }),
+        (Some(n), Some(size)) => {
+            m.state = Some(StateLayers { layers: n.min(m.layers), size, mixer_params: None })
+        }
         (Some(_), None) => notices.push(Notice::said("state_layers", Msg::new("notice.custom.state"))),
         _ => {}
     }

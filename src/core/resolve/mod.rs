@@ -103,7 +103,10 @@ fn model_for_task<'c>(cfg: &Config, catalog: &'c Catalog, notices: &mut Vec<Noti
         return Some(Named::Llm(Box::new(m.clone())));
     }
     let msg = match tasks_of(catalog, id) {
-        Some(tasks) => Msg::new("notice.model_task").arg("model", clip(id)).arg("task", cfg.task.to_string()).arg("tasks", tasks),
+        Some(tasks) => Msg::new("notice.model_task")
+            .arg("model", clip(id))
+            .arg("task", cfg.task.to_string())
+            .arg("tasks", tasks),
         None => match catalog.near_id(id) {
             Some(near) => Msg::new("notice.model_near").arg("model", clip(id)).arg("near", near),
             None => Msg::new("notice.model_unknown").arg("model", clip(id)),
@@ -131,7 +134,9 @@ pub fn resolve<'c>(cfg: &Config, mut notices: Vec<Notice>, catalog: &'c Catalog)
         let id = cfg.task.default_model();
         match catalog.media_model(id) {
             Some(m) if cfg.task == Task::Generate => Named::Media(m),
-            _ => Named::Llm(Box::new(catalog.model(id).cloned().unwrap_or_else(|| Model::inferred_from_params(8.0)))),
+            _ => Named::Llm(Box::new(
+                catalog.model(id).cloned().unwrap_or_else(|| Model::inferred_from_params(8.0)),
+            )),
         }
     });
     // A GPU count the plan cannot honour: said, then chosen automatically.
@@ -151,14 +156,19 @@ pub fn resolve<'c>(cfg: &Config, mut notices: Vec<Notice>, catalog: &'c Catalog)
                 context_notice(&mut cfg, &model, &mut notices);
                 prefix_notice(&mut cfg, &model, &mut notices);
             }
-            let format = precision::weight_format(cfg.weight_format_id()).or_else(|| precision::weight_format("bf16")).unwrap_or(precision::BF16);
+            let format = precision::weight_format(cfg.weight_format_id())
+                .or_else(|| precision::weight_format("bf16"))
+                .unwrap_or(precision::BF16);
             Subject::Llm { model: *model, format }
         }
         Named::Media(m) if cfg.task == Task::Generate => {
             rl::task_notice(&mut cfg, &mut notices);
             let mut j = own_precision(&mut cfg, &mut notices, |c| media_job(m, c));
             if let Some(window) = m.audio_window_s.filter(|w| j.seconds > *w) {
-                notices.push(Notice::said("seconds", Msg::new("notice.seconds").arg("model", m.name.clone()).arg("window", window.to_string())));
+                notices.push(Notice::said(
+                    "seconds",
+                    Msg::new("notice.seconds").arg("model", m.name.clone()).arg("window", window.to_string()),
+                ));
                 j.seconds = window;
             }
             Subject::Generate(j)
@@ -204,12 +214,19 @@ fn catalog_notices(cfg: &mut Config, catalog: &Catalog, notices: &mut Vec<Notice
     }
     if let Some(d) = cfg.cat {
         if d < catalog.as_of {
-            notices.push(Notice::said("cat", Msg::new("notice.cat_old").arg("date", d.to_string()).arg("now", catalog.as_of.to_string())));
+            notices.push(Notice::said(
+                "cat",
+                Msg::new("notice.cat_old").arg("date", d.to_string()).arg("now", catalog.as_of.to_string()),
+            ));
         }
     }
-    let unknown_providers: Vec<String> = cfg.providers.iter().filter(|p| catalog.provider(p).is_none()).map(|p| clip(p)).collect();
+    let unknown_providers: Vec<String> =
+        cfg.providers.iter().filter(|p| catalog.provider(p).is_none()).map(|p| clip(p)).collect();
     if !unknown_providers.is_empty() {
-        notices.push(Notice::said("provider", Msg::new("notice.provider_unknown").arg("providers", unknown_providers.join("`, `"))));
+        notices.push(Notice::said(
+            "provider",
+            Msg::new("notice.provider_unknown").arg("providers", unknown_providers.join("`, `")),
+        ));
         cfg.providers.retain(|p| catalog.provider(p).is_some());
     }
     for (offer, _) in &cfg.prices {
@@ -223,28 +240,45 @@ fn catalog_notices(cfg: &mut Config, catalog: &Catalog, notices: &mut Vec<Notice
 /// no layout of the engine loads): said, then chosen automatically.
 fn gpus_notice(cfg: &mut Config, named: &Named, catalog: &Catalog, notices: &mut Vec<Notice>) {
     if let Some(g) = cfg.gpus {
-        let per_node = cfg.gpu.as_deref().and_then(|id| catalog.gpu(id)).map(|gpu| (gpu.gpus_per_node, gpu.name.clone()));
+        let per_node = cfg
+            .gpu
+            .as_deref()
+            .and_then(|id| catalog.gpu(id))
+            .map(|gpu| (gpu.gpus_per_node, gpu.name.clone()));
         // A group no layout of the engine loads (`engine_rules::layouts_at`): the
         // heads' rule, else the weight format's blocks or groups, else the experts'.
-        let refused = |m: &Model| cfg.task == Task::Serve && engine_rules::layouts_at(m, cfg.weight_format_id(), cfg.engine, g).is_empty();
+        let refused = |m: &Model| {
+            cfg.task == Task::Serve
+                && engine_rules::layouts_at(m, cfg.weight_format_id(), cfg.engine, g).is_empty()
+        };
         let heads = match &named {
             Named::Llm(m) if refused(m) && !tp_allowed(m, cfg.engine, g) => Some((m.heads, m.kv_heads)),
             _ => None,
         };
         let rule = match &named {
-            Named::Llm(m) if refused(m) => engine_rules::refusals_at(m, cfg.weight_format_id(), cfg.engine, g).into_iter().next(),
+            Named::Llm(m) if refused(m) => {
+                engine_rules::refusals_at(m, cfg.weight_format_id(), cfg.engine, g).into_iter().next()
+            }
             _ => None,
         };
         let why = match (per_node, heads, rule) {
-            (Some((most, name)), _, _) if g > most => Some(Msg::new("notice.gpus.per_node").arg("gpu", name).arg("most", most.to_string())),
-            (_, Some((h, kv)), _) => {
-                Some(Msg::new("notice.gpus.heads").arg("engine", cfg.engine.to_string()).arg("heads", h.to_string()).arg("kv", kv.to_string()))
+            (Some((most, name)), _, _) if g > most => {
+                Some(Msg::new("notice.gpus.per_node").arg("gpu", name).arg("most", most.to_string()))
             }
+            (_, Some((h, kv)), _) => Some(
+                Msg::new("notice.gpus.heads")
+                    .arg("engine", cfg.engine.to_string())
+                    .arg("heads", h.to_string())
+                    .arg("kv", kv.to_string()),
+            ),
             (_, None, Some(r)) => Some(r.msg(cfg.engine)),
             _ => None,
         };
         if let Some(why) = why {
-            notices.push(Notice::said("gpus", Msg::new("notice.gpus").arg("gpus", g.to_string()).sub("why", why)));
+            notices.push(Notice::said(
+                "gpus",
+                Msg::new("notice.gpus").arg("gpus", g.to_string()).sub("why", why),
+            ));
             cfg.gpus = None;
         }
     }
@@ -301,11 +335,21 @@ fn prefix_notice(cfg: &mut Config, model: &Model, notices: &mut Vec<Notice>) {
         return;
     }
     if cfg.prefix > cfg.input_tokens {
-        notices.push(Notice::said("prefix", Msg::new("notice.prefix.in").arg("prefix", cfg.prefix.to_string()).arg("in", cfg.input_tokens.to_string())));
+        notices.push(Notice::said(
+            "prefix",
+            Msg::new("notice.prefix.in")
+                .arg("prefix", cfg.prefix.to_string())
+                .arg("in", cfg.input_tokens.to_string()),
+        ));
         cfg.prefix = cfg.input_tokens;
     }
     if !layers::shares_prefix(cfg.engine, model) {
-        notices.push(Notice::said("prefix", Msg::new("notice.prefix.none").arg("engine", cfg.engine.to_string()).arg("model", model.name.clone())));
+        notices.push(Notice::said(
+            "prefix",
+            Msg::new("notice.prefix.none")
+                .arg("engine", cfg.engine.to_string())
+                .arg("model", model.name.clone()),
+        ));
     }
 }
 
@@ -323,8 +367,14 @@ fn prefix_notice(cfg: &mut Config, model: &Model, notices: &mut Vec<Notice>) {
 /// README.md@015bdef0 "Multi-GPU: Available now").
 fn stack_notices(cfg: &mut Config, notices: &mut Vec<Notice>) {
     let trainer = cfg.trainer.as_str();
-    if cfg.task == Task::Finetune && cfg.method != Method::Full && matches!(cfg.trainer, Trainer::Megatron | Trainer::Torchtitan) {
-        notices.push(Notice::said("method", Msg::new("notice.method.trainer").arg("trainer", trainer).arg("method", cfg.method.as_str())));
+    if cfg.task == Task::Finetune
+        && cfg.method != Method::Full
+        && matches!(cfg.trainer, Trainer::Megatron | Trainer::Torchtitan)
+    {
+        notices.push(Notice::said(
+            "method",
+            Msg::new("notice.method.trainer").arg("trainer", trainer).arg("method", cfg.method.as_str()),
+        ));
         cfg.method = Method::Full;
     }
     if let (Trainer::Unsloth, Some(z @ 1..)) = (cfg.trainer, cfg.zero) {
@@ -342,10 +392,16 @@ fn stack_notices(cfg: &mut Config, notices: &mut Vec<Notice>) {
         return;
     }
     if !Stack::of(cfg.trainer).can_offload_params {
-        notices.push(Notice::said("param_offload", Msg::new("notice.param_offload.trainer").arg("trainer", cfg.trainer.as_str())));
+        notices.push(Notice::said(
+            "param_offload",
+            Msg::new("notice.param_offload.trainer").arg("trainer", cfg.trainer.as_str()),
+        ));
         cfg.param_offload = false;
     } else if let Some(z @ 0..=2) = cfg.zero {
-        notices.push(Notice::said("param_offload", Msg::new("notice.param_offload.zero").arg("zero", z.to_string())));
+        notices.push(Notice::said(
+            "param_offload",
+            Msg::new("notice.param_offload.zero").arg("zero", z.to_string()),
+        ));
         cfg.zero = Some(3);
     } else {
         // Unset: parameter offload is ZeRO-3's, nothing to say.
@@ -356,7 +412,11 @@ fn stack_notices(cfg: &mut Config, notices: &mut Vec<Notice>) {
 /// Builds a generation or image-training job; a language-model format (AWQ,
 /// GPTQ, MXFP4…) gets a notice and the model's own precision instead (NF4
 /// for QLoRA): `build` returns that job as `Err`.
-fn own_precision<T>(cfg: &mut Config, notices: &mut Vec<Notice>, build: impl Fn(&Config) -> Result<T, T>) -> T {
+fn own_precision<T>(
+    cfg: &mut Config,
+    notices: &mut Vec<Notice>,
+    build: impl Fn(&Config) -> Result<T, T>,
+) -> T {
     if let Ok(t) = build(cfg) {
         return t;
     }
@@ -373,7 +433,9 @@ fn own_precision<T>(cfg: &mut Config, notices: &mut Vec<Notice>, build: impl Fn(
 pub fn media_job<'a>(model: &'a MediaModel, cfg: &Config) -> Result<MediaJob<'a>, MediaJob<'a>> {
     let native = || precision::weight_format(MediaJob::native_precision(model)).unwrap_or(precision::BF16);
     match cfg.w.as_deref() {
-        Some(w) if precision::is_media_format(w) => Ok(fill(MediaJob::in_format(model, precision::weight_format(w).unwrap_or_else(native)), cfg)),
+        Some(w) if precision::is_media_format(w) => {
+            Ok(fill(MediaJob::in_format(model, precision::weight_format(w).unwrap_or_else(native)), cfg))
+        }
         Some(_) => Err(fill(MediaJob::in_format(model, native()), cfg)),
         None => Ok(fill(MediaJob::in_format(model, native()), cfg)),
     }
@@ -406,7 +468,10 @@ fn fill<'a>(mut j: MediaJob<'a>, cfg: &Config) -> MediaJob<'a> {
 }
 
 /// The image-model training job a configuration describes.
-pub fn image_train_job<'a>(model: &'a MediaModel, cfg: &Config) -> Result<MediaTrainJob<'a>, MediaTrainJob<'a>> {
+pub fn image_train_job<'a>(
+    model: &'a MediaModel,
+    cfg: &Config,
+) -> Result<MediaTrainJob<'a>, MediaTrainJob<'a>> {
     let mut c = cfg.clone();
     // QLoRA means an NF4 base (Dettmers et al. 2023); LoRA without a
     // format trains on the model's own 16-bit weights.
@@ -416,7 +481,14 @@ pub fn image_train_job<'a>(model: &'a MediaModel, cfg: &Config) -> Result<MediaT
     let wrap = |mut job: MediaJob<'a>| {
         job.batch = 1;
         job.steps = 1;
-        MediaTrainJob { job, method: cfg.method, optim: cfg.optim, gc: cfg.gc, rank: f64::from(cfg.rank), mb: f64::from(cfg.mb().max(1)) }
+        MediaTrainJob {
+            job,
+            method: cfg.method,
+            optim: cfg.optim,
+            gc: cfg.gc,
+            rank: f64::from(cfg.rank),
+            mb: f64::from(cfg.mb().max(1)),
+        }
     };
     media_job(model, &c).map(wrap).map_err(wrap)
 }

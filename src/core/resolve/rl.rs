@@ -11,7 +11,10 @@ use super::super::thresholds::USABLE_SHARE;
 /// An RL method outside fine-tuning a language model: said, and dropped.
 pub fn task_notice(cfg: &mut Config, notices: &mut Vec<Notice>) {
     if let Some(rl) = cfg.rl.take() {
-        notices.push(Notice::said("method", Msg::new("notice.rl.task").arg("method", rl.as_str()).arg("task", cfg.task.as_str())));
+        notices.push(Notice::said(
+            "method",
+            Msg::new("notice.rl.task").arg("method", rl.as_str()).arg("task", cfg.task.as_str()),
+        ));
     }
 }
 
@@ -27,8 +30,13 @@ pub fn notices(cfg: &mut Config, model: &Model, catalog: &Catalog, notices: &mut
     let least = if rl == Rl::Grpo { 2 } else { 1 };
     if cfg.gens < least && rl == Rl::Grpo {
         let to = if cfg.gens == 0 { 8 } else { least };
-        notices
-            .push(Notice::said("gens", Msg::new("notice.rl.gens").arg("gens", cfg.gens.to_string()).arg("least", least.to_string()).arg("to", to.to_string())));
+        notices.push(Notice::said(
+            "gens",
+            Msg::new("notice.rl.gens")
+                .arg("gens", cfg.gens.to_string())
+                .arg("least", least.to_string())
+                .arg("to", to.to_string()),
+        ));
         cfg.gens = to;
     }
     if cfg.completion_len == 0 {
@@ -55,12 +63,17 @@ pub fn notices(cfg: &mut Config, model: &Model, catalog: &Catalog, notices: &mut
     if let Some(mean) = cfg.completion_mean.filter(|m| *m > cfg.completion_len) {
         notices.push(Notice::said(
             "completion_mean",
-            Msg::new("notice.rl.completion_mean").arg("mean", mean.to_string()).arg("most", cfg.completion_len.to_string()),
+            Msg::new("notice.rl.completion_mean")
+                .arg("mean", mean.to_string())
+                .arg("most", cfg.completion_len.to_string()),
         ));
         cfg.completion_mean = Some(cfg.completion_len);
     }
     if !matches!(cfg.trainer, Trainer::Hf | Trainer::Trl) {
-        notices.push(Notice::said("trainer", Msg::new("notice.rl.trainer").arg("trainer", cfg.trainer.as_str()).arg("method", rl.as_str())));
+        notices.push(Notice::said(
+            "trainer",
+            Msg::new("notice.rl.trainer").arg("trainer", cfg.trainer.as_str()).arg("method", rl.as_str()),
+        ));
         cfg.trainer = Trainer::Trl;
     }
     if rl != Rl::Grpo && cfg.beta > 0.0 {
@@ -86,7 +99,10 @@ fn colocate_notice(cfg: &Config, model: &Model, catalog: &Catalog, notices: &mut
     // Some layout the planner may take holds it: a ZeRO stage the stack
     // runs, tensor parallelism inside the GPUs asked for.
     let fits = |mode: GenMode| {
-        let j = TrainJob { rl: job.rl.map(|r| super::super::estimate::rl::RlJob { gen: mode, ..r }), ..job.clone() };
+        let j = TrainJob {
+            rl: job.rl.map(|r| super::super::estimate::rl::RlJob { gen: mode, ..r }),
+            ..job.clone()
+        };
         cfg.zero_stages().iter().any(|z| {
             let j = TrainJob { zero: *z, ..j.clone() };
             [1u32, 2, 4, 8]
@@ -100,6 +116,11 @@ fn colocate_notice(cfg: &Config, model: &Model, catalog: &Catalog, notices: &mut
         return;
     }
     let key = if fits(GenMode::Split) { "notice.rl.colocate_split" } else { "notice.rl.colocate" };
-    notices
-        .push(Notice::said("gen", Msg::new(key).arg("gpu", gpu.name.clone()).arg("gpus", n.to_string()).arg("share", format!("{:.0}", cfg.vllm_mem * 100.0))));
+    notices.push(Notice::said(
+        "gen",
+        Msg::new(key)
+            .arg("gpu", gpu.name.clone())
+            .arg("gpus", n.to_string())
+            .arg("share", format!("{:.0}", cfg.vllm_mem * 100.0)),
+    ));
 }

@@ -13,7 +13,12 @@ use super::super::table::clip;
 /// Says what of the speculative-decoding keys cannot be used and turns
 /// speculation off where it cannot be planned; `model` is the served
 /// language model (`None`: the task serves none).
-pub(super) fn spec_notices(cfg: &mut Config, model: Option<&Model>, catalog: &Catalog, notices: &mut Vec<Notice>) {
+pub(super) fn spec_notices(
+    cfg: &mut Config,
+    model: Option<&Model>,
+    catalog: &Catalog,
+    notices: &mut Vec<Notice>,
+) {
     let serving = cfg.task == Task::Serve && model.is_some();
     if cfg.spec != Spec::Off && !serving {
         notices.push(Notice::said("spec", Msg::new("notice.spec.task")));
@@ -31,10 +36,15 @@ pub(super) fn spec_notices(cfg: &mut Config, model: Option<&Model>, catalog: &Ca
     }
     let Some(model) = model.filter(|_| cfg.spec != Spec::Off) else { return };
     let why = match cfg.spec {
-        _ if !engine_runs(cfg.engine, cfg.spec) => {
-            Some(("engine", Msg::new("notice.spec.engine").arg("engine", cfg.engine.to_string()).arg("method", cfg.spec.as_str())))
+        _ if !engine_runs(cfg.engine, cfg.spec) => Some((
+            "engine",
+            Msg::new("notice.spec.engine")
+                .arg("engine", cfg.engine.to_string())
+                .arg("method", cfg.spec.as_str()),
+        )),
+        Spec::Mtp if !has_mtp(model) => {
+            Some(("spec", Msg::new("notice.spec.mtp").arg("model", model.name.clone())))
         }
-        Spec::Mtp if !has_mtp(model) => Some(("spec", Msg::new("notice.spec.mtp").arg("model", model.name.clone()))),
         Spec::Draft => draft_refused(cfg, model, catalog),
         _ => None,
     };
@@ -57,11 +67,21 @@ pub(super) fn spec_notices(cfg: &mut Config, model: Option<&Model>, catalog: &Ca
 /// not a catalog language model, another vocabulary (the engines verify the
 /// draft's token ids against the target's), or not smaller than the target.
 fn draft_refused(cfg: &Config, model: &Model, catalog: &Catalog) -> Option<(&'static str, Msg)> {
-    let Some(id) = cfg.draft.as_deref() else { return Some(("draft", Msg::new("notice.spec.draft_missing").arg("model", model.name.clone()))) };
-    let Some(d) = catalog.model(id) else { return Some(("draft", Msg::new("notice.spec.draft_unknown").arg("draft", clip(id)))) };
+    let Some(id) = cfg.draft.as_deref() else {
+        return Some(("draft", Msg::new("notice.spec.draft_missing").arg("model", model.name.clone())));
+    };
+    let Some(d) = catalog.model(id) else {
+        return Some(("draft", Msg::new("notice.spec.draft_unknown").arg("draft", clip(id))));
+    };
     if d.vocab != model.vocab {
-        let msg = Msg::new("notice.spec.draft_vocab").arg("draft", d.name.clone()).arg("model", model.name.clone());
+        let msg =
+            Msg::new("notice.spec.draft_vocab").arg("draft", d.name.clone()).arg("model", model.name.clone());
         return Some(("draft", msg.arg("dv", d.vocab.to_string()).arg("tv", model.vocab.to_string())));
     }
-    (d.params_total >= model.params_total).then(|| ("draft", Msg::new("notice.spec.draft_size").arg("draft", d.name.clone()).arg("model", model.name.clone())))
+    (d.params_total >= model.params_total).then(|| {
+        (
+            "draft",
+            Msg::new("notice.spec.draft_size").arg("draft", d.name.clone()).arg("model", model.name.clone()),
+        )
+    })
 }

@@ -18,7 +18,11 @@ pub fn engine_of(notes: &str) -> Option<Engine> {
         Engine::Vllm
     } else if n.starts_with("sglang") {
         Engine::Sglang
-    } else if n.starts_with("trt-llm") || n.starts_with("gpt-fast") || n.starts_with("lmdeploy") || n.starts_with("nim") {
+    } else if n.starts_with("trt-llm")
+        || n.starts_with("gpt-fast")
+        || n.starts_with("lmdeploy")
+        || n.starts_with("nim")
+    {
         Engine::TrtLlm
     } else if n.starts_with("hf-transformers") {
         Engine::Hf
@@ -37,7 +41,8 @@ const FUSION_BEGAN: (u32, u32, u32) = (2025, 8, 28);
 /// `-fa auto` on 2025-08-31).
 const FLASH_ATTN_DEFAULT: (u32, u32, u32) = (2025, 8, 31);
 
-const MONTHS: [&str; 12] = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
+const MONTHS: [&str; 12] =
+    ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
 
 /// How the llama.cpp build of a row launched its decode kernels: what the
 /// notes say outright ("before CUDA graphs", "no CUDA graphs", a
@@ -92,8 +97,9 @@ const SGLANG_MEASURED_UNTIL: (u32, u32, u32) = (2025, 1, 1);
 /// above; else `Fused`: a current build, as a link assumes.
 pub fn pytorch_launch_of(engine: Engine, notes: &str, source: &str) -> Launch {
     let n = notes.to_ascii_lowercase();
-    let compiled =
-        (n.contains("enable-torch-compile") || n.contains("torch.compile")) && !n.contains("without torch.compile") && !n.contains("no torch.compile");
+    let compiled = (n.contains("enable-torch-compile") || n.contains("torch.compile"))
+        && !n.contains("without torch.compile")
+        && !n.contains("no torch.compile");
     if compiled {
         return Launch::Fused;
     }
@@ -102,7 +108,9 @@ pub fn pytorch_launch_of(engine: Engine, notes: &str, source: &str) -> Launch {
         _ => SGLANG_MEASURED_UNTIL,
     };
     let v0 = engine == Engine::Vllm && vllm_minor(&n).is_some_and(|minor| minor < 8);
-    let before = first_date(&n).or_else(|| first_date(&source.to_ascii_lowercase())).is_some_and(|(y, m, d)| (y, m, d.unwrap_or(1)) < until);
+    let before = first_date(&n)
+        .or_else(|| first_date(&source.to_ascii_lowercase()))
+        .is_some_and(|(y, m, d)| (y, m, d.unwrap_or(1)) < until);
     if v0 || before {
         Launch::Graph
     } else {
@@ -151,11 +159,16 @@ type Date = (u32, u32, Option<u32>);
 /// The first "YYYY-MM-DD" or "Mon YYYY" in lower-case text.
 fn first_date(t: &str) -> Option<Date> {
     let b = t.as_bytes();
-    let num = |s: usize, len: usize| -> Option<u32> { t.get(s..s + len).filter(|x| x.bytes().all(|c| c.is_ascii_digit())).and_then(|x| x.parse().ok()) };
+    let num = |s: usize, len: usize| -> Option<u32> {
+        t.get(s..s + len).filter(|x| x.bytes().all(|c| c.is_ascii_digit())).and_then(|x| x.parse().ok())
+    };
     let mut best: Option<(usize, Date)> = None;
     for i in 0..b.len() {
         if let (Some(y), Some(m), Some(d)) = (num(i, 4), num(i + 5, 2), num(i + 8, 2)) {
-            if t.get(i + 4..i + 5) == Some("-") && t.get(i + 7..i + 8) == Some("-") && (2000..2100).contains(&y) {
+            if t.get(i + 4..i + 5) == Some("-")
+                && t.get(i + 7..i + 8) == Some("-")
+                && (2000..2100).contains(&y)
+            {
                 best = Some((i, (y, m, Some(d))));
                 break;
             }

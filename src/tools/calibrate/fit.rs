@@ -55,8 +55,12 @@ impl<'a> Group<'a> {
     }
 
     fn err_of(&self, f: Factors, keep: &dyn Fn(&Case) -> bool) -> f64 {
-        let errs: Vec<f64> =
-            self.cases.iter().filter(|c| keep(c)).filter_map(|c| predict(c, self.catalog, Some(f)).map(|p| (p / c.measured).ln().abs())).collect();
+        let errs: Vec<f64> = self
+            .cases
+            .iter()
+            .filter(|c| keep(c))
+            .filter_map(|c| predict(c, self.catalog, Some(f)).map(|p| (p / c.measured).ln().abs()))
+            .collect();
         if errs.is_empty() {
             0.0
         } else {
@@ -75,7 +79,9 @@ impl<'a> Group<'a> {
     /// llama.cpp's decode rows of MoE models fit only its per-MoE-layer cost
     /// (`engine::LLAMA_CPP_MOE_LAYER_S`), after the dense rows fit the rest.
     fn moe_decode(&self, c: &Case) -> bool {
-        self.llama && c.kind == Kind::Decode && self.catalog.model(&c.model).is_some_and(|m| m.moe_layers() > 0)
+        self.llama
+            && c.kind == Kind::Decode
+            && self.catalog.model(&c.model).is_some_and(|m| m.moe_layers() > 0)
     }
 
     fn err(&self, f: Factors, kinds: &[Kind]) -> f64 {
@@ -87,7 +93,11 @@ impl<'a> Group<'a> {
     /// bandwidth share and per-layer cost of a current build.
     fn fit_decode(&self, mut best: Factors) -> Factors {
         let cases = self.cases;
-        let graph_decode = |c: &Case| c.kind == Kind::Decode && !self.moe_decode(c) && (c.engine != Engine::LlamaCpp || c.launch == Launch::Graph);
+        let graph_decode = |c: &Case| {
+            c.kind == Kind::Decode
+                && !self.moe_decode(c)
+                && (c.engine != Engine::LlamaCpp || c.launch == Launch::Graph)
+        };
         let unfused_decode = |c: &Case| c.kind == Kind::Decode && c.launch == Launch::Graph;
         if self.hf && cases.iter().any(|c| c.kind == Kind::Decode) {
             // An eager engine: the host's per-layer cost (0–2 ms in 10 µs
@@ -106,13 +116,16 @@ impl<'a> Group<'a> {
             }
             (best.bw, best.host_layer_s) = (b.1, b.2);
             // Then the cache traffic's own share, 0.10–1.00.
-            best.cache_bw = argmin((10..=100).map(|i| f64::from(i) / 100.0), best.cache_bw, |v| self.err(Factors { cache_bw: v, ..best }, &[Kind::Decode]));
+            best.cache_bw = argmin((10..=100).map(|i| f64::from(i) / 100.0), best.cache_bw, |v| {
+                self.err(Factors { cache_bw: v, ..best }, &[Kind::Decode])
+            });
         } else if self.pytorch && cases.iter().any(|c| unfused_decode(c)) {
             // The per-layer cost of a graph that replays the eager model's
             // kernels, 0–300 µs in 1 µs steps, at the profile's bandwidth share.
-            best.layer_overhead_s = argmin((0..=300).map(|i| f64::from(i) * 1e-6), best.layer_overhead_s, |l| {
-                self.err_of(Factors { layer_overhead_s: l, ..best }, &unfused_decode)
-            });
+            best.layer_overhead_s =
+                argmin((0..=300).map(|i| f64::from(i) * 1e-6), best.layer_overhead_s, |l| {
+                    self.err_of(Factors { layer_overhead_s: l, ..best }, &unfused_decode)
+                });
         } else if !self.pytorch && cases.iter().any(|c| graph_decode(c)) {
             // The bandwidth share and the per-layer cost of a graph-replayed
             // step, jointly, on the decode rows of current builds.
@@ -136,19 +149,24 @@ impl<'a> Group<'a> {
     /// llama.cpp's per-layer costs of builds that launch each kernel, and
     /// of builds with fused kernels, at the same bandwidth share.
     fn fit_launches(&self, mut best: Factors) -> Factors {
-        let per_kernel_decode = |c: &Case| c.kind == Kind::Decode && !self.moe_decode(c) && c.launch == Launch::PerKernel;
+        let per_kernel_decode =
+            |c: &Case| c.kind == Kind::Decode && !self.moe_decode(c) && c.launch == Launch::PerKernel;
         if self.llama && self.cases.iter().any(|c| per_kernel_decode(c)) {
             // One launch per kernel: the per-layer cost of builds before
             // CUDA graphs, at the same bandwidth share (graphs change how the
             // kernels start, not the kernels).
-            best.launch_layer_s =
-                argmin(self.grid.iter().copied(), best.launch_layer_s, |l| self.err_of(Factors { launch_layer_s: l, ..best }, &per_kernel_decode));
+            best.launch_layer_s = argmin(self.grid.iter().copied(), best.launch_layer_s, |l| {
+                self.err_of(Factors { launch_layer_s: l, ..best }, &per_kernel_decode)
+            });
         }
-        let fused_decode = |c: &Case| c.kind == Kind::Decode && !self.moe_decode(c) && c.launch == Launch::Fused;
+        let fused_decode =
+            |c: &Case| c.kind == Kind::Decode && !self.moe_decode(c) && c.launch == Launch::Fused;
         if self.llama && self.cases.iter().any(|c| fused_decode(c)) {
             // Builds with fused kernels: fewer kernels a layer, the same
             // bandwidth share.
-            best.fused_layer_s = argmin(self.grid.iter().copied(), best.fused_layer_s, |l| self.err_of(Factors { fused_layer_s: l, ..best }, &fused_decode));
+            best.fused_layer_s = argmin(self.grid.iter().copied(), best.fused_layer_s, |l| {
+                self.err_of(Factors { fused_layer_s: l, ..best }, &fused_decode)
+            });
         }
         best
     }
@@ -156,9 +174,10 @@ impl<'a> Group<'a> {
     /// The dequantizing FLOPs per weight of weight-only formats, on their decode rows.
     fn fit_dequant(&self, mut best: Factors) -> Factors {
         if !self.pytorch && self.cases.iter().filter(|c| wo(c)).any(|c| c.kind == Kind::Decode) {
-            best.dequant_flops_per_weight = argmin((0..=24).map(|i| f64::from(i) / 2.0), best.dequant_flops_per_weight, |d| {
-                self.err(Factors { dequant_flops_per_weight: d, ..best }, &[Kind::Decode])
-            });
+            best.dequant_flops_per_weight =
+                argmin((0..=24).map(|i| f64::from(i) / 2.0), best.dequant_flops_per_weight, |d| {
+                    self.err(Factors { dequant_flops_per_weight: d, ..best }, &[Kind::Decode])
+                });
         }
         best
     }
@@ -167,10 +186,15 @@ impl<'a> Group<'a> {
     /// quantized kernels' share when both kinds of rows exist.
     fn fit_compute(&self, mut best: Factors) -> Factors {
         let cases = self.cases;
-        let compute_rows = cases.iter().any(|c| matches!(c.kind, Kind::Prefill | Kind::Throughput) && !self.dp4a(c));
+        let compute_rows =
+            cases.iter().any(|c| matches!(c.kind, Kind::Prefill | Kind::Throughput) && !self.dp4a(c));
         let quant_rows = cases.iter().filter(|c| wo(c)).any(|c| c.kind == Kind::Prefill && !self.dp4a(c));
         let plain_rows = cases.iter().any(|c| c.kind == Kind::Prefill && !wo(c));
-        let quants: Vec<f64> = if quant_rows && plain_rows { (6..=30).map(|i| f64::from(i) / 20.0).collect() } else { vec![best.quant_compute] };
+        let quants: Vec<f64> = if quant_rows && plain_rows {
+            (6..=30).map(|i| f64::from(i) / 20.0).collect()
+        } else {
+            vec![best.quant_compute]
+        };
         if compute_rows {
             let mut b = (f64::MAX, best.compute, best.quant_compute);
             for &q in &quants {
@@ -201,7 +225,10 @@ impl<'a> Group<'a> {
                 .cases
                 .iter()
                 .filter(|c| self.moe_decode(c))
-                .filter_map(|c| predict(c, self.catalog, Some(f)).map(|p| (c.source.as_str(), (p / c.measured).ln().abs())))
+                .filter_map(|c| {
+                    predict(c, self.catalog, Some(f))
+                        .map(|p| (c.source.as_str(), (p / c.measured).ln().abs()))
+                })
                 .collect();
             source_balanced_loss(&errs)
         };
@@ -223,8 +250,9 @@ impl<'a> Group<'a> {
     /// these rows' attention rate.
     fn fit_dp4a(&self, mut best: Factors) -> Factors {
         if self.cases.iter().any(|c| self.dp4a(c)) {
-            best.dp4a_share =
-                argmin((5..=100).map(|i| f64::from(i) / 100.0), best.dp4a_share, |v| self.err_of(Factors { dp4a_share: v, ..best }, &|c| self.dp4a(c)));
+            best.dp4a_share = argmin((5..=100).map(|i| f64::from(i) / 100.0), best.dp4a_share, |v| {
+                self.err_of(Factors { dp4a_share: v, ..best }, &|c| self.dp4a(c))
+            });
         }
         best
     }
@@ -257,12 +285,15 @@ pub fn write_fitted(out: &mut String, cases: &[Case], catalog: &Catalog) {
     keys.sort_by_key(|k| (k.0.as_str(), k.1));
     keys.dedup();
     for key in keys {
-        let train: Vec<&Case> = cases.iter().filter(|c| c.split == Split::Fit && group(c, catalog) == Some(key)).collect();
+        let train: Vec<&Case> =
+            cases.iter().filter(|c| c.split == Split::Fit && group(c, catalog) == Some(key)).collect();
         let Some(gpu) = train.first().and_then(|c| catalog.gpu(&c.gpu)) else { continue };
         let f = fit_group(&train, catalog, crate::core::estimate::engine::factors(key.0, gpu));
         let _ = writeln!(
             out,
-            "  {:<10} hbm={:<5} bw {:.2} compute {:.2} quant_compute {:.2} dequant_flops {:.1} layer {:.0} µs launch {:.0} µs fused {:.0} µs moe {:.0} µs moe_expert {:.2} µs dp4a_share {:.2} host {:.0} µs cache_bw {:.2} ({} fit rows)",
+            "  {:<10} hbm={:<5} bw {:.2} compute {:.2} quant_compute {:.2} dequant_flops {:.1} layer {:.0} \
+                µs launch {:.0} µs fused {:.0} µs moe {:.0} µs moe_expert {:.2} µs dp4a_share {:.2} host \
+                    {:.0} µs cache_bw {:.2} ({} fit rows)",
             key.0.as_str(),
             key.1,
             f.bw,

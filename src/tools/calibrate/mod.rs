@@ -9,6 +9,7 @@
 pub mod engine_build;
 mod fit;
 pub mod prefill_fit;
+mod rows;
 pub mod split;
 mod stats;
 
@@ -24,7 +25,7 @@ use crate::core::estimate::engine::{is_hbm_class, Factors, Launch};
 use crate::core::estimate::prefill_fixed::PrefillFixed;
 use crate::core::estimate::serve::{Plan, ServeJob};
 use crate::core::precision;
-use crate::core::table::{Row, Table, TableError};
+use crate::core::table::{Table, TableError};
 use crate::core::units::GIB;
 
 pub const CALIBRATION_COLUMNS: &[&str] = &[
@@ -96,7 +97,8 @@ pub struct Case {
     /// A throughput row that measures decode steps alone (an engine's
     /// latency benchmark: the batch over the median step time, no prefill).
     pub decode_only: bool,
-    /// How the engine build launched decode kernels (llama.cpp before or after CUDA graphs; current for other engines).
+    /// How the engine build launched decode kernels (llama.cpp before or after CUDA graphs; current for other
+    /// engines).
     pub launch: Launch,
     /// llama.cpp's micro-batch when the notes give one ("n_ubatch 64"; [`engine_build::ubatch_of`]).
     pub ubatch: Option<u32>,
@@ -117,7 +119,9 @@ pub struct Unmapped {
 /// an A100 whose form factor is unstated is taken as SXM (the common cloud part).
 fn gpu_of(id: &str) -> Option<(&str, Option<&'static str>)> {
     Some(match id {
-        "a100-unknown" | "a100-80gb-unknown" => ("a100-sxm-80gb", Some("A100 form factor/size unstated: SXM 80GB assumed")),
+        "a100-unknown" | "a100-80gb-unknown" => {
+            ("a100-sxm-80gb", Some("A100 form factor/size unstated: SXM 80GB assumed"))
+        }
         "a100-40gb-unknown" => ("a100-sxm-40gb", Some("A100 form factor unstated: SXM assumed")),
         "unstated" | "" => return None,
         other => (other, None),
@@ -133,7 +137,7 @@ pub fn parse_cases(text: &str, catalog: &Catalog) -> Result<(Vec<Case>, Vec<Unma
             continue;
         }
         let id = row.text("id").to_string();
-        match parse_case(&row, id, catalog) {
+        match rows::parse_case(&row, id, catalog) {
             Ok(case) => cases.push(case),
             Err(u) => unmapped.push(u),
         }
@@ -141,180 +145,20 @@ pub fn parse_cases(text: &str, catalog: &Catalog) -> Result<(Vec<Case>, Vec<Unma
     Ok((cases, unmapped))
 }
 
-/// One serving row as a case, or why it cannot be scored.
-fn parse_case(row: &Row<'_>, id: String, catalog: &Catalog) -> Result<Case, Unmapped> {
-    let skip = |reason: &str| Unmapped { id: id.clone(), reason: reason.to_string() };
-    let Some(split) = Split::parse(row.text("split")) else {
-        return Err(skip(&format!("split `{}` is neither fit nor held_out", row.text("split"))));
-    };
-    let kind = match row.text("kind") {
-        "decode" => Kind::Decode,
-        "prefill" => Kind::Prefill,
-        "throughput" => Kind::Throughput,
-        "memory" => Kind::Memory,
-        "ttft" => Kind::Ttft,
-        other => {
-            return Err(skip(&format!("kind `{other}` is not estimated")));
-        }
-    };
-    let notes = row.text("method_notes");
-    let Some(engine) = engine_of(notes) else {
-        return Err(skip("engine not recognised"));
-    };
-    let launch = match engine {
-        Engine::LlamaCpp => engine_build::launch_of(notes, row.text("source")),
-        Engine::Vllm | Engine::Sglang => Some(engine_build::pytorch_launch_of(engine, notes, row.text("source"))),
-        _ => Some(Launch::Fused),
-    };
-    let Some(launch) = launch else {
-        return Err(skip("llama.cpp build not placed before or after CUDA graphs"));
-    };
-    let mut assumptions = Vec::new();
-    let Some((gpu, gpu_note)) = gpu_of(row.text("gpu_id")) else {
-        return Err(skip("GPU not stated by the source"));
-    };
-    if catalog.gpu(gpu).is_none() {
-        return Err(skip(&format!("GPU `{gpu}` not in the GPU table")));
-    }
-    assumptions.extend(gpu_note);
-    if catalog.model(row.text("model_id")).is_none() {
-        return Err(skip(&format!("model `{}` not in the model table", row.text("model_id"))));
-    }
-    let mut format = match row.text("quant") {
-        "bf16-or-fp16" => "bf16".to_string(),
-        "unstated" => {
-            return Err(skip("weight format not stated"));
-        }
-        q => q.to_string(),
-    };
-    // gpt-fast's int8 is weight-only (torchao-style), not W8A8.
-    if notes.starts_with("gpt-fast") && format == "int8" {
-        format = "int8-wo".into();
-    }
-    if precision::weight_format(&format).is_none() {
-        return Err(skip(&format!("weight format `{format}` not modelled")));
-    }
-    // Memory rows carry their unit in `unit` (GB or GiB); speeds are in tok/s either way.
-    let value = match row.opt_f64("value").ok().flatten() {
-        Some(v) if v > 0.0 => v,
-        _ => {
-            return Err(skip("no value"));
-        }
-    };
-    let lower = notes.to_ascii_lowercase();
-    let (input, output) = lengths(row, kind, notes, &mut assumptions).map_err(skip)?;
-    if row.text("gpus").is_empty() && kind != Kind::Memory && !notes.starts_with("llama.cpp") && !notes.starts_with("gpt-fast") {
-        return Err(skip("GPU count not stated"));
-    }
-    let measured = measured_of(row, kind, value).map_err(skip)?;
-    let kv = kv_of(&lower, &format, &mut assumptions);
-    let tuple_kv_cache = engine == Engine::Hf && lower.contains("tuple kv cache");
-    if tuple_kv_cache {
-        assumptions.push("tuple KV cache (transformers before 4.36 or remote code)");
-    }
-    let decode_only = kind == Kind::Throughput && row.text("metric_definition").trim().to_ascii_lowercase().starts_with("decode throughput");
-    if decode_only {
-        assumptions.push("decode steps only (the batch over the step time), no prefill");
-    }
-    let scores_in_memory = engine == Engine::LlamaCpp && !engine_build::flash_attn_of(notes, row.text("source"));
-    let deepgemm_moe = lower.contains("deepgemm");
-    Ok(Case {
-        ubatch: engine_build::ubatch_of(notes),
-        deepgemm_moe,
-        scores_in_memory,
-        kv,
-        tuple_kv_cache,
-        decode_only,
-        launch,
-        id,
-        split,
-        source: split::source_key(row.text("source")).to_string(),
-        kind,
-        model: row.text("model_id").to_string(),
-        format,
-        gpu: gpu.to_string(),
-        engine,
-        tp: row.opt_u32("gpus").ok().flatten().unwrap_or(1).max(1),
-        batch: row.opt_u32("batch").ok().flatten(),
-        input: input.unwrap_or(1).max(1),
-        output: output.unwrap_or(1).max(1),
-        measured,
-        assumptions,
-    })
-}
-
-/// The prompt and output lengths a row states, or the documented default
-/// where the source leaves one out (said in `assumptions`).
-fn lengths(row: &Row<'_>, kind: Kind, notes: &str, assumptions: &mut Vec<&'static str>) -> Result<(Option<u32>, Option<u32>), &'static str> {
-    let lower = notes.to_ascii_lowercase();
-    let mut input = row.opt_u32("input_tokens").ok().flatten();
-    if matches!(kind, Kind::Prefill | Kind::Ttft) && input.is_none() {
-        return Err("prompt length not stated");
-    }
-    let mut output = row.opt_u32("output_tokens").ok().flatten();
-    if kind == Kind::Memory {
-        if lower.contains("long prompt") {
-            return Err("prompt length of the long-prompt run is not stated");
-        }
-        if input.is_none() {
-            input = Some(32);
-            assumptions.push("short prompt: 32 tokens assumed (KV of a short MQA prompt is < 0.01 GiB)");
-        }
-    }
-    if notes.starts_with("gpt-fast") && output.is_none() {
-        // gpt-fast generate.py default max_new_tokens = 200.
-        output = Some(200);
-        assumptions.push("gpt-fast default max_new_tokens 200");
-    }
-    if kind == Kind::Throughput && (input.is_none() || output.is_none()) {
-        return Err("prompt and output lengths not stated (a dataset's distribution)");
-    }
-    Ok((input, output))
-}
-
-/// The measured value in the estimator's units (bytes, seconds, tokens/s).
-fn measured_of(row: &Row<'_>, kind: Kind, value: f64) -> Result<f64, &'static str> {
-    Ok(match (row.text("unit"), kind) {
-        ("GiB", _) => value * GIB,
-        ("GB", _) => value * 1e9,
-        ("MiB", _) => value * 1_048_576.0,
-        ("MB", _) => value * 1e6,
-        ("ms", Kind::Ttft) => value / 1e3,
-        // A latency in ms given for a speed: the row derives tokens/s
-        // in `value_normalized` (its `metric_definition` says how).
-        ("ms", _) => match row.opt_f64("value_normalized").ok().flatten() {
-            Some(v) if v > 0.0 => v,
-            _ => {
-                return Err("a latency without a derived speed");
-            }
-        },
-        _ => value,
-    })
-}
-
-/// The KV cache's format where the run's notes name one.
-fn kv_of(lower: &str, format: &str, assumptions: &mut Vec<&'static str>) -> &'static str {
-    let mut kv = "bf16";
-    if lower.contains("modelopt") && format == "fp8" {
-        // NVIDIA's ModelOpt FP8 checkpoints quantize the KV cache to FP8 as well.
-        kv = "fp8";
-        assumptions.push("ModelOpt FP8 checkpoint: FP8 KV cache");
-    }
-    if lower.contains("int8 kv cache") {
-        kv = "int8";
-        assumptions.push("int8 KV cache (its scales not counted)");
-    }
-    kv
-}
-
-/// Predicts a case through the same estimator the CLI uses. With `factors`, the engine's fitted factors are replaced (for fitting).
+/// Predicts a case through the same estimator the CLI uses. With `factors`, the engine's fitted factors are
+/// replaced (for fitting).
 pub fn predict(case: &Case, catalog: &Catalog, factors: Option<Factors>) -> Option<f64> {
     predict_with(case, catalog, factors, None)
 }
 
 /// [`predict`], with the context phase's fixed costs also replaced (for
 /// fitting them, `prefill_fit.rs`).
-pub fn predict_with(case: &Case, catalog: &Catalog, factors: Option<Factors>, prefill: Option<PrefillFixed>) -> Option<f64> {
+pub fn predict_with(
+    case: &Case,
+    catalog: &Catalog,
+    factors: Option<Factors>,
+    prefill: Option<PrefillFixed>,
+) -> Option<f64> {
     let model: &Model = catalog.model(&case.model)?;
     let gpu: &Gpu = catalog.gpu(&case.gpu)?;
     let cfg = Config {
@@ -339,7 +183,8 @@ pub fn predict_with(case: &Case, catalog: &Catalog, factors: Option<Factors>, pr
         Kind::Decode => {
             // Single-stream decode benchmarks average over the generated tokens.
             let b = f64::from(case.batch.unwrap_or(1));
-            let (step, _) = job.decode_step_s(gpu, plan, b, f64::from(case.input) + f64::from(case.output) / 2.0);
+            let (step, _) =
+                job.decode_step_s(gpu, plan, b, f64::from(case.input) + f64::from(case.output) / 2.0);
             1.0 / step
         }
         Kind::Prefill => {
@@ -349,7 +194,11 @@ pub fn predict_with(case: &Case, catalog: &Catalog, factors: Option<Factors>, pr
         Kind::Throughput => {
             let b = case.batch.map_or_else(|| f64::from(job.max_batch(gpu, plan).max(1)), f64::from);
             match case.decode_only {
-                true => b / job.decode_step_s(gpu, plan, b, f64::from(case.input) + f64::from(case.output) / 2.0).0,
+                true => {
+                    b / job
+                        .decode_step_s(gpu, plan, b, f64::from(case.input) + f64::from(case.output) / 2.0)
+                        .0
+                }
                 false => job.offline_throughput(gpu, plan, b),
             }
         }
@@ -424,7 +273,11 @@ pub fn run(text: &str, catalog: &Catalog, fit: bool) -> Result<Report, TableErro
             m,
             pv,
             (p - c.measured) / c.measured * 100.0,
-            if c.assumptions.is_empty() { String::new() } else { format!("  [{}]", c.assumptions.join("; ")) }
+            if c.assumptions.is_empty() {
+                String::new()
+            } else {
+                format!("  [{}]", c.assumptions.join("; "))
+            }
         );
         let s = spread(c.kind);
         let inside = if c.measured >= p * s.low && c.measured <= p * s.high { 1.0 } else { 0.0 };
@@ -436,17 +289,28 @@ pub fn run(text: &str, catalog: &Catalog, fit: bool) -> Result<Report, TableErro
     for g in &gpus {
         for c in cases.iter().filter(|c| c.gpu == *g) {
             let Some(key) = group(c, catalog) else { continue };
-            let train: Vec<&Case> = cases.iter().filter(|x| x.split == Split::Fit && x.gpu != *g && group(x, catalog) == Some(key)).collect();
+            let train: Vec<&Case> = cases
+                .iter()
+                .filter(|x| x.split == Split::Fit && x.gpu != *g && group(x, catalog) == Some(key))
+                .collect();
             let Some(gpu) = catalog.gpu(&c.gpu) else { continue };
             let start = crate::core::estimate::engine::factors(c.engine, gpu);
-            let f = if train.is_empty() || matches!(c.kind, Kind::Memory | Kind::Ttft) { start } else { fit_group(&train, catalog, start) };
+            let f = if train.is_empty() || matches!(c.kind, Kind::Memory | Kind::Ttft) {
+                start
+            } else {
+                fit_group(&train, catalog, start)
+            };
             if let Some(p) = predict(c, catalog, Some(f)) {
                 logo.entry(c.kind).or_default().push(ape(p, c.measured));
             }
         }
     }
     let mut stats = Vec::new();
-    let _ = writeln!(out, "\n{:<11} {:>5} {:>10} {:>8} {:>14} {:>9}", "kind", "rows", "median%", "p90%", "leave-1-GPU%", "in-range");
+    let _ = writeln!(
+        out,
+        "\n{:<11} {:>5} {:>10} {:>8} {:>14} {:>9}",
+        "kind", "rows", "median%", "p90%", "leave-1-GPU%", "in-range"
+    );
     for (kind, v) in &by_kind {
         let errs: Vec<f64> = v.iter().map(|x| x.0).collect();
         let st = KindStats {
@@ -470,12 +334,26 @@ pub fn run(text: &str, catalog: &Catalog, fit: bool) -> Result<Report, TableErro
         stats.push(st);
     }
     let held_out = split::held_out_stats(&scored, catalog);
-    let _ = writeln!(out, "\nheld-out rows only:\n{:<34} {:>5} {:>10} {:>8} {:>8}", "group", "rows", "median%", "p90%", "worst×");
+    let _ = writeln!(
+        out,
+        "\nheld-out rows only:\n{:<34} {:>5} {:>10} {:>8} {:>8}",
+        "group", "rows", "median%", "p90%", "worst×"
+    );
     for h in &held_out {
-        let _ = writeln!(out, "{:<34} {:>5} {:>10.1} {:>8.1} {:>8.2}", h.group, h.rows, h.median_ape, h.p90_ape, h.worst_ratio);
+        let _ = writeln!(
+            out,
+            "{:<34} {:>5} {:>10.1} {:>8.1} {:>8.2}",
+            h.group, h.rows, h.median_ape, h.p90_ape, h.worst_ratio
+        );
     }
     let rows_total = cases.len() + unmapped.len();
-    let _ = writeln!(out, "\nmapped {} of {} task=serve rows ({:.0}%)", cases.len(), rows_total, 100.0 * cases.len() as f64 / rows_total.max(1) as f64);
+    let _ = writeln!(
+        out,
+        "\nmapped {} of {} task=serve rows ({:.0}%)",
+        cases.len(),
+        rows_total,
+        100.0 * cases.len() as f64 / rows_total.max(1) as f64
+    );
     for u in &unmapped {
         let _ = writeln!(out, "  not mapped {}: {}", u.id, u.reason);
     }

@@ -10,7 +10,10 @@ use crate::core::estimate::prefill_fixed::{prefill_fixed, PrefillFixed};
 /// Median plus a quarter of the 90th percentile of |ln(predicted/measured)|,
 /// the loss the factor fit uses.
 fn loss(cases: &[&Case], catalog: &Catalog, f: PrefillFixed) -> f64 {
-    let errs: Vec<f64> = cases.iter().filter_map(|c| predict_with(c, catalog, None, Some(f)).map(|p| (p / c.measured).ln().abs())).collect();
+    let errs: Vec<f64> = cases
+        .iter()
+        .filter_map(|c| predict_with(c, catalog, None, Some(f)).map(|p| (p / c.measured).ln().abs()))
+        .collect();
     if errs.is_empty() {
         f64::MAX
     } else {
@@ -26,7 +29,8 @@ fn loss(cases: &[&Case], catalog: &Catalog, f: PrefillFixed) -> f64 {
 pub fn fit_engine(cases: &[&Case], catalog: &Catalog, engine: Engine) -> PrefillFixed {
     let start = prefill_fixed(engine);
     let dense = cases.iter().any(|c| catalog.model(&c.model).is_some_and(|m| m.moe_layers() == 0));
-    let moe = matches!(engine, Engine::Sglang | Engine::Vllm) && cases.iter().any(|c| catalog.model(&c.model).is_some_and(|m| m.moe_layers() > 0));
+    let moe = matches!(engine, Engine::Sglang | Engine::Vllm)
+        && cases.iter().any(|c| catalog.model(&c.model).is_some_and(|m| m.moe_layers() > 0));
     // Per request 0–60 ms in 0.25 ms steps; per layer 0–300 µs in 2.5 µs
     // steps; per expert layer 0–2 ms in 10 µs steps.
     let requests: Vec<f64> = (0..=240).map(|i| f64::from(i) * 0.25e-3).collect();
@@ -54,7 +58,10 @@ pub fn fit_engine(cases: &[&Case], catalog: &Catalog, engine: Engine) -> Prefill
 pub fn fit_all(cases: &[Case], catalog: &Catalog) -> Vec<(Engine, PrefillFixed, usize)> {
     let mut out = Vec::new();
     for engine in [Engine::TrtLlm, Engine::Sglang, Engine::Vllm, Engine::LlamaCpp, Engine::Hf] {
-        let rows: Vec<&Case> = cases.iter().filter(|c| c.split == Split::Fit && c.kind == Kind::Ttft && c.engine == engine).collect();
+        let rows: Vec<&Case> = cases
+            .iter()
+            .filter(|c| c.split == Split::Fit && c.kind == Kind::Ttft && c.engine == engine)
+            .collect();
         if !rows.is_empty() {
             out.push((engine, fit_engine(&rows, catalog, engine), rows.len()));
         }

@@ -68,7 +68,13 @@ pub fn join(texts: &[String]) -> Result<String, String> {
 /// leak check across files.
 pub fn rows(text: &str) -> Result<Vec<(String, Split, String)>, TableError> {
     let table = Table::parse("calibration.csv", text, super::CALIBRATION_COLUMNS)?;
-    Ok(table.rows().filter_map(|r| Split::parse(r.text("split")).map(|s| (r.text("id").to_string(), s, source_key(r.text("source")).to_string()))).collect())
+    Ok(table
+        .rows()
+        .filter_map(|r| {
+            Split::parse(r.text("split"))
+                .map(|s| (r.text("id").to_string(), s, source_key(r.text("source")).to_string()))
+        })
+        .collect())
 }
 
 /// Sources that appear among both the fit and the held-out rows, with one

@@ -26,11 +26,12 @@
 
 use super::{median, Case};
 use crate::core::estimate::media::{
-    efficiency, EffClass, BNB_INT8_MATMUL_FRACTION, DIT_LINEAR_FLOPS_PER_SM_CYCLE, HOST_S_AR_KERNEL, HOST_S_DIFFUSION, HOST_S_UNET_FORWARD,
-    UNET_VECTOR_FLOPS_PER_TOKEN,
+    efficiency, EffClass, BNB_INT8_MATMUL_FRACTION, DIT_LINEAR_FLOPS_PER_SM_CYCLE, HOST_S_AR_KERNEL,
+    HOST_S_DIFFUSION, HOST_S_UNET_FORWARD, UNET_VECTOR_FLOPS_PER_TOKEN,
 };
 
-const CLASSES: [EffClass; 5] = [EffClass::ImageUnet, EffClass::ImageDit, EffClass::Video, EffClass::ArAudio, EffClass::FlowAudio];
+const CLASSES: [EffClass; 5] =
+    [EffClass::ImageUnet, EffClass::ImageDit, EffClass::Video, EffClass::ArAudio, EffClass::FlowAudio];
 
 /// The fitted constants, as `core::estimate::media` names them.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -164,7 +165,11 @@ fn fit_classes(fit_rows: &[&Case], p: &Params, next: &mut Params) -> ([usize; 5]
     for (i, class) in CLASSES.iter().enumerate() {
         let mut ratios = Vec::new();
         for c in fit_rows.iter().filter(|c| c.class == Some(*class) && c.bnb_16bit_s.is_none()) {
-            let (Some((ideal, fixed, t)), Some((units, loop_s)), Some(host)) = (c.fit, c.host, is_host_bound(c, p)) else { continue };
+            let (Some((ideal, fixed, t)), Some((units, loop_s)), Some(host)) =
+                (c.fit, c.host, is_host_bound(c, p))
+            else {
+                continue;
+            };
             if host {
                 let slot = match class {
                     EffClass::ArAudio => 1,
@@ -209,17 +214,30 @@ fn fit_classes(fit_rows: &[&Case], p: &Params, next: &mut Params) -> ([usize; 5]
 /// refitted at each point.
 fn fit_unet_vector(fit_rows: &[&Case], p: &Params, next: &mut Params) {
     // UNet CUDA-core work: grid search, the efficiency refitted at each point.
-    let unet: Vec<&&Case> =
-        fit_rows.iter().filter(|c| c.class == Some(EffClass::ImageUnet) && c.bnb_16bit_s.is_none() && is_host_bound(c, p) == Some(false)).collect();
+    let unet: Vec<&&Case> = fit_rows
+        .iter()
+        .filter(|c| {
+            c.class == Some(EffClass::ImageUnet)
+                && c.bnb_16bit_s.is_none()
+                && is_host_bound(c, p) == Some(false)
+        })
+        .collect();
     let mut best = (f64::MAX, p.unet_vector, next.eff(EffClass::ImageUnet));
     for k in 0..=120u32 {
         let v = f64::from(k) * 0.5e6;
-        let mut ratios: Vec<f64> = unet.iter().filter_map(|c| c.fit.map(|(i, fx, t)| i / (t - fx - vector_at(c, v)))).filter(|r| *r > 0.0).collect();
+        let mut ratios: Vec<f64> = unet
+            .iter()
+            .filter_map(|c| c.fit.map(|(i, fx, t)| i / (t - fx - vector_at(c, v))))
+            .filter(|r| *r > 0.0)
+            .collect();
         if ratios.is_empty() {
             break;
         }
         let e = median(&mut ratios);
-        let mut errs: Vec<f64> = unet.iter().filter_map(|c| c.fit.map(|(i, fx, t)| ((i / e + fx + vector_at(c, v)) / t - 1.0).abs())).collect();
+        let mut errs: Vec<f64> = unet
+            .iter()
+            .filter_map(|c| c.fit.map(|(i, fx, t)| ((i / e + fx + vector_at(c, v)) / t - 1.0).abs()))
+            .collect();
         let err = median(&mut errs);
         if err < best.0 - 1e-9 {
             best = (err, v, e);
@@ -242,15 +260,22 @@ fn fit_dit_issue(fit_rows: &[&Case], p: &Params, next: &mut Params) {
     let dit_classes = [EffClass::ImageDit, EffClass::Video];
     let dit: Vec<&&Case> = fit_rows
         .iter()
-        .filter(|c| c.class.is_some_and(|k| dit_classes.contains(&k)) && c.bnb_16bit_s.is_none() && is_host_bound(c, p) == Some(false))
+        .filter(|c| {
+            c.class.is_some_and(|k| dit_classes.contains(&k))
+                && c.bnb_16bit_s.is_none()
+                && is_host_bound(c, p) == Some(false)
+        })
         .collect();
     let mut best_issue: Option<(f64, f64, [f64; 2])> = None;
     for per_cycle in (2..=160u32).map(|k| f64::from(k) * 250.0) {
         let mut effs = [f64::NAN; 2];
         let mut ok = true;
         for (slot, class) in dit_classes.iter().enumerate() {
-            let mut ratios: Vec<f64> =
-                dit.iter().filter(|c| c.class == Some(*class)).filter_map(|c| c.fit.map(|(i, fx, t)| i / (t - fx - issue_at(c, per_cycle)))).collect();
+            let mut ratios: Vec<f64> = dit
+                .iter()
+                .filter(|c| c.class == Some(*class))
+                .filter_map(|c| c.fit.map(|(i, fx, t)| i / (t - fx - issue_at(c, per_cycle))))
+                .collect();
             // An efficiency is achieved / ideal: above 1 the issue time
             // leaves less than the tensor cores' own time.
             let e = if ratios.is_empty() { next.eff(*class) } else { median(&mut ratios) };
@@ -308,7 +333,10 @@ fn fit_bnb(fit_rows: &[&Case], next: &mut Params) {
 
 /// GPU-bound fit rows of the image-DiT and video classes.
 fn dit_classes_rows(n_gpu: &[usize; 5]) -> usize {
-    [EffClass::ImageDit, EffClass::Video].iter().map(|k| n_gpu.get(Params::slot(*k)).copied().unwrap_or(0)).sum()
+    [EffClass::ImageDit, EffClass::Video]
+        .iter()
+        .map(|k| n_gpu.get(Params::slot(*k)).copied().unwrap_or(0))
+        .sum()
 }
 
 fn same(a: &Params, b: &Params) -> bool {
@@ -354,7 +382,10 @@ pub fn fit(cases: &[Case]) -> Fit {
         if let Some(at) = seen.iter().position(|q| same(q, &next)) {
             let cycle: Vec<Params> = seen.get(at..).map(<[Params]>::to_vec).unwrap_or_default();
             cycle_len = cycle.len();
-            let best = cycle.into_iter().min_by(|a, b| fit_error(&fit_rows, a).total_cmp(&fit_error(&fit_rows, b))).unwrap_or(next);
+            let best = cycle
+                .into_iter()
+                .min_by(|a, b| fit_error(&fit_rows, a).total_cmp(&fit_error(&fit_rows, b)))
+                .unwrap_or(next);
             if !same(&best, &p) {
                 p = best;
                 last = step(&fit_rows, &p);
@@ -376,7 +407,13 @@ pub fn fit(cases: &[Case]) -> Fit {
 }
 
 /// The fitted constants beside the code's, with the rows behind each.
-fn constants(fit_rows: &[&Case], start: &Params, p: &Params, n_gpu: &[usize; 5], host_counts: [usize; 3]) -> Vec<Constant> {
+fn constants(
+    fit_rows: &[&Case],
+    start: &Params,
+    p: &Params,
+    n_gpu: &[usize; 5],
+    host_counts: [usize; 3],
+) -> Vec<Constant> {
     let bnb_rows = fit_rows.iter().filter(|c| c.bnb_16bit_s.is_some() && c.fit.is_some()).count();
     let unet_rows = n_gpu.get(Params::slot(EffClass::ImageUnet)).copied().unwrap_or(0);
     let mut constants: Vec<Constant> = CLASSES
@@ -407,7 +444,15 @@ fn constants(fit_rows: &[&Case], start: &Params, p: &Params, n_gpu: &[usize; 5],
         scale: 1e3,
         unit: " ms",
     });
-    constants.push(Constant { name: "HOST_S_AR_KERNEL", rows: h_ar, fitted: p.host_ar, current: start.host_ar, tolerance: 0.02, scale: 1e6, unit: " µs" });
+    constants.push(Constant {
+        name: "HOST_S_AR_KERNEL",
+        rows: h_ar,
+        fitted: p.host_ar,
+        current: start.host_ar,
+        tolerance: 0.02,
+        scale: 1e6,
+        unit: " µs",
+    });
     constants.push(Constant {
         name: "HOST_S_DIFFUSION",
         rows: h_diff,

@@ -120,7 +120,12 @@ pub fn splits(text: &str) -> Result<Vec<RowSplit>, String> {
     for rec in reader.records() {
         let r = rec.map_err(|e| e.to_string())?;
         let get = |k: &str| field(&r, &col, k);
-        out.push(RowSplit { id: get("id"), split: get("split"), family: get("family"), source: source_key(&get("source")).to_string() });
+        out.push(RowSplit {
+            id: get("id"),
+            split: get("split"),
+            family: get("family"),
+            source: source_key(&get("source")).to_string(),
+        });
     }
     Ok(out)
 }
@@ -155,15 +160,23 @@ pub fn load(text: &str, catalog: &Catalog, models: &[MediaModel]) -> Result<(Vec
 }
 
 /// Maps one measurement row to a job; `Err` says why it cannot be mapped.
-pub fn evaluate(r: &csv::StringRecord, col: &BTreeMap<String, usize>, catalog: &Catalog, models: &[MediaModel]) -> Result<Case, String> {
+pub fn evaluate(
+    r: &csv::StringRecord,
+    col: &BTreeMap<String, usize>,
+    catalog: &Catalog,
+    models: &[MediaModel],
+) -> Result<Case, String> {
     let get = |k: &str| field(r, col, k);
     let num = |k: &str| get(k).parse::<f64>().ok();
     let int = |k: &str| get(k).parse::<u32>().ok();
     let family = get("family");
     if family == "multimodal" {
-        return Err("multimodal LLM serving row (decode tok/s, TTFT): mapped through the serving estimator (tests/it/estimate/media.rs)".into());
+        return Err("multimodal LLM serving row (decode tok/s, TTFT): mapped through the serving estimator \
+            (tests/it/estimate/media.rs)"
+            .into());
     }
-    let m = MediaModel::find(models, &get("model_id")).ok_or_else(|| format!("model `{}` not in media_models.csv", get("model_id")))?;
+    let m = MediaModel::find(models, &get("model_id"))
+        .ok_or_else(|| format!("model `{}` not in media_models.csv", get("model_id")))?;
     let g = catalog.gpu(&get("gpu_id")).ok_or_else(|| format!("GPU `{}` not in gpus.csv", get("gpu_id")))?;
     let gpus = int("gpus").unwrap_or(1);
     if gpus != 1 {
@@ -208,8 +221,13 @@ pub fn evaluate(r: &csv::StringRecord, col: &BTreeMap<String, usize>, catalog: &
         // The pipeline's progress bar: denoising iterations of the whole
         // batch per second, the VAE decode left out (the fit adds the
         // predicted decode back to compare with the whole job's ideal time).
-        "it_per_s_batch" => (f64::from(j.steps) / s.denoise_s.max(f64::MIN_POSITIVE), Some(f64::from(j.steps) / value + s.decode_s)),
-        "realtime_factor" => (s.realtime_factor.ok_or("no realtime factor for this model")?, Some(j.seconds * batch / value)),
+        "it_per_s_batch" => (
+            f64::from(j.steps) / s.denoise_s.max(f64::MIN_POSITIVE),
+            Some(f64::from(j.steps) / value + s.decode_s),
+        ),
+        "realtime_factor" => {
+            (s.realtime_factor.ok_or("no realtime factor for this model")?, Some(j.seconds * batch / value))
+        }
         "peak_memory_gib" => {
             let unit = if get("unit") == "GiB" { GIB } else { 1e9 };
             (j.memory().total / unit, None)
@@ -258,14 +276,27 @@ pub fn groups(cases: &[Case]) -> Vec<Group> {
     for family in ["image", "video", "audio"] {
         for memory in [false, true] {
             for split in ["fit", "held_out"] {
-                let sel: Vec<&Case> = cases.iter().filter(|c| c.family == family && c.split == split && (c.metric == "peak_memory_gib") == memory).collect();
+                let sel: Vec<&Case> = cases
+                    .iter()
+                    .filter(|c| {
+                        c.family == family && c.split == split && (c.metric == "peak_memory_gib") == memory
+                    })
+                    .collect();
                 if sel.is_empty() {
                     continue;
                 }
                 let mut errs: Vec<f64> = sel.iter().map(|c| c.error_pct.abs()).collect();
                 let worst = sel.iter().map(|c| ratio(c)).fold(1.0, f64::max);
                 let p = p90(&errs);
-                out.push(Group { family: family.into(), memory, split: split.into(), n: sel.len(), median_pct: median(&mut errs), p90_pct: p, worst });
+                out.push(Group {
+                    family: family.into(),
+                    memory,
+                    split: split.into(),
+                    n: sel.len(),
+                    median_pct: median(&mut errs),
+                    p90_pct: p,
+                    worst,
+                });
             }
         }
     }
@@ -283,7 +314,11 @@ pub fn run(text: &str, catalog: &Catalog, models: &[MediaModel], with_fit: bool)
     let rows = splits(text)?;
     let (cases, unmapped) = load(text, catalog, models)?;
     let mut out = String::new();
-    let _ = writeln!(out, "{:<34} {:<8} {:<18} {:<16} {:<17} {:>10} {:>10} {:>8}", "row", "split", "model", "gpu", "metric", "measured", "predicted", "err%");
+    let _ = writeln!(
+        out,
+        "{:<34} {:<8} {:<18} {:<16} {:<17} {:>10} {:>10} {:>8}",
+        "row", "split", "model", "gpu", "metric", "measured", "predicted", "err%"
+    );
     for c in &cases {
         let split = if c.split == "fit" { "fit" } else { "held" };
         let _ = writeln!(
@@ -292,13 +327,26 @@ pub fn run(text: &str, catalog: &Catalog, models: &[MediaModel], with_fit: bool)
             c.id, c.model, c.gpu, c.metric, c.measured, c.predicted, c.error_pct
         );
     }
-    let _ = writeln!(out, "\n{:<7} {:<7} {:<9} {:>3} {:>8} {:>8} {:>7}", "family", "metric", "split", "n", "median%", "p90%", "worst×");
+    let _ = writeln!(
+        out,
+        "\n{:<7} {:<7} {:<9} {:>3} {:>8} {:>8} {:>7}",
+        "family", "metric", "split", "n", "median%", "p90%", "worst×"
+    );
     for g in groups(&cases) {
         let what = if g.memory { "memory" } else { "speed" };
-        let _ = writeln!(out, "{:<7} {what:<7} {:<9} {:>3} {:>8.1} {:>8.1} {:>7.2}", g.family, g.split, g.n, g.median_pct, g.p90_pct, g.worst);
+        let _ = writeln!(
+            out,
+            "{:<7} {what:<7} {:<9} {:>3} {:>8.1} {:>8.1} {:>7.2}",
+            g.family, g.split, g.n, g.median_pct, g.p90_pct, g.worst
+        );
     }
-    let generation: Vec<&(String, String)> = unmapped.iter().filter(|(_, why)| !why.starts_with("multimodal")).collect();
-    let _ = writeln!(out, "\nnot scored ({} image/video/audio rows; multimodal rows go through the serving estimator):", generation.len());
+    let generation: Vec<&(String, String)> =
+        unmapped.iter().filter(|(_, why)| !why.starts_with("multimodal")).collect();
+    let _ = writeln!(
+        out,
+        "\nnot scored ({} image/video/audio rows; multimodal rows go through the serving estimator):",
+        generation.len()
+    );
     for (id, why) in generation {
         let _ = writeln!(out, "  {id}: {why}");
     }
@@ -314,13 +362,24 @@ pub fn run(text: &str, catalog: &Catalog, models: &[MediaModel], with_fit: bool)
         let how = match f.cycle {
             1 => format!("{} passes to a fixed point", f.passes),
             0 => format!("no fixed point in {} passes: the last state", f.passes),
-            n => format!("{} passes, then a cycle of {n} states: the one with the smallest median error over the fit rows", f.passes),
+            n => format!(
+                "{} passes, then a cycle of {n} states: the one with the smallest median error over \
+                the fit rows",
+                f.passes
+            ),
         };
         let _ = writeln!(out, "\nfitted on the fit rows only ({how}):");
         let _ = writeln!(out, "  {:<30} {:>5} {:>14} {:>14}", "constant", "rows", "fitted", "in code");
         for k in &f.constants {
             let mark = if k.drifted() { "  <- differs" } else { "" };
-            let _ = writeln!(out, "  {:<30} {:>5} {:>14} {:>14}{mark}", k.name, k.rows, k.shown(k.fitted), k.shown(k.current));
+            let _ = writeln!(
+                out,
+                "  {:<30} {:>5} {:>14} {:>14}{mark}",
+                k.name,
+                k.rows,
+                k.shown(k.fitted),
+                k.shown(k.current)
+            );
         }
         let _ = writeln!(out, "  (rows 0: nothing in the fit part to fit it; the code's value is kept)");
     }

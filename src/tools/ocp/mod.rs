@@ -29,7 +29,9 @@ pub(crate) mod names;
 use crate::core::catalog::{Date, Gpu};
 use crate::core::table::{clip, is_id, TableError};
 
-use super::convert::{group_in_order, number, number_field, require_source, slug, Fields, OfferWriter, Sheet};
+use super::convert::{
+    group_in_order, number, number_field, require_source, slug, Fields, OfferWriter, Sheet,
+};
 
 const TABLE: &str = "OpenComputePrices CSV";
 
@@ -37,12 +39,14 @@ const TABLE: &str = "OpenComputePrices CSV";
 pub const NOTE: &str = "converted from an OpenComputePrices CSV";
 
 /// Columns a file must have for a conversion.
-pub const REQUIRED_COLUMNS: &[&str] = &["provider", "gpu_name", "gpu_count", "pricing_type", "price_per_hour", "currency"];
+pub const REQUIRED_COLUMNS: &[&str] =
+    &["provider", "gpu_name", "gpu_count", "pricing_type", "price_per_hour", "currency"];
 
 /// The result of [`convert`].
 #[derive(Debug, Clone, PartialEq)]
 pub struct Conversion {
-    /// `offers.csv` text: the header (exactly [`crate::core::catalog::offers::OFFER_COLUMNS`]) and one row per offer.
+    /// `offers.csv` text: the header (exactly [`crate::core::catalog::offers::OFFER_COLUMNS`]) and one row
+    /// per offer.
     pub offers_csv: String,
     /// Number of offer rows in `offers_csv`.
     pub converted: usize,
@@ -71,7 +75,13 @@ struct Priced {
 /// `providers.csv` id). Rows of other providers are skipped; their
 /// `provider` is compared without case, '-', '_' and spaces. `as_of`
 /// overrides each row's `snapshot_date` (required when a row has none).
-pub fn convert(provider: &str, text: &str, as_of: Option<Date>, source: &str, gpus: &[Gpu]) -> Result<Conversion, TableError> {
+pub fn convert(
+    provider: &str,
+    text: &str,
+    as_of: Option<Date>,
+    source: &str,
+    gpus: &[Gpu],
+) -> Result<Conversion, TableError> {
     let source = require_source(TABLE, source)?;
     let want = squash(provider);
     let mut skipped = Vec::new();
@@ -83,7 +93,8 @@ pub fn convert(provider: &str, text: &str, as_of: Option<Date>, source: &str, gp
         let fields = sheet.fields(rec);
         let field = |name: &str| fields.get(name);
         if squash(field("provider")) != want {
-            skipped.push((row, format!("`provider` `{}` is not `{}`", clip(field("provider")), clip(provider))));
+            skipped
+                .push((row, format!("`provider` `{}` is not `{}`", clip(field("provider")), clip(provider))));
             continue;
         }
         match priced_row(row, &fields, gpus) {
@@ -102,10 +113,12 @@ pub fn convert(provider: &str, text: &str, as_of: Option<Date>, source: &str, gp
     let provider_id = slug(provider);
     let mut out = OfferWriter::new(TABLE)?;
     for (key, rows) in group_in_order(priced, |p| (p.gpu, p.gpus)) {
-        let cheapest = |spot: bool| rows.iter().filter(|p| p.spot == spot).min_by(|a, b| a.price.total_cmp(&b.price));
+        let cheapest =
+            |spot: bool| rows.iter().filter(|p| p.spot == spot).min_by(|a, b| a.price.total_cmp(&b.price));
         let Some(best) = cheapest(false) else {
             for p in &rows {
-                skipped.push((p.row, "a spot price without an on-demand row of the same GPU and count".into()));
+                skipped
+                    .push((p.row, "a spot price without an on-demand row of the same GPU and count".into()));
             }
             continue;
         };
@@ -122,10 +135,16 @@ pub fn convert(provider: &str, text: &str, as_of: Option<Date>, source: &str, gp
         let on_demand = rows.iter().filter(|p| !p.spot).count();
         let mut notes = vec![NOTE.to_string(), format!("row {} (`{}`)", best.row, clip(&best.instance))];
         if best.instance.starts_with("cheapest_") {
-            notes.push("an aggregator index row: this provider was the cheapest seller of the model; the model is read from the instance name".into());
+            notes.push(
+                "an aggregator index row: this provider was the cheapest seller of the model; the \
+                model is read from the instance name"
+                    .into(),
+            );
         }
         if on_demand > 1 {
-            notes.push(format!("cheapest of {on_demand} on-demand rows for this GPU and count (hosts, regions or shapes)"));
+            notes.push(format!(
+                "cheapest of {on_demand} on-demand rows for this GPU and count (hosts, regions or shapes)"
+            ));
         }
         if let Some(s) = spot {
             notes.push(format!("spot: row {}", s.row));
@@ -160,7 +179,12 @@ fn priced_row(row: usize, fields: &Fields<'_>, gpus: &[Gpu]) -> Result<Priced, (
     let spot = match field("pricing_type") {
         "on_demand" | "ondemand" | "on-demand" => false,
         "spot" | "interruptible" | "preemptible" => true,
-        other => return Err(plain(format!("`pricing_type` `{}` is not on_demand or spot (committed terms do not convert)", clip(other)))),
+        other => {
+            return Err(plain(format!(
+                "`pricing_type` `{}` is not on_demand or spot (committed terms do not convert)",
+                clip(other)
+            )))
+        }
     };
     let currency = match field("currency").to_ascii_lowercase().as_str() {
         "usd" => "usd",
@@ -170,31 +194,50 @@ fn priced_row(row: usize, fields: &Fields<'_>, gpus: &[Gpu]) -> Result<Priced, (
     if !matches!(field("price_unit"), "" | "hour") {
         return Err(plain(format!("`price_unit` `{}` is not hour", clip(field("price_unit")))));
     }
-    let count = number_field("gpu_count", field("gpu_count")).map_err(plain)?.ok_or_else(|| plain("`gpu_count` is empty".into()))?;
+    let count = number_field("gpu_count", field("gpu_count"))
+        .map_err(plain)?
+        .ok_or_else(|| plain("`gpu_count` is empty".into()))?;
     if !(1.0..=1024.0).contains(&count) || count.fract() != 0.0 {
-        return Err(plain(format!("`gpu_count` `{}` is not a whole number of GPUs", clip(field("gpu_count")))));
+        return Err(plain(format!(
+            "`gpu_count` `{}` is not a whole number of GPUs",
+            clip(field("gpu_count"))
+        )));
     }
     // In 1..=1024 and whole, so the cast is exact.
     let count = count as u32;
-    let mem_total = number_field("gpu_memory_gb", field("gpu_memory_gb")).map_err(plain)?.unwrap_or(0.0).max(0.0);
+    let mem_total =
+        number_field("gpu_memory_gb", field("gpu_memory_gb")).map_err(plain)?.unwrap_or(0.0).max(0.0);
     let index_model = field("instance_type").strip_prefix("cheapest_");
     let name = index_model.unwrap_or(field("gpu_name"));
     if name.is_empty() {
         return Err(plain("`gpu_name` is empty".into()));
     }
-    let gpu = names::map_gpu(name, field("gpu_variant"), field("instance_type"), mem_total / f64::from(count), gpus).map_err(|reason| {
+    let gpu = names::map_gpu(
+        name,
+        field("gpu_variant"),
+        field("instance_type"),
+        mem_total / f64::from(count),
+        gpus,
+    )
+    .map_err(|reason| {
         if reason.contains("name table") {
             (reason, Some(name.to_string()))
         } else {
             (reason, None)
         }
     })?;
-    let price = number_field("price_per_hour", field("price_per_hour")).map_err(plain)?.ok_or_else(|| plain("`price_per_hour` is empty".into()))?;
+    let price = number_field("price_per_hour", field("price_per_hour"))
+        .map_err(plain)?
+        .ok_or_else(|| plain("`price_per_hour` is empty".into()))?;
     if price <= 0.0 {
         return Err(plain(format!("`price_per_hour` `{}` is not positive", clip(field("price_per_hour")))));
     }
     let positive = |name: &str| number_field(name, field(name)).map(|v| v.filter(|x| *x > 0.0));
-    let region = [field("region"), field("country")].into_iter().filter(|s| !s.is_empty()).collect::<Vec<_>>().join(", ");
+    let region = [field("region"), field("country")]
+        .into_iter()
+        .filter(|s| !s.is_empty())
+        .collect::<Vec<_>>()
+        .join(", ");
     Ok(Priced {
         row,
         gpu,

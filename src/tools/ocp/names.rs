@@ -12,7 +12,8 @@ use crate::core::table::clip;
 /// "GEFORCE", "TESLA" and "AMD"/"RADEON"/"INSTINCT" prefixes that some
 /// collectors keep and others drop.
 pub(crate) fn normalize(name: &str) -> String {
-    let mut s: String = name.chars().filter(|c| !matches!(c, ' ' | '-' | '_')).flat_map(char::to_uppercase).collect();
+    let mut s: String =
+        name.chars().filter(|c| !matches!(c, ' ' | '-' | '_')).flat_map(char::to_uppercase).collect();
     for prefix in ["NVIDIA", "GEFORCE", "TESLA", "AMD", "RADEON", "INSTINCT"] {
         if let Some(rest) = s.strip_prefix(prefix) {
             s = rest.to_string();
@@ -85,7 +86,13 @@ fn board(variant: &str, instance: &str) -> Option<&'static str> {
 
 /// Maps a row's GPU to a catalog id. `mem_gb` is the memory of one GPU
 /// (0 when the file leaves it out).
-pub(crate) fn map_gpu(name: &str, variant: &str, instance: &str, mem_gb: f64, gpus: &[Gpu]) -> Result<&'static str, String> {
+pub(crate) fn map_gpu(
+    name: &str,
+    variant: &str,
+    instance: &str,
+    mem_gb: f64,
+    gpus: &[Gpu],
+) -> Result<&'static str, String> {
     let key = normalize(name);
     let by_size = |small: &'static str, large: &'static str, cut: f64| -> Result<&'static str, String> {
         if mem_gb <= 0.0 {
@@ -96,7 +103,9 @@ pub(crate) fn map_gpu(name: &str, variant: &str, instance: &str, mem_gb: f64, gp
             Ok(large)
         }
     };
-    let unsaid = |what: &str| format!("`{}`: {what} is not said by `gpu_variant` or the instance name (not guessed)", clip(name));
+    let unsaid = |what: &str| {
+        format!("`{}`: {what} is not said by `gpu_variant` or the instance name (not guessed)", clip(name))
+    };
     let id = match key.as_str() {
         "H100" | "H10080GB" => match board(variant, instance) {
             Some("sxm") => "h100-sxm-80gb",
@@ -123,7 +132,10 @@ pub(crate) fn map_gpu(name: &str, variant: &str, instance: &str, mem_gb: f64, gp
                 _ => return Err(unsaid("SXM or PCIe")),
             };
             if size <= 0.0 {
-                return Err(format!("`gpu_name` `{}` comes in 40 and 80 GB and `gpu_memory_gb` is empty", clip(name)));
+                return Err(format!(
+                    "`gpu_name` `{}` comes in 40 and 80 GB and `gpu_memory_gb` is empty",
+                    clip(name)
+                ));
             }
             if size < 60.0 {
                 small
@@ -135,7 +147,12 @@ pub(crate) fn map_gpu(name: &str, variant: &str, instance: &str, mem_gb: f64, gp
         "GH200" => by_size("gh200-96gb", "gh200-144gb", 120.0)?,
         k => match FIXED.iter().find(|(n, _)| *n == k) {
             Some((_, id)) => id,
-            None => return Err(format!("`gpu_name` `{}` is not in the name table (src/tools/ocp/names.rs)", clip(name))),
+            None => {
+                return Err(format!(
+                    "`gpu_name` `{}` is not in the name table (src/tools/ocp/names.rs)",
+                    clip(name)
+                ))
+            }
         },
     };
     let Some(gpu) = gpus.iter().find(|g| g.id == id) else {
@@ -144,7 +161,11 @@ pub(crate) fn map_gpu(name: &str, variant: &str, instance: &str, mem_gb: f64, gp
     // A stated memory that is far from the catalog GPU's says the name was
     // read wrong (or the file holds a variant the catalog lacks).
     if mem_gb > 0.0 && (mem_gb - gpu.memory_gb).abs() > 0.15 * gpu.memory_gb {
-        return Err(format!("`{}` with {mem_gb} GB per GPU does not match `{id}` ({} GB)", clip(name), gpu.memory_gb));
+        return Err(format!(
+            "`{}` with {mem_gb} GB per GPU does not match `{id}` ({} GB)",
+            clip(name),
+            gpu.memory_gb
+        ));
     }
     Ok(id)
 }

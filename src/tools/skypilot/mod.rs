@@ -32,7 +32,8 @@ const TABLE: &str = "SkyPilot catalog";
 pub const NOTE: &str = "converted from SkyPilot catalog";
 
 /// Columns a SkyPilot `vms.csv` must have for a conversion.
-pub const REQUIRED_COLUMNS: &[&str] = &["InstanceType", "AcceleratorName", "AcceleratorCount", "Price", "Region"];
+pub const REQUIRED_COLUMNS: &[&str] =
+    &["InstanceType", "AcceleratorName", "AcceleratorCount", "Price", "Region"];
 
 /// The result of [`convert`].
 #[derive(Debug, Clone, PartialEq)]
@@ -80,7 +81,13 @@ struct Candidate {
 /// Errors only when the file as a whole is unusable (not CSV, or a required
 /// column missing); bad rows are skipped and listed in
 /// [`Conversion::skipped`].
-pub fn convert(provider: &str, text: &str, as_of: Date, source: &str, gpus: &[Gpu]) -> Result<Conversion, TableError> {
+pub fn convert(
+    provider: &str,
+    text: &str,
+    as_of: Date,
+    source: &str,
+    gpus: &[Gpu],
+) -> Result<Conversion, TableError> {
     let source = require_source(TABLE, source)?;
     let provider = slug(provider);
     let (raws, mut skipped) = read(text)?;
@@ -121,7 +128,8 @@ pub fn convert(provider: &str, text: &str, as_of: Date, source: &str, gpus: &[Gp
         if !r.instance.is_empty() && r.accel.is_empty() && !used_hosts.contains(&i) {
             let reason = if is_gcp_gpu_host(&r.instance) {
                 format!(
-                    "`AcceleratorName` is empty: `{}` is a GCP GPU machine type priced without its GPUs, and no accelerator row in the file pairs with it",
+                    "`AcceleratorName` is empty: `{}` is a GCP GPU machine type priced without its GPUs, and \
+                        no accelerator row in the file pairs with it",
                     clip(&r.instance)
                 )
             } else {
@@ -157,7 +165,13 @@ pub fn convert(provider: &str, text: &str, as_of: Date, source: &str, gpus: &[Gp
         let Some((c, n)) = best.remove(key) else { continue };
         let id = format!("{provider}-{}-{}", slug(&c.instance), slug(&c.region));
         if !is_id(&id) {
-            skipped.push((c.row, format!("offer id `{}` is not a valid id (a-z, 0-9, '.', '-', '_'; at most 80 characters)", clip(&id))));
+            skipped.push((
+                c.row,
+                format!(
+                    "offer id `{}` is not a valid id (a-z, 0-9, '.', '-', '_'; at most 80 characters)",
+                    clip(&id)
+                ),
+            ));
             continue;
         }
         if let Some(first) = ids.get(&id) {
@@ -221,7 +235,8 @@ fn read(text: &str) -> Result<(Vec<Raw>, Skipped), TableError> {
     let mut rows = Vec::new();
     for (row, rec) in &sheet.rows {
         let row = *row;
-        let [instance, accel, count, vcpus, mem, price, spot, region, zone] = cols.map(|c| c.and_then(|i| rec.get(i)).map(str::trim).unwrap_or("").to_string());
+        let [instance, accel, count, vcpus, mem, price, spot, region, zone] =
+            cols.map(|c| c.and_then(|i| rec.get(i)).map(str::trim).unwrap_or("").to_string());
         rows.push(Raw { row, instance, accel, count, vcpus, mem, price, spot, region, zone });
     }
     Ok((rows, skipped))
@@ -255,7 +270,12 @@ fn candidate(r: &Raw, gpus: &[Gpu]) -> Result<Candidate, String> {
 /// An accelerator-only row (GCP: the GPUs' price, added to a host machine
 /// type's): one candidate per host machine type found in the same region and
 /// zone, with the host's index.
-fn accelerator_only(r: &Raw, raws: &[Raw], hosts: &HashMap<(&str, &str, &str), usize>, gpus: &[Gpu]) -> Result<Vec<(usize, Candidate)>, String> {
+fn accelerator_only(
+    r: &Raw,
+    raws: &[Raw],
+    hosts: &HashMap<(&str, &str, &str), usize>,
+    gpus: &[Gpu],
+) -> Result<Vec<(usize, Candidate)>, String> {
     let key = normalize(&r.accel);
     if lookup(&key).is_none() {
         return Err(unknown(&r.accel));
@@ -264,7 +284,8 @@ fn accelerator_only(r: &Raw, raws: &[Raw], hosts: &HashMap<(&str, &str, &str), u
     let names = gcp_hosts(&key, count);
     if names.is_empty() {
         return Err(format!(
-            "`InstanceType` is empty: an accelerator-only price row, and no fixed host machine type is known for {count} × `{}`",
+            "`InstanceType` is empty: an accelerator-only price row, and no fixed host machine type is known \
+                for {count} × `{}`",
             clip(&r.accel)
         ));
     }
@@ -279,12 +300,19 @@ fn accelerator_only(r: &Raw, raws: &[Raw], hosts: &HashMap<(&str, &str, &str), u
         let Some(hr) = raws.get(h) else { continue };
         let in_host = |e: String| format!("host `{host}` (row {}): {e}", hr.row);
         let (gpu, note) = map_gpu(&r.accel, host, gpus)?;
-        let host_price = positive("Price", &hr.price).map_err(in_host)?.ok_or_else(|| in_host("`Price` is empty".into()))?;
+        let host_price = positive("Price", &hr.price)
+            .map_err(in_host)?
+            .ok_or_else(|| in_host("`Price` is empty".into()))?;
         let host_spot = positive("SpotPrice", &hr.spot).map_err(in_host)?;
         let vcpus = non_negative("vCPUs", &hr.vcpus).map_err(in_host)?;
         let ram = non_negative("MemoryGiB", &hr.mem).map_err(in_host)?;
         let mut notes: Vec<String> = note.into_iter().collect();
-        notes.push(format!("GCP prices the GPUs apart: host `{host}` (row {}) + {count} × `{}` (row {})", hr.row, clip(&r.accel), r.row));
+        notes.push(format!(
+            "GCP prices the GPUs apart: host `{host}` (row {}) + {count} × `{}` (row {})",
+            hr.row,
+            clip(&r.accel),
+            r.row
+        ));
         found.push((
             h,
             Candidate {
@@ -305,7 +333,8 @@ fn accelerator_only(r: &Raw, raws: &[Raw], hosts: &HashMap<(&str, &str, &str), u
         let zone = if r.zone.is_empty() { String::new() } else { format!(", zone `{}`", clip(&r.zone)) };
         let names: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
         return Err(format!(
-            "`InstanceType` is empty: an accelerator-only price row for {count} × `{}`, and the file has no row for its host machine type ({}) in region `{}`{zone}",
+            "`InstanceType` is empty: an accelerator-only price row for {count} × `{}`, and the file has no \
+                row for its host machine type ({}) in region `{}`{zone}",
             clip(&r.accel),
             names.join(", "),
             clip(&r.region),

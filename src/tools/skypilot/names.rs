@@ -34,7 +34,9 @@ pub(super) fn gcp_hosts(accel: &str, count: u32) -> &'static [&'static str] {
         ("H100MEGA", 8) => &["a3-megagpu-8g"],
         ("H200", 8) => &["a3-ultragpu-8g"],
         ("B200", 8) => &["a4-highgpu-8g"],
-        ("L4", 1) => &["g2-standard-4", "g2-standard-8", "g2-standard-12", "g2-standard-16", "g2-standard-32"],
+        ("L4", 1) => {
+            &["g2-standard-4", "g2-standard-8", "g2-standard-12", "g2-standard-16", "g2-standard-32"]
+        }
         ("L4", 2) => &["g2-standard-24"],
         ("L4", 4) => &["g2-standard-48"],
         ("L4", 8) => &["g2-standard-96"],
@@ -90,13 +92,22 @@ pub(super) fn unknown(name: &str) -> String {
 
 /// Maps a SkyPilot accelerator name to a GPU id of `gpus`, with a note when
 /// the board form was taken from the instance.
-pub(super) fn map_gpu(name: &str, instance: &str, gpus: &[Gpu]) -> Result<(&'static str, Option<String>), String> {
+pub(super) fn map_gpu(
+    name: &str,
+    instance: &str,
+    gpus: &[Gpu],
+) -> Result<(&'static str, Option<String>), String> {
     let (id, note) = match lookup(&normalize(name)) {
         None => return Err(unknown(name)),
         Some(Named::Fixed(id)) => (id, None),
         Some(Named::Family([sxm, pcie, nvl])) => {
             let Some((b, why)) = board(instance) else {
-                return Err(format!("`AcceleratorName` `{}` does not say SXM or PCIe, and nothing in instance `{}` does either", clip(name), clip(instance)));
+                return Err(format!(
+                    "`AcceleratorName` `{}` does not say SXM or PCIe, and nothing in instance \
+                    `{}` does either",
+                    clip(name),
+                    clip(instance)
+                ));
             };
             let id = match b {
                 Board::Sxm => sxm,

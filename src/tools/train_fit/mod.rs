@@ -25,7 +25,11 @@ pub fn is_training_file(text: &str) -> bool {
 
 /// Rows of a training file and, optionally, the calibration file's
 /// fine-tuning memory rows; with the rows not scored and why.
-pub fn load(training: &str, calibration: Option<&str>, catalog: &Catalog) -> (Vec<TrainRow>, Vec<(String, String)>) {
+pub fn load(
+    training: &str,
+    calibration: Option<&str>,
+    catalog: &Catalog,
+) -> (Vec<TrainRow>, Vec<(String, String)>) {
     let (mut rows, mut skipped) = (Vec::new(), Vec::new());
     if let Some(c) = calibration {
         rows::load_calibration(c, &mut rows, &mut skipped);
@@ -67,12 +71,20 @@ fn class_of(row: &TrainRow, catalog: &Catalog) -> Option<TrainClass> {
 pub fn fit(rows: &[TrainRow], catalog: &Catalog) -> Vec<ClassFit> {
     let mut out = Vec::new();
     for class in TrainClass::ALL {
-        let cases: Vec<&TrainRow> = rows.iter().filter(|r| r.split == Split::Fit && r.kind == "tokens_per_s" && class_of(r, catalog) == Some(class)).collect();
+        let cases: Vec<&TrainRow> = rows
+            .iter()
+            .filter(|r| {
+                r.split == Split::Fit && r.kind == "tokens_per_s" && class_of(r, catalog) == Some(class)
+            })
+            .collect();
         if cases.is_empty() {
             continue;
         }
         let err = |eff: f64| {
-            let errs: Vec<f64> = cases.iter().filter_map(|r| predict(r, catalog, Some(eff)).map(|p| (p / r.measured).ln().abs())).collect();
+            let errs: Vec<f64> = cases
+                .iter()
+                .filter_map(|r| predict(r, catalog, Some(eff)).map(|p| (p / r.measured).ln().abs()))
+                .collect();
             median(&errs) + 0.25 * p90(&errs)
         };
         let mut best = (f64::MAX, class.efficiency());
@@ -102,7 +114,11 @@ pub struct Stats {
 
 /// Every row's prediction (rows without one move to `skipped`) and the
 /// errors per split and kind.
-pub fn score<'a>(rows: &'a [TrainRow], catalog: &Catalog, skipped: &mut Vec<(String, String)>) -> (Vec<(&'a TrainRow, f64)>, Vec<Stats>) {
+pub fn score<'a>(
+    rows: &'a [TrainRow],
+    catalog: &Catalog,
+    skipped: &mut Vec<(String, String)>,
+) -> (Vec<(&'a TrainRow, f64)>, Vec<Stats>) {
     let mut scored = Vec::new();
     for r in rows {
         let Some(p) = predict(r, catalog, None) else {
@@ -113,13 +129,23 @@ pub fn score<'a>(rows: &'a [TrainRow], catalog: &Catalog, skipped: &mut Vec<(Str
     }
     let mut groups: std::collections::BTreeMap<(Split, String), Vec<(f64, f64)>> = Default::default();
     for (r, p) in &scored {
-        groups.entry((r.split, r.kind.clone())).or_default().push((ape(*p, r.measured), (p / r.measured).max(r.measured / p)));
+        groups
+            .entry((r.split, r.kind.clone()))
+            .or_default()
+            .push((ape(*p, r.measured), (p / r.measured).max(r.measured / p)));
     }
     let stats = groups
         .into_iter()
         .map(|((split, kind), v)| {
             let errs: Vec<f64> = v.iter().map(|x| x.0).collect();
-            Stats { split, kind, n: v.len(), median: median(&errs), p90: p90(&errs), worst: v.iter().map(|x| x.1).fold(1.0, f64::max) }
+            Stats {
+                split,
+                kind,
+                n: v.len(),
+                median: median(&errs),
+                p90: p90(&errs),
+                worst: v.iter().map(|x| x.1).fold(1.0, f64::max),
+            }
         })
         .collect();
     (scored, stats)
@@ -184,15 +210,39 @@ pub fn run(training: &str, catalog: &Catalog, with_fit: bool) -> String {
     for (id, why) in &skipped {
         let _ = writeln!(out, "not scored {id}: {why}");
     }
-    let _ = writeln!(out, "{:<9} {:<13} {:>4} {:>8} {:>8} {:>7}", "split", "kind", "n", "median%", "p90%", "worst×");
+    let _ = writeln!(
+        out,
+        "{:<9} {:<13} {:>4} {:>8} {:>8} {:>7}",
+        "split", "kind", "n", "median%", "p90%", "worst×"
+    );
     for s in &stats {
-        let _ = writeln!(out, "{:<9} {:<13} {:>4} {:>8.1} {:>8.1} {:>7.2}", split_name(s.split), s.kind, s.n, s.median, s.p90, s.worst);
+        let _ = writeln!(
+            out,
+            "{:<9} {:<13} {:>4} {:>8.1} {:>8.1} {:>7.2}",
+            split_name(s.split),
+            s.kind,
+            s.n,
+            s.median,
+            s.p90,
+            s.worst
+        );
     }
     if with_fit {
-        let _ = writeln!(out, "fitted linear-layer utilisation (fit rows' tokens/s only; src/core/estimate/train_class.rs `TrainClass::efficiency`):");
+        let _ = writeln!(
+            out,
+            "fitted linear-layer utilisation (fit rows' tokens/s only; \
+            src/core/estimate/train_class.rs `TrainClass::efficiency`):"
+        );
         for f in fit(&rows, catalog) {
             let flag = if (f.fitted - f.current).abs() > 0.005 { "  ← differs from the code" } else { "" };
-            let _ = writeln!(out, "  {:<17} {:>2} rows  fitted {:.2}  in code {:.2}{flag}", f.class.as_str(), f.rows, f.fitted, f.current);
+            let _ = writeln!(
+                out,
+                "  {:<17} {:>2} rows  fitted {:.2}  in code {:.2}{flag}",
+                f.class.as_str(),
+                f.rows,
+                f.fitted,
+                f.current
+            );
         }
     }
     out

@@ -60,7 +60,14 @@ pub struct TrainRow {
 ///   llm-foundry's MPT runs use Triton FlashAttention (`attn_impl: triton`,
 ///   mosaicml/llm-foundry@15fb4ffa scripts/train/yamls/pretrain/mpt-7b.yaml).
 pub fn defaults(framework: &str, method: &str) -> Config {
-    let mut c = Config { task: Task::Finetune, optim: Optim::Adamw, flash: true, zero: Some(0), rank: 8, ..Config::default() };
+    let mut c = Config {
+        task: Task::Finetune,
+        optim: Optim::Adamw,
+        flash: true,
+        zero: Some(0),
+        rank: 8,
+        ..Config::default()
+    };
     c.method = match method {
         "full" | "pretrain" => Method::Full,
         "qlora" => Method::Qlora,
@@ -142,7 +149,12 @@ pub fn load_calibration(text: &str, rows: &mut Vec<TrainRow>, skipped: &mut Vec<
         let id = field(&r, &h, "id").to_string();
         let notes = field(&r, &h, "method_notes").to_lowercase();
         if notes.contains("cpu offload") {
-            skipped.push((id, "ZeRO-3 parameter offload: the GPU keeps a DeepSpeed working set whose size the source does not state".into()));
+            skipped.push((
+                id,
+                "ZeRO-3 parameter offload: the GPU keeps a DeepSpeed working set whose size \
+                the source does not state"
+                    .into(),
+            ));
             continue;
         }
         let (framework, source) = if notes.starts_with("llama-factory (unsloth)") {
@@ -183,7 +195,12 @@ pub fn load_calibration(text: &str, rows: &mut Vec<TrainRow>, skipped: &mut Vec<
 }
 
 /// The project's gathered training rows.
-pub fn load_training(text: &str, catalog: &Catalog, rows: &mut Vec<TrainRow>, skipped: &mut Vec<(String, String)>) {
+pub fn load_training(
+    text: &str,
+    catalog: &Catalog,
+    rows: &mut Vec<TrainRow>,
+    skipped: &mut Vec<(String, String)>,
+) {
     let mut rd = csv::Reader::from_reader(text.as_bytes());
     let Ok(h) = rd.headers().cloned() else { return };
     for r in rd.records().flatten() {
@@ -246,15 +263,23 @@ pub fn load_training(text: &str, catalog: &Catalog, rows: &mut Vec<TrainRow>, sk
         let paged = framework == "torchtune" && cfg.method == Method::Full && cfg.optim == Optim::Adamw8bit;
         let measured = bytes(field(&r, &h, "value").parse().unwrap_or(0.0), field(&r, &h, "unit"));
         let gpus: f64 = field(&r, &h, "gpus").parse().unwrap_or(1.0);
-        let attn_kernel = if framework == "llm-foundry" { AttnKernel::TritonFlash } else { AttnKernel::Flash2 };
+        let attn_kernel =
+            if framework == "llm-foundry" { AttnKernel::TritonFlash } else { AttnKernel::Flash2 };
         if kind == "tokens_per_s" {
             // A rate whose executed FLOPs (recomputation included) pass 90 %
             // of the GPU's dense peak means the source counts tokens
             // differently from us (or ran another configuration).
             let peak = catalog.gpu(gpu).map_or(0.0, |g| g.bf16_tflops * 1e12);
-            let flops = catalog.model(model).map_or(0.0, |m| TrainJob::new(m, &cfg).hardware_flops_per_token());
+            let flops =
+                catalog.model(model).map_or(0.0, |m| TrainJob::new(m, &cfg).hardware_flops_per_token());
             if measured * flops > 0.9 * peak * if cfg.w.as_deref() == Some("fp8") { 2.0 } else { 1.0 } {
-                skipped.push((id, "tokens/s implies more than 90 % of the GPU's dense peak in executed FLOPs (recomputation included): the run had another setup than the row records, or counts tokens differently".into()));
+                skipped.push((
+                    id,
+                    "tokens/s implies more than 90 % of the GPU's dense peak in executed FLOPs \
+                    (recomputation included): the run had another setup than the row records, or counts \
+                        tokens differently"
+                        .into(),
+                ));
                 continue;
             }
         }

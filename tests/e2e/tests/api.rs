@@ -19,10 +19,14 @@ async fn shown(c: &Client, css: &str) -> String {
 async fn api_line_and_answer_follow_the_worker() {
     let port = serve(dist());
     let (c, _driver) = browser(1280, 2400).await;
-    for (lang, head, title) in [("en", "API: ", "Rent a GPU or call an API?"), ("zh", "API：", "租 GPU 还是调用 API？")] {
+    for (lang, head, title) in
+        [("en", "API: ", "Rent a GPU or call an API?"), ("zh", "API：", "租 GPU 还是调用 API？")]
+    {
         c.goto(&format!("http://127.0.0.1:{port}/?model=llama-3.1-8b&lang={lang}")).await.expect("goto");
         wait_for(&c, "[data-testid=export]").await;
-        c.execute("document.querySelector('[data-testid=export]').scrollIntoView()", vec![]).await.expect("scroll");
+        c.execute("document.querySelector('[data-testid=export]').scrollIntoView()", vec![])
+            .await
+            .expect("scroll");
         let line = shown(&c, "[data-testid=api-line]").await;
         assert!(line.starts_with(head) && line.contains("https://github.com/"), "{line}");
         let faq = shown(&c, "[data-testid=guidance] [data-rule=api] h3").await;
@@ -31,9 +35,14 @@ async fn api_line_and_answer_follow_the_worker() {
     // No price: no line (the launch texts are in, so the reply came).
     c.goto(&format!("http://127.0.0.1:{port}/?model=gpt-2-124m&lang=en")).await.expect("goto");
     wait_for(&c, "[data-testid=export]").await;
-    c.execute("document.querySelector('[data-testid=export]').scrollIntoView()", vec![]).await.expect("scroll");
+    c.execute("document.querySelector('[data-testid=export]').scrollIntoView()", vec![])
+        .await
+        .expect("scroll");
     wait_for(&c, "[data-testid=text-command-pick]").await;
-    let none = c.execute("return document.querySelectorAll('[data-testid=api-line], [data-rule=api]').length", vec![]).await.expect("count");
+    let none = c
+        .execute("return document.querySelectorAll('[data-testid=api-line], [data-rule=api]').length", vec![])
+        .await
+        .expect("count");
     assert_eq!(none.as_u64(), Some(0));
     let _ = c.close().await;
 }

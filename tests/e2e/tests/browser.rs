@@ -47,7 +47,10 @@ async fn page_end_to_end() {
 
     // The recommendation names the layout and the replica count.
     let layout = text(&c, "[data-testid=pick-layout]").await;
-    assert!(layout.contains("replica") && (layout.contains("copy") || layout.contains("load balancer")), "{layout}");
+    assert!(
+        layout.contains("replica") && (layout.contains("copy") || layout.contains("load balancer")),
+        "{layout}"
+    );
 
     // Changing an input changes the numbers and the URL.
     let input = wait_for(&c, "#in-in").await;
@@ -67,7 +70,10 @@ async fn page_end_to_end() {
     let shown = memory_bytes(&c).await;
     let want = expected_total(q);
     assert!((shown - want).abs() <= 1.0, "page {shown} vs core {want}");
-    assert_eq!(wait_for(&c, "#in-model").await.prop("value").await.ok().flatten().as_deref(), Some("llama-3.1-70b"));
+    assert_eq!(
+        wait_for(&c, "#in-model").await.prop("value").await.ok().flatten().as_deref(),
+        Some("llama-3.1-70b")
+    );
 
     // Bad values: a visible notice naming the keys; defaults for those keys.
     c.goto(&format!("{base}?v=1&in=-5&frobnicate=1&model=llama-3.1-8b&lang=en")).await.expect("goto bad");
@@ -87,11 +93,19 @@ async fn page_end_to_end() {
     // fetch failing, the page stays in English and a notice names the file.
     c.goto(&format!("{base}?lang=en")).await.expect("goto");
     wait_for(&c, "[data-testid=lang-switch]").await;
-    c.execute("window.__fetch = window.fetch; window.fetch = () => Promise.reject(new TypeError('offline'))", vec![]).await.expect("break fetch");
+    c.execute(
+        "window.__fetch = window.fetch; window.fetch = () => Promise.reject(new TypeError('offline'))",
+        vec![],
+    )
+    .await
+    .expect("break fetch");
     wait_for(&c, "[data-testid=lang-switch]").await.click().await.expect("click lang");
     tokio::time::sleep(Duration::from_millis(300)).await;
     let notice = text(&c, "[data-testid=notice]").await;
-    assert!(notice.contains("messages-zh-") && notice.contains("offline") && notice.contains("English"), "{notice}");
+    assert!(
+        notice.contains("messages-zh-") && notice.contains("offline") && notice.contains("English"),
+        "{notice}"
+    );
     assert!(!text(&c, "[data-testid=recommendation]").await.contains("推荐方案"));
     // Choosing Chinese again, with the network back, retries.
     c.execute("window.fetch = window.__fetch", vec![]).await.expect("mend fetch");
@@ -129,29 +143,60 @@ async fn page_end_to_end() {
     tokio::time::sleep(Duration::from_millis(300)).await;
     let csv = c.execute("return window.__csv", vec![]).await.expect("csv");
     let csv = csv.as_str().unwrap_or_default().to_string();
-    assert!(csv.starts_with("id,provider,instance") && csv.lines().count() > 100, "{}", &csv[..csv.len().min(200)]);
+    assert!(
+        csv.starts_with("id,provider,instance") && csv.lines().count() > 100,
+        "{}",
+        &csv[..csv.len().min(200)]
+    );
 
     // Each offer's source and price date from its row: first with the fetch
     // failing (a clear message in the page's language), then for real.
     c.goto(&format!("{base}?lang=zh")).await.expect("goto");
     wait_for(&c, "[data-testid=offers] tbody tr [data-testid=source-btn]").await;
-    c.execute("window.__fetch = window.fetch; window.fetch = () => Promise.reject(new TypeError('offline'))", vec![]).await.expect("break fetch");
-    wait_for(&c, "[data-testid=offers] tbody tr [data-testid=source-btn]").await.click().await.expect("open source");
+    c.execute(
+        "window.__fetch = window.fetch; window.fetch = () => Promise.reject(new TypeError('offline'))",
+        vec![],
+    )
+    .await
+    .expect("break fetch");
+    wait_for(&c, "[data-testid=offers] tbody tr [data-testid=source-btn]")
+        .await
+        .click()
+        .await
+        .expect("open source");
     let failed = text(&c, "[data-testid=source-view] [data-testid=source-error]").await;
-    assert!(failed.contains("无法从") && failed.contains("offers.csv") && failed.contains("offline"), "{failed}");
+    assert!(
+        failed.contains("无法从") && failed.contains("offers.csv") && failed.contains("offline"),
+        "{failed}"
+    );
     wait_for(&c, "[data-testid=source-view] button").await.click().await.expect("close");
     c.execute("window.fetch = window.__fetch", vec![]).await.expect("mend fetch");
     // Keyboard: focus the first row's button, open it with Enter.
-    let first = wait_for(&c, "[data-testid=offers] tbody tr").await.attr("data-offer").await.ok().flatten().expect("data-offer");
-    c.execute("document.querySelector('[data-testid=offers] tbody tr [data-testid=source-btn]').focus()", vec![]).await.expect("focus");
+    let first = wait_for(&c, "[data-testid=offers] tbody tr")
+        .await
+        .attr("data-offer")
+        .await
+        .ok()
+        .flatten()
+        .expect("data-offer");
+    c.execute(
+        "document.querySelector('[data-testid=offers] tbody tr [data-testid=source-btn]').focus()",
+        vec![],
+    )
+    .await
+    .expect("focus");
     c.active_element().await.expect("active").send_keys("\u{E007}").await.expect("enter");
     let shown = text(&c, "[data-testid=source-view] [data-testid=source-text]").await;
     let catalog = Catalog::bundled().expect("catalog");
     let offer = catalog.offers.iter().find(|o| *o.id == *first).expect("offer in the catalog");
-    assert!(shown.starts_with("来源") && shown.contains(offer.source.split_whitespace().next().unwrap_or("?")), "{first}: {shown}");
+    assert!(
+        shown.starts_with("来源") && shown.contains(offer.source.split_whitespace().next().unwrap_or("?")),
+        "{first}: {shown}"
+    );
     let date = text(&c, "[data-testid=source-view] [data-testid=source-date]").await;
     assert!(date.contains(&offer.as_of.to_string()), "{date}");
-    std::fs::write(shot_dir().join("source-view-zh.png"), c.screenshot().await.expect("screenshot")).expect("write screenshot");
+    std::fs::write(shot_dir().join("source-view-zh.png"), c.screenshot().await.expect("screenshot"))
+        .expect("write screenshot");
     // Escape closes the view and the focus returns to the row's button.
     c.active_element().await.expect("active").send_keys("\u{E00C}").await.expect("escape");
     tokio::time::sleep(Duration::from_millis(200)).await;
@@ -168,7 +213,10 @@ async fn page_end_to_end() {
     let mut reached = false;
     for _ in 0..20 {
         c.active_element().await.expect("active").send_keys("\u{E004}").await.expect("tab");
-        let id = c.execute("return document.activeElement && document.activeElement.id", vec![]).await.expect("id");
+        let id = c
+            .execute("return document.activeElement && document.activeElement.id", vec![])
+            .await
+            .expect("id");
         if id == serde_json::json!("in-w") {
             reached = true;
             break;
@@ -190,7 +238,10 @@ async fn page_end_to_end() {
     c.goto(&format!("http://127.0.0.1:{port}/__host.html")).await.expect("host");
     let mut height = 0.0;
     for _ in 0..100 {
-        let h = c.execute("return window.heights.length ? window.heights[window.heights.length-1] : 0", vec![]).await.expect("h");
+        let h = c
+            .execute("return window.heights.length ? window.heights[window.heights.length-1] : 0", vec![])
+            .await
+            .expect("h");
         height = h.as_f64().unwrap_or(0.0);
         if height > 100.0 {
             break;
@@ -207,13 +258,17 @@ async fn page_end_to_end() {
         wait_for(&c, "[data-testid=recommendation]").await;
         tokio::time::sleep(Duration::from_millis(200)).await;
         let png = c.screenshot().await.expect("screenshot");
-        std::fs::write(shot_dir().join(format!("default-{lang}-{theme}.png")), png).expect("write screenshot");
+        std::fs::write(shot_dir().join(format!("default-{lang}-{theme}.png")), png)
+            .expect("write screenshot");
     }
     // A generation link prices the unit it makes: $ per 1000 images.
     c.goto(&format!("{base}?lang=en&task=generate&model=flux.1-dev")).await.expect("goto gen");
     let unit = text(&c, "[data-testid=unit-col]").await;
     assert_eq!(unit, "$ per 1000 images");
-    let rows = c.execute("return document.querySelectorAll('[data-testid=offers] tbody tr').length", vec![]).await.expect("rows");
+    let rows = c
+        .execute("return document.querySelectorAll('[data-testid=offers] tbody tr').length", vec![])
+        .await
+        .expect("rows");
     assert!(rows.as_u64().unwrap_or(0) > 0, "no offers for FLUX");
 
     // A provider that publishes no storage price: the part is named, not $0.
@@ -231,7 +286,9 @@ async fn page_end_to_end() {
     assert!(note.contains("1 美元 =") && note.contains("CNY"), "{note}");
 
     // The commit select and, for jobs, the per-job input with the task's label.
-    c.goto(&format!("{base}?lang=en&task=generate&model=flux.1-dev&use=jobs&per_job=500&commit=1yr")).await.expect("goto jobs");
+    c.goto(&format!("{base}?lang=en&task=generate&model=flux.1-dev&use=jobs&per_job=500&commit=1yr"))
+        .await
+        .expect("goto jobs");
     assert_eq!(wait_for(&c, "#in-commit").await.prop("value").await.ok().flatten().as_deref(), Some("1yr"));
     assert_eq!(wait_for(&c, "#in-per_job").await.prop("value").await.ok().flatten().as_deref(), Some("500"));
     let label = text(&c, "label[for=in-per_job]").await;
@@ -241,26 +298,41 @@ async fn page_end_to_end() {
     // Notices in the page's language.
     c.goto(&format!("{base}?lang=zh&task=nope&batch=-1")).await.expect("goto zh notices");
     let notice = text(&c, "[data-testid=notice]").await;
-    assert!(notice.contains("不是") && notice.contains("task") && notice.contains("1 到 100000 之间的整数"), "{notice}");
+    assert!(
+        notice.contains("不是") && notice.contains("task") && notice.contains("1 到 100000 之间的整数"),
+        "{notice}"
+    );
     assert!(!notice.contains("is not valid"), "{notice}");
 
     // A Chinese generation page at full width.
     c.goto(&format!("{base}?lang=zh&task=generate&model=flux.1-dev&theme=light")).await.expect("goto zh gen");
     wait_for(&c, "[data-testid=unit-col]").await;
     tokio::time::sleep(Duration::from_millis(200)).await;
-    std::fs::write(shot_dir().join("generate-flux-zh-wide.png"), c.screenshot().await.expect("screenshot")).expect("write screenshot");
+    std::fs::write(shot_dir().join("generate-flux-zh-wide.png"), c.screenshot().await.expect("screenshot"))
+        .expect("write screenshot");
 
     // Fine-tuning an image model: the form lists image generators and the
     // answer shows the training memory breakdown.
-    c.goto(&format!("{base}?lang=en&task=finetune&model=flux.1-dev&method=qlora&res=1024x1024&enc_offload=1")).await.expect("goto");
+    c.goto(&format!(
+        "{base}?lang=en&task=finetune&model=flux.1-dev&method=qlora&res=1024x1024&enc_offload=1"
+    ))
+    .await
+    .expect("goto");
     wait_for(&c, "[data-testid=recommendation]").await;
-    let total = wait_for(&c, "[data-testid=memory-total]").await.attr("data-bytes").await.expect("attr").unwrap_or_default();
+    let total = wait_for(&c, "[data-testid=memory-total]")
+        .await
+        .attr("data-bytes")
+        .await
+        .expect("attr")
+        .unwrap_or_default();
     let gib = total.parse::<f64>().unwrap_or(0.0) / 1_073_741_824.0;
     assert!(gib > 5.0 && gib < 16.0, "FLUX QLoRA memory {gib} GiB");
-    let selected = c.execute("return document.querySelector('#in-model').value", vec![]).await.expect("model");
+    let selected =
+        c.execute("return document.querySelector('#in-model').value", vec![]).await.expect("model");
     assert_eq!(selected.as_str(), Some("flux.1-dev"));
     tokio::time::sleep(Duration::from_millis(200)).await;
-    std::fs::write(shot_dir().join("finetune-flux-qlora.png"), c.screenshot().await.expect("screenshot")).expect("write screenshot");
+    std::fs::write(shot_dir().join("finetune-flux-qlora.png"), c.screenshot().await.expect("screenshot"))
+        .expect("write screenshot");
     let _ = c.close().await;
 }
 
@@ -274,33 +346,55 @@ async fn copy_export_gives_the_visible_task() {
     c.goto(&format!("http://127.0.0.1:{port}/?{q}")).await.expect("goto");
     // The card asks for its texts once it comes into view.
     wait_for(&c, "[data-testid=export]").await;
-    c.execute("document.querySelector('[data-testid=export]').scrollIntoView()", vec![]).await.expect("scroll");
+    c.execute("document.querySelector('[data-testid=export]').scrollIntoView()", vec![])
+        .await
+        .expect("scroll");
     let shown = text(&c, "[data-testid=text-skypilot-pick]").await;
-    assert!(shown.contains("resources:") && shown.contains("accelerators: ") && shown.contains("use_spot: "), "{shown}");
+    assert!(
+        shown.contains("resources:") && shown.contains("accelerators: ") && shown.contains("use_spot: "),
+        "{shown}"
+    );
     let pick = text(&c, "[data-testid=pick-offer]").await;
     assert!(!pick.is_empty());
     // Headless Chromium may refuse the clipboard: record what the page writes.
-    c.execute("window.__clip=null;navigator.clipboard.writeText=t=>{window.__clip=t;return Promise.resolve()}", vec![]).await.expect("hook");
+    c.execute(
+        "window.__clip=null;navigator.clipboard.writeText=t=>{window.__clip=t;return Promise.resolve()}",
+        vec![],
+    )
+    .await
+    .expect("hook");
     let button = wait_for(&c, "[data-testid=copy-skypilot-pick]").await;
     assert_eq!(button.text().await.unwrap_or_default(), "Copy");
     button.click().await.expect("click copy");
     tokio::time::sleep(Duration::from_millis(300)).await;
     let clip = c.execute("return window.__clip", vec![]).await.expect("clip");
     let clip = clip.as_str().unwrap_or_default().to_string();
-    let pre = c.execute("return document.querySelector('[data-testid=text-skypilot-pick]').textContent", vec![]).await.expect("pre");
+    let pre = c
+        .execute("return document.querySelector('[data-testid=text-skypilot-pick]').textContent", vec![])
+        .await
+        .expect("pre");
     assert_eq!(Some(clip.as_str()), pre.as_str(), "the clipboard holds the visible task");
     assert!(clip.starts_with("# whichgpu: SkyPilot task for offer "), "{clip}");
     assert_eq!(text(&c, "[data-testid=copy-skypilot-pick]").await, "Copied");
     // The command block is there too, with the pick's engine and the
     // catalog's repository as the model unless MODEL is set.
     let cmd = text(&c, "[data-testid=text-command-pick]").await;
-    assert!(cmd.contains("vllm serve ${MODEL:-meta-llama/Llama-3.1-70B-Instruct} --tensor-parallel-size"), "{cmd}");
+    assert!(
+        cmd.contains("vllm serve ${MODEL:-meta-llama/Llama-3.1-70B-Instruct} --tensor-parallel-size"),
+        "{cmd}"
+    );
     let _ = c.close().await;
 }
 
 /// Whether the page has requested any of the on-demand worker's files.
 async fn worker_loaded(c: &Client) -> bool {
-    let v = c.execute("return performance.getEntriesByType('resource').some(e => e.name.includes('whichgpu-worker'))", vec![]).await.expect("resources");
+    let v = c
+        .execute(
+            "return performance.getEntriesByType('resource').some(e => e.name.includes('whichgpu-worker'))",
+            vec![],
+        )
+        .await
+        .expect("resources");
     v.as_bool().unwrap_or(true)
 }
 
@@ -316,16 +410,23 @@ async fn worker_waits_for_the_launch_card() {
     wait_for(&c, "[data-testid=recommendation]").await;
     let below =
         c.execute("const r = document.querySelector('[data-testid=export]').getBoundingClientRect(); return r.top - innerHeight", vec![]).await.expect("where");
-    assert!(below.as_f64().unwrap_or(0.0) > 300.0, "the launch card is not below the first screen ({below}): the test needs it there");
+    assert!(
+        below.as_f64().unwrap_or(0.0) > 300.0,
+        "the launch card is not below the first screen ({below}): the test needs it there"
+    );
     tokio::time::sleep(Duration::from_millis(800)).await;
     assert!(!worker_loaded(&c).await, "the worker was fetched before the card came into view");
-    c.execute("document.querySelector('[data-testid=export]').scrollIntoView()", vec![]).await.expect("scroll");
+    c.execute("document.querySelector('[data-testid=export]').scrollIntoView()", vec![])
+        .await
+        .expect("scroll");
     assert!(text(&c, "[data-testid=text-command-pick]").await.contains("serve"));
     assert!(worker_loaded(&c).await);
 
     c.goto(&format!("{base}&embed=1")).await.expect("goto embed");
     wait_for(&c, "[data-testid=recommendation]").await;
-    c.execute("document.querySelector('[data-testid=export]').scrollIntoView()", vec![]).await.expect("scroll");
+    c.execute("document.querySelector('[data-testid=export]').scrollIntoView()", vec![])
+        .await
+        .expect("scroll");
     tokio::time::sleep(Duration::from_millis(800)).await;
     assert!(!worker_loaded(&c).await, "an embedded view fetched the worker before the card was opened");
     wait_for(&c, "[data-testid=export-open] summary").await.click().await.expect("open the card");
@@ -366,7 +467,9 @@ async fn config_json_paste_import() {
 
     // Pasting Llama 3.1 70B's config.json makes the link the architecture.
     wait_for(&c, "[data-testid=hfconfig] summary").await.click().await.expect("open the import");
-    let config = std::fs::read_to_string(root().join("tests/data/hf-configs/meta-llama--Meta-Llama-3.1-70B.json")).expect("config.json");
+    let config =
+        std::fs::read_to_string(root().join("tests/data/hf-configs/meta-llama--Meta-Llama-3.1-70B.json"))
+            .expect("config.json");
     paste(&c, "[data-testid=hfconfig-paste]", &config).await;
     let url = url_with(&c, "model=custom").await;
     for part in ["layers=80", "hidden=8192", "kv_heads=8", "vocab=128256", "context=131072"] {
@@ -380,7 +483,8 @@ async fn config_json_paste_import() {
     assert!((after - want).abs() <= 1.0, "page {after} vs core {want} for {query}");
 
     // A file without a field: a notice naming it, and the last good architecture stays.
-    paste(&c, "[data-testid=hfconfig-paste]", &config.replace("\"num_hidden_layers\"", "\"layers_renamed\"")).await;
+    paste(&c, "[data-testid=hfconfig-paste]", &config.replace("\"num_hidden_layers\"", "\"layers_renamed\""))
+        .await;
     let notice = text(&c, "[data-testid=notice]").await;
     assert!(notice.contains("num_hidden_layers"), "{notice}");
     assert_eq!(c.current_url().await.expect("url").to_string(), url, "a bad file changes nothing");
@@ -396,7 +500,9 @@ async fn config_json_paste_import() {
 /// The offer ids the offers table shows.
 async fn table_ids(c: &Client) -> Vec<String> {
     let ids = js(c, "return [...document.querySelectorAll('[data-testid=offers] tbody tr[data-offer]')].map(r => r.dataset.offer)").await;
-    ids.as_array().map(|a| a.iter().filter_map(|v| v.as_str().map(str::to_string)).collect()).unwrap_or_default()
+    ids.as_array()
+        .map(|a| a.iter().filter_map(|v| v.as_str().map(str::to_string)).collect())
+        .unwrap_or_default()
 }
 
 /// An offers file pasted into the advanced section (parsed by the on-demand
@@ -411,7 +517,11 @@ async fn offers_file_import() {
     wait_for(&c, "[data-testid=advanced] summary").await.click().await.expect("open the advanced inputs");
     let full = std::fs::read_to_string(root().join("static/offers.csv")).expect("offers.csv");
     let ten: String = full.lines().take(11).map(|l| format!("{l}\n")).collect();
-    let want: Vec<String> = whichgpu::core::catalog::offers::parse_offers_any("import", &ten).expect("parses").iter().map(|o| o.id.to_string()).collect();
+    let want: Vec<String> = whichgpu::core::catalog::offers::parse_offers_any("import", &ten)
+        .expect("parses")
+        .iter()
+        .map(|o| o.id.to_string())
+        .collect();
     paste(&c, "[data-testid=import]", &ten).await;
     wait_for(&c, "[data-testid=imported]").await;
     let mut shown = Vec::new();
@@ -422,10 +532,14 @@ async fn offers_file_import() {
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
-    assert!(!shown.is_empty() && shown.iter().all(|id| want.contains(id)), "table {shown:?}, imported {want:?}");
+    assert!(
+        !shown.is_empty() && shown.iter().all(|id| want.contains(id)),
+        "table {shown:?}, imported {want:?}"
+    );
     // A file that does not parse: the parser's message, and the imported offers stay.
     let bad = "id,nothing\n1,2\n";
-    let why = whichgpu::core::catalog::offers::parse_offers_any("import", bad).expect_err("refused").to_string();
+    let why =
+        whichgpu::core::catalog::offers::parse_offers_any("import", bad).expect_err("refused").to_string();
     paste(&c, "[data-testid=import]", bad).await;
     let mut notice = String::new();
     for _ in 0..50 {
@@ -459,11 +573,12 @@ async fn narrow_screen_is_one_column() {
 /// axe-core, installed pinned by `scripts/setup.sh test` into the tools
 /// directory; read from disk here and injected by WebDriver, never shipped.
 fn axe_source() -> String {
-    let tools = std::env::var("WHICHGPU_TOOLS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|_| PathBuf::from(std::env::var("HOME").unwrap_or_default()).join(".local/share/whichgpu-tools"));
+    let tools = std::env::var("WHICHGPU_TOOLS").map(PathBuf::from).unwrap_or_else(|_| {
+        PathBuf::from(std::env::var("HOME").unwrap_or_default()).join(".local/share/whichgpu-tools")
+    });
     let path = tools.join("node_modules/axe-core/axe.min.js");
-    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e} (run scripts/setup.sh test)", path.display()))
+    std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("{}: {e} (run scripts/setup.sh test)", path.display()))
 }
 
 async fn js(c: &Client, script: &str) -> serde_json::Value {
@@ -472,7 +587,13 @@ async fn js(c: &Client, script: &str) -> serde_json::Value {
 
 async fn top(c: &Client, css: &str) -> f64 {
     wait_for(c, css).await;
-    let v = c.execute("return document.querySelector(arguments[0]).getBoundingClientRect().top", vec![serde_json::json!(css)]).await.expect("top");
+    let v = c
+        .execute(
+            "return document.querySelector(arguments[0]).getBoundingClientRect().top",
+            vec![serde_json::json!(css)],
+        )
+        .await
+        .expect("top");
     v.as_f64().unwrap_or(f64::NAN)
 }
 
@@ -498,16 +619,26 @@ async fn layout_charts_and_accessibility() {
 
             let dims = js(&c, "return [innerWidth, innerHeight, document.documentElement.scrollWidth]").await;
             let dims: Vec<f64> = serde_json::from_value(dims).expect("numbers");
-            let (inner_w, scroll_w) = (dims.first().copied().unwrap_or(0.0), dims.get(2).copied().unwrap_or(f64::MAX));
+            let (inner_w, scroll_w) =
+                (dims.first().copied().unwrap_or(0.0), dims.get(2).copied().unwrap_or(f64::MAX));
             assert_eq!(inner_w, f64::from(width), "{view}: the viewport is not {width} px wide");
             assert!(scroll_w <= inner_w, "{view}: the page scrolls sideways ({scroll_w} > {inner_w})");
 
-            let (reco, guide, offers) =
-                (top(&c, "[data-testid=recommendation]").await, top(&c, "[data-testid=guidance]").await, top(&c, "[data-testid=offers]").await);
+            let (reco, guide, offers) = (
+                top(&c, "[data-testid=recommendation]").await,
+                top(&c, "[data-testid=guidance]").await,
+                top(&c, "[data-testid=offers]").await,
+            );
             if size == "wide" {
-                assert!(reco < 900.0 && guide < 900.0, "{view}: recommendation at {reco}, guidance at {guide}: not on the first screen");
+                assert!(
+                    reco < 900.0 && guide < 900.0,
+                    "{view}: recommendation at {reco}, guidance at {guide}: not on the first screen"
+                );
             } else {
-                assert!(reco < guide && guide < offers, "{view}: order recommendation {reco}, guidance {guide}, offers {offers}");
+                assert!(
+                    reco < guide && guide < offers,
+                    "{view}: order recommendation {reco}, guidance {guide}, offers {offers}"
+                );
             }
 
             let ticks = js(
@@ -516,11 +647,17 @@ async fn layout_charts_and_accessibility() {
             )
             .await;
             let ticks: Vec<Vec<String>> = serde_json::from_value(ticks).expect("tick lists");
-            assert!(ticks.len() == 2 && ticks.iter().all(|t| t.len() >= 3), "{view}: too few tick values {ticks:?}");
+            assert!(
+                ticks.len() == 2 && ticks.iter().all(|t| t.len() >= 3),
+                "{view}: too few tick values {ticks:?}"
+            );
 
             let names = js(&c, "const p=[...document.querySelectorAll('[data-testid=cost-chart] .pt')];return [p.length, p.filter(e=>!(e.getAttribute('aria-label')||'').trim()).length]").await;
             let names: Vec<u64> = serde_json::from_value(names).expect("counts");
-            assert!(names.first().copied().unwrap_or(0) > 0 && names.get(1) == Some(&0), "{view}: chart points without a name {names:?}");
+            assert!(
+                names.first().copied().unwrap_or(0) > 0 && names.get(1) == Some(&0),
+                "{view}: chart points without a name {names:?}"
+            );
 
             // No two labels of the cost chart (point labels, tick values) write over each other.
             let hits = js(
@@ -551,7 +688,11 @@ async fn layout_charts_and_accessibility() {
             std::fs::write(shot_dir().join(format!("view-{view}.png")), png).expect("write screenshot");
             // Then the chart alone (the element screenshot scrolls it into view).
             let chart = wait_for(&c, "[data-testid=scatter]").await;
-            std::fs::write(shot_dir().join(format!("chart-{view}.png")), chart.screenshot().await.expect("chart screenshot")).expect("write chart screenshot");
+            std::fs::write(
+                shot_dir().join(format!("chart-{view}.png")),
+                chart.screenshot().await.expect("chart screenshot"),
+            )
+            .expect("write chart screenshot");
         }
         let _ = c.close().await;
     }
@@ -581,22 +722,43 @@ async fn cost_chart_tooltip_keys_and_pointer() {
     tokio::time::sleep(Duration::from_millis(200)).await;
     let (id, text, visible, _, live, focused): (String, String, bool, f64, String, bool) =
         serde_json::from_value(js(&c, tip).await).expect("tooltip after two arrows");
-    assert!(focused && visible && !id.is_empty() && text.contains(&id) && text.contains('$'), "tooltip {id:?} {text:?} visible {visible} focused {focused}");
+    assert!(
+        focused && visible && !id.is_empty() && text.contains(&id) && text.contains('$'),
+        "tooltip {id:?} {text:?} visible {visible} focused {focused}"
+    );
     assert_eq!(live, text, "the live region announces the keyboard point");
     // The table lists the top offers only; the chart plots them all: the id is one of the answer's offers.
-    let answer = evaluate_query("lang=en", Catalog::bundled().expect("catalog"), Date::parse("2026-11-29").expect("date"));
+    let answer = evaluate_query(
+        "lang=en",
+        Catalog::bundled().expect("catalog"),
+        Date::parse("2026-11-29").expect("date"),
+    );
     assert!(answer.offers.iter().any(|o| *o.id == *id), "{id} is not one of the answer's offers");
     // The pointer over a marked point other than the keyboard's: the tooltip follows it.
-    let target = c.find(Locator::Css(&format!("[data-testid=cost-chart] circle.pt:not([data-offer=\"{id}\"])"))).await.expect("another marked point");
-    let cx: f64 = target.attr("cx").await.ok().flatten().and_then(|v| v.parse().ok()).expect("cx");
-    c.perform_actions(MouseActions::new("mouse".into()).then(PointerAction::MoveToElement { element: target, duration: None, x: 0.0, y: 0.0 }))
+    let target = c
+        .find(Locator::Css(&format!("[data-testid=cost-chart] circle.pt:not([data-offer=\"{id}\"])")))
         .await
-        .expect("move the pointer");
+        .expect("another marked point");
+    let cx: f64 = target.attr("cx").await.ok().flatten().and_then(|v| v.parse().ok()).expect("cx");
+    c.perform_actions(MouseActions::new("mouse".into()).then(PointerAction::MoveToElement {
+        element: target,
+        duration: None,
+        x: 0.0,
+        y: 0.0,
+    }))
+    .await
+    .expect("move the pointer");
     tokio::time::sleep(Duration::from_millis(200)).await;
     let (id2, text2, visible2, left, live2, _): (String, String, bool, f64, String, bool) =
         serde_json::from_value(js(&c, tip).await).expect("tooltip under the pointer");
-    assert!(visible2 && id2 != id && text2.contains(&id2), "pointer: tooltip {id2:?} {text2:?} (keyboard had {id})");
-    let vbw = js(&c, "return document.querySelector('[data-testid=cost-chart]').viewBox.baseVal.width").await.as_f64().expect("viewBox width");
+    assert!(
+        visible2 && id2 != id && text2.contains(&id2),
+        "pointer: tooltip {id2:?} {text2:?} (keyboard had {id})"
+    );
+    let vbw = js(&c, "return document.querySelector('[data-testid=cost-chart]').viewBox.baseVal.width")
+        .await
+        .as_f64()
+        .expect("viewBox width");
     assert!((left - cx / vbw * 100.0).abs() < 0.1, "tooltip at {left}% but the point at {cx} of {vbw}");
     assert!(live2.is_empty(), "the pointer is not announced: {live2:?}");
 

@@ -70,7 +70,9 @@ async fn page_runs_under_its_content_security_policy() {
     assert!(first[1].eq_ignore_ascii_case("Content-Security-Policy"), "{first:?}");
     let policy = first[2].clone();
     let directives: Vec<&str> = policy.split(';').map(str::trim).collect();
-    let directive = |name: &str| directives.iter().find(|d| d.split_whitespace().next() == Some(name)).copied().unwrap_or("");
+    let directive = |name: &str| {
+        directives.iter().find(|d| d.split_whitespace().next() == Some(name)).copied().unwrap_or("")
+    };
     assert_eq!(directive("default-src"), "default-src 'self'", "{policy}");
     let script_src = directive("script-src");
     assert!(script_src.starts_with("script-src 'self' 'wasm-unsafe-eval' 'sha256-"), "{policy}");
@@ -82,7 +84,10 @@ async fn page_runs_under_its_content_security_policy() {
     assert_eq!(directive("base-uri"), "base-uri 'none'", "{policy}");
     assert_eq!(directive("frame-ancestors"), "", "frame-ancestors is ignored in a <meta>: {policy}");
     for source in policy.split_whitespace() {
-        assert!(!source.contains("://") && source != "*" && source != "http:" && source != "https:", "other origin `{source}` in {policy}");
+        assert!(
+            !source.contains("://") && source != "*" && source != "http:" && source != "https:",
+            "other origin `{source}` in {policy}"
+        );
     }
 
     // Every inline script in the page is allowed by its hash.
@@ -101,7 +106,9 @@ async fn page_runs_under_its_content_security_policy() {
     tokio::time::sleep(Duration::from_millis(300)).await;
     let seen = reports(&c).await;
     assert_eq!(seen, Vec::<String>::new(), "CSP violations under {policy}");
-    c.goto(&format!("{base}?v=1&model=llama-3.1-70b&w=fp8&gpu=h100-sxm-80gb&gpus=2&lang=en")).await.expect("goto link");
+    c.goto(&format!("{base}?v=1&model=llama-3.1-70b&w=fp8&gpu=h100-sxm-80gb&gpus=2&lang=en"))
+        .await
+        .expect("goto link");
     wait_for(&c, "[data-testid=recommendation]").await;
     c.execute(OBSERVE, vec![]).await.expect("observe again");
     tokio::time::sleep(Duration::from_millis(300)).await;
@@ -117,7 +124,13 @@ async fn page_runs_under_its_content_security_policy() {
     // blocked and reported (and does not run).
     c.execute("const s = document.createElement('script'); s.textContent = 'window.__ran = 1'; document.body.appendChild(s);", vec![]).await.expect("canary");
     let seen = reports(&c).await;
-    assert!(seen.iter().any(|r| r.starts_with("script-src")), "the canary violation was not reported: {seen:?}");
-    assert_eq!(c.execute("return window.__ran === undefined", vec![]).await.expect("ran"), serde_json::json!(true));
+    assert!(
+        seen.iter().any(|r| r.starts_with("script-src")),
+        "the canary violation was not reported: {seen:?}"
+    );
+    assert_eq!(
+        c.execute("return window.__ran === undefined", vec![]).await.expect("ran"),
+        serde_json::json!(true)
+    );
     let _ = c.close().await;
 }

@@ -44,7 +44,12 @@ fn median(mut v: Vec<f64>) -> f64 {
 }
 
 fn load_average() -> String {
-    std::fs::read_to_string("/proc/loadavg").unwrap_or_default().split_whitespace().take(3).collect::<Vec<_>>().join(" ")
+    std::fs::read_to_string("/proc/loadavg")
+        .unwrap_or_default()
+        .split_whitespace()
+        .take(3)
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -69,7 +74,9 @@ async fn browser_timings() {
         // changes below run with the worker up (as a reader who has seen
         // the card has it), and the next load does not share the cores
         // with this page's worker compiling.
-        c.execute("document.querySelector('[data-testid=export]').scrollIntoView()", vec![]).await.expect("scroll");
+        c.execute("document.querySelector('[data-testid=export]').scrollIntoView()", vec![])
+            .await
+            .expect("scroll");
         wait_for(&c, "[data-testid=text-command-pick]").await;
     }
     tokio::time::sleep(Duration::from_millis(300)).await;
@@ -102,7 +109,9 @@ async fn browser_timings() {
             )
             .await
             .expect("timings");
-        let column = |k: &str| -> Vec<f64> { m[k].as_array().expect("array").iter().filter_map(|v| v.as_f64()).collect() };
+        let column = |k: &str| -> Vec<f64> {
+            m[k].as_array().expect("array").iter().filter_map(|v| v.as_f64()).collect()
+        };
         assert_eq!(column("dom").len(), CHANGES, "every change rendered");
         runs.push(serde_json::json!({
             "dom_update_ms_median": median(column("dom")),
@@ -173,7 +182,10 @@ async fn throttled_first_results(c: &fantoccini::Client) -> serde_json::Value {
         bytes.push(b.as_f64().unwrap_or(f64::NAN));
     }
     for (cmd, params) in [
-        ("Network.emulateNetworkConditions", serde_json::json!({ "offline": false, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1 })),
+        (
+            "Network.emulateNetworkConditions",
+            serde_json::json!({ "offline": false, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1 }),
+        ),
         ("Network.setCacheDisabled", serde_json::json!({ "cacheDisabled": false })),
     ] {
         c.issue_cmd(Cdp(cmd, params)).await.unwrap_or_else(|e| panic!("{cmd}: {e}"));

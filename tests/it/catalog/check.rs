@@ -54,7 +54,11 @@ fn a_row_missing_a_fact_fails_and_is_named() {
     ] {
         let r = run(&[row]);
         assert!(!r.passed(), "{row}");
-        assert!(r.missing.iter().any(|f| f.row == 1 && f.id == "c" && f.what.contains(what)), "{row}: {:?}", r.missing);
+        assert!(
+            r.missing.iter().any(|f| f.row == 1 && f.id == "c" && f.what.contains(what)),
+            "{row}: {:?}",
+            r.missing
+        );
     }
     // Old is listed, not failed.
     let r = run(&["d,p,usd,1,1,,,src,2026-01-01"]);

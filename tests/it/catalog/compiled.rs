@@ -24,7 +24,9 @@ fn compiled_catalog_equals_the_parsed_tables_row_for_row() {
     // Non-trivial: the catalog is there, and the parsed one has sources.
     assert!(compiled.offers.len() > 100 && compiled.gpus.len() > 20);
     let full = parse_bundled().expect("bundled tables");
-    assert!(full.gpus.iter().all(|g| !g.source.is_empty()) && compiled.gpus.iter().all(|g| g.source.is_empty()));
+    assert!(
+        full.gpus.iter().all(|g| !g.source.is_empty()) && compiled.gpus.iter().all(|g| g.source.is_empty())
+    );
 }
 
 #[test]
@@ -37,7 +39,12 @@ fn a_cut_padded_or_damaged_compiled_form_is_an_error_not_a_panic() {
     padded.push(0);
     assert!(compiled::decode(&padded, COMPILED_STRINGS).is_err());
     // Texts missing: an index past the end is an error.
-    let half = COMPILED_STRINGS.char_indices().filter(|(_, c)| *c == compiled::SEP).nth(100).map(|(i, _)| i + 1).unwrap();
+    let half = COMPILED_STRINGS
+        .char_indices()
+        .filter(|(_, c)| *c == compiled::SEP)
+        .nth(100)
+        .map(|(i, _)| i + 1)
+        .unwrap();
     assert!(compiled::decode(COMPILED, &COMPILED_STRINGS[..half]).is_err());
     assert!(compiled::decode(COMPILED, "").is_err());
     // Any byte set to all ones or to zero decodes to something or fails, never panics.

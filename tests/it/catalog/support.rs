@@ -2,7 +2,9 @@
 //! exactly one row, every row has a source, and cells the sources state.
 
 use whichgpu::core::catalog::gpus::Arch;
-use whichgpu::core::catalog::support::{lookup, parse_support, table_format, SupportRow, KV_FORMATS, WEIGHT_FORMATS};
+use whichgpu::core::catalog::support::{
+    lookup, parse_support, table_format, SupportRow, KV_FORMATS, WEIGHT_FORMATS,
+};
 use whichgpu::core::catalog::{Kind, Support};
 use whichgpu::core::config::Engine;
 use whichgpu::core::precision;
@@ -27,10 +29,16 @@ fn every_combination_resolves_to_exactly_one_row() {
         for arch in &archs {
             for kind in [Kind::Weights, Kind::Kv] {
                 for format in kind.formats() {
-                    let matching: Vec<&SupportRow> = c.support.iter().filter(|r| r.matches(engine, arch, kind, format)).collect();
+                    let matching: Vec<&SupportRow> =
+                        c.support.iter().filter(|r| r.matches(engine, arch, kind, format)).collect();
                     let best = matching.iter().map(|r| r.specificity()).max();
                     let winners = matching.iter().filter(|r| Some(r.specificity()) == best).count();
-                    assert_eq!(winners, 1, "{engine} {arch} {} {format}: {winners} rows at the top level", kind.as_str());
+                    assert_eq!(
+                        winners,
+                        1,
+                        "{engine} {arch} {} {format}: {winners} rows at the top level",
+                        kind.as_str()
+                    );
                     cells += 1;
                 }
             }
@@ -52,7 +60,8 @@ fn every_row_has_a_source_and_a_version() {
 
 #[test]
 fn format_lists_match_precision() {
-    let mut ids: Vec<&str> = precision::weight_formats().iter().map(|f| table_format(Kind::Weights, f.id)).collect();
+    let mut ids: Vec<&str> =
+        precision::weight_formats().iter().map(|f| table_format(Kind::Weights, f.id)).collect();
     ids.dedup();
     let mut want = WEIGHT_FORMATS.to_vec();
     ids.sort_unstable();
@@ -167,7 +176,8 @@ fn unknown_archs_and_duplicate_keys_are_rejected() {
     let rows = parse_support(&format!("{head}vllm,v1,kepler,weights,*,native,s,\n")).expect("parses");
     let e = check_support(&rows, &c.gpus).expect_err("kepler").to_string();
     assert!(e.contains("row 1") && e.contains("`arch`"), "{e}");
-    let rows = parse_support(&format!("{head}vllm,v1,*,kv,fp8,native,s,\nvllm,v2,*,kv,fp8,unsupported,s,\n")).expect("parses");
+    let rows = parse_support(&format!("{head}vllm,v1,*,kv,fp8,native,s,\nvllm,v2,*,kv,fp8,unsupported,s,\n"))
+        .expect("parses");
     let e = check_support(&rows, &c.gpus).expect_err("duplicate").to_string();
     assert!(e.contains("row 2"), "{e}");
 }

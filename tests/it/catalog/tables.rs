@@ -1,7 +1,9 @@
 //! Invariants of the bundled catalog, and imports that must be rejected
 //! with a message naming the row and field.
 
-use whichgpu::core::catalog::offers::{parse_offers, parse_providers, HostBilling, OFFER_COLUMNS, OFFER_OPTIONAL, PROVIDER_COLUMNS};
+use whichgpu::core::catalog::offers::{
+    parse_offers, parse_providers, HostBilling, OFFER_COLUMNS, OFFER_OPTIONAL, PROVIDER_COLUMNS,
+};
 use whichgpu::core::catalog::Date;
 use whichgpu::core::config::Commit;
 use whichgpu::core::config::Currency;
@@ -79,7 +81,13 @@ fn every_offer_is_consistent() {
         assert!(o.as_of >= Date::parse("2024-01-01").expect("date"), "{} dated {}", o.id, o.as_of);
         // GPU memory × count is at most what a board can carry.
         assert!(gpu.memory_gb * f64::from(o.gpus) <= 72.0 * 288.0, "{}", o.id);
-        assert!(o.gpus <= gpu.gpus_per_node.max(8), "{}: {} GPUs in one instance of {}", o.id, o.gpus, gpu.id);
+        assert!(
+            o.gpus <= gpu.gpus_per_node.max(8),
+            "{}: {} GPUs in one instance of {}",
+            o.id,
+            o.gpus,
+            gpu.id
+        );
     }
     for g in &c.gpus {
         assert!(!g.source.is_empty() && g.mem_bw_gbps > 0.0 && g.bf16_tflops > 0.0, "{}", g.id);
@@ -116,7 +124,10 @@ fn currency_column_is_optional_and_checked() {
 const GOOD: &str = "x-1,aws,p5.48xlarge,h100-sxm-80gb,8,192,2048,nvswitch,3200,55.04,,,,,,,us-east-1,1,60,0.08,0.09,page,2026-09-01,";
 
 fn import(body: &str) -> String {
-    match parse_offers("import", body).map_err(|e| e.to_string()).and_then(|o| catalog().with_offers(o).map_err(|e| e.to_string())) {
+    match parse_offers("import", body)
+        .map_err(|e| e.to_string())
+        .and_then(|o| catalog().with_offers(o).map_err(|e| e.to_string()))
+    {
         Ok(_) => "ok".into(),
         Err(e) => e,
     }
@@ -127,14 +138,26 @@ fn imports_are_validated_with_exact_messages() {
     assert_eq!(import(&format!("{}\n{GOOD}\n", header())), "ok");
     assert_eq!(import("id,provider\nx,aws\n"), "import: missing column `instance`");
     assert_eq!(import(&format!("{},color\n{GOOD},red\n", header())), "import: unknown column `color`");
-    assert_eq!(import(&format!("{}\n{}\n", header(), GOOD.replace("55.04", "-3"))), "import: row 1, field `usd_per_hour`: must be positive, got -3");
-    assert_eq!(import(&format!("{}\n{}\n", header(), GOOD.replace(",8,192", ",eight,192"))), "import: row 1, field `gpus`: `eight` is not a whole number");
-    assert_eq!(import(&format!("{}\n{}\n", header(), GOOD.replace("h100-sxm-80gb", "h900"))), "import: row 1, field `gpu`: unknown GPU id `h900`");
+    assert_eq!(
+        import(&format!("{}\n{}\n", header(), GOOD.replace("55.04", "-3"))),
+        "import: row 1, field `usd_per_hour`: must be positive, got -3"
+    );
+    assert_eq!(
+        import(&format!("{}\n{}\n", header(), GOOD.replace(",8,192", ",eight,192"))),
+        "import: row 1, field `gpus`: `eight` is not a whole number"
+    );
+    assert_eq!(
+        import(&format!("{}\n{}\n", header(), GOOD.replace("h100-sxm-80gb", "h900"))),
+        "import: row 1, field `gpu`: unknown GPU id `h900`"
+    );
     assert_eq!(
         import(&format!("{}\n{}\n", header(), GOOD.replace("2026-09-01", "2026-13-01"))),
         "import: row 1, field `as_of`: `2026-13-01` is not a YYYY-MM-DD date"
     );
-    assert_eq!(import(&format!("{}\n{GOOD}\n{GOOD}\n", header())), "import: row 2, field `id`: duplicate id `x-1`");
+    assert_eq!(
+        import(&format!("{}\n{GOOD}\n{GOOD}\n", header())),
+        "import: row 2, field `id`: duplicate id `x-1`"
+    );
     assert_eq!(
         import(&format!("{}\n{}\n", header(), GOOD.replace(",8,192", ",2147483648,192"))),
         "import: row 1, field `gpus`: 2147483648 GPUs in one instance; at most 72"
@@ -161,7 +184,13 @@ fn every_gpu_has_a_sourced_usable_memory_within_its_nominal_size() {
     for g in &catalog().gpus {
         assert!(g.usable_mib > 0.0, "{} usable_mib {}", g.id, g.usable_mib);
         assert!(g.source.contains("usable_mib:"), "{}: no source for usable_mib", g.id);
-        assert!(g.usable_mib <= 1.05 * g.memory_gb * 1024.0, "{}: {} MiB vs nominal {} GiB", g.id, g.usable_mib, g.memory_gb);
+        assert!(
+            g.usable_mib <= 1.05 * g.memory_gb * 1024.0,
+            "{}: {} MiB vs nominal {} GiB",
+            g.id,
+            g.usable_mib,
+            g.memory_gb
+        );
         assert_eq!(g.usable_bytes(), g.usable_mib * 1_048_576.0, "{}", g.id);
         assert_eq!(g.memory_bytes(), g.memory_gb * 1_073_741_824.0, "{}: memory_bytes stays nominal", g.id);
         // A figure derived without a capture says so where it is shown.
@@ -218,7 +247,9 @@ fn gpu_rows_reject_missing_or_oversized_usable_memory() {
                 fields[i] = v.to_string();
             }
         }
-        parse_gpus(&format!("{}\n{}\n", GPU_COLUMNS.join(","), fields.join(","))).map(|g| g.len()).map_err(|e| e.to_string())
+        parse_gpus(&format!("{}\n{}\n", GPU_COLUMNS.join(","), fields.join(",")))
+            .map(|g| g.len())
+            .map_err(|e| e.to_string())
     };
     assert_eq!(row("23034"), Ok(1));
     assert!(row("").is_err());
@@ -255,8 +286,15 @@ fn every_commit_price_is_sourced_dated_and_at_most_on_demand() {
 
 #[test]
 fn committed_prices_cover_fifteen_offers_from_five_providers() {
-    let with: Vec<_> =
-        catalog().offers.iter().filter(|o| [Commit::Month, Commit::Year, Commit::ThreeYears].iter().any(|t| o.committed_usd_per_hour(*t).is_some())).collect();
+    let with: Vec<_> = catalog()
+        .offers
+        .iter()
+        .filter(|o| {
+            [Commit::Month, Commit::Year, Commit::ThreeYears]
+                .iter()
+                .any(|t| o.committed_usd_per_hour(*t).is_some())
+        })
+        .collect();
     let providers: std::collections::BTreeSet<&str> = with.iter().map(|o| &*o.provider).collect();
     assert!(with.len() >= 15, "{} offers with a committed price", with.len());
     assert!(providers.len() >= 5, "providers with a committed price: {providers:?}");
@@ -268,7 +306,11 @@ fn every_provider_has_host_billing() {
     let providers = parse_providers(text).expect("providers parse");
     assert!(providers.len() >= 15);
     for p in &providers {
-        assert!(matches!(p.host_billing, HostBilling::Included | HostBilling::Separate | HostBilling::Unknown), "{}", p.id);
+        assert!(
+            matches!(p.host_billing, HostBilling::Included | HostBilling::Separate | HostBilling::Unknown),
+            "{}",
+            p.id
+        );
         assert!(p.source.contains("host_billing:"), "{}: no source for host_billing", p.id);
     }
     let get = |id: &str| providers.iter().find(|p| p.id == id).map(|p| p.host_billing);
@@ -288,11 +330,19 @@ fn every_provider_has_host_billing() {
                 _ => "",
             })
             .collect();
-        parse_providers(&format!("{header}\n{}\n", fields.join(","))).map(|p| p.len()).map_err(|e| e.to_string())
+        parse_providers(&format!("{header}\n{}\n", fields.join(",")))
+            .map(|p| p.len())
+            .map_err(|e| e.to_string())
     };
     assert_eq!(row("separate"), Ok(1));
-    assert_eq!(row(""), Err("providers.csv: row 1, field `host_billing`: must be included|separate|unknown".to_string()));
-    assert_eq!(row("bundled"), Err("providers.csv: row 1, field `host_billing`: must be included|separate|unknown".to_string()));
+    assert_eq!(
+        row(""),
+        Err("providers.csv: row 1, field `host_billing`: must be included|separate|unknown".to_string())
+    );
+    assert_eq!(
+        row("bundled"),
+        Err("providers.csv: row 1, field `host_billing`: must be included|separate|unknown".to_string())
+    );
 }
 
 #[test]
@@ -302,15 +352,37 @@ fn malformed_commit_rows_are_rejected_naming_row_and_field() {
         import(&format!("{}\n{GOOD}\n{good}\n", header()).replacen("x-1", "x-0", 1))
     };
     assert_eq!(with("", "40", "30", "page", "2026-09-01"), "ok");
-    assert_eq!(with("", "40", "", "", "2026-09-01"), "import: row 2, field `commit_source`: is empty but a commit price is given");
-    assert_eq!(with("", "40", "", "page", ""), "import: row 2, field `commit_as_of`: is empty but a commit price is given");
-    assert_eq!(with("60", "", "", "page", "2026-09-01"), "import: row 2, field `commit_1mo_usd_per_hour`: 60 is above the on-demand price 55.04");
-    assert_eq!(with("", "-1", "", "page", "2026-09-01"), "import: row 2, field `commit_1yr_usd_per_hour`: must be positive, got -1");
-    assert_eq!(with("", "", "0", "page", "2026-09-01"), "import: row 2, field `commit_3yr_usd_per_hour`: must be positive, got 0");
-    assert_eq!(with("", "", "abc", "page", "2026-09-01"), "import: row 2, field `commit_3yr_usd_per_hour`: `abc` is not a number");
-    assert_eq!(with("", "40", "", "page", "2026-99-01"), "import: row 2, field `commit_as_of`: `2026-99-01` is not a YYYY-MM-DD date");
+    assert_eq!(
+        with("", "40", "", "", "2026-09-01"),
+        "import: row 2, field `commit_source`: is empty but a commit price is given"
+    );
+    assert_eq!(
+        with("", "40", "", "page", ""),
+        "import: row 2, field `commit_as_of`: is empty but a commit price is given"
+    );
+    assert_eq!(
+        with("60", "", "", "page", "2026-09-01"),
+        "import: row 2, field `commit_1mo_usd_per_hour`: 60 is above the on-demand price 55.04"
+    );
+    assert_eq!(
+        with("", "-1", "", "page", "2026-09-01"),
+        "import: row 2, field `commit_1yr_usd_per_hour`: must be positive, got -1"
+    );
+    assert_eq!(
+        with("", "", "0", "page", "2026-09-01"),
+        "import: row 2, field `commit_3yr_usd_per_hour`: must be positive, got 0"
+    );
+    assert_eq!(
+        with("", "", "abc", "page", "2026-09-01"),
+        "import: row 2, field `commit_3yr_usd_per_hour`: `abc` is not a number"
+    );
+    assert_eq!(
+        with("", "40", "", "page", "2026-99-01"),
+        "import: row 2, field `commit_as_of`: `2026-99-01` is not a YYYY-MM-DD date"
+    );
     // The accessor picks the term.
-    let text = format!("{}\n{}\n", header(), GOOD.replace(",55.04,,,,,,,", ",55.04,,50,40,30,page,2026-09-01,"));
+    let text =
+        format!("{}\n{}\n", header(), GOOD.replace(",55.04,,,,,,,", ",55.04,,50,40,30,page,2026-09-01,"));
     let o = parse_offers("import", &text).expect("parses");
     let o = o.first().expect("one offer");
     assert_eq!(

@@ -34,14 +34,21 @@ fn the_china_region_has_eight_gpu_nodes_of_its_own_cards() {
         assert!(eight.iter().any(|o| &*o.gpu == gpu), "no 8-GPU China-region offer of {gpu}");
     }
     for o in &eight {
-        assert!(!o.source.is_empty() && o.as_of.days_until(date(TODAY)) <= 183, "{}: {} ({})", o.id, o.as_of, o.source);
+        assert!(
+            !o.source.is_empty() && o.as_of.days_until(date(TODAY)) <= 183,
+            "{}: {} ({})",
+            o.id,
+            o.as_of,
+            o.source
+        );
     }
 }
 
 #[test]
 #[ignore = "issue 41: 4 China-region providers (AutoDL, Matpool, Gongjiyun, Compshare); no stored source gives Alibaba/Volcano/Tencent/Huawei/Baidu hourly H20/H800/A800/L20/910B prices"]
 fn five_china_region_providers() {
-    let providers: BTreeSet<&str> = catalog().offers.iter().filter(|o| china(o)).map(|o| &*o.provider).collect();
+    let providers: BTreeSet<&str> =
+        catalog().offers.iter().filter(|o| china(o)).map(|o| &*o.provider).collect();
     assert!(providers.len() >= 5, "{providers:?}");
 }
 
@@ -52,7 +59,12 @@ fn at_most_a_tenth_of_offers_are_priced_more_than_six_months_ago() {
     let old = c.offers.iter().filter(|o| o.as_of.days_until(date(TODAY)) > 183).count();
     assert!(old * 10 <= c.offers.len(), "{old} of {} offers older than 183 days on {TODAY}", c.offers.len());
     let providers: BTreeSet<&str> = c.offers.iter().map(|o| &*o.provider).collect();
-    assert!(c.offers.len() >= 350 && providers.len() >= 35, "{} offers from {} providers", c.offers.len(), providers.len());
+    assert!(
+        c.offers.len() >= 350 && providers.len() >= 35,
+        "{} offers from {} providers",
+        c.offers.len(),
+        providers.len()
+    );
 }
 
 #[test]

@@ -22,7 +22,15 @@ fn rate(model: &str, zero: u8, mb: u32, gbs: Option<u32>, l: Layout) -> f64 {
     let gpu = catalog.gpu("h100-sxm-80gb").expect("gpu");
     // torchtitan: a compiled stack, so the micro-batch does not also
     // amortise eager launches (`train_clock`), only the exchange.
-    let cfg = Config { task: Task::Pretrain, method: Method::Full, zero: Some(zero), mb: Some(mb), gbs, trainer: Trainer::Torchtitan, ..Config::default() };
+    let cfg = Config {
+        task: Task::Pretrain,
+        method: Method::Full,
+        zero: Some(zero),
+        mb: Some(mb),
+        gbs,
+        trainer: Trainer::Torchtitan,
+        ..Config::default()
+    };
     let job = TrainJob::new(m, &cfg);
     job.tokens_per_s(gpu, mfu(gpu, job.method), l, IB, gpu.link_bytes_per_s(true))
 }
@@ -105,5 +113,8 @@ fn a_multi_node_pre_training_answer_does_not_hinge_on_the_micro_batch() {
     let base = "task=pretrain&model=llama-3.1-70b&tokens=1e11&days=30";
     let (one, n1) = gpu_hours(base);
     let (two, n2) = gpu_hours(&format!("{base}&mb=2"));
-    assert!((two / one - 1.0).abs() < 0.15, "mb=1 {one:.0} GPU-h on {n1} GPUs, mb=2 {two:.0} GPU-h on {n2} GPUs");
+    assert!(
+        (two / one - 1.0).abs() < 0.15,
+        "mb=1 {one:.0} GPU-h on {n1} GPUs, mb=2 {two:.0} GPU-h on {n2} GPUs"
+    );
 }

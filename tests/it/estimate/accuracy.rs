@@ -11,16 +11,22 @@ use whichgpu::tools::calibrate;
 use crate::common;
 
 fn read(path: &str) -> String {
-    std::fs::read_to_string(format!("{}/{path}", env!("CARGO_MANIFEST_DIR"))).unwrap_or_else(|e| panic!("{path}: {e}"))
+    std::fs::read_to_string(format!("{}/{path}", env!("CARGO_MANIFEST_DIR")))
+        .unwrap_or_else(|e| panic!("{path}: {e}"))
 }
 
 #[test]
 fn committed_accuracy_summary_is_the_estimators_own_scoring() {
-    let fresh = summary(common::catalog(), (FIT_FILE, &read(FIT_FILE)), (HOLDOUT_FILE, &read(HOLDOUT_FILE))).expect("summary");
+    let fresh = summary(common::catalog(), (FIT_FILE, &read(FIT_FILE)), (HOLDOUT_FILE, &read(HOLDOUT_FILE)))
+        .expect("summary");
     let committed = read(SUMMARY_FILE);
     if fresh != committed {
-        let first =
-            fresh.lines().zip(committed.lines()).find(|(a, b)| a != b).map(|(a, b)| format!("\n  now:       {a}\n  committed: {b}")).unwrap_or_default();
+        let first = fresh
+            .lines()
+            .zip(committed.lines())
+            .find(|(a, b)| a != b)
+            .map(|(a, b)| format!("\n  now:       {a}\n  committed: {b}"))
+            .unwrap_or_default();
         panic!("{SUMMARY_FILE} is out of date with the estimator or the measurements;{first}\nregenerate it with:\n  {REGENERATE}");
     }
     // What the page compiles in is that file.
@@ -36,7 +42,12 @@ fn accuracy_summary_covers_every_kind_of_both_sets_with_one_example_each() {
     let report = calibrate::run(&joined, common::catalog(), false).expect("calibration parses");
     let rows_of = |set: Set, kind: &str| a.set(set).find(|s| s.kind == kind).map_or(0, |s| s.rows as usize);
     for r in &report.stats {
-        assert_eq!(rows_of(Set::Fit, r.kind.as_str()) + rows_of(Set::Holdout, r.kind.as_str()), r.rows, "{}", r.kind.as_str());
+        assert_eq!(
+            rows_of(Set::Fit, r.kind.as_str()) + rows_of(Set::Holdout, r.kind.as_str()),
+            r.rows,
+            "{}",
+            r.kind.as_str()
+        );
     }
     for s in a.set(Set::Fit) {
         assert!(s.leave_one_gpu_out_median_pct.is_some(), "{}", s.kind);
@@ -62,15 +73,32 @@ fn method_card_rows_compiled_by_build_rs_are_the_committed_files_rows() {
     assert_eq!(kinds.len(), a.set(Set::Fit).count());
     assert_eq!(bundled::ACCURACY_KINDS.len(), kinds.len());
     for (compiled, parsed) in bundled::ACCURACY_KINDS.iter().zip(&kinds) {
-        assert_eq!((compiled.kind, compiled.label, compiled.cells.map(String::from)), (parsed.kind.as_str(), parsed.label, parsed.cells.clone()));
+        assert_eq!(
+            (compiled.kind, compiled.label, compiled.cells.map(String::from)),
+            (parsed.kind.as_str(), parsed.label, parsed.cells.clone())
+        );
     }
     let examples = a.example_rows();
     assert_eq!(examples.len(), a.examples.len());
     assert_eq!(bundled::ACCURACY_EXAMPLES.len(), examples.len());
     for (compiled, parsed) in bundled::ACCURACY_EXAMPLES.iter().zip(&examples) {
         assert_eq!(
-            (compiled.id, compiled.label, compiled.set, compiled.case, compiled.source, compiled.cells.map(String::from)),
-            (parsed.id.as_str(), parsed.label, parsed.set, parsed.case.as_str(), parsed.source.as_str(), parsed.cells.clone())
+            (
+                compiled.id,
+                compiled.label,
+                compiled.set,
+                compiled.case,
+                compiled.source,
+                compiled.cells.map(String::from)
+            ),
+            (
+                parsed.id.as_str(),
+                parsed.label,
+                parsed.set,
+                parsed.case.as_str(),
+                parsed.source.as_str(),
+                parsed.cells.clone()
+            )
         );
     }
     // The cells are the page's formatting of the file's numbers.

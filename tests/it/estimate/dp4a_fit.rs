@@ -13,11 +13,15 @@ use whichgpu::tools::calibrate::{self, Kind, Split};
 use crate::common;
 
 fn read(name: &str) -> String {
-    std::fs::read_to_string(format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap_or_else(|e| panic!("{name}: {e}"))
+    std::fs::read_to_string(format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR")))
+        .unwrap_or_else(|e| panic!("{name}: {e}"))
 }
 
 fn serving_cases() -> Vec<calibrate::Case> {
-    let text = calibrate::join(&["calibration.csv", "serving_measurements.csv", "regime7_measurements.csv"].map(read)).expect("same header");
+    let text = calibrate::join(
+        &["calibration.csv", "serving_measurements.csv", "regime7_measurements.csv"].map(read),
+    )
+    .expect("same header");
     calibrate::parse_cases(&text, common::catalog()).expect("parses").0
 }
 
@@ -28,7 +32,9 @@ fn dp4a_rows(cases: &[calibrate::Case]) -> Vec<&calibrate::Case> {
         .iter()
         .filter(|c| matches!(c.kind, Kind::Prefill | Kind::Throughput))
         .filter(|c| {
-            let (Some(g), Some(w)) = (catalog.gpu(&c.gpu), precision::weight_format(&c.format)) else { return false };
+            let (Some(g), Some(w)) = (catalog.gpu(&c.gpu), precision::weight_format(&c.format)) else {
+                return false;
+            };
             dp4a::mmq_rate(c.engine, &w, g, &engine::factors(c.engine, g)).is_some()
         })
         .collect()
@@ -46,13 +52,19 @@ fn dp4a_share_is_the_fit_of_the_p40_fit_rows_and_no_held_out_row_is_among_them()
     let rows: Vec<&calibrate::Case> = all.iter().copied().filter(|c| c.split == Split::Fit).collect();
     assert!(rows.len() >= 8, "{} DP4A fit rows", rows.len());
     assert!(rows.iter().all(|c| c.source.contains("pull/7314")), "a DP4A fit row from another source");
-    assert!(all.iter().filter(|c| c.split == Split::HeldOut).all(|c| c.source.contains("pull/4766")), "held-out DP4A rows");
+    assert!(
+        all.iter().filter(|c| c.split == Split::HeldOut).all(|c| c.source.contains("pull/4766")),
+        "held-out DP4A rows"
+    );
     assert!(all.iter().any(|c| c.split == Split::HeldOut), "no held-out DP4A row is scored");
     let p40 = catalog.gpu("tesla-p40-24gb").expect("P40");
     let fitted = engine::factors(Engine::LlamaCpp, p40);
     assert_eq!(fitted.dp4a_share, LLAMA_CPP_DP4A_SHARE);
     let loss = |f: Factors| {
-        let e: Vec<f64> = rows.iter().map(|c| (calibrate::predict(c, catalog, Some(f)).expect("prediction") / c.measured).ln().abs()).collect();
+        let e: Vec<f64> = rows
+            .iter()
+            .map(|c| (calibrate::predict(c, catalog, Some(f)).expect("prediction") / c.measured).ln().abs())
+            .collect();
         calibrate::percentile(&e, 0.5) + 0.25 * calibrate::percentile(&e, 0.9)
     };
     let at = loss(fitted);
@@ -61,11 +73,17 @@ fn dp4a_share_is_the_fit_of_the_p40_fit_rows_and_no_held_out_row_is_among_them()
         assert!(at < loss(f), "dp4a_share {} fits as well or better", f.dp4a_share);
     }
     // And what the fit itself finds on the llama.cpp GDDR group.
-    let group: Vec<&calibrate::Case> =
-        cases.iter().filter(|c| c.split == Split::Fit && calibrate::group(c, catalog) == Some((Engine::LlamaCpp, false))).collect();
+    let group: Vec<&calibrate::Case> = cases
+        .iter()
+        .filter(|c| c.split == Split::Fit && calibrate::group(c, catalog) == Some((Engine::LlamaCpp, false)))
+        .collect();
     let refit = calibrate::fit_group(&group, catalog, fitted);
     assert!((refit.dp4a_share - LLAMA_CPP_DP4A_SHARE).abs() < 1e-9, "--fit finds {}", refit.dp4a_share);
-    assert_eq!((refit.compute, refit.quant_compute), (fitted.compute, fitted.quant_compute), "the DP4A rows moved the 16-bit shares");
+    assert_eq!(
+        (refit.compute, refit.quant_compute),
+        (fitted.compute, fitted.quant_compute),
+        "the DP4A rows moved the 16-bit shares"
+    );
 }
 
 #[test]

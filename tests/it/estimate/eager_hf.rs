@@ -12,21 +12,31 @@ use crate::common;
 fn cases() -> Vec<calibrate::Case> {
     let texts: Vec<String> = ["calibration.csv", "serving_measurements.csv"]
         .iter()
-        .map(|n| std::fs::read_to_string(format!("{}/tests/data/{n}", env!("CARGO_MANIFEST_DIR"))).expect("file"))
+        .map(|n| {
+            std::fs::read_to_string(format!("{}/tests/data/{n}", env!("CARGO_MANIFEST_DIR"))).expect("file")
+        })
         .collect();
-    calibrate::parse_cases(&calibrate::join(&texts).expect("same header"), common::catalog()).expect("parses").0
+    calibrate::parse_cases(&calibrate::join(&texts).expect("same header"), common::catalog())
+        .expect("parses")
+        .0
 }
 
 #[test]
 fn hf_factors_are_the_fit_of_the_fit_rows() {
     let catalog = common::catalog();
     let all = cases();
-    let rows: Vec<&calibrate::Case> = all.iter().filter(|c| c.split == calibrate::Split::Fit && c.engine == Engine::Hf).collect();
+    let rows: Vec<&calibrate::Case> =
+        all.iter().filter(|c| c.split == calibrate::Split::Fit && c.engine == Engine::Hf).collect();
     assert!(rows.iter().filter(|c| c.kind == Kind::Decode).count() >= 10, "{} fit rows", rows.len());
     let gpu = rows.first().and_then(|c| catalog.gpu(&c.gpu)).expect("gpu");
     let f = calibrate::fit_group(&rows, catalog, engine::factors(Engine::Hf, gpu));
     assert!((f.host_layer_s - HF_HOST_LAYER_S).abs() < 1e-9, "host {}", f.host_layer_s);
-    assert!((f.bw - HF_BW).abs() < 1e-9 && (f.cache_bw - HF_CACHE_BW).abs() < 1e-9, "bw {} cache_bw {}", f.bw, f.cache_bw);
+    assert!(
+        (f.bw - HF_BW).abs() < 1e-9 && (f.cache_bw - HF_CACHE_BW).abs() < 1e-9,
+        "bw {} cache_bw {}",
+        f.bw,
+        f.cache_bw
+    );
     assert!((f.compute - HF_COMPUTE).abs() < 1e-9, "compute {}", f.compute);
 }
 
@@ -42,7 +52,12 @@ fn held_out_hf_decode_is_within_2x_and_flat_where_measured() {
     let batches: std::collections::BTreeSet<u32> = held.iter().filter_map(|(c, _)| c.batch).collect();
     assert!(batches.len() >= 3, "held-out batches {batches:?}");
     for (c, p) in &held {
-        assert!(p / c.measured < 2.0 && c.measured / p < 2.0, "{}: predicted {p:.1}, measured {:.1}", c.id, c.measured);
+        assert!(
+            p / c.measured < 2.0 && c.measured / p < 2.0,
+            "{}: predicted {p:.1}, measured {:.1}",
+            c.id,
+            c.measured
+        );
     }
     // transformers #29651: 33.4–34.4 ms a step from batch 1 to 32; the
     // prediction's spread over those batches is no wider than 1.15×.
@@ -55,7 +70,9 @@ fn held_out_hf_decode_is_within_2x_and_flat_where_measured() {
 #[test]
 fn hf_decode_is_host_bound_and_nearly_flat_at_small_batches() {
     let per_seq = |b: u32| {
-        let a = common::answer(&format!("model=llama-3.1-8b&engine=hf&gpu=h100-sxm-80gb&gpus=1&batch={b}&in=512&out=256"));
+        let a = common::answer(&format!(
+            "model=llama-3.1-8b&engine=hf&gpu=h100-sxm-80gb&gpus=1&batch={b}&in=512&out=256"
+        ));
         a.pick().and_then(|p| p.speeds.decode_tokens_per_s_per_seq()).expect("a pick")
     };
     let (one, eight) = (per_seq(1), per_seq(8));

@@ -11,7 +11,10 @@ use whichgpu::core::estimate::engine_rules::{self, Dim, Grain, Layout};
 /// The offers an answer picks or names: the pick and every alternative.
 fn named(a: &Answer) -> Vec<&OfferResult> {
     let Some(r) = &a.recommendation else { return Vec::new() };
-    std::iter::once(&r.pick).chain(r.alternatives.iter()).filter_map(|p| a.offers.iter().find(|o| o.id == p.offer)).collect()
+    std::iter::once(&r.pick)
+        .chain(r.alternatives.iter())
+        .filter_map(|p| a.offers.iter().find(|o| o.id == p.offer))
+        .collect()
 }
 
 /// Tensor-parallel sizes the pick and alternatives of a query use, and whether they deal the experts out whole.
@@ -39,7 +42,11 @@ fn qwen3_235b_awq_never_splits_1536_wide_experts_8_ways() {
     // vllm-project/vllm#17604: 1536/8 = 192 is not a multiple of the Marlin MoE kernel's 128.
     let a = answer("model=qwen3-235b-a22b&w=int4-awq&in=4000&out=1000&batch=8");
     assert!(!named(&a).is_empty());
-    assert!(named(&a).iter().all(|o| o.tp != 8 || o.ep), "{:?}", named(&a).iter().map(|o| (&o.id, o.tp, o.ep)).collect::<Vec<_>>());
+    assert!(
+        named(&a).iter().all(|o| o.tp != 8 || o.ep),
+        "{:?}",
+        named(&a).iter().map(|o| (&o.id, o.tp, o.ep)).collect::<Vec<_>>()
+    );
     assert!(a.offers.iter().filter(|o| o.fits).all(|o| o.tp != 8 || o.ep));
 }
 
@@ -59,7 +66,9 @@ fn a_72b_awq_with_the_unpadded_ffn_is_refused_at_tp_2_with_the_rule_named() {
     let shape = "model=custom&layers=80&hidden=8192&heads=64&kv_heads=8&head_dim=128&ffn=29568&vocab=152064&context=32768&w=int4-awq";
     let (cfg, _) = whichgpu::core::link::decode(shape);
     let resolved = whichgpu::core::resolve::resolve(&cfg, Vec::new(), catalog());
-    let whichgpu::core::resolve::Subject::Llm { model, .. } = &resolved.subject else { panic!("a language model") };
+    let whichgpu::core::resolve::Subject::Llm { model, .. } = &resolved.subject else {
+        panic!("a language model")
+    };
     let r = engine_rules::refusal(model, "int4-awq", Engine::Vllm, 2).expect("refused");
     assert_eq!((r.dim, r.per_gpu, r.multiple), (Dim::Ffn, 14784, 128));
     // The link's own gpus=2 is said and dropped.
@@ -69,8 +78,20 @@ fn a_72b_awq_with_the_unpadded_ffn_is_refused_at_tp_2_with_the_rule_named() {
     // Two 32 GB cards would hold it at TP 2 (one does not): the offers say why they do not.
     let a = answer(&format!("{shape}&gpu=rtx-5090-32gb"));
     assert!(a.offers.iter().all(|o| !o.fits));
-    let why = |lang| a.offers.iter().filter(|o| o.gpus >= 2).map(|o| whichgpu::core::answer::reasons(&o.reason_msgs, lang)).collect::<Vec<_>>();
-    assert!(why(Lang::En).iter().any(|w| w.contains("refuses tensor parallel 2") && w.contains("14784") && w.contains("#13640")), "{:?}", why(Lang::En));
+    let why = |lang| {
+        a.offers
+            .iter()
+            .filter(|o| o.gpus >= 2)
+            .map(|o| whichgpu::core::answer::reasons(&o.reason_msgs, lang))
+            .collect::<Vec<_>>()
+    };
+    assert!(
+        why(Lang::En)
+            .iter()
+            .any(|w| w.contains("refuses tensor parallel 2") && w.contains("14784") && w.contains("#13640")),
+        "{:?}",
+        why(Lang::En)
+    );
     assert!(why(Lang::Zh).iter().any(|w| w.contains("拒绝张量并行 2")), "{:?}", why(Lang::Zh));
 }
 
@@ -94,14 +115,22 @@ fn qwen_72b_group_quantized_checkpoints_are_padded_and_load() {
 fn the_table_covers_every_sharded_dimension_of_every_catalog_model() {
     let mut checked = 0;
     for m in catalog().models.iter() {
-        for (format, grain) in [("fp8", Grain::Fp8Block128), ("int4-awq", Grain::Group128), ("int4-gptq", Grain::Group128)] {
+        for (format, grain) in
+            [("fp8", Grain::Fp8Block128), ("int4-awq", Grain::Group128), ("int4-gptq", Grain::Group128)]
+        {
             for tp in [2u32, 4, 8] {
                 let mut shards = engine_rules::shards(m, tp);
                 // A published checkpoint's own (padded) FFN width.
                 if let Some(f) = engine_rules::checkpoint_ffn(m, grain) {
-                    shards.iter_mut().filter(|(d, _, _)| *d == Dim::Ffn).for_each(|s| *s = (Dim::Ffn, f, (f % tp == 0).then(|| f / tp)));
+                    shards
+                        .iter_mut()
+                        .filter(|(d, _, _)| *d == Dim::Ffn)
+                        .for_each(|s| *s = (Dim::Ffn, f, (f % tp == 0).then(|| f / tp)));
                 }
-                assert!(shards.iter().any(|(d, _, _)| *d == Dim::QHeads) && shards.iter().any(|(d, _, _)| *d == Dim::KvHeads));
+                assert!(
+                    shards.iter().any(|(d, _, _)| *d == Dim::QHeads)
+                        && shards.iter().any(|(d, _, _)| *d == Dim::KvHeads)
+                );
                 assert_eq!(shards.iter().any(|(d, _, _)| *d == Dim::ExpertFfn), m.moe.is_some(), "{}", m.id);
                 let applies = engine_rules::grain(m, format) == Some(grain);
                 let (k, n, e) = grain.multiples();
@@ -123,7 +152,10 @@ fn the_table_covers_every_sharded_dimension_of_every_catalog_model() {
     }
     assert!(checked >= 3 * 3 * 60, "{checked}");
     // The shapes.
-    let shape = |id: &str, f: &str, tp: u32| engine_rules::refusal(catalog().model(id).expect("model"), f, Engine::Vllm, tp).map(|r| (r.dim, r.per_gpu));
+    let shape = |id: &str, f: &str, tp: u32| {
+        engine_rules::refusal(catalog().model(id).expect("model"), f, Engine::Vllm, tp)
+            .map(|r| (r.dim, r.per_gpu))
+    };
     assert_eq!(shape("qwen3-30b-a3b", "fp8", 8), Some((Dim::ExpertFfn, 96)));
     assert_eq!(shape("qwen3-30b-a3b", "fp8", 4), Some((Dim::ExpertFfn, 192)));
     assert_eq!(shape("qwen3-30b-a3b", "fp8", 2), None);
@@ -141,17 +173,24 @@ fn the_table_covers_every_sharded_dimension_of_every_catalog_model() {
 fn nvlink_bridged_h100_pcie_is_faster_than_plain_pcie_at_tp_2_and_above() {
     let a = answer("model=llama-3.3-70b&w=bf16&batch=16&gpu=h100-pcie-80gb");
     let speed = |id: &str| a.offers.iter().find(|o| &*o.id == id).map(|o| (o.tp, o.speed_score));
-    let (bridged, plain) = (speed("hyperstack-n3-h100x8-nvlink").expect("offer"), speed("hyperstack-n3-h100x8").expect("offer"));
+    let (bridged, plain) =
+        (speed("hyperstack-n3-h100x8-nvlink").expect("offer"), speed("hyperstack-n3-h100x8").expect("offer"));
     assert_eq!(bridged.0, plain.0);
     assert!(bridged.0 >= 2);
     assert!(bridged.1 > plain.1 * 1.02, "bridged {bridged:?} plain {plain:?}");
     // At each group size the bridged link is faster, TP 2 (one pair) the most.
     use whichgpu::core::estimate::allreduce;
     let gpu = catalog().gpu("h100-pcie-80gb").expect("gpu").clone();
-    let bridged = whichgpu::core::catalog::Gpu { nvlink_gbps: allreduce::bridge_gbps(&gpu).expect("bridge"), ..gpu.clone() };
+    let bridged = whichgpu::core::catalog::Gpu {
+        nvlink_gbps: allreduce::bridge_gbps(&gpu).expect("bridge"),
+        ..gpu.clone()
+    };
     for tp in [2, 4, 8] {
         for msg in [16.0 * 8192.0 * 2.0, 4096.0 * 8192.0 * 2.0] {
-            assert!(allreduce::allreduce_s(&bridged, tp, msg) < allreduce::allreduce_s(&gpu, tp, msg), "tp {tp} msg {msg}");
+            assert!(
+                allreduce::allreduce_s(&bridged, tp, msg) < allreduce::allreduce_s(&gpu, tp, msg),
+                "tp {tp} msg {msg}"
+            );
         }
     }
 }

@@ -37,7 +37,10 @@ fn sliding_window_and_mla_caches() {
     let c = catalog();
     // Mistral 7B v0.1: every layer windowed at 4096 → the cache stops growing.
     let mistral = c.model("mistral-7b").expect("model");
-    assert_eq!(arch::kv_bytes_per_seq(mistral, 32_768.0, 2.0, 1.0), arch::kv_bytes_per_seq(mistral, 4096.0, 2.0, 1.0));
+    assert_eq!(
+        arch::kv_bytes_per_seq(mistral, 32_768.0, 2.0, 1.0),
+        arch::kv_bytes_per_seq(mistral, 4096.0, 2.0, 1.0)
+    );
     // Gemma 2 9B: 21 global + 21 local (4096) layers of 8×256.
     let g = c.model("gemma-2-9b").expect("model");
     let per = 2.0 * 8.0 * 256.0 * 2.0;
@@ -78,7 +81,8 @@ fn decode_is_bandwidth_bound_so_hbm_beats_gddr_at_equal_memory() {
     let c = catalog();
     let a = evaluate_query("model=llama-3.1-8b&w=int4-awq&batch=1&gpu=a10g-24gb", c, today());
     let b = evaluate_query("model=llama-3.1-8b&w=int4-awq&batch=1&gpu=l4-24gb", c, today());
-    let speed = |x: &whichgpu::core::answer::Answer| x.results[0].speeds.decode_tokens_per_s_per_seq().unwrap_or(0.0);
+    let speed =
+        |x: &whichgpu::core::answer::Answer| x.results[0].speeds.decode_tokens_per_s_per_seq().unwrap_or(0.0);
     // A10G (600 GB/s) vs L4 (300 GB/s), both 24 GB GDDR6: about 2×.
     let ratio = speed(&a) / speed(&b);
     assert!(ratio > 1.6 && ratio < 2.2, "ratio {ratio}");
@@ -97,14 +101,25 @@ fn batching_raises_total_throughput_until_compute_binds() {
     assert!(t16 > 8.0 * t1, "{t1} → {t16}");
     assert!(t64 > t16);
     // Per-sequence speed falls as the batch grows.
-    assert!(job.speed(gpu, plan, 64.0).decode_tokens_per_s_per_seq < job.speed(gpu, plan, 1.0).decode_tokens_per_s_per_seq);
+    assert!(
+        job.speed(gpu, plan, 64.0).decode_tokens_per_s_per_seq
+            < job.speed(gpu, plan, 1.0).decode_tokens_per_s_per_seq
+    );
 }
 
 #[test]
 fn seventy_b_at_16_bits_needs_more_than_one_80gb_gpu() {
-    let a = evaluate_query("model=llama-3.1-70b&w=bf16&batch=1&in=1000&out=100&gpu=h100-sxm-80gb", catalog(), today());
+    let a = evaluate_query(
+        "model=llama-3.1-70b&w=bf16&batch=1&in=1000&out=100&gpu=h100-sxm-80gb",
+        catalog(),
+        today(),
+    );
     assert_eq!(a.answers.min_gpus, Some(2));
-    let fp8 = evaluate_query("model=llama-3.1-70b&w=fp8&batch=1&in=1000&out=100&gpu=h100-sxm-80gb", catalog(), today());
+    let fp8 = evaluate_query(
+        "model=llama-3.1-70b&w=fp8&batch=1&in=1000&out=100&gpu=h100-sxm-80gb",
+        catalog(),
+        today(),
+    );
     assert_eq!(fp8.answers.min_gpus, Some(1));
     assert_eq!(fp8.answers.best_weight_format.as_deref(), Some("fp8"));
 }
@@ -181,13 +196,19 @@ fn images_add_tokens_vision_flops_and_preparation_to_the_first_token() {
     let rate = precision::tensor_flops(gpu, job.executed(gpu)) * job.factors(gpu).compute;
     // The request's own fixed cost of the context phase comes on top (`prefill_fixed.rs`).
     let request = job.prefill_fixed().request_s;
-    let expect = job.image_prep_s + job.vision_flops / rate + job.prefill_s(gpu, plan, 100.0 + job.image_tokens, 1.0) + request;
+    let expect = job.image_prep_s
+        + job.vision_flops / rate
+        + job.prefill_s(gpu, plan, 100.0 + job.image_tokens, 1.0)
+        + request;
     assert!(close(job.speed(gpu, plan, 1.0).time_to_first_token_s, expect));
     // Without images none of it is there.
     let (text_only, _) = link::decode("model=qwen2.5-vl-7b&in=100&out=100&batch=1");
     let plain = ServeJob::new(m, &text_only, bf16);
     assert_eq!((plain.image_tokens, plain.vision_flops, plain.image_prep_s), (0.0, 0.0, 0.0));
-    assert!(close(plain.speed(gpu, plan, 1.0).time_to_first_token_s, plain.prefill_s(gpu, plan, 100.0, 1.0) + request));
+    assert!(close(
+        plain.speed(gpu, plan, 1.0).time_to_first_token_s,
+        plain.prefill_s(gpu, plan, 100.0, 1.0) + request
+    ));
 }
 
 #[test]

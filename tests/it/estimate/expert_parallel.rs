@@ -40,15 +40,28 @@ fn kimi_k2_holds_on_one_8_gpu_node_with_data_parallel_attention_and_its_cache_pe
     let a = answer(KIMI);
     let p = pick(&a);
     assert_eq!((p.gpus, p.instances, p.replicas), (8, 1, 1), "{} {:?}", p.id, p.layout_msg);
-    assert!(p.dp > 1 && p.ep && p.tp * p.dp == 8, "data-parallel attention with expert parallel: tp {} dp {} ep {}", p.tp, p.dp, p.ep);
+    assert!(
+        p.dp > 1 && p.ep && p.tp * p.dp == 8,
+        "data-parallel attention with expert parallel: tp {} dp {} ep {}",
+        p.tp,
+        p.dp,
+        p.ep
+    );
     assert!(p.usd_per_month < 30_000.0, "{}", p.usd_per_month);
     // The cache per GPU: each GPU holds its rank's share of the 32 sequences'
     // latent cache, copied only over the rank's own `tp` GPUs.
-    let (ctx, one_seq) = with_job(KIMI, |job| (job.context_tokens(), job.kv_per_seq_per_gpu(Plan::tp_pp(1, 1), job.context_tokens())));
+    let (ctx, one_seq) = with_job(KIMI, |job| {
+        (job.context_tokens(), job.kv_per_seq_per_gpu(Plan::tp_pp(1, 1), job.context_tokens()))
+    });
     let m = &a.memory;
     assert_eq!(m.gpus, 8);
     let want = 32.0 * one_seq * f64::from(p.tp);
-    assert!((m.kv_cache_bytes / want - 1.0).abs() < 1e-6, "KV {} GiB, want {} GiB", m.kv_cache_bytes / 2f64.powi(30), want / 2f64.powi(30));
+    assert!(
+        (m.kv_cache_bytes / want - 1.0).abs() < 1e-6,
+        "KV {} GiB, want {} GiB",
+        m.kv_cache_bytes / 2f64.powi(30),
+        want / 2f64.powi(30)
+    );
     // A latent-attention model caches 576 values per token per layer.
     let m_k2 = catalog().model("kimi-k2").expect("in the catalog");
     let block = (ctx / 16.0).ceil() * 16.0;
@@ -60,14 +73,18 @@ fn kimi_k2_holds_on_one_8_gpu_node_with_data_parallel_attention_and_its_cache_pe
         assert!(job.memory(tp8, 32.0).total() > job.usable_bytes(gpu));
         assert!(job.max_batch(gpu, tp8) < 32);
         let dp = Plan { tp: p.tp, pp: 1, dp: p.dp, ep: true };
-        assert!((job.memory(tp8, 32.0).kv_cache / job.memory(dp, 32.0).kv_cache - 8.0 / f64::from(p.tp)).abs() < 1e-9);
+        assert!(
+            (job.memory(tp8, 32.0).kv_cache / job.memory(dp, 32.0).kv_cache - 8.0 / f64::from(p.tp)).abs()
+                < 1e-9
+        );
     });
 }
 
 #[test]
 fn kimi_k2_from_its_config_json_also_holds_on_one_node() {
     // The issue's own `--config` import, as the link it shares.
-    let config = std::fs::read_to_string("tests/data/hf-configs/moonshotai--Kimi-K2-Instruct.json").expect("config");
+    let config =
+        std::fs::read_to_string("tests/data/hf-configs/moonshotai--Kimi-K2-Instruct.json").expect("config");
     let (cfg, _) = link::decode("w=fp8&in=32000&out=2000&batch=32");
     let (imported, _) = whichgpu::core::hfconfig::import(&cfg, &config).expect("imports");
     let q = link::encode(&imported);
@@ -129,11 +146,17 @@ fn data_parallel_attention_copies_the_attention_weights_and_halves_the_collectiv
             // vLLM's ranks hold them whole.
             let attention_extra = attention * 7.0 / 8.0;
             if dense_split {
-                assert!((extra / attention_extra - 1.0).abs() < 0.02, "{engine}: {extra} vs {attention_extra}");
+                assert!(
+                    (extra / attention_extra - 1.0).abs() < 0.02,
+                    "{engine}: {extra} vs {attention_extra}"
+                );
             } else {
                 assert!(extra > attention_extra * 1.3, "{engine}: {extra} vs {attention_extra}");
             }
-            assert_eq!(engine_rules::dense_ways(engine, Layout { tp: 1, dp: 8, ep: true }), if dense_split { 8 } else { 1 });
+            assert_eq!(
+                engine_rules::dense_ways(engine, Layout { tp: 1, dp: 8, ep: true }),
+                if dense_split { 8 } else { 1 }
+            );
         });
     }
     // One gather/scatter of the whole batch per layer instead of two all-reduces.
@@ -151,12 +174,21 @@ fn the_engine_table_offers_expert_parallel_and_data_parallel_attention_where_the
     let m = |id: &str| catalog().model(id).expect("model");
     // Qwen3-30B-A3B FP8 at 8: tensor parallel cuts 768-wide experts to 96
     // (vllm-project/vllm#17569); expert parallel keeps them whole.
-    assert_eq!(engine_rules::layouts_at(m("qwen3-30b-a3b"), "fp8", Engine::Vllm, 8), vec![Layout { tp: 8, dp: 1, ep: true }]);
+    assert_eq!(
+        engine_rules::layouts_at(m("qwen3-30b-a3b"), "fp8", Engine::Vllm, 8),
+        vec![Layout { tp: 8, dp: 1, ep: true }]
+    );
     assert_eq!(engine_rules::layouts_at(m("qwen3-30b-a3b"), "fp8", Engine::Vllm, 2), vec![Layout::tensor(2)]);
     // A dense model: tensor parallel only; llama.cpp splits layers.
     assert_eq!(engine_rules::layouts_at(m("llama-2-13b"), "int4-awq", Engine::Vllm, 8), Vec::<Layout>::new());
-    assert_eq!(engine_rules::layouts_at(m("qwen3-30b-a3b"), "fp8", Engine::LlamaCpp, 8), vec![Layout::tensor(8)]);
-    assert_eq!(engine_rules::layouts_at(m("qwen3-30b-a3b"), "fp8", Engine::TrtLlm, 8), vec![Layout::tensor(8)]);
+    assert_eq!(
+        engine_rules::layouts_at(m("qwen3-30b-a3b"), "fp8", Engine::LlamaCpp, 8),
+        vec![Layout::tensor(8)]
+    );
+    assert_eq!(
+        engine_rules::layouts_at(m("qwen3-30b-a3b"), "fp8", Engine::TrtLlm, 8),
+        vec![Layout::tensor(8)]
+    );
     // Latent attention: data-parallel attention at 2, 4 and 8 ranks with expert parallel.
     for id in ["deepseek-v3", "deepseek-r1", "kimi-k2"] {
         let got = engine_rules::layouts_at(m(id), "fp8", Engine::Sglang, 8);
@@ -179,13 +211,19 @@ fn sglang_refuses_expert_parallel_where_the_experts_do_not_divide_and_the_offers
     // SGLang asserts `num_experts % moe_ep_size == 0`.
     with_job(SIXTY, |job| {
         let m = job.model;
-        assert_eq!(engine_rules::refusal(m, "int4-awq", Engine::Sglang, 8).map(|r| (r.dim, r.per_gpu)), Some((Dim::ExpertFfn, 176)));
+        assert_eq!(
+            engine_rules::refusal(m, "int4-awq", Engine::Sglang, 8).map(|r| (r.dim, r.per_gpu)),
+            Some((Dim::ExpertFfn, 176))
+        );
         let ep8 = Layout { tp: 8, dp: 1, ep: true };
         assert!(engine_rules::layout_loads(m, "int4-awq", Engine::Vllm, ep8));
         let r = engine_rules::layout_refusal(m, "int4-awq", Engine::Sglang, ep8).expect("refused");
         assert_eq!((r.dim, r.full, r.ways), (Dim::Experts, 60, 8));
         assert!(engine_rules::layouts_at(m, "int4-awq", Engine::Sglang, 8).is_empty());
-        assert_eq!(engine_rules::layouts_at(m, "int4-awq", Engine::Sglang, 4), vec![Layout { tp: 4, dp: 1, ep: true }]);
+        assert_eq!(
+            engine_rules::layouts_at(m, "int4-awq", Engine::Sglang, 4),
+            vec![Layout { tp: 4, dp: 1, ep: true }]
+        );
     });
     // vLLM: eight 4090s run it expert parallel.
     let a = answer(&format!("{SIXTY}&gpu=rtx-4090-24gb"));
@@ -195,16 +233,47 @@ fn sglang_refuses_expert_parallel_where_the_experts_do_not_divide_and_the_offers
     let eights: Vec<&OfferResult> = a.offers.iter().filter(|o| o.gpus == 8).collect();
     assert!(!eights.is_empty() && eights.iter().all(|o| !o.fits || o.instances > 1));
     let why = |lang| eights.iter().map(|o| reasons(&o.reason_msgs, lang)).collect::<Vec<_>>();
-    assert!(why(Lang::En).iter().any(|w| w.contains("refuses expert parallel 8") && w.contains("60 routed experts")), "{:?}", why(Lang::En));
-    assert!(why(Lang::En).iter().any(|w| w.contains("refuses tensor parallel 8") && w.contains("176")), "{:?}", why(Lang::En));
-    assert!(why(Lang::Zh).iter().any(|w| w.contains("拒绝专家并行 8") && w.contains("60 个路由专家")), "{:?}", why(Lang::Zh));
+    assert!(
+        why(Lang::En)
+            .iter()
+            .any(|w| w.contains("refuses expert parallel 8") && w.contains("60 routed experts")),
+        "{:?}",
+        why(Lang::En)
+    );
+    assert!(
+        why(Lang::En).iter().any(|w| w.contains("refuses tensor parallel 8") && w.contains("176")),
+        "{:?}",
+        why(Lang::En)
+    );
+    assert!(
+        why(Lang::Zh).iter().any(|w| w.contains("拒绝专家并行 8") && w.contains("60 个路由专家")),
+        "{:?}",
+        why(Lang::Zh)
+    );
 }
 
 #[test]
 fn launch_texts_carry_the_layouts_flags() {
     for (engine, flags) in [
-        (Engine::Vllm, &["--tensor-parallel-size 1", "--data-parallel-size 8", "--enable-expert-parallel", "--max-num-seqs 4"][..]),
-        (Engine::Sglang, &["--tp-size 8", "--dp-size 8", "--enable-dp-attention", "--ep-size 8", "--max-running-requests 32"][..]),
+        (
+            Engine::Vllm,
+            &[
+                "--tensor-parallel-size 1",
+                "--data-parallel-size 8",
+                "--enable-expert-parallel",
+                "--max-num-seqs 4",
+            ][..],
+        ),
+        (
+            Engine::Sglang,
+            &[
+                "--tp-size 8",
+                "--dp-size 8",
+                "--enable-dp-attention",
+                "--ep-size 8",
+                "--max-running-requests 32",
+            ][..],
+        ),
     ] {
         let q = format!("{KIMI}&engine={engine}&gpu=mi300x-192gb");
         let a = answer(&q);

@@ -62,9 +62,22 @@ fn a_qwen3_next_config_imports_as_the_catalog_row() {
     let want = catalog().model("qwen3-next-80b-a3b").expect("row");
     let state = |m: &Model| m.state.as_ref().map(|s| (s.layers, s.size));
     assert_eq!(state(&got), state(want));
-    assert_eq!((got.layers, got.heads, got.kv_heads, got.head_dim, &got.moe), (want.layers, want.heads, want.kv_heads, want.head_dim, &want.moe));
-    assert!((got.params_total / want.params_total - 1.0).abs() < 0.015, "{} vs {}", got.params_total, want.params_total);
-    assert!((got.params_active / want.params_active - 1.0).abs() < 0.10, "{} vs {}", got.params_active, want.params_active);
+    assert_eq!(
+        (got.layers, got.heads, got.kv_heads, got.head_dim, &got.moe),
+        (want.layers, want.heads, want.kv_heads, want.head_dim, &want.moe)
+    );
+    assert!(
+        (got.params_total / want.params_total - 1.0).abs() < 0.015,
+        "{} vs {}",
+        got.params_total,
+        want.params_total
+    );
+    assert!(
+        (got.params_active / want.params_active - 1.0).abs() < 0.10,
+        "{} vs {}",
+        got.params_active,
+        want.params_active
+    );
     let (hybrid, full) = kv_against_full_attention(&got);
     assert!(hybrid / full <= 0.40, "imported: {:.1} %", hybrid / full * 100.0);
 }
@@ -85,7 +98,8 @@ fn a_jamba_config_imports_with_its_mamba_layers_and_experts() {
     assert!((m.params_active / 12e9 - 1.0).abs() < 0.05, "active {:.2}B", m.params_active / 1e9);
     assert!(import.notices.is_empty(), "{:?}", import.notices);
     // Through the link (no file): the same layers and state.
-    let (cfg, _) = hfconfig::import(&Config::default(), &file("ai21labs--AI21-Jamba-1.5-Mini")).expect("import");
+    let (cfg, _) =
+        hfconfig::import(&Config::default(), &file("ai21labs--AI21-Jamba-1.5-Mini")).expect("import");
     let q = whichgpu::core::link::encode(&cfg);
     assert!(q.contains("state_layers=28") && q.contains("state_size=155648"), "{q}");
     let a = answer(&format!("{q}&in=100000&out=1000&batch=1"));
@@ -110,12 +124,17 @@ fn a_shared_prefix_is_stored_once_and_not_prefilled_again() {
     assert!((saved / (31.0 * prefix_kv) - 1.0).abs() < 0.01, "saved {saved} vs 31 × {prefix_kv}");
     assert!(b.max_batch(gpu, PLAN) > a.max_batch(gpu, PLAN));
     // Only the 1,000 new tokens are prefilled: time to first token drops.
-    let (ta, tb) = (a.speed(gpu, PLAN, 32.0).time_to_first_token_s, b.speed(gpu, PLAN, 32.0).time_to_first_token_s);
+    let (ta, tb) =
+        (a.speed(gpu, PLAN, 32.0).time_to_first_token_s, b.speed(gpu, PLAN, 32.0).time_to_first_token_s);
     assert!(tb < 0.5 * ta, "TTFT {tb} vs {ta}");
     // The bill: the most sequences that fit, and fewer prompt tokens to prefill, cost less per token.
     let cost = |q: &str| {
         let ans = answer(q);
-        ans.offers.iter().find(|o| o.fits).and_then(|o| o.usd_per_million_output_tokens).expect("a fitting offer with a cost")
+        ans.offers
+            .iter()
+            .find(|o| o.fits)
+            .and_then(|o| o.usd_per_million_output_tokens)
+            .expect("a fitting offer with a cost")
     };
     let q = "task=serve&model=llama-3.1-8b&in=5000&out=500&batch=max&gpu=l4-24gb&use=always";
     let (plain, cached) = (cost(q), cost(&format!("{q}&prefix=4000")));
@@ -144,7 +163,10 @@ fn the_guidance_says_what_prefix_caching_saved() {
     let item = a.guidance.iter().find(|g| g.id == "prefix").expect("a prefix-caching note");
     // 4,000 tokens × 80 layers × 8 KV heads × 128 × 2 (K, V) × 2 B = 1.2 GiB once; 31 copies saved.
     assert!(item.text().contains("1.2 GiB") && item.text().contains("37.8 GiB"), "{}", item.text());
-    assert!(answer("task=serve&model=llama-3.1-70b&in=5000&out=300&batch=32").guidance.iter().all(|g| g.id != "prefix"));
+    assert!(answer("task=serve&model=llama-3.1-70b&in=5000&out=300&batch=32")
+        .guidance
+        .iter()
+        .all(|g| g.id != "prefix"));
 }
 
 #[test]
@@ -153,7 +175,11 @@ fn unread_hybrids_and_incomplete_state_keys_are_said() {
     let nemotron = r#"{"model_type": "nemotron_h", "hybrid_override_pattern": "M-M-M-M*-", "num_hidden_layers": 9, "hidden_size": 4096,
         "num_attention_heads": 32, "num_key_value_heads": 8, "intermediate_size": 21504, "vocab_size": 131072}"#;
     let import = hfconfig::parse(nemotron).expect("parse");
-    assert!(import.notices.iter().any(|n| n.message.contains("hybrid_override_pattern")), "{:?}", import.notices);
+    assert!(
+        import.notices.iter().any(|n| n.message.contains("hybrid_override_pattern")),
+        "{:?}",
+        import.notices
+    );
     let a = answer("task=serve&model=custom&params=7&state_layers=20");
     assert!(a.notices.iter().any(|n| n.key == "state_layers"), "{:?}", a.notices);
 }

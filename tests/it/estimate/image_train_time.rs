@@ -108,14 +108,23 @@ fn split_is_by_source() {
     let rows = rows();
     for a in &rows {
         for b in &rows {
-            assert!(a.source != b.source || a.split == b.split, "{} and {} share a source but not a split", a.id, b.id);
+            assert!(
+                a.source != b.source || a.split == b.split,
+                "{} and {} share a source but not a split",
+                a.id,
+                b.id
+            );
         }
     }
 }
 
 #[test]
 fn loop_efficiency_is_the_fit_rows_median() {
-    let fit: Vec<f64> = rows().iter().filter(|r| r.scored && r.split == "fit").map(|r| predicted(r) * TRAIN_LOOP_EFFICIENCY / r.measured).collect();
+    let fit: Vec<f64> = rows()
+        .iter()
+        .filter(|r| r.scored && r.split == "fit")
+        .map(|r| predicted(r) * TRAIN_LOOP_EFFICIENCY / r.measured)
+        .collect();
     assert!(fit.len() >= 3, "{} fit rows", fit.len());
     let refit = (median(fit) * 100.0).round() / 100.0;
     assert!((refit - TRAIN_LOOP_EFFICIENCY).abs() < 1e-9, "refit {refit} vs code {TRAIN_LOOP_EFFICIENCY}");
@@ -127,12 +136,16 @@ fn held_out() -> (usize, usize, f64, f64, Vec<String>) {
     let mut errors = Vec::new();
     let mut gpus: Vec<&str> = Vec::new();
     let mut off = Vec::new();
-    let mut fit_sources: Vec<&str> = rows.iter().filter(|r| r.split == "fit").map(|r| r.source.as_str()).collect();
+    let mut fit_sources: Vec<&str> =
+        rows.iter().filter(|r| r.split == "fit").map(|r| r.source.as_str()).collect();
     fit_sources.dedup();
     for r in rows.iter().filter(|r| r.scored) {
         let p = predicted(r);
         let ratio = p / r.measured;
-        println!("{:4} {:8} {:14} {:18} measured {:6.3} s predicted {:6.3} s  ratio {:.2}", r.id, r.split, r.model, r.gpu, r.measured, p, ratio);
+        println!(
+            "{:4} {:8} {:14} {:18} measured {:6.3} s predicted {:6.3} s  ratio {:.2}",
+            r.id, r.split, r.model, r.gpu, r.measured, p, ratio
+        );
         if r.split == "heldout" {
             assert!(!fit_sources.contains(&r.source.as_str()), "{} shares a source with the fit rows", r.id);
             errors.push((ratio - 1.0).abs());
@@ -151,7 +164,12 @@ fn held_out() -> (usize, usize, f64, f64, Vec<String>) {
         e[((n as f64 * 0.9).ceil() as usize).saturating_sub(1)]
     };
     let med = median(errors);
-    println!("held-out: {n} runs on {} GPU types, median error {:.1} %, p90 {:.1} %", gpus.len(), med * 100.0, p90 * 100.0);
+    println!(
+        "held-out: {n} runs on {} GPU types, median error {:.1} %, p90 {:.1} %",
+        gpus.len(),
+        med * 100.0,
+        p90 * 100.0
+    );
     println!("off by 2× or more: {off:?}");
     (n, gpus.len(), med, p90, off)
 }
@@ -186,7 +204,9 @@ fn each_offer_is_timed_on_its_own_gpu_and_ranked_per_job() {
     let a = answer("task=finetune&model=flux.1-dev&method=qlora&train_steps=1000");
     let fitting: Vec<_> = a.offers.iter().filter(|o| o.fits).collect();
     assert!(fitting.len() > 10);
-    let hours = |gpu: &str| fitting.iter().find(|o| &*o.gpu == gpu && o.gpus == 1).and_then(|o| o.speeds.job_hours()).expect(gpu);
+    let hours = |gpu: &str| {
+        fitting.iter().find(|o| &*o.gpu == gpu && o.gpus == 1).and_then(|o| o.speeds.job_hours()).expect(gpu)
+    };
     for o in &fitting {
         assert!(o.speeds.job_hours().is_some_and(|h| h > 0.0) && o.usd_per_job.is_some(), "{}", o.id);
     }
@@ -194,7 +214,12 @@ fn each_offer_is_timed_on_its_own_gpu_and_ranked_per_job() {
     assert!(hours("h100-sxm-80gb") < hours("a100-sxm-80gb") && hours("a100-sxm-80gb") < hours("l4-24gb"));
     assert!(hours("h100-sxm-80gb") < hours("rtx-4090-24gb"));
     // Offers rank by the cost of the whole run.
-    let costs: Vec<f64> = a.offers.iter().filter(|o| o.meets && !o.stale && !o.foreign && !o.thin).filter_map(|o| o.usd_per_job).collect();
+    let costs: Vec<f64> = a
+        .offers
+        .iter()
+        .filter(|o| o.meets && !o.stale && !o.foreign && !o.thin)
+        .filter_map(|o| o.usd_per_job)
+        .collect();
     assert!(costs.windows(2).all(|w| w[0] <= w[1] + 1e-9), "{costs:?}");
     assert_eq!(a.recommendation.as_ref().map(|r| r.objective.as_str()), Some("usd_per_job"));
     // Twice the steps, twice the hours (the start-up aside: provisioning,
@@ -221,7 +246,8 @@ fn run_length_notices_name_their_key() {
     // jobmin alone: the user's own length on every offer, untimed.
     let own = answer("task=finetune&model=sdxl&jobmin=30");
     assert!(own.notices.is_empty(), "{:?}", own.notices);
-    let h: Vec<f64> = own.offers.iter().filter(|o| o.fits && !o.serverless).filter_map(|o| o.speeds.job_hours()).collect();
+    let h: Vec<f64> =
+        own.offers.iter().filter(|o| o.fits && !o.serverless).filter_map(|o| o.speeds.job_hours()).collect();
     assert!(h.iter().all(|h| (h - 0.5).abs() < 1e-9), "{h:?}");
     // Steps on a task that has none.
     let llm = answer("task=serve&model=llama-3.1-8b&train_steps=100");

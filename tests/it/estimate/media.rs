@@ -7,7 +7,9 @@ use std::collections::BTreeMap;
 use proptest::prelude::*;
 use whichgpu::core::catalog::media::{bundled_media, parse_media, MediaKind, MediaModel, MEDIA_COLUMNS};
 use whichgpu::core::catalog::Gpu;
-use whichgpu::core::estimate::media::{self, Confidence, EffClass, MediaCaveat, MediaJob, VAE_DECODE_FLOPS_PER_PIXEL};
+use whichgpu::core::estimate::media::{
+    self, Confidence, EffClass, MediaCaveat, MediaJob, VAE_DECODE_FLOPS_PER_PIXEL,
+};
 use whichgpu::core::table::TableError;
 use whichgpu::tools::media_fit;
 
@@ -83,13 +85,19 @@ fn parse_errors_name_the_row_and_field() {
     assert_eq!(ms.first().and_then(|m| m.denoiser_params), Some(1.5e9));
 
     let bad_kind = format!("{}\n{}\n", header(), row_with("kind", "hologram"));
-    assert!(matches!(parse_media(&bad_kind), Err(TableError::Field { row: 1, ref field, .. }) if field == "kind"));
+    assert!(
+        matches!(parse_media(&bad_kind), Err(TableError::Field { row: 1, ref field, .. }) if field == "kind")
+    );
 
     let negative = format!("{}\n{}\n", header(), row_with("vae_params_b", "-0.1"));
-    assert!(matches!(parse_media(&negative), Err(TableError::Field { ref field, .. }) if field == "vae_params_b"));
+    assert!(
+        matches!(parse_media(&negative), Err(TableError::Field { ref field, .. }) if field == "vae_params_b")
+    );
 
     let zero_layers = format!("{}\n{}\n", header(), row_with("layers", "0"));
-    assert!(matches!(parse_media(&zero_layers), Err(TableError::Field { ref field, .. }) if field == "layers"));
+    assert!(
+        matches!(parse_media(&zero_layers), Err(TableError::Field { ref field, .. }) if field == "layers")
+    );
 
     let dup = format!("{}\n{}\n{}\n", header(), row_with("notes", "a"), row_with("notes", "b"));
     assert!(matches!(parse_media(&dup), Err(TableError::Field { row: 2, ref field, .. }) if field == "id"));
@@ -162,7 +170,8 @@ fn flux_dev_pass_flops_follow_dit_formula() {
     assert!(close(media::attention_share(h100), 0.35 / 0.73, 1e-12));
     assert_eq!(media::attention_share(gpu("a100-sxm-80gb")), 1.0);
     assert_eq!(media::attention_share(gpu("rtx-5090-32gb")), 1.0);
-    let ideal = 50.0 * (p.linear / 989e12 + p.attention / (989e12 * media::FA2_HOPPER_SHARE)) + VAE_DECODE_FLOPS_PER_PIXEL * 1024.0 * 1024.0 / 989e12;
+    let ideal = 50.0 * (p.linear / 989e12 + p.attention / (989e12 * media::FA2_HOPPER_SHARE))
+        + VAE_DECODE_FLOPS_PER_PIXEL * 1024.0 * 1024.0 / 989e12;
     // The weight matmuls' SM issue time rides beside the tensor time: the
     // H100 SXM's 67 TFLOPS FP32 over 2 × 128 lanes = 261.7 G SM cycles/s.
     assert!(close(media::sm_cycles_per_s(h100), 67e12 / 256.0, 1e-12));
@@ -281,7 +290,8 @@ fn fp32_transformers_run_their_matmuls_without_tf32() {
     // Linear layers and attention at plain FP32 (19.5 TFLOPS), the VAE's
     // convolutions at TF32 (156).
     let fp32_rate = whichgpu::core::precision::tensor_flops(a100, whichgpu::core::precision::Compute::Fp32);
-    let ideal = 50.0 * (p.linear + p.attention) / fp32_rate + VAE_DECODE_FLOPS_PER_PIXEL * 1024.0 * 1024.0 / 156e12;
+    let ideal =
+        50.0 * (p.linear + p.attention) / fp32_rate + VAE_DECODE_FLOPS_PER_PIXEL * 1024.0 * 1024.0 / 156e12;
     let s = fp32.speed_with(a100, 1.0);
     assert!(close(s.ideal_s, ideal, 1e-9), "{} vs {ideal}", s.ideal_s);
     assert!(s.total_s > 10.0 * bf16.speed_with(a100, 1.0).total_s);
@@ -516,7 +526,10 @@ fn predicted_vs_measured() {
         }
     }
 
-    println!("\n{:<30} {:<8} {:<18} {:<15} {:<18} {:>10} {:>10} {:>8}", "row", "family", "model", "gpu", "metric", "measured", "predicted", "err%");
+    println!(
+        "\n{:<30} {:<8} {:<18} {:<15} {:<18} {:>10} {:>10} {:>8}",
+        "row", "family", "model", "gpu", "metric", "measured", "predicted", "err%"
+    );
     for c in &cases {
         println!(
             "{:<30} {:<8} {:<18} {:<15} {:<18} {:>10.3} {:>10.3} {:>+8.1}{}",
@@ -547,8 +560,12 @@ fn predicted_vs_measured() {
             if k.drifted() { "  DRIFT" } else { "" }
         );
     }
-    let drift: Vec<String> =
-        fitted.constants.iter().filter(|k| k.drifted()).map(|k| format!("{} is {} in the code, the fit finds {}", k.name, k.current, k.fitted)).collect();
+    let drift: Vec<String> = fitted
+        .constants
+        .iter()
+        .filter(|k| k.drifted())
+        .map(|k| format!("{} is {} in the code, the fit finds {}", k.name, k.current, k.fitted))
+        .collect();
     // Every class that can be fitted was: the GPU-bound rows fit the
     // efficiency, the host-bound ones the host constants.
     assert!(fitted.constants.iter().filter(|k| k.rows > 0).count() >= 7, "{:?}", fitted.constants);
@@ -564,8 +581,10 @@ fn predicted_vs_measured() {
     for fam in &families {
         let rows: Vec<&Case> = cases.iter().filter(|c| &c.family == fam).collect();
         let mut all: Vec<f64> = rows.iter().map(|c| c.error_pct.abs()).collect();
-        let mut speed: Vec<f64> = rows.iter().filter(|c| c.metric != "peak_memory_gib").map(|c| c.error_pct.abs()).collect();
-        let mut mem: Vec<f64> = rows.iter().filter(|c| c.metric == "peak_memory_gib").map(|c| c.error_pct.abs()).collect();
+        let mut speed: Vec<f64> =
+            rows.iter().filter(|c| c.metric != "peak_memory_gib").map(|c| c.error_pct.abs()).collect();
+        let mut mem: Vec<f64> =
+            rows.iter().filter(|c| c.metric == "peak_memory_gib").map(|c| c.error_pct.abs()).collect();
         let med = median(&mut all);
         // A family is gated when at least 3 of its rows come from primary sources.
         let primary = rows.iter().filter(|c| !c.low_confidence).count();
@@ -575,7 +594,11 @@ fn predicted_vs_measured() {
             rows.len(),
             median(&mut speed),
             median(&mut mem),
-            if gated { format!("≤30 % ({})", if med <= 30.0 { "pass" } else { "FAIL" }) } else { format!("not gated: {primary} primary-source rows") }
+            if gated {
+                format!("≤30 % ({})", if med <= 30.0 { "pass" } else { "FAIL" })
+            } else {
+                format!("not gated: {primary} primary-source rows")
+            }
         );
         if gated && med > 30.0 {
             failures.push(format!("{fam}: median abs error {med:.1} % > 30 %"));
@@ -590,7 +613,12 @@ fn predicted_vs_measured() {
     println!("\nif one factor per family:");
     for fam in &families {
         let rows: Vec<&Case> = cases.iter().filter(|c| &c.family == fam && c.fit.is_some()).collect();
-        let mut ratios: Vec<f64> = rows.iter().filter(|c| c.split == "fit").filter_map(|c| c.fit).map(|(i, fx, t)| i / (t - fx)).collect();
+        let mut ratios: Vec<f64> = rows
+            .iter()
+            .filter(|c| c.split == "fit")
+            .filter_map(|c| c.fit)
+            .map(|(i, fx, t)| i / (t - fx))
+            .collect();
         let eff = median(&mut ratios);
         let mut errs: Vec<f64> = rows
             .iter()
@@ -599,7 +627,11 @@ fn predicted_vs_measured() {
                 let class = media::efficiency(c.class?);
                 // Rescale the prediction from the class factor to the family factor.
                 let scale = (ideal / eff + fixed) / (ideal / class + fixed);
-                let predicted = if c.metric == "seconds_per_image" || c.metric == "seconds_per_clip" { c.predicted * scale } else { c.predicted / scale };
+                let predicted = if c.metric == "seconds_per_image" || c.metric == "seconds_per_clip" {
+                    c.predicted * scale
+                } else {
+                    c.predicted / scale
+                };
                 Some((predicted / c.measured - 1.0).abs() * 100.0)
             })
             .collect();
@@ -612,8 +644,14 @@ fn predicted_vs_measured() {
     }
     // Besides the multimodal rows, only a model or a GPU the catalog lacks is
     // listed instead of scored (media_holdout.rs checks that 80 % are scored).
-    let unlisted: Vec<&(String, String)> =
-        unmapped.iter().filter(|(id, why)| !id.starts_with("mm-") && !why.contains("not in media_models.csv") && !why.contains("not in gpus.csv")).collect();
+    let unlisted: Vec<&(String, String)> = unmapped
+        .iter()
+        .filter(|(id, why)| {
+            !id.starts_with("mm-")
+                && !why.contains("not in media_models.csv")
+                && !why.contains("not in gpus.csv")
+        })
+        .collect();
     assert!(unlisted.is_empty(), "rows not mapped for another reason: {unlisted:?}");
     assert!(cases.len() >= 37, "mapped {} rows", cases.len());
     assert!(failures.is_empty(), "{failures:?}");
@@ -680,7 +718,9 @@ fn mm_run(id: &str) -> Result<MmRun, String> {
         return len.map_or_else(|| Err("input length not in the id".into()), |l| run(l, 2048, "1", 1.0));
     }
     if id.starts_with("mm-tt379-") {
-        return Err("engine, tensor-parallel size and precision unstated (the source's notes presume vLLM)".into());
+        return Err(
+            "engine, tensor-parallel size and precision unstated (the source's notes presume vLLM)".into()
+        );
     }
     Err("conditions not mapped".into())
 }
@@ -706,7 +746,10 @@ fn multimodal_rows_through_the_serving_estimator() {
     let mut prep_fits = Vec::new();
     let mut old_logits = Vec::new();
     let mut speed_errors = Vec::new();
-    println!("\n{:<46} {:<20} {:<16} {:>6} {:>10} {:>10} {:>7}", "row", "model", "gpu", "metric", "measured", "predicted", "err%");
+    println!(
+        "\n{:<46} {:<20} {:<16} {:>6} {:>10} {:>10} {:>7}",
+        "row", "model", "gpu", "metric", "measured", "predicted", "err%"
+    );
     for r in reader.records() {
         let r = r.expect("row");
         let get = |k: &str| col.get(k).and_then(|&i| r.get(i)).unwrap_or("").trim().to_string();
@@ -728,7 +771,10 @@ fn multimodal_rows_through_the_serving_estimator() {
         };
         let concurrent = run.batch != "1";
         if concurrent && (metric == "ttft_s" || metric == "tpot_ms") {
-            skipped.push(format!("{id}: mean {metric} with {} requests in flight is queueing and interleaved prefills", run.batch));
+            skipped.push(format!(
+                "{id}: mean {metric} with {} requests in flight is queueing and interleaved prefills",
+                run.batch
+            ));
             continue;
         }
         let engine = match get("engine").as_str() {
@@ -778,7 +824,11 @@ fn multimodal_rows_through_the_serving_estimator() {
             prep_fits.push((value - gpu_part) / mp);
         }
         let err = (predicted / value - 1.0) * 100.0;
-        println!("{id:<46} {:<20} {:<16} {metric:>6} {value:>10.3} {predicted:>10.3} {err:>+7.1}", get("model_id"), get("gpu_id"));
+        println!(
+            "{id:<46} {:<20} {:<16} {metric:>6} {value:>10.3} {predicted:>10.3} {err:>+7.1}",
+            get("model_id"),
+            get("gpu_id")
+        );
         errors.push(err.abs());
         if metric != "peak_memory_gib" {
             speed_errors.push(err.abs());
@@ -792,11 +842,18 @@ fn multimodal_rows_through_the_serving_estimator() {
             let m = catalog.model(&get("model_id")).expect("model");
             let logits = f64::from(run.input) * f64::from(m.vocab) * 6.0 / GIB;
             let old = predicted + logits;
-            println!("    with fp32 logits over the {}-token prompt (transformers 4.38): {old:.2} GiB ({:+.1} %)", run.input, (old / value - 1.0) * 100.0);
+            println!(
+                "    with fp32 logits over the {}-token prompt (transformers 4.38): {old:.2} GiB ({:+.1} %)",
+                run.input,
+                (old / value - 1.0) * 100.0
+            );
             old_logits.push((old / value - 1.0).abs());
         }
     }
-    assert!(old_logits.len() == 3 && old_logits.iter().all(|e| *e < 0.10), "full-prompt logits do not explain the long-prompt rows: {old_logits:?}");
+    assert!(
+        old_logits.len() == 3 && old_logits.iter().all(|e| *e < 0.10),
+        "full-prompt logits do not explain the long-prompt rows: {old_logits:?}"
+    );
     for s in &skipped {
         println!("skipped {s}");
     }
@@ -813,7 +870,10 @@ fn multimodal_rows_through_the_serving_estimator() {
     let med_speed = median(&mut speed_errors);
     println!("multimodal serving: {n} rows, median |error| {med:.1} %; speed and latency rows alone: {n_speed}, {med_speed:.1} % (gates ≤ 30 %)");
     assert!(n >= 4, "{n} rows mapped");
-    assert!((fitted / whichgpu::core::estimate::engine::IMAGE_PREP_S_PER_MP - 1.0).abs() <= 0.02, "constant is not the fitted median {fitted}");
+    assert!(
+        (fitted / whichgpu::core::estimate::engine::IMAGE_PREP_S_PER_MP - 1.0).abs() <= 0.02,
+        "constant is not the fitted median {fitted}"
+    );
     assert!(med <= 30.0, "multimodal median |error| {med:.1} %");
     assert!(med_speed <= 30.0, "multimodal speed median |error| {med_speed:.1} %");
 }
@@ -825,12 +885,18 @@ fn multimodal_rows_through_the_serving_estimator() {
 /// is of the order of the constant fitted on the audio rows.
 #[test]
 fn device_measurement_confirms_host_bound_decoding() {
-    let v: serde_json::Value = serde_json::from_str(include_str!("../../data/device/host_overhead_h200.json")).expect("json");
+    let v: serde_json::Value =
+        serde_json::from_str(include_str!("../../data/device/host_overhead_h200.json")).expect("json");
     let ar = v["ar"].as_array().expect("ar rows");
     let mut per_pass: Vec<f64> = ar.iter().filter_map(|r| r["ms_per_layer_pass"].as_f64()).collect();
     assert!(per_pass.len() >= 6);
     for layers in [24, 30] {
-        let t = |b: u64| ar.iter().find(|r| r["layers"] == layers && r["batch"] == b).and_then(|r| r["s_total"].as_f64()).expect("row");
+        let t = |b: u64| {
+            ar.iter()
+                .find(|r| r["layers"] == layers && r["batch"] == b)
+                .and_then(|r| r["s_total"].as_f64())
+                .expect("row")
+        };
         assert!(t(64) < 1.5 * t(1), "{layers} layers: batch 64 {} s vs batch 1 {} s", t(64), t(1));
     }
     let measured_ms = median(&mut per_pass);

@@ -27,7 +27,12 @@ fn close(a: f64, b: f64, rel: f64) -> bool {
 fn cdna_issue_cycles_are_compute_units_times_clock() {
     // Compute units × peak engine clock (ROCm GPU specifications; MI250X
     // per GCD: 110 CUs at 1.7 GHz). `sm_cycles_per_s` carries the sustained fraction.
-    for (id, cus, ghz) in [("mi300x-192gb", 304.0, 2.1), ("mi325x-256gb", 304.0, 2.1), ("mi355x-288gb", 256.0, 2.4), ("mi250x-64gb", 110.0, 1.7)] {
+    for (id, cus, ghz) in [
+        ("mi300x-192gb", 304.0, 2.1),
+        ("mi325x-256gb", 304.0, 2.1),
+        ("mi355x-288gb", 256.0, 2.4),
+        ("mi250x-64gb", 110.0, 1.7),
+    ] {
         let g = gpu(id);
         let cycles = media::sm_cycles_per_s(g) / g.sustained_fraction();
         assert!(close(cycles, cus * ghz * 1e9, 0.01), "{id}: {cycles}");
@@ -56,7 +61,11 @@ fn cdna_attention_takes_the_fa2_ceiling_per_unpacked_fp32_lane() {
     // MI355X: the same ceiling over twice the matrix peak, as the B200.
     assert!(media::attention_share(gpu("mi355x-288gb")) < media::attention_share(mi300x));
     // Matrix-rate FP32 matmuls keep the packed figure (CDNA3 FP32 matrix cores).
-    assert!(close(precision::tensor_flops(mi300x, Compute::Fp32), 163.4e12 * mi300x.sustained_fraction(), 1e-12));
+    assert!(close(
+        precision::tensor_flops(mi300x, Compute::Fp32),
+        163.4e12 * mi300x.sustained_fraction(),
+        1e-12
+    ));
 }
 
 #[test]
@@ -67,11 +76,22 @@ fn a_video_dit_is_no_faster_against_an_h100_than_the_peak_ratio() {
     // an H100 on Wan 2.1 1.3B, for 2.5× and 2.3×). Ampere and Ada parts reach
     // a larger share of their peak by design and are left out.
     let h100 = gpu("h100-sxm-80gb");
-    for (id, w, h, frames) in [("wan-2.1-1.3b", 832, 480, 81), ("hunyuanvideo", 1280, 720, 129), ("cogvideox-5b", 720, 480, 49)] {
+    for (id, w, h, frames) in
+        [("wan-2.1-1.3b", 832, 480, 81), ("hunyuanvideo", 1280, 720, 129), ("cogvideox-5b", 720, 480, 49)]
+    {
         let m = model(id);
-        let j = MediaJob { width: w, height: h, frames, ..MediaJob::new(m, MediaJob::native_precision(m)).expect("job") };
+        let j = MediaJob {
+            width: w,
+            height: h,
+            frames,
+            ..MediaJob::new(m, MediaJob::native_precision(m)).expect("job")
+        };
         let base = j.speed(h100).total_s;
-        for g in common::catalog().gpus.iter().filter(|g| g.vendor == Vendor::Amd || media::attention_share(g) < 1.0) {
+        for g in common::catalog()
+            .gpus
+            .iter()
+            .filter(|g| g.vendor == Vendor::Amd || media::attention_share(g) < 1.0)
+        {
             let speedup = base / j.speed(g).total_s;
             let fp32 = precision::fp32_vector_flops(g) / precision::fp32_vector_flops(h100);
             let bound = (g.bf16_tflops / h100.bf16_tflops).max(fp32);

@@ -23,7 +23,9 @@ fn cases() -> (Vec<Case>, Vec<(String, String)>) {
         let rec = rec.expect("row");
         match evaluate(&rec, &col) {
             Ok(c) => cases.push(c),
-            Err(why) => unmapped.push((col.get("id").and_then(|&i| rec.get(i)).unwrap_or("?").to_string(), why)),
+            Err(why) => {
+                unmapped.push((col.get("id").and_then(|&i| rec.get(i)).unwrap_or("?").to_string(), why))
+            }
         }
     }
     (cases, unmapped)
@@ -47,7 +49,11 @@ fn media_rows_are_split_by_source() {
         }
         let held = by_source.values().filter(|s| **s == "held_out").count();
         println!("{fam:<11} sources {:>3}, held out {held:>3}", by_source.len());
-        assert!(held as f64 >= 0.3 * by_source.len() as f64, "{fam}: {held} of {} sources held out", by_source.len());
+        assert!(
+            held as f64 >= 0.3 * by_source.len() as f64,
+            "{fam}: {held} of {} sources held out",
+            by_source.len()
+        );
     }
 }
 
@@ -78,9 +84,15 @@ fn held_out_generation_rows() {
 
     println!("\nheld-out rows:");
     for c in cases.iter().filter(|c| c.split == "held_out") {
-        println!("  {:<34} {:<14} {:<16} {:<17} {:>9.3} {:>9.3} {:>+7.1}%", c.id, c.model, c.gpu, c.metric, c.measured, c.predicted, c.error_pct);
+        println!(
+            "  {:<34} {:<14} {:<16} {:<17} {:>9.3} {:>9.3} {:>+7.1}%",
+            c.id, c.model, c.gpu, c.metric, c.measured, c.predicted, c.error_pct
+        );
     }
-    println!("\n{:<7} {:<7} {:<9} {:>3} {:>8} {:>8} {:>7}", "family", "metric", "split", "n", "median%", "p90%", "worst×");
+    println!(
+        "\n{:<7} {:<7} {:<9} {:>3} {:>8} {:>8} {:>7}",
+        "family", "metric", "split", "n", "median%", "p90%", "worst×"
+    );
     // Issue 20's targets for each held-out group: at least 5 rows, a median
     // within 25 % (image and video), no row off by more than 2×. Where a
     // target is not met yet (docs/estimates.md, "Held-out report"), the group is gated
@@ -96,7 +108,10 @@ fn held_out_generation_rows() {
     let mut unmet = Vec::new();
     for g in media_fit::groups(&cases) {
         let what = if g.memory { "memory" } else { "speed" };
-        println!("{:<7} {what:<7} {:<9} {:>3} {:>8.1} {:>8.1} {:>7.2}", g.family, g.split, g.n, g.median_pct, g.p90_pct, g.worst);
+        println!(
+            "{:<7} {what:<7} {:<9} {:>3} {:>8.1} {:>8.1} {:>7.2}",
+            g.family, g.split, g.n, g.median_pct, g.p90_pct, g.worst
+        );
         if g.split != "held_out" {
             continue;
         }
@@ -105,10 +120,16 @@ fn held_out_generation_rows() {
         }
         let (median_gate, worst_gate) = guard(&g.family, g.memory);
         if g.median_pct > median_gate {
-            failures.push(format!("{} {what}: held-out median {:.1} % > {median_gate} %", g.family, g.median_pct));
+            failures.push(format!(
+                "{} {what}: held-out median {:.1} % > {median_gate} %",
+                g.family, g.median_pct
+            ));
         }
         if g.worst > worst_gate {
-            failures.push(format!("{} {what}: a held-out row is off by {:.2}× > {worst_gate}×", g.family, g.worst));
+            failures.push(format!(
+                "{} {what}: a held-out row is off by {:.2}× > {worst_gate}×",
+                g.family, g.worst
+            ));
         }
         if (g.family != "audio" && g.median_pct > 25.0) || g.worst > 2.0 {
             unmet.push(format!("{} {what} (median {:.1} %, worst {:.2}×)", g.family, g.median_pct, g.worst));
@@ -121,21 +142,33 @@ fn held_out_generation_rows() {
 #[test]
 fn calibrate_fit_prints_the_constants_the_fit_rows_give() {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/media_measurements.csv");
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_whichgpu")).args(["calibrate", path, "--fit"]).output().expect("run whichgpu");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_whichgpu"))
+        .args(["calibrate", path, "--fit"])
+        .output()
+        .expect("run whichgpu");
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let (cases, _) = cases();
     let fitted = media_fit::fit(&cases);
     for k in &fitted.constants {
-        let line = text.lines().find(|l| l.trim_start().starts_with(k.name)).unwrap_or_else(|| panic!("no line for {}:\n{text}", k.name));
+        let line = text
+            .lines()
+            .find(|l| l.trim_start().starts_with(k.name))
+            .unwrap_or_else(|| panic!("no line for {}:\n{text}", k.name));
         assert!(line.contains(&k.shown(k.fitted)), "{line}");
     }
     // The code holds what the fit finds (media.rs fails otherwise too).
     assert!(!text.contains("<- differs"), "{text}");
     // Without --fit, the scores only.
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_whichgpu")).args(["calibrate", path]).output().expect("run whichgpu");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_whichgpu"))
+        .args(["calibrate", path])
+        .output()
+        .expect("run whichgpu");
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success() && text.contains("held_out") && !text.contains("fitted on the fit rows"), "{text}");
+    assert!(
+        out.status.success() && text.contains("held_out") && !text.contains("fitted on the fit rows"),
+        "{text}"
+    );
 }
 
 #[test]

@@ -33,7 +33,13 @@ fn job<'a>(m: &'a MediaModel, c: &Config) -> MediaTrainJob<'a> {
 #[test]
 fn sdxl_lora_is_the_frozen_unet_plus_small_adapters() {
     let m = model("sdxl");
-    let c = Config { res: Some((1024, 1024)), rank: 16, gc: Checkpointing::Full, optim: Optim::Adamw, ..cfg("sdxl", Method::Lora) };
+    let c = Config {
+        res: Some((1024, 1024)),
+        rank: 16,
+        gc: Checkpointing::Full,
+        optim: Optim::Adamw,
+        ..cfg("sdxl", Method::Lora)
+    };
     let t = job(m, &c);
     let mem = t.memory();
     // UNet 2.567 B parameters at 2 bytes, text encoders 0.818 B and VAE
@@ -49,12 +55,22 @@ fn sdxl_lora_is_the_frozen_unet_plus_small_adapters() {
     // Full DreamBooth: 16 bytes per UNet parameter before activations.
     let full = job(m, &Config { res: Some((1024, 1024)), ..cfg("sdxl", Method::Full) }).memory();
     assert!((full.weights + full.gradients + full.optimizer - (2.567e9 * 16.0 + 0.902e9 * 2.0)).abs() < 1e7);
-    assert!(full.total() > 40.0 * GIB && mem.total() < 24.0 * GIB, "full {} lora {}", full.total() / GIB, mem.total() / GIB);
+    assert!(
+        full.total() > 40.0 * GIB && mem.total() < 24.0 * GIB,
+        "full {} lora {}",
+        full.total() / GIB,
+        mem.total() / GIB
+    );
 }
 
 #[test]
 fn flux_qlora_fits_a_24_gb_card_and_the_answer_says_so() {
-    let c = Config { res: Some((1024, 1024)), enc_offload: true, optim: Optim::Adamw8bit, ..cfg("flux.1-dev", Method::Qlora) };
+    let c = Config {
+        res: Some((1024, 1024)),
+        enc_offload: true,
+        optim: Optim::Adamw8bit,
+        ..cfg("flux.1-dev", Method::Qlora)
+    };
     let t = job(model("flux.1-dev"), &c);
     assert_eq!(t.job.precision.id, "nf4");
     let a = evaluate(&c, Vec::new(), common::catalog(), common::today());
@@ -64,7 +80,12 @@ fn flux_qlora_fits_a_24_gb_card_and_the_answer_says_so() {
     assert!(a.offers.iter().any(|o| o.fits && o.usd_per_job.is_some()));
     assert!(a.guidance.iter().any(|g| g.id == "methods"));
     // Full training of the 12 B DiT does not fit one 80 GB card.
-    let full = evaluate(&Config { res: Some((1024, 1024)), ..cfg("flux.1-dev", Method::Full) }, Vec::new(), common::catalog(), common::today());
+    let full = evaluate(
+        &Config { res: Some((1024, 1024)), ..cfg("flux.1-dev", Method::Full) },
+        Vec::new(),
+        common::catalog(),
+        common::today(),
+    );
     assert!(full.results.iter().filter(|r| r.gpu == "h100-sxm-80gb").all(|r| !r.fits));
 }
 
@@ -104,7 +125,8 @@ fn not_scored(model_id: &str, method: &str) -> Option<String> {
     }
     // finetrainers' full fine-tune keeps weights, gradients and AdamW's
     // states in bf16; full image-model training here keeps an fp32 copy.
-    (method == "full-bf16").then(|| "full training in pure bf16 (no fp32 weights) is not modelled".to_string())
+    (method == "full-bf16")
+        .then(|| "full training in pure bf16 (no fp32 weights) is not modelled".to_string())
 }
 
 #[test]
@@ -117,7 +139,10 @@ fn predicted_vs_measured_peak_memory() {
     let mut unscored = Vec::new();
     let mut by_kind: BTreeMap<String, Vec<f64>> = BTreeMap::new();
     let mut residuals: BTreeMap<bool, Vec<f64>> = BTreeMap::new();
-    println!("\n{:<38} {:<13} {:<15} {:<8} {:>9} {:>9} {:>7}", "row", "model", "gpu", "split", "measured", "predicted", "err%");
+    println!(
+        "\n{:<38} {:<13} {:<15} {:<8} {:>9} {:>9} {:>7}",
+        "row", "model", "gpu", "split", "measured", "predicted", "err%"
+    );
     for r in reader.records() {
         let r = r.expect("row");
         let get = |k: &str| col.get(k).and_then(|&i| r.get(i)).unwrap_or("").trim().to_string();
@@ -155,7 +180,13 @@ fn predicted_vs_measured_peak_memory() {
         let measured = get("peak_memory_gb").parse::<f64>().expect("value");
         let predicted = mem.total() / 1e9;
         let err = (predicted / measured - 1.0) * 100.0;
-        println!("{:<38} {:<13} {:<15} {:<8} {measured:>9.2} {predicted:>9.2} {err:>+7.1}", get("id"), id, get("gpu_id"), get("split"));
+        println!(
+            "{:<38} {:<13} {:<15} {:<8} {measured:>9.2} {predicted:>9.2} {err:>+7.1}",
+            get("id"),
+            id,
+            get("gpu_id"),
+            get("split")
+        );
         errors.push(err.abs());
         if get("split") == "held_out" {
             held_out.push((err.abs(), (predicted / measured).max(measured / predicted)));
@@ -165,7 +196,8 @@ fn predicted_vs_measured_peak_memory() {
         if m.arch == whichgpu::core::catalog::media::MediaArch::Unet && get("split") == "fit" {
             // What the activations must be for this row, per latent token at SD 1.5 size.
             let scale = m.denoiser_params.unwrap_or(0.0) / 0.8595e9;
-            let per_token = (measured * 1e9 - (mem.total() - mem.activations)) / (t.mb * t.job.latent_tokens() * scale);
+            let per_token =
+                (measured * 1e9 - (mem.total() - mem.activations)) / (t.mb * t.job.latent_tokens() * scale);
             residuals.entry(gc == Checkpointing::Full).or_default().push(per_token);
         }
     }
@@ -194,13 +226,19 @@ fn predicted_vs_measured_peak_memory() {
     let mut held_errors = held_out.iter().map(|e| e.0).collect::<Vec<f64>>();
     let held_med = median(&mut held_errors);
     let p90 = whichgpu::tools::media_fit::p90(&held_errors);
-    println!("held out: {} rows, median |error| {held_med:.1} %, p90 {p90:.1} %, worst {worst:.2}×", held_out.len());
+    println!(
+        "held out: {} rows, median |error| {held_med:.1} %, p90 {p90:.1} %, worst {worst:.2}×",
+        held_out.len()
+    );
     for (kind, mut v) in by_kind {
         let p = whichgpu::tools::media_fit::p90(&v);
         println!("  {kind}: {} rows, median {:.1} %, p90 {p:.1} %", v.len(), median(&mut v));
     }
     assert!(held_out.len() >= 5, "{} held-out rows < 5", held_out.len());
-    assert!(held_med <= 25.0 && worst < 2.0, "held-out image and video fine-tuning memory: {held_med:.1} %, worst {worst:.2}×");
+    assert!(
+        held_med <= 25.0 && worst < 2.0,
+        "held-out image and video fine-tuning memory: {held_med:.1} %, worst {worst:.2}×"
+    );
 }
 
 #[test]

@@ -16,7 +16,8 @@ use crate::common;
 /// Issue cycles per weight per ggml type: every instruction one cycle, a
 /// half-rate one two, a conversion or a load four.
 fn cycles_per_type() -> HashMap<String, f64> {
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/mmvq_sm61_sass.csv")).unwrap();
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/mmvq_sm61_sass.csv"))
+        .unwrap();
     let mut reader = csv::Reader::from_reader(text.as_bytes());
     let mut out = HashMap::new();
     for rec in reader.records() {
@@ -59,7 +60,15 @@ fn tensor_type(format: &str, t: &str, i: usize, n: usize) -> &'static str {
 fn cycles_per_weight_are_the_counted_sass_over_a_llama_7b_file() {
     let per_type = cycles_per_type();
     let (d, f, layers, vocab) = (4096.0, 11008.0, 32, 32000.0);
-    let tensors = [("q", d * d), ("k", d * d), ("v", d * d), ("o", d * d), ("gate", d * f), ("up", d * f), ("down", d * f)];
+    let tensors = [
+        ("q", d * d),
+        ("k", d * d),
+        ("v", d * d),
+        ("o", d * d),
+        ("gate", d * f),
+        ("up", d * f),
+        ("down", d * f),
+    ];
     for format in ["q2_k", "q3_k_m", "q4_0", "q4_1", "q4_k_s", "q4_k_m", "q5_0", "q5_k_m", "q6_k", "q8_0"] {
         let (mut cycles, mut weights) = (0.0, 0.0);
         for i in 0..layers {
@@ -91,9 +100,19 @@ fn only_a_single_token_llama_cpp_step_on_the_pascal_card_changes() {
             for engine in [Engine::LlamaCpp, Engine::Vllm] {
                 let t = mmvq_weights_s(engine, &f, g, m, 1.0, 1.0, 1e-3);
                 assert!(t >= 1e-3, "{}: shorter than the weight stream", g.id);
-                assert_eq!(mmvq_weights_s(engine, &f, g, m, 1.0, 2.0, 1e-3), 1e-3, "{}: batches keep the stream", g.id);
+                assert_eq!(
+                    mmvq_weights_s(engine, &f, g, m, 1.0, 2.0, 1e-3),
+                    1e-3,
+                    "{}: batches keep the stream",
+                    g.id
+                );
                 if t > 1e-3 {
-                    assert!(engine == Engine::LlamaCpp && f.gguf && g.arch == Arch::Pascal, "{} {} {engine:?}", g.id, f.id);
+                    assert!(
+                        engine == Engine::LlamaCpp && f.gguf && g.arch == Arch::Pascal,
+                        "{} {} {engine:?}",
+                        g.id,
+                        f.id
+                    );
                     changed.push(f.id);
                 }
             }

@@ -46,7 +46,9 @@ fn field<'a>(r: &'a csv::StringRecord, h: &csv::StringRecord, name: &str) -> &'a
 }
 
 fn rows() -> Vec<Row> {
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/multigpu_measurements.csv")).expect("multigpu_measurements.csv");
+    let text =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/multigpu_measurements.csv"))
+            .expect("multigpu_measurements.csv");
     let mut rd = csv::Reader::from_reader(text.as_bytes());
     let h = rd.headers().expect("header").clone();
     let num = |r: &csv::StringRecord, n: &str| field(r, &h, n).parse::<u32>().ok();
@@ -61,7 +63,11 @@ fn rows() -> Vec<Row> {
                 model: field(&r, &h, "model_id").into(),
                 gpu: field(&r, &h, "gpu_id").into(),
                 gpus: num(&r, "gpus").expect("gpus"),
-                layout: Layout { dp: num(&r, "dp").unwrap_or(1), tp: num(&r, "tp").unwrap_or(1), pp: num(&r, "pp").unwrap_or(1) },
+                layout: Layout {
+                    dp: num(&r, "dp").unwrap_or(1),
+                    tp: num(&r, "tp").unwrap_or(1),
+                    pp: num(&r, "pp").unwrap_or(1),
+                },
                 zero: field(&r, &h, "zero").parse().unwrap_or(0),
                 mb: num(&r, "micro_batch").unwrap_or(1),
                 seq: num(&r, "seq").unwrap_or(2048),
@@ -95,8 +101,11 @@ fn megatron_flops_per_token(layers: f64, hidden: f64, seq: f64) -> f64 {
 }
 
 fn predict(row: &Row, catalog: &Catalog) -> f64 {
-    let model = catalog.model(&row.model).unwrap_or_else(|| panic!("{}: model {} not in the catalog", row.id, row.model));
-    let gpu = catalog.gpu(&row.gpu).unwrap_or_else(|| panic!("{}: GPU {} not in the catalog", row.id, row.gpu));
+    let model = catalog
+        .model(&row.model)
+        .unwrap_or_else(|| panic!("{}: model {} not in the catalog", row.id, row.model));
+    let gpu =
+        catalog.gpu(&row.gpu).unwrap_or_else(|| panic!("{}: GPU {} not in the catalog", row.id, row.gpu));
     match row.kind.as_str() {
         "train_tokens_per_s" | "train_tflops_per_gpu" => {
             let cfg = Config {
@@ -122,18 +131,32 @@ fn predict(row: &Row, catalog: &Catalog) -> f64 {
                 (l, None) => panic!("{}: link {l} without link_gbps", row.id),
             };
             assert_eq!(row.layout.gpus(), row.gpus, "{}: dp·tp·pp ≠ gpus", row.id);
-            let per_gpu = job.tokens_per_s(gpu, mfu(gpu, job.method), row.layout, dp_link, nvlink) / f64::from(row.gpus);
+            let per_gpu = job.tokens_per_s(gpu, mfu(gpu, job.method), row.layout, dp_link, nvlink)
+                / f64::from(row.gpus);
             if row.kind == "train_tflops_per_gpu" {
-                per_gpu * megatron_flops_per_token(f64::from(model.layers), f64::from(model.hidden), f64::from(row.seq)) / 1e12
+                per_gpu
+                    * megatron_flops_per_token(
+                        f64::from(model.layers),
+                        f64::from(model.hidden),
+                        f64::from(row.seq),
+                    )
+                    / 1e12
             } else {
                 per_gpu
             }
         }
         _ => {
-            let engine = Engine::parse(&row.engine).unwrap_or_else(|| panic!("{}: engine {}", row.id, row.engine));
+            let engine =
+                Engine::parse(&row.engine).unwrap_or_else(|| panic!("{}: engine {}", row.id, row.engine));
             // NVIDIA's ModelOpt FP8 checkpoints (TensorRT-LLM's perf tables)
             // quantize the KV cache too, as tools/calibrate.rs assumes.
-            let kv = if row.engine == "trt-llm" && row.kind == "throughput_tokens_per_s" && row.precision == "fp8" { "fp8" } else { "bf16" };
+            let kv =
+                if row.engine == "trt-llm" && row.kind == "throughput_tokens_per_s" && row.precision == "fp8"
+                {
+                    "fp8"
+                } else {
+                    "bf16"
+                };
             let cfg = Config {
                 model: Some(row.model.clone()),
                 engine,
@@ -143,7 +166,8 @@ fn predict(row: &Row, catalog: &Catalog) -> f64 {
                 kv: kv.into(),
                 ..Config::default()
             };
-            let format = precision::weight_format(&row.precision).unwrap_or_else(|| panic!("{}: format {}", row.id, row.precision));
+            let format = precision::weight_format(&row.precision)
+                .unwrap_or_else(|| panic!("{}: format {}", row.id, row.precision));
             let job = ServeJob::new(model, &cfg, format);
             let plan = Plan::tp_pp(row.layout.tp, row.layout.pp);
             let ctx = f64::from(row.input) + f64::from(row.output) / 2.0;
@@ -228,11 +252,20 @@ fn multigpu_rows_are_enough_and_split_by_source() {
     let doc = |s: &str| s.split([';', '(']).next().unwrap_or(s).trim().to_string();
     let fit: BTreeSet<String> = rows.iter().filter(|r| !r.holdout).map(|r| doc(&r.source)).collect();
     for r in rows.iter().filter(|r| r.holdout) {
-        assert!(!fit.contains(&doc(&r.source)), "{}: held-out source also in the fit part: {}", r.id, doc(&r.source));
+        assert!(
+            !fit.contains(&doc(&r.source)),
+            "{}: held-out source also in the fit part: {}",
+            r.id,
+            doc(&r.source)
+        );
     }
     let catalog = common::catalog();
     for r in &rows {
-        assert!(catalog.model(&r.model).is_some() && catalog.gpu(&r.gpu).is_some(), "{}: not in the catalog", r.id);
+        assert!(
+            catalog.model(&r.model).is_some() && catalog.gpu(&r.gpu).is_some(),
+            "{}: not in the catalog",
+            r.id
+        );
     }
 }
 
@@ -245,7 +278,10 @@ fn multigpu_table_and_fit_part_report() {
     let (fe, fr, fw) = summary(&fit);
     let (he, hr, hw) = summary(&held);
     println!("fit rows {}: median |error| {fe:.1} %, median speed ratio {fr:.3}, worst {fw:.2}×", fit.len());
-    println!("held-out rows {}: median |error| {he:.1} %, median speed ratio {hr:.3}, worst {hw:.2}×", held.len());
+    println!(
+        "held-out rows {}: median |error| {he:.1} %, median speed ratio {hr:.3}, worst {hw:.2}×",
+        held.len()
+    );
     assert!(scored.iter().all(|s| s.speed_ratio.is_finite() && s.speed_ratio > 0.0));
 }
 

@@ -10,11 +10,13 @@ use whichgpu::tools::calibrate::{self, HeldOutStats, Kind, Split};
 use crate::common;
 
 fn read(name: &str) -> String {
-    std::fs::read_to_string(format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap_or_else(|e| panic!("{name}: {e}"))
+    std::fs::read_to_string(format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR")))
+        .unwrap_or_else(|e| panic!("{name}: {e}"))
 }
 
 fn report() -> calibrate::Report {
-    let text = calibrate::join(&[read("calibration.csv"), read("serving_measurements.csv")]).expect("same header");
+    let text =
+        calibrate::join(&[read("calibration.csv"), read("serving_measurements.csv")]).expect("same header");
     calibrate::run(&text, common::catalog(), false).expect("parses")
 }
 
@@ -25,7 +27,8 @@ fn group<'a>(r: &'a calibrate::Report, g: &str) -> &'a HeldOutStats {
 #[test]
 fn the_new_hopper_rows_are_held_out_and_scored() {
     let catalog = common::catalog();
-    let text = calibrate::join(&[read("calibration.csv"), read("serving_measurements.csv")]).expect("same header");
+    let text =
+        calibrate::join(&[read("calibration.csv"), read("serving_measurements.csv")]).expect("same header");
     let (cases, unmapped) = calibrate::parse_cases(&text, catalog).expect("parses");
     // NIM 70B TP2 (500/5,000 tokens), TRT-LLM blog 16's Qwen3-30B-A3B at
     // ~130k on one H200, TensorRT-LLM #5929's DeepSeek-R1 TP8 (1,600/8,192),
@@ -39,10 +42,17 @@ fn the_new_hopper_rows_are_held_out_and_scored() {
         assert!(calibrate::split::hopper_prompt_band(c, catalog).is_some(), "{id}: not a Hopper prompt row");
     }
     // Their sources appear on no fit row.
-    let long: Vec<&calibrate::Case> = cases.iter().filter(|c| c.input >= 32_768 && calibrate::split::hopper_prompt_band(c, catalog).is_some()).collect();
+    let long: Vec<&calibrate::Case> = cases
+        .iter()
+        .filter(|c| c.input >= 32_768 && calibrate::split::hopper_prompt_band(c, catalog).is_some())
+        .collect();
     assert!(long.len() >= 2);
     for c in long {
-        assert!(cases.iter().all(|x| x.split == Split::HeldOut || x.source != c.source), "{}: source also fits", c.id);
+        assert!(
+            cases.iter().all(|x| x.split == Split::HeldOut || x.source != c.source),
+            "{}: source also fits",
+            c.id
+        );
     }
 }
 

@@ -14,7 +14,8 @@ use whichgpu::tools::calibrate::{self, engine_build::flash_attn_of, Kind};
 use crate::common;
 
 fn read(name: &str) -> String {
-    std::fs::read_to_string(format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap_or_else(|e| panic!("{name}: {e}"))
+    std::fs::read_to_string(format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR")))
+        .unwrap_or_else(|e| panic!("{name}: {e}"))
 }
 
 fn job<'a>(model: &'a str, engine: Engine, format: &str) -> ServeJob<'a> {
@@ -31,14 +32,18 @@ fn llama_cpp_rows_are_placed_with_or_without_flash_attention() {
     assert!(flash_attn_of("llama.cpp llama-bench master of 2026-01-23, pp8096", ""));
     assert!(flash_attn_of("llama.cpp llama-bench, Sep 2025", ""));
     assert!(!flash_attn_of("llama.cpp llama-bench, Aug 2025", ""));
-    assert!(!flash_attn_of("llama.cpp llama-bench build 4426e298 (2824), after CUDA graphs (bc4bba3, 2024-05-08)", ""));
+    assert!(!flash_attn_of(
+        "llama.cpp llama-bench build 4426e298 (2824), after CUDA graphs (bc4bba3, 2024-05-08)",
+        ""
+    ));
     assert!(!flash_attn_of("llama.cpp main (Dec 2023 build)", ""));
     assert!(!flash_attn_of("llama.cpp (server)", ""));
     assert!(!flash_attn_of("llama.cpp llama-bench master of 2026-01-23, fa 0", ""));
     assert!(!flash_attn_of("llama.cpp server, flash attention off", "posted 2026-06-07"));
     // Both files: the May 2024 llama-bench rows write their scores out, the
     // 2026 row keeps them on chip, and no other engine is marked.
-    let text = calibrate::join(&[read("calibration.csv"), read("serving_measurements.csv")]).expect("same header");
+    let text =
+        calibrate::join(&[read("calibration.csv"), read("serving_measurements.csv")]).expect("same header");
     let (cases, _) = calibrate::parse_cases(&text, common::catalog()).expect("parses");
     let by_id = |id: &str| cases.iter().find(|c| c.id == id).unwrap_or_else(|| panic!("{id}"));
     assert!(by_id("v060").scores_in_memory && by_id("s932").scores_in_memory);
@@ -61,8 +66,15 @@ fn score_count_of_a_chunked_prompt() {
     let want = 32.0 * 32.0 * 8192.0 * 8704.0 / 2.0;
     assert!((attn_scores::prompt_scores(m, 8192.0, 512.0) / want - 1.0).abs() < 1e-12);
     // One chunk holding the whole prompt: n·(n + n)/2 = n² per head.
-    assert!((attn_scores::prompt_scores(m, 512.0, 512.0) / (32.0 * 32.0 * 512.0 * 512.0) - 1.0).abs() < 1e-12);
-    assert!((attn_scores::prompt_score_bytes(m, 512.0, 512.0, 2.0) / attn_scores::prompt_scores(m, 512.0, 512.0) - 10.0).abs() < 1e-12);
+    assert!(
+        (attn_scores::prompt_scores(m, 512.0, 512.0) / (32.0 * 32.0 * 512.0 * 512.0) - 1.0).abs() < 1e-12
+    );
+    assert!(
+        (attn_scores::prompt_score_bytes(m, 512.0, 512.0, 2.0) / attn_scores::prompt_scores(m, 512.0, 512.0)
+            - 10.0)
+            .abs()
+            < 1e-12
+    );
 }
 
 proptest! {
@@ -104,25 +116,39 @@ fn llama_cpp_compute_shares_are_the_fit_of_the_fit_rows() {
     // the fit split's prompt rows of each GPU class; the constants in the
     // code must be that optimum: no neighbour on the grid fits better.
     let catalog = common::catalog();
-    let text = calibrate::join(&[read("calibration.csv"), read("serving_measurements.csv")]).expect("same header");
+    let text =
+        calibrate::join(&[read("calibration.csv"), read("serving_measurements.csv")]).expect("same header");
     let (cases, _) = calibrate::parse_cases(&text, catalog).expect("parses");
     for hbm in [false, true] {
         let rows: Vec<&calibrate::Case> = cases
             .iter()
-            .filter(|c| c.split == calibrate::Split::Fit && matches!(c.kind, Kind::Prefill | Kind::Throughput))
+            .filter(|c| {
+                c.split == calibrate::Split::Fit && matches!(c.kind, Kind::Prefill | Kind::Throughput)
+            })
             .filter(|c| calibrate::group(c, catalog) == Some((Engine::LlamaCpp, hbm)))
             .collect();
         assert!(rows.len() >= 5, "hbm={hbm}: {} rows", rows.len());
         let gpu = catalog.gpu(&rows[0].gpu).expect("gpu");
         let fitted = engine::factors(Engine::LlamaCpp, gpu);
         let loss = |f: Factors| {
-            let e: Vec<f64> = rows.iter().map(|c| (calibrate::predict(c, catalog, Some(f)).expect("prediction") / c.measured).ln().abs()).collect();
+            let e: Vec<f64> = rows
+                .iter()
+                .map(|c| {
+                    (calibrate::predict(c, catalog, Some(f)).expect("prediction") / c.measured).ln().abs()
+                })
+                .collect();
             calibrate::percentile(&e, 0.5) + 0.25 * calibrate::percentile(&e, 0.9)
         };
         let at = loss(fitted);
         for (dc, dq) in [(-0.01, 0.0), (0.01, 0.0), (0.0, -0.05), (0.0, 0.05)] {
-            let f = Factors { compute: fitted.compute + dc, quant_compute: fitted.quant_compute + dq, ..fitted };
-            assert!(at <= loss(f) + 1e-12, "hbm={hbm}: compute {} quant {} fits better", f.compute, f.quant_compute);
+            let f =
+                Factors { compute: fitted.compute + dc, quant_compute: fitted.quant_compute + dq, ..fitted };
+            assert!(
+                at <= loss(f) + 1e-12,
+                "hbm={hbm}: compute {} quant {} fits better",
+                f.compute,
+                f.quant_compute
+            );
         }
     }
 }

@@ -12,7 +12,10 @@ use crate::common;
 fn serving_text() -> String {
     let texts: Vec<String> = ["calibration.csv", "serving_measurements.csv"]
         .iter()
-        .map(|n| std::fs::read_to_string(format!("{}/tests/data/{n}", env!("CARGO_MANIFEST_DIR"))).expect("measurement file"))
+        .map(|n| {
+            std::fs::read_to_string(format!("{}/tests/data/{n}", env!("CARGO_MANIFEST_DIR")))
+                .expect("measurement file")
+        })
         .collect();
     calibrate::join(&texts).expect("same header")
 }
@@ -22,7 +25,11 @@ fn regime_3_hf_memory_at_batch_above_1_meets_the_serving_memory_targets() {
     // Issue 20: serving memory median ≤ 8 %, p90 ≤ 20 %, none off by 2×;
     // regime 3 (HF at batch > 1) with at least five held-out rows of its own.
     let report = calibrate::run(&serving_text(), common::catalog(), false).expect("parses");
-    let hf = report.held_out.iter().find(|h| h.group == "regime: hf memory, batch > 1").expect("held-out regime 3 rows");
+    let hf = report
+        .held_out
+        .iter()
+        .find(|h| h.group == "regime: hf memory, batch > 1")
+        .expect("held-out regime 3 rows");
     println!("{hf:?}");
     assert!(hf.rows >= 5 && hf.median_ape <= 8.0 && hf.p90_ape <= 20.0 && hf.worst_ratio < 2.0, "{hf:?}");
 }
@@ -41,7 +48,10 @@ fn serving_factors_in_the_code_are_what_calibrate_fit_finds() {
     let mut drift = Vec::new();
     let mut checked = 0;
     for key in keys {
-        let train: Vec<&calibrate::Case> = cases.iter().filter(|c| c.split == Split::Fit && calibrate::group(c, catalog) == Some(key)).collect();
+        let train: Vec<&calibrate::Case> = cases
+            .iter()
+            .filter(|c| c.split == Split::Fit && calibrate::group(c, catalog) == Some(key))
+            .collect();
         let Some(gpu) = train.first().and_then(|c| catalog.gpu(&c.gpu)) else { continue };
         let code = engine::factors(key.0, gpu);
         let fitted = calibrate::fit_group(&train, catalog, code);
@@ -70,8 +80,14 @@ fn serving_factors_in_the_code_are_what_calibrate_fit_finds() {
 }
 
 /// The cards issue 20 names in regime 7 (the catalog lacked them).
-const REGIME_7_GPUS: [&str; 6] =
-    ["rtx-3090-ti-24gb", "rtx-4070-ti-super-16gb", "rtx-5070-ti-16gb", "tesla-p40-24gb", "radeon-pro-w7900-48gb", "radeon-rx-7900-xtx-24gb"];
+const REGIME_7_GPUS: [&str; 6] = [
+    "rtx-3090-ti-24gb",
+    "rtx-4070-ti-super-16gb",
+    "rtx-5070-ti-16gb",
+    "tesla-p40-24gb",
+    "radeon-pro-w7900-48gb",
+    "radeon-rx-7900-xtx-24gb",
+];
 
 #[test]
 fn regime_7_cards_are_in_the_catalog_with_a_source_and_their_held_out_rows_are_counted() {
@@ -85,7 +101,10 @@ fn regime_7_cards_are_in_the_catalog_with_a_source_and_their_held_out_rows_are_c
     // Serving rows on those cards: the two serving files and the regime-7
     // file (same header; `whichgpu calibrate FILE FILE FILE` reads them
     // together). A source on both sides of the split fails here too.
-    let serving = calibrate::join(&["calibration.csv", "serving_measurements.csv", "regime7_measurements.csv"].map(read)).expect("same header");
+    let serving = calibrate::join(
+        &["calibration.csv", "serving_measurements.csv", "regime7_measurements.csv"].map(read),
+    )
+    .expect("same header");
     let leaks = calibrate::split::leaks(&calibrate::split::rows(&serving).expect("rows"));
     assert!(leaks.is_empty(), "held-out sources among the fit rows: {leaks:?}");
     let (cases, _) = calibrate::parse_cases(&serving, catalog).expect("parses");
@@ -111,10 +130,14 @@ fn regime_7_cards_are_in_the_catalog_with_a_source_and_their_held_out_rows_are_c
         let mut reader = csv::ReaderBuilder::new().from_reader(text.as_bytes());
         let headers = reader.headers().expect("header").clone();
         let col = |k: &str| headers.iter().position(|h| h == k);
-        let (Some(gpu), Some(split), Some(id)) = (col("gpu_id"), col("split"), col("id")) else { panic!("{name}: no gpu_id/split/id column") };
+        let (Some(gpu), Some(split), Some(id)) = (col("gpu_id"), col("split"), col("id")) else {
+            panic!("{name}: no gpu_id/split/id column")
+        };
         for rec in reader.records() {
             let rec = rec.expect("row");
-            if rec.get(gpu).is_some_and(|g| REGIME_7_GPUS.contains(&g)) && matches!(rec.get(split), Some("held_out" | "holdout")) {
+            if rec.get(gpu).is_some_and(|g| REGIME_7_GPUS.contains(&g))
+                && matches!(rec.get(split), Some("held_out" | "holdout"))
+            {
                 others.push(format!("{name}:{}", rec.get(id).unwrap_or("?")));
             }
         }
@@ -160,11 +183,26 @@ fn only_the_pascal_card_with_an_int8_rate_takes_the_dp4a_rate() {
         assert!(mmq_rate(Engine::LlamaCpp, &f16, g, &f).is_none(), "{}: F16 is not quantized", g.id);
         assert!(mmq_rate(Engine::Vllm, &q4, g, &f).is_none(), "{}: vLLM runs no MMQ", g.id);
         if g.arch != Arch::Pascal {
-            assert_eq!(matmul_s(Engine::LlamaCpp, &q4, g, &f, (7e12, 4.0), 7.5e12, 4e12), 7.5e12 / 4e12, "{}", g.id);
+            assert_eq!(
+                matmul_s(Engine::LlamaCpp, &q4, g, &f, (7e12, 4.0), 7.5e12, 4e12),
+                7.5e12 / 4e12,
+                "{}",
+                g.id
+            );
             // W8A8 int8 still runs on the int8 tensor cores where they exist.
-            assert_eq!(precision::executed(Compute::Int8, g) == Compute::Int8, g.int8_tops.is_some(), "{}", g.id);
+            assert_eq!(
+                precision::executed(Compute::Int8, g) == Compute::Int8,
+                g.int8_tops.is_some(),
+                "{}",
+                g.id
+            );
         } else {
-            assert_ne!(precision::executed(Compute::Int8, g), Compute::Int8, "{}: no int8 tensor cores", g.id);
+            assert_ne!(
+                precision::executed(Compute::Int8, g),
+                Compute::Int8,
+                "{}: no int8 tensor cores",
+                g.id
+            );
         }
     }
     assert_eq!(changed, ["tesla-p40-24gb"]);

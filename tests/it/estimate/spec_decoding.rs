@@ -39,8 +39,18 @@ fn rows() -> Vec<Row> {
     let headers = reader.headers().expect("header").clone();
     let col = |name: &str| headers.iter().position(|h| h == name).unwrap_or_else(|| panic!("column {name}"));
     let (id, split, speedup, model) = (col("id"), col("split"), col("speedup"), col("model_id"));
-    let (gpu, tp, batch, engine, w, spec, k, accept, input, output) =
-        (col("gpu_id"), col("tp"), col("batch"), col("engine"), col("w"), col("spec"), col("k"), col("accept"), col("in"), col("out"));
+    let (gpu, tp, batch, engine, w, spec, k, accept, input, output) = (
+        col("gpu_id"),
+        col("tp"),
+        col("batch"),
+        col("engine"),
+        col("w"),
+        col("spec"),
+        col("k"),
+        col("accept"),
+        col("in"),
+        col("out"),
+    );
     assert!(headers.iter().any(|h| h == "source"), "the data names its sources");
     reader
         .records()
@@ -87,7 +97,8 @@ fn speedup(m: &Model, cfg: &Config, format: &str, gpu: &Gpu, plan: Plan, batch: 
 fn decode_speedup(m: &Model, cfg: &Config, gpu: &Gpu, plan: Plan, batch: f64) -> f64 {
     let with = job(m, cfg, "bf16");
     let without = ServeJob { spec: None, ..with.clone() };
-    with.speed(gpu, plan, batch).decode_tokens_per_s_per_seq / without.speed(gpu, plan, batch).decode_tokens_per_s_per_seq
+    with.speed(gpu, plan, batch).decode_tokens_per_s_per_seq
+        / without.speed(gpu, plan, batch).decode_tokens_per_s_per_seq
 }
 
 /// The configuration a measurement row describes.
@@ -139,7 +150,12 @@ fn held_out_speed_ups_within_30_percent_median() {
             errs.push(err);
         }
         errs.sort_by(f64::total_cmp);
-        println!("{split}: {} rows, median error {:.1} %, p90 {:.1} %", errs.len(), 100.0 * quantile(&errs, 0.5), 100.0 * quantile(&errs, 0.9));
+        println!(
+            "{split}: {} rows, median error {:.1} %, p90 {:.1} %",
+            errs.len(),
+            100.0 * quantile(&errs, 0.5),
+            100.0 * quantile(&errs, 0.9)
+        );
         if split == "held-out" {
             errors = errs;
         }
@@ -169,12 +185,23 @@ fn residual_per_drafted_token(r: &Row) -> f64 {
 
 #[test]
 fn vllm_draft_pass_is_the_fit() {
-    let mut x: Vec<f64> = rows().iter().filter(|r| r.split == "fit" && r.engine == Engine::Vllm).map(residual_per_drafted_token).collect();
+    let mut x: Vec<f64> = rows()
+        .iter()
+        .filter(|r| r.split == "fit" && r.engine == Engine::Vllm)
+        .map(residual_per_drafted_token)
+        .collect();
     x.sort_by(f64::total_cmp);
     let fit = quantile(&x, 0.5);
-    println!("vLLM draft pass residuals (ms): {:?}; median {:.3} ms", x.iter().map(|v| (v * 1e5).round() / 100.0).collect::<Vec<_>>(), fit * 1e3);
+    println!(
+        "vLLM draft pass residuals (ms): {:?}; median {:.3} ms",
+        x.iter().map(|v| (v * 1e5).round() / 100.0).collect::<Vec<_>>(),
+        fit * 1e3
+    );
     let constant = whichgpu::core::estimate::spec::VLLM_DRAFT_PASS_S;
-    assert!((constant - fit).abs() <= 0.02 * fit.abs().max(1e-4), "VLLM_DRAFT_PASS_S {constant} is not the fit {fit}");
+    assert!(
+        (constant - fit).abs() <= 0.02 * fit.abs().max(1e-4),
+        "VLLM_DRAFT_PASS_S {constant} is not the fit {fit}"
+    );
 }
 
 #[test]
@@ -182,7 +209,10 @@ fn no_source_is_split_across_fit_and_held_out() {
     let text = std::fs::read_to_string("tests/data/spec_decoding.csv").expect("data");
     let mut reader = csv::Reader::from_reader(text.as_bytes());
     let headers = reader.headers().expect("header").clone();
-    let (source, split) = (headers.iter().position(|h| h == "source").expect("source"), headers.iter().position(|h| h == "split").expect("split"));
+    let (source, split) = (
+        headers.iter().position(|h| h == "source").expect("source"),
+        headers.iter().position(|h| h == "split").expect("split"),
+    );
     let mut seen: Vec<(String, String)> = Vec::new();
     for r in reader.records().map(|r| r.expect("record")) {
         // A source is its address up to the first space (a second address in brackets is a copy of it).
@@ -208,14 +238,24 @@ fn the_expected_run_follows_leviathan_et_al() {
 
 /// Datacenter GPUs whose one-sequence decode of the models below is bound
 /// by reading weights (the roofline's `Bound::Memory`).
-const GPUS: &[&str] = &["h100-sxm-80gb", "h200-sxm-141gb", "a100-sxm-80gb", "b200-sxm-180gb", "l40s-48gb", "mi300x-192gb"];
+const GPUS: &[&str] =
+    &["h100-sxm-80gb", "h200-sxm-141gb", "a100-sxm-80gb", "b200-sxm-180gb", "l40s-48gb", "mi300x-192gb"];
 /// Dense models. (An MoE's verify step routes its `k + 1` tokens to more
 /// experts than one token reaches, so at a small batch it reads more
 /// weights than a plain step; as the batch grows both read every expert and
 /// the speed-up recovers: it rises with the batch there before the compute
 /// bound, as the Red Hat gpt-oss-120b study's gains that persist to 200
 /// concurrent requests suggest. `docs/speculative-decoding.md`.)
-const MODELS: &[&str] = &["llama-3.1-8b", "llama-3.3-70b", "qwen3-8b", "qwen2.5-32b", "mistral-7b", "gemma-2-27b", "phi-4", "llama-3.1-405b"];
+const MODELS: &[&str] = &[
+    "llama-3.1-8b",
+    "llama-3.3-70b",
+    "qwen3-8b",
+    "qwen2.5-32b",
+    "mistral-7b",
+    "gemma-2-27b",
+    "phi-4",
+    "llama-3.1-405b",
+];
 /// The verify step reads each sequence's cache once for its `k + 1`
 /// tokens, as it reads the weights once: where the cache read is a large
 /// share of a memory-bound step, speculation gains on it too and the
@@ -274,7 +314,13 @@ fn a_large_batch_on_a_compute_bound_step_loses() {
     let m = c.model("llama-3.1-8b").expect("model");
     let g = c.gpu("h100-sxm-80gb").expect("gpu");
     // MT-bench-sized requests, as the EAGLE-3 paper's batch-64 run: the weights, not the cache, fill the step.
-    let cfg = Config { spec: Spec::Eagle, spec_tokens: Some(4), input_tokens: 100, output_tokens: 300, ..Config::default() };
+    let cfg = Config {
+        spec: Spec::Eagle,
+        spec_tokens: Some(4),
+        input_tokens: 100,
+        output_tokens: 300,
+        ..Config::default()
+    };
     let up = speedup(m, &cfg, "bf16", g, Plan::tp_pp(1, 1), 512.0);
     assert!(up < 1.0, "batch 512 with five-token verify steps: {up:.2}×");
 }
@@ -304,7 +350,10 @@ fn memory_holds_the_drafter() {
     let q = config("task=serve&spec=draft&draft=llama-3.2-1b&spec_accept=0.7");
     let (off, on) = (job(m, &config("task=serve"), "bf16"), job(m, &q, "bf16"));
     let draft = c.model("llama-3.2-1b").expect("draft");
-    assert!(gib(&on) - gib(&off) > draft.params_total * 2.0 / (1u64 << 30) as f64, "the draft model's weights and KV");
+    assert!(
+        gib(&on) - gib(&off) > draft.params_total * 2.0 / (1u64 << 30) as f64,
+        "the draft model's weights and KV"
+    );
     // And the answer's memory breakdown says so.
     let a0 = answer("task=serve&model=llama-3.1-8b&gpu=h100-sxm-80gb&batch=1");
     let a1 = answer("task=serve&model=llama-3.1-8b&gpu=h100-sxm-80gb&batch=1&spec=eagle");
@@ -358,7 +407,9 @@ fn the_guidance_says_whether_it_pays_with_the_picks_numbers() {
     let pays = answer("task=serve&model=llama-3.1-8b&gpu=h100-sxm-80gb&batch=1&spec=eagle");
     let item = pays.guidance.iter().find(|g| g.id == "spec").expect("spec answer");
     assert_eq!(verdict(item), Some("g.spec.pays"));
-    let loses = answer("task=serve&model=llama-3.1-8b&gpu=h100-sxm-80gb&batch=512&in=100&out=300&spec=eagle&spec_tokens=6");
+    let loses = answer(
+        "task=serve&model=llama-3.1-8b&gpu=h100-sxm-80gb&batch=512&in=100&out=300&spec=eagle&spec_tokens=6",
+    );
     let item = loses.guidance.iter().find(|g| g.id == "spec").expect("spec answer");
     assert_eq!(verdict(item), Some("g.spec.loses"));
     // Off by default: no answer about it.
@@ -371,6 +422,9 @@ fn cache_amortization_lifts_the_speed_up_at_long_context() {
     let c = catalog();
     let (m, g) = (c.model("llama-3.1-8b").expect("model"), c.gpu("h100-sxm-80gb").expect("gpu"));
     let cfg = Config { spec: Spec::Eagle, input_tokens: 32_000, output_tokens: 1000, ..Config::default() };
-    let (one, eight) = (decode_speedup(m, &cfg, g, Plan::tp_pp(1, 1), 1.0), decode_speedup(m, &cfg, g, Plan::tp_pp(1, 1), 8.0));
+    let (one, eight) = (
+        decode_speedup(m, &cfg, g, Plan::tp_pp(1, 1), 1.0),
+        decode_speedup(m, &cfg, g, Plan::tp_pp(1, 1), 8.0),
+    );
     assert!(eight > one, "batch 8 {eight:.3} against batch 1 {one:.3}");
 }

@@ -30,7 +30,15 @@ fn seven_b_full_adamw_is_16_bytes_per_parameter() {
 fn tensor_and_pipeline_parallel_divide_the_states() {
     let catalog = common::catalog();
     let m = catalog.model("llama-2-7b").expect("model");
-    let cfg = Config { task: Task::Finetune, method: Method::Full, optim: Optim::Adamw, mb: Some(2), seq: 4096, gc: Checkpointing::None, ..Config::default() };
+    let cfg = Config {
+        task: Task::Finetune,
+        method: Method::Full,
+        optim: Optim::Adamw,
+        mb: Some(2),
+        seq: 4096,
+        gc: Checkpointing::None,
+        ..Config::default()
+    };
     let job = TrainJob::new(m, &cfg);
     let one = job.memory(1.0);
     // tp 2 × pp 2: weights, gradients and AdamW states are 16 bytes per
@@ -40,7 +48,12 @@ fn tensor_and_pipeline_parallel_divide_the_states() {
     // Activations divide by tp; the first pipeline stage still holds all
     // layers' worth (pp micro-batches of L/pp layers), without the logits.
     let v = f64::from(m.vocab) * Stack::of(Trainer::Hf).loss_bytes_per_vocab * 2.0 * 4096.0;
-    assert!((split.activations - (one.activations - v) / 2.0).abs() < 1.0, "{} vs {}", split.activations, (one.activations - v) / 2.0);
+    assert!(
+        (split.activations - (one.activations - v) / 2.0).abs() < 1.0,
+        "{} vs {}",
+        split.activations,
+        (one.activations - v) / 2.0
+    );
     // Data parallel without ZeRO keeps everything on every GPU.
     assert_eq!(job.memory_layout(Layout::data(8)), one);
 }
@@ -60,10 +73,19 @@ fn seventy_b_full_fine_tune_without_zero_takes_model_parallelism() {
     };
     let a = evaluate(&cfg, Vec::new(), catalog, today);
     let r = a.results.first().expect("one GPU type");
-    let (dp, tp, pp) = (r.speeds.train_dp().unwrap_or(0), r.speeds.train_tp().unwrap_or(0), r.speeds.train_pp().unwrap_or(0));
+    let (dp, tp, pp) = (
+        r.speeds.train_dp().unwrap_or(0),
+        r.speeds.train_tp().unwrap_or(0),
+        r.speeds.train_pp().unwrap_or(0),
+    );
     // 16 bytes × 70.6 B parameters = 1.13 TB: without ZeRO only tp·pp
     // divides it, so at least 16 model-parallel GPUs of 80 GB.
-    assert!(r.fits && tp * pp >= 16 && dp * tp * pp == r.gpus * r.nodes, "{dp}×{tp}×{pp} on {}×{}", r.gpus, r.nodes);
+    assert!(
+        r.fits && tp * pp >= 16 && dp * tp * pp == r.gpus * r.nodes,
+        "{dp}×{tp}×{pp} on {}×{}",
+        r.gpus,
+        r.nodes
+    );
     assert!(r.per_gpu_bytes <= 0.95 * 80.0 * GIB);
     assert!(tp <= 8, "tensor parallel stays inside one 8-GPU node");
     // The offers say the same: two 8×H100 instances.
@@ -104,7 +126,8 @@ fn pipeline_bubble_and_tensor_all_reduces_cost_throughput() {
     let m = catalog.model("llama-3.1-70b").expect("model");
     let gpu = catalog.gpu("h100-sxm-80gb").expect("gpu");
     // One sequence a step: no accumulation beyond the pipeline's own rounds.
-    let job = TrainJob::new(m, &Config { task: Task::Pretrain, seq: 4096, gbs: Some(1), ..Config::default() });
+    let job =
+        TrainJob::new(m, &Config { task: Task::Pretrain, seq: 4096, gbs: Some(1), ..Config::default() });
     let eff = mfu(gpu, Method::Full);
     let link = gpu.link_bytes_per_s(true);
     let ideal = job.tokens_per_s(gpu, eff, Layout::data(1), link, link);
@@ -129,9 +152,16 @@ fn pipeline_bubble_and_tensor_all_reduces_cost_throughput() {
 fn lora_and_qlora_fit_where_full_does_not() {
     let catalog = common::catalog();
     let m = catalog.model("llama-3.1-8b").expect("model");
-    let full = TrainJob::new(m, &Config { task: Task::Finetune, method: Method::Full, ..Config::default() }).memory(1.0).total();
-    let lora = TrainJob::new(m, &Config { task: Task::Finetune, method: Method::Lora, ..Config::default() }).memory(1.0).total();
-    let qlora = TrainJob::new(m, &Config { task: Task::Finetune, method: Method::Qlora, ..Config::default() }).memory(1.0).total();
+    let full = TrainJob::new(m, &Config { task: Task::Finetune, method: Method::Full, ..Config::default() })
+        .memory(1.0)
+        .total();
+    let lora = TrainJob::new(m, &Config { task: Task::Finetune, method: Method::Lora, ..Config::default() })
+        .memory(1.0)
+        .total();
+    let qlora =
+        TrainJob::new(m, &Config { task: Task::Finetune, method: Method::Qlora, ..Config::default() })
+            .memory(1.0)
+            .total();
     assert!(full > 100.0 * GIB && lora < 24.0 * GIB && qlora < lora, "{full} {lora} {qlora}");
 }
 
@@ -179,7 +209,9 @@ fn zero3_pays_its_parameter_all_gathers() {
     let m = catalog.model("llama-3.1-8b").expect("model");
     let gpu = catalog.gpu("rtx-4090-24gb").expect("gpu");
     let link = gpu.pcie_peer_bytes_per_s();
-    let job = |zero: u8, method: Method| TrainJob::new(m, &Config { task: Task::Finetune, method, zero: Some(zero), ..Config::default() });
+    let job = |zero: u8, method: Method| {
+        TrainJob::new(m, &Config { task: Task::Finetune, method, zero: Some(zero), ..Config::default() })
+    };
     let eff = mfu(gpu, Method::Full);
     let l = Layout::data(8);
     let z1 = job(1, Method::Full).tokens_per_s(gpu, eff, l, link, link);
@@ -251,19 +283,44 @@ fn trainer_and_offload_keys_round_trip_and_say_what_they_assume() {
     let catalog = common::catalog();
     let today = common::today();
     // Parameter offload without full sharding: said, and zero=3 assumed.
-    let a = whichgpu::core::evaluate::evaluate_query("task=finetune&method=full&param_offload=1&zero=1&gpu=a100-sxm-80gb", catalog, today);
+    let a = whichgpu::core::evaluate::evaluate_query(
+        "task=finetune&method=full&param_offload=1&zero=1&gpu=a100-sxm-80gb",
+        catalog,
+        today,
+    );
     let note = a.notices.iter().find(|n| n.key == "param_offload").expect("a notice for param_offload");
     assert!(note.message.contains("zero=3"), "{}", note.message);
     assert!(a.query.contains("zero=3"), "{}", a.query);
     // A stack without parameter offload: said, and ignored.
-    let a = whichgpu::core::evaluate::evaluate_query("task=finetune&trainer=unsloth&param_offload=1", catalog, today);
-    assert!(a.notices.iter().any(|n| n.key == "param_offload" && n.message.contains("unsloth")), "{:?}", a.notices);
+    let a = whichgpu::core::evaluate::evaluate_query(
+        "task=finetune&trainer=unsloth&param_offload=1",
+        catalog,
+        today,
+    );
+    assert!(
+        a.notices.iter().any(|n| n.key == "param_offload" && n.message.contains("unsloth")),
+        "{:?}",
+        a.notices
+    );
     assert!(!a.query.contains("param_offload"), "{}", a.query);
     // Stacks without adapters plan LoRA as a full fine-tune, and say so.
     for trainer in ["megatron", "torchtitan"] {
-        let a = whichgpu::core::evaluate::evaluate_query(&format!("task=finetune&trainer={trainer}&method=qlora"), catalog, today);
-        assert!(a.notices.iter().any(|n| n.key == "method" && n.message.contains(trainer)), "{trainer}: {:?}", a.notices);
-        assert!(a.query.contains("method=full") && a.weight_format != "nf4", "{trainer}: {} {}", a.query, a.weight_format);
+        let a = whichgpu::core::evaluate::evaluate_query(
+            &format!("task=finetune&trainer={trainer}&method=qlora"),
+            catalog,
+            today,
+        );
+        assert!(
+            a.notices.iter().any(|n| n.key == "method" && n.message.contains(trainer)),
+            "{trainer}: {:?}",
+            a.notices
+        );
+        assert!(
+            a.query.contains("method=full") && a.weight_format != "nf4",
+            "{trainer}: {} {}",
+            a.query,
+            a.weight_format
+        );
     }
     // Pre-training has no method to correct.
     let a = whichgpu::core::evaluate::evaluate_query("task=pretrain&trainer=megatron", catalog, today);
@@ -280,10 +337,18 @@ fn current_stacks_hold_far_fewer_activations_than_the_hf_trainer() {
     let catalog = common::catalog();
     let m = catalog.model("llama-3.1-8b").expect("model");
     let act = |trainer| {
-        let cfg = Config { task: Task::Finetune, method: Method::Lora, mb: Some(2), seq: 2048, trainer, ..Config::default() };
+        let cfg = Config {
+            task: Task::Finetune,
+            method: Method::Lora,
+            mb: Some(2),
+            seq: 2048,
+            trainer,
+            ..Config::default()
+        };
         TrainJob::new(m, &cfg).memory(1.0).activations / GIB
     };
-    let (hf, tt, us, ax) = (act(Trainer::Hf), act(Trainer::Torchtune), act(Trainer::Unsloth), act(Trainer::Axolotl));
+    let (hf, tt, us, ax) =
+        (act(Trainer::Hf), act(Trainer::Torchtune), act(Trainer::Unsloth), act(Trainer::Axolotl));
     // The HF Trainer's fp32 logits alone: 128,256 × 10 bytes × 4,096 tokens ≈ 4.9 GiB.
     assert!(hf > 5.5, "hf {hf:.2} GiB");
     // Unsloth: one layer plus its backward gradients, offloaded checkpoints, no logits.
@@ -298,7 +363,12 @@ fn current_stacks_hold_far_fewer_activations_than_the_hf_trainer() {
 fn torchtune_full_fine_tune_is_pure_bf16_with_the_step_in_the_backward_pass() {
     let catalog = common::catalog();
     let m = catalog.model("llama-3.1-8b").expect("model");
-    let cfg = Config { task: Task::Finetune, method: Method::Full, trainer: Trainer::Torchtune, ..Config::default() };
+    let cfg = Config {
+        task: Task::Finetune,
+        method: Method::Full,
+        trainer: Trainer::Torchtune,
+        ..Config::default()
+    };
     let mem = TrainJob::new(m, &cfg).memory(1.0);
     // 2 bytes of weights, bf16 AdamW states (2 + 2), no fp32 master copy.
     assert_eq!(mem.weights + mem.optimizer, 6.0 * m.params_total);
@@ -314,7 +384,14 @@ fn parameter_offload_trades_gpu_memory_for_host_link_time() {
     let catalog = common::catalog();
     let m = catalog.model("llama-3.1-70b").expect("model");
     let gpu = catalog.gpu("a100-sxm-80gb").expect("gpu");
-    let cfg = Config { task: Task::Finetune, method: Method::Full, zero: Some(3), mb: Some(2), trainer: Trainer::Torchtune, ..Config::default() };
+    let cfg = Config {
+        task: Task::Finetune,
+        method: Method::Full,
+        zero: Some(3),
+        mb: Some(2),
+        trainer: Trainer::Torchtune,
+        ..Config::default()
+    };
     let on = TrainJob::new(m, &Config { param_offload: true, ..cfg.clone() });
     let off = TrainJob::new(m, &cfg);
     let l = Layout::data(8);
@@ -328,7 +405,10 @@ fn parameter_offload_trades_gpu_memory_for_host_link_time() {
     let link = gpu.link_bytes_per_s(true);
     let eff = mfu(gpu, Method::Full);
     let tokens_per_step = 8.0 * 2.0 * 2048.0;
-    let (t_on, t_off) = (tokens_per_step / on.tokens_per_s(gpu, eff, l, link, link), tokens_per_step / off.tokens_per_s(gpu, eff, l, link, link));
+    let (t_on, t_off) = (
+        tokens_per_step / on.tokens_per_s(gpu, eff, l, link, link),
+        tokens_per_step / off.tokens_per_s(gpu, eff, l, link, link),
+    );
     // And the AdamW step runs on the CPU (`train_clock::cpu_optimizer_s`).
     let pcie_s = 3.0 * m.params_total * 2.0 / 8.0 / gpu.pcie_bytes_per_s() + on.cpu_optimizer_s(gpu, l);
     assert!(on.cpu_optimizer_s(gpu, l) > 0.0 && off.cpu_optimizer_s(gpu, l) == 0.0);
@@ -339,7 +419,14 @@ fn parameter_offload_trades_gpu_memory_for_host_link_time() {
 fn activation_offload_costs_only_what_compute_does_not_hide() {
     let catalog = common::catalog();
     let m = catalog.model("llama-3.1-8b").expect("model");
-    let cfg = Config { task: Task::Finetune, method: Method::Lora, mb: Some(1), seq: 8192, trainer: Trainer::Torchtune, ..Config::default() };
+    let cfg = Config {
+        task: Task::Finetune,
+        method: Method::Lora,
+        mb: Some(1),
+        seq: 8192,
+        trainer: Trainer::Torchtune,
+        ..Config::default()
+    };
     let on = TrainJob::new(m, &Config { act_offload: Some(true), ..cfg.clone() });
     let off = TrainJob::new(m, &cfg);
     assert!(on.memory(1.0).activations < off.memory(1.0).activations);
@@ -347,7 +434,8 @@ fn activation_offload_costs_only_what_compute_does_not_hide() {
     for id in ["h100-sxm-80gb", "rtx-4090-24gb", "t4-16gb"] {
         let Some(gpu) = catalog.gpu(id) else { continue };
         let eff = mfu(gpu, Method::Lora);
-        let (a, b) = (on.tokens_per_s(gpu, eff, one, 1e12, 1e12), off.tokens_per_s(gpu, eff, one, 1e12, 1e12));
+        let (a, b) =
+            (on.tokens_per_s(gpu, eff, one, 1e12, 1e12), off.tokens_per_s(gpu, eff, one, 1e12, 1e12));
         let tokens = 8192.0;
         let (t_on, t_off) = (tokens / a, tokens / b);
         // The layer inputs go out and come back: 2 × 32 layers × 4096 × 2 bytes per token.
@@ -401,7 +489,12 @@ fn a_zero3_request_is_answered_with_fully_sharded_data_parallelism() {
     };
     let a = evaluate(&cfg, Vec::new(), catalog, common::today());
     let r = a.results.first().expect("one GPU type");
-    assert_eq!((r.speeds.train_dp(), r.speeds.train_tp(), r.speeds.train_pp()), (Some(8), Some(1), Some(1)), "{:?}", r.speeds);
+    assert_eq!(
+        (r.speeds.train_dp(), r.speeds.train_tp(), r.speeds.train_pp()),
+        (Some(8), Some(1), Some(1)),
+        "{:?}",
+        r.speeds
+    );
 }
 
 #[test]
@@ -503,6 +596,14 @@ fn zero3_on_a_stack_without_tensor_parallel_sharding_stays_data_parallel() {
     let m = catalog.model("llama-3.1-8b").expect("model");
     let job = |trainer| TrainJob::new(m, &Config { trainer, ..cfg.clone() });
     let two = Layout { dp: 4, tp: 2, pp: 1 };
-    assert!(!job(Trainer::Deepspeed).splits(two) && !job(Trainer::Torchtune).splits(two) && !job(Trainer::Unsloth).splits(two));
-    assert!(job(Trainer::Torchtitan).splits(two) && job(Trainer::Hf).splits(two) && job(Trainer::Hf).splits(Layout::data(8)));
+    assert!(
+        !job(Trainer::Deepspeed).splits(two)
+            && !job(Trainer::Torchtune).splits(two)
+            && !job(Trainer::Unsloth).splits(two)
+    );
+    assert!(
+        job(Trainer::Torchtitan).splits(two)
+            && job(Trainer::Hf).splits(two)
+            && job(Trainer::Hf).splits(Layout::data(8))
+    );
 }

@@ -46,7 +46,12 @@ fn rows() -> Vec<Row> {
 /// result), with its stated range.
 fn answered(row: &Row) -> (f64, f64, f64) {
     let a = common::answer(&format!("{}&tokens=100000000", row.link));
-    assert!(a.notices.is_empty(), "{}: {:?}", row.id, a.notices.iter().map(|n| &n.message).collect::<Vec<_>>());
+    assert!(
+        a.notices.is_empty(),
+        "{}: {:?}",
+        row.id,
+        a.notices.iter().map(|n| &n.message).collect::<Vec<_>>()
+    );
     let r = a.results.first().expect("a result");
     let v = serde_json::to_value(r).expect("json");
     let n = f64::from(row.gpus);
@@ -82,9 +87,14 @@ fn the_zero3_collective_time_is_the_fit_rows_best() {
     let fit: Vec<Row> = rows().into_iter().filter(|r| r.split == "fit").collect();
     assert!(fit.len() >= 3);
     // Grid over 0–20 ms in 0.1 ms steps: the median |log error| of the fit rows.
-    let score = |c: f64| median(fit.iter().map(|r| (at_collective_time(r, c) / r.measured).ln().abs()).collect());
-    let best = (0..=200).map(|i| f64::from(i) * 1e-4).min_by(|a, b| score(*a).total_cmp(&score(*b))).expect("grid");
-    assert!((best - ZERO3_S_PER_COLLECTIVE).abs() < 1.5e-4, "fit says {best}, the code has {ZERO3_S_PER_COLLECTIVE}");
+    let score =
+        |c: f64| median(fit.iter().map(|r| (at_collective_time(r, c) / r.measured).ln().abs()).collect());
+    let best =
+        (0..=200).map(|i| f64::from(i) * 1e-4).min_by(|a, b| score(*a).total_cmp(&score(*b))).expect("grid");
+    assert!(
+        (best - ZERO3_S_PER_COLLECTIVE).abs() < 1.5e-4,
+        "fit says {best}, the code has {ZERO3_S_PER_COLLECTIVE}"
+    );
 }
 
 #[test]
@@ -123,7 +133,11 @@ fn held_out_errors() {
 fn a_mixture_of_experts_fine_tune_is_not_faster_per_token_than_a_dense_model_of_its_size() {
     for trainer in ["hf", "deepspeed", "axolotl", "unsloth", "torchtune"] {
         for gpu in ["h100-sxm-80gb&gpus=8", "gh200-96gb&gpus=1", "a100-sxm-80gb&gpus=8"] {
-            let q = |model: &str| format!("task=finetune&model={model}&method=lora&trainer={trainer}&tokens=100000000&gpu={gpu}");
+            let q = |model: &str| {
+                format!(
+                    "task=finetune&model={model}&method=lora&trainer={trainer}&tokens=100000000&gpu={gpu}"
+                )
+            };
             let moe = common::answer(&q("qwen3-30b-a3b"));
             let dense = common::answer(&q("qwen3-32b"));
             let tps = |a: &whichgpu::core::answer::Answer| {
@@ -131,7 +145,12 @@ fn a_mixture_of_experts_fine_tune_is_not_faster_per_token_than_a_dense_model_of_
                 v["train_tokens_per_s"].as_f64().unwrap_or(0.0)
             };
             if tps(&dense) > 0.0 {
-                assert!(tps(&moe) <= tps(&dense), "{trainer} {gpu}: MoE {} against dense {}", tps(&moe), tps(&dense));
+                assert!(
+                    tps(&moe) <= tps(&dense),
+                    "{trainer} {gpu}: MoE {} against dense {}",
+                    tps(&moe),
+                    tps(&dense)
+                );
             }
         }
     }
@@ -148,7 +167,11 @@ fn cpu_optimizer_offload_pays_the_cpu_step_and_zero3_lora_gathers_twice() {
     let l = Layout::data(8);
     // 70e9 parameters over 8 ranks of one instance: 70e9 · 30 B at the host's rate.
     let expect = 70.6e9 * 30.0 / whichgpu::core::estimate::train_clock::HOST_ADAM_BYTES_PER_S;
-    assert!((on.cpu_optimizer_s(gpu, l) / expect - 1.0).abs() < 0.05, "{} vs {expect}", on.cpu_optimizer_s(gpu, l));
+    assert!(
+        (on.cpu_optimizer_s(gpu, l) / expect - 1.0).abs() < 0.05,
+        "{} vs {expect}",
+        on.cpu_optimizer_s(gpu, l)
+    );
     assert_eq!(off.cpu_optimizer_s(gpu, l), 0.0);
     assert!(layout_tokens_per_s(&on, gpu, l) < 0.5 * layout_tokens_per_s(&off, gpu, l));
     // ZeRO-3 LoRA over infinitely fast compute: the step is the gathers, two of the base.
@@ -164,7 +187,9 @@ fn cpu_optimizer_offload_pays_the_cpu_step_and_zero3_lora_gathers_twice() {
 fn the_issues_offload_case_takes_at_least_twice_its_old_time() {
     // Before this change: 23.0 h on one 8 x H100 instance (the CLI on the
     // parent commit), 184 GPU-hours.
-    let a = common::answer("task=finetune&model=llama-3.1-70b&method=full&zero=3&optim_offload=1&tokens=500000000&days=3");
+    let a = common::answer(
+        "task=finetune&model=llama-3.1-70b&method=full&zero=3&optim_offload=1&tokens=500000000&days=3",
+    );
     let o = &a.offers[0];
     let v = serde_json::to_value(o).expect("json");
     let gpu_hours = v["job_hours"].as_f64().expect("hours") * f64::from(o.gpus) * f64::from(o.instances);

@@ -14,13 +14,19 @@ use whichgpu::tools::train_fit::{self, Stats, TrainRow};
 use crate::common;
 
 fn texts() -> (String, String) {
-    let training = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/training_measurements.csv")).expect("training_measurements.csv");
-    let calibration = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/calibration.csv")).expect("calibration.csv");
+    let training =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/training_measurements.csv"))
+            .expect("training_measurements.csv");
+    let calibration =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/calibration.csv"))
+            .expect("calibration.csv");
     (training, calibration)
 }
 
 fn stats<'a>(all: &'a [Stats], split: Split, kind: &str) -> &'a Stats {
-    all.iter().find(|s| s.split == split && s.kind == kind).unwrap_or_else(|| panic!("no {split:?} {kind} rows"))
+    all.iter()
+        .find(|s| s.split == split && s.kind == kind)
+        .unwrap_or_else(|| panic!("no {split:?} {kind} rows"))
 }
 
 #[test]
@@ -49,7 +55,10 @@ fn training_estimates_match_measurements() {
         println!("not scored {id}: {why}");
     }
     for s in &all {
-        println!("{:<8?} {:<13} {:>4} {:>8.1} {:>8.1} {:>7.2}", s.split, s.kind, s.n, s.median, s.p90, s.worst);
+        println!(
+            "{:<8?} {:<13} {:>4} {:>8.1} {:>8.1} {:>7.2}",
+            s.split, s.kind, s.n, s.median, s.p90, s.worst
+        );
     }
     let total = scored.len() + skipped.len();
     println!("scored {} of {total} rows ({:.0} %)", scored.len(), 100.0 * scored.len() as f64 / total as f64);
@@ -79,7 +88,12 @@ fn training_estimates_match_measurements() {
         tps.worst
     );
     let fit_tps = stats(&all, Split::Fit, "tokens_per_s");
-    assert!(fit_tps.median <= 20.0 && fit_tps.p90 <= 40.0, "fit training throughput: median {:.1} %, p90 {:.1} %", fit_tps.median, fit_tps.p90);
+    assert!(
+        fit_tps.median <= 20.0 && fit_tps.p90 <= 40.0,
+        "fit training throughput: median {:.1} %, p90 {:.1} %",
+        fit_tps.median,
+        fit_tps.p90
+    );
 }
 
 #[test]
@@ -92,7 +106,8 @@ fn a_source_is_either_fit_or_held_out_and_enough_are_held_out() {
     let mut split: std::collections::BTreeMap<String, Split> = Default::default();
     for r in rd.records().flatten() {
         let source = whichgpu::tools::calibrate::split::source_key(&r[col("source")]).to_string();
-        let s = Split::parse(&r[col("split")]).unwrap_or_else(|| panic!("{}: split `{}`", &r[col("id")], &r[col("split")]));
+        let s = Split::parse(&r[col("split")])
+            .unwrap_or_else(|| panic!("{}: split `{}`", &r[col("id")], &r[col("split")]));
         let prior = *split.entry(source.clone()).or_insert(s);
         assert_eq!(prior, s, "source `{source}` has rows on both sides of the split ({})", &r[col("id")]);
     }
@@ -105,7 +120,11 @@ fn the_fit_never_sees_a_held_out_source() {
     let catalog = common::catalog();
     let (training, calibration) = texts();
     let (rows, _) = train_fit::load(&training, Some(&calibration), catalog);
-    assert!(train_fit::leaks(&rows).is_empty(), "held-out sources in the fit part: {:?}", train_fit::leaks(&rows));
+    assert!(
+        train_fit::leaks(&rows).is_empty(),
+        "held-out sources in the fit part: {:?}",
+        train_fit::leaks(&rows)
+    );
     // A held-out row moved into the fit part is caught.
     let mut leaked: Vec<TrainRow> = rows.clone();
     let held = leaked.iter().position(|r| r.split == Split::HeldOut).expect("a held-out row");
@@ -133,7 +152,10 @@ fn the_utilisation_in_the_code_is_what_calibrate_fit_finds() {
     let fits = train_fit::fit(&rows, catalog);
     println!("{fits:?}");
     for class in TrainClass::ALL.into_iter().filter(|c| c.fitted()) {
-        let f = fits.iter().find(|f| f.class == class).unwrap_or_else(|| panic!("{} has no fit rows", class.as_str()));
+        let f = fits
+            .iter()
+            .find(|f| f.class == class)
+            .unwrap_or_else(|| panic!("{} has no fit rows", class.as_str()));
         assert!(f.rows >= 3, "{}: {} fit rows", class.as_str(), f.rows);
         assert!(
             (f.fitted - class.efficiency()).abs() < 0.005,

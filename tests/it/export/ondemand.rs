@@ -20,7 +20,8 @@ use whichgpu::core::export::for_answer;
 use whichgpu::core::hfconfig;
 use whichgpu::core::link;
 use whichgpu::core::ondemand::{
-    apply_hf, handle, hf_request, offers_csv, offers_request, read_offers, read_sources, request, sources_request, split_exports, ExportText, RS, US,
+    apply_hf, handle, hf_request, offers_csv, offers_request, read_offers, read_sources, request,
+    sources_request, split_exports, ExportText, RS, US,
 };
 
 use crate::common::{catalog, today};
@@ -53,7 +54,11 @@ fn texts(e: &whichgpu::core::export::Export) -> ExportText {
 fn export_reply_is_the_core_export_of_the_page_answer() {
     for q in QUERIES {
         let cfg = page_cfg(q);
-        let want: Vec<ExportText> = for_answer(&evaluate_offers(&cfg, Vec::new(), catalog(), today()), catalog()).iter().map(texts).collect();
+        let want: Vec<ExportText> =
+            for_answer(&evaluate_offers(&cfg, Vec::new(), catalog(), today()), catalog())
+                .iter()
+                .map(texts)
+                .collect();
         let got = split_exports(&handle(&request("export", today(), &link::encode(&cfg), "", "")));
         assert!(!want.is_empty(), "{q}: the answer has a pick");
         assert_eq!(got, want, "{q}");
@@ -98,7 +103,11 @@ fn requests_it_cannot_read_get_an_empty_reply() {
     // A record that lacks a field, or has one too many, is left out.
     assert!(split_exports(&["a", "pick", "y", "c"].join(&US.to_string())).is_empty());
     assert!(split_exports(&["a", "pick", "y", "c", "", "extra"].join(&US.to_string())).is_empty());
-    let two = format!("{}{RS}{}", ["a", "pick", "y", "c", ""].join(&US.to_string()), ["b", "alternative", "y2", "c2", "why"].join(&US.to_string()));
+    let two = format!(
+        "{}{RS}{}",
+        ["a", "pick", "y", "c", ""].join(&US.to_string()),
+        ["b", "alternative", "y2", "c2", "why"].join(&US.to_string())
+    );
     assert_eq!(split_exports(&two).len(), 2);
 }
 
@@ -127,13 +136,26 @@ proptest! {
 /// generation task (becomes serving), a fine-tune of a catalog model, and
 /// one that already holds an imported architecture with a notice-worthy link.
 fn import_bases() -> Vec<Config> {
-    let custom = hfconfig::import(&Config::default(), &fs::read_to_string("tests/data/hf-configs/Qwen--Qwen3-30B-A3B.json").expect("file")).expect("imports").0;
-    vec![Config::default(), page_cfg("v=1&task=image&model=flux.1-dev"), page_cfg("v=1&task=finetune&model=llama-3.1-8b&method=qlora&cur=cny&lang=zh"), custom]
+    let custom = hfconfig::import(
+        &Config::default(),
+        &fs::read_to_string("tests/data/hf-configs/Qwen--Qwen3-30B-A3B.json").expect("file"),
+    )
+    .expect("imports")
+    .0;
+    vec![
+        Config::default(),
+        page_cfg("v=1&task=image&model=flux.1-dev"),
+        page_cfg("v=1&task=finetune&model=llama-3.1-8b&method=qlora&cur=cny&lang=zh"),
+        custom,
+    ]
 }
 
 /// The worker's answer to a file, applied to `cfg` as the page applies it,
 /// equals the core's own import, and its notices read the same in Chinese.
-fn same_as_core(cfg: &Config, text: &str) -> Result<(Config, Vec<whichgpu::core::link::Notice>), whichgpu::core::link::Notice> {
+fn same_as_core(
+    cfg: &Config,
+    text: &str,
+) -> Result<(Config, Vec<whichgpu::core::link::Notice>), whichgpu::core::link::Notice> {
     let got = apply_hf(cfg, &handle(&hf_request(text)));
     let want = hfconfig::import(cfg, text);
     assert_eq!(got, want);
@@ -147,15 +169,20 @@ fn same_as_core(cfg: &Config, text: &str) -> Result<(Config, Vec<whichgpu::core:
 
 #[test]
 fn a_config_json_through_the_worker_is_the_core_import() {
-    let mut files: Vec<_> =
-        fs::read_dir("tests/data/hf-configs").expect("dir").flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|e| e == "json")).collect();
+    let mut files: Vec<_> = fs::read_dir("tests/data/hf-configs")
+        .expect("dir")
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .collect();
     files.sort();
     assert!(files.len() >= 20, "the stored configs");
     let mut with_notices = 0;
     for base in import_bases() {
         for path in &files {
             let text = fs::read_to_string(path).expect("read");
-            let (cfg, notices) = same_as_core(&base, &text).unwrap_or_else(|n| panic!("{}: {}", path.display(), n.message));
+            let (cfg, notices) =
+                same_as_core(&base, &text).unwrap_or_else(|n| panic!("{}: {}", path.display(), n.message));
             assert_eq!(cfg.model.as_deref(), Some("custom"));
             with_notices += usize::from(!notices.is_empty());
         }
@@ -186,7 +213,15 @@ fn a_refused_config_json_through_the_worker_names_the_same_field() {
             keys.push(n.msg.as_ref().map(|m| m.key).unwrap_or_default());
         }
     }
-    for key in ["notice.hf.json", "notice.hf.object", "notice.hf.missing", "notice.hf.whole", "notice.hf.divides", "notice.hf.bool", "notice.hf.range"] {
+    for key in [
+        "notice.hf.json",
+        "notice.hf.object",
+        "notice.hf.missing",
+        "notice.hf.whole",
+        "notice.hf.divides",
+        "notice.hf.bool",
+        "notice.hf.range",
+    ] {
         assert!(keys.contains(&key), "{key} among {keys:?}");
     }
     // No reply at all (the page asked, nothing came): a notice, not a panic.
@@ -242,11 +277,17 @@ fn an_offers_file_through_the_worker_is_the_core_parse() {
 #[test]
 fn the_sources_view_reads_the_page_copy_through_the_worker() {
     let full = fs::read_to_string("static/offers.csv").expect("offers.csv");
-    let want: Vec<(String, String, String)> =
-        parse_offers("offers.csv (page copy)", &full).expect("parses").into_iter().map(|o| (o.id.to_string(), o.source.to_string(), o.notes)).collect();
+    let want: Vec<(String, String, String)> = parse_offers("offers.csv (page copy)", &full)
+        .expect("parses")
+        .into_iter()
+        .map(|o| (o.id.to_string(), o.source.to_string(), o.notes))
+        .collect();
     let got = read_sources(&handle(&sources_request(&full))).expect("reads");
     assert_eq!(got, want);
     assert!(got.iter().all(|(_, source, _)| !source.is_empty()), "the page copy has every source");
     let bad = "id,nothing\n1,2\n";
-    assert_eq!(read_sources(&handle(&sources_request(bad))), parse_offers("offers.csv (page copy)", bad).map(|_| Vec::new()).map_err(|e| e.to_string()));
+    assert_eq!(
+        read_sources(&handle(&sources_request(bad))),
+        parse_offers("offers.csv (page copy)", bad).map(|_| Vec::new()).map_err(|e| e.to_string())
+    );
 }

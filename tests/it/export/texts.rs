@@ -23,7 +23,10 @@ use crate::common::{answer, catalog};
 /// field, the rest the values the export may write (`*` any).
 fn stored(file: &str) -> HashMap<String, Vec<String>> {
     let text = fs::read_to_string(format!("tests/data/export/{file}")).expect("stored list");
-    assert!(text.lines().any(|l| l.starts_with("# ") && l.contains('@') || l.contains("huggingface.co/docs")), "{file} names its source");
+    assert!(
+        text.lines().any(|l| l.starts_with("# ") && l.contains('@') || l.contains("huggingface.co/docs")),
+        "{file} names its source"
+    );
     text.lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
         .map(|l| {
@@ -49,7 +52,11 @@ fn flags_file(task: &str, engine: Engine) -> (&'static str, &'static str) {
 
 /// The command's flags and values, split from its one command line;
 /// every flag must be in `allowed` with an allowed value.
-fn parse_command(command: &str, program: &str, allowed: &HashMap<String, Vec<String>>) -> HashMap<String, String> {
+fn parse_command(
+    command: &str,
+    program: &str,
+    allowed: &HashMap<String, Vec<String>>,
+) -> HashMap<String, String> {
     let lines: Vec<&str> = command.lines().filter(|l| !l.starts_with('#')).collect();
     assert_eq!(lines.len(), 1, "one command line: {command}");
     let args = lines[0].strip_prefix(program).unwrap_or_else(|| panic!("starts with `{program}`: {command}"));
@@ -59,12 +66,16 @@ fn parse_command(command: &str, program: &str, allowed: &HashMap<String, Vec<Str
     while i < words.len() {
         let w = words[i];
         if w.starts_with('-') {
-            let values = allowed.get(w).unwrap_or_else(|| panic!("flag {w} is not in the stored list: {command}"));
+            let values =
+                allowed.get(w).unwrap_or_else(|| panic!("flag {w} is not in the stored list: {command}"));
             if values.is_empty() {
                 out.insert(w.to_string(), String::new());
             } else {
                 let v = words.get(i + 1).unwrap_or_else(|| panic!("{w} has a value: {command}"));
-                assert!(values.iter().any(|a| a == "*" || a == v), "{w} {v} is not a stored value: {command}");
+                assert!(
+                    values.iter().any(|a| a == "*" || a == v),
+                    "{w} {v} is not a stored value: {command}"
+                );
                 out.insert(w.to_string(), v.to_string());
                 i += 1;
             }
@@ -83,9 +94,11 @@ fn num(m: &HashMap<String, String>, flag: &str) -> f64 {
 fn check_yaml(e: &Export, offer: &Value) {
     let fields = stored("skypilot-fields.txt");
     let clouds = stored("skypilot-clouds.txt");
-    let y: serde_yaml::Value = serde_yaml::from_str(&e.skypilot_yaml).unwrap_or_else(|err| panic!("YAML: {err}\n{}", e.skypilot_yaml));
+    let y: serde_yaml::Value = serde_yaml::from_str(&e.skypilot_yaml)
+        .unwrap_or_else(|err| panic!("YAML: {err}\n{}", e.skypilot_yaml));
     let map = y.as_mapping().expect("a mapping");
-    for (section, v) in [("task", Some(&y)), ("resources", y.get("resources")), ("service", y.get("service"))] {
+    for (section, v) in [("task", Some(&y)), ("resources", y.get("resources")), ("service", y.get("service"))]
+    {
         for k in v.and_then(|v| v.as_mapping()).map(|m| m.keys().collect::<Vec<_>>()).unwrap_or_default() {
             let key = format!("{section}.{}", k.as_str().expect("string keys"));
             assert!(fields.contains_key(&key), "{key} is not a stored SkyPilot field:\n{}", e.skypilot_yaml);
@@ -104,8 +117,16 @@ fn check_yaml(e: &Export, offer: &Value) {
         }
     } else {
         // A GPU SkyPilot has no name for in the table: said, never guessed.
-        assert!(accelerator_for(gpu).is_none(), "{gpu} has a name but no accelerators line:\n{}", e.skypilot_yaml);
-        assert!(e.unsupported.is_some() && e.skypilot_yaml.contains("has no SkyPilot accelerator name"), "{}", e.skypilot_yaml);
+        assert!(
+            accelerator_for(gpu).is_none(),
+            "{gpu} has a name but no accelerators line:\n{}",
+            e.skypilot_yaml
+        );
+        assert!(
+            e.unsupported.is_some() && e.skypilot_yaml.contains("has no SkyPilot accelerator name"),
+            "{}",
+            e.skypilot_yaml
+        );
     }
     assert_eq!(r["use_spot"].as_bool(), offer["spot"].as_bool());
     let nodes = y["num_nodes"].as_u64().expect("num_nodes");
@@ -133,13 +154,18 @@ fn check_command(e: &Export, offer: &Value, json: &Value, request_tokens: Option
     cfg.zero = offer["zero"].as_u64().map(|z| u8::try_from(z).expect("stage")).or(cfg.zero);
     let task = json["task"].as_str().expect("task");
     if task == "generate" || (task == "serve" && cfg.engine == Engine::Hf) {
-        assert!(e.command.lines().all(|l| l.starts_with('#')), "said plainly, no invented command: {}", e.command);
+        assert!(
+            e.command.lines().all(|l| l.starts_with('#')),
+            "said plainly, no invented command: {}",
+            e.command
+        );
         return;
     }
     let media = e.command.starts_with("# diffusers + accelerate");
     // DeepSpeed's pipeline engine has its own launcher (export::command::train_deepspeed).
     let ds_pipeline = cfg.trainer == Trainer::Deepspeed && offer["pp"].as_f64().unwrap_or(1.0) > 1.0;
-    if task != "serve" && !media && (!matches!(cfg.trainer, Trainer::Hf | Trainer::Deepspeed) || ds_pipeline) {
+    if task != "serve" && !media && (!matches!(cfg.trainer, Trainer::Hf | Trainer::Deepspeed) || ds_pipeline)
+    {
         crate::export::training::check(e, offer, &cfg);
         return;
     }
@@ -152,19 +178,31 @@ fn check_command(e: &Export, offer: &Value, json: &Value, request_tokens: Option
     let kv = json["kv_format"].as_str().expect("kv_format");
     let frac = memory_fraction(cfg.engine);
     if task != "serve" {
-        let (gpus, instances) = (offer["gpus"].as_f64().expect("gpus"), offer["instances"].as_f64().expect("instances"));
+        let (gpus, instances) =
+            (offer["gpus"].as_f64().expect("gpus"), offer["instances"].as_f64().expect("instances"));
         assert_eq!(num(&m, "--num_processes"), gpus * instances);
         assert_eq!(num(&m, "--num_machines"), instances);
         // DeepSpeed for ZeRO, and for AutoTP when the plan splits layers
         // (stage 0-2); fully sharded with tensor parallelism: FSDP2 × TP.
         let split = tp > 1.0 && pp <= 1.0 && cfg.trainer != Trainer::Megatron;
         let (fsdp_tp, autotp) = (split && cfg.zero_stage() >= 3, split && cfg.zero_stage() < 3);
-        assert_eq!(m.get("--zero_stage").map(|z| z.parse::<u8>().expect("stage")), ((cfg.zero_stage() > 0 || autotp) && !fsdp_tp).then_some(cfg.zero_stage()));
+        assert_eq!(
+            m.get("--zero_stage").map(|z| z.parse::<u8>().expect("stage")),
+            ((cfg.zero_stage() > 0 || autotp) && !fsdp_tp).then_some(cfg.zero_stage())
+        );
         if autotp {
-            assert!(e.command.contains(&format!("\"autotp_size\": {tp}")), "the AutoTP size is said: {}", e.command);
+            assert!(
+                e.command.contains(&format!("\"autotp_size\": {tp}")),
+                "the AutoTP size is said: {}",
+                e.command
+            );
         }
         if fsdp_tp {
-            assert!(e.command.contains(&format!("tp_size={tp}")), "the FSDP2 × TP mesh is said: {}", e.command);
+            assert!(
+                e.command.contains(&format!("tp_size={tp}")),
+                "the FSDP2 × TP mesh is said: {}",
+                e.command
+            );
         }
         // The states the plan counted off the GPU are offloaded by the
         // launch itself, or the command says how (FSDP2) or that it cannot.
@@ -175,9 +213,18 @@ fn check_command(e: &Export, offer: &Value, json: &Value, request_tokens: Option
             "{}",
             e.command
         );
-        assert_eq!(m.get("--offload_param_device").map(String::as_str), (deepspeed && cfg.param_offload).then_some("cpu"), "{}", e.command);
+        assert_eq!(
+            m.get("--offload_param_device").map(String::as_str),
+            (deepspeed && cfg.param_offload).then_some("cpu"),
+            "{}",
+            e.command
+        );
         if (cfg.optim_offload || cfg.param_offload) && !deepspeed {
-            assert!(e.command.contains("CPUOffloadPolicy") || e.command.contains("no flag for optimizer offload"), "{}", e.command);
+            assert!(
+                e.command.contains("CPUOffloadPolicy") || e.command.contains("no flag for optimizer offload"),
+                "{}",
+                e.command
+            );
         }
         // Under DeepSpeed the accumulation is the launch's flag: the plan's
         // optimizer step over its micro-batches and data-parallel ranks.
@@ -187,17 +234,40 @@ fn check_command(e: &Export, offer: &Value, json: &Value, request_tokens: Option
             if let Some(gbs) = cfg.gbs {
                 let dp = offer["dp"].as_f64().expect("dp");
                 let mb = f64::from(cfg.mb().max(1));
-                assert!(accumulation * dp * mb >= f64::from(gbs), "the step holds the global batch: {}", e.command);
+                assert!(
+                    accumulation * dp * mb >= f64::from(gbs),
+                    "the step holds the global batch: {}",
+                    e.command
+                );
             }
         }
         return;
     }
     let (tp_f, pp_f, len_f, seq_f, kv_f, frac_f) = match cfg.engine {
-        Engine::Vllm => {
-            ("--tensor-parallel-size", "--pipeline-parallel-size", "--max-model-len", "--max-num-seqs", "--kv-cache-dtype", "--gpu-memory-utilization")
-        }
-        Engine::Sglang => ("--tp-size", "--pp-size", "--context-length", "--max-running-requests", "--kv-cache-dtype", "--mem-fraction-static"),
-        Engine::TrtLlm => ("--tp_size", "--pp_size", "--max_seq_len", "--max_batch_size", "", "--kv_cache_free_gpu_memory_fraction"),
+        Engine::Vllm => (
+            "--tensor-parallel-size",
+            "--pipeline-parallel-size",
+            "--max-model-len",
+            "--max-num-seqs",
+            "--kv-cache-dtype",
+            "--gpu-memory-utilization",
+        ),
+        Engine::Sglang => (
+            "--tp-size",
+            "--pp-size",
+            "--context-length",
+            "--max-running-requests",
+            "--kv-cache-dtype",
+            "--mem-fraction-static",
+        ),
+        Engine::TrtLlm => (
+            "--tp_size",
+            "--pp_size",
+            "--max_seq_len",
+            "--max_batch_size",
+            "",
+            "--kv_cache_free_gpu_memory_fraction",
+        ),
         Engine::LlamaCpp => {
             assert_eq!(tp, 1.0, "llama.cpp splits layers");
             assert_eq!(m.get("-sm").map(String::as_str), Some(if pp > 1.0 { "layer" } else { "none" }));
@@ -222,19 +292,38 @@ fn check_command(e: &Export, offer: &Value, json: &Value, request_tokens: Option
     match cfg.engine {
         Engine::Vllm => {
             assert_eq!(num(&m, tp_f), tp);
-            assert_eq!(m.get("--data-parallel-size").map(|v| v.parse::<f64>().expect("a number")), (dp > 1.0).then_some(dp), "{}", e.command);
+            assert_eq!(
+                m.get("--data-parallel-size").map(|v| v.parse::<f64>().expect("a number")),
+                (dp > 1.0).then_some(dp),
+                "{}",
+                e.command
+            );
             assert_eq!(m.contains_key("--enable-expert-parallel"), ep, "{}", e.command);
             assert_eq!(num(&m, seq_f), (seqs / dp).ceil());
         }
         Engine::Sglang => {
             assert_eq!(num(&m, tp_f), tp * dp);
-            assert_eq!(m.get("--dp-size").map(|v| v.parse::<f64>().expect("a number")), (dp > 1.0).then_some(dp), "{}", e.command);
+            assert_eq!(
+                m.get("--dp-size").map(|v| v.parse::<f64>().expect("a number")),
+                (dp > 1.0).then_some(dp),
+                "{}",
+                e.command
+            );
             assert_eq!(m.contains_key("--enable-dp-attention"), dp > 1.0, "{}", e.command);
-            assert_eq!(m.get("--ep-size").map(|v| v.parse::<f64>().expect("a number")), ep.then_some(tp * dp), "{}", e.command);
+            assert_eq!(
+                m.get("--ep-size").map(|v| v.parse::<f64>().expect("a number")),
+                ep.then_some(tp * dp),
+                "{}",
+                e.command
+            );
             assert_eq!(num(&m, seq_f), (seqs / dp).ceil() * dp);
         }
         _ => {
-            assert!(dp <= 1.0 && !ep, "{} runs neither data-parallel attention nor expert parallelism", cfg.engine);
+            assert!(
+                dp <= 1.0 && !ep,
+                "{} runs neither data-parallel attention nor expert parallelism",
+                cfg.engine
+            );
             assert_eq!(num(&m, tp_f), tp);
             assert_eq!(num(&m, seq_f), seqs);
         }
@@ -265,11 +354,20 @@ pub fn check(a: &Answer) -> usize {
         assert!(exports.is_empty());
         return 0;
     }
-    assert_eq!(exports.len(), 1 + rec["alternatives"].as_array().map_or(0, Vec::len), "pick and every alternative");
+    assert_eq!(
+        exports.len(),
+        1 + rec["alternatives"].as_array().map_or(0, Vec::len),
+        "pick and every alternative"
+    );
     assert_eq!(exports[0].role, "pick");
     assert_eq!(&*exports[0].offer, rec["pick"]["offer"].as_str().expect("pick"));
     for e in &exports {
-        let offer = json["offers"].as_array().expect("offers").iter().find(|o| o["id"].as_str() == Some(&e.offer)).expect("the offer");
+        let offer = json["offers"]
+            .as_array()
+            .expect("offers")
+            .iter()
+            .find(|o| o["id"].as_str() == Some(&e.offer))
+            .expect("the offer");
         check_yaml(e, offer);
         check_command(e, offer, &json, a.request_tokens);
     }
@@ -307,9 +405,21 @@ fn image_model_fine_tuning_exports_a_diffusers_launch_not_a_language_model_one()
     let a = answer("task=finetune&model=flux.1-dev&method=lora&res=768x768");
     assert!(check(&a) >= 1);
     for e in for_answer(&a, catalog()) {
-        assert!(e.skypilot_yaml.contains("pip install diffusers") && !e.skypilot_yaml.contains("transformers=="), "{}", e.skypilot_yaml);
-        assert!(e.command.contains("diffusers + accelerate") && e.command.contains("resolution 768×768"), "{}", e.command);
-        assert!(!e.command.contains("sequence length"), "no sequence length for an image model: {}", e.command);
+        assert!(
+            e.skypilot_yaml.contains("pip install diffusers") && !e.skypilot_yaml.contains("transformers=="),
+            "{}",
+            e.skypilot_yaml
+        );
+        assert!(
+            e.command.contains("diffusers + accelerate") && e.command.contains("resolution 768×768"),
+            "{}",
+            e.command
+        );
+        assert!(
+            !e.command.contains("sequence length"),
+            "no sequence length for an image model: {}",
+            e.command
+        );
     }
 }
 
@@ -331,16 +441,24 @@ fn every_offer_gpu_has_a_skypilot_name_that_maps_back() {
         let Some((name, _)) = accelerator_for(gpu) else { continue };
         named += 1;
         let back = lookup(&normalize(name)).expect("in the table");
-        assert!(matches!(back, Named::Fixed(id) if id == gpu) || matches!(back, Named::Family(ids) if ids.contains(&gpu)));
+        assert!(
+            matches!(back, Named::Fixed(id) if id == gpu)
+                || matches!(back, Named::Family(ids) if ids.contains(&gpu))
+        );
     }
-    assert!(named * 10 >= catalog().offers.len() * 7, "{named} of {} offers have a SkyPilot name", catalog().offers.len());
+    assert!(
+        named * 10 >= catalog().offers.len() * 7,
+        "{named} of {} offers have a SkyPilot name",
+        catalog().offers.len()
+    );
 }
 
 #[test]
 fn the_cli_emits_yaml_documents_and_commands_pick_first() {
     use std::process::Command;
     let run = |kind: &str| {
-        let args: &[&str] = if kind == "--json" { &["--json", "--emit", "command"] } else { &["--emit", kind] };
+        let args: &[&str] =
+            if kind == "--json" { &["--json", "--emit", "command"] } else { &["--emit", kind] };
         let out = Command::new(env!("CARGO_BIN_EXE_whichgpu"))
             .args(args)
             .args(["task=serve&model=llama-3.1-70b&w=fp8&batch=16", "--today", "2026-11-29"])
@@ -351,8 +469,9 @@ fn the_cli_emits_yaml_documents_and_commands_pick_first() {
     };
     let yaml = run("skypilot");
     assert!(yaml.starts_with("# pick: "));
-    let docs: Vec<serde_yaml::Value> =
-        serde_yaml::Deserializer::from_str(&yaml).map(|d| serde::Deserialize::deserialize(d).expect("a YAML document")).collect();
+    let docs: Vec<serde_yaml::Value> = serde_yaml::Deserializer::from_str(&yaml)
+        .map(|d| serde::Deserialize::deserialize(d).expect("a YAML document"))
+        .collect();
     let a = answer("task=serve&model=llama-3.1-70b&w=fp8&batch=16");
     assert_eq!(docs.len(), for_answer(&a, catalog()).len());
     let cmd = run("command");
@@ -367,9 +486,16 @@ fn the_cli_emits_yaml_documents_and_commands_pick_first() {
 }
 
 fn serve_query() -> impl Strategy<Value = String> {
-    let models = vec!["llama-3.1-8b", "llama-3.1-70b", "qwen2.5-7b", "mistral-7b", "mixtral-8x7b", "qwen3-30b-a3b"];
+    let models =
+        vec!["llama-3.1-8b", "llama-3.1-70b", "qwen2.5-7b", "mistral-7b", "mixtral-8x7b", "qwen3-30b-a3b"];
     let engines = vec!["vllm", "sglang", "trt-llm", "llama.cpp"];
-    let gpus: Vec<String> = catalog().offers.iter().map(|o| o.gpu.to_string()).collect::<std::collections::BTreeSet<_>>().into_iter().collect();
+    let gpus: Vec<String> = catalog()
+        .offers
+        .iter()
+        .map(|o| o.gpu.to_string())
+        .collect::<std::collections::BTreeSet<_>>()
+        .into_iter()
+        .collect();
     (
         prop::sample::select(models),
         prop::sample::select(engines),
@@ -382,7 +508,10 @@ fn serve_query() -> impl Strategy<Value = String> {
         .prop_map(|(m, e, g, b, i, kv, spot)| {
             let w = if e == "llama.cpp" { "gguf-q4_k_m" } else { "bf16" };
             let gpu = g.map(|g| format!("&gpu={g}")).unwrap_or_default();
-            format!("task=serve&model={m}&engine={e}&w={w}&kv={kv}&batch={b}&in={i}&out=500&spot={}{gpu}", u8::from(spot))
+            format!(
+                "task=serve&model={m}&engine={e}&w={w}&kv={kv}&batch={b}&in={i}&out=500&spot={}{gpu}",
+                u8::from(spot)
+            )
         })
 }
 
@@ -412,7 +541,8 @@ proptest! {
 #[test]
 fn every_generated_plans_launch_texts_pass_the_lint() {
     let text = include_str!("../../data/answer_hashes.txt");
-    let links: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).filter_map(|l| l.splitn(3, ' ').nth(2)).collect();
+    let links: Vec<&str> =
+        text.lines().filter(|l| !l.starts_with('#')).filter_map(|l| l.splitn(3, ' ').nth(2)).collect();
     assert!(links.len() >= 1000, "{}", links.len());
     let mut with_texts = 0;
     for q in &links {

@@ -20,7 +20,10 @@ use crate::common::{answer, catalog};
 /// the rest the values the export may write (`*` any).
 fn stored(file: &str) -> HashMap<String, Vec<String>> {
     let text = fs::read_to_string(format!("tests/data/export/{file}")).expect("stored list");
-    assert!(text.lines().any(|l| l.starts_with("# ") && l.contains('@') && l.contains("read 2026")), "{file} names its source and date");
+    assert!(
+        text.lines().any(|l| l.starts_with("# ") && l.contains('@') && l.contains("read 2026")),
+        "{file} names its source and date"
+    );
     text.lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
         .map(|l| {
@@ -39,15 +42,20 @@ fn parse(command: &str, program: &str, allowed: &HashMap<String, Vec<String>>) -
     let args = lines[0].strip_prefix(program).unwrap_or_else(|| panic!("starts with `{program}`: {command}"));
     let words: Vec<&str> = args.split_whitespace().map(|w| w.trim_matches('\'')).collect();
     let check = |key: &str, value: &str| {
-        let values = allowed.get(key).unwrap_or_else(|| panic!("`{key}` is not in the stored list: {command}"));
-        assert!(values.iter().any(|a| a == "*" || a == value), "{key} {value} is not a stored value: {command}");
+        let values =
+            allowed.get(key).unwrap_or_else(|| panic!("`{key}` is not in the stored list: {command}"));
+        assert!(
+            values.iter().any(|a| a == "*" || a == value),
+            "{key} {value} is not a stored value: {command}"
+        );
     };
     let mut out = HashMap::new();
     let mut i = 0;
     while i < words.len() {
         let w = words[i];
         if w.starts_with('-') {
-            let values = allowed.get(w).unwrap_or_else(|| panic!("flag {w} is not in the stored list: {command}"));
+            let values =
+                allowed.get(w).unwrap_or_else(|| panic!("flag {w} is not in the stored list: {command}"));
             if values.is_empty() {
                 out.insert(w.to_string(), String::new());
             } else {
@@ -61,7 +69,8 @@ fn parse(command: &str, program: &str, allowed: &HashMap<String, Vec<String>>) -
             check(&key, v);
             out.insert(key, v.to_string());
         } else {
-            let values = allowed.get(w).unwrap_or_else(|| panic!("word `{w}` is not in the stored list: {command}"));
+            let values =
+                allowed.get(w).unwrap_or_else(|| panic!("word `{w}` is not in the stored list: {command}"));
             assert!(values.is_empty(), "`{w}` is listed as a flag with values: {command}");
             out.insert(w.to_string(), String::new());
         }
@@ -91,7 +100,10 @@ impl Plan {
     fn of(offer: &Value, cfg: &Config) -> Plan {
         let n = |k: &str| offer[k].as_u64().unwrap_or_else(|| panic!("{k}"));
         let mb = offer["batch"].as_f64().expect("batch").ceil().max(1.0) as u64;
-        let gbs = cfg.gbs.map(u64::from).or((cfg.task == Task::Pretrain).then(|| 4_194_304u64.div_ceil(u64::from(cfg.seq))));
+        let gbs = cfg
+            .gbs
+            .map(u64::from)
+            .or((cfg.task == Task::Pretrain).then(|| 4_194_304u64.div_ceil(u64::from(cfg.seq))));
         Plan { gpus: n("gpus"), instances: n("instances"), dp: n("dp"), tp: n("tp"), pp: n("pp"), mb, gbs }
     }
 
@@ -147,7 +159,11 @@ pub fn check(e: &Export, offer: &Value, cfg: &Config) {
         _ => "pip install unsloth",
     };
     assert!(e.skypilot_yaml.contains(install), "{}", e.skypilot_yaml);
-    assert!(cfg.trainer == Trainer::Deepspeed || !e.skypilot_yaml.contains("pip install accelerate"), "{}", e.skypilot_yaml);
+    assert!(
+        cfg.trainer == Trainer::Deepspeed || !e.skypilot_yaml.contains("pip install accelerate"),
+        "{}",
+        e.skypilot_yaml
+    );
     match cfg.trainer {
         Trainer::Megatron => {
             assert!(c.starts_with("# Megatron-LM "), "{c}");
@@ -156,16 +172,26 @@ pub fn check(e: &Export, offer: &Value, cfg: &Config) {
             check_torchrun(&m, &p, c);
             assert_eq!(num(&m, "--tensor-model-parallel-size"), p.tp);
             assert_eq!(num(&m, "--pipeline-model-parallel-size"), p.pp);
-            assert_eq!(m.contains_key("--sequence-parallel"), p.tp > 1, "sequence parallel exactly when tp > 1: {c}");
+            assert_eq!(
+                m.contains_key("--sequence-parallel"),
+                p.tp > 1,
+                "sequence parallel exactly when tp > 1: {c}"
+            );
             assert_eq!(num(&m, "--micro-batch-size"), mb);
             assert_eq!(num(&m, "--global-batch-size"), mb * p.dp * p.micro_batches());
             assert_eq!(num(&m, "--seq-length"), u64::from(cfg.seq));
-            assert_eq!(m.get("--recompute-granularity").map(String::as_str), (cfg.gc == Checkpointing::Full).then_some("full"));
+            assert_eq!(
+                m.get("--recompute-granularity").map(String::as_str),
+                (cfg.gc == Checkpointing::Full).then_some("full")
+            );
             assert_eq!(m.contains_key("--recompute-activations"), cfg.gc == Checkpointing::Selective);
             assert_eq!(m.contains_key("--use-distributed-optimizer"), cfg.zero_stage() == 1);
             assert_eq!(m.contains_key("--use-megatron-fsdp"), cfg.zero_stage() >= 2);
             if finetune_adapter {
-                assert!(c.contains(&format!("no flag for {}", cfg.method)), "the missing adapters are said: {c}");
+                assert!(
+                    c.contains(&format!("no flag for {}", cfg.method)),
+                    "the missing adapters are said: {c}"
+                );
             }
         }
         Trainer::Torchtitan => {
@@ -173,15 +199,27 @@ pub fn check(e: &Export, offer: &Value, cfg: &Config) {
             let m = parse(c, "torchrun ", &stored("torchtitan.flags"));
             assert_eq!(m.get("-m").map(String::as_str), Some("torchtitan.train"));
             check_torchrun(&m, &p, c);
-            let (shard, rep) = (num(&m, "--parallelism.data_parallel_shard_degree"), num(&m, "--parallelism.data_parallel_replicate_degree"));
+            let (shard, rep) = (
+                num(&m, "--parallelism.data_parallel_shard_degree"),
+                num(&m, "--parallelism.data_parallel_replicate_degree"),
+            );
             assert_eq!(shard * rep, p.dp, "{c}");
-            assert_eq!(shard > 1 || p.dp == 1, cfg.zero_stage() >= 1 || p.dp == 1, "FSDP2 shards under ZeRO: {c}");
+            assert_eq!(
+                shard > 1 || p.dp == 1,
+                cfg.zero_stage() >= 1 || p.dp == 1,
+                "FSDP2 shards under ZeRO: {c}"
+            );
             assert_eq!(num(&m, "--parallelism.tensor_parallel_degree"), p.tp);
             assert_eq!(num(&m, "--parallelism.pipeline_parallel_degree"), p.pp);
             assert_eq!(shard * rep * p.tp * p.pp, p.procs(), "the degrees' product is the world size: {c}");
             assert_eq!(num(&m, "--training.local_batch_size"), mb * p.pipeline());
             let global = (p.micro_batches() > p.pipeline()).then(|| mb * p.micro_batches() * p.dp);
-            assert_eq!(m.contains_key("--training.global_batch_size").then(|| num(&m, "--training.global_batch_size")), global, "{c}");
+            assert_eq!(
+                m.contains_key("--training.global_batch_size")
+                    .then(|| num(&m, "--training.global_batch_size")),
+                global,
+                "{c}"
+            );
             assert_eq!(num(&m, "--training.seq_len"), u64::from(cfg.seq));
             assert_eq!(m.get("--activation_checkpoint.mode").map(String::as_str), Some(cfg.gc.as_str()));
             assert_eq!(m.contains_key("--training.enable_cpu_offload"), cfg.param_offload);
@@ -191,7 +229,11 @@ pub fn check(e: &Export, offer: &Value, cfg: &Config) {
             assert_eq!((p.tp, p.pp), (1, 1), "torchtune plans are data parallel");
             let m = parse(c, "tune run ", &stored("torchtune.flags"));
             let full = cfg.method == Method::Full || cfg.task == Task::Pretrain;
-            let recipe = format!("{}_finetune_{}", if full { "full" } else { "lora" }, if p.procs() == 1 { "single_device" } else { "distributed" });
+            let recipe = format!(
+                "{}_finetune_{}",
+                if full { "full" } else { "lora" },
+                if p.procs() == 1 { "single_device" } else { "distributed" }
+            );
             assert!(m.contains_key(&recipe), "{recipe}: {c}");
             if p.procs() > 1 {
                 check_torchrun(&m, &p, c);
@@ -205,7 +247,11 @@ pub fn check(e: &Export, offer: &Value, cfg: &Config) {
             assert_eq!(m.get("enable_activation_checkpointing=").map(String::as_str), Some(gc));
             // FSDP2 always; zero=2 is its SHARD_GRAD_OP.
             assert!(cfg.zero_stage() >= 2, "torchtune always shards: {c}");
-            assert_eq!(m.contains_key("fsdp_reshard_after_forward="), p.procs() > 1 && cfg.zero_stage() == 2, "{c}");
+            assert_eq!(
+                m.contains_key("fsdp_reshard_after_forward="),
+                p.procs() > 1 && cfg.zero_stage() == 2,
+                "{c}"
+            );
             assert_eq!(m.contains_key("model.lora_rank="), finetune_adapter);
             if finetune_adapter {
                 assert_eq!(num(&m, "model.lora_rank="), u64::from(cfg.rank));
@@ -232,7 +278,10 @@ pub fn check(e: &Export, offer: &Value, cfg: &Config) {
             }
             let ds = m.get("--deepspeed").map(String::as_str);
             if cfg.zero_stage() > 0 && !(p.tp > 1 && cfg.zero_stage() >= 3) {
-                assert!(ds.is_some_and(|d| d.starts_with(&format!("deepspeed_configs/zero{}", cfg.zero_stage()))), "{c}");
+                assert!(
+                    ds.is_some_and(|d| d.starts_with(&format!("deepspeed_configs/zero{}", cfg.zero_stage()))),
+                    "{c}"
+                );
             } else {
                 assert!(ds.is_none(), "{c}");
             }
@@ -246,7 +295,11 @@ pub fn check(e: &Export, offer: &Value, cfg: &Config) {
         Trainer::Unsloth => {
             assert!(c.starts_with("# Unsloth "), "{c}");
             assert_eq!((p.tp, p.pp), (1, 1), "Unsloth plans are data parallel");
-            assert!(c.contains(&format!("per_device_train_batch_size={mb}")) && c.contains(&format!("max_seq_length={}", cfg.seq)), "{c}");
+            assert!(
+                c.contains(&format!("per_device_train_batch_size={mb}"))
+                    && c.contains(&format!("max_seq_length={}", cfg.seq)),
+                "{c}"
+            );
             assert!(c.contains(&format!("gradient_accumulation_steps={}", p.micro_batches())), "{c}");
             if p.procs() > 1 {
                 let m = parse(c, "torchrun ", &stored("unsloth.flags"));
@@ -285,7 +338,12 @@ fn exports(q: &str) -> Vec<(u64, u64)> {
     for_answer(&a, catalog())
         .iter()
         .map(|e| {
-            let offer = json["offers"].as_array().expect("offers").iter().find(|o| o["id"].as_str() == Some(&e.offer)).expect("the offer");
+            let offer = json["offers"]
+                .as_array()
+                .expect("offers")
+                .iter()
+                .find(|o| o["id"].as_str() == Some(&e.offer))
+                .expect("the offer");
             (offer["tp"].as_u64().expect("tp"), offer["pp"].as_u64().expect("pp"))
         })
         .collect()
@@ -303,7 +361,10 @@ fn each_stack_launches_its_own_command_with_the_plans_split() {
     for q in split {
         let layouts = exports(q);
         assert!(!layouts.is_empty(), "{q} exports its pick");
-        assert!(layouts.iter().any(|&(tp, pp)| tp > 1 || pp > 1), "{q}: some plan splits layers, so the degrees are checked");
+        assert!(
+            layouts.iter().any(|&(tp, pp)| tp > 1 || pp > 1),
+            "{q}: some plan splits layers, so the degrees are checked"
+        );
     }
     let single = [
         "task=finetune&model=llama-3.1-8b&method=qlora&trainer=unsloth",
@@ -325,13 +386,29 @@ fn a_megatron_plan_that_splits_layers_says_so_in_its_flags() {
     let json = serde_json::to_value(&a).expect("JSON");
     let mut split = 0;
     for e in for_answer(&a, catalog()) {
-        let offer = json["offers"].as_array().expect("offers").iter().find(|o| o["id"].as_str() == Some(&e.offer)).expect("the offer");
+        let offer = json["offers"]
+            .as_array()
+            .expect("offers")
+            .iter()
+            .find(|o| o["id"].as_str() == Some(&e.offer))
+            .expect("the offer");
         let (tp, pp) = (offer["tp"].as_u64().expect("tp"), offer["pp"].as_u64().expect("pp"));
         if tp > 1 || pp > 1 {
             split += 1;
-            assert!(e.command.contains(&format!("--tensor-model-parallel-size {tp} --pipeline-model-parallel-size {pp}")), "{}", e.command);
+            assert!(
+                e.command.contains(&format!(
+                    "--tensor-model-parallel-size {tp} --pipeline-model-parallel-size {pp}"
+                )),
+                "{}",
+                e.command
+            );
         }
-        assert!(e.skypilot_yaml.contains("git -C Megatron-LM checkout") && e.skypilot_yaml.contains("cd Megatron-LM"), "{}", e.skypilot_yaml);
+        assert!(
+            e.skypilot_yaml.contains("git -C Megatron-LM checkout")
+                && e.skypilot_yaml.contains("cd Megatron-LM"),
+            "{}",
+            e.skypilot_yaml
+        );
         assert!(!e.command.contains("accelerate"), "{}", e.command);
     }
     assert!(split > 0, "a 70B pre-training plan on Megatron-LM splits layers somewhere");
@@ -348,11 +425,21 @@ fn deepspeed_pipeline_stages_use_the_deepspeed_launcher() {
         let a = answer(&format!("task=finetune&model=llama-3.1-70b&method=lora&trainer=deepspeed&nodes={nodes}&tokens=1e7&gpu=l40s-48gb&zero=1"));
         let json = serde_json::to_value(&a).expect("json");
         for e in for_answer(&a, catalog()) {
-            let offer = json["offers"].as_array().expect("offers").iter().find(|o| o["id"].as_str() == Some(&*e.offer)).expect("offer");
+            let offer = json["offers"]
+                .as_array()
+                .expect("offers")
+                .iter()
+                .find(|o| o["id"].as_str() == Some(&*e.offer))
+                .expect("offer");
             if offer["pp"].as_u64() > Some(1) {
                 pipelined += 1;
                 assert!(e.command.lines().any(|l| l.starts_with("deepspeed --num_gpus ")), "{}", e.command);
-                assert!(!e.command.contains("accelerate launch") && e.skypilot_yaml.contains("pip install deepspeed"), "{}", e.skypilot_yaml);
+                assert!(
+                    !e.command.contains("accelerate launch")
+                        && e.skypilot_yaml.contains("pip install deepspeed"),
+                    "{}",
+                    e.skypilot_yaml
+                );
             }
         }
     }
@@ -400,7 +487,11 @@ fn offload_and_accumulation_reach_the_accelerate_launch() {
     let exports = for_answer(&a, catalog());
     assert!(!exports.is_empty());
     for e in exports {
-        assert!(e.command.contains("--offload_optimizer_device cpu --offload_param_device cpu"), "{}", e.command);
+        assert!(
+            e.command.contains("--offload_optimizer_device cpu --offload_param_device cpu"),
+            "{}",
+            e.command
+        );
         assert!(e.command.contains("--gradient_accumulation_steps 32"), "{}", e.command);
     }
 }

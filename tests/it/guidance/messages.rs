@@ -5,7 +5,8 @@ use whichgpu::core::messages::{MESSAGES, UI};
 /// A template's placeholder names; an English plural ending `{name:s}`
 /// counts as `name`, which the template must also show as a value.
 fn placeholders(s: &str) -> Vec<String> {
-    let mut out: Vec<String> = s.split('{').skip(1).filter_map(|p| p.split_once('}').map(|(n, _)| n.to_string())).collect();
+    let mut out: Vec<String> =
+        s.split('{').skip(1).filter_map(|p| p.split_once('}').map(|(n, _)| n.to_string())).collect();
     for n in out.iter().filter_map(|n| n.strip_suffix(":s")) {
         assert!(s.contains(&format!("{{{n}}}")), "{s}: `{{{n}:s}}` without `{{{n}}}`");
     }
@@ -20,7 +21,8 @@ fn placeholders(s: &str) -> Vec<String> {
 fn plural_endings_follow_the_count() {
     use whichgpu::core::config::Lang;
     use whichgpu::core::messages::Msg;
-    let fits = |gpus: f64| Msg::new("reason.fits").num("gpus", gpus, 0).num("headroom", 2.0, 1).render(Lang::En);
+    let fits =
+        |gpus: f64| Msg::new("reason.fits").num("gpus", gpus, 0).num("headroom", 2.0, 1).render(Lang::En);
     assert_eq!(fits(1.0), "fits on 1 GPU with 2.0 GiB to spare");
     assert_eq!(fits(8.0), "fits on 8 GPUs with 2.0 GiB to spare");
     let zh = Msg::new("reason.fits").num("gpus", 1.0, 0).num("headroom", 2.0, 1).render(Lang::Zh);
@@ -48,7 +50,8 @@ fn every_key_has_both_languages_with_the_same_placeholders() {
 #[test]
 fn the_pages_chinese_file_has_every_text() {
     use whichgpu::core::texts::{parse_zh, zh_file, ZH_STAMP};
-    let file = std::fs::read_to_string(concat!(env!("OUT_DIR"), "/messages-zh.txt")).expect("build.rs wrote messages-zh.txt");
+    let file = std::fs::read_to_string(concat!(env!("OUT_DIR"), "/messages-zh.txt"))
+        .expect("build.rs wrote messages-zh.txt");
     // Every text but those only native code shows (`NATIVE_ONLY` in build/texts.rs).
     let rows: Vec<_> = MESSAGES.iter().chain(UI.iter()).filter(|r| !r.0.starts_with("g.api.")).collect();
     let texts = parse_zh(&file, rows.len()).expect("the file parses");
@@ -67,7 +70,10 @@ fn chinese_text_is_chinese() {
     for (key, en, zh) in MESSAGES.iter().chain(UI.iter()) {
         if key.starts_with("g.") || key.starts_with("reason.") {
             assert_ne!(en, zh, "{key} is not translated");
-            assert!(zh.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)), "{key}: no Chinese characters");
+            assert!(
+                zh.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)),
+                "{key}: no Chinese characters"
+            );
         }
     }
 }
@@ -100,7 +106,11 @@ fn notices_render_in_either_language() {
         }
     }
     assert!(seen >= 15, "only {seen} notices");
-    let zh: Vec<String> = evaluate_query("lang=zh&task=nope&batch=-1", catalog, today).notices.iter().map(|n| n.text(Lang::Zh)).collect();
+    let zh: Vec<String> = evaluate_query("lang=zh&task=nope&batch=-1", catalog, today)
+        .notices
+        .iter()
+        .map(|n| n.text(Lang::Zh))
+        .collect();
     assert!(zh.iter().any(|t| t.contains("1 到 100000 之间的整数")), "{zh:?}");
 }
 
@@ -119,7 +129,11 @@ fn every_text_is_used() {
                 // The tables' own rows do not count as a use.
                 let text = std::fs::read_to_string(&p).expect("read");
                 let table = p.ends_with("messages.rs") || p.ends_with("ui_texts.rs");
-                out.extend(text.lines().filter(|l| !(table && l.trim_start().starts_with("(\""))).flat_map(|l| [l, "\n"]));
+                out.extend(
+                    text.lines()
+                        .filter(|l| !(table && l.trim_start().starts_with("(\"")))
+                        .flat_map(|l| [l, "\n"]),
+                );
             }
         }
     }
@@ -159,7 +173,10 @@ fn every_text_is_used() {
 fn texts_left_out_of_the_page_are_named_only_natively() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let build = std::fs::read_to_string(root.join("build/texts.rs")).expect("build/texts.rs");
-    assert!(build.contains(r#"pub const NATIVE_ONLY: &[&str] = &["g.api."];"#), "the list this test checks changed: update it here");
+    assert!(
+        build.contains(r#"pub const NATIVE_ONLY: &[&str] = &["g.api."];"#),
+        "the list this test checks changed: update it here"
+    );
     let native = [
         "src/tools/",
         "src/bin/",
@@ -177,7 +194,10 @@ fn texts_left_out_of_the_page_are_named_only_natively() {
             let rel = p.strip_prefix(root).expect("under root").to_string_lossy().replace('\\', "/");
             if p.is_dir() {
                 stack.push(p);
-            } else if rel.ends_with(".rs") && !native.iter().any(|n| rel.starts_with(n)) && std::fs::read_to_string(&p).expect("source").contains("\"g.api.") {
+            } else if rel.ends_with(".rs")
+                && !native.iter().any(|n| rel.starts_with(n))
+                && std::fs::read_to_string(&p).expect("source").contains("\"g.api.")
+            {
                 named.push(rel);
             }
         }

@@ -11,7 +11,11 @@ use crate::common::answer;
 
 /// The rendered guidance of an answer, by item id, in both languages.
 fn guidance(q: &str) -> Vec<(&'static str, &'static str, String, String)> {
-    answer(q).guidance.iter().map(|g| (g.id, g.msg.key, g.msg.render(Lang::En), g.msg.render(Lang::Zh))).collect()
+    answer(q)
+        .guidance
+        .iter()
+        .map(|g| (g.id, g.msg.key, g.msg.render(Lang::En), g.msg.render(Lang::Zh)))
+        .collect()
 }
 
 #[test]
@@ -21,7 +25,13 @@ fn an_offloaded_full_fine_tune_says_the_ram_it_needs() {
     let g = guidance("task=finetune&model=qwen2.5-14b&method=full&zero=3&param_offload=1&optim_offload=1&tokens=1e8&gpu=h100-sxm-80gb&gpus=1");
     let host = g.iter().find(|i| i.0 == "host-memory").expect("the RAM is said");
     assert_eq!(host.1, "g.train.host.all");
-    let gib: f64 = host.2.split("about ").nth(1).and_then(|t| t.split(' ').next()).and_then(|n| n.parse().ok()).expect("a GiB figure");
+    let gib: f64 = host
+        .2
+        .split("about ")
+        .nth(1)
+        .and_then(|t| t.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .expect("a GiB figure");
     assert!((350.0..400.0).contains(&gib), "{}", host.2);
     assert!(host.3.contains(&format!("{gib:.1}")), "{}", host.3);
     let methods = g.iter().find(|i| i.0 == "methods").expect("methods");
@@ -78,7 +88,10 @@ fn recomputation_is_tried_off_when_memory_allows() {
         a.whatif.iter().map(|c| (c.key, &c.value, c.better)).collect::<Vec<_>>()
     );
     let a = answer("task=pretrain&model=llama-3.1-8b&tokens=1e10&trainer=torchtitan&gpus=8");
-    assert!(a.whatif.iter().any(|c| c.key == "gc" && c.value == "selective"), "torchtitan has a selective mode");
+    assert!(
+        a.whatif.iter().any(|c| c.key == "gc" && c.value == "selective"),
+        "torchtitan has a selective mode"
+    );
 }
 
 /// Gemma 2 9B LoRA does not fit a 16 GB T4 with a 16-bit base; QLoRA's
@@ -89,7 +102,12 @@ fn an_adapter_job_that_fits_nowhere_is_pointed_to_qlora_not_megatron() {
     let g = guidance("task=finetune&model=gemma-2-9b&method=lora&trainer=unsloth&gpu=t4-16gb&tokens=1e7");
     let nofit = g.iter().find(|i| i.2.contains("try them one at a time")).expect("the no-fit advice");
     assert!(nofit.2.contains("method=qlora") && !nofit.2.contains("trainer=megatron"), "{}", nofit.2);
-    assert!(answer("task=finetune&model=gemma-2-9b&method=qlora&trainer=unsloth&gpu=t4-16gb&tokens=1e7").pick().is_some(), "the advice works");
+    assert!(
+        answer("task=finetune&model=gemma-2-9b&method=qlora&trainer=unsloth&gpu=t4-16gb&tokens=1e7")
+            .pick()
+            .is_some(),
+        "the advice works"
+    );
 }
 
 proptest! {

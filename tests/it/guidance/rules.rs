@@ -34,26 +34,42 @@ fn spot_answer_depends_on_the_workload() {
     // The answer follows the pick: on spot where the pick is billed at spot.
     assert!(text("model=llama-3.1-8b&use=jobs&spot=1&provider=aws", "spot").contains("spot prices are used"));
     // Jarvislabs offers spot but no spot price is captured (RunPod community rows now carry spot prices).
-    assert!(text("model=llama-3.1-8b&use=jobs&spot=1&provider=jarvislabs", "spot").contains("has no spot price"));
+    assert!(
+        text("model=llama-3.1-8b&use=jobs&spot=1&provider=jarvislabs", "spot").contains("has no spot price")
+    );
     // A long synchronous pre-training run over several instances stays off spot.
-    assert!(text("task=pretrain&model=llama-3.1-70b&tokens=200000000000&spot=1&provider=aws", "spot").contains("not put on spot"));
+    assert!(text("task=pretrain&model=llama-3.1-70b&tokens=200000000000&spot=1&provider=aws", "spot")
+        .contains("not put on spot"));
     assert!(text("model=llama-3.1-8b&use=jobs", "spot").contains("spot=1"));
 }
 
 #[test]
 fn gpu_size_answer_scales_with_need() {
-    assert!(text("model=llama-3.1-8b&w=int4-awq&batch=1&in=1000&out=100", "gpu-size").starts_with("A 24 GB card holds it"));
-    assert!(text("model=qwen2.5-32b&w=int4-awq&batch=4&in=4000&out=500&gpu=l40s-48gb", "gpu-size").starts_with("A 48 GB card"));
+    assert!(text("model=llama-3.1-8b&w=int4-awq&batch=1&in=1000&out=100", "gpu-size")
+        .starts_with("A 24 GB card holds it"));
+    assert!(text("model=qwen2.5-32b&w=int4-awq&batch=4&in=4000&out=500&gpu=l40s-48gb", "gpu-size")
+        .starts_with("A 48 GB card"));
     assert!(text("model=llama-3.1-70b&w=bf16&gpu=mi300x-192gb", "gpu-size").starts_with("Yes"));
     // A pick that splits a 70B copy over four 24 GB cards is not told it needs an 80 GB card.
     let t = text("model=llama-3.3-70b&w=int4-awq&in=8000&out=1000&batch=8&cur=cny&gpus=4", "gpu-size");
-    assert!(t.starts_with("Not for this pick") && t.contains("an 80 GB one") && t.contains("× rtx-4090-24gb"), "{t}");
+    assert!(
+        t.starts_with("Not for this pick") && t.contains("an 80 GB one") && t.contains("× rtx-4090-24gb"),
+        "{t}"
+    );
     // Pinned to 4090s, none of which holds a copy: the answer is how many.
     let t = text("model=llama-3.1-70b&w=int4-awq&in=8000&out=1000&batch=8&gpu=rtx-4090-24gb", "gpu-size");
-    assert!(t.starts_with("No GPU offered here holds one copy alone") && t.contains("× rtx-4090-24gb"), "{t}");
+    assert!(
+        t.starts_with("No GPU offered here holds one copy alone") && t.contains("× rtx-4090-24gb"),
+        "{t}"
+    );
     // 145 GiB in bf16: not "an 80 GB one".
     let t = text("model=llama-3.3-70b&w=bf16&in=4000&out=1000&batch=8", "gpu-size");
-    assert!(t.starts_with("Not for this pick") && t.contains("more than an 80 GB card holds") && !t.contains("an 80 GB one"), "{t}");
+    assert!(
+        t.starts_with("Not for this pick")
+            && t.contains("more than an 80 GB card holds")
+            && !t.contains("an 80 GB one"),
+        "{t}"
+    );
     // DeepSeek-V3 fits no single card: the answer is how many, not "an 80 GB one".
     let t = text("model=deepseek-v3&w=fp8&in=2000&out=800&batch=32", "gpu-size");
     assert!(t.starts_with("No GPU offered here holds one copy alone") && !t.contains("80 GB"), "{t}");
@@ -64,12 +80,19 @@ fn gpu_size_answer_scales_with_need() {
 #[test]
 fn slow_decode_answer_names_the_bound() {
     assert!(text("model=llama-3.1-8b&batch=1", "slow-decode").contains("bandwidth bound"));
-    assert!(text("model=llama-3.1-8b&batch=1024&in=100&out=100&gpu=h100-sxm-80gb&gpus=1", "slow-decode").contains("compute bound"));
+    assert!(text("model=llama-3.1-8b&batch=1024&in=100&out=100&gpu=h100-sxm-80gb&gpus=1", "slow-decode")
+        .contains("compute bound"));
     // llama.cpp's Q2_K on a Tesla P40 issues its unpacking longer than it reads: not called bandwidth bound.
     let p40 = "model=llama-2-7b&engine=llama.cpp&w=gguf-q2_k&gpu=tesla-p40-24gb&batch=1";
-    assert!(text(p40, "slow-decode").contains("instruction rate") && !text(p40, "slow-decode").contains("bandwidth bound"), "{}", text(p40, "slow-decode"));
+    assert!(
+        text(p40, "slow-decode").contains("instruction rate")
+            && !text(p40, "slow-decode").contains("bandwidth bound"),
+        "{}",
+        text(p40, "slow-decode")
+    );
     // Q4_0 on the same card reads its weights longer than it issues them: bandwidth bound.
-    assert!(text("model=llama-2-7b&engine=llama.cpp&w=gguf-q4_0&gpu=tesla-p40-24gb&batch=1", "slow-decode").contains("bandwidth bound"));
+    assert!(text("model=llama-2-7b&engine=llama.cpp&w=gguf-q4_0&gpu=tesla-p40-24gb&batch=1", "slow-decode")
+        .contains("bandwidth bound"));
 }
 
 #[test]
@@ -167,7 +190,11 @@ fn no_pick_says_which_ask_rules_the_offers_out() {
     let g = a.guidance.iter().find(|g| g.id == "nomeet").expect("the budget note");
     assert_eq!(g.msg.key, "g.note.overbudget");
     let cheapest = a.offers.iter().filter(|o| o.fits).map(|o| o.usd_per_month).fold(f64::MAX, f64::min);
-    assert!(cheapest > 500.0 && g.text().contains(&format!("${cheapest:.0}")), "{}: cheapest {cheapest}", g.text());
+    assert!(
+        cheapest > 500.0 && g.text().contains(&format!("${cheapest:.0}")),
+        "{}: cheapest {cheapest}",
+        g.text()
+    );
     assert!(!fires("model=llama-3.1-70b&maxusd=500", "nofit"), "told that nothing holds a job that fits");
     // A speed floor nobody reaches is named as the ask.
     assert!(text("model=llama-3.1-8b&mintps=500", "nomeet").contains("mintps"));
@@ -186,8 +213,11 @@ fn nothing_fits_never_suggests_the_format_already_set() {
 #[test]
 fn the_media_memory_sentence_names_its_item_in_either_language() {
     use whichgpu::core::config::Lang;
-    for (model, en_word, zh_word) in [("sdxl", "1024×1024", "分辨率 1024×1024"), ("wan-2.1-14b", "frames", "帧"), ("xtts-v2", "s of audio", "秒音频")]
-    {
+    for (model, en_word, zh_word) in [
+        ("sdxl", "1024×1024", "分辨率 1024×1024"),
+        ("wan-2.1-14b", "frames", "帧"),
+        ("xtts-v2", "s of audio", "秒音频"),
+    ] {
         let a = common::answer(&format!("task=generate&model={model}"));
         let g = a.guidance.iter().find(|g| g.id == "memory").expect("a memory answer");
         let (en, zh) = (g.msg.render(Lang::En), g.msg.render(Lang::Zh));
@@ -200,9 +230,12 @@ fn the_media_memory_sentence_names_its_item_in_either_language() {
 /// and video models, the autoregressive decoder for MusicGen, XTTS and Bark.
 #[test]
 fn the_media_memory_sentence_names_the_generating_network() {
-    for (model, part) in
-        [("sdxl", "denoiser"), ("flux.1-dev", "denoiser"), ("musicgen-medium", "autoregressive decoder"), ("xtts-v2", "autoregressive decoder")]
-    {
+    for (model, part) in [
+        ("sdxl", "denoiser"),
+        ("flux.1-dev", "denoiser"),
+        ("musicgen-medium", "autoregressive decoder"),
+        ("xtts-v2", "autoregressive decoder"),
+    ] {
         let t = text(&format!("task=generate&model={model}"), "memory");
         assert!(t.contains(&format!("({part} ")), "{model}: {t}");
     }
@@ -235,12 +268,26 @@ fn no_pick_notes_name_the_real_obstacle_and_a_format_that_runs() {
                 checked += 1;
                 let arch = catalog.gpu(gpu).expect("pinned GPU").arch.as_str();
                 if let Some((_, Arg::Text(fmt))) = g.msg.args.iter().find(|(k, _)| *k == "fmt") {
-                    if g.msg.key == "g.note.unsupported" || a.answers.best_weight_format.as_deref() == Some(fmt.as_str()) {
-                        assert_ne!(catalog.support(engine, arch, Kind::Weights, fmt), Support::Unsupported, "{engine} {w} on {gpu}: proposes {fmt}");
+                    if g.msg.key == "g.note.unsupported"
+                        || a.answers.best_weight_format.as_deref() == Some(fmt.as_str())
+                    {
+                        assert_ne!(
+                            catalog.support(engine, arch, Kind::Weights, fmt),
+                            Support::Unsupported,
+                            "{engine} {w} on {gpu}: proposes {fmt}"
+                        );
                     }
                 }
-                let refused = a.offers.iter().any(|o| o.need_bytes <= o.usable_bytes && o.reason_msgs.iter().any(|m| m.key == "reason.unsupported"));
-                assert_eq!(refused, g.msg.key.starts_with("g.note.unsupported"), "{engine} {w} on {gpu}: {}", g.text());
+                let refused = a.offers.iter().any(|o| {
+                    o.need_bytes <= o.usable_bytes
+                        && o.reason_msgs.iter().any(|m| m.key == "reason.unsupported")
+                });
+                assert_eq!(
+                    refused,
+                    g.msg.key.starts_with("g.note.unsupported"),
+                    "{engine} {w} on {gpu}: {}",
+                    g.text()
+                );
             }
         }
     }
@@ -270,5 +317,8 @@ fn a_split_16_bit_pick_names_the_formats_one_card_holds() {
     let t = item.msg.render(Lang::En);
     assert!(t.contains("w=int4-awq (") && t.contains("rtx-4090-24gb"), "{t}");
     // A pick that holds a copy on one card gets no such sentence.
-    assert!(!crate::common::answer("model=llama-3.1-8b&batch=1").guidance.iter().any(|g| g.id == "gpu-size-formats"));
+    assert!(!crate::common::answer("model=llama-3.1-8b&batch=1")
+        .guidance
+        .iter()
+        .any(|g| g.id == "gpu-size-formats"));
 }

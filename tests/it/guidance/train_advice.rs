@@ -146,16 +146,28 @@ fn a_months_long_run_says_days_scales_it_out() {
     let a = answer(q);
     let note = a.guidance.iter().find(|g| g.id == "long-run").expect("the long-run note");
     let (en, zh) = (note.msg.render(Lang::En), note.msg.render(Lang::Zh));
-    let days: f64 = en.split("about ").nth(1).and_then(|t| t.split(' ').next()).and_then(|d| d.parse().ok()).expect("days");
+    let days: f64 = en
+        .split("about ")
+        .nth(1)
+        .and_then(|t| t.split(' ').next())
+        .and_then(|d| d.parse().ok())
+        .expect("days");
     assert!(zh.contains(&format!("{days}")), "{zh}");
     let pick = a.pick().expect("a pick");
     assert!((pick.speeds.job_hours().unwrap_or(0.0) / 24.0 - days).abs() <= 0.51, "{en}");
     let faster = answer(&format!("{q}&days={}", (days / 4.0).ceil()));
     let p = faster.pick().expect("a pick with the deadline");
-    assert!(p.meets && p.gpus * p.instances > pick.gpus * pick.instances, "{:?}", (p.meets, p.gpus, p.instances));
+    assert!(
+        p.meets && p.gpus * p.instances > pick.gpus * pick.instances,
+        "{:?}",
+        (p.meets, p.gpus, p.instances)
+    );
     assert!(faster.guidance.iter().all(|g| g.id != "long-run"), "the note with a deadline");
     // Short runs and pinned counts get no note.
-    assert!(answer("task=pretrain&model=llama-3.1-8b&tokens=1e10").guidance.iter().all(|g| g.id != "long-run"));
+    assert!(answer("task=pretrain&model=llama-3.1-8b&tokens=1e10")
+        .guidance
+        .iter()
+        .all(|g| g.id != "long-run"));
     assert!(answer(&format!("{q}&gpus=8")).guidance.iter().all(|g| g.id != "long-run"));
 }
 
@@ -179,12 +191,18 @@ fn a_missing_instance_size_is_said_as_such() {
         .split(", ")
         .map(|s| s.parse().expect("a size"))
         .collect();
-    assert!(sizes.iter().all(|s| a.offers.iter().any(|o| o.gpus == *s && *o.gpu == *a.memory.gpu)), "{sizes:?}");
+    assert!(
+        sizes.iter().all(|s| a.offers.iter().any(|o| o.gpus == *s && *o.gpu == *a.memory.gpu)),
+        "{sizes:?}"
+    );
     let en = note.msg.render(Lang::En);
     let need = en.split('(').nth(1).and_then(|t| t.split(' ').next()).expect("GiB per GPU");
     assert!(note.msg.render(Lang::Zh).contains(need), "{}", note.msg.render(Lang::Zh));
     let size = sizes.iter().max().expect("a size");
-    assert!(answer(&q.replace("gpus=2", &format!("gpus={size}"))).pick().is_some(), "gpus={size} has no pick");
+    assert!(
+        answer(&q.replace("gpus=2", &format!("gpus={size}"))).pick().is_some(),
+        "gpus={size} has no pick"
+    );
 }
 
 /// A pre-training run over three 8-GPU instances: the launch text's
@@ -195,7 +213,12 @@ fn a_multi_instance_launch_names_its_instances() {
     for e in whichgpu::core::export::for_answer(&a, crate::common::catalog()) {
         let o = a.offers.iter().find(|o| o.id == e.offer).expect("the offer");
         let header = e.command.lines().next().unwrap_or_default();
-        assert_eq!(header.contains(&format!("{} instances", o.instances)), o.instances > 1, "{}: {header}", e.offer);
+        assert_eq!(
+            header.contains(&format!("{} instances", o.instances)),
+            o.instances > 1,
+            "{}: {header}",
+            e.offer
+        );
     }
     assert!(a.pick().is_some_and(|p| p.instances > 1), "the case is gone");
 }
@@ -218,7 +241,11 @@ fn an_offload_bound_job_is_not_called_compute_bound() {
     let bound = off.guidance.into_iter().find(|g| g.id == "train-bound").expect("the speed answer");
     // One GPU, nothing offloaded: compute, or the eager stack's own clock
     // (launches, unfused elementwise ops), never the host link or the CPU.
-    assert!(matches!(bound.msg.key, "g.train.bound.one" | "g.train.clock") && !offload_bound(&bound.msg), "{}", bound.msg.render(Lang::En));
+    assert!(
+        matches!(bound.msg.key, "g.train.bound.one" | "g.train.clock") && !offload_bound(&bound.msg),
+        "{}",
+        bound.msg.render(Lang::En)
+    );
 }
 
 /// The clock term a `g.train.clock` sentence names.
@@ -282,7 +309,11 @@ fn a_yes_for_80_gb_names_the_smaller_cards_that_run_the_job() {
     let a = answer("task=finetune&model=llama-3.1-8b&method=full&tokens=5e8&days=1&provider=hyperstack");
     let size = a.guidance.iter().find(|g| g.id == "gpu-size").expect("the size answer");
     let per_gpu = a.memory.total_bytes / f64::from(a.memory.gpus.max(1));
-    let smaller = a.offers.iter().find(|o| o.fits && o.usable_bytes <= 76.0 * GIB && o.usable_bytes < per_gpu);
-    assert!(per_gpu > 80.0 * GIB && smaller.is_some(), "the test expects a >80 GiB plan and a smaller card that fits");
+    let smaller =
+        a.offers.iter().find(|o| o.fits && o.usable_bytes <= 76.0 * GIB && o.usable_bytes < per_gpu);
+    assert!(
+        per_gpu > 80.0 * GIB && smaller.is_some(),
+        "the test expects a >80 GiB plan and a smaller card that fits"
+    );
     assert_eq!(size.msg.key, "g.size.sharded", "{}", size.msg.render(Lang::En));
 }

@@ -27,16 +27,26 @@ fn item<'a>(a: &'a Answer, id: &str) -> Option<&'a Msg> {
 
 #[test]
 fn a_deadline_with_no_work_to_time_is_said_and_left_out() {
-    for q in ["task=generate&model=wan-2.1-14b&use=jobs&jobs=4&days=0.5", "task=serve&model=llama-3.1-8b&days=2", "task=generate&model=sdxl&use=always&days=1"]
-    {
+    for q in [
+        "task=generate&model=wan-2.1-14b&use=jobs&jobs=4&days=0.5",
+        "task=serve&model=llama-3.1-8b&days=2",
+        "task=generate&model=sdxl&use=always&days=1",
+    ] {
         let a = answer(q);
         assert!(a.notices.iter().any(|n| n.key == "days"), "{q}: {:?}", a.notices);
         assert!(!a.query.contains("days="), "{q}: {}", a.query);
     }
     // Training and batch jobs of a stated size keep it, without a notice.
-    for q in ["task=pretrain&model=llama-3.2-1b&tokens=1e11&days=3", "task=generate&model=wan-2.1-14b&use=jobs&jobs=4&per_job=50&days=0.5"] {
+    for q in [
+        "task=pretrain&model=llama-3.2-1b&tokens=1e11&days=3",
+        "task=generate&model=wan-2.1-14b&use=jobs&jobs=4&per_job=50&days=0.5",
+    ] {
         let t = answer(q);
-        assert!(t.query.contains("days=") && t.notices.iter().all(|n| n.key != "days"), "{q}: {:?}", t.notices);
+        assert!(
+            t.query.contains("days=") && t.notices.iter().all(|n| n.key != "days"),
+            "{q}: {:?}",
+            t.notices
+        );
     }
 }
 
@@ -49,7 +59,9 @@ fn the_network_sentence_matches_the_stage() {
         let q = format!("{base}{extra}");
         let a = answer(&q);
         let zero = a.pick().and_then(|p| p.zero).expect("a stage");
-        let Some(m) = item(&a, "train-bound").filter(|m| m.key == "g.train.network.sharded") else { continue };
+        let Some(m) = item(&a, "train-bound").filter(|m| m.key == "g.train.network.sharded") else {
+            continue;
+        };
         let en = m.render(Lang::En);
         assert_eq!(en.contains("gathers the parameters"), zero >= 3, "{q}: {en}");
         assert_eq!(en.contains("a lower ZeRO stage"), !extra.is_empty(), "{q}: {en}");

@@ -69,14 +69,19 @@ fn check(q: &str, a: &Answer) -> Result<(), TestCaseError> {
         // Both languages render with every placeholder filled.
         for lang in [Lang::En, Lang::Zh] {
             let text = g.msg.render(lang);
-            prop_assert!(!text.contains('{'), "{q}: {} has an unfilled placeholder in {lang:?}: {text}", g.id);
+            prop_assert!(
+                !text.contains('{'),
+                "{q}: {} has an unfilled placeholder in {lang:?}: {text}",
+                g.id
+            );
         }
         let arg = |name: &str| g.msg.args.iter().find(|(n, _)| *n == name).and_then(|(_, v)| num(v));
         // The thin-headroom note names what grows this task's peak; a
         // paged-KV engine (vLLM, SGLang, TensorRT-LLM) or `batch=max` queues
         // sequences instead of running out of memory.
         if g.id == "tight" {
-            let up_front = (q.contains("engine=llama.cpp") || q.contains("engine=hf")) && !q.contains("batch=max");
+            let up_front =
+                (q.contains("engine=llama.cpp") || q.contains("engine=hf")) && !q.contains("batch=max");
             let want = match task {
                 "finetune" | "pretrain" => "g.note.tight.train",
                 "generate" => "g.note.tight.media",
@@ -87,15 +92,32 @@ fn check(q: &str, a: &Answer) -> Result<(), TestCaseError> {
         }
         // "Not for every plan" names a fitting offer on smaller cards.
         if g.msg.key == "g.size.sharded" {
-            let named = g.msg.args.iter().find(|(n, _)| *n == "offer").map(|(_, v)| v.to_string()).unwrap_or_default();
+            let named = g
+                .msg
+                .args
+                .iter()
+                .find(|(n, _)| *n == "offer")
+                .map(|(_, v)| v.to_string())
+                .unwrap_or_default();
             let o = a.offers.iter().find(|o| *o.id == *named);
             let per_gpu = a.memory.total_bytes / f64::from(a.memory.gpus.max(1));
-            prop_assert!(o.is_some_and(|o| o.fits && o.usable_bytes < per_gpu && o.usable_bytes <= 76.0 * GIB), "{}: {} named", q, named);
+            prop_assert!(
+                o.is_some_and(|o| o.fits && o.usable_bytes < per_gpu && o.usable_bytes <= 76.0 * GIB),
+                "{}: {} named",
+                q,
+                named
+            );
         }
         // The off-NVIDIA note stands beside a generation pick off NVIDIA only.
         if g.id == "vendor" {
-            let vendor = pick.and_then(|p| crate::common::catalog().gpu(&p.gpu)).map(|gpu| gpu.vendor.as_str());
-            prop_assert!(task == "generate" && vendor.is_some_and(|v| v != "nvidia"), "{}: vendor note beside {:?}", q, vendor);
+            let vendor =
+                pick.and_then(|p| crate::common::catalog().gpu(&p.gpu)).map(|gpu| gpu.vendor.as_str());
+            prop_assert!(
+                task == "generate" && vendor.is_some_and(|v| v != "nvidia"),
+                "{}: vendor note beside {:?}",
+                q,
+                vendor
+            );
         }
         // Serving rules stay on serving answers.
         if ["slow-decode", "kv-share", "single-gpu", "images", "fp8"].contains(&g.id) {
@@ -105,21 +127,46 @@ fn check(q: &str, a: &Answer) -> Result<(), TestCaseError> {
         let per_gpu = m.total_bytes / f64::from(m.gpus.max(1)) / GIB;
         match (g.id, g.msg.key) {
             ("memory", "g.memory.body.one") => {
-                prop_assert!(arg("total").is_some_and(|v| close(v, m.total_bytes / GIB, 1)), "{q}: memory total {:?} vs {}", arg("total"), m.total_bytes / GIB);
+                prop_assert!(
+                    arg("total").is_some_and(|v| close(v, m.total_bytes / GIB, 1)),
+                    "{q}: memory total {:?} vs {}",
+                    arg("total"),
+                    m.total_bytes / GIB
+                );
                 prop_assert!(close(m.batch, 1.0, 0), "{q}: one sequence said of batch {}", m.batch);
             }
             ("memory", "g.memory.body") => {
-                prop_assert!(arg("total").is_some_and(|v| close(v, m.total_bytes / GIB, 1)), "{q}: memory total {:?} vs {}", arg("total"), m.total_bytes / GIB);
-                prop_assert!(arg("batch").is_some_and(|v| close(v, m.batch, 0) && v != 1.0), "{q}: memory batch {:?} vs {}", arg("batch"), m.batch);
+                prop_assert!(
+                    arg("total").is_some_and(|v| close(v, m.total_bytes / GIB, 1)),
+                    "{q}: memory total {:?} vs {}",
+                    arg("total"),
+                    m.total_bytes / GIB
+                );
+                prop_assert!(
+                    arg("batch").is_some_and(|v| close(v, m.batch, 0) && v != 1.0),
+                    "{q}: memory batch {:?} vs {}",
+                    arg("batch"),
+                    m.batch
+                );
             }
             ("gpu-size", key) => {
                 // A serving pick that splits one copy over GPUs that could
                 // not hold it alone gets the split answer, and only it does.
                 let need_bytes = arg("need").unwrap_or(f64::NAN) * GIB;
-                let split = task == "serve" && pick.is_some_and(|p| p.tp.max(1) * p.dp.max(1) * p.pp.max(1) > 1 && p.usable_bytes < need_bytes - 0.05 * GIB);
-                let unsplit = pick.is_none_or(|p| p.tp.max(1) * p.dp.max(1) * p.pp.max(1) == 1 || p.usable_bytes >= need_bytes + 0.05 * GIB);
+                let split = task == "serve"
+                    && pick.is_some_and(|p| {
+                        p.tp.max(1) * p.dp.max(1) * p.pp.max(1) > 1
+                            && p.usable_bytes < need_bytes - 0.05 * GIB
+                    });
+                let unsplit = pick.is_none_or(|p| {
+                    p.tp.max(1) * p.dp.max(1) * p.pp.max(1) == 1 || p.usable_bytes >= need_bytes + 0.05 * GIB
+                });
                 if split && !key.starts_with("g.size.small") {
-                    prop_assert!(key.ends_with(".split"), "{q}: {key} beside a pick split over {:?}", pick.map(|p| &p.gpu));
+                    prop_assert!(
+                        key.ends_with(".split"),
+                        "{q}: {key} beside a pick split over {:?}",
+                        pick.map(|p| &p.gpu)
+                    );
                 }
                 if unsplit {
                     prop_assert!(!key.ends_with(".split"), "{q}: {key} for a pick that is not split");
@@ -127,9 +174,17 @@ fn check(q: &str, a: &Answer) -> Result<(), TestCaseError> {
                 // "Yes, an 80 GB card" never stands beside a pick on a
                 // smaller card that holds the job on one GPU.
                 if matches!(key, "g.size.large" | "g.size.large.compute") {
-                    let smaller = pick
-                        .filter(|p| p.fits && p.tp.max(1) * p.dp.max(1) * p.pp.max(1) == 1 && p.usable_bytes <= 70.0 * GIB && p.need_bytes <= p.usable_bytes);
-                    prop_assert!(smaller.is_none(), "{q}: {key} beside a pick on {:?}", smaller.map(|p| &p.gpu));
+                    let smaller = pick.filter(|p| {
+                        p.fits
+                            && p.tp.max(1) * p.dp.max(1) * p.pp.max(1) == 1
+                            && p.usable_bytes <= 70.0 * GIB
+                            && p.need_bytes <= p.usable_bytes
+                    });
+                    prop_assert!(
+                        smaller.is_none(),
+                        "{q}: {key} beside a pick on {:?}",
+                        smaller.map(|p| &p.gpu)
+                    );
                 }
                 // Serving quotes one copy on one GPU: the breakdown's total
                 // when it is one GPU's; for a split, at least its weights and
@@ -147,17 +202,34 @@ fn check(q: &str, a: &Answer) -> Result<(), TestCaseError> {
                     // Memory filled by design: the need is one sequence's, at
                     // least the weights and at most the filled total.
                     let (low, high) = (m.weights_bytes / GIB / copies, m.total_bytes / GIB);
-                    prop_assert!(need >= low - 0.05 && need <= high + 0.05, "{q}: size need {need} outside {low}..{high}");
+                    prop_assert!(
+                        need >= low - 0.05 && need <= high + 0.05,
+                        "{q}: size need {need} outside {low}..{high}"
+                    );
                 } else if m.gpus <= 1 {
-                    prop_assert!(close(need, m.total_bytes / GIB, 1), "{q}: size need {need} vs memory {}", m.total_bytes / GIB);
+                    prop_assert!(
+                        close(need, m.total_bytes / GIB, 1),
+                        "{q}: size need {need} vs memory {}",
+                        m.total_bytes / GIB
+                    );
                 } else {
                     let (low, high) = (m.weights_bytes / GIB / copies, m.total_bytes / GIB);
-                    prop_assert!(need >= low - 0.05 && need <= high + 0.05, "{q}: size need {need} outside {low}..{high}");
+                    prop_assert!(
+                        need >= low - 0.05 && need <= high + 0.05,
+                        "{q}: size need {need} outside {low}..{high}"
+                    );
                 }
             }
-            ("slow-decode", key @ ("g.slow.memory" | "g.slow.issue" | "g.slow.memory.tp" | "g.slow.memory.pp")) => {
+            (
+                "slow-decode",
+                key @ ("g.slow.memory" | "g.slow.issue" | "g.slow.memory.tp" | "g.slow.memory.pp"),
+            ) => {
                 let tps = pick.and_then(|p| p.speeds.decode_tokens_per_s_per_seq());
-                prop_assert!(tps.is_some_and(|t| arg("tps").is_some_and(|v| close(v, t, 0))), "{q}: slow tps {:?} vs pick {tps:?}", arg("tps"));
+                prop_assert!(
+                    tps.is_some_and(|t| arg("tps").is_some_and(|v| close(v, t, 0))),
+                    "{q}: slow tps {:?} vs pick {tps:?}",
+                    arg("tps")
+                );
                 // "Each generated token reads N GiB" is the whole read: a
                 // tensor-parallel pick's figure per GPU is said as such, with
                 // the group's size and the stages the pick has.
@@ -165,7 +237,11 @@ fn check(q: &str, a: &Answer) -> Result<(), TestCaseError> {
                 // The group: tensor parallel, or data-parallel attention's ranks (`dp`) of `tp` GPUs.
                 let group = p.tp * p.dp.max(1);
                 if key == "g.slow.memory" {
-                    prop_assert!(group <= 1, "{q}: one GPU's read said as the token's on a {}-GPU group", group);
+                    prop_assert!(
+                        group <= 1,
+                        "{q}: one GPU's read said as the token's on a {}-GPU group",
+                        group
+                    );
                 }
                 if key.starts_with("g.slow.memory.") {
                     prop_assert!(
@@ -178,31 +254,52 @@ fn check(q: &str, a: &Answer) -> Result<(), TestCaseError> {
                     );
                     let (total, each) = (arg("total").unwrap_or(0.0), arg("bytes").unwrap_or(0.0));
                     prop_assert!(
-                        close(total, each * f64::from(group * p.pp), 0) || (total - each * f64::from(group * p.pp)).abs() <= 0.1 * f64::from(group * p.pp),
+                        close(total, each * f64::from(group * p.pp), 0)
+                            || (total - each * f64::from(group * p.pp)).abs()
+                                <= 0.1 * f64::from(group * p.pp),
                         "{q}: total {total} vs {each} per GPU"
                     );
                 }
                 if let (Some(f), Some(p)) = (g.msg.args.iter().find(|(n, _)| *n == "fmt"), pick) {
                     let _ = p;
-                    prop_assert!(f.1.to_string() != a.weight_format, "{q}: suggests the current format {}", a.weight_format);
+                    prop_assert!(
+                        f.1.to_string() != a.weight_format,
+                        "{q}: suggests the current format {}",
+                        a.weight_format
+                    );
                 }
             }
             ("train-time", _) => {
                 let h = pick.and_then(|p| p.speeds.job_hours());
-                prop_assert!(h.is_some_and(|h| arg("hours").is_some_and(|v| close(v, h, 1))), "{q}: train hours {:?} vs pick {h:?}", arg("hours"));
+                prop_assert!(
+                    h.is_some_and(|h| arg("hours").is_some_and(|v| close(v, h, 1))),
+                    "{q}: train hours {:?} vs pick {h:?}",
+                    arg("hours")
+                );
                 prop_assert!(arg("gpuh").is_some_and(|v| v > 0.0), "{q}: 0 GPU-hours");
             }
             ("billing", _) => {
                 let p = pick.expect("a billing note needs a pick");
-                prop_assert!(p.billed_hours_per_month > p.busy_hours_per_month * (1.0 + 1e-9), "{q}: rounding sentence where nothing is rounded");
+                prop_assert!(
+                    p.billed_hours_per_month > p.busy_hours_per_month * (1.0 + 1e-9),
+                    "{q}: rounding sentence where nothing is rounded"
+                );
             }
             ("spot", key) => {
                 let spot = pick.is_some_and(|p| p.spot);
-                prop_assert_eq!(key == "g.spot.batch_on", spot, "{}: spot answer {} with a pick on spot = {}", q, key, spot);
+                prop_assert_eq!(
+                    key == "g.spot.batch_on",
+                    spot,
+                    "{}: spot answer {} with a pick on spot = {}",
+                    q,
+                    key,
+                    spot
+                );
             }
             ("kv-share", _) => {
                 prop_assert!(
-                    !g.text().contains("FP8 KV") || !matches!(a.kv_format.as_str(), "fp8" | "int8" | "q4_0" | "q8_0"),
+                    !g.text().contains("FP8 KV")
+                        || !matches!(a.kv_format.as_str(), "fp8" | "int8" | "q4_0" | "q8_0"),
                     "{q}: suggests FP8 KV on a {} cache",
                     a.kv_format
                 );
@@ -214,7 +311,12 @@ fn check(q: &str, a: &Answer) -> Result<(), TestCaseError> {
     // sentence that says the CPU sets its pace.
     if a.guidance.iter().any(|g| g.id == "host-bound") {
         let size = a.guidance.iter().find(|g| g.id == "gpu-size").map(|g| g.msg.key);
-        prop_assert!(size.is_none_or(|k| !k.ends_with(".compute")), "{}: {:?} beside the host-bound note", q, size);
+        prop_assert!(
+            size.is_none_or(|k| !k.ends_with(".compute")),
+            "{}: {:?} beside the host-bound note",
+            q,
+            size
+        );
     }
     // A training answer's breakdown is the pick's own layout (its shards
     // and degrees) when the pick is on the GPU type the breakdown names.
@@ -223,17 +325,33 @@ fn check(q: &str, a: &Answer) -> Result<(), TestCaseError> {
     if let (Some(p), "finetune" | "pretrain", false) = (pick, task, media) {
         if *p.gpu == *a.memory.gpu {
             let layout = p.dp * p.tp * p.pp;
-            prop_assert_eq!(a.memory.gpus, layout, "{}: memory on {} GPU(s), the pick's layout has {}", q, a.memory.gpus, layout);
+            prop_assert_eq!(
+                a.memory.gpus,
+                layout,
+                "{}: memory on {} GPU(s), the pick's layout has {}",
+                q,
+                a.memory.gpus,
+                layout
+            );
         }
     }
     // Suggestions: never the current setting, always better on the objective.
     for c in &a.whatif {
-        prop_assert!(!a.query.split('&').any(|p| p == format!("{}={}", c.key, c.value)), "{q}: suggests the current {}={}", c.key, c.value);
+        prop_assert!(
+            !a.query.split('&').any(|p| p == format!("{}={}", c.key, c.value)),
+            "{q}: suggests the current {}={}",
+            c.key,
+            c.value
+        );
         prop_assert!(c.better, "{q}: suggests {}={} which the plan rates no better", c.key, c.value);
         // The language-model accuracy figures are quoted for language models only.
         let quoted = c.quality.as_ref().map(|m| m.key);
         if task == "generate" {
-            prop_assert!(quoted.is_none_or(|k| k == "q.media"), "{q}: {:?} quoted for an image/video/audio model", quoted);
+            prop_assert!(
+                quoted.is_none_or(|k| k == "q.media"),
+                "{q}: {:?} quoted for an image/video/audio model",
+                quoted
+            );
         } else {
             prop_assert!(quoted != Some("q.media"), "{q}: the media note on a {task} answer");
         }
@@ -256,7 +374,9 @@ proptest! {
 #[test]
 fn a_pick_between_48_and_80_gb_answers_the_size_question_itself() {
     use whichgpu::core::config::Lang;
-    let a = crate::common::answer("lang=zh&task=generate&model=wan-2.1-14b&use=once&per_job=200&gpu=ascend-910b-64gb");
+    let a = crate::common::answer(
+        "lang=zh&task=generate&model=wan-2.1-14b&use=once&per_job=200&gpu=ascend-910b-64gb",
+    );
     let pick = a.pick().expect("a pick");
     assert_eq!(&*pick.gpu, "ascend-910b-64gb", "the test expects the 64 GB pick");
     let size = a.guidance.iter().find(|g| g.id == "gpu-size").expect("the size answer");
@@ -279,14 +399,26 @@ fn a_pick_between_48_and_80_gb_answers_the_size_question_itself() {
 #[test]
 fn kept_checkpoints_are_billed_by_the_month_as_the_guidance_says() {
     use whichgpu::core::config::Lang;
-    let a = crate::common::answer("task=finetune&model=llama-3.1-70b&method=full&zero=3&tokens=200000000&ckpts=5&use=once");
-    let said = a.guidance.iter().map(|g| g.msg.render(Lang::En)).find(|t| t.contains("checkpoint")).expect("the checkpoint answer");
+    let a = crate::common::answer(
+        "task=finetune&model=llama-3.1-70b&method=full&zero=3&tokens=200000000&ckpts=5&use=once",
+    );
+    let said = a
+        .guidance
+        .iter()
+        .map(|g| g.msg.render(Lang::En))
+        .find(|t| t.contains("checkpoint"))
+        .expect("the checkpoint answer");
     assert!(said.contains("every month"), "{said}");
     let c = crate::common::catalog();
     let mut checked = 0;
     for o in a.offers.iter().filter(|o| o.fits) {
         let offer = c.offer(&o.id).expect("offer");
-        let Some(rate) = offer.storage_usd_per_gb_month.or(c.provider(&offer.provider).and_then(|p| p.storage_usd_per_gb_month)) else { continue };
+        let Some(rate) = offer
+            .storage_usd_per_gb_month
+            .or(c.provider(&offer.provider).and_then(|p| p.storage_usd_per_gb_month))
+        else {
+            continue;
+        };
         if rate <= 0.0 {
             continue;
         }
@@ -304,15 +436,21 @@ fn kept_checkpoints_are_billed_by_the_month_as_the_guidance_says() {
 /// the ratio (fails where the sentence ignored instances on old prices).
 #[test]
 fn the_always_on_serverless_sentence_is_true_of_the_instances() {
-    let month = |o: &whichgpu::core::answer::OfferResult| o.usd_per_month - o.storage_usd_per_month - o.egress_usd_per_month;
+    let month = |o: &whichgpu::core::answer::OfferResult| {
+        o.usd_per_month - o.storage_usd_per_month - o.egress_usd_per_month
+    };
     let check = |q: &str| -> bool {
         let a = crate::common::answer(q);
         let Some(item) = a.guidance.iter().find(|g| g.id == "serverless") else { return false };
         let Some(pick) = a.pick() else { return false };
         let cheaper = a.offers.iter().any(|o| !o.serverless && o.fits && month(o) < month(pick));
         match item.msg.key {
-            "g.serverless.pick.always" => assert!(!cheaper, "{q}: says the serverless rate is below the instances'"),
-            "g.serverless.pick.always.dearer" => assert!(cheaper, "{q}: names a cheaper instance that is not"),
+            "g.serverless.pick.always" => {
+                assert!(!cheaper, "{q}: says the serverless rate is below the instances'")
+            }
+            "g.serverless.pick.always.dearer" => {
+                assert!(cheaper, "{q}: names a cheaper instance that is not")
+            }
             _ => return false,
         }
         true

@@ -23,11 +23,17 @@ fn the_design_example_decodes() {
 
 #[test]
 fn bad_values_fall_back_for_that_key_only() {
-    let c = check("model=qwen2.5-7b&in=-5&out=abc&batch=0&w=fp9&kv=fp8&frobnicate=1", &["in", "out", "batch", "w", "frobnicate"]);
+    let c = check(
+        "model=qwen2.5-7b&in=-5&out=abc&batch=0&w=fp9&kv=fp8&frobnicate=1",
+        &["in", "out", "batch", "w", "frobnicate"],
+    );
     let d = Config::default();
     assert_eq!(c.model_id(), "qwen2.5-7b");
     assert_eq!(c.kv, "fp8");
-    assert_eq!((c.input_tokens, c.output_tokens, c.batch, c.w.clone()), (d.input_tokens, d.output_tokens, d.batch, None));
+    assert_eq!(
+        (c.input_tokens, c.output_tokens, c.batch, c.w.clone()),
+        (d.input_tokens, d.output_tokens, d.batch, None)
+    );
     let (_, n) = decode("in=1000000000000");
     assert!(n[0].message.contains("1000000000000"), "{}", n[0].message);
     let (_, n) = decode("in=NaN&params=inf");
@@ -42,9 +48,13 @@ fn unknown_version_is_a_notice() {
 #[test]
 fn encode_writes_version_and_only_changed_keys() {
     assert_eq!(encode(&Config::default()), "v=1");
-    let (c, _) = decode("batch=max&task=finetune&method=qlora&price=runpod-h100:2.5,aws-p5.48xlarge:50&lang=zh");
+    let (c, _) =
+        decode("batch=max&task=finetune&method=qlora&price=runpod-h100:2.5,aws-p5.48xlarge:50&lang=zh");
     let e = encode(&c);
-    assert_eq!(e, "v=1&task=finetune&batch=max&method=qlora&price=runpod-h100:2.5,aws-p5.48xlarge:50&lang=zh");
+    assert_eq!(
+        e,
+        "v=1&task=finetune&batch=max&method=qlora&price=runpod-h100:2.5,aws-p5.48xlarge:50&lang=zh"
+    );
 }
 
 #[test]
@@ -168,16 +178,31 @@ fn name_tables_round_trip() {
     walk("sort", Sort::NAMES, Sort::parse, Sort::as_str, |c| c.sort);
     walk("lang", Lang::NAMES, Lang::parse, Lang::as_str, |c| c.lang.unwrap_or(Lang::En));
     walk("theme", Theme::NAMES, Theme::parse, Theme::as_str, |c| c.theme);
-    walk("cur", whichgpu::core::config::Currency::NAMES, whichgpu::core::config::Currency::parse, whichgpu::core::config::Currency::as_str, |c| {
-        c.display_currency()
-    });
-    walk("commit", whichgpu::core::config::Commit::NAMES, whichgpu::core::config::Commit::parse, whichgpu::core::config::Commit::as_str, |c| c.commit);
+    walk(
+        "cur",
+        whichgpu::core::config::Currency::NAMES,
+        whichgpu::core::config::Currency::parse,
+        whichgpu::core::config::Currency::as_str,
+        |c| c.display_currency(),
+    );
+    walk(
+        "commit",
+        whichgpu::core::config::Commit::NAMES,
+        whichgpu::core::config::Commit::parse,
+        whichgpu::core::config::Commit::as_str,
+        |c| c.commit,
+    );
 }
 
 #[test]
 fn commit_round_trips_and_rejects_unknown_terms() {
     use whichgpu::core::config::Commit;
-    for (q, want) in [("commit=1mo", Commit::Month), ("commit=1yr", Commit::Year), ("commit=3yr", Commit::ThreeYears), ("commit=none", Commit::None)] {
+    for (q, want) in [
+        ("commit=1mo", Commit::Month),
+        ("commit=1yr", Commit::Year),
+        ("commit=3yr", Commit::ThreeYears),
+        ("commit=none", Commit::None),
+    ] {
         let (cfg, notices) = decode(q);
         assert!(notices.is_empty(), "{q}: {notices:?}");
         assert_eq!(cfg.commit, want);
@@ -240,9 +265,15 @@ proptest! {
 /// several formats (`q4`, `int4`) is refused with the list.
 #[test]
 fn weight_format_short_names_read_as_their_id() {
-    for (typed, id) in
-        [("awq", "int4-awq"), ("AWQ", "int4-awq"), ("gptq", "int4-gptq"), ("Q4_K_M", "gguf-q4_k_m"), ("q8_0", "gguf-q8_0"), ("FP8", "fp8"), ("bnb", "int8-bnb")]
-    {
+    for (typed, id) in [
+        ("awq", "int4-awq"),
+        ("AWQ", "int4-awq"),
+        ("gptq", "int4-gptq"),
+        ("Q4_K_M", "gguf-q4_k_m"),
+        ("q8_0", "gguf-q8_0"),
+        ("FP8", "fp8"),
+        ("bnb", "int8-bnb"),
+    ] {
         let a = common::answer(&format!("model=llama-3.1-8b&w={typed}"));
         assert_eq!(a.weight_format, id, "{typed}");
         assert!(a.notices.is_empty(), "{typed}: {:?}", a.notices);

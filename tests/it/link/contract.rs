@@ -29,7 +29,9 @@ fn every_json_field_is_described_and_every_description_is_a_field() {
     let unused: Vec<&str> = FIELDS.iter().map(|(n, _)| *n).filter(|n| !names.contains(n)).collect();
     assert!(unused.is_empty(), "descriptions of fields no answer writes: {unused:?}");
     // The top level of the answer is there whatever the question.
-    for top in ["query", "notices", "memory", "results", "answers", "offers", "recommendation", "guidance", "export"] {
+    for top in
+        ["query", "notices", "memory", "results", "answers", "offers", "recommendation", "guidance", "export"]
+    {
         assert!(fields.contains_key(top), "{top}");
     }
 }

@@ -24,7 +24,12 @@ fn files() -> Vec<(String, String)> {
         .flatten()
         .map(|e| e.path())
         .filter(|p| p.extension().is_some_and(|e| e == "json"))
-        .map(|p| (p.file_stem().expect("stem").to_string_lossy().into_owned(), std::fs::read_to_string(&p).expect("read")))
+        .map(|p| {
+            (
+                p.file_stem().expect("stem").to_string_lossy().into_owned(),
+                std::fs::read_to_string(&p).expect("read"),
+            )
+        })
         .collect();
     out.sort();
     out
@@ -74,8 +79,24 @@ fn real_configs_match_the_catalog_rows() {
     for (file, id) in IN_CATALOG {
         let got = parse(file);
         let want = catalog().model(id).unwrap_or_else(|| panic!("catalog has {id}"));
-        let shape = |m: &Model| (m.layers, m.hidden, m.heads, m.kv_heads, m.head_dim, m.ffn, m.vocab, m.tied_embeddings, m.max_context);
-        assert_eq!(shape(&got), shape(want), "{file} vs {id}: layers, hidden, heads, kv_heads, head_dim, ffn, vocab, tied, context");
+        let shape = |m: &Model| {
+            (
+                m.layers,
+                m.hidden,
+                m.heads,
+                m.kv_heads,
+                m.head_dim,
+                m.ffn,
+                m.vocab,
+                m.tied_embeddings,
+                m.max_context,
+            )
+        };
+        assert_eq!(
+            shape(&got),
+            shape(want),
+            "{file} vs {id}: layers, hidden, heads, kv_heads, head_dim, ffn, vocab, tied, context"
+        );
         assert_eq!(got.moe, want.moe, "{file} vs {id}: experts");
         assert_eq!(got.mla, want.mla, "{file} vs {id}: latent attention");
         assert_eq!(got.swa, want.swa, "{file} vs {id}: sliding window");
@@ -87,15 +108,30 @@ fn real_configs_match_the_catalog_rows() {
                     (w.image_tokens, w.tile_px, w.max_tiles, w.cross_attention_layers, w.patch_px),
                     "{file}: image tokens"
                 );
-                assert!((g.params / w.params - 1.0).abs() < 0.05, "{file}: vision {} vs {}", g.params, w.params);
+                assert!(
+                    (g.params / w.params - 1.0).abs() < 0.05,
+                    "{file}: vision {} vs {}",
+                    g.params,
+                    w.params
+                );
             }
             (g, w) => panic!("{file} vs {id}: vision {g:?} vs {w:?}"),
         }
         let total = got.params_total / want.params_total - 1.0;
-        assert!(total.abs() < TOTAL_TOLERANCE, "{file}: {:.3}B vs the catalog's {:.3}B", got.params_total / 1e9, want.params_total / 1e9);
+        assert!(
+            total.abs() < TOTAL_TOLERANCE,
+            "{file}: {:.3}B vs the catalog's {:.3}B",
+            got.params_total / 1e9,
+            want.params_total / 1e9
+        );
         if want.moe.is_some() {
             let active = got.params_active / want.params_active - 1.0;
-            assert!(active.abs() < ACTIVE_TOLERANCE, "{file}: active {:.3}B vs {:.3}B", got.params_active / 1e9, want.params_active / 1e9);
+            assert!(
+                active.abs() < ACTIVE_TOLERANCE,
+                "{file}: active {:.3}B vs {:.3}B",
+                got.params_active / 1e9,
+                want.params_active / 1e9
+            );
         } else {
             assert_eq!(got.params_active, got.params_total, "{file}: a dense model uses every parameter");
         }
@@ -111,7 +147,12 @@ fn every_stored_config_parses_and_has_a_source() {
         assert!(sources.contains(&format!("`{name}.json`")), "{name}.json has no row in SOURCES.md");
         let import = hfconfig::parse(text).unwrap_or_else(|e| panic!("{name}: {e}"));
         let m = import.model;
-        assert!(m.params_total > 1e8 && m.params_active <= m.params_total, "{name}: {} / {}", m.params_total, m.params_active);
+        assert!(
+            m.params_total > 1e8 && m.params_active <= m.params_total,
+            "{name}: {} / {}",
+            m.params_total,
+            m.params_active
+        );
     }
 }
 
@@ -121,7 +162,10 @@ fn families_outside_the_catalog_read_as_their_classes_do() {
     // Qwen1.5-MoE: a shared expert 4× an expert's width counts as 4 shared experts.
     let m = parse("Qwen--Qwen1.5-MoE-A2.7B");
     let moe = m.moe.as_ref().expect("moe");
-    assert_eq!((moe.experts, moe.active, moe.shared, moe.expert_ffn, moe.first_dense_layers), (60, 4, 4, 1408, 0));
+    assert_eq!(
+        (moe.experts, moe.active, moe.shared, moe.expert_ffn, moe.first_dense_layers),
+        (60, 4, 4, 1408, 0)
+    );
     // DeepSeek-V2-Lite: latent attention without a query latent, one leading dense layer.
     let m = parse("deepseek-ai--DeepSeek-V2-Lite");
     let mla = m.mla.as_ref().expect("mla");
@@ -147,7 +191,12 @@ fn families_outside_the_catalog_read_as_their_classes_do() {
 fn llava_fills_its_text_model_from_llama_defaults_and_says_so() {
     let import = hfconfig::parse(&read("llava-hf--llava-1.5-7b-hf")).expect("parse");
     let fields: Vec<String> = import.notices.iter().map(|n| n.message.clone()).collect();
-    for f in ["text_config.hidden_size", "text_config.num_hidden_layers", "text_config.num_attention_heads", "text_config.intermediate_size"] {
+    for f in [
+        "text_config.hidden_size",
+        "text_config.num_hidden_layers",
+        "text_config.num_attention_heads",
+        "text_config.intermediate_size",
+    ] {
         assert!(fields.iter().any(|m| m.contains(f)), "no notice for {f}: {fields:?}");
     }
     // The vocabulary is the file's own (32064, at the top level), not the default.
@@ -170,21 +219,48 @@ fn through_link(cfg: &Config) -> Model {
 #[test]
 fn an_imported_link_reproduces_the_architecture_without_the_file() {
     for (name, text) in files() {
-        let (cfg, _) = hfconfig::import(&Config::default(), &text).unwrap_or_else(|n| panic!("{name}: {}", n.message));
+        let (cfg, _) =
+            hfconfig::import(&Config::default(), &text).unwrap_or_else(|n| panic!("{name}: {}", n.message));
         assert_eq!(cfg.model_id(), "custom");
         let want = hfconfig::parse(&text).expect("parse").model;
         let got = through_link(&cfg);
-        let shape = |m: &Model| (m.layers, m.hidden, m.heads, m.kv_heads, m.head_dim, m.ffn, m.vocab, m.tied_embeddings, m.max_context);
+        let shape = |m: &Model| {
+            (
+                m.layers,
+                m.hidden,
+                m.heads,
+                m.kv_heads,
+                m.head_dim,
+                m.ffn,
+                m.vocab,
+                m.tied_embeddings,
+                m.max_context,
+            )
+        };
         assert_eq!(shape(&got), shape(&want), "{name}");
         assert_eq!((&got.moe, &got.mla, &got.swa), (&want.moe, &want.mla, &want.swa), "{name}");
         let state = |m: &Model| m.state.as_ref().map(|s| (s.layers, s.size));
         assert_eq!(state(&got), state(&want), "{name}: fixed-state layers");
-        let tokens = |m: &Model| m.vision.as_ref().map(|v| (v.image_tokens, v.tile_px, v.max_tiles, v.cross_attention_layers, v.patch_px));
+        let tokens = |m: &Model| {
+            m.vision
+                .as_ref()
+                .map(|v| (v.image_tokens, v.tile_px, v.max_tiles, v.cross_attention_layers, v.patch_px))
+        };
         assert_eq!(tokens(&got), tokens(&want), "{name}");
         assert!(!got.inferred, "{name}: an imported architecture is not inferred");
         // Parameters travel rounded to a million.
-        assert!((got.params_total - want.params_total).abs() <= 1e6, "{name}: {} vs {}", got.params_total, want.params_total);
-        assert!((got.params_active - want.params_active).abs() <= 2e6, "{name}: active {} vs {}", got.params_active, want.params_active);
+        assert!(
+            (got.params_total - want.params_total).abs() <= 1e6,
+            "{name}: {} vs {}",
+            got.params_total,
+            want.params_total
+        );
+        assert!(
+            (got.params_active - want.params_active).abs() <= 2e6,
+            "{name}: active {} vs {}",
+            got.params_active,
+            want.params_active
+        );
     }
 }
 
@@ -195,7 +271,15 @@ fn importing_changes_the_answer_and_a_bad_file_keeps_the_last_good_one() {
     let (big, _) = hfconfig::import(&small, &read("meta-llama--Meta-Llama-3.1-70B")).expect("import");
     assert_ne!(encode(&small), encode(&big));
     let q = encode(&big);
-    for part in ["model=custom", "params=70.554", "layers=80", "hidden=8192", "kv_heads=8", "vocab=128256", "context=131072"] {
+    for part in [
+        "model=custom",
+        "params=70.554",
+        "layers=80",
+        "hidden=8192",
+        "kv_heads=8",
+        "vocab=128256",
+        "context=131072",
+    ] {
         assert!(q.contains(part), "{q} has {part}");
     }
     // A later bad file changes nothing: the notice names the field.
@@ -217,7 +301,8 @@ fn bad_files_name_the_field() {
     assert!(matches!(problem("[1, 2]"), (_, Problem::NotObject)));
     let llama = read("meta-llama--Meta-Llama-3.1-8B");
     let without = |key: &str| llama.replace(&format!("\"{key}\""), "\"x_removed\"");
-    for key in ["num_hidden_layers", "hidden_size", "num_attention_heads", "vocab_size", "intermediate_size"] {
+    for key in ["num_hidden_layers", "hidden_size", "num_attention_heads", "vocab_size", "intermediate_size"]
+    {
         assert_eq!(problem(&without(key)), (key.to_string(), Problem::Missing), "{key}");
     }
     let bad = llama.replace("\"hidden_size\": 4096", "\"hidden_size\": \"big\"");
@@ -225,19 +310,33 @@ fn bad_files_name_the_field() {
     let bad = llama.replace("\"num_key_value_heads\": 8", "\"num_key_value_heads\": 7");
     assert_eq!(problem(&bad), ("num_key_value_heads".into(), Problem::Divides { heads: 32 }));
     let vl = read("Qwen--Qwen3-VL-8B-Instruct");
-    assert_eq!(problem(&vl.replace("\"patch_size\"", "\"x\"")), ("vision_config.patch_size".into(), Problem::Missing));
-    assert_eq!(problem(&vl.replace("\"hidden_size\": 4096", "\"x\": 4096")), ("text_config.hidden_size".into(), Problem::Missing));
+    assert_eq!(
+        problem(&vl.replace("\"patch_size\"", "\"x\"")),
+        ("vision_config.patch_size".into(), Problem::Missing)
+    );
+    assert_eq!(
+        problem(&vl.replace("\"hidden_size\": 4096", "\"x\": 4096")),
+        ("text_config.hidden_size".into(), Problem::Missing)
+    );
     let moe = read("Qwen--Qwen3-30B-A3B");
-    assert_eq!(problem(&moe.replace("\"moe_intermediate_size\"", "\"x\"")), ("moe_intermediate_size".into(), Problem::Missing));
+    assert_eq!(
+        problem(&moe.replace("\"moe_intermediate_size\"", "\"x\"")),
+        ("moe_intermediate_size".into(), Problem::Missing)
+    );
     assert_eq!(
         problem(&moe.replace("\"num_experts_per_tok\": 8", "\"num_experts_per_tok\": 500")),
         ("num_experts_per_tok".into(), Problem::AtMost { most: 128 })
     );
     let bad = llama.replace("\"tie_word_embeddings\": false", "\"tie_word_embeddings\": 0");
     assert!(matches!(problem(&bad), (f, Problem::NotBool { .. }) if f == "tie_word_embeddings"));
-    assert!(matches!(problem(&vl.replace("\"vision_config\": {", "\"vision_config\": 3, \"x\": {")), (f, Problem::NotSection { .. }) if f == "vision_config"));
+    assert!(
+        matches!(problem(&vl.replace("\"vision_config\": {", "\"vision_config\": 3, \"x\": {")), (f, Problem::NotSection { .. }) if f == "vision_config")
+    );
     let ds = read("deepseek-ai--DeepSeek-V3");
-    assert_eq!(problem(&ds.replace("\"qk_rope_head_dim\"", "\"x\"")), ("qk_rope_head_dim".into(), Problem::Missing));
+    assert_eq!(
+        problem(&ds.replace("\"qk_rope_head_dim\"", "\"x\"")),
+        ("qk_rope_head_dim".into(), Problem::Missing)
+    );
 }
 
 /// Replacement values for a mutated field.
@@ -346,7 +445,10 @@ fn architecture_keys_round_trip_and_are_documented() {
         let (bad_cfg, notices) = decode(&format!("model=custom&{key}={bad}"));
         assert_eq!(notices.iter().map(|n| n.key.as_str()).collect::<Vec<_>>(), vec![key], "{key}={bad}");
         assert_eq!(bad_cfg.custom, Config::default().custom, "{key}={bad} keeps the default");
-        assert!(readme.lines().any(|l| l.starts_with('|') && l.contains(&format!("`{key}`"))), "docs/link-format.md has a row for `{key}`");
+        assert!(
+            readme.lines().any(|l| l.starts_with('|') && l.contains(&format!("`{key}`"))),
+            "docs/link-format.md has a row for `{key}`"
+        );
     }
 }
 
@@ -377,20 +479,39 @@ fn hand_written_keys_count_their_parameters() {
 /// by a third.
 #[test]
 fn llama4_counts_its_shared_expert_and_wide_dense_layers() {
-    for (file, total, active, dense) in
-        [("meta-llama--Llama-4-Scout-17B-16E-Instruct", 109e9, 17e9, 0), ("meta-llama--Llama-4-Maverick-17B-128E-Instruct", 400e9, 17e9, 24)]
-    {
+    for (file, total, active, dense) in [
+        ("meta-llama--Llama-4-Scout-17B-16E-Instruct", 109e9, 17e9, 0),
+        ("meta-llama--Llama-4-Maverick-17B-128E-Instruct", 400e9, 17e9, 24),
+    ] {
         let m = parse(file);
         let moe = m.moe.clone().expect("a mixture of experts");
-        assert_eq!((moe.shared, moe.first_dense_layers, moe.expert_ffn), (1, dense, 8192), "{file}: shared expert, dense layers, expert width");
+        assert_eq!(
+            (moe.shared, moe.first_dense_layers, moe.expert_ffn),
+            (1, dense, 8192),
+            "{file}: shared expert, dense layers, expert width"
+        );
         if dense > 0 {
             assert_eq!(m.ffn, Some(16384), "{file}: dense layers are intermediate_size_mlp wide");
         }
         // The counts hold the vision tower, as the model cards' do.
         let (got, act) = (m.params_total, m.params_active);
-        assert!((got / total - 1.0).abs() < TOTAL_TOLERANCE, "{file}: {:.1}B vs {:.0}B published", got / 1e9, total / 1e9);
-        assert!((act / active - 1.0).abs() < ACTIVE_TOLERANCE, "{file}: active {:.1}B vs {:.0}B published", act / 1e9, active / 1e9);
+        assert!(
+            (got / total - 1.0).abs() < TOTAL_TOLERANCE,
+            "{file}: {:.1}B vs {:.0}B published",
+            got / 1e9,
+            total / 1e9
+        );
+        assert!(
+            (act / active - 1.0).abs() < ACTIVE_TOLERANCE,
+            "{file}: active {:.1}B vs {:.0}B published",
+            act / 1e9,
+            active / 1e9
+        );
         // Pixel shuffle at ratio 0.5 keeps a quarter of a tile's 24 × 24 patches.
-        assert_eq!(m.vision.as_ref().and_then(|v| v.image_tokens), Some(144), "{file}: image tokens per tile");
+        assert_eq!(
+            m.vision.as_ref().and_then(|v| v.image_tokens),
+            Some(144),
+            "{file}: image tokens per tile"
+        );
     }
 }

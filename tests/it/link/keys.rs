@@ -53,7 +53,10 @@ fn batch_work_is_decided_once() {
                     if per_job.is_empty() { String::new() } else { format!("&per_job={per_job}") }
                 );
                 let c = decode(&q).0;
-                let batch = matches!(c.usage(), whichgpu::core::config::Usage::Jobs | whichgpu::core::config::Usage::Once);
+                let batch = matches!(
+                    c.usage(),
+                    whichgpu::core::config::Usage::Jobs | whichgpu::core::config::Usage::Once
+                );
                 assert_eq!(c.batch_usage(), batch, "{q}");
                 assert_eq!(c.offline_job(), batch && c.per_job.is_some(), "{q}");
                 // Training is one run unless the link says otherwise.

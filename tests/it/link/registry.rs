@@ -17,7 +17,9 @@ use crate::common;
 fn valid(key: &whichgpu::core::link::Key) -> Vec<String> {
     match (&key.codec, &key.doc.values) {
         (_, Values::Names(names)) => names().into_iter().map(str::to_string).collect(),
-        (Codec::Num(min, max, ..), _) => vec![whichgpu::core::link::fmt_num(*min), whichgpu::core::link::fmt_num(*max)],
+        (Codec::Num(min, max, ..), _) => {
+            vec![whichgpu::core::link::fmt_num(*min), whichgpu::core::link::fmt_num(*max)]
+        }
         (Codec::Int(min, max, ..), _) => vec![min.to_string(), max.to_string()],
         (Codec::Flag(..), _) => vec!["0".into(), "1".into()],
         (Codec::Text(..), _) => match key.name {
@@ -64,11 +66,19 @@ fn every_key_decodes_its_values_and_writes_them_back() {
             // The link writes the key unless the value is its default.
             let written = link.split('&').any(|p| p.split_once('=').is_some_and(|(k, _)| k == key.name));
             // `adapter` without an RL method is the supervised method, written as `method`.
-            assert!(written || cfg == Config::default() || key.name == "model" || key.name == "adapter", "{query} -> {link}");
+            assert!(
+                written || cfg == Config::default() || key.name == "model" || key.name == "adapter",
+                "{query} -> {link}"
+            );
         }
         if let Some(bad) = invalid(key) {
             let (cfg, notices) = decode(&format!("{}={}", key.name, bad));
-            assert_eq!(notices.iter().map(|n| n.key.as_str()).collect::<Vec<_>>(), vec![key.name], "{}={bad}", key.name);
+            assert_eq!(
+                notices.iter().map(|n| n.key.as_str()).collect::<Vec<_>>(),
+                vec![key.name],
+                "{}={bad}",
+                key.name
+            );
             assert_eq!(cfg, Config::default(), "{}={bad} changed the configuration", key.name);
         }
     }
@@ -113,16 +123,30 @@ fn the_form_shows_exactly_the_keys_whose_control_is_an_input() {
         let kind = form::kind(&cfg, common::catalog());
         let inputs = form::inputs(&cfg, kind);
         for key in inputs.main.iter().chain(&inputs.advanced) {
-            let entry = whichgpu::core::link::find(key).unwrap_or_else(|| panic!("the form shows {key}, not a registered key"));
-            assert!(matches!(entry.control, Control::Select | Control::Check | Control::Text), "{key} is shown but its control is {:?}", entry.control);
+            let entry = whichgpu::core::link::find(key)
+                .unwrap_or_else(|| panic!("the form shows {key}, not a registered key"));
+            assert!(
+                matches!(entry.control, Control::Select | Control::Check | Control::Text),
+                "{key} is shown but its control is {:?}",
+                entry.control
+            );
             assert!(!form::label(kind, key).is_empty(), "{key} has no label");
             shown.insert(*key);
         }
     }
-    let inputs: BTreeSet<&str> = REGISTRY.iter().filter(|k| matches!(k.control, Control::Select | Control::Check | Control::Text)).map(|k| k.name).collect();
+    let inputs: BTreeSet<&str> = REGISTRY
+        .iter()
+        .filter(|k| matches!(k.control, Control::Select | Control::Check | Control::Text))
+        .map(|k| k.name)
+        .collect();
     assert_eq!(inputs, shown, "keys with an input the form never shows, or shown without one");
     for key in REGISTRY.iter().filter(|k| !k.label.is_empty()) {
         let lang = whichgpu::core::config::Lang::Zh;
-        assert!(!whichgpu::core::messages::ui(key.label, lang).is_empty(), "{}: no text for {}", key.name, key.label);
+        assert!(
+            !whichgpu::core::messages::ui(key.label, lang).is_empty(),
+            "{}: no text for {}",
+            key.name,
+            key.label
+        );
     }
 }

@@ -35,30 +35,50 @@ fn every_serving_answer_whose_model_has_a_price_compares_the_cheapest_host() {
     let priced: BTreeSet<&str> = rows.iter().filter(|r| !r.stale).map(|r| r.model.as_str()).collect();
     let mut compared = 0;
     for m in &catalog().models {
-        for q in [format!("model={}", m.id), format!("model={}&rps=3&in=1500&out=300", m.id), format!("model={}&use=hours&hpd=6", m.id)] {
+        for q in [
+            format!("model={}", m.id),
+            format!("model={}&rps=3&in=1500&out=300", m.id),
+            format!("model={}&use=hours&hpd=6", m.id),
+        ] {
             let a = answer(&q);
             let fits = a.pick().is_some_and(|o| o.fits);
             let Some(api) = &a.api else {
-                assert!(!fits || !priced.contains(m.id.as_str()), "{q}: a priced model whose pick fits has no `api`");
+                assert!(
+                    !fits || !priced.contains(m.id.as_str()),
+                    "{q}: a priced model whose pick fits has no `api`"
+                );
                 continue;
             };
             compared += 1;
             assert!(priced.contains(m.id.as_str()), "{q}: `api` for a model without a price");
             let pick = a.pick().expect("a pick");
-            let (input, output) = (a.request_tokens.expect("serving") as f64 - f64::from(a.settings.output_tokens), f64::from(a.settings.output_tokens));
+            let (input, output) = (
+                a.request_tokens.expect("serving") as f64 - f64::from(a.settings.output_tokens),
+                f64::from(a.settings.output_tokens),
+            );
             let per = |i: f64, o: f64| (input * i + output * o) / 1e6;
             // The cheapest host for this request, of the rows not stale.
-            let cheapest =
-                rows.iter().filter(|r| r.model == m.id && !r.stale).map(|r| per(r.usd_per_million_input, r.usd_per_million_output)).fold(f64::MAX, f64::min);
+            let cheapest = rows
+                .iter()
+                .filter(|r| r.model == m.id && !r.stale)
+                .map(|r| per(r.usd_per_million_input, r.usd_per_million_output))
+                .fold(f64::MAX, f64::min);
             let mine = per(api.usd_per_million_input, api.usd_per_million_output);
             assert!((mine - cheapest).abs() <= 1e-12, "{q}: {} is not the cheapest", api.host);
             assert!(!api.source.is_empty() && api.as_of.to_string().len() == 10, "{q}: source and date");
-            assert!((api.usd_per_month - api.requests_per_month * mine).abs() <= 1e-6 * api.usd_per_month.max(1.0), "{q}: the API's month");
+            assert!(
+                (api.usd_per_month - api.requests_per_month * mine).abs()
+                    <= 1e-6 * api.usd_per_month.max(1.0),
+                "{q}: the API's month"
+            );
             assert!((api.pick_usd_per_month - pick.usd_per_month).abs() < 1e-9);
             let b = api.breakeven_requests_per_s.expect("an endpoint has a breakeven");
             // At the breakeven rate the API's month is the pick's.
             let busy_s = pick.busy_hours_per_month * 3600.0;
-            assert!((b * busy_s * mine - pick.usd_per_month).abs() <= 1e-6 * pick.usd_per_month, "{q}: breakeven");
+            assert!(
+                (b * busy_s * mine - pick.usd_per_month).abs() <= 1e-6 * pick.usd_per_month,
+                "{q}: breakeven"
+            );
             // Which side of it the stated load is on says which is cheaper.
             assert_eq!(api.requests_per_s > b, api.usd_per_month > pick.usd_per_month, "{q}");
             if q.contains("rps=3") {
@@ -91,7 +111,10 @@ fn measured_round_trips_through_the_link_and_the_form() {
     assert!(answer(q).query.contains("measured=42.5") && answer(q).query.contains("measured_ttft=0.35"));
     // The page's form: an input on a serving form, set and cleared as the page does.
     let serve = Config::default();
-    assert!(form::shows(&serve, FormKind::Serve, "measured") && form::shows(&serve, FormKind::Serve, "measured_ttft"));
+    assert!(
+        form::shows(&serve, FormKind::Serve, "measured")
+            && form::shows(&serve, FormKind::Serve, "measured_ttft")
+    );
     let set = link::set(&serve, "measured", "12").expect("the form sets it");
     assert_eq!(set.measured, Some(12.0));
     assert_eq!(link::plain_text(&set, "measured").as_deref(), Some("12"));
@@ -116,7 +139,11 @@ fn the_measurement_rescales_that_gpu_types_speeds_and_bills() {
     let p = after.pick().expect("a pick");
     assert_eq!(p.id, pick.id);
     let now = p.speeds.decode_tokens_per_s_per_seq().expect("speed");
-    assert!((now / (est / 2.0) - 1.0).abs() < 0.02, "the pick runs at the measurement: {now} vs {}", est / 2.0);
+    assert!(
+        (now / (est / 2.0) - 1.0).abs() < 0.02,
+        "the pick runs at the measurement: {now} vs {}",
+        est / 2.0
+    );
     let ttft = p.speeds.time_to_first_token_s().expect("ttft");
     assert!((ttft / (est_ttft * 2.0) - 1.0).abs() < 0.02, "{ttft} vs {}", est_ttft * 2.0);
     // The endpoint's month is the same hours; each token costs about twice as much.
@@ -127,7 +154,8 @@ fn the_measurement_rescales_that_gpu_types_speeds_and_bills() {
     // prefill, which `measured` leaves as estimated, is much of its time).
     let job = "model=llama-3.1-8b&gpu=a100-pcie-40gb&use=jobs&per_job=20000&jobs=10";
     let (j0, j1) = (answer(job), answer(&format!("{job}&measured={}", est / 2.0)));
-    let cost = |a: &whichgpu::core::answer::Answer| a.pick().and_then(|o| o.usd_per_job).expect("a job's bill");
+    let cost =
+        |a: &whichgpu::core::answer::Answer| a.pick().and_then(|o| o.usd_per_job).expect("a job's bill");
     assert!(cost(&j1) > 1.05 * cost(&j0), "{} vs {}", cost(&j1), cost(&j0));
     // A request rate needs more copies when each is slower.
     let rate = "model=llama-3.1-8b&gpu=a100-pcie-40gb&rps=3";
@@ -138,11 +166,23 @@ fn the_measurement_rescales_that_gpu_types_speeds_and_bills() {
     assert!(month(&r1) > month(&r0), "{} vs {}", month(&r1), month(&r0));
     // Other GPU types are left as estimated.
     let other = answer("model=llama-3.1-8b&gpu=h100-sxm-80gb");
-    let same =
-        answer(&format!("model=llama-3.1-8b&gpu=h100-sxm-80gb&measured={}", other.pick().and_then(|o| o.speeds.decode_tokens_per_s_per_seq()).expect("speed")));
-    assert_eq!(other.pick().map(|o| o.usd_per_million_output_tokens), same.pick().map(|o| o.usd_per_million_output_tokens));
+    let same = answer(&format!(
+        "model=llama-3.1-8b&gpu=h100-sxm-80gb&measured={}",
+        other.pick().and_then(|o| o.speeds.decode_tokens_per_s_per_seq()).expect("speed")
+    ));
+    assert_eq!(
+        other.pick().map(|o| o.usd_per_million_output_tokens),
+        same.pick().map(|o| o.usd_per_million_output_tokens)
+    );
     // And the answer says it, naming the key.
-    assert!(after.notices.iter().any(|n| n.key == "measured" && n.text(whichgpu::core::config::Lang::En).contains("×0.50")), "{:?}", after.notices);
+    assert!(
+        after
+            .notices
+            .iter()
+            .any(|n| n.key == "measured" && n.text(whichgpu::core::config::Lang::En).contains("×0.50")),
+        "{:?}",
+        after.notices
+    );
 }
 
 #[test]

@@ -20,7 +20,11 @@ const TABLE: &str = include_str!("../../../static/api_prices.csv");
 #[test]
 fn the_workers_api_file_is_the_table_and_the_api_texts() {
     let f = api_file().expect("build.rs wrote a file the worker reads");
-    assert_eq!(f.prices, parse_api_prices(TABLE, &catalog().models).expect("the table parses"), "the same rows, field for field");
+    assert_eq!(
+        f.prices,
+        parse_api_prices(TABLE, &catalog().models).expect("the table parses"),
+        "the same rows, field for field"
+    );
     let keys: Vec<&str> = f.texts.iter().map(|t| t.0.as_str()).collect();
     for key in ["g.api.title", "g.api.rent", "g.api.call", "g.api.job", "g.api.line", "g.api.line_job"] {
         assert!(keys.contains(&key), "{key} is in the file");
@@ -57,14 +61,23 @@ fn the_page_shows_what_the_cli_says() {
         assert_eq!(page_api(&page, &f.prices).map(|p| p.api).as_ref(), Some(api), "{q}: the same `api`");
         let reply = handle(&request("export", today(), &link::encode(&cfg), "offers.csv", ""));
         // The launch texts are as before: the API's record is not one of them.
-        assert!(!split_exports(&reply).is_empty() && split_exports(&reply).iter().all(|e| !e.offer.starts_with("api")), "{q}");
+        assert!(
+            !split_exports(&reply).is_empty()
+                && split_exports(&reply).iter().all(|e| !e.offer.starts_with("api")),
+            "{q}"
+        );
         let g = cli.guidance.iter().find(|g| g.id == "api").expect("the CLI's answer");
         for lang in [Lang::En, Lang::Zh] {
             let [line, title, answer] = read_reply(&reply, lang).expect("the reply has the API's record");
             shown += 1;
             assert_eq!(answer, g.msg.render(lang), "{q}: the same guidance answer");
             assert_eq!(Some(title.to_string()), g.title_msg.as_ref().map(|m| m.render(lang)), "{q}");
-            assert!(line.contains(&cli.display.format(api.usd_per_month)) && line.contains(&api.host) && line.contains(&api.as_of.to_string()), "{q}: {line}");
+            assert!(
+                line.contains(&cli.display.format(api.usd_per_month))
+                    && line.contains(&api.host)
+                    && line.contains(&api.as_of.to_string()),
+                "{q}: {line}"
+            );
             let href = source_href(&api.source).expect("a web address for the source");
             assert!(line.contains(&href), "{q}: {line}");
             let even = if lang == Lang::En { "renting is cheaper above" } else { "租 GPU 更便宜" };
@@ -87,10 +100,16 @@ fn the_page_shows_what_the_cli_says() {
 fn a_sources_web_address() {
     let sha = "8442b939a6ead479f7995b5d74d8dce488bd0966";
     assert_eq!(
-        source_href(&format!("LiteLLM json as copied by github.com/RoCry/llm-api-price at commit {sha} (2026-07-24), key `x`")).as_deref(),
+        source_href(&format!(
+            "LiteLLM json as copied by github.com/RoCry/llm-api-price at commit {sha} (2026-07-24), key `x`"
+        ))
+        .as_deref(),
         Some(format!("https://github.com/RoCry/llm-api-price/tree/{sha}").as_str())
     );
-    assert_eq!(source_href("price page https://example.org/pricing, read 2026-11-01").as_deref(), Some("https://example.org/pricing"));
+    assert_eq!(
+        source_href("price page https://example.org/pricing, read 2026-11-01").as_deref(),
+        Some("https://example.org/pricing")
+    );
     assert_eq!(source_href("github.com/a/b").as_deref(), Some("https://github.com/a/b"));
     assert_eq!(source_href("the host's price page"), None);
 }

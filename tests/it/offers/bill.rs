@@ -46,7 +46,11 @@ fn recompute(q: &str, o: &OfferResult) -> f64 {
     } else {
         offer.usd_per_hour
     };
-    let restart = if o.spot { 1.0 + param(q, "restart").and_then(|v| v.parse().ok()).unwrap_or(10.0) / 100.0 } else { 1.0 };
+    let restart = if o.spot {
+        1.0 + param(q, "restart").and_then(|v| v.parse().ok()).unwrap_or(10.0) / 100.0
+    } else {
+        1.0
+    };
     let usage = param(q, "use").unwrap_or("always");
     let jobs: f64 = param(q, "jobs").and_then(|v| v.parse().ok()).unwrap_or(30.0);
     let jobmin_s = param(q, "jobmin").and_then(|v| v.parse::<f64>().ok()).unwrap_or(60.0) * 60.0;
@@ -85,8 +89,12 @@ fn recompute(q: &str, o: &OfferResult) -> f64 {
     // A one-off run keeps its disk for the hours it bills; else all month.
     // A training run's disk holds the checkpoints it keeps: a month at least.
     let training = q.contains("task=finetune") || q.contains("task=pretrain");
-    let months = if usage == "once" && o.commitment == Commit::None && !training { hours / 730.0 } else { 1.0 };
-    let storage = store * offer.storage_usd_per_gb_month.or(provider.and_then(|p| p.storage_usd_per_gb_month)).unwrap_or(0.0) * f64::from(o.instances) * months;
+    let months =
+        if usage == "once" && o.commitment == Commit::None && !training { hours / 730.0 } else { 1.0 };
+    let storage = store
+        * offer.storage_usd_per_gb_month.or(provider.and_then(|p| p.storage_usd_per_gb_month)).unwrap_or(0.0)
+        * f64::from(o.instances)
+        * months;
     let out = (egress - provider.map_or(0.0, |p| p.free_egress_gb_month)).max(0.0)
         * offer.egress_usd_per_gb.or(provider.and_then(|p| p.egress_usd_per_gb)).unwrap_or(0.0);
     // A host billed beside the GPUs at published rates is part of the hour.
@@ -234,7 +242,12 @@ proptest! {
 fn an_always_on_image_endpoint_pays_the_whole_month() {
     let a = eval("task=generate&model=flux.1-dev&use=always&store=0");
     let p = a.pick().expect("pick");
-    assert!((p.usd_per_month - p.usd_per_hour * 730.0).abs() < 1e-6 * p.usd_per_month, "{} vs {}/h", p.usd_per_month, p.usd_per_hour);
+    assert!(
+        (p.usd_per_month - p.usd_per_hour * 730.0).abs() < 1e-6 * p.usd_per_month,
+        "{} vs {}/h",
+        p.usd_per_month,
+        p.usd_per_hour
+    );
     assert_eq!(a.recommendation.as_ref().map(|r| r.objective.as_str()), Some("usd_per_1000_images"));
     // $ per 1,000 images = the month's bill over the images the month produces.
     let images = p.throughput_total * 730.0;
@@ -252,7 +265,10 @@ fn a_100_clip_video_batch_is_billed_for_its_work() {
     let work = 100.0 * clip_s / f64::from(p.replicas) / 3600.0;
     let startup_h = p.startup_s.expect("a one-off job's start-up") / 3600.0;
     assert!(startup_h > 0.0 && startup_h < 0.5, "{startup_h} h of start-up");
-    assert!((hours - (work + startup_h)).abs() < 1e-9, "{hours} h for {work} h of work and {startup_h} h of start-up");
+    assert!(
+        (hours - (work + startup_h)).abs() < 1e-9,
+        "{hours} h for {work} h of work and {startup_h} h of start-up"
+    );
     assert_eq!(a.recommendation.as_ref().map(|r| r.objective.as_str()), Some("usd_per_job"));
     assert!((p.usd_per_clip.expect("per clip") - p.usd_per_job.expect("per job") / 100.0).abs() < 1e-9);
 }
@@ -262,11 +278,20 @@ fn a_five_minute_llm_job_on_hourly_and_per_second_billing() {
     // Paperspace bills by the hour: a 5-minute job costs an hour.
     let a = eval("model=llama-3.1-8b&use=jobs&jobs=1&jobmin=5&provider=paperspace&store=0");
     let p = a.pick().expect("pick");
-    assert!((p.usd_per_job.expect("job") - p.usd_per_hour).abs() < 1e-9, "hourly: {:?} vs {}", p.usd_per_job, p.usd_per_hour);
+    assert!(
+        (p.usd_per_job.expect("job") - p.usd_per_hour).abs() < 1e-9,
+        "hourly: {:?} vs {}",
+        p.usd_per_job,
+        p.usd_per_hour
+    );
     // RunPod bills by the second: 5 minutes cost 5 minutes.
     let a = eval("model=llama-3.1-8b&use=jobs&jobs=1&jobmin=5&provider=runpod&store=0");
     let p = a.pick().expect("pick");
-    assert!((p.usd_per_job.expect("job") - p.usd_per_hour * 5.0 / 60.0).abs() < 1e-9, "per-second: {:?}", p.usd_per_job);
+    assert!(
+        (p.usd_per_job.expect("job") - p.usd_per_hour * 5.0 / 60.0).abs() < 1e-9,
+        "per-second: {:?}",
+        p.usd_per_job
+    );
 }
 
 #[test]
@@ -301,7 +326,11 @@ fn a_one_off_job_that_keeps_a_gpu_busy_for_months_is_not_offered_a_term() {
     assert!(a.offers.iter().any(|o| o.busy_hours_per_month > 730.0), "the job no longer fills a month");
     assert!(a.offers.iter().all(|o| o.committed_1yr_usd_per_month.is_none()));
     let rec = a.recommendation.as_ref().expect("a pick");
-    assert!(rec.alternatives.iter().all(|p| p.why.as_str() != "committed"), "{:?}", rec.alternatives.iter().map(|p| (&p.offer, p.why)).collect::<Vec<_>>());
+    assert!(
+        rec.alternatives.iter().all(|p| p.why.as_str() != "committed"),
+        "{:?}",
+        rec.alternatives.iter().map(|p| (&p.offer, p.why)).collect::<Vec<_>>()
+    );
 }
 
 /// A one-off job pays storage for its own billed hours, not for a month:
@@ -312,7 +341,12 @@ fn a_one_off_job_pays_storage_for_its_hours() {
     let p = a.pick().expect("a pick");
     let months = p.billed_hours_per_month / 730.0;
     assert!(months < 0.01, "{}", p.billed_hours_per_month);
-    assert!(p.storage_usd_per_month < 0.05 * p.usd_per_month, "storage {} of {}", p.storage_usd_per_month, p.usd_per_month);
+    assert!(
+        p.storage_usd_per_month < 0.05 * p.usd_per_month,
+        "storage {} of {}",
+        p.storage_usd_per_month,
+        p.usd_per_month
+    );
     assert!(!a.guidance.iter().any(|g| g.id == "storage"), "the storage note for a 42-minute job");
     // The same work as monthly jobs keeps its disk all month.
     let a = eval("model=llama-3.1-8b&use=jobs&jobs=1&per_job=2000&store=16");

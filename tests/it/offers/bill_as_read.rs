@@ -34,7 +34,11 @@ fn batch_generation() -> impl Strategy<Value = String> {
         prop::sample::select(vec!["jobs&jobs=4", "once"]),
         prop::sample::select(vec![None, Some(2000u32)]),
         prop::sample::select(vec!["cost", "speed"]),
-        prop::sample::select(vec!["", "&provider=runpod,lambda,aws", "&provider=vastai,tensordock,hyperstack,jarvislabs"]),
+        prop::sample::select(vec![
+            "",
+            "&provider=runpod,lambda,aws",
+            "&provider=vastai,tensordock,hyperstack,jarvislabs",
+        ]),
     )
         .prop_map(|(model, usage, per_job, sort, providers)| {
             let mut q = format!("task=generate&model={model}&use={usage}&sort={sort}{providers}");
@@ -78,7 +82,12 @@ fn ten_thousand_sdxl_images_name_a_faster_batch_only_if_it_is_faster() {
     let pick = a.pick().expect("pick");
     let p = items_per_hour(pick).expect("pick speed");
     if let Some(f) = alternative(&a, "fastest") {
-        assert!(items_per_hour(f).expect("speed") > p, "fastest {} is slower at the batch than {}", f.id, pick.id);
+        assert!(
+            items_per_hour(f).expect("speed") > p,
+            "fastest {} is slower at the batch than {}",
+            f.id,
+            pick.id
+        );
     }
     // The single-GPU option takes longer over the same batch, and says so.
     if let Some(s) = alternative(&a, "single-gpu") {
@@ -109,7 +118,8 @@ fn a_committed_term_and_a_budget_are_quoted_in_the_readers_currency() {
     ] {
         let a = answer(q);
         let rec = a.recommendation.as_ref().expect("recommendation");
-        let alt = rec.alternatives.iter().find(|x| x.why.as_str() == "committed").expect("a committed alternative");
+        let alt =
+            rec.alternatives.iter().find(|x| x.why.as_str() == "committed").expect("a committed alternative");
         let term = alt.reason_msgs.iter().find(|m| m.key == "reason.committed").expect("the term's reason");
         let o = a.offers.iter().find(|o| o.id == alt.offer).expect("offer");
         let month = o.committed_1yr_usd_per_month.expect("term price");
@@ -156,12 +166,14 @@ fn the_report_table_shows_the_ranked_unit_and_what_each_month_leaves_out() {
     let a = answer("task=generate&model=flux.1-dev&use=always");
     let text = report::text(&a);
     let pick = a.pick().expect("pick");
-    let row = text.lines().find(|l| l.trim_start().starts_with(&format!("{} ", pick.id))).expect("the pick's row");
+    let row =
+        text.lines().find(|l| l.trim_start().starts_with(&format!("{} ", pick.id))).expect("the pick's row");
     let per_1000 = pick.usd_per_1000_images.expect("cost per 1000 images");
     assert!(row.contains(&format!("{per_1000:.3} $/1k img")), "{row}");
     // Every listed offer with an unpublished part says so on its row, in
     // either language.
-    for q in ["model=llama-3.1-8b&store=500&egress=2000", "model=llama-3.1-8b&store=500&egress=2000&lang=zh"] {
+    for q in ["model=llama-3.1-8b&store=500&egress=2000", "model=llama-3.1-8b&store=500&egress=2000&lang=zh"]
+    {
         let a = answer(q);
         let zh = q.contains("lang=zh");
         let text = report::text_in(&a, if zh { Lang::Zh } else { Lang::En });
@@ -196,13 +208,21 @@ fn left_out_parts_are_named_in_the_page_language() {
     use whichgpu::core::config::Lang;
     let a = crate::common::answer("model=llama-3.1-8b&lang=zh");
     let rec = a.recommendation.as_ref().expect("a recommendation");
-    let reasons: Vec<String> =
-        rec.alternatives.iter().flat_map(|p| p.reason_msgs.iter().filter(|m| m.key == "reason.leaves_out")).map(|m| m.render(Lang::Zh)).collect();
+    let reasons: Vec<String> = rec
+        .alternatives
+        .iter()
+        .flat_map(|p| p.reason_msgs.iter().filter(|m| m.key == "reason.leaves_out"))
+        .map(|m| m.render(Lang::Zh))
+        .collect();
     assert!(!reasons.is_empty(), "no leaves-out reason to check");
     for r in &reasons {
         assert!(!r.contains("storage") && !r.contains("billing_increment") && !r.contains("host"), "{r}");
     }
-    let en: Vec<String> =
-        rec.alternatives.iter().flat_map(|p| p.reason_msgs.iter().filter(|m| m.key == "reason.leaves_out")).map(|m| m.render(Lang::En)).collect();
+    let en: Vec<String> = rec
+        .alternatives
+        .iter()
+        .flat_map(|p| p.reason_msgs.iter().filter(|m| m.key == "reason.leaves_out"))
+        .map(|m| m.render(Lang::En))
+        .collect();
     assert!(en.iter().all(|r| !r.contains("billing_increment")), "{en:?}");
 }

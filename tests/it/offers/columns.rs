@@ -20,7 +20,12 @@ fn ids_are_unique_and_headers_are_known_texts() {
         assert!(COLUMNS.iter().skip(i + 1).all(|d| d.id != c.id), "`{}` twice", c.id);
         assert!(c.views != 0, "`{}` is in no view", c.id);
         if c.views & (PAGE | UNIT) != 0 {
-            assert!(!ui(c.header, Lang::En).is_empty() && !ui(c.header, Lang::Zh).is_empty(), "`{}`: its page header `{}` has no text", c.id, c.header);
+            assert!(
+                !ui(c.header, Lang::En).is_empty() && !ui(c.header, Lang::Zh).is_empty(),
+                "`{}`: its page header `{}` has no text",
+                c.id,
+                c.header
+            );
         }
         if c.views & REPORT != 0 {
             assert!(c.report.width != 0, "`{}`: the report lays it out nowhere", c.id);
@@ -46,10 +51,14 @@ fn the_csv_is_the_tables_csv_columns_and_agrees_with_the_json() {
             let same = match ((c.cell)(o, &ctx), field) {
                 (Cell::Text(t), Value::String(s)) => *t == *s || (s.is_empty() && t.is_empty()),
                 (Cell::Name(n), Value::String(s)) => n == s,
-                (Cell::Names(n), Value::Array(v)) => n.iter().zip(v).all(|(a, b)| b.as_str() == Some(a)) && n.len() == v.len(),
+                (Cell::Names(n), Value::Array(v)) => {
+                    n.iter().zip(v).all(|(a, b)| b.as_str() == Some(a)) && n.len() == v.len()
+                }
                 (Cell::Count(n), v) => v.as_u64() == Some(u64::from(n)),
                 (Cell::Flag(b), Value::Bool(v)) => b == *v,
-                (Cell::Number { value: x, .. } | Cell::Usd { usd: x, .. }, v) => v.as_f64().is_some_and(|v| v.to_bits() == x.to_bits()),
+                (Cell::Number { value: x, .. } | Cell::Usd { usd: x, .. }, v) => {
+                    v.as_f64().is_some_and(|v| v.to_bits() == x.to_bits())
+                }
                 (Cell::Date(d), Value::String(s)) => d.to_string() == *s,
                 (Cell::Unknown(_), v) => v.is_null(),
                 _ => false,
@@ -61,7 +70,10 @@ fn the_csv_is_the_tables_csv_columns_and_agrees_with_the_json() {
 
 #[test]
 fn the_reports_offers_lines_are_the_report_columns() {
-    for (query, unit) in [("model=llama-3.1-8b", "usd_per_million_output_tokens"), ("task=generate&model=flux.1-dev", "usd_per_1000_images")] {
+    for (query, unit) in [
+        ("model=llama-3.1-8b", "usd_per_million_output_tokens"),
+        ("task=generate&model=flux.1-dev", "usd_per_1000_images"),
+    ] {
         let a = common::answer(query);
         let text = report::text(&a);
         let cols: Vec<_> = columns::of_view(REPORT, Some(unit)).collect();
@@ -81,7 +93,9 @@ fn the_reports_offers_lines_are_the_report_columns() {
             } else {
                 c.report.unit.to_string()
             };
-            let at = rest.find(&mark).unwrap_or_else(|| panic!("{query}: `{}` ({mark}) not in order in {line}", c.id));
+            let at = rest
+                .find(&mark)
+                .unwrap_or_else(|| panic!("{query}: `{}` ({mark}) not in order in {line}", c.id));
             rest = &rest[at + mark.len()..];
         }
     }
@@ -97,7 +111,10 @@ fn the_pages_columns_and_unit_header_come_from_the_table() {
     let keys: Vec<&str> = src.split("\"ui.col.").skip(1).filter_map(|s| s.split('"').next()).collect();
     assert_eq!(keys, ["train"], "header keys spelled in src/web/offers.rs");
     let heads: Vec<&str> = columns::of_view(PAGE, None).map(|c| c.header).collect();
-    assert!(heads.iter().enumerate().all(|(i, h)| !heads[i + 1..].contains(h)), "two page columns share a header: {heads:?}");
+    assert!(
+        heads.iter().enumerate().all(|(i, h)| !heads[i + 1..].contains(h)),
+        "two page columns share a header: {heads:?}"
+    );
     // The page gives a widget of its own only to columns of the table: every
     // `"id" =>` arm of its cell and header matches names a column.
     for arm in src.split("        \"").skip(1).filter_map(|s| s.split_once("\" =>").map(|(id, _)| id)) {

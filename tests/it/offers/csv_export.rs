@@ -20,7 +20,10 @@ fn the_csv_export_is_unchanged() {
             let query = link(&mut r);
             let csv = offers_csv(&common::answer(&query), "https://example.org/offers.csv");
             let sha: String =
-                sha2::Digest::finalize(<sha2::Sha256 as sha2::Digest>::new_with_prefix(csv.as_bytes())).iter().map(|b| format!("{b:02x}")).collect();
+                sha2::Digest::finalize(<sha2::Sha256 as sha2::Digest>::new_with_prefix(csv.as_bytes()))
+                    .iter()
+                    .map(|b| format!("{b:02x}"))
+                    .collect();
             format!("{} {query}", &sha[..16])
         })
         .collect();
@@ -30,6 +33,11 @@ fn the_csv_export_is_unchanged() {
         return;
     }
     let stored = std::fs::read_to_string(PATH).expect("tests/data/offers_csv_hashes.txt");
-    let moved: Vec<_> = stored.lines().zip(now.lines()).filter(|(a, b)| a != b).map(|(_, b)| b.to_string()).collect();
-    assert!(moved.is_empty() && stored.lines().count() == 300, "{} CSV exports moved: {moved:?}", moved.len());
+    let moved: Vec<_> =
+        stored.lines().zip(now.lines()).filter(|(a, b)| a != b).map(|(_, b)| b.to_string()).collect();
+    assert!(
+        moved.is_empty() && stored.lines().count() == 300,
+        "{} CSV exports moved: {moved:?}",
+        moved.len()
+    );
 }

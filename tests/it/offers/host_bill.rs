@@ -19,7 +19,11 @@ fn modal_and_tensordock_publish_both_host_rates() {
     for id in ["modal", "tensordock"] {
         let p = catalog().provider(id).expect(id);
         assert_eq!(p.host_billing, HostBilling::Separate, "{id}");
-        assert!(p.host_usd_per_vcpu_hour.is_some_and(|r| r > 0.0) && p.host_usd_per_gib_hour.is_some_and(|r| r > 0.0), "{id}");
+        assert!(
+            p.host_usd_per_vcpu_hour.is_some_and(|r| r > 0.0)
+                && p.host_usd_per_gib_hour.is_some_and(|r| r > 0.0),
+            "{id}"
+        );
     }
     // Only a provider that bills its host separately carries host rates.
     for p in &catalog().providers {
@@ -42,9 +46,15 @@ fn a_modal_endpoint_pays_its_host_at_modals_rates() {
         let weights_gib = a.memory.weights_bytes / GIB;
         let need = HostNeed::of(1, a.memory.weights_bytes, None);
         assert!((need.gib - (HOST_RSS_GIB_PER_GPU + weights_gib)).abs() < 1e-9);
-        let want = need.vcpus * modal.host_usd_per_vcpu_hour.expect("rate") + need.gib * modal.host_usd_per_gib_hour.expect("rate");
+        let want = need.vcpus * modal.host_usd_per_vcpu_hour.expect("rate")
+            + need.gib * modal.host_usd_per_gib_hour.expect("rate");
         assert!((host - want).abs() < 1e-9, "{}: {host} against {want}", o.id);
-        assert!((o.usd_per_hour - (gpu_price + host)).abs() < 1e-9, "{}: {} against {gpu_price} + {host}", o.id, o.usd_per_hour);
+        assert!(
+            (o.usd_per_hour - (gpu_price + host)).abs() < 1e-9,
+            "{}: {} against {gpu_price} + {host}",
+            o.id,
+            o.usd_per_hour
+        );
         assert!(!o.unknown_costs.contains(&UnknownCost::Host), "{}", o.id);
         seen += 1;
     }
@@ -57,7 +67,12 @@ fn an_instance_that_includes_its_host_adds_nothing_and_an_unpublished_host_stays
     for o in &a.offers {
         assert_eq!(o.host_usd_per_hour, None, "{}", o.id);
         let billing = catalog().provider(&o.provider).expect("provider").host_billing;
-        assert_eq!(o.unknown_costs.contains(&UnknownCost::Host), billing != HostBilling::Included, "{}", o.id);
+        assert_eq!(
+            o.unknown_costs.contains(&UnknownCost::Host),
+            billing != HostBilling::Included,
+            "{}",
+            o.id
+        );
     }
 }
 

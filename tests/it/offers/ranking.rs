@@ -35,7 +35,10 @@ fn pick(query: &str) -> (String, Vec<(String, &'static str)>) {
     let (cfg, notices) = decode(query);
     let a = evaluate(&cfg, notices, &c, common::today());
     let r = a.recommendation.expect("a pick");
-    (r.pick.offer.to_string(), r.alternatives.into_iter().map(|p| (p.offer.to_string(), p.why.as_str())).collect())
+    (
+        r.pick.offer.to_string(),
+        r.alternatives.into_iter().map(|p| (p.offer.to_string(), p.why.as_str())).collect(),
+    )
 }
 
 const Q: &str = "model=llama-3.1-8b&w=int4-awq&batch=1&in=1000&out=200";
@@ -101,9 +104,15 @@ fn json_imports_match_csv_imports() {
         "usd_per_hour":0.5,"region":"r","billing_increment_s":1,"min_charge_s":60,"storage_usd_per_gb_month":0.08,"egress_usd_per_gb":0.09,"source":"s","as_of":"2026-11-01"}]"#;
     assert_eq!(parse_offers_any("import", json).map(|o| o.len()), Ok(1));
     let bad = json.replace("\"region\":\"r\"", "\"region\":\"r\",\"colour\":\"red\"");
-    assert_eq!(parse_offers_any("import", &bad).map_err(|e| e.to_string()), Err("import: row 1, field `colour`: unknown field".into()));
+    assert_eq!(
+        parse_offers_any("import", &bad).map_err(|e| e.to_string()),
+        Err("import: row 1, field `colour`: unknown field".into())
+    );
     let neg = json.replace("0.5", "-1");
-    assert_eq!(parse_offers_any("import", &neg).map_err(|e| e.to_string()), Err("import: row 1, field `usd_per_hour`: must be positive, got -1".into()));
+    assert_eq!(
+        parse_offers_any("import", &neg).map_err(|e| e.to_string()),
+        Err("import: row 1, field `usd_per_hour`: must be positive, got -1".into())
+    );
 }
 
 /// The page redraws when an import changes the offers but not the link: two
@@ -133,13 +142,25 @@ fn answers_from_catalogs_with_other_prices_differ() {
 #[test]
 fn alternatives_claim_only_what_is_estimated() {
     let catalog = common::catalog();
-    for q in ["task=finetune&model=sdxl&method=lora&use=jobs&jobs=4&jobmin=90", "task=finetune&model=flux.1-dev&method=qlora&jobmin=60"] {
+    for q in [
+        "task=finetune&model=sdxl&method=lora&use=jobs&jobs=4&jobmin=90",
+        "task=finetune&model=flux.1-dev&method=qlora&jobmin=60",
+    ] {
         let (cfg, _) = decode(q);
         let a = evaluate(&cfg, Vec::new(), catalog, common::today());
         let rec = a.recommendation.as_ref().expect("a pick");
-        assert!(rec.alternatives.iter().all(|p| p.why.as_str() != "fastest"), "{q}: {:?}", rec.alternatives.iter().map(|p| p.why).collect::<Vec<_>>());
+        assert!(
+            rec.alternatives.iter().all(|p| p.why.as_str() != "fastest"),
+            "{q}: {:?}",
+            rec.alternatives.iter().map(|p| p.why).collect::<Vec<_>>()
+        );
     }
-    for q in ["v=1", "task=generate&use=always", "task=generate&model=musicgen-large&use=hours&hpd=4", "task=finetune&model=llama-3.1-8b&method=lora"] {
+    for q in [
+        "v=1",
+        "task=generate&use=always",
+        "task=generate&model=musicgen-large&use=hours&hpd=4",
+        "task=finetune&model=llama-3.1-8b&method=lora",
+    ] {
         let (cfg, _) = decode(q);
         let a = evaluate(&cfg, Vec::new(), catalog, common::today());
         let rec = a.recommendation.as_ref().expect("a pick");
@@ -153,10 +174,20 @@ fn alternatives_claim_only_what_is_estimated() {
         };
         for alt in rec.alternatives.iter().filter(|p| p.why.as_str() == "cheapest") {
             let o = a.offers.iter().find(|o| o.id == alt.offer).expect("offer");
-            assert!(key(o).expect("cost") <= 0.95 * key(pick).expect("cost"), "{q}: {} is not 5 % cheaper than {}", o.id, pick.id);
+            assert!(
+                key(o).expect("cost") <= 0.95 * key(pick).expect("cost"),
+                "{q}: {} is not 5 % cheaper than {}",
+                o.id,
+                pick.id
+            );
         }
         if q.contains("generate") {
-            assert_eq!(pick.gpus * pick.instances, 1, "{q}: an endpoint of one stream on {} GPUs", pick.gpus * pick.instances);
+            assert_eq!(
+                pick.gpus * pick.instances,
+                1,
+                "{q}: an endpoint of one stream on {} GPUs",
+                pick.gpus * pick.instances
+            );
         }
     }
 }
@@ -166,17 +197,41 @@ fn alternatives_claim_only_what_is_estimated() {
 /// rank by $ per million tokens: a $0.38 job over a $0.12 one).
 #[test]
 fn fixed_length_jobs_rank_by_cost_per_job() {
-    let a = crate::common::answer("model=llama-3.1-8b&use=jobs&jobs=50&jobmin=10&provider=paperspace,vultr,runpod,lambda");
+    let a = crate::common::answer(
+        "model=llama-3.1-8b&use=jobs&jobs=50&jobmin=10&provider=paperspace,vultr,runpod,lambda",
+    );
     let rec = a.recommendation.as_ref().expect("a pick");
     assert_eq!(rec.objective.as_str(), "usd_per_job");
     let pick = a.offers.iter().find(|o| o.id == rec.pick.offer).expect("pick offer");
-    let cheapest_current = a.offers.iter().filter(|o| o.meets && !o.stale).filter_map(|o| o.usd_per_job).fold(f64::MAX, f64::min);
+    let cheapest_current = a
+        .offers
+        .iter()
+        .filter(|o| o.meets && !o.stale)
+        .filter_map(|o| o.usd_per_job)
+        .fold(f64::MAX, f64::min);
     let job = pick.usd_per_job.expect("a bill per job");
-    assert!(job <= 1.25 * cheapest_current + 1e-9, "pick costs {job} a job, the cheapest current offer {cheapest_current}");
+    assert!(
+        job <= 1.25 * cheapest_current + 1e-9,
+        "pick costs {job} a job, the cheapest current offer {cheapest_current}"
+    );
     // With the work stated, the job's length is its own: still per job.
-    assert_eq!(crate::common::answer("model=llama-3.1-8b&use=jobs&jobs=50&per_job=100").recommendation.expect("pick").objective.as_str(), "usd_per_job");
+    assert_eq!(
+        crate::common::answer("model=llama-3.1-8b&use=jobs&jobs=50&per_job=100")
+            .recommendation
+            .expect("pick")
+            .objective
+            .as_str(),
+        "usd_per_job"
+    );
     // Without a length or work, batch serving stays on cost per token.
-    assert_eq!(crate::common::answer("model=llama-3.1-8b&use=jobs&jobs=50").recommendation.expect("pick").objective.as_str(), "usd_per_million_output_tokens");
+    assert_eq!(
+        crate::common::answer("model=llama-3.1-8b&use=jobs&jobs=50")
+            .recommendation
+            .expect("pick")
+            .objective
+            .as_str(),
+        "usd_per_million_output_tokens"
+    );
 }
 
 /// A 24/7 endpoint asked on a 1-year term: either the pick is on the term,
@@ -192,7 +247,11 @@ fn a_term_asked_for_is_taken_or_the_notice_says_why() {
     assert!(on_term || said.is_some(), "on-demand pick {} with no notice on commit", pick.id);
     if let Some(n) = said.filter(|_| !on_term) {
         // The sentence names an offer of the answer that is on the term.
-        let offer = a.offers.iter().find(|o| n.message.contains(&format!(", {},", o.id))).expect("the named offer is listed");
+        let offer = a
+            .offers
+            .iter()
+            .find(|o| n.message.contains(&format!(", {},", o.id)))
+            .expect("the named offer is listed");
         assert_eq!(offer.commitment.as_str(), "1yr", "{}", n.message);
     }
 }

@@ -37,7 +37,8 @@ fn thirty_short_image_jobs_pick_serverless() {
     assert!(pick.serverless, "pick {}", pick.id);
     let cold = pick.cold_start_s.expect("a cold start");
     // The platform's documented start plus reading SDXL's weights and starting the engine.
-    let platform = catalog().provider("modal").and_then(|p| p.cold_start_s).expect("modal publishes its cold start");
+    let platform =
+        catalog().provider("modal").and_then(|p| p.cold_start_s).expect("modal publishes its cold start");
     assert!(cold > platform + 59.0, "{cold}");
     assert_eq!(pick.cold_starts_per_month, 30.0);
     // Each job is billed to the second: its time plus the platform's start.
@@ -76,7 +77,9 @@ fn a_few_busy_hours_a_day_bill_one_cold_start_a_day_and_no_idle() {
 
 #[test]
 fn a_platform_without_a_published_cold_start_says_so() {
-    let a = answer("task=generate&model=sdxl&use=jobs&jobs=30&per_job=5&provider=runpod-serverless,modal&store=0");
+    let a = answer(
+        "task=generate&model=sdxl&use=jobs&jobs=30&per_job=5&provider=runpod-serverless,modal&store=0",
+    );
     for o in &a.offers {
         let unknown = o.unknown_costs.contains(&whichgpu::core::kinds::UnknownCost::ColdStart);
         match &*o.provider {

@@ -28,7 +28,12 @@ fn the_default_page_says_why_the_cheaper_old_priced_offer_is_not_picked() {
     assert!(offer.stale && ratio <= 0.8, "{} {ratio}", offer.id);
     let item = a.guidance.iter().find(|g| g.id == "stale-cheaper").expect("the sentence");
     let en = item.msg.render(Lang::En);
-    assert!(en.contains(&*offer.id) && en.contains(&format!("{ratio:.2}×")) && en.contains(&offer.price_as_of.to_string()), "{en}");
+    assert!(
+        en.contains(&*offer.id)
+            && en.contains(&format!("{ratio:.2}×"))
+            && en.contains(&offer.price_as_of.to_string()),
+        "{en}"
+    );
     let zh = item.msg.render(Lang::Zh);
     assert!(zh.contains(&*offer.id) && zh.contains(&offer.price_as_of.to_string()), "{zh}");
     // Beside the note that prices are a snapshot.

@@ -5,11 +5,15 @@
 //! kept up pays none per job.
 
 use whichgpu::core::estimate::engine::startup_s;
-use whichgpu::core::offers::startup::{provision_s, ENGINE_IMAGE_BYTES, HUB_DOWNLOAD_BYTES_PER_S, IMAGE_PULL_BYTES_PER_S, PROVISION_S_HYPERSCALER};
+use whichgpu::core::offers::startup::{
+    provision_s, ENGINE_IMAGE_BYTES, HUB_DOWNLOAD_BYTES_PER_S, IMAGE_PULL_BYTES_PER_S,
+    PROVISION_S_HYPERSCALER,
+};
 
 use crate::common::{answer, catalog};
 
-const JOBS: &str = "model=llama-3.1-8b&use=jobs&jobs=20&per_job=500&provider=aws,gcp,runpod,lambda,vastai,jarvislabs,modal";
+const JOBS: &str =
+    "model=llama-3.1-8b&use=jobs&jobs=20&per_job=500&provider=aws,gcp,runpod,lambda,vastai,jarvislabs,modal";
 
 #[test]
 fn each_job_pays_its_providers_provisioning_and_the_image_pull() {

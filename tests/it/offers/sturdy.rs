@@ -34,7 +34,11 @@ fn the_default_70b_endpoint_is_picked_on_a_sturdy_offer_and_names_the_fragile_ch
     let p = pick(&a).expect("a pick");
     assert!(!p.fragile, "picked {} on a fragile margin", p.id);
     let rec = a.recommendation.as_ref().expect("recommendation");
-    let f = rec.alternatives.iter().find(|x| x.why.as_str() == "fragile").expect("the fragile cheaper offer is named");
+    let f = rec
+        .alternatives
+        .iter()
+        .find(|x| x.why.as_str() == "fragile")
+        .expect("the fragile cheaper offer is named");
     let fo = a.offers.iter().find(|o| o.id == f.offer).expect("named offer");
     assert!(fo.fragile && fo.gpu.contains("4090") && fo.tp == 8, "{} tp {}", fo.id, fo.tp);
     let field = rec.objective.as_str();
@@ -53,7 +57,11 @@ fn the_default_8b_endpoint_says_its_margin_where_no_sturdy_offer_is_near() {
     let p = pick(&a).expect("a pick");
     let field = a.recommendation.as_ref().expect("rec").objective.as_str();
     let cheapest = on(p, field).expect("priced");
-    let near_sturdy = a.offers.iter().filter(|o| first_tier(o) && !o.fragile).any(|o| on(o, field).is_some_and(|v| v <= STURDY_MARGIN * cheapest));
+    let near_sturdy = a
+        .offers
+        .iter()
+        .filter(|o| first_tier(o) && !o.fragile)
+        .any(|o| on(o, field).is_some_and(|v| v <= STURDY_MARGIN * cheapest));
     assert_eq!(p.fragile, !near_sturdy);
     if p.fragile {
         assert!(p.reason_msgs.iter().any(|m| m.key == "reason.fragile_memory"), "{:?}", p.reason_msgs);
@@ -81,8 +89,17 @@ fn no_pick_is_fragile_while_a_sturdy_current_offer_is_within_the_margin() {
         }
         fragile_kept += 1;
         let Some(cost) = on(p, rec.objective.as_str()) else { continue };
-        let sturdy = a.offers.iter().find(|o| first_tier(o) && !o.fragile && on(o, rec.objective.as_str()).is_some_and(|v| v <= STURDY_MARGIN * cost));
-        assert!(sturdy.is_none(), "{q}: picked fragile {} while {} is sturdy within the margin", p.id, sturdy.map_or("", |o| &o.id));
+        let sturdy = a.offers.iter().find(|o| {
+            first_tier(o)
+                && !o.fragile
+                && on(o, rec.objective.as_str()).is_some_and(|v| v <= STURDY_MARGIN * cost)
+        });
+        assert!(
+            sturdy.is_none(),
+            "{q}: picked fragile {} while {} is sturdy within the margin",
+            p.id,
+            sturdy.map_or("", |o| &o.id)
+        );
     }
     println!("{checked} cost-ranked answers, {moved} picks moved off a fragile offer, {fragile_kept} fragile picks with no sturdy offer near");
     assert!(checked > 150, "only {checked} cost-ranked answers");

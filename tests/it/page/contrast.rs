@@ -6,7 +6,11 @@ fn vars(css: &str, selector: &str) -> Vec<(String, String)> {
     let start = css.find(selector).expect("theme block");
     let block = &css[start..];
     let body = &block[block.find('{').expect("{") + 1..block.find('}').expect("}")];
-    body.split(';').filter_map(|d| d.split_once(':')).map(|(k, v)| (k.trim().to_string(), v.trim().to_string())).filter(|(k, _)| k.starts_with("--")).collect()
+    body.split(';')
+        .filter_map(|d| d.split_once(':'))
+        .map(|(k, v)| (k.trim().to_string(), v.trim().to_string()))
+        .filter(|(k, _)| k.starts_with("--"))
+        .collect()
 }
 
 fn luminance(hex: &str) -> f64 {

@@ -36,7 +36,10 @@ fn a_job_that_64_instances_cannot_end_in_time_is_late_on_every_offer() {
     let late = a.offers.iter().find(|o| o.fits).expect("an offer fits");
     assert!(late.reason_msgs.iter().any(|m| m.key == "reason.late"), "{}: {:?}", late.id, late.reason_msgs);
     // Each is planned on its most instances, the closest it gets.
-    assert!(a.offers.iter().filter(|o| o.fits).all(|o| o.instances >= 64), "an offer was not spread to its most");
+    assert!(
+        a.offers.iter().filter(|o| o.fits).all(|o| o.instances >= 64),
+        "an offer was not spread to its most"
+    );
 }
 
 proptest! {
@@ -90,7 +93,9 @@ proptest! {
 fn the_form_shows_days_beside_a_jobs_size() {
     use whichgpu::core::form::{self, FormKind};
     use whichgpu::core::link;
-    for (q, kind) in [("task=generate&model=sdxl", FormKind::Generate), ("model=llama-3.1-8b", FormKind::Serve)] {
+    for (q, kind) in
+        [("task=generate&model=sdxl", FormKind::Generate), ("model=llama-3.1-8b", FormKind::Serve)]
+    {
         let shows = |extra: &str, key: &str| form::shows(&link::decode(&format!("{q}&{extra}")).0, kind, key);
         assert!(shows("use=once&per_job=100", "days"), "{q}: no deadline beside per_job");
         assert!(!shows("use=once", "days"), "{q}: a deadline for a job of no size");
@@ -98,7 +103,10 @@ fn the_form_shows_days_beside_a_jobs_size() {
         assert!(!shows("use=once&per_job=100", "jobs"), "{q}: jobs a month for one job");
         assert!(shows("use=jobs&per_job=100", "jobs"), "{q}: no jobs a month");
         // Minutes per job only where nothing else times the job.
-        assert!(shows("use=jobs", "jobmin") && !shows("use=jobs&per_job=100", "jobmin"), "{q}: jobmin beside per_job");
+        assert!(
+            shows("use=jobs", "jobmin") && !shows("use=jobs&per_job=100", "jobmin"),
+            "{q}: jobmin beside per_job"
+        );
     }
     // A language model's training run is timed by its plan.
     let train = link::decode("task=finetune&model=llama-3.1-8b&use=jobs").0;

@@ -31,7 +31,8 @@ fn an_offloaded_job_is_not_picked_on_an_instance_with_too_little_ram() {
     let (total, en) = host_total(&a).expect("the RAM sentence");
     assert!(ram >= total / f64::from(pick.instances.max(1)), "{}: {ram} GiB", pick.id);
     assert!(en.contains(&format!("has {ram:.0} GiB")), "{en}");
-    let refused = a.offers.iter().filter(|o| o.reason_msgs.iter().any(|m| m.key == "reason.host_ram")).count();
+    let refused =
+        a.offers.iter().filter(|o| o.reason_msgs.iter().any(|m| m.key == "reason.host_ram")).count();
     assert!(refused > 0, "some AWS instance has too little RAM and says so");
 }
 
@@ -89,8 +90,13 @@ fn the_skypilot_task_asks_for_the_ram_the_offloaded_states_need() {
     for e in for_answer(&a, catalog()) {
         let o = a.offers.iter().find(|o| o.id == e.offer).expect("the offer");
         let need = (total / f64::from(o.instances.max(1))).ceil();
-        let line = e.skypilot_yaml.lines().find(|l| l.trim_start().starts_with("memory:")).unwrap_or_else(|| panic!("no memory line:\n{}", e.skypilot_yaml));
-        let asked: f64 = line.trim().trim_start_matches("memory:").trim().trim_end_matches('+').parse().expect("GiB");
+        let line = e
+            .skypilot_yaml
+            .lines()
+            .find(|l| l.trim_start().starts_with("memory:"))
+            .unwrap_or_else(|| panic!("no memory line:\n{}", e.skypilot_yaml));
+        let asked: f64 =
+            line.trim().trim_start_matches("memory:").trim().trim_end_matches('+').parse().expect("GiB");
         // The sentence rounds to one decimal; the task rounds up.
         assert!((asked - need).abs() <= 1.0, "{}: asks {asked} GiB, needs {need}", e.offer);
     }

@@ -17,7 +17,10 @@ fn the_rl_keys_round_trip_through_the_link() {
     assert!(notices.is_empty(), "{notices:?}");
     assert_eq!((cfg.rl, cfg.method, cfg.prompts, cfg.gens), (Some(Rl::Grpo), Method::Full, 2000, 4));
     assert_eq!(cfg.completion_mean, Some(900));
-    assert_eq!((cfg.prompt_len, cfg.completion_len, cfg.gen, cfg.vllm_mem, cfg.beta, cfg.mb), (256, 2048, Some(GenMode::Split), 0.5, 0.04, Some(2)));
+    assert_eq!(
+        (cfg.prompt_len, cfg.completion_len, cfg.gen, cfg.vllm_mem, cfg.beta, cfg.mb),
+        (256, 2048, Some(GenMode::Split), 0.5, 0.04, Some(2))
+    );
     let (back, n) = link::decode(&link::encode(&cfg));
     assert!(n.is_empty(), "{n:?}");
     assert_eq!(back, cfg);
@@ -55,7 +58,10 @@ fn bad_rl_input_is_said_naming_its_key_and_the_answer_still_comes() {
         (format!("{DEFAULT}&completion_len=0"), "completion_len"),
         (format!("{DEFAULT}&completion_len=200000"), "completion_len"),
         (format!("{DEFAULT}&completion_len=512&completion_mean=600"), "completion_mean"),
-        ("task=finetune&model=qwen2.5-7b&method=grpo&adapter=full&gpu=rtx-4090-24gb&gpus=1".to_string(), "gen"),
+        (
+            "task=finetune&model=qwen2.5-7b&method=grpo&adapter=full&gpu=rtx-4090-24gb&gpus=1".to_string(),
+            "gen",
+        ),
         (format!("{DEFAULT}&trainer=unsloth"), "trainer"),
         ("task=finetune&model=qwen2.5-7b&method=dpo&beta=0.1".to_string(), "beta"),
         ("task=serve&model=qwen2.5-7b&method=grpo".to_string(), "method"),
@@ -125,7 +131,10 @@ fn each_method_keeps_the_models_it_needs() {
     // one response per prompt (1,000 of them), and no split layout.
     assert!(ppo.reward_bytes > 0.0 && ppo.critic_bytes > 0.0);
     let p = ppo.colocate.expect("ppo step");
-    assert!((p.steps * p.sequences_per_step - 1000.0).abs() < p.sequences_per_step && p.scoring_s > 0.0, "{p:?}");
+    assert!(
+        (p.steps * p.sequences_per_step - 1000.0).abs() < p.sequences_per_step && p.scoring_s > 0.0,
+        "{p:?}"
+    );
     assert!(ppo.split.is_none());
 }
 
@@ -140,7 +149,10 @@ fn a_mean_completion_shortens_the_step_but_the_longest_still_paces_it() {
         a.answers.rl.and_then(|r| r.colocate).expect("colocate")
     };
     let (cap, mean, short) = (step(""), step("&completion_mean=600"), step("&completion_len=600"));
-    assert!(cap.generation_s > mean.generation_s && mean.generation_s > short.generation_s, "{cap:?} {mean:?} {short:?}");
+    assert!(
+        cap.generation_s > mean.generation_s && mean.generation_s > short.generation_s,
+        "{cap:?} {mean:?} {short:?}"
+    );
     assert!(cap.update_s > mean.update_s, "{cap:?} {mean:?}");
     // TRL scores the policy's log-probabilities of vLLM's samples in a forward of its own.
     assert!(mean.scoring_s > 0.0);

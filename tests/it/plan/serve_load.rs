@@ -30,7 +30,15 @@ fn num(m: &Msg, name: &str) -> Option<f64> {
 
 fn endpoint() -> impl Strategy<Value = (String, u32)> {
     (
-        prop::sample::select(vec!["llama-3.2-1b", "qwen2.5-7b", "llama-3.1-8b", "mistral-7b", "gemma-2-9b", "qwen2.5-14b", "qwen3-30b-a3b"]),
+        prop::sample::select(vec![
+            "llama-3.2-1b",
+            "qwen2.5-7b",
+            "llama-3.1-8b",
+            "mistral-7b",
+            "gemma-2-9b",
+            "qwen2.5-14b",
+            "qwen3-30b-a3b",
+        ]),
         prop::sample::select(vec!["aws", "gcp", "azure", "lambda", "runpod", ""]),
         prop::sample::select(vec![None, Some(1u32), Some(4), Some(17), Some(40), Some(100), Some(300)]),
         prop::sample::select(vec!["always", "hours&hpd=6"]),
@@ -157,9 +165,17 @@ fn check_versus(q: &str, a: &Answer, restart: f64, offline: bool) {
     };
     for alt in &rec.alternatives {
         let o = a.offers.iter().find(|o| o.id == alt.offer).expect("offer");
-        if let Some(shown) = alt.reason_msgs.iter().find(|m| m.key == "reason.versus").and_then(|m| num(m, "speed")) {
+        if let Some(shown) =
+            alt.reason_msgs.iter().find(|m| m.key == "reason.versus").and_then(|m| num(m, "speed"))
+        {
             let want = speed(o) / speed(pick);
-            assert!((shown / want - 1.0).abs() < 1e-9, "{q}: {} ({}) shown {shown:.3}× the speed of {}, is {want:.3}×", o.id, alt.why, pick.id);
+            assert!(
+                (shown / want - 1.0).abs() < 1e-9,
+                "{q}: {} ({}) shown {shown:.3}× the speed of {}, is {want:.3}×",
+                o.id,
+                alt.why,
+                pick.id
+            );
         }
     }
 }
@@ -180,7 +196,10 @@ fn on_demand_alternative_counts_the_spot_picks_restarts() {
         let restart = if q.contains("restart=60") { 60.0 } else { 30.0 };
         check_versus(q, &a, restart, offline);
         let spot_pick = a.pick().is_some_and(|p| p.spot);
-        let od = a.recommendation.as_ref().is_some_and(|r| r.alternatives.iter().any(|x| x.why.as_str() == "on-demand"));
+        let od = a
+            .recommendation
+            .as_ref()
+            .is_some_and(|r| r.alternatives.iter().any(|x| x.why.as_str() == "on-demand"));
         seen += usize::from(spot_pick && od);
     }
     assert!(seen >= 2, "the examples no longer pick spot with an on-demand alternative");
@@ -205,12 +224,18 @@ proptest! {
 /// 3.4× the cache.
 #[test]
 fn llama4_scout_keeps_a_chunk_on_its_chunked_layers() {
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/hf-configs/meta-llama--Llama-4-Scout-17B-16E-Instruct.json"))
-        .expect("stored config");
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/hf-configs/meta-llama--Llama-4-Scout-17B-16E-Instruct.json"
+    ))
+    .expect("stored config");
     let (cfg, _) = hfconfig::import(&Config::default(), &text).expect("imports");
     let swa = hfconfig::parse(&text).expect("parses").model.swa.expect("chunked layers");
     assert_eq!((swa.window, swa.local_per_global), (8192, Some(3)));
-    let (mut cfg, _) = whichgpu::core::link::decode(&format!("{}&in=128000&out=1000&batch=4", whichgpu::core::link::encode(&cfg)));
+    let (mut cfg, _) = whichgpu::core::link::decode(&format!(
+        "{}&in=128000&out=1000&batch=4",
+        whichgpu::core::link::encode(&cfg)
+    ));
     cfg.gpu = Some("h200-sxm-141gb".into());
     let a = evaluate(&cfg, Vec::new(), catalog(), today());
     let ctx = 129_000.0f64;
@@ -218,7 +243,12 @@ fn llama4_scout_keeps_a_chunk_on_its_chunked_layers() {
     let per_token_layer = 2.0 * 8.0 * 128.0 * 2.0;
     let want = a.memory.batch * per_token_layer * (12.0 * ctx + 36.0 * 8192.0);
     let got = a.memory.kv_cache_bytes;
-    assert!((got / want - 1.0).abs() < 0.01, "KV {:.1} GiB, want {:.1} GiB", got / 1073741824.0, want / 1073741824.0);
+    assert!(
+        (got / want - 1.0).abs() < 0.01,
+        "KV {:.1} GiB, want {:.1} GiB",
+        got / 1073741824.0,
+        want / 1073741824.0
+    );
 }
 
 fn rate_link() -> impl Strategy<Value = String> {
@@ -286,7 +316,11 @@ proptest! {
 #[test]
 fn an_offline_jobs_full_memory_is_no_warning() {
     let a = answer("model=llama-3.1-8b&use=once&per_job=1000000&in=800&out=200&provider=gcp&batch=max");
-    assert!(!a.guidance.iter().any(|g| g.id == "tight"), "{:?}", a.guidance.iter().map(|g| g.id).collect::<Vec<_>>());
+    assert!(
+        !a.guidance.iter().any(|g| g.id == "tight"),
+        "{:?}",
+        a.guidance.iter().map(|g| g.id).collect::<Vec<_>>()
+    );
     let size = a.guidance.iter().find(|g| g.id == "gpu-size").expect("size answer");
     assert_eq!(size.msg.key, "g.size.small", "{}", size.msg.render(Lang::En));
 }

@@ -9,15 +9,31 @@ use crate::common::answer;
 
 fn rate_link() -> impl Strategy<Value = String> {
     (
-        prop::sample::select(vec!["llama-3.1-8b", "qwen2.5-32b", "llama-3.3-70b", "mixtral-8x7b", "qwen3-30b-a3b", "gemma-3-27b"]),
+        prop::sample::select(vec![
+            "llama-3.1-8b",
+            "qwen2.5-32b",
+            "llama-3.3-70b",
+            "mixtral-8x7b",
+            "qwen3-30b-a3b",
+            "gemma-3-27b",
+        ]),
         prop::sample::select(vec!["bf16", "fp8", "int4-awq"]),
         // A100 and V100-class cards store FP8 weights only (weight-only
         // decode); the others run them as FP8.
-        prop::sample::select(vec!["a100-pcie-80gb", "a100-sxm-80gb", "a40-48gb", "l40s-48gb", "h100-sxm-80gb", "rtx-4090-24gb"]),
+        prop::sample::select(vec![
+            "a100-pcie-80gb",
+            "a100-sxm-80gb",
+            "a40-48gb",
+            "l40s-48gb",
+            "h100-sxm-80gb",
+            "rtx-4090-24gb",
+        ]),
         prop::sample::select(vec![0.5f64, 2.0, 4.0, 12.0]),
         prop::sample::select(vec![(300u32, 200u32), (1000, 300), (4000, 500)]),
     )
-        .prop_map(|(model, w, gpu, rps, (inp, out))| format!("model={model}&w={w}&gpu={gpu}&rps={rps}&in={inp}&out={out}"))
+        .prop_map(|(model, w, gpu, rps, (inp, out))| {
+            format!("model={model}&w={w}&gpu={gpu}&rps={rps}&in={inp}&out={out}")
+        })
 }
 
 proptest! {
@@ -62,7 +78,9 @@ fn short_prompt_flood() -> impl Strategy<Value = (String, &'static str, f64, f64
         prop::sample::select(vec![512.0f64, 2000.0, 8000.0]),
         prop::sample::select(vec![1u32, 64, 300]),
     )
-        .prop_map(|(model, gpu, rps, inp, out)| (format!("model={model}&w=bf16&gpu={gpu}&rps={rps}&in={inp}&out={out}"), model, rps, inp))
+        .prop_map(|(model, gpu, rps, inp, out)| {
+            (format!("model={model}&w=bf16&gpu={gpu}&rps={rps}&in={inp}&out={out}"), model, rps, inp)
+        })
 }
 
 proptest! {
@@ -93,7 +111,13 @@ proptest! {
 /// The tokens a query's answer was planned with (`in`, `out`; the
 /// defaults where the normalized query leaves them out).
 fn planned(a: &whichgpu::core::answer::Answer) -> (u64, u64) {
-    let get = |k: &str, d: u64| a.query.split('&').find_map(|kv| kv.strip_prefix(&format!("{k}="))).and_then(|v| v.parse().ok()).unwrap_or(d);
+    let get = |k: &str, d: u64| {
+        a.query
+            .split('&')
+            .find_map(|kv| kv.strip_prefix(&format!("{k}=")))
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(d)
+    };
     (get("in", 2000), get("out", 500))
 }
 
@@ -148,7 +172,9 @@ fn a_copy_over_two_nodes_launches_on_a_ray_cluster() {
     let serve = y.find("vllm serve").expect("one server");
     assert!(join < head && head < serve, "workers branch off first, the leader serves last:\n{y}");
     assert_eq!(y.matches("vllm serve").count(), 1, "{y}");
-    for flag in ["--tensor-parallel-size 8", "--pipeline-parallel-size 2", "--distributed-executor-backend ray"] {
+    for flag in
+        ["--tensor-parallel-size 8", "--pipeline-parallel-size 2", "--distributed-executor-backend ray"]
+    {
         assert!(y.contains(flag) && e.command.contains(flag), "{flag}:\n{y}\n{}", e.command);
     }
     assert!(e.command.contains("ray start --head") && !e.command.contains("not scripted"), "{}", e.command);

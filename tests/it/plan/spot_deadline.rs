@@ -16,7 +16,11 @@ fn a_spot_run_past_the_deadline_with_its_restarts_is_not_picked() {
     let pick = a.pick().expect("an offer meets the deadline on demand");
     let h = pick.speeds.job_hours().expect("hours");
     assert!(!pick.spot || h * 1.3 <= 0.16 * 24.0 + 0.5, "{} on spot: {h} h × 1.3", pick.id);
-    let late = a.offers.iter().find(|o| o.reason_msgs.iter().any(|m| m.key == "reason.late_spot")).expect("a spot offer late with its restarts");
+    let late = a
+        .offers
+        .iter()
+        .find(|o| o.reason_msgs.iter().any(|m| m.key == "reason.late_spot"))
+        .expect("a spot offer late with its restarts");
     assert!(late.spot && !late.meets, "{}", late.id);
 }
 

@@ -54,10 +54,15 @@ fn a_model_of_another_task_is_named_never_swapped_silently() {
         ("task=finetune&model=wan-2.1-14b", "generate"),
     ] {
         let a = evaluate_query(query, catalog, today);
-        let n = a.notices.iter().find(|n| n.key == "model").unwrap_or_else(|| panic!("{query}: no model notice"));
+        let n =
+            a.notices.iter().find(|n| n.key == "model").unwrap_or_else(|| panic!("{query}: no model notice"));
         assert!(n.message.contains(tasks), "{query}: {}", n.message);
         assert!(!a.unusable, "{query}: the task is usable");
-        assert!(!a.query.contains("model="), "{query}: the answer's link drops the model it did not use: {}", a.query);
+        assert!(
+            !a.query.contains("model="),
+            "{query}: the answer's link drops the model it did not use: {}",
+            a.query
+        );
     }
 }
 
@@ -74,7 +79,11 @@ fn task_defaults_fill_only_what_the_link_leaves_out() {
     assert_eq!(a.results.first().map(|r| r.batch), Some(16.0));
     let pick = a.pick().expect("a pick");
     let whole_month = pick.usd_per_hour * 730.0 + pick.storage_usd_per_month + pick.egress_usd_per_month;
-    assert!((pick.usd_per_month - whole_month).abs() < 1e-6 * whole_month, "always-on bills the whole month: {} vs {whole_month}", pick.usd_per_month);
+    assert!(
+        (pick.usd_per_month - whole_month).abs() < 1e-6 * whole_month,
+        "always-on bills the whole month: {} vs {whole_month}",
+        pick.usd_per_month
+    );
 }
 
 /// A model id that differs from a catalog id only in punctuation is named
@@ -89,11 +98,21 @@ fn a_mistyped_model_id_names_the_id_it_resembles() {
             continue;
         }
         let a = evaluate_query(&format!("model={typo}"), catalog, common::today());
-        let note = a.notices.iter().find(|n| n.key == "model").unwrap_or_else(|| panic!("{typo}: no model notice"));
+        let note =
+            a.notices.iter().find(|n| n.key == "model").unwrap_or_else(|| panic!("{typo}: no model notice"));
         // The id named is one whose letters and digits are the typo's (`m` or a twin of it).
-        let named = note.message.rsplit_once("did you mean `").and_then(|(_, r)| r.split_once('`')).map(|(id, _)| id.to_string());
+        let named = note
+            .message
+            .rsplit_once("did you mean `")
+            .and_then(|(_, r)| r.split_once('`'))
+            .map(|(id, _)| id.to_string());
         let named = named.unwrap_or_else(|| panic!("{typo}: {}", note.message));
-        assert_eq!(named.chars().filter(char::is_ascii_alphanumeric).collect::<String>(), typo, "{typo}: {}", note.message);
+        assert_eq!(
+            named.chars().filter(char::is_ascii_alphanumeric).collect::<String>(),
+            typo,
+            "{typo}: {}",
+            note.message
+        );
     }
     let a = evaluate_query("model=no-such-model-anywhere", catalog, common::today());
     let note = a.notices.iter().find(|n| n.key == "model").expect("a model notice");
@@ -106,18 +125,32 @@ fn a_mistyped_model_id_names_the_id_it_resembles() {
 #[test]
 fn a_hub_name_names_the_catalog_id_it_extends() {
     let catalog = common::catalog();
-    let ids: Vec<&str> = catalog.models.iter().map(|m| m.id.as_str()).chain(catalog.media.iter().map(|m| m.id.as_str())).collect();
+    let ids: Vec<&str> = catalog
+        .models
+        .iter()
+        .map(|m| m.id.as_str())
+        .chain(catalog.media.iter().map(|m| m.id.as_str()))
+        .collect();
     for m in &ids {
         let hub = format!("Org/{}-Instruct", m.to_ascii_uppercase());
         let a = evaluate_query(&format!("model={hub}"), catalog, common::today());
-        let note = a.notices.iter().find(|n| n.key == "model").unwrap_or_else(|| panic!("{hub}: no model notice"));
-        let named = note.message.rsplit_once("did you mean `").map(|(_, r)| r.trim_end_matches("`?")).unwrap_or_else(|| panic!("{hub}: {}", note.message));
+        let note =
+            a.notices.iter().find(|n| n.key == "model").unwrap_or_else(|| panic!("{hub}: no model notice"));
+        let named = note
+            .message
+            .rsplit_once("did you mean `")
+            .map(|(_, r)| r.trim_end_matches("`?"))
+            .unwrap_or_else(|| panic!("{hub}: {}", note.message));
         let named: Vec<&str> = named.split("`, `").collect();
         assert!(named.contains(m), "{hub}: {}", note.message);
         // No id of another size is named.
         let size = |id: &str| {
             id.split(['-', '.'])
-                .filter(|w| w.ends_with('b') && w.len() > 1 && w[..w.len() - 1].bytes().all(|b| b.is_ascii_digit() || b == b'x'))
+                .filter(|w| {
+                    w.ends_with('b')
+                        && w.len() > 1
+                        && w[..w.len() - 1].bytes().all(|b| b.is_ascii_digit() || b == b'x')
+                })
                 .map(str::to_string)
                 .collect::<Vec<_>>()
         };

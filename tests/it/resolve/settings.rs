@@ -17,7 +17,17 @@ use crate::common::{answer, catalog};
 /// configuration to `resolve`), and the estimators (`estimate/`, which take
 /// the inputs they read as a `Config` so that the calibration tools and
 /// the tests build them without a catalog; `&Settings` passes as `&Config`).
-const BEFORE_RESOLVE: &[&str] = &["config.rs", "link/", "resolve/", "settings.rs", "form.rs", "hfconfig/", "ondemand.rs", "evaluate/mod.rs", "estimate/"];
+const BEFORE_RESOLVE: &[&str] = &[
+    "config.rs",
+    "link/",
+    "resolve/",
+    "settings.rs",
+    "form.rs",
+    "hfconfig/",
+    "ondemand.rs",
+    "evaluate/mod.rs",
+    "estimate/",
+];
 
 fn core_files(dir: &Path, out: &mut Vec<PathBuf>) {
     for e in fs::read_dir(dir).expect("src/core reads") {
@@ -100,7 +110,8 @@ fn only_resolve_makes_settings_and_export_decodes_no_link() {
             assert!(!code.contains("decode("), "src/core/{file} decodes a link it was given as an answer");
         }
     }
-    let cli = fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("src/bin/whichgpu/cli.rs")).expect("cli.rs");
+    let cli = fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("src/bin/whichgpu/cli.rs"))
+        .expect("cli.rs");
     assert!(!cli.contains("decode(&answer.query)"), "the CLI reads the answer's settings, not its link");
 }
 

@@ -4,8 +4,16 @@
 use std::process::Command;
 
 fn run(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_whichgpu")).args(args).args(["--today", "2026-11-29"]).output().expect("run whichgpu");
-    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into(), String::from_utf8_lossy(&out.stderr).into())
+    let out = Command::new(env!("CARGO_BIN_EXE_whichgpu"))
+        .args(args)
+        .args(["--today", "2026-11-29"])
+        .output()
+        .expect("run whichgpu");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into(),
+        String::from_utf8_lossy(&out.stderr).into(),
+    )
 }
 
 fn json(query: &str) -> serde_json::Value {
@@ -17,7 +25,17 @@ fn json(query: &str) -> serde_json::Value {
 #[test]
 fn answers_with_every_contract_field() {
     let v = json("v=1&task=serve&model=llama-3.1-70b&w=fp8&in=2000&out=500&batch=16");
-    for k in ["query", "notices", "catalog_as_of", "memory", "results", "answers", "offers", "recommendation", "guidance"] {
+    for k in [
+        "query",
+        "notices",
+        "catalog_as_of",
+        "memory",
+        "results",
+        "answers",
+        "offers",
+        "recommendation",
+        "guidance",
+    ] {
         assert!(v.get(k).is_some(), "missing {k}");
     }
     for k in [
@@ -149,7 +167,10 @@ fn training_and_generation_fields() {
     }
     assert!(v["offers"][0]["usd_per_job"].is_number());
     let img = json("task=generate&model=sdxl");
-    assert!(img["results"][0]["seconds_per_image"].is_number() && img["results"][0]["images_per_hour"].is_number());
+    assert!(
+        img["results"][0]["seconds_per_image"].is_number()
+            && img["results"][0]["images_per_hour"].is_number()
+    );
     assert!(img["offers"][0]["usd_per_1000_images"].is_number());
     let vid = json("task=generate&model=cogvideox-5b");
     assert!(vid["results"][0]["seconds_per_clip"].is_number());
@@ -163,15 +184,30 @@ fn the_report_names_the_layout_and_replicas_of_the_pick_and_each_alternative() {
     // 64 concurrent chats of a 70B model at FP8 on H100s.
     let (code, out, _) = run(&["model=llama-3.1-70b&w=fp8&gpu=h100-sxm-80gb&batch=64"]);
     assert_eq!(code, 0, "{out}");
-    let rec: Vec<&str> = out.lines().skip_while(|l| !l.starts_with("Recommendation:")).take_while(|l| !l.is_empty()).collect();
+    let rec: Vec<&str> =
+        out.lines().skip_while(|l| !l.starts_with("Recommendation:")).take_while(|l| !l.is_empty()).collect();
     assert!(!rec.is_empty(), "{out}");
     for line in &rec {
-        assert!(line.contains("replicas behind a load balancer") || line.contains("one copy"), "no layout in `{line}`");
+        assert!(
+            line.contains("replicas behind a load balancer") || line.contains("one copy"),
+            "no layout in `{line}`"
+        );
     }
     let j = json("model=llama-3.1-70b&w=fp8&gpu=h100-sxm-80gb&batch=64");
     let pick_id = j["recommendation"]["pick"]["offer"].as_str().expect("pick");
-    let pick = j["offers"].as_array().expect("offers").iter().find(|o| o["id"] == pick_id).expect("pick offer");
-    for field in ["replicas", "tp", "pp", "dp", "layout", "meets", "commitment", "unknown_costs", "output_tokens_per_s_total"] {
+    let pick =
+        j["offers"].as_array().expect("offers").iter().find(|o| o["id"] == pick_id).expect("pick offer");
+    for field in [
+        "replicas",
+        "tp",
+        "pp",
+        "dp",
+        "layout",
+        "meets",
+        "commitment",
+        "unknown_costs",
+        "output_tokens_per_s_total",
+    ] {
         assert!(!pick[field].is_null(), "{field} missing");
     }
 }
@@ -184,13 +220,18 @@ fn config_json_import_prints_the_query_to_share() {
     assert!(err.contains("share this query: v=1&model=custom&params=30.532&layers=48"), "{err}");
     let v: serde_json::Value = serde_json::from_str(&out).expect("JSON");
     let query = v["query"].as_str().expect("query");
-    assert!(query.contains("experts=128&experts_active=8&expert_ffn=768") && query.contains("in=1000"), "{query}");
+    assert!(
+        query.contains("experts=128&experts_active=8&expert_ffn=768") && query.contains("in=1000"),
+        "{query}"
+    );
     // The shared query alone, without the file, gives the same answer.
     assert_eq!(json(query)["memory"], v["memory"]);
 
     // A bad file: the notice names the field and the query still answers.
     let bad = std::env::temp_dir().join(format!("whichgpu-bad-config-{}.json", std::process::id()));
-    let text = std::fs::read_to_string(file).expect("config").replace("\"num_attention_heads\"", "\"heads_renamed\"");
+    let text = std::fs::read_to_string(file)
+        .expect("config")
+        .replace("\"num_attention_heads\"", "\"heads_renamed\"");
     std::fs::write(&bad, text).expect("write");
     let bad = bad.to_string_lossy().into_owned();
     let (code, _, err) = run(&["--config", &bad, "model=llama-3.1-8b"]);

@@ -38,7 +38,14 @@ fn outputs() -> String {
     let as_of = Date::parse("2026-03-21").expect("date");
     let mut lines = Vec::new();
     for cloud in ["aws", "gcp", "azure", "lambda"] {
-        let c = skypilot::convert(cloud, &sample(&format!("skypilot/{cloud}.csv")), as_of, "skypilot (test sample)", gpus).expect("convert");
+        let c = skypilot::convert(
+            cloud,
+            &sample(&format!("skypilot/{cloud}.csv")),
+            as_of,
+            "skypilot (test sample)",
+            gpus,
+        )
+        .expect("convert");
         assert!(c.converted > 0, "{cloud}");
         lines.push(format!("skypilot/{cloud} {}", digest(&c.offers_csv, &c.skipped, &[])));
     }
@@ -48,12 +55,15 @@ fn outputs() -> String {
         ("scaleway", "getdeploying", None),
         ("tensordock", "tensordock", None),
     ] {
-        let c = ocp::convert(provider, &sample(&format!("ocp/{file}.csv")), date, "ocp (test sample)", gpus).expect("convert");
+        let c = ocp::convert(provider, &sample(&format!("ocp/{file}.csv")), date, "ocp (test sample)", gpus)
+            .expect("convert");
         assert!(c.converted > 0, "{provider}");
         lines.push(format!("ocp/{file}/{provider} {}", digest(&c.offers_csv, &c.skipped, &c.unknown_gpus)));
     }
     let providers: Vec<&str> = catalog().providers.iter().map(|p| p.id.as_str()).collect();
-    let c = silybench::convert(&sample("silybench/gpu_prices.csv"), "silybench (test sample)", &providers, gpus).expect("convert");
+    let c =
+        silybench::convert(&sample("silybench/gpu_prices.csv"), "silybench (test sample)", &providers, gpus)
+            .expect("convert");
     assert!(c.converted > 0);
     lines.push(format!("silybench/gpu_prices {}", digest(&c.offers_csv, &c.skipped, &[])));
     lines.join("\n") + "\n"

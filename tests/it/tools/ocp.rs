@@ -21,20 +21,27 @@ fn sample(name: &str) -> String {
 /// and load into the bundled catalog in place of its offers.
 fn run(provider: &str, name: &str, as_of: Option<Date>) -> (Conversion, Vec<Offer>) {
     let c = convert(provider, &sample(name), as_of, SOURCE, &catalog().gpus).expect("convert");
-    let offers = parse_offers("converted", &c.offers_csv).unwrap_or_else(|e| panic!("{provider}: {e}\n{}", c.offers_csv));
+    let offers = parse_offers("converted", &c.offers_csv)
+        .unwrap_or_else(|e| panic!("{provider}: {e}\n{}", c.offers_csv));
     assert_eq!(offers.len(), c.converted);
     for o in &offers {
         assert_eq!(&*o.provider, provider);
         assert_eq!(&*o.source, SOURCE);
         assert!(o.notes.starts_with(NOTE), "{}", o.notes);
-        assert_eq!((o.billing_increment_s, o.storage_usd_per_gb_month, o.egress_usd_per_gb), (None, None, None));
+        assert_eq!(
+            (o.billing_increment_s, o.storage_usd_per_gb_month, o.egress_usd_per_gb),
+            (None, None, None)
+        );
     }
     catalog().with_offers(offers.clone()).unwrap_or_else(|e| panic!("{provider}: {e}"));
     (c, offers)
 }
 
 fn offer<'a>(offers: &'a [Offer], id: &str) -> &'a Offer {
-    offers.iter().find(|o| &*o.id == id).unwrap_or_else(|| panic!("no offer {id} in {:?}", offers.iter().map(|o| &*o.id).collect::<Vec<_>>()))
+    offers
+        .iter()
+        .find(|o| &*o.id == id)
+        .unwrap_or_else(|| panic!("no offer {id} in {:?}", offers.iter().map(|o| &*o.id).collect::<Vec<_>>()))
 }
 
 #[test]
@@ -94,7 +101,10 @@ fn unknown_gpu_names_are_listed_not_guessed() {
     let (c, offers) = run("tensordock", "tensordock", None);
     assert_eq!(c.unknown_gpus, ["RTX 5000 Ada"]);
     let ids: Vec<&str> = offers.iter().map(|o| &*o.id).collect();
-    assert!(ids.contains(&"tensordock-rtx-3090-24gb-x1") && ids.contains(&"tensordock-rtx-a5000-24gb-x1"), "{ids:?}");
+    assert!(
+        ids.contains(&"tensordock-rtx-3090-24gb-x1") && ids.contains(&"tensordock-rtx-a5000-24gb-x1"),
+        "{ids:?}"
+    );
     // The cheapest RTX 3090 location wins; its vCPU/RAM come with it.
     let cheapest = offer(&offers, "tensordock-rtx-3090-24gb-x1");
     let text = sample("tensordock");
@@ -118,10 +128,19 @@ fn names_need_a_board_and_a_size_that_match_the_catalog() {
          2026-03-22,x,l4,L4,,80,1,on_demand,1,USD\n2026-03-22,x,l4e,L4,,24,1,on_demand,1,EUR\n2026-03-22,x,l4r,L4,,24,1,reserved,1,USD\n\
          2026-03-22,x,l4s,L4,,24,1,spot,0.5,USD\n2026-03-22,x,l4o,L4,,24,1,on_demand,0.9,USD\n2026-03-22,x,g,Voodoo 5,,,1,on_demand,1,USD\n"
     );
-    let c = convert("tensordock", &text.replace(",x,", ",tensordock,"), None, SOURCE, &catalog().gpus).expect("convert");
+    let c = convert("tensordock", &text.replace(",x,", ",tensordock,"), None, SOURCE, &catalog().gpus)
+        .expect("convert");
     let offers = parse_offers("converted", &c.offers_csv).expect("parse");
-    let got: Vec<(&str, f64, Option<f64>)> = offers.iter().map(|o| (&*o.id, o.usd_per_hour, o.spot_usd_per_hour)).collect();
-    assert_eq!(got, [("tensordock-h100-sxm-80gb-x1", 2.0, None), ("tensordock-a100-pcie-80gb-x2", 3.0, None), ("tensordock-l4-24gb-x1", 0.9, Some(0.5))]);
+    let got: Vec<(&str, f64, Option<f64>)> =
+        offers.iter().map(|o| (&*o.id, o.usd_per_hour, o.spot_usd_per_hour)).collect();
+    assert_eq!(
+        got,
+        [
+            ("tensordock-h100-sxm-80gb-x1", 2.0, None),
+            ("tensordock-a100-pcie-80gb-x2", 3.0, None),
+            ("tensordock-l4-24gb-x1", 0.9, Some(0.5))
+        ]
+    );
     let reasons: Vec<&str> = c.skipped.iter().map(|(_, r)| r.as_str()).collect();
     assert_eq!(c.skipped.iter().map(|(row, _)| *row).collect::<Vec<_>>(), [2, 4, 5, 6, 7, 10]);
     assert!(reasons[0].contains("SXM, PCIe or NVL"), "{reasons:?}");
@@ -149,23 +168,31 @@ fn bad_files_are_errors_and_bad_rows_never_panic() {
         assert_eq!((c.converted, c.skipped.len()), (0, 1), "{row}: {:?}", c.skipped);
     }
     // A row without a snapshot date needs --as-of.
-    let c = convert("salad", &format!("{header}\nsalad,RTX 3090,1,on_demand,0.1,USD\n"), None, SOURCE, gpus).expect("convert");
+    let c = convert("salad", &format!("{header}\nsalad,RTX 3090,1,on_demand,0.1,USD\n"), None, SOURCE, gpus)
+        .expect("convert");
     assert!(c.skipped[0].1.contains("--as-of"), "{:?}", c.skipped);
 }
 
 #[test]
 fn the_cli_writes_rows_and_lists_skips() {
     let path = format!("{}/tests/data/ocp/thundercompute.csv", env!("CARGO_MANIFEST_DIR"));
-    let out =
-        Command::new(env!("CARGO_BIN_EXE_whichgpu")).args(["refresh", "ocp", &path, "--provider", "thundercompute", "--source", SOURCE]).output().expect("run");
+    let out = Command::new(env!("CARGO_BIN_EXE_whichgpu"))
+        .args(["refresh", "ocp", &path, "--provider", "thundercompute", "--source", SOURCE])
+        .output()
+        .expect("run");
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(parse_offers("cli", &stdout).expect("parse").len(), 2);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("skipped row 2:") && stderr.contains("converted 2 offers"), "{stderr}");
-    let bad = Command::new(env!("CARGO_BIN_EXE_whichgpu")).args(["refresh", "ocp", &path, "--provider", "nope", "--source", SOURCE]).output().expect("run");
+    let bad = Command::new(env!("CARGO_BIN_EXE_whichgpu"))
+        .args(["refresh", "ocp", &path, "--provider", "nope", "--source", SOURCE])
+        .output()
+        .expect("run");
     assert_eq!(bad.status.code(), Some(2));
-    let family =
-        Command::new(env!("CARGO_BIN_EXE_whichgpu")).args(["refresh", "vast", &path, "--provider", "vastai", "--source", SOURCE]).output().expect("run");
+    let family = Command::new(env!("CARGO_BIN_EXE_whichgpu"))
+        .args(["refresh", "vast", &path, "--provider", "vastai", "--source", SOURCE])
+        .output()
+        .expect("run");
     assert_eq!(family.status.code(), Some(2));
 }

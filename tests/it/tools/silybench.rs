@@ -68,9 +68,11 @@ fn unknown_providers_and_bad_rows_are_listed() {
         "runpod,L40S-48GB,on-demand,0.8,2,L40S,https://x,2026-09-25,",
         "runpod,L40S",
     ];
-    let c = convert(&format!("{header}\n{}\n", rows.join("\n")), SOURCE, &providers(), &catalog().gpus).expect("convert");
+    let c = convert(&format!("{header}\n{}\n", rows.join("\n")), SOURCE, &providers(), &catalog().gpus)
+        .expect("convert");
     let offers = parse_offers("converted", &c.offers_csv).expect("parse");
-    let got: Vec<(&str, f64, Option<f64>, Interconnect)> = offers.iter().map(|o| (&*o.id, o.usd_per_hour, o.spot_usd_per_hour, o.interconnect)).collect();
+    let got: Vec<(&str, f64, Option<f64>, Interconnect)> =
+        offers.iter().map(|o| (&*o.id, o.usd_per_hour, o.spot_usd_per_hour, o.interconnect)).collect();
     assert_eq!(got, [("runpod-l40s-48gb-x2", 1.6, Some(1.0), Interconnect::Pcie)]);
     assert_eq!(c.skipped.iter().map(|(r, _)| *r).collect::<Vec<_>>(), [1, 2, 3, 4, 5, 6, 7, 10]);
     assert!(c.skipped[0].1.contains("not in providers.csv"));
@@ -83,12 +85,17 @@ fn unknown_providers_and_bad_rows_are_listed() {
 #[test]
 fn the_cli_converts_the_sample() {
     let path = format!("{}/tests/data/silybench/gpu_prices.csv", env!("CARGO_MANIFEST_DIR"));
-    let out = Command::new(env!("CARGO_BIN_EXE_whichgpu")).args(["refresh", "silybench", &path, "--source", SOURCE]).output().expect("run");
+    let out = Command::new(env!("CARGO_BIN_EXE_whichgpu"))
+        .args(["refresh", "silybench", &path, "--source", SOURCE])
+        .output()
+        .expect("run");
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert_eq!(parse_offers("cli", &String::from_utf8_lossy(&out.stdout)).expect("parse").len(), 21);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("skipped row 7:") && stderr.contains("converted 21 offers"), "{stderr}");
-    let bad =
-        Command::new(env!("CARGO_BIN_EXE_whichgpu")).args(["refresh", "silybench", &path, "--source", SOURCE, "--provider", "runpod"]).output().expect("run");
+    let bad = Command::new(env!("CARGO_BIN_EXE_whichgpu"))
+        .args(["refresh", "silybench", &path, "--source", SOURCE, "--provider", "runpod"])
+        .output()
+        .expect("run");
     assert_eq!(bad.status.code(), Some(2));
 }

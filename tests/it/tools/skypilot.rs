@@ -40,7 +40,8 @@ fn sample(cloud: &str) -> String {
 /// Converts a sample; the output must parse as offers.csv.
 fn run(cloud: &str) -> (Conversion, Vec<Offer>) {
     let c = convert(cloud, &sample(cloud), as_of(), SOURCE, &catalog().gpus).expect("convert");
-    let offers = parse_offers("converted", &c.offers_csv).unwrap_or_else(|e| panic!("{cloud}: {e}\n{}", c.offers_csv));
+    let offers =
+        parse_offers("converted", &c.offers_csv).unwrap_or_else(|e| panic!("{cloud}: {e}\n{}", c.offers_csv));
     assert_eq!(offers.len(), c.converted, "{cloud}");
     for o in &offers {
         assert_eq!(&*o.provider, cloud);
@@ -68,7 +69,10 @@ fn skipped(c: &Conversion) -> Vec<(usize, &str)> {
 
 #[test]
 fn the_samples_keep_four_different_header_orders() {
-    let headers: Vec<String> = ["aws", "gcp", "azure", "lambda"].iter().map(|c| sample(c).lines().next().unwrap_or_default().to_string()).collect();
+    let headers: Vec<String> = ["aws", "gcp", "azure", "lambda"]
+        .iter()
+        .map(|c| sample(c).lines().next().unwrap_or_default().to_string())
+        .collect();
     assert_eq!(
         headers,
         [
@@ -145,7 +149,8 @@ fn aws() {
     assert_eq!(err.to_string(), "import: row 1, field `inter_node_gbps`: is empty, and provider `aws` does not list it as unpublished");
     let mut filled = offers;
     for o in filled.iter_mut().filter(|o| o.gpus >= 8) {
-        o.inter_node_gbps = catalog().offers.iter().find(|b| b.instance == o.instance).and_then(|b| b.inter_node_gbps);
+        o.inter_node_gbps =
+            catalog().offers.iter().find(|b| b.instance == o.instance).and_then(|b| b.inter_node_gbps);
         assert!(o.inter_node_gbps.is_some(), "{}", o.instance);
     }
     let merged = catalog().with_offers(filled).expect("loads once inter_node_gbps is filled");
@@ -177,7 +182,10 @@ fn gcp_adds_the_gpu_rows_to_their_host_machine_type() {
             (13, "`AcceleratorName` `tpu-v6e-1` is not a GPU whichgpu knows"),
         ]
     );
-    assert_eq!(ids(&offers), ["gcp-a2-highgpu-1g-us-central1", "gcp-a2-highgpu-8g-me-west1", "gcp-a3-highgpu-8g-asia-east1"]);
+    assert_eq!(
+        ids(&offers),
+        ["gcp-a2-highgpu-1g-us-central1", "gcp-a2-highgpu-8g-me-west1", "gcp-a3-highgpu-8g-asia-east1"]
+    );
     // Host 0.73948 (spot 0.29576) + A100 ×1 2.93391 (spot 1.1472), two zones.
     let a2 = offer(&offers, "gcp-a2-highgpu-1g-us-central1");
     assert_eq!((&*a2.gpu, a2.gpus, a2.interconnect), ("a100-sxm-40gb", 1, Interconnect::Single));
@@ -190,9 +198,15 @@ fn gcp_adds_the_gpu_rows_to_their_host_machine_type() {
     );
     // No spot price for the GPUs: no spot price for the machine.
     let a2x8 = offer(&offers, "gcp-a2-highgpu-8g-me-west1");
-    assert_eq!((a2x8.usd_per_hour, a2x8.spot_usd_per_hour, a2x8.interconnect), (32.32579, None, Interconnect::Nvswitch));
+    assert_eq!(
+        (a2x8.usd_per_hour, a2x8.spot_usd_per_hour, a2x8.interconnect),
+        (32.32579, None, Interconnect::Nvswitch)
+    );
     let a3 = offer(&offers, "gcp-a3-highgpu-8g-asia-east1");
-    assert_eq!((&*a3.gpu, a3.usd_per_hour, a3.spot_usd_per_hour), ("h100-sxm-80gb", 101.70125, Some(71.72976)));
+    assert_eq!(
+        (&*a3.gpu, a3.usd_per_hour, a3.spot_usd_per_hour),
+        ("h100-sxm-80gb", 101.70125, Some(71.72976))
+    );
     // GCP does not publish inter_node_gbps per machine in providers.csv's sources.
     catalog().with_offers(offers).expect("gcp rows load");
 }
@@ -224,7 +238,9 @@ fn azure() {
     assert_eq!(gpu("azure-standard-nv36ads-a10-v5-eastus"), ("a10-24gb", 1, Interconnect::Single));
     assert_eq!(gpu("azure-standard-nc24s-v3-eastus"), ("v100-16gb", 4, Interconnect::Nvlink));
     assert_eq!(offer(&offers, "azure-standard-nc24s-v3-eastus").spot_usd_per_hour, None);
-    assert!(offer(&offers, "azure-standard-nv36ads-a10-v5-eastus").notes.ends_with("lowest-spot of 2 rows for this instance and region"));
+    assert!(offer(&offers, "azure-standard-nv36ads-a10-v5-eastus")
+        .notes
+        .ends_with("lowest-spot of 2 rows for this instance and region"));
     assert!(offer(&offers, "azure-standard-nc24ads-a100-v4-eastus")
         .notes
         .ends_with("`A100-80GB` resolved to a100-pcie-80gb: Azure NC A100 v4 VMs carry PCIe cards"));
@@ -270,7 +286,16 @@ fn lambda() {
 
 #[test]
 fn a_missing_required_column_is_an_error_naming_it() {
-    let all = ["InstanceType", "AcceleratorName", "AcceleratorCount", "vCPUs", "Price", "SpotPrice", "Region", "GpuInfo"];
+    let all = [
+        "InstanceType",
+        "AcceleratorName",
+        "AcceleratorCount",
+        "vCPUs",
+        "Price",
+        "SpotPrice",
+        "Region",
+        "GpuInfo",
+    ];
     assert_eq!(REQUIRED_COLUMNS, ["InstanceType", "AcceleratorName", "AcceleratorCount", "Price", "Region"]);
     for missing in REQUIRED_COLUMNS {
         let header: Vec<&str> = all.iter().copied().filter(|c| c != missing).collect();
@@ -280,15 +305,26 @@ fn a_missing_required_column_is_an_error_naming_it() {
         assert_eq!(err.to_string(), format!("SkyPilot catalog: missing column `{missing}`"));
     }
     // Names are case-sensitive, as SkyPilot writes them.
-    let err = convert("aws", "instancetype,AcceleratorName,AcceleratorCount,Price,Region\n", as_of(), SOURCE, &catalog().gpus).expect_err("lowercase header");
+    let err = convert(
+        "aws",
+        "instancetype,AcceleratorName,AcceleratorCount,Price,Region\n",
+        as_of(),
+        SOURCE,
+        &catalog().gpus,
+    )
+    .expect_err("lowercase header");
     assert_eq!(err.to_string(), "SkyPilot catalog: missing column `InstanceType`");
     let err = convert("aws", &sample("aws"), as_of(), " ", &catalog().gpus).expect_err("empty source");
-    assert_eq!(err.to_string(), "SkyPilot catalog: row 0, field `source`: is empty (every offer needs its source)");
+    assert_eq!(
+        err.to_string(),
+        "SkyPilot catalog: row 0, field `source`: is empty (every offer needs its source)"
+    );
 }
 
 #[test]
 fn only_the_required_columns_are_enough() {
-    let text = "Region,Price,AcceleratorCount,AcceleratorName,InstanceType\nus-east-1,98.32,8,H100,p5.48xlarge\n";
+    let text =
+        "Region,Price,AcceleratorCount,AcceleratorName,InstanceType\nus-east-1,98.32,8,H100,p5.48xlarge\n";
     let c = convert("aws", text, as_of(), SOURCE, &catalog().gpus).expect("convert");
     let offers = parse_offers("converted", &c.offers_csv).expect("parse");
     let o = offers.first().expect("one offer");
@@ -330,7 +366,13 @@ fn bad_rows_are_skipped_with_the_field_named() {
 
 #[test]
 fn hostile_input_never_panics() {
-    for text in ["", "\u{feff}", "\"", "a,b\n\"unclosed", "InstanceType,AcceleratorName,AcceleratorCount,Price,Region\n,,,,\n\"\"\"\n"] {
+    for text in [
+        "",
+        "\u{feff}",
+        "\"",
+        "a,b\n\"unclosed",
+        "InstanceType,AcceleratorName,AcceleratorCount,Price,Region\n,,,,\n\"\"\"\n",
+    ] {
         if let Ok(c) = convert("aws", text, as_of(), SOURCE, &catalog().gpus) {
             assert_eq!(c.converted, 0, "{text:?}");
             assert!(parse_offers("converted", &c.offers_csv).is_ok());
@@ -362,7 +404,11 @@ mod props {
 
 fn cli(args: &[&str]) -> (i32, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_whichgpu")).args(args).output().expect("run whichgpu");
-    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into(), String::from_utf8_lossy(&out.stderr).into())
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into(),
+        String::from_utf8_lossy(&out.stderr).into(),
+    )
 }
 
 #[test]
@@ -372,14 +418,21 @@ fn the_cli_prints_offers_and_skipped_rows() {
     assert_eq!(code, 0, "{err}");
     let (c, _) = run("aws");
     assert_eq!(out, c.offers_csv);
-    assert!(err.contains("skipped row 1: `AcceleratorName` is empty (no GPU listed: a CPU-only instance)\n"), "{err}");
+    assert!(
+        err.contains("skipped row 1: `AcceleratorName` is empty (no GPU listed: a CPU-only instance)\n"),
+        "{err}"
+    );
     assert!(err.contains("skipped row 9: `Price` is empty\n"), "{err}");
     assert!(err.contains("converted 6 offers, skipped 3 rows"), "{err}");
     assert!(err.contains("field `inter_node_gbps`: is empty"), "{err}");
 
     // Nothing converts: exit 2.
     let empty = format!("{}/skypilot-cpu-only.csv", env!("CARGO_TARGET_TMPDIR"));
-    std::fs::write(&empty, "InstanceType,AcceleratorName,AcceleratorCount,Price,Region\nm5.large,,,0.096,us-east-1\n").expect("write");
+    std::fs::write(
+        &empty,
+        "InstanceType,AcceleratorName,AcceleratorCount,Price,Region\nm5.large,,,0.096,us-east-1\n",
+    )
+    .expect("write");
     let (code, out, err) = cli(&["skypilot", "aws", &empty, "--as-of", "2026-03-21", "--source", SOURCE]);
     assert_eq!(code, 2, "{err}");
     assert_eq!(out.lines().count(), 1);

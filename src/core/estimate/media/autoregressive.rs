@@ -13,7 +13,9 @@ impl<'a> MediaJob<'a> {
     /// rate × codebooks (codebooks flattened one per step).
     fn ar_steps_per_s(&self) -> f64 {
         let m = self.model;
-        m.ar_steps_per_audio_s.unwrap_or_else(|| m.audio_frame_rate_hz.unwrap_or(0.0) * f(m.audio_codebooks.unwrap_or(1).max(1)))
+        m.ar_steps_per_audio_s.unwrap_or_else(|| {
+            m.audio_frame_rate_hz.unwrap_or(0.0) * f(m.audio_codebooks.unwrap_or(1).max(1))
+        })
     }
 
     pub(super) fn ar_total_steps(&self) -> f64 {

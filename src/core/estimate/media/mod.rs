@@ -8,7 +8,8 @@
 //! tensor rate (`precision::executed` / `tensor_flops`) with one fitted
 //! efficiency per class ([`EffClass`]: image UNet, image DiT, video, AR
 //! audio, flow audio); a diffusion transformer's weight matmuls add SM
-//! issue time in series ([`DIT_LINEAR_FLOPS_PER_SM_CYCLE`]). Autoregressive audio models (MusicGen, XTTS, Bark)
+//! issue time in series ([`DIT_LINEAR_FLOPS_PER_SM_CYCLE`]). Autoregressive audio models (MusicGen, XTTS,
+//! Bark)
 //! decode one step at a time and are bound by reading their weights (the
 //! decode roofline of Pope et al. 2022).
 //!
@@ -41,13 +42,16 @@ mod speed;
 pub use caveats::{Confidence, MediaCaveat};
 pub use denoiser::{PassFlops, DEFAULT_HEAD_DIM, UNET_FLOPS_FRACTION};
 pub use efficiency::{
-    efficiency, host_s_per_unit, EffClass, DEFAULT_AR_KERNELS, DIT_LINEAR_FLOPS_PER_SM_CYCLE, HOST_S_AR_KERNEL, HOST_S_DIFFUSION, HOST_S_UNET_FORWARD,
-    UNET_VECTOR_FLOPS_PER_TOKEN,
+    efficiency, host_s_per_unit, EffClass, DEFAULT_AR_KERNELS, DIT_LINEAR_FLOPS_PER_SM_CYCLE,
+    HOST_S_AR_KERNEL, HOST_S_DIFFUSION, HOST_S_UNET_FORWARD, UNET_VECTOR_FLOPS_PER_TOKEN,
 };
-pub use job::{MediaError, MediaJob, MediaMemory, MediaWeights, ACT_BYTES_PER_TOKEN_PER_WIDTH, RUNTIME_OVERHEAD_BYTES, UNET_BASE_CHANNELS, VAE_DECODE_PLANES};
+pub use job::{
+    MediaError, MediaJob, MediaMemory, MediaWeights, ACT_BYTES_PER_TOKEN_PER_WIDTH, RUNTIME_OVERHEAD_BYTES,
+    UNET_BASE_CHANNELS, VAE_DECODE_PLANES,
+};
 pub use speed::{
-    attention_share, sm_cycles_per_s, tf32_flops, ForwardPass, MediaSpeed, BNB_INT8_MATMUL_FRACTION, FA2_HOPPER_SHARE, H100_SXM_BF16_PER_FP32,
-    H100_SXM_SM_CYCLES_PER_BF16_FLOP, VAE_DECODE_FLOPS_PER_PIXEL,
+    attention_share, sm_cycles_per_s, tf32_flops, ForwardPass, MediaSpeed, BNB_INT8_MATMUL_FRACTION,
+    FA2_HOPPER_SHARE, H100_SXM_BF16_PER_FP32, H100_SXM_SM_CYCLES_PER_BF16_FLOP, VAE_DECODE_FLOPS_PER_PIXEL,
 };
 
 use super::super::catalog::media::{MediaArch, MediaKind, MediaModel};
@@ -59,7 +63,8 @@ impl<'a> MediaJob<'a> {
     /// none: 1024² images, 30 steps; 832×480×81-frame video at 16 fps and
     /// 50 steps; 10 s of audio), batch 1, encoders on the GPU, SDPA on.
     pub fn new(model: &'a MediaModel, precision_id: &str) -> Result<MediaJob<'a>, MediaError> {
-        let precision = precision::weight_format(precision_id).ok_or_else(|| MediaError::UnknownPrecision(super::super::table::clip(precision_id)))?;
+        let precision = precision::weight_format(precision_id)
+            .ok_or_else(|| MediaError::UnknownPrecision(super::super::table::clip(precision_id)))?;
         Ok(MediaJob::in_format(model, precision))
     }
 

@@ -2,7 +2,9 @@
 //! passes and the VAE decode, the host-time floor, and the efficiency of
 //! the class. It never fits the factors (`efficiency.rs`) or counts memory.
 
-use super::efficiency::{efficiency, host_s_per_unit, EffClass, DIT_LINEAR_FLOPS_PER_SM_CYCLE, UNET_VECTOR_FLOPS_PER_TOKEN};
+use super::efficiency::{
+    efficiency, host_s_per_unit, EffClass, DIT_LINEAR_FLOPS_PER_SM_CYCLE, UNET_VECTOR_FLOPS_PER_TOKEN,
+};
 use super::job::{f, MediaJob};
 use crate::core::catalog::media::{MediaArch, MediaKind};
 use crate::core::catalog::Gpu;
@@ -177,7 +179,9 @@ pub fn attention_share(gpu: &Gpu) -> f64 {
         return 1.0;
     }
     match fp32_vector_tflops(gpu) {
-        Some(fp32) if fp32 > 0.0 && gpu.bf16_tflops > 0.0 => (FA2_HOPPER_SHARE * H100_SXM_BF16_PER_FP32 * fp32 / gpu.bf16_tflops).min(1.0),
+        Some(fp32) if fp32 > 0.0 && gpu.bf16_tflops > 0.0 => {
+            (FA2_HOPPER_SHARE * H100_SXM_BF16_PER_FP32 * fp32 / gpu.bf16_tflops).min(1.0)
+        }
         _ => FA2_HOPPER_SHARE,
     }
 }
@@ -286,12 +290,21 @@ impl<'a> MediaJob<'a> {
         let unet = self.model.arch == MediaArch::Unet;
         let bnb = if self.precision.id == "int8-bnb" { BNB_INT8_MATMUL_FRACTION } else { 1.0 };
         let lin_rate = matmul_flops(gpu, exec, unet) * bnb;
-        let attn_rate = if exec == Compute::Fp32 { precision::tensor_flops(gpu, Compute::Fp32) } else { precision::tensor_flops(gpu, Compute::Bf16) };
+        let attn_rate = if exec == Compute::Fp32 {
+            precision::tensor_flops(gpu, Compute::Fp32)
+        } else {
+            precision::tensor_flops(gpu, Compute::Bf16)
+        };
         let pass = self.pass_flops();
         let b = self.batch_f();
         let cuda_core_s = match self.efficiency_class() {
-            EffClass::ImageDit | EffClass::Video => b * pass.linear / (DIT_LINEAR_FLOPS_PER_SM_CYCLE * sm_cycles_per_s(gpu)).max(1.0),
-            EffClass::ImageUnet => b * UNET_VECTOR_FLOPS_PER_TOKEN * self.latent_tokens() / precision::fp32_vector_flops(gpu).max(1.0),
+            EffClass::ImageDit | EffClass::Video => {
+                b * pass.linear / (DIT_LINEAR_FLOPS_PER_SM_CYCLE * sm_cycles_per_s(gpu)).max(1.0)
+            }
+            EffClass::ImageUnet => {
+                b * UNET_VECTOR_FLOPS_PER_TOKEN * self.latent_tokens()
+                    / precision::fp32_vector_flops(gpu).max(1.0)
+            }
             _ => 0.0,
         };
         let host_s = match self.efficiency_class() {
@@ -328,7 +341,8 @@ impl<'a> MediaJob<'a> {
             return 0.0;
         }
         let rate = precision::fp32_vector_flops(gpu);
-        f(self.steps) * self.cfg() * self.batch_f() * UNET_VECTOR_FLOPS_PER_TOKEN * self.latent_tokens() / rate.max(1.0)
+        f(self.steps) * self.cfg() * self.batch_f() * UNET_VECTOR_FLOPS_PER_TOKEN * self.latent_tokens()
+            / rate.max(1.0)
     }
 
     /// Ideal seconds of a bitsandbytes int8 job's weight matmuls at the
@@ -361,11 +375,16 @@ impl<'a> MediaJob<'a> {
         let lin_rate = matmul_flops(gpu, exec, unet) * bnb;
         // Attention runs at 16 bits (SDPA / FlashAttention), or in fp32 on
         // an fp32 pipeline, where it is matmuls again (no TF32 by default).
-        let attn_rate = if exec == Compute::Fp32 { precision::tensor_flops(gpu, Compute::Fp32) } else { precision::tensor_flops(gpu, Compute::Bf16) };
+        let attn_rate = if exec == Compute::Fp32 {
+            precision::tensor_flops(gpu, Compute::Fp32)
+        } else {
+            precision::tensor_flops(gpu, Compute::Bf16)
+        };
         // The VAE decoder is convolutions: TF32 in an fp32 pipeline.
         let conv_rate = if exec == Compute::Fp32 { tf32_flops(gpu) } else { attn_rate };
         let pass = self.pass_flops();
-        let compute = pass.linear / lin_rate.max(1.0) + pass.attention / (attn_rate * attention_share(gpu)).max(1.0);
+        let compute =
+            pass.linear / lin_rate.max(1.0) + pass.attention / (attn_rate * attention_share(gpu)).max(1.0);
         let weights = self.weights().denoiser / gpu.bandwidth_bytes_per_s().max(1.0);
         let passes = f(self.steps) * self.cfg() * self.batch_f();
         let per_pass = compute.max(weights / self.batch_f());
@@ -377,7 +396,8 @@ impl<'a> MediaJob<'a> {
                 // An upcast VAE runs its convolutions in fp32, on TF32
                 // tensor cores (cuDNN's `allow_tf32` defaults to True).
                 let vae_rate = if self.vae_upcast() { tf32_flops(gpu) } else { conv_rate };
-                VAE_DECODE_FLOPS_PER_PIXEL * f(self.width) * f(self.height) * frames * self.batch_f() / vae_rate.max(1.0)
+                VAE_DECODE_FLOPS_PER_PIXEL * f(self.width) * f(self.height) * frames * self.batch_f()
+                    / vae_rate.max(1.0)
             }
         };
         let fixed = if self.flash {
@@ -386,7 +406,8 @@ impl<'a> MediaJob<'a> {
             match self.heads() {
                 Some(heads) => {
                     let (n, layers) = self.attention_map();
-                    passes * layers * 4.0 * heads * n * n * self.pipeline_bytes() / gpu.bandwidth_bytes_per_s().max(1.0)
+                    passes * layers * 4.0 * heads * n * n * self.pipeline_bytes()
+                        / gpu.bandwidth_bytes_per_s().max(1.0)
                 }
                 None => 0.0,
             }

@@ -54,14 +54,23 @@ pub fn engine_on(l: &Launch, port: u32) -> Command {
     // So does a batch job spread over instances to meet its deadline.
     let spread = l.offer.instances > 1 && (l.cfg.is_training() || l.cfg.task == Task::Generate);
     let each = if spread { format!(" per instance, {} instances", l.offer.instances) } else { String::new() };
-    c.note(format!("{name}{sep}{version}{with} — {} on {} × {}{each}", l.answer.model_name, l.offer.gpus, l.offer.gpu));
+    c.note(format!(
+        "{name}{sep}{version}{with} — {} on {} × {}{each}",
+        l.answer.model_name, l.offer.gpus, l.offer.gpu
+    ));
     match l.cfg.task {
         Task::Serve => serve::serve(l, port, &mut c),
         Task::Finetune | Task::Pretrain => train(l, &mut c),
         Task::Generate => {
-            c.note("no standard server command exists for image, video or audio generation: run the model's own pipeline");
+            c.note(
+                "no standard server command exists for image, video or audio generation: run the model's \
+                own pipeline",
+            );
             let n = l.seqs_per_replica();
-            c.note(format!("(e.g. a diffusers script) with {n} item{} per batch, as the plan assumed", plural(n)));
+            c.note(format!(
+                "(e.g. a diffusers script) with {n} item{} per batch, as the plan assumed",
+                plural(n)
+            ));
         }
     }
     c

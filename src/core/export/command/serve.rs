@@ -20,11 +20,17 @@ pub(super) fn serve(l: &Launch, port: u32, c: &mut Command) {
             .map(|(per, total)| (total / (per * l.offer.batch.max(1.0)) - 1e-6).ceil().max(1.0));
         match busy.filter(|b| *b < f64::from(l.offer.replicas)) {
             Some(b) => c.note(format!(
-                "the plan runs {} copies per instance; the load asked keeps {b} of its {} busy, the others are spare capacity paid either way: this is one copy; start each on its own GPUs and port",
+                "the plan runs {} copies per instance; the load asked keeps {b} of its {} busy, the others \
+                    are spare capacity paid either way: this is one copy; start each on its own GPUs and \
+                        port",
                 l.replicas_per_node(),
                 l.offer.replicas
             )),
-            None => c.note(format!("the plan runs {} copies per instance: this is one copy; start each on its own GPUs and port", l.replicas_per_node())),
+            None => c.note(format!(
+                "the plan runs {} copies per instance: this is one copy; start each on \
+                its own GPUs and port",
+                l.replicas_per_node()
+            )),
         }
     }
     let multi_node = l.nodes_per_replica() > 1;
@@ -34,12 +40,14 @@ pub(super) fn serve(l: &Launch, port: u32, c: &mut Command) {
         // examples/online_serving/multi-node-serving.sh): the head node
         // serves, the others join it.
         c.note(format!(
-            "one copy spans {} instances (pipeline stages across nodes): run `ray start --head --port=6379` here and `ray start --address=<this node's IP>:6379` on the others, then this",
+            "one copy spans {} instances (pipeline stages across nodes): run `ray start --head --port=6379` \
+                here and `ray start --address=<this node's IP>:6379` on the others, then this",
             l.nodes_per_replica()
         ));
     } else if multi_node {
         c.note(format!(
-            "one copy spans {} instances (pipeline stages across nodes): start the engine's multi-node runtime on them first (not scripted here)",
+            "one copy spans {} instances (pipeline stages across nodes): start the engine's multi-node \
+                runtime on them first (not scripted here)",
             l.nodes_per_replica()
         ));
     }
@@ -50,10 +58,12 @@ pub(super) fn serve(l: &Launch, port: u32, c: &mut Command) {
     let w = l.answer.weight_format.as_str();
     let model = l.model_arg();
     let rope = rope_scaling(l, len, c);
-    // The engine table's flags: tensor and pipeline parallel, data-parallel attention, expert parallel, context, sequences.
+    // The engine table's flags: tensor and pipeline parallel, data-parallel attention, expert parallel,
+    // context, sequences.
     let row = engines::launch(l.cfg.engine);
     let (tp_flag, pp_flag) = row.parallel_flags.unwrap_or_default();
-    let (dp_flag, ep_flag) = (row.dp_attention_flag.unwrap_or_default(), row.expert_parallel_flag.unwrap_or_default());
+    let (dp_flag, ep_flag) =
+        (row.dp_attention_flag.unwrap_or_default(), row.expert_parallel_flag.unwrap_or_default());
     let (ctx_flag, seqs_flag) = (row.context_flag.map_or("", |f| f.value), row.seqs_flag.unwrap_or_default());
     match l.cfg.engine {
         Engine::Vllm => {
@@ -75,7 +85,10 @@ pub(super) fn serve(l: &Launch, port: u32, c: &mut Command) {
             match kv {
                 "bf16" | "fp16" => c.flag("--kv-cache-dtype", &"auto"),
                 "fp8" => c.flag("--kv-cache-dtype", &"fp8"),
-                other => c.note(format!("vLLM has no {other} KV-cache type in the checked versions: the plan's {other} KV cache has no flag")),
+                other => c.note(format!(
+                    "vLLM has no {other} KV-cache type in the checked versions: the \
+                    plan's {other} KV cache has no flag"
+                )),
             }
             quantization(c, w, "vLLM");
             if let Some(json) = &rope {
@@ -113,7 +126,10 @@ pub(super) fn serve(l: &Launch, port: u32, c: &mut Command) {
             match kv {
                 "bf16" | "fp16" => c.flag("--kv-cache-dtype", &"auto"),
                 "fp8" => c.flag("--kv-cache-dtype", &"fp8_e4m3"),
-                other => c.note(format!("SGLang has no {other} KV-cache type in the checked source: the plan's {other} KV cache has no flag")),
+                other => c.note(format!(
+                    "SGLang has no {other} KV-cache type in the checked source: the \
+                    plan's {other} KV cache has no flag"
+                )),
             }
             quantization(c, w, "SGLang");
             if let Some(json) = &rope {
@@ -127,7 +143,9 @@ pub(super) fn serve(l: &Launch, port: u32, c: &mut Command) {
         }
         Engine::LlamaCpp => {
             if engines::row(l.cfg.engine).gguf_only.value && !w.starts_with("gguf") {
-                c.note(format!("llama.cpp loads GGUF files only: MODEL must be a GGUF conversion (the plan assumed {w})"));
+                c.note(format!(
+                    "llama.cpp loads GGUF files only: MODEL must be a GGUF conversion (the plan assumed {w})"
+                ));
             }
             c.note(format!("-c is the context of all {seqs} slots together: {len} tokens per slot"));
             c.words(&["llama-server", "-m", &model]);
@@ -141,7 +159,9 @@ pub(super) fn serve(l: &Launch, port: u32, c: &mut Command) {
                     c.flag("-ctk", &t);
                     c.flag("-ctv", &t);
                 }
-                other => c.note(format!("llama.cpp has no {other} KV-cache type: the plan's {other} KV cache has no flag")),
+                other => c.note(format!(
+                    "llama.cpp has no {other} KV-cache type: the plan's {other} KV cache has no flag"
+                )),
             }
             c.flag("-sm", &if pp > 1 { "layer" } else { "none" });
             if let Some((factor, original)) = l.checkpoint.as_ref().and_then(|k| yarn_for(k, len)) {
@@ -163,21 +183,32 @@ pub(super) fn serve(l: &Launch, port: u32, c: &mut Command) {
             c.flag(seqs_flag, &seqs);
             fraction(row, c);
             if !matches!(kv, "bf16" | "fp16") {
-                c.note(format!("trtllm-serve has no KV-cache type flag: the plan's {kv} KV cache is set in an --extra_llm_api_options file"));
+                c.note(format!(
+                    "trtllm-serve has no KV-cache type flag: the plan's {kv} KV cache is set in \
+                    an --extra_llm_api_options file"
+                ));
             }
             if !matches!(w, "bf16" | "fp16") {
-                c.note(format!("trtllm-serve has no quantization flag: use a checkpoint already quantized to {w}"));
+                c.note(format!(
+                    "trtllm-serve has no quantization flag: use a checkpoint already quantized to {w}"
+                ));
             }
             if let Some(json) = &rope {
-                c.note(format!("trtllm-serve has no rope-scaling flag: merge {json} into MODEL's config.json"));
+                c.note(format!(
+                    "trtllm-serve has no rope-scaling flag: merge {json} into MODEL's config.json"
+                ));
             }
             super::spec::spec_flags(l, c);
             c.flag("--port", &port);
         }
         Engine::Hf => {
-            c.note("transformers has no standard server command in this export: load the model in your own server with");
+            c.note(
+                "transformers has no standard server command in this export: load the model in your own \
+                server with",
+            );
             c.note(format!(
-                "device_map=\"auto\" over {} GPU{}, up to {seqs} sequences of {len} tokens, as the plan assumed",
+                "device_map=\"auto\" over {} GPU{}, up to {seqs} sequences of {len} tokens, as the plan \
+                    assumed",
                 tp * pp,
                 super::parts::plural(tp * pp)
             ));
@@ -204,7 +235,9 @@ fn quantization(c: &mut Command, w: &str, engine: &str) {
         "int8-bnb" | "nf4" => "bitsandbytes",
         _ if w.starts_with("gguf") => "gguf",
         other => {
-            c.note(format!("{engine} reads the {other} quantization from the checkpoint's own config: no flag"));
+            c.note(format!(
+                "{engine} reads the {other} quantization from the checkpoint's own config: no flag"
+            ));
             return;
         }
     };
@@ -217,9 +250,13 @@ fn model_note(l: &Launch, c: &mut Command) {
     let (name, w) = (&l.answer.model_name, l.answer.weight_format.as_str());
     let repo = l.checkpoint.as_ref().map(|k| k.repo.as_str()).filter(|r| !r.is_empty());
     match (l.served_repo(), repo) {
-        (Some(r), _) => c.note(format!("MODEL: {r} unless set (the catalog's repository of {name}, huggingface.co/{r})")),
+        (Some(r), _) => {
+            c.note(format!("MODEL: {r} unless set (the catalog's repository of {name}, huggingface.co/{r})"))
+        }
         (None, Some(r)) if engines::row(l.cfg.engine).gguf_only.value || w.starts_with("gguf") => {
-            c.note(format!("MODEL must point at a GGUF file converted from {r} (the catalog's repository holds no GGUF)"))
+            c.note(format!(
+                "MODEL must point at a GGUF file converted from {r} (the catalog's repository holds no GGUF)"
+            ))
         }
         (None, Some(r)) if separate_checkpoint(w) => {
             let kind = match w {
@@ -228,19 +265,33 @@ fn model_note(l: &Launch, c: &mut Command) {
                 _ => "a",
             };
             c.note(format!(
-                "MODEL must point at {kind} ({w}) conversion of {r}: the catalog's repository is the bf16 checkpoint, which this launch cannot serve as {w}"
+                "MODEL must point at {kind} ({w}) conversion of {r}: the catalog's repository is the bf16 \
+                    checkpoint, which this launch cannot serve as {w}"
             ));
-            // The plan's split loads only with the FFN padded as Qwen's own releases pad it (`engine_rules::PADDED_GROUP_FFN`).
+            // The plan's split loads only with the FFN padded as Qwen's own releases pad it
+            // (`engine_rules::PADDED_GROUP_FFN`).
             let split = l.offer.tp.max(1) * l.offer.dp.max(1);
-            if let Some(f) = engine_rules::padded_ffn(&l.answer.model).filter(|_| split > 1 && matches!(w, "int4-awq" | "int4-gptq")) {
+            if let Some(f) = engine_rules::padded_ffn(&l.answer.model)
+                .filter(|_| split > 1 && matches!(w, "int4-awq" | "int4-gptq"))
+            {
                 c.note(format!(
-                    "the conversion must have its FFN padded to {f} (as Qwen pads its 72B AWQ/GPTQ releases, QwenLM/Qwen3#698): an unpadded one does not load split {split} ways (vllm-project/vllm#13640)"
+                    "the conversion must have its FFN padded to {f} (as Qwen pads its 72B AWQ/GPTQ releases, \
+                        QwenLM/Qwen3#698): an unpadded one does not load split {split} ways \
+                            (vllm-project/vllm#13640)"
                 ));
             }
         }
         _ => {
-            let why = l.checkpoint.as_ref().map(|k| k.why_none.clone()).filter(|w| !w.is_empty()).unwrap_or_else(|| "not a catalog model".to_string());
-            c.note(format!("MODEL: the Hugging Face repository or local path of {name} in {w} weights (no repository in the catalog: {why})"))
+            let why = l
+                .checkpoint
+                .as_ref()
+                .map(|k| k.why_none.clone())
+                .filter(|w| !w.is_empty())
+                .unwrap_or_else(|| "not a catalog model".to_string());
+            c.note(format!(
+                "MODEL: the Hugging Face repository or local path of {name} in {w} weights (no \
+                repository in the catalog: {why})"
+            ))
         }
     }
 }
@@ -261,7 +312,12 @@ fn rope_scaling(l: &Launch, len: u32, c: &mut Command) -> Option<String> {
     };
     let scaled = factor * f64::from(original);
     if f64::from(len) > scaled {
-        c.note(format!("the plan's {len} tokens per request are beyond even the YaRN-scaled context of {scaled}"));
+        c.note(format!(
+            "the plan's {len} tokens per request are beyond even the YaRN-scaled context of {scaled}"
+        ));
     }
-    Some(format!("{{\"rope_scaling\":{{\"type\":\"yarn\",\"factor\":{factor:?},\"original_max_position_embeddings\":{original}}}}}"))
+    Some(format!(
+        "{{\"rope_scaling\":{{\"type\":\"yarn\",\"factor\":{factor:?},\
+         \"original_max_position_embeddings\":{original}}}}}"
+    ))
 }

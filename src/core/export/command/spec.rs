@@ -15,14 +15,17 @@ use super::parts::Command;
 fn drafter_repo(l: &Launch, c: &mut Command) -> String {
     let repo = match l.cfg.spec {
         Spec::Eagle => eagle_head(&l.answer.model).map(str::to_string),
-        Spec::Draft => l.cfg.draft.as_deref().and_then(checkpoint::of).map(|k| k.repo).filter(|r| !r.is_empty()),
+        Spec::Draft => {
+            l.cfg.draft.as_deref().and_then(checkpoint::of).map(|k| k.repo).filter(|r| !r.is_empty())
+        }
         _ => None,
     };
     match repo {
         Some(r) => format!("${{DRAFT:-{r}}}"),
         None => {
             c.note(
-                "DRAFT: the drafter's repository or path (none published for this model in the checked sources: an EAGLE-3 head you train, or the draft model)",
+                "DRAFT: the drafter's repository or path (none published for this model in the checked \
+                    sources: an EAGLE-3 head you train, or the draft model)",
             );
             "$DRAFT".to_string()
         }
@@ -74,7 +77,8 @@ pub(super) fn spec_flags(l: &Launch, c: &mut Command) {
         }
         Engine::LlamaCpp => {
             // `--spec-type` and `--spec-draft-n-max` (ggml-org/llama.cpp@00dc8057 tools/server/README.md);
-            // the draft or EAGLE-3 head as a GGUF file with `-md`; n-gram drafts `--spec-ngram-simple-size-m` tokens.
+            // the draft or EAGLE-3 head as a GGUF file with `-md`; n-gram drafts `--spec-ngram-simple-size-m`
+            // tokens.
             let kind = match spec {
                 Spec::Eagle => "draft-eagle3",
                 Spec::Mtp => "draft-mtp",
@@ -100,7 +104,10 @@ pub(super) fn spec_flags(l: &Launch, c: &mut Command) {
                 Spec::Ngram | Spec::Off => "NGram",
             };
             let len = if spec == Spec::Mtp { "num_nextn_predict_layers" } else { "max_draft_len" };
-            c.note(format!("trtllm-serve has no speculative-decoding flag: put `speculative_config: {{decoding_type: {kind}, {len}: {k}}}` in the --extra_llm_api_options file"));
+            c.note(format!(
+                "trtllm-serve has no speculative-decoding flag: put `speculative_config: \
+                {{decoding_type: {kind}, {len}: {k}}}` in the --extra_llm_api_options file"
+            ));
         }
         Engine::Hf => {
             let how = if spec == Spec::Draft {

@@ -30,22 +30,31 @@ pub(super) fn train(l: &Launch, c: &mut Command) {
     let o = l.offer;
     let procs = o.gpus.max(1) * o.instances.max(1);
     let cfg = &l.cfg;
-    c.note("train.py: your training script; accelerate has no flags for the values below, so give them to the script:");
+    c.note(
+        "train.py: your training script; accelerate has no flags for the values below, so give them to \
+        the script:",
+    );
     let gc = gc_word(cfg.gc);
     if l.media_training {
         let (w, h) = cfg.resolution();
         // Image-model fine-tuning runs a diffusers training script
         // (examples/dreambooth, examples/text_to_image) under the same launcher.
         c.note(format!(
-            "(diffusers' training scripts, e.g. its examples/dreambooth): resolution {w}×{h}, micro-batch {} per GPU, gradient checkpointing {gc}",
+            "(diffusers' training scripts, e.g. its examples/dreambooth): resolution {w}×{h}, micro-batch {} \
+                per GPU, gradient checkpointing {gc}",
             cfg.mb().max(1)
         ));
     } else if uses_deepspeed(l) {
         // Under DeepSpeed the accumulation is a launch flag (below).
-        c.note(format!("micro-batch {} per GPU, sequence length {}, gradient checkpointing {gc}", cfg.mb().max(1), cfg.seq));
+        c.note(format!(
+            "micro-batch {} per GPU, sequence length {}, gradient checkpointing {gc}",
+            cfg.mb().max(1),
+            cfg.seq
+        ));
     } else {
         c.note(format!(
-            "micro-batch {} per GPU, gradient accumulation {} steps, sequence length {}, gradient checkpointing {gc}",
+            "micro-batch {} per GPU, gradient accumulation {} steps, sequence length {}, gradient \
+                checkpointing {gc}",
             cfg.mb().max(1),
             accumulation(l),
             cfg.seq
@@ -64,17 +73,21 @@ pub(super) fn train(l: &Launch, c: &mut Command) {
     let (fsdp_tp, autotp) = splits(l);
     if autotp {
         c.note(format!(
-            "the plan splits each layer over {} GPUs: set \"tensor_parallel\": {{\"autotp_size\": {}}} in the DeepSpeed config (AutoTP training, DeepSpeed >= 0.16.4, ZeRO stage 0-2)",
+            "the plan splits each layer over {} GPUs: set \"tensor_parallel\": {{\"autotp_size\": {}}} in \
+                the DeepSpeed config (AutoTP training, DeepSpeed >= 0.16.4, ZeRO stage 0-2)",
             o.tp, o.tp
         ));
     } else if fsdp_tp {
         c.note(format!(
-            "the plan shards every state over {} data-parallel ranks and splits each layer over {} GPUs: in train.py, Accelerator(parallelism_config=ParallelismConfig(dp_shard_size={}, tp_size={})) with FSDP2 (accelerate >= 1.10); DeepSpeed's AutoTP does not combine with ZeRO-3",
+            "the plan shards every state over {} data-parallel ranks and splits each layer over {} GPUs: in \
+                train.py, Accelerator(parallelism_config=ParallelismConfig(dp_shard_size={}, tp_size={})) \
+                    with FSDP2 (accelerate >= 1.10); DeepSpeed's AutoTP does not combine with ZeRO-3",
             o.dp, o.tp, o.dp, o.tp
         ));
     } else if o.tp > 1 || o.pp > 1 {
         c.note(format!(
-            "the plan is tensor-parallel {} × pipeline {}: Megatron-LM's --tensor-model-parallel-size {} --pipeline-model-parallel-size {}; accelerate launch has no such flags",
+            "the plan is tensor-parallel {} × pipeline {}: Megatron-LM's --tensor-model-parallel-size {} \
+                --pipeline-model-parallel-size {}; accelerate launch has no such flags",
             o.tp, o.pp, o.tp, o.pp
         ));
     }
@@ -114,7 +127,11 @@ pub(super) fn train(l: &Launch, c: &mut Command) {
     }
     if (cfg.optim_offload || cfg.param_offload) && !uses_deepspeed(l) {
         if fsdp_tp {
-            c.note("the plan keeps states in CPU memory: FSDP2's CPU offload (torch's CPUOffloadPolicy; in accelerate's FSDP plugin cpu_offload / fsdp_offload_params: true) moves parameters, gradients and optimizer states there");
+            c.note(
+                "the plan keeps states in CPU memory: FSDP2's CPU offload (torch's CPUOffloadPolicy; in \
+                accelerate's FSDP plugin cpu_offload / fsdp_offload_params: true) moves parameters, \
+                    gradients and optimizer states there",
+            );
         } else if cfg.optim_offload && cfg.zero_stage() == 0 {
             c.no_flag(&"optimizer offload without a ZeRO stage (zero=1 or more runs it under DeepSpeed)");
         }
@@ -132,18 +149,33 @@ fn rl_note(l: &Launch, rl: super::super::super::config::Rl) -> String {
     let cfg = &l.cfg;
     let trainer = match rl {
         Rl::Grpo => "GRPOTrainer(GRPOConfig(",
-        Rl::Ppo => "PPOTrainer(PPOConfig( (trl.experimental.ppo; a reward and a value model beside the policy)",
+        Rl::Ppo => {
+            "PPOTrainer(PPOConfig( (trl.experimental.ppo; a reward and a value model beside the policy)"
+        }
         Rl::Dpo => "DPOTrainer(DPOConfig(",
     };
     let lengths = match rl {
         Rl::Dpo => format!("max_length={}", cfg.prompt_len + cfg.completion_len),
         Rl::Ppo => format!("response_length={}", cfg.completion_len),
-        Rl::Grpo => format!("max_completion_length={}, num_generations={}, beta={}", cfg.completion_len, cfg.gens, cfg.beta),
+        Rl::Grpo => format!(
+            "max_completion_length={}, num_generations={}, beta={}",
+            cfg.completion_len, cfg.gens, cfg.beta
+        ),
     };
     let vllm = match (rl, cfg.gen.unwrap_or(GenMode::Colocate)) {
-        (Rl::Grpo, GenMode::Colocate) => format!(", use_vllm=True, vllm_mode=\"colocate\", vllm_gpu_memory_utilization={}", cfg.vllm_mem),
-        (Rl::Grpo, GenMode::Split) => ", use_vllm=True, vllm_mode=\"server\" (start `trl vllm-serve --model <model>` on GPUs of its own first)".to_string(),
+        (Rl::Grpo, GenMode::Colocate) => format!(
+            ", use_vllm=True, vllm_mode=\"colocate\", \
+            vllm_gpu_memory_utilization={}",
+            cfg.vllm_mem
+        ),
+        (Rl::Grpo, GenMode::Split) => ", use_vllm=True, vllm_mode=\"server\" (start `trl vllm-serve --model \
+            <model>` on GPUs of its own first)"
+            .to_string(),
         _ => String::new(),
     };
-    format!("RL fine-tuning in train.py: {trainer}per_device_train_batch_size={}, {lengths}{vllm}, gradient_checkpointing=True, bf16=True))", cfg.mb().max(1))
+    format!(
+        "RL fine-tuning in train.py: {trainer}per_device_train_batch_size={}, {lengths}{vllm}, \
+        gradient_checkpointing=True, bf16=True))",
+        cfg.mb().max(1)
+    )
 }

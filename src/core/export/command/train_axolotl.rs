@@ -47,7 +47,10 @@ pub(super) fn train(l: &Launch, c: &mut Command) {
     // FSDP2 × TP under full sharding, DeepSpeed AutoTP below it.
     let (fsdp_tp, autotp) = splits(l);
     if fsdp_tp {
-        c.note(format!("config.yml: fsdp_config: {{offload_params: {}, reshard_after_forward: true}}", cfg.param_offload));
+        c.note(format!(
+            "config.yml: fsdp_config: {{offload_params: {}, reshard_after_forward: true}}",
+            cfg.param_offload
+        ));
         c.words(&["--fsdp-version", "2"]);
         c.flag("--dp-shard-size", &o.dp);
     }
@@ -56,9 +59,14 @@ pub(super) fn train(l: &Launch, c: &mut Command) {
     }
     if !fsdp_tp {
         match cfg.zero_stage() {
-            0 if autotp => c.note("--deepspeed: a config with zero_optimization stage 0 (tensor parallelism runs through DeepSpeed)"),
+            0 if autotp => c.note(
+                "--deepspeed: a config with zero_optimization stage 0 (tensor parallelism \
+                runs through DeepSpeed)",
+            ),
             0 => {}
-            3 if cfg.param_offload => c.flag("--deepspeed", &"deepspeed_configs/zero3_bf16_cpuoffload_params.json"),
+            3 if cfg.param_offload => {
+                c.flag("--deepspeed", &"deepspeed_configs/zero3_bf16_cpuoffload_params.json")
+            }
             z => c.flag("--deepspeed", &format!("deepspeed_configs/zero{}.json", z.min(3))),
         }
     }

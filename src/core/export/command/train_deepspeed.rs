@@ -18,21 +18,27 @@ pub(super) fn train(l: &Launch, c: &mut Command) {
     // fill the global batch (`gbs`).
     let accumulation = layout(l).1;
     c.note(format!(
-        "train.py: PipelineModule(layers=…, num_stages={}) from deepspeed.pipe, deepspeed.initialize(…), engine.train_batch(); sequence length {}, gradient checkpointing {}",
+        "train.py: PipelineModule(layers=…, num_stages={}) from deepspeed.pipe, deepspeed.initialize(…), \
+            engine.train_batch(); sequence length {}, gradient checkpointing {}",
         o.pp,
         cfg.seq,
         gc_word(cfg.gc)
     ));
     let precision = if l.answer.weight_format == "fp16" || !l.bf16 { "fp16" } else { "bf16" };
     c.note(format!(
-        "ds_config.json: {{\"train_micro_batch_size_per_gpu\": {}, \"gradient_accumulation_steps\": {accumulation}, \"{precision}\": {{\"enabled\": true}}, \"zero_optimization\": {{\"stage\": {}}}}} (the pipeline engine takes ZeRO 0-1)",
+        "ds_config.json: {{\"train_micro_batch_size_per_gpu\": {}, \"gradient_accumulation_steps\": \
+            {accumulation}, \"{precision}\": {{\"enabled\": true}}, \"zero_optimization\": {{\"stage\": \
+                {}}}}} (the pipeline engine takes ZeRO 0-1)",
         cfg.mb().max(1),
         cfg.zero_stage().min(1)
     ));
     c.words(&["deepspeed"]);
     c.flag("--num_gpus", &o.gpus.max(1));
     if o.instances > 1 {
-        c.note("SKYPILOT_NODE_RANK and HEAD_IP come from the SkyPilot task (or set them yourself); --no_ssh starts each node's share on that node");
+        c.note(
+            "SKYPILOT_NODE_RANK and HEAD_IP come from the SkyPilot task (or set them yourself); --no_ssh \
+            starts each node's share on that node",
+        );
         c.flag("--num_nodes", &o.instances);
         c.flag("--node_rank", &"$SKYPILOT_NODE_RANK");
         c.flag("--master_addr", &"$HEAD_IP");

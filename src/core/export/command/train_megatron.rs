@@ -12,7 +12,10 @@ pub(super) fn train(l: &Launch, c: &mut Command) {
     let cfg = &l.cfg;
     let (lay, m) = layout(l);
     let mb = cfg.mb().max(1);
-    c.note("add the model's shape (--num-layers, --hidden-size, …), --data-path, --tokenizer-type (and --load to fine-tune)");
+    c.note(
+        "add the model's shape (--num-layers, --hidden-size, …), --data-path, --tokenizer-type (and \
+        --load to fine-tune)",
+    );
     if cfg.method != Method::Full && cfg.task == Task::Finetune {
         // pretrain_gpt.py trains every weight (PEFT lives in NVIDIA's Megatron Bridge).
         c.no_flag(&cfg.method);
@@ -43,7 +46,14 @@ pub(super) fn train(l: &Launch, c: &mut Command) {
         other => c.no_flag(&other),
     }
     match cfg.gc {
-        Checkpointing::Full => c.words(&["--recompute-granularity", "full", "--recompute-method", "uniform", "--recompute-num-layers", "1"]),
+        Checkpointing::Full => c.words(&[
+            "--recompute-granularity",
+            "full",
+            "--recompute-method",
+            "uniform",
+            "--recompute-num-layers",
+            "1",
+        ]),
         // Megatron's selective recomputation: the attention core
         // (`--recompute-activations` sets granularity `selective`).
         Checkpointing::Selective => c.words(&["--recompute-activations"]),

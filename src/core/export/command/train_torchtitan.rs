@@ -12,7 +12,10 @@ pub(super) fn train(l: &Launch, c: &mut Command) {
     let cfg = &l.cfg;
     let (lay, m) = layout(l);
     let mb = cfg.mb().max(1);
-    c.note("CONFIG: a TOML for the model (torchtitan/models/*/train_configs/; its [checkpoint] loads weights to fine-tune)");
+    c.note(
+        "CONFIG: a TOML for the model (torchtitan/models/*/train_configs/; its [checkpoint] loads weights \
+        to fine-tune)",
+    );
     if cfg.task == Task::Finetune && cfg.method != Method::Full {
         c.no_flag(&cfg.method);
     }

@@ -21,7 +21,9 @@ pub(super) fn train(l: &Launch, c: &mut Command) {
     let full = cfg.method == Method::Full || cfg.task == Task::Pretrain;
     let lora = if full { String::new() } else { format!(", r={} on {}", cfg.rank, cfg.targets) };
     c.note(format!(
-        "train.py (Unsloth): max_seq_length={}, load_in_4bit={}, full_finetuning={full}, use_gradient_checkpointing={gc}{lora}, per_device_train_batch_size={}, gradient_accumulation_steps={}, {}",
+        "train.py (Unsloth): max_seq_length={}, load_in_4bit={}, full_finetuning={full}, \
+            use_gradient_checkpointing={gc}{lora}, per_device_train_batch_size={}, \
+                gradient_accumulation_steps={}, {}",
         cfg.seq,
         cfg.method == Method::Qlora,
         cfg.mb().max(1),

@@ -47,7 +47,8 @@ fn serve_with(dir: PathBuf, gzip: bool) -> u16 {
 
 /// `bytes` through `gzip -9`, or `None` where that fails.
 fn gzip9(bytes: &[u8]) -> Option<Vec<u8>> {
-    let mut child = Command::new("gzip").arg("-9c").stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().ok()?;
+    let mut child =
+        Command::new("gzip").arg("-9c").stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().ok()?;
     let mut stdin = child.stdin.take()?;
     let input = bytes.to_vec();
     let writer = std::thread::spawn(move || stdin.write_all(&input));
@@ -78,7 +79,8 @@ fn handle(mut stream: TcpStream, dir: &Path, gzip: bool) {
     let (status, body, ctype) = if path == "/__host.html" {
         ("200 OK", HOST.as_bytes().to_vec(), "text/html")
     } else {
-        let rel = if path == "/" { "index.html".to_string() } else { path.trim_start_matches('/').to_string() };
+        let rel =
+            if path == "/" { "index.html".to_string() } else { path.trim_start_matches('/').to_string() };
         let file = dir.join(&rel);
         let ctype = match file.extension().and_then(|e| e.to_str()) {
             Some("html") => "text/html; charset=utf-8",
@@ -96,10 +98,11 @@ fn handle(mut stream: TcpStream, dir: &Path, gzip: bool) {
             _ => ("404 Not Found", b"not found".to_vec(), "text/plain"),
         }
     };
-    let (body, encoding) = match (gzip && accepts_gzip && status.starts_with("200")).then(|| gzip9(&body)).flatten() {
-        Some(z) => (z, "Content-Encoding: gzip\r\n"),
-        None => (body, ""),
-    };
+    let (body, encoding) =
+        match (gzip && accepts_gzip && status.starts_with("200")).then(|| gzip9(&body)).flatten() {
+            Some(z) => (z, "Content-Encoding: gzip\r\n"),
+            None => (body, ""),
+        };
     // No CSP header: the policy under test is the page's own <meta>.
     let head = format!("HTTP/1.1 {status}\r\nContent-Type: {ctype}\r\n{encoding}Content-Length: {}\r\nConnection: close\r\n\r\n", body.len());
     let _ = stream.write_all(head.as_bytes());
@@ -168,11 +171,18 @@ async fn browser_with(width: u32, height: u32, exact: bool) -> (Client, Driver) 
 }
 
 pub async fn wait_for(c: &Client, css: &str) -> fantoccini::elements::Element {
-    c.wait().at_most(Duration::from_secs(20)).for_element(Locator::Css(css)).await.unwrap_or_else(|e| panic!("no {css}: {e}"))
+    c.wait()
+        .at_most(Duration::from_secs(20))
+        .for_element(Locator::Css(css))
+        .await
+        .unwrap_or_else(|e| panic!("no {css}: {e}"))
 }
 
 pub fn dist() -> PathBuf {
     let d = root().join("dist");
-    assert!(d.join("index.html").exists(), "dist/ is missing: run `trunk build --release` (scripts/test.sh does)");
+    assert!(
+        d.join("index.html").exists(),
+        "dist/ is missing: run `trunk build --release` (scripts/test.sh does)"
+    );
     d
 }

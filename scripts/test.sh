@@ -32,6 +32,6 @@ cargo test --locked --target wasm32-unknown-unknown --features ui --test compone
 step "4/4 release build of the page, then end-to-end tests"
 trunk build --release
 bash scripts/size.sh
-cargo test --locked -p whichgpu-e2e --test browser --test csp
+cargo test --locked -p whichgpu-e2e --test browser --test csp --test api
 # Timings last, alone: no other test browser shares the cores.
 cargo test --locked -p whichgpu-e2e --test timing -- --nocapture

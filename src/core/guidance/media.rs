@@ -106,9 +106,7 @@ pub fn guidance(cfg: &Settings, j: &MediaJob<'_>, catalog: &Catalog, a: &Answer)
                 ));
             }
         }
-        if !p.price_overridden {
-            out.push(item("prices", None, Msg::new("g.note.prices").arg("date", p.price_as_of.to_string())));
-        }
+        out.extend(super::shared::prices_note(p));
     } else {
         out.push(super::shared::no_pick(cfg, a, Msg::new("g.media.nofit")));
     }

@@ -58,12 +58,7 @@ pub fn guidance(cfg: &Settings, t: &MediaTrainJob<'_>, catalog: &Catalog, a: &An
     out.push(spot(cfg, a));
     let pick = a.pick();
     match pick {
-        Some(p) if !p.price_overridden => out.push(GuidanceItem::new(
-            "prices",
-            None,
-            Msg::new("g.note.prices").arg("date", p.price_as_of.to_string()),
-        )),
-        Some(_) => {}
+        Some(p) => out.extend(super::shared::prices_note(p)),
         None => out.push(super::shared::no_pick(cfg, a, Msg::new("g.media.nofit"))),
     }
     // The serverless note (in worker- and GPU-hours of the assumed run) and the rounding note.

@@ -11,7 +11,7 @@ use super::super::messages::Msg;
 use super::super::precision;
 use super::super::settings::Settings;
 use super::super::units::GIB;
-use super::shared::{billing_rounding, gib1, gpu_size, spot, suggestions, tight_memory};
+use super::shared::{billing_rounding, gib1, gpu_size, prices_note, spot, suggestions, tight_memory};
 
 /// A single-GPU alternative costing at most this many times the
 /// multi-GPU pick per unit of work is "about the same": the note says so.
@@ -201,13 +201,7 @@ fn pick_notes(cfg: &Settings, a: &Answer, p: &OfferResult) -> Vec<GuidanceItem> 
             Msg::new("g.note.storage").arg("share", format!("{:.0}", 100.0 * side / total)),
         ));
     }
-    if !p.price_overridden {
-        out.push(GuidanceItem::new(
-            "prices",
-            None,
-            Msg::new("g.note.prices").arg("date", p.price_as_of.to_string()),
-        ));
-    }
+    out.extend(prices_note(p));
     out
 }
 

@@ -2,7 +2,7 @@
 //! and spot answers, billing and rounding notes, tight memory, what-if
 //! suggestions, and the cost an offer is ranked on.
 
-use super::super::answer::{Answer, GuidanceItem};
+use super::super::answer::{Answer, GuidanceItem, OfferResult};
 use super::super::billing;
 use super::super::config::{Commit, Engine, Task, Usage};
 use super::super::engines;
@@ -356,4 +356,12 @@ pub fn in_display(
 
 pub fn gib1(bytes: f64) -> String {
     format!("{:.1}", bytes / GIB)
+}
+
+/// The note that prices are a dated snapshot, unless the user set the
+/// pick's price.
+pub fn prices_note(p: &OfferResult) -> Option<GuidanceItem> {
+    (!p.price_overridden).then(|| {
+        GuidanceItem::new("prices", None, Msg::new("g.note.prices").arg("date", p.price_as_of.to_string()))
+    })
 }

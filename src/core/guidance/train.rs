@@ -11,7 +11,7 @@ use super::super::plan::train_speed::{clock_term, host_share, network_share};
 use super::super::resolve;
 use super::super::settings::Settings;
 use super::super::units::GIB;
-use super::shared::{billing_rounding, gib1, gpu_size, spot, suggestions, tight_memory};
+use super::shared::{billing_rounding, gib1, gpu_size, prices_note, spot, suggestions, tight_memory};
 
 /// A run longer than this without a deadline gets the note that `days`
 /// scales it out: a month, a planning horizon, not a fitted figure.
@@ -193,13 +193,7 @@ fn pick_items(
             Msg::new("g.note.nvlink").num("gpus", f64::from(p.tp), 0),
         ));
     }
-    if !p.price_overridden {
-        out.push(GuidanceItem::new(
-            "prices",
-            None,
-            Msg::new("g.note.prices").arg("date", p.price_as_of.to_string()),
-        ));
-    }
+    out.extend(prices_note(p));
     out
 }
 

@@ -116,6 +116,18 @@ pub fn app() -> Html {
     let mut notices = state.notices.clone();
     notices.extend(answer.notices.iter().cloned());
     notices.extend(super::texts::failure().filter(|_| lang != wanted));
+    let on_import = {
+        let d = state.dispatcher();
+        Callback::from(move |t: String| import_offers(d.clone(), t))
+    };
+    let on_config = {
+        let d = state.dispatcher();
+        Callback::from(move |t: String| import_config(d.clone(), t))
+    };
+    let on_price = {
+        let d = state.dispatcher();
+        Callback::from(move |(o, v): (String, String)| d.dispatch(Action::Price(o, v)))
+    };
     html! {
         <Page
             cfg={state.cfg.clone()}
@@ -128,9 +140,9 @@ pub fn app() -> Html {
             on_set={on_set}
             on_copied={let d = state.dispatcher(); Callback::from(move |_| d.dispatch(Action::Copied))}
             on_api={let d = state.dispatcher(); Callback::from(move |_| d.dispatch(Action::Texts))}
-            on_import={let d = state.dispatcher(); Callback::from(move |t: String| import_offers(d.clone(), t))}
-            on_config={let d = state.dispatcher(); Callback::from(move |t: String| import_config(d.clone(), t))}
-            on_price={let d = state.dispatcher(); Callback::from(move |(o, v): (String, String)| d.dispatch(Action::Price(o, v)))}
+            {on_import}
+            {on_config}
+            {on_price}
         />
     }
 }

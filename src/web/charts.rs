@@ -1,5 +1,4 @@
-//! Inline SVG pictures: the memory breakdown against the GPU capacity, and
-//! cost vs speed with the Pareto front, tick values on both axes, a legend
+//! Inline SVG pictures: cost vs speed with the Pareto front, tick values on both axes, a legend
 //! and the pick and alternatives labelled. Colours come from CSS variables
 //! so both themes stay readable; each picture has a text alternative and
 //! every point an accessible name.
@@ -15,100 +14,11 @@ use super::chart_tip::{tip_handlers, Spots, TipHandlers};
 use super::svg;
 
 use super::format::{in_currency, money, num, RenderUi};
-use crate::core::answer::{Answer, MemoryJson};
+use crate::core::answer::Answer;
 use crate::core::config::Lang;
 use crate::core::config::Task;
 use crate::core::messages::{ui, Msg};
 use crate::core::order::{sort_by, sort_indices};
-use crate::core::units::GIB;
-
-#[derive(Properties, PartialEq)]
-pub struct MemoryProps {
-    pub memory: MemoryJson,
-    /// What the GPUs leave for the job (the pick's usable bytes × GPUs), marked on the bar.
-    #[prop_or_default]
-    pub usable_bytes: Option<f64>,
-    pub lang: Lang,
-}
-
-#[function_component(MemoryBar)]
-pub fn memory_bar(p: &MemoryProps) -> Html {
-    let m = &p.memory;
-    let lang = p.lang;
-    // Training shows its gradients and optimizer states; serving its KV cache.
-    let training = m.gradients_bytes > 0.0 || m.optimizer_bytes > 0.0;
-    let parts: Vec<(&'static str, f64, &'static str)> = if training {
-        vec![
-            ("ui.memory.weights", m.weights_bytes, "var(--c1)"),
-            ("ui.memory.grad", m.gradients_bytes, "var(--c2)"),
-            ("ui.memory.optim", m.optimizer_bytes, "var(--c5)"),
-            ("ui.memory.act", m.activations_bytes, "var(--c3)"),
-            ("ui.memory.overhead", m.overhead_bytes, "var(--c4)"),
-        ]
-    } else {
-        vec![
-            ("ui.memory.weights", m.weights_bytes, "var(--c1)"),
-            ("ui.memory.kv", m.kv_cache_bytes, "var(--c2)"),
-            ("ui.memory.act", m.activations_bytes, "var(--c3)"),
-            ("ui.memory.overhead", m.overhead_bytes, "var(--c4)"),
-        ]
-    };
-    let scale = m.total_bytes.max(m.capacity_bytes).max(1.0);
-    let width = 600.0;
-    let mut x = 0.0;
-    let desc = parts
-        .iter()
-        .map(|(k, v, _)| format!("{} {:.1} GiB", ui(k, lang), v / GIB))
-        .collect::<Vec<_>>()
-        .join(", ");
-    // The usable capacity is the mark the breakdown must stay under; the
-    // raw capacity closes the bar when the two differ.
-    let usable =
-        p.usable_bytes.filter(|u| *u > 0.0 && *u <= m.capacity_bytes * 1.001).unwrap_or(m.capacity_bytes);
-    let cap_x = m.capacity_bytes / scale * width;
-    let use_x = usable / scale * width;
-    let use_label = format!("{} {:.1} GiB", ui("ui.memory.usable", lang), usable / GIB);
-    let cap_label = format!("{} {:.0} GiB", ui("ui.memory.capacity", lang), m.capacity_bytes / GIB);
-    html! {
-        <figure data-testid="memory-chart">
-            <svg
-                viewBox="0 0 600 76"
-                role="img"
-                aria-labelledby="mem-title \
-                mem-desc"
-                width="100%"
-                class="chart"
-            >
-                <title id="mem-title">{ ui("ui.memory", lang) }</title>
-                <desc id="mem-desc">{ format!("{desc}; {use_label}; {cap_label}") }</desc>
-                <rect x="0" y="10" width={d1(cap_x)} height="30" fill="none" stroke="var(--muted)" />
-                { for parts.iter().map(|(_, v, color)| {
-                    let w = v / scale * width;
-                    let rect = html! { <rect x={d1(x)} y="10" width={d1(w.max(0.0))} height="30" fill={*color} /> };
-                    x += w;
-                    rect
-                }) }
-                <line
-                    x1={d1(use_x)}
-                    x2={d1(use_x)}
-                    y1="2"
-                    y2="48"
-                    stroke="var(--fg)"
-                    stroke-width="2"
-                    stroke-dasharray="4 3"
-                    data-testid="memory-usable"
-                    data-bytes={format!("{usable:.0}")}
-                />
-                { svg::text(d1(use_x.clamp(4.0, 596.0)).into(), "64".into(), if use_x > 300.0 { "end" } else { "start" }, "13", None,
-                    if (usable - m.capacity_bytes).abs() > 1.0 { format!("{use_label} \
-                        ({cap_label})") } else { cap_label.clone() }) }
-            </svg>
-            <figcaption class="legend">
-                { for parts.iter().map(|(k, v, color)| svg::legend(None, format!("background:{color}").into(), format!("{} {:.1} GiB", ui(k, lang), v / GIB))) }
-            </figcaption>
-        </figure>
-    }
-}
 
 /// The scatter's drawing width for the width its box has on screen: the
 /// box itself, from 300 to 600 units in steps of 20 (so a resize by a few
@@ -363,34 +273,87 @@ pub fn scatter(p: &ScatterProps) -> Html {
                     <title id="sc-title">{ ui("ui.scatter", lang) }</title>
                     <desc id="sc-desc">{ desc }</desc>
                     <g aria-hidden="true">
-                        { for xticks.iter().zip(&x_labels).zip(&keep_x).map(|((&v, label), &shown)| { let x = sx(v / k); html! {
+                        { for xticks.iter().zip(&x_labels).zip(&keep_x).map(|((&v, label), &shown)| {
+                          let x = sx(v / k);
+                          html! {
                         <g class="tick-x" data-value={v.to_string()}>
-                            { svg::line(d1(x).into(), top.to_string().into(), d1(x).into(), (h - bottom).to_string().into(), "var(--line)") }
+                            { svg::line(
+                                  d1(x).into(),
+                                  top.to_string().into(),
+                                  d1(x).into(),
+                                  (h - bottom).to_string().into(),
+                                  "var(--line)",
+                              ) }
                             if shown {
-                                { svg::text(d1(x).into(), (h - bottom + 20.0).to_string().into(), "middle", "12", None, label.clone()) }
+                                { svg::text(
+                                      d1(x).into(),
+                                      (h - bottom + 20.0).to_string().into(),
+                                      "middle",
+                                      "12",
+                                      None,
+                                      label.clone(),
+                                  ) }
                             }
                         </g>
                     } }) }
                         { for yticks.iter().map(|&v| { let y = sy(v); html! {
                         <g class="tick-y" data-value={v.to_string()}>
-                            { svg::line(left.to_string().into(), d1(y).into(), (w - right).to_string().into(), d1(y).into(), "var(--line)") }
-                            { svg::text((left - 5.0).to_string().into(), d1(y + 4.0).into(), "end", "12", None, num(v, ydigits)) }
+                            { svg::line(
+                                  left.to_string().into(),
+                                  d1(y).into(),
+                                  (w - right).to_string().into(),
+                                  d1(y).into(),
+                                  "var(--line)",
+                              ) }
+                            { svg::text(
+                                  (left - 5.0).to_string().into(),
+                                  d1(y + 4.0).into(),
+                                  "end",
+                                  "12",
+                                  None,
+                                  num(v, ydigits),
+                              ) }
                         </g>
                     } }) }
-                        { svg::line(left.to_string().into(), (h - bottom).to_string().into(), (w - right).to_string().into(), (h - bottom).to_string().into(), "var(--muted)") }
-                        { svg::line(left.to_string().into(), top.to_string().into(), left.to_string().into(), (h - bottom).to_string().into(), "var(--muted)") }
-                        { svg::text(((w + left - right) / 2.0).to_string().into(), (h - 8.0).to_string().into(), "middle", "13", None,
-                        format!("{} \
-                            ({})", in_currency(ui(x_key, lang), &a.display), ui("ui.scatter.log", lang))) }
-                        { svg::text("13".into(), ((h - bottom + top) / 2.0).to_string().into(), "middle", "13",
-                        Some(format!("rotate(-90 13 \
-                            {})", (h - bottom + top) / 2.0).into()), y_label.to_string()) }
+                        { svg::line(
+                              left.to_string().into(),
+                              (h - bottom).to_string().into(),
+                              (w - right).to_string().into(),
+                              (h - bottom).to_string().into(),
+                              "var(--muted)",
+                          ) }
+                        { svg::line(
+                              left.to_string().into(),
+                              top.to_string().into(),
+                              left.to_string().into(),
+                              (h - bottom).to_string().into(),
+                              "var(--muted)",
+                          ) }
+                        { svg::text(
+                              ((w + left - right) / 2.0).to_string().into(),
+                              (h - 8.0).to_string().into(),
+                              "middle",
+                              "13",
+                              None,
+                              format!(
+                                  "{} ({})",
+                                  in_currency(ui(x_key, lang), &a.display),
+                                  ui("ui.scatter.log", lang)
+                              ),
+                          ) }
+                        { svg::text(
+                              "13".into(),
+                              ((h - bottom + top) / 2.0).to_string().into(),
+                              "middle",
+                              "13",
+                              Some(format!("rotate(-90 13 {})", (h - bottom + top) / 2.0).into()),
+                              y_label.to_string(),
+                          ) }
                         <polyline points={path} fill="none" stroke="var(--c2)" stroke-width="2" />
                     </g>
                     if !others.is_empty() {
                         <path
-                            class="pt \
-                        dots"
+                            class="pt dots"
                             d={dots}
                             fill="none"
                             stroke="var(--c1)"
@@ -410,13 +373,24 @@ pub fn scatter(p: &ScatterProps) -> Html {
                     let full = match label { Some(l) => format!("{l}: {}", name(p)), None => format!("{}: \
                         {}", ui("ui.scatter.front", lang), name(p)) };
                     let r = radius(p, *role).to_string();
-                    let fill = if is_pick { "var(--accent)" } else if role.is_some() { "var(--c4)" } else { "var(--c2)" };
+                    let fill = if is_pick {
+                        "var(--accent)"
+                    } else if role.is_some() {
+                        "var(--c4)"
+                    } else {
+                        "var(--c2)"
+                    };
                     html! { <g>
-                        <circle class="pt" cx={d1(x)} cy={d1(y)} {r} fill={fill} stroke="var(--fg)" stroke-width={ if is_pick { "1.5" } else { "0.75" } }
+                        <circle class="pt" cx={d1(x)} cy={d1(y)} {r} fill={fill} stroke="var(--fg)"
+                            stroke-width={ if is_pick { "1.5" } else { "0.75" } }
                             role="img" aria-label={full} data-offer={p.id.to_string()} />
-                        if let (Some(l), Some((lx, ly, anchor @ ("start" | "middle" | "end")))) = (label, spot_of(i)) {
-                            <text class="pt-label" x={d1(lx)} y={d1(ly)} text-anchor={anchor} fill="var(--fg)" font-size="12" font-weight={ if is_pick { "700" } else { "400" } }
-                                stroke="var(--card)" stroke-width="3" paint-order="stroke" aria-hidden="true">{ l }</text>
+                        if let (Some(l), Some((lx, ly, anchor @ ("start" | "middle" | "end"))))
+                            = (label, spot_of(i)) {
+                            <text class="pt-label" x={d1(lx)} y={d1(ly)} text-anchor={anchor} fill="var(--fg)"
+                                font-size="12" font-weight={ if is_pick { "700" } else { "400" } }
+                                stroke="var(--card)" stroke-width="3" paint-order="stroke" aria-hidden="true">
+                                { l }
+                            </text>
                         }
                     </g> }
                 }) }
@@ -451,10 +425,26 @@ pub fn scatter(p: &ScatterProps) -> Html {
                 { cur.as_ref().filter(|c| c.4).map(|c| c.3.clone()).unwrap_or_default() }
             </p>
             <figcaption class="legend" data-testid="cost-legend">
-                { svg::legend(Some("dot"), "background:var(--accent)".into(), ui("ui.scatter.pick", lang).to_string()) }
-                { svg::legend(Some("dot"), "background:var(--c4)".into(), ui("ui.scatter.alts", lang).to_string()) }
-                { svg::legend(Some("line"), "background:var(--c2)".into(), ui("ui.scatter.front", lang).to_string()) }
-                { svg::legend(Some("dot"), "background:var(--c1)".into(), ui("ui.scatter.other", lang).to_string()) }
+                { svg::legend(
+                      Some("dot"),
+                      "background:var(--accent)".into(),
+                      ui("ui.scatter.pick", lang).to_string(),
+                  ) }
+                { svg::legend(
+                      Some("dot"),
+                      "background:var(--c4)".into(),
+                      ui("ui.scatter.alts", lang).to_string(),
+                  ) }
+                { svg::legend(
+                      Some("line"),
+                      "background:var(--c2)".into(),
+                      ui("ui.scatter.front", lang).to_string(),
+                  ) }
+                { svg::legend(
+                      Some("dot"),
+                      "background:var(--c1)".into(),
+                      ui("ui.scatter.other", lang).to_string(),
+                  ) }
             </figcaption>
         </figure>
     }
@@ -463,6 +453,6 @@ pub fn scatter(p: &ScatterProps) -> Html {
 /// A coordinate with one decimal, as the charts write them (one copy of the
 /// formatting code for every attribute that needs it).
 #[inline(never)]
-fn d1(v: f64) -> String {
+pub(super) fn d1(v: f64) -> String {
     format!("{v:.1}")
 }

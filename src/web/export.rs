@@ -122,8 +122,22 @@ fn one(i: usize, e: &ExportText, copied: &UseStateHandle<Option<String>>, lang: 
             if !e.unsupported.is_empty() {
                 <p class="misses" data-testid="export-unsupported">{ ui("ui.export.unsupported", lang) }</p>
             }
-            { block(format!("skypilot-{key}"), "ui.export.skypilot", format!("{}.sky.yaml", e.offer), &e.skypilot_yaml, copied, lang) }
-            { block(format!("command-{key}"), "ui.export.command", format!("{}.sh", e.offer), &e.command, copied, lang) }
+            { block(
+                  format!("skypilot-{key}"),
+                  "ui.export.skypilot",
+                  format!("{}.sky.yaml", e.offer),
+                  &e.skypilot_yaml,
+                  copied,
+                  lang,
+              ) }
+            { block(
+                  format!("command-{key}"),
+                  "ui.export.command",
+                  format!("{}.sh", e.offer),
+                  &e.command,
+                  copied,
+                  lang,
+              ) }
         </Disclosure>
     }
 }

@@ -38,7 +38,9 @@ pub fn choice(p: &ChoiceProps) -> Html {
         <label for={p.id.clone()}>
             { ui(p.label, p.lang) }
             <select id={p.id.clone()} name={key} {onchange}>
-                { for p.options.iter().map(|(v, text)| html! { <option value={v.clone()} selected={*v == p.current}>{ text.clone() }</option> }) }
+                { for p.options.iter().map(|(v, text)| html! {
+                    <option value={v.clone()} selected={*v == p.current}>{ text.clone() }</option>
+                }) }
             </select>
         </label>
     }

@@ -49,8 +49,13 @@ pub fn method(a: &Answer, lang: Lang) -> Html {
             </p>
             if let Some(o) = pick {
                 <p>
-                    { format!("→ {} tok/s per sequence on {}× {} (confidence: \
-                    {})", num(o.speeds.decode_tokens_per_s_per_seq().unwrap_or(0.0), 1), o.gpus, o.gpu, o.confidence) }
+                    { format!(
+                          "→ {} tok/s per sequence on {}× {} (confidence: {})",
+                          num(o.speeds.decode_tokens_per_s_per_seq().unwrap_or(0.0), 1),
+                          o.gpus,
+                          o.gpu,
+                          o.confidence
+                      ) }
                 </p>
             }
             <Accuracy
@@ -96,7 +101,17 @@ fn accuracy(p: &AccuracyProps) -> Html {
                 <table class="acc" data-testid="accuracy">
                     <thead>
                         <tr>
-                            { col_heads(&["ui.acc.col.kind", "ui.acc.col.fitrows", "ui.acc.col.fiterr", "ui.acc.col.logo", "ui.acc.col.horows", "ui.acc.col.hoerr"], lang) }
+                            { col_heads(
+                                  &[
+                                      "ui.acc.col.kind",
+                                      "ui.acc.col.fitrows",
+                                      "ui.acc.col.fiterr",
+                                      "ui.acc.col.logo",
+                                      "ui.acc.col.horows",
+                                      "ui.acc.col.hoerr",
+                                  ],
+                                  lang,
+                              ) }
                         </tr>
                     </thead>
                     <tbody>
@@ -112,7 +127,10 @@ fn accuracy(p: &AccuracyProps) -> Html {
                 <table class="acc" data-testid="accuracy-examples">
                     <thead>
                         <tr>
-                            { col_heads(&["ui.acc.case", "ui.acc.measured", "ui.acc.estimate", "ui.acc.error"], lang) }
+                            { col_heads(
+                                  &["ui.acc.case", "ui.acc.measured", "ui.acc.estimate", "ui.acc.error"],
+                                  lang,
+                              ) }
                         </tr>
                     </thead>
                     <tbody>{ for ACCURACY_EXAMPLES.iter().map(example) }</tbody>

@@ -148,7 +148,11 @@ pub fn offers(
         "layout" => layout_cell(o, lang),
         "speed" => html! {
             <td class="num" data-speed={format!("{:.3}", speed_of(o))}>
-                { if speed_of(o) > 0.0 { num(speed_of(o), if training { 0 } else { 1 }) } else { "–".to_string() } }
+                { if speed_of(o) > 0.0 {
+                      num(speed_of(o), if training { 0 } else { 1 })
+                  } else {
+                      "–".to_string()
+                  } }
             </td>
         },
         "usd_per_hour" => html! {
@@ -159,7 +163,10 @@ pub fn offers(
                     inputmode="decimal"
                     aria-label={format!("{} \
                 {}", t("ui.yourprice"), o.id)}
-                    value={format!("{:.2}", o.usd_per_hour / f64::from(o.instances.max(1)) / a.display.usd_per_unit_of(o.currency))}
+                    value={format!(
+                        "{:.2}",
+                        o.usd_per_hour / f64::from(o.instances.max(1)) / a.display.usd_per_unit_of(o.currency)
+                    )}
                     title={o.currency.as_str().to_ascii_uppercase()}
                     onchange={let cb = on_price.clone();
                     let id = o.id.clone();
@@ -203,7 +210,10 @@ pub fn offers(
             <h2 id="h-offers">{ t("ui.offers") }</h2>
             <p>
                 <small data-testid="offers-shown">
-                    { Msg::new("ui.offers.shown").num("shown", a.offers.len().min(TABLE_ROWS) as f64, 0).num("total", a.offers.len() as f64, 0).render_ui(lang) }
+                    { Msg::new("ui.offers.shown")
+                          .num("shown", a.offers.len().min(TABLE_ROWS) as f64, 0)
+                          .num("total", a.offers.len() as f64, 0)
+                          .render_ui(lang) }
                 </small>
             </p>
             <div class="tools">
@@ -215,7 +225,10 @@ pub fn offers(
                     <thead><tr>{ for cols.iter().map(|c| head(c)) }</tr></thead>
                     <tbody>
                         { for a.offers.iter().take(TABLE_ROWS).map(|o| html! {
-                    <tr class={ classes!(if o.fits { "fit" } else { "nofit" }) } data-offer={o.id.to_string()}>
+                    <tr
+                        class={ classes!(if o.fits { "fit" } else { "nofit" }) }
+                        data-offer={o.id.to_string()}
+                    >
                         { for cols.iter().map(|c| cell(c, o)) }
                     </tr>
                 }) }

@@ -150,7 +150,16 @@ pub fn page(p: &PageProps) -> Html {
                             <h2 id="h-scatter">{ t("ui.scatter") }</h2>
                             <Scatter answer={a.clone()} lang={lang} />
                         </section>
-                        { offers(a, &p.job, price_column(a), cfg.sort, training, lang, &p.on_set, &p.on_price) }
+                        { offers(
+                              a,
+                              &p.job,
+                              price_column(a),
+                              cfg.sort,
+                              training,
+                              lang,
+                              &p.on_set,
+                              &p.on_price,
+                          ) }
                         if !cfg.embed {
                             { method(a, lang) }
                             <section class="card" aria-labelledby="h-embed">
@@ -207,7 +216,10 @@ fn embed_snippet(cfg: &Config) -> String {
     let embed_src = format!("{}?{}", dom::location_base(), link::encode(&embed_cfg));
     format!(
         "<iframe src=\"{embed_src}\" title=\"whichgpu\" style=\"width:100%;border:0\" \
-            loading=\"lazy\"></iframe>\n<script>addEventListener(\"message\",e=>{{if(e.data&&e.data.type===\"whichgpu:height\")for(const f of document.querySelectorAll('iframe[src^=\"{}\"]'))if(f.contentWindow===e.source)f.style.height=e.data.height+\"px\"}})</script>",
+            loading=\"lazy\"></iframe>\n\
+            <script>addEventListener(\"message\",e=>{{if(e.data&&e.data.type===\"whichgpu:height\")\
+            for(const f of document.querySelectorAll('iframe[src^=\"{}\"]'))\
+            if(f.contentWindow===e.source)f.style.height=e.data.height+\"px\"}})</script>",
         dom::location_base()
     )
 }

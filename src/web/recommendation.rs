@@ -58,29 +58,54 @@ pub fn recommendation(a: &Answer, training: bool, lang: Lang, api: Option<&Msg>)
                                     tok/s", num(tps, 1)) }
                                 </span>
                                 { " · " }
-                            } else if let Some(s) = o.speeds.seconds_per_image().or(o.speeds.seconds_per_clip()) {
+                            } else if let Some(s) =
+                                o.speeds.seconds_per_image().or(o.speeds.seconds_per_clip()) {
                                 <span data-testid="pick-speed">
-                                    { format!("{} \
-                                    s/{}", num(s, 1), t(if o.speeds.seconds_per_image().is_some() { "ui.image" } else { "ui.clip" })) }
+                                    { format!(
+                                          "{} s/{}",
+                                          num(s, 1),
+                                          t(if o.speeds.seconds_per_image().is_some() {
+                                              "ui.image"
+                                          } else {
+                                              "ui.clip"
+                                          })
+                                      ) }
                                 </span>
                                 { " · " }
                             }
                             if let (true, None, Some(j)) = (timed, o.speeds.job_hours(), o.usd_per_job) {
                                 <span data-testid="pick-job">
-                                    { format!("{}{}", price(j, o.currency, &a.display, lang), t("ui.per_job")) }
+                                    { format!(
+                                          "{}{}",
+                                          price(j, o.currency, &a.display, lang),
+                                          t("ui.per_job")
+                                      ) }
                                 </span>
-                            } else if let (true, Some(h), Some(j)) = (timed, o.speeds.job_hours(), o.usd_per_job) {
+                            } else if let (true, Some(h), Some(j)) =
+                                (timed, o.speeds.job_hours(), o.usd_per_job) {
                                 <span data-testid="pick-job">
-                                    { format!("{} h, \
-                                    {}{}", num(h, 1), price(j, o.currency, &a.display, lang), t("ui.per_job")) }
+                                    { format!(
+                                          "{} h, {}{}",
+                                          num(h, 1),
+                                          price(j, o.currency, &a.display, lang),
+                                          t("ui.per_job")
+                                      ) }
                                 </span>
                             } else {
                                 <span data-testid="pick-month">
-                                    { format!("{}{}", price(o.usd_per_month, o.currency, &a.display, lang), t("ui.per_month")) }
+                                    { format!(
+                                          "{}{}",
+                                          price(o.usd_per_month, o.currency, &a.display, lang),
+                                          t("ui.per_month")
+                                      ) }
                                 </span>
                             }
                             { " · " }
-                            { format!("{}{}", price(o.usd_per_hour, o.currency, &a.display, lang), t("ui.per_hour")) }
+                            { format!(
+                                  "{}{}",
+                                  price(o.usd_per_hour, o.currency, &a.display, lang),
+                                  t("ui.per_hour")
+                              ) }
                         </p>
                     }
                     <ul>
@@ -96,7 +121,9 @@ pub fn recommendation(a: &Answer, training: bool, lang: Lang, api: Option<&Msg>)
                             html! { <li data-testid="alternative"><strong>{ label }{ ": " }</strong>{ name }
                                 if let Some(o) = offer { { " \
                                     (" }<span class="layout">{ layout(o, lang) }</span>{ ")" } }
-                                { " — " }{ alt.reason_msgs.iter().map(|m| m.render(lang)).collect::<Vec<_>>().join("; ") }
+                                { " — " }
+                                { alt.reason_msgs.iter().map(|m| m.render(lang)).collect::<Vec<_>>().join("; \
+                                    ") }
                                 if let Some(o) = offer { { misses(o, lang) } }
                             </li> }
                         }) }
@@ -109,7 +136,10 @@ pub fn recommendation(a: &Answer, training: bool, lang: Lang, api: Option<&Msg>)
                                     let (before, after, key) = in_display(c, &a.display);
                                     let objective = ui(key, lang);
                                     let digits = if before.abs() < 10.0 { 2 } else { 0 };
-                                    html! { <li><a href={format!("?{}", c.query)}>{ format!("{}={}", c.key, c.value) }</a>
+                                    html! { <li>
+                                        <a href={format!("?{}", c.query)}>
+                                            { format!("{}={}", c.key, c.value) }
+                                        </a>
                                         { format!(": {} → {} \
                                             ({objective})", num(before, digits), num(after, digits)) }</li> }
                                 }) }

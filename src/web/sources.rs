@@ -131,7 +131,10 @@ pub fn offer_source(p: &SourceProps) -> Html {
             Some(Err(e)) => {
                 html! {
                     <p role="alert" data-testid="source-error">
-                        { Msg::new("ui.src.failed").arg("url", p.url.to_string()).arg("why", e.clone()).render_ui(lang) }
+                        { Msg::new("ui.src.failed")
+                              .arg("url", p.url.to_string())
+                              .arg("why", e.clone())
+                              .render_ui(lang) }
                     </p>
                 }
             }
@@ -175,7 +178,9 @@ pub fn offer_source(p: &SourceProps) -> Html {
                             { " \
                         " }
                             <span class="mark" data-testid="source-stale">
-                                { Msg::new("ui.src.stale").num("days", STALE_AFTER_DAYS as f64, 0).render_ui(lang) }
+                                { Msg::new("ui.src.stale")
+                                      .num("days", STALE_AFTER_DAYS as f64, 0)
+                                      .render_ui(lang) }
                             </span>
                         }
                     </p>

@@ -324,18 +324,7 @@ pub fn bill(
         None => hours(cfg, increment, min_charge, job_hours, restart),
     };
     if committed.is_some() {
-        // A term is paid for every hour it runs, busy or not.
-        let jobs = match cfg.usage() {
-            Usage::Jobs => cfg.jobs.max(1.0),
-            _ => 1.0,
-        };
-        let term_hours = HOURS_PER_MONTH * term_months(commitment);
-        hours.billed_per_job = match cfg.usage() {
-            Usage::Once => hours.billed_per_job.max(term_hours),
-            Usage::Jobs => HOURS_PER_MONTH / jobs,
-            _ => 0.0,
-        };
-        hours.billed_per_month = HOURS_PER_MONTH;
+        on_term(cfg, commitment, &mut hours);
     }
     let storage_price = o.storage_usd_per_gb_month.or(provider.and_then(|p| p.storage_usd_per_gb_month));
     let egress_price = o.egress_usd_per_gb.or(provider.and_then(|p| p.egress_usd_per_gb));
@@ -388,6 +377,22 @@ pub fn bill(
         host_usd_per_hour,
         unknown_costs,
     }
+}
+
+/// The hours a committed term bills: every hour it runs, busy or not — the
+/// month, a one-off job at least the term, a month's jobs sharing it.
+fn on_term(cfg: &Settings, commitment: Commit, hours: &mut Hours) {
+    let jobs = match cfg.usage() {
+        Usage::Jobs => cfg.jobs.max(1.0),
+        _ => 1.0,
+    };
+    let term_hours = HOURS_PER_MONTH * term_months(commitment);
+    hours.billed_per_job = match cfg.usage() {
+        Usage::Once => hours.billed_per_job.max(term_hours),
+        Usage::Jobs => HOURS_PER_MONTH / jobs,
+        _ => 0.0,
+    };
+    hours.billed_per_month = HOURS_PER_MONTH;
 }
 
 #[cfg(test)]

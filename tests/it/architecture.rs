@@ -340,7 +340,6 @@ fn long_functions() -> Vec<String> {
 const STILL_LONG: &[&str] = &[
     "src/bin/whichgpu/cli.rs::main",
     "src/core/estimate/engine.rs::factors",
-    "src/core/evaluate/mod.rs::run",
     "src/core/export/command/serve.rs::serve",
     "src/core/export/command/train_accelerate.rs::train",
     "src/core/export/skypilot.rs::task",

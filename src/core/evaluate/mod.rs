@@ -9,7 +9,7 @@ pub mod measured;
 mod region;
 pub mod whatif;
 
-use super::answer::Answer;
+use super::answer::{Answer, OfferResult};
 use super::catalog::Catalog;
 use super::config::Config;
 use super::date::Date;
@@ -19,6 +19,7 @@ use super::messages::Msg;
 use super::notice::Notice;
 use super::offers::Objective;
 use super::plan::Planner;
+use super::settings::Settings;
 use super::{guidance, offers, resolve};
 
 /// Evaluates a query string against a catalog on a given day.
@@ -98,62 +99,11 @@ fn run(
     let (memory, answers) = if suggest { planner.focus(focus, pick) } else { Default::default() };
     let mut notices = r.notices.clone();
     notices.extend(measured_notices);
-    if cfg.commit != super::config::Commit::None {
-        // The cheapest offer on the term that meets everything, if any.
-        let termed = offers
-            .iter()
-            .filter(|o| o.commitment == cfg.commit && o.meets)
-            .min_by(|a, b| cost.key(a).total_cmp(&cost.key(b)));
-        if !offers.iter().any(|o| o.commitment == cfg.commit) {
-            notices.push(Notice::said("commit", Msg::new("notice.commit").arg("term", cfg.commit.as_str())));
-        } else if termed.is_none() {
-            // Terms are published, but only on offers that do not meet
-            // the job (too small, too slow, over the budget).
-            notices.push(Notice::said(
-                "commit",
-                Msg::new("notice.commit.unfit").arg("term", cfg.commit.as_str()),
-            ));
-        } else if let (Some(p), Some(t)) = (pick.filter(|p| p.commitment != cfg.commit), termed) {
-            // Terms are published, yet the pick is on-demand: say which term
-            // came nearest and by how much it lost on the ranked cost.
-            // Cheaper per unit yet not picked: ranked after the pick for its
-            // own reasons (an old price, a thin margin, unverified support).
-            let ratio = cost.key(t) / cost.key(p).max(1e-12);
-            let key = if ratio < 1.0 { "notice.commit.ranked" } else { "notice.commit.dearer" };
-            notices.push(Notice::said(
-                "commit",
-                Msg::new(key)
-                    .arg("term", cfg.commit.as_str())
-                    .arg("offer", t.id.to_string())
-                    .num("ratio", ratio, 2),
-            ));
-        }
-    }
+    notices.extend(commit_notice(cfg, &offers, pick, cost));
     if let Some(n) = region::outside_notice(cfg, catalog, &offers, pick, cost) {
         notices.push(n);
     }
-    if let Some(days) = cfg.days {
-        if !offers.iter().any(|o| o.meets) {
-            // The fastest fitting offer, in days, for the notice.
-            let fastest = offers
-                .iter()
-                .filter(|o| o.fits)
-                .filter_map(|o| o.speeds.job_hours())
-                .fold(f64::MAX, f64::min);
-            let msg = if fastest < f64::MAX {
-                // Two decimals under a day: 0.05 days is not "0.1".
-                let took = fastest / 24.0;
-                Msg::new("notice.days.fastest").arg("days", link::fmt_num(days)).num(
-                    "took",
-                    took,
-                    if took < 1.0 { 2 } else { 1 },
-                )
-            } else {
-                Msg::new("notice.days").arg("days", link::fmt_num(days))
-            };
-            notices.push(Notice::said("days", msg));
-        }
-    }
+    notices.extend(days_notice(cfg, &offers));
     let (id, name, inferred) = r.model_label();
     // The plan's own per-request length, whole tokens (the export's context flags).
     let request_tokens = match &planner {
@@ -192,4 +142,73 @@ fn run(
         answer.guidance = guidance::for_answer(cfg, &planner, catalog, &answer);
     }
     (answer, objective)
+}
+
+/// On a link that asks for a term (`commit`): why the pick is not on it —
+/// no offer publishes it, only offers that do not meet the job do, or the
+/// nearest one lost on the ranked cost (cheaper, yet ranked lower for its
+/// own reasons, or dearer).
+fn commit_notice(
+    cfg: &Settings,
+    offers: &[OfferResult],
+    pick: Option<&OfferResult>,
+    cost: Objective,
+) -> Option<Notice> {
+    if cfg.commit == super::config::Commit::None {
+        return None;
+    }
+    // The cheapest offer on the term that meets everything, if any.
+    let termed = offers
+        .iter()
+        .filter(|o| o.commitment == cfg.commit && o.meets)
+        .min_by(|a, b| cost.key(a).total_cmp(&cost.key(b)));
+    if !offers.iter().any(|o| o.commitment == cfg.commit) {
+        return Some(Notice::said("commit", Msg::new("notice.commit").arg("term", cfg.commit.as_str())));
+    } else if termed.is_none() {
+        // Terms are published, but only on offers that do not meet
+        // the job (too small, too slow, over the budget).
+        return Some(Notice::said(
+            "commit",
+            Msg::new("notice.commit.unfit").arg("term", cfg.commit.as_str()),
+        ));
+    } else if let (Some(p), Some(t)) = (pick.filter(|p| p.commitment != cfg.commit), termed) {
+        // Terms are published, yet the pick is on-demand: say which term
+        // came nearest and by how much it lost on the ranked cost.
+        // Cheaper per unit yet not picked: ranked after the pick for its
+        // own reasons (an old price, a thin margin, unverified support).
+        let ratio = cost.key(t) / cost.key(p).max(1e-12);
+        let key = if ratio < 1.0 { "notice.commit.ranked" } else { "notice.commit.dearer" };
+        return Some(Notice::said(
+            "commit",
+            Msg::new(key)
+                .arg("term", cfg.commit.as_str())
+                .arg("offer", t.id.to_string())
+                .num("ratio", ratio, 2),
+        ));
+    }
+    None
+}
+
+/// On a deadline (`days`) no offer meets: the fastest fitting offer's time,
+/// or that nothing fits.
+fn days_notice(cfg: &Settings, offers: &[OfferResult]) -> Option<Notice> {
+    let days = cfg.days?;
+    if !offers.iter().any(|o| o.meets) {
+        // The fastest fitting offer, in days, for the notice.
+        let fastest =
+            offers.iter().filter(|o| o.fits).filter_map(|o| o.speeds.job_hours()).fold(f64::MAX, f64::min);
+        let msg = if fastest < f64::MAX {
+            // Two decimals under a day: 0.05 days is not "0.1".
+            let took = fastest / 24.0;
+            Msg::new("notice.days.fastest").arg("days", link::fmt_num(days)).num(
+                "took",
+                took,
+                if took < 1.0 { 2 } else { 1 },
+            )
+        } else {
+            Msg::new("notice.days").arg("days", link::fmt_num(days))
+        };
+        return Some(Notice::said("days", msg));
+    }
+    None
 }

@@ -16,6 +16,10 @@ mod clock;
 mod maintain;
 
 #[cfg(not(target_arch = "wasm32"))]
+#[path = "whichgpu/usage.rs"]
+mod usage;
+
+#[cfg(not(target_arch = "wasm32"))]
 fn main() -> std::process::ExitCode {
     cli::main()
 }

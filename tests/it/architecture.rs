@@ -458,3 +458,56 @@ fn no_line_over_the_width_outside_data_tables() {
     }
     assert!(wide.is_empty(), "lines over {WIDTH} columns:\n{}", wide.join("\n"));
 }
+
+/// No import circle between files either (the circle test above sees each
+/// of the core's modules and the CLI as one node): an import counts from a
+/// file to the deepest module it names, leaving out a file's own ancestors
+/// (which `files_in_a_folder_do_not_import_from_its_mod_rs` keeps to
+/// declarations and re-exports).
+#[test]
+fn no_import_circles_between_files() {
+    let mut files = Vec::new();
+    rust_files(Path::new("src"), &mut files);
+    let is_module = |path: &[String]| {
+        let dir: PathBuf = std::iter::once("src".to_string()).chain(path.iter().cloned()).collect();
+        dir.with_extension("rs").is_file() || dir.join("mod.rs").is_file()
+    };
+    let mut g: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for f in &files {
+        let own = module_path(f);
+        let entry = g.entry(own.join("::")).or_default();
+        for imp in imports(f) {
+            let n = (1..=imp.len()).rev().find(|&n| is_module(&imp[..n])).unwrap_or(0);
+            let to = &imp[..n];
+            if n > 0 && !own.starts_with(to) {
+                entry.insert(to.join("::"));
+            }
+        }
+    }
+    fn visit(
+        n: &str,
+        g: &BTreeMap<String, BTreeSet<String>>,
+        stack: &mut Vec<String>,
+        done: &mut BTreeSet<String>,
+        found: &mut Vec<String>,
+    ) {
+        if let Some(i) = stack.iter().position(|s| s == n) {
+            found.push(format!("{} → {n}", stack[i..].join(" → ")));
+            return;
+        }
+        if !done.insert(n.to_string()) {
+            return;
+        }
+        stack.push(n.to_string());
+        for next in g.get(n).into_iter().flatten() {
+            visit(next, g, stack, done, found);
+        }
+        stack.pop();
+    }
+    let mut found = Vec::new();
+    let mut done = BTreeSet::new();
+    for n in g.keys() {
+        visit(n, &g, &mut Vec::new(), &mut done, &mut found);
+    }
+    assert!(found.is_empty(), "import circles between files:\n{}", found.join("\n"));
+}

@@ -3,8 +3,8 @@
 
 use std::process::ExitCode;
 
-use super::cli::USAGE;
 use super::clock::today;
+use super::usage::USAGE;
 
 use whichgpu::core::catalog::offers::parse_offers;
 use whichgpu::core::catalog::{Catalog, Date};

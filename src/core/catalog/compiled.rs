@@ -34,6 +34,7 @@
 use std::sync::Arc;
 
 use super::super::date::Date;
+use super::error::CatalogError;
 use super::gpus::Gpu;
 use super::gpus::{Arch, FormFactor, GpuClass, Vendor};
 use super::media::{MediaArch, MediaKind, MediaModel};
@@ -41,7 +42,7 @@ use super::models::Model;
 use super::models::{Mla, Moe, SlidingWindow, StateLayers, Vision};
 use super::offers::{HostBilling, Interconnect, Offer, Provider};
 use super::rates::{Rate, RateRow};
-use super::store::{Catalog, CatalogError};
+use super::store::Catalog;
 use super::support::{Kind, Support, SupportRow};
 use crate::core::config::{Currency, Engine};
 

@@ -19,6 +19,7 @@ macro_rules! bundled_table {
 pub mod api_prices;
 pub mod checkpoints;
 pub mod compiled;
+pub mod error;
 pub mod gpus;
 pub mod media;
 pub mod models;
@@ -31,11 +32,12 @@ pub mod support;
 use std::collections::HashSet;
 
 pub use super::date::Date;
+pub use error::CatalogError;
 pub use gpus::{Gpu, GpuClass};
 pub use models::Model;
 pub use offers::{Interconnect, Offer, Provider};
 pub use rates::{Rate, RateRow};
-pub use store::{Catalog, CatalogError};
+pub use store::Catalog;
 pub use support::{Kind, Support, SupportRow};
 
 #[cfg(not(target_arch = "wasm32"))]

@@ -1,7 +1,6 @@
-//! The catalog's tables together, and what goes wrong reading them.
+//! The catalog's tables together.
 
 use super::super::date::Date;
-use super::super::table::TableError;
 use super::gpus::Gpu;
 use super::media;
 use super::models::Model;
@@ -24,19 +23,4 @@ pub struct Catalog {
     pub rates: Vec<RateRow>,
     /// The newest price date in the offers: the snapshot's date.
     pub as_of: Date,
-}
-
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-pub enum CatalogError {
-    #[error(transparent)]
-    Table(#[from] TableError),
-    #[error("{table}: duplicate id `{id}`")]
-    DuplicateId { table: &'static str, id: String },
-    #[error("{table}: row {row}, field `{field}`: {reason}")]
-    Reference { table: String, row: usize, field: &'static str, reason: String },
-    #[error("{0}: no rows")]
-    Empty(&'static str),
-    /// The compiled form does not decode (`build.rs` and [`compiled`] disagree).
-    #[error("the catalog compiled into this build does not decode")]
-    Compiled,
 }

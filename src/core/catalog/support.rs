@@ -8,8 +8,8 @@
 
 use super::super::config::Engine;
 use super::super::table::{clip, Table, TableError};
+use super::error::CatalogError;
 use super::gpus::Gpu;
-use super::store::CatalogError;
 
 #[cfg(not(target_arch = "wasm32"))]
 pub const SUPPORT_CSV: &str = bundled_table!("support.csv");
